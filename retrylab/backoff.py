@@ -1,0 +1,254 @@
+"""Backoff: how long to wait before retry number n (n = 0 is the first retry).
+
+Three growths (the mobile lesson's strategies) give the *ceiling* of a wait:
+
+- ``"constant"``: ``base`` every time (the "fixed interval", 2, 2, 2 s);
+- ``"linear"``: ``base + step * n`` (the "incremental interval", 1, 2, 3 s);
+- ``"exponential"``: ``base * factor ** n`` (1, 2, 4, 8, 16 s);
+
+each limited by ``cap``. Jitter then turns the ceiling into the actual wait:
+
+- ``"none"``: the ceiling itself; every client that failed together comes back
+  together (the herd);
+- ``"full"``: ``round(r * ceiling)``, uniform in [0, ceiling], the widest spread;
+- ``"equal"``: ``round(ceiling / 2 + r * ceiling / 2)``, never shorter than half;
+- ``"decorrelated"``: ``prev = min(cap, round(base + r * (3 * prev - base)))``,
+  ``prev`` starting at ``base``; each wait depends on the one before, not on n;
+- ``"proportional"``: ``min(cap, round(ceiling * (0.5 + r)))``, the mobile
+  lesson's Kotlin ``delay * (0.5 + Random.nextDouble())``.
+
+``r`` is one draw of the generator in [0, 1) and rounding is JavaScript's
+``Math.round``, as in the lesson.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from ._check import check_choice, check_int, check_number
+from .jsround import js_round, js_round_array
+
+JITTERS: tuple[str, ...] = ("none", "full", "equal", "decorrelated", "proportional")
+GROWTHS: tuple[str, ...] = ("exponential", "linear", "constant")
+MAX_WAIT_MS = 86_400_000  # one day: the largest base, step or cap accepted
+
+Jitter = Literal["none", "full", "equal", "decorrelated", "proportional"]
+Growth = Literal["exponential", "linear", "constant"]
+
+
+class Random(Protocol):
+    """Anything called with no arguments that returns a float in [0, 1)."""
+
+    def __call__(self) -> float: ...
+
+
+@dataclass(frozen=True)
+class Backoff:
+    """The waits between attempts: a growth, a cap and a jitter.
+
+    Use ``jitter="full"`` when many clients may fail together (the default
+    advice of the lesson and of the AWS Architecture Blog); ``"none"`` only to
+    show why it is wrong.
+
+    Arguments (all times in integer milliseconds):
+
+    - ``base``: the first ceiling, >= 1.
+    - ``factor``: the exponential multiplier, >= 1 (1 means constant).
+    - ``cap``: the largest wait, >= base; ``None`` leaves growth unbounded,
+      which only the lesson's "exponential without a cap" column should do.
+    - ``jitter``: one of :data:`JITTERS`.
+    - ``growth``: one of :data:`GROWTHS`.
+    - ``step``: the linear increment, >= 0; defaults to ``base``.
+
+    The lesson's table (base 200, factor 2, cap 5000):
+
+    >>> b = Backoff(200, 2, 5000)
+    >>> [b.ceiling(n) for n in range(6)]
+    [200, 400, 800, 1600, 3200, 5000]
+    >>> Backoff(1000, growth="linear").ceiling(2)
+    3000
+    """
+
+    base: int = 200
+    factor: float = 2
+    cap: int | None = 5000
+    jitter: Jitter = "none"
+    growth: Growth = "exponential"
+    step: int | None = field(default=None)
+
+    def __post_init__(self) -> None:
+        base = check_int("base", self.base, low=1, high=MAX_WAIT_MS)
+        factor = check_number("factor", self.factor, low=1, high=1000)
+        check_choice("jitter", self.jitter, JITTERS)
+        check_choice("growth", self.growth, GROWTHS)
+        if self.cap is not None:
+            check_int("cap", self.cap, low=1, high=MAX_WAIT_MS)
+            if self.cap < base:
+                raise ValueError(
+                    f"cap={self.cap!r} is out of range: cap must be >= base "
+                    f"(base={base}) and <= {MAX_WAIT_MS}")
+        if self.step is not None:
+            check_int("step", self.step, low=0, high=MAX_WAIT_MS)
+        object.__setattr__(self, "base", base)
+        object.__setattr__(self, "factor", int(factor) if factor.is_integer() else factor)
+        if self.cap is not None:
+            object.__setattr__(self, "cap", int(self.cap))
+
+    # -- the ceiling ----------------------------------------------------------
+
+    def ceiling(self, n: int) -> int:
+        """The un-jittered wait before retry ``n`` (0-based), capped.
+
+        >>> Backoff(200, 2, 5000).ceiling(5)       # 6400 without the cap
+        5000
+        >>> Backoff(200, 2, None).ceiling(5)
+        6400
+        """
+        n = check_int("n", n, low=0)
+        cap = math.inf if self.cap is None else self.cap
+        if self.growth == "constant" or (self.factor == 1 and self.growth == "exponential"):
+            raw: float = self.base
+        elif self.growth == "linear":
+            raw = self.base + (self.base if self.step is None else self.step) * n
+        elif self.cap is not None and n * math.log(self.factor) > math.log(cap / self.base) + 1:
+            return int(cap)  # far beyond the cap: skip the huge power
+        else:
+            try:
+                raw = self.base * self.factor ** n
+            except OverflowError:
+                raise ValueError(f"n={n} is out of range: without a cap, "
+                                 f"{self.base} * {self.factor} ** n overflows") from None
+        return js_round(min(cap, raw))
+
+    def ceilings(self, n: npt.ArrayLike) -> npt.NDArray[np.int64]:
+        """:meth:`ceiling` for an array of retry numbers (vectorized).
+
+        >>> Backoff(200, 2, 5000).ceilings([0, 2, 9]).tolist()
+        [200, 800, 5000]
+        """
+        idx = np.asarray(n, dtype=np.int64)
+        if idx.size and idx.min() < 0:
+            raise ValueError(f"n={int(idx.min())} is out of range: n must be an integer >= 0")
+        top = int(idx.max()) if idx.size else 0
+        table = np.array([self.ceiling(k) for k in range(min(top, self._saturation()) + 1)],
+                         dtype=np.int64)
+        return table[np.minimum(idx, len(table) - 1)]
+
+    def _saturation(self) -> int:
+        """A retry number from which the ceiling no longer changes (or 4096)."""
+        if self.growth == "constant" or (self.growth == "exponential" and self.factor == 1):
+            return 0
+        if self.cap is None:
+            return 4096
+        if self.growth == "linear":
+            step = self.base if self.step is None else self.step
+            return 0 if step == 0 else min(4096, math.ceil((self.cap - self.base) / step) + 1)
+        return min(4096, math.ceil(math.log(self.cap / self.base) / math.log(self.factor)) + 2)
+
+    # -- one wait from one draw -----------------------------------------------
+
+    def next_wait(self, n: int, r: float, prev: int | None = None) -> int:
+        """The wait before retry ``n`` given the draw ``r`` in [0, 1).
+
+        ``prev`` is the previous wait, used only by decorrelated jitter
+        (``None`` means ``base``, the lesson's starting value).
+
+        >>> b = Backoff(200, 2, 5000, jitter="full")
+        >>> b.next_wait(0, 0.35), b.next_wait(9, 0.5)
+        (70, 2500)
+        """
+        r = check_number("r", r, low=0, high=1)
+        if self.jitter == "decorrelated":
+            p = self.base if prev is None else prev
+            wait = js_round(self.base + r * (3 * p - self.base))
+            return wait if self.cap is None else min(self.cap, wait)
+        c = self.ceiling(n)
+        if self.jitter == "none":
+            return c
+        if self.jitter == "full":
+            return js_round(r * c)
+        if self.jitter == "equal":
+            return js_round(c / 2 + r * c / 2)
+        wait = js_round(c * (0.5 + r))  # proportional
+        return wait if self.cap is None else min(self.cap, wait)
+
+    def next_waits(self, n: npt.ArrayLike, r: npt.ArrayLike,
+                   prev: npt.ArrayLike | None = None) -> npt.NDArray[np.int64]:
+        """:meth:`next_wait` for arrays of retry numbers, draws and previous waits.
+
+        >>> b = Backoff(200, 2, 5000, jitter="full")
+        >>> b.next_waits([0, 1], [0.35, 0.74]).tolist()
+        [70, 296]
+        """
+        rr = np.asarray(r, dtype=np.float64)
+        if self.jitter == "decorrelated":
+            p = (np.full(rr.shape, self.base, dtype=np.float64) if prev is None
+                 else np.asarray(prev, dtype=np.float64))
+            w = js_round_array(self.base + rr * (3 * p - self.base))
+            return w if self.cap is None else np.minimum(w, self.cap)
+        c = np.broadcast_to(self.ceilings(n), rr.shape).astype(np.float64)
+        if self.jitter == "none":
+            return c.astype(np.int64)
+        if self.jitter == "full":
+            return js_round_array(rr * c)
+        if self.jitter == "equal":
+            return js_round_array(c / 2 + rr * c / 2)
+        w = js_round_array(c * (0.5 + rr))
+        return w if self.cap is None else np.minimum(w, self.cap)
+
+    @property
+    def draws_per_wait(self) -> int:
+        """How many generator draws one wait takes: 0 for ``"none"``, else 1."""
+        return 0 if self.jitter == "none" else 1
+
+    # -- the schedule -----------------------------------------------------------
+
+    def waits(self, rng: Random | None = None) -> Iterator[int]:
+        """An endless iterator of waits in ms, drawing lazily from ``rng``.
+
+        One draw per wait (none for ``"none"``), taken only when the next wait
+        is asked for, so two schedules on one generator interleave draw by draw
+        exactly as the lesson's table does:
+
+        >>> from retrylab.rng import Mulberry32
+        >>> rng = Mulberry32(20260114)
+        >>> full = Backoff(200, 2, 5000, jitter="full").waits(rng)
+        >>> deco = Backoff(200, 2, 5000, jitter="decorrelated").waits(rng)
+        >>> [(next(full), next(deco)) for _ in range(3)]
+        [(70, 384), (296, 1034), (780, 2121)]
+        """
+        if self.jitter != "none" and rng is None:
+            raise ValueError(f"rng=None is out of range: jitter={self.jitter!r} needs a "
+                             "generator such as Mulberry32(seed)")
+        return self._waits(rng)
+
+    def _waits(self, rng: Random | None) -> Iterator[int]:
+        prev: int | None = None
+        n = 0
+        while True:
+            r = 0.0 if rng is None or self.jitter == "none" else rng()
+            prev = self.next_wait(n, r, prev)
+            yield prev
+            n += 1
+
+    def describe(self) -> str:
+        """One line for a figure title or a table caption.
+
+        >>> Backoff(200, 2, 5000, jitter="full").describe()
+        'exponential: base 200 ms x 2, cap 5000 ms, full jitter'
+        """
+        cap = "no cap" if self.cap is None else f"cap {self.cap} ms"
+        if self.growth == "exponential":
+            grow = f"exponential: base {self.base} ms x {self.factor:g}"
+        elif self.growth == "linear":
+            step = self.base if self.step is None else self.step
+            grow = f"linear: base {self.base} ms + {step} ms per retry"
+        else:
+            grow = f"constant: {self.base} ms"
+        return f"{grow}, {cap}, {self.jitter} jitter"

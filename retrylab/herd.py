@@ -1,0 +1,85 @@
+"""The herd: clients that failed together, and when they wake up to retry.
+
+When a server falls over, every client connected to it gets its error at the
+same moment; if all apply the same formula, all come back at the same moment,
+and the server meets a synchronized wave just as it stands up again. Jitter
+spreads that wave.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from ._check import check_int
+from .backoff import Backoff
+from .rng import Mulberry32
+
+
+def wakeups(backoff: Backoff, clients: int, attempt: int,
+            rng: Mulberry32 | None = None) -> npt.NDArray[np.int64]:
+    """When each of ``clients`` wakes for retry ``attempt`` (1-based), in ms.
+
+    Uses ``ceiling(attempt - 1)`` and the backoff's jitter, one draw per client
+    in client order (none for ``"none"``; decorrelated jitter needs every
+    earlier retry too, so it draws ``attempt`` rounds of ``clients``).
+
+    The lesson's third attempt for 24 clients:
+
+    >>> b = Backoff(200, 2, 5000, jitter="full")
+    >>> w = wakeups(b, 24, 3, Mulberry32(20260114))
+    >>> bucket_counts(w).to_dict()
+    {0: 6, 200: 5, 400: 7, 600: 6}
+    """
+    clients = check_int("clients", clients, low=0, high=100_000_000)
+    attempt = check_int("attempt", attempt, low=1, high=10_000)
+    if backoff.jitter == "none":
+        return np.full(clients, backoff.ceiling(attempt - 1), dtype=np.int64)
+    if rng is None:
+        raise ValueError(f"rng=None is out of range: jitter={backoff.jitter!r} needs a "
+                         "generator such as Mulberry32(seed)")
+    if backoff.jitter == "decorrelated":
+        prev = np.full(clients, backoff.base, dtype=np.int64)
+        for _ in range(attempt):
+            prev = backoff.next_waits(0, rng.random(clients), prev)
+        return prev
+    return backoff.next_waits(attempt - 1, rng.random(clients))
+
+
+def bucket_counts(waits: npt.ArrayLike, width: int = 200) -> pd.Series:
+    """How many wake-ups fall in each ``width``-ms bucket, by bucket start.
+
+    Only buckets that hold someone appear, as in the lesson's histogram.
+
+    >>> bucket_counts([70, 150, 230, 800]).to_dict()
+    {0: 2, 200: 1, 800: 1}
+    """
+    width = check_int("width", width, low=1, high=86_400_000)
+    w = np.asarray(waits, dtype=np.int64)
+    idx = w // width
+    if w.size == 0:
+        return pd.Series([], dtype=np.int64, name="clients").rename_axis("bucket_ms")
+    lo = int(idx.min())
+    counts = np.bincount(idx - lo)
+    nz = np.flatnonzero(counts)
+    return pd.Series(counts[nz], index=pd.Index((nz + lo) * width, name="bucket_ms"),
+                     name="clients")
+
+
+def histogram_lines(counts: pd.Series) -> list[str]:
+    """The lesson's text histogram: ``' 800ms:####...'``.
+
+    >>> histogram_lines(bucket_counts([70, 150, 230]))
+    ['   0ms:##', ' 200ms:#']
+    """
+    keys = counts.index.to_numpy(dtype=np.int64)
+    values = counts.to_numpy(dtype=np.int64)
+    return [f"{k:>4}ms:{'#' * v}" for k, v in zip(keys.tolist(), values.tolist(), strict=True)]
+
+
+def peak_ratio(with_jitter: pd.Series, without: pd.Series) -> float:
+    """Peak bucket with jitter divided by the peak without (24 -> 7 is 0.29)."""
+    if len(without) == 0 or int(without.max()) == 0:
+        raise ValueError("without is empty: there is no peak to compare against")
+    return float(with_jitter.max()) / float(without.max())

@@ -1,0 +1,84 @@
+"""Retry metrics: the mobile lesson's fourth mistake is not measuring.
+
+Without numbers you cannot know how many requests were retried, which errors
+happened, or whether the policy helps. :class:`RetryMetrics` collects, for every
+run it is given: attempts, retries, success after a retry, the reasons runs
+stopped, the outcomes seen and every wait, and tabulates them for a notebook.
+Each run is also logged through the standard ``logging`` module (logger
+``"retrylab"``) by :class:`~retrylab.policy.RetryPolicy` itself.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import pandas as pd
+
+if TYPE_CHECKING:
+    from .policy import RetryResult
+
+
+@dataclass
+class RetryMetrics:
+    """Counts over many runs; pass it as ``metrics=`` to ``RetryPolicy.run``.
+
+    >>> from retrylab import Outcome, RetryPolicy, Mulberry32
+    >>> m = RetryMetrics()
+    >>> answers = iter([Outcome.http(503), Outcome.success()])
+    >>> _ = RetryPolicy().run(lambda: next(answers), rng=Mulberry32(1), metrics=m)
+    >>> m.runs, m.retries, m.success_after_retry
+    (1, 1, 1)
+    """
+
+    runs: int = 0
+    attempts: int = 0
+    successes: int = 0
+    success_after_retry: int = 0
+    waits: list[int] = field(default_factory=list)
+    reasons: Counter[str] = field(default_factory=Counter)
+    outcomes: Counter[str] = field(default_factory=Counter)
+    by_method: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def retries(self) -> int:
+        """Attempts beyond the first of each run."""
+        return self.attempts - self.runs
+
+    def record(self, result: RetryResult, method: str = "GET") -> None:
+        """Add one finished run."""
+        self.runs += 1
+        self.attempts += result.attempts
+        self.by_method[method.upper()] += 1
+        if result.ok:
+            self.successes += 1
+            if result.attempts > 1:
+                self.success_after_retry += 1
+        self.waits.extend(result.waits)
+        self.reasons[str(result.reason)] += 1
+        for a in result.history:
+            self.outcomes[a.outcome.label()] += 1
+
+    def summary(self) -> pd.Series:
+        """The headline numbers as one labelled column."""
+        waits = pd.Series(self.waits, dtype="float64")
+        return pd.Series({
+            "runs": self.runs,
+            "attempts": self.attempts,
+            "retries": self.retries,
+            "successes": self.successes,
+            "success after retry": self.success_after_retry,
+            "gave up": self.runs - self.successes,
+            "median wait (ms)": float(waits.median()) if len(waits) else 0.0,
+            "p90 wait (ms)": float(waits.quantile(0.9)) if len(waits) else 0.0,
+        }, name="value")
+
+    def reasons_table(self) -> pd.Series:
+        """How many runs stopped for each reason."""
+        return pd.Series(dict(self.reasons), name="runs", dtype="int64").sort_index()
+
+    def wait_histogram(self, width: int = 500) -> pd.Series:
+        """Waits bucketed by ``width`` ms (the wait distribution)."""
+        from .herd import bucket_counts
+        return bucket_counts(self.waits, width).rename("waits")

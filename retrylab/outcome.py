@@ -1,0 +1,233 @@
+"""What one attempt produced, and whether it is worth another attempt.
+
+The decision looks at two things, the class of the failure and the method:
+
+- an HTTP error means the server decided: 4xx is about the request itself and
+  repeating it gives the same answer, except 429 (rate limit) and 5xx (the
+  server's state right now), which can change with time;
+- a network error leaves it unknown whether the server got the request (the
+  answer may have been lost on the way back), so only safe methods, which change
+  nothing, are retried, unless the client and server agreed an idempotency key;
+- a body error is the program's own bug and a cancellation is already a decision
+  to give up: neither is ever retried.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import math
+import re
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from ._check import check_int, check_number
+
+Kind = Literal["success", "http", "network", "body", "cancelled"]
+KINDS: tuple[str, ...] = ("success", "http", "network", "body", "cancelled")
+
+#: RFC 9110 section 9.2.1: methods that change nothing on the server.
+SAFE_METHODS: frozenset[str] = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
+#: RFC 9110 section 9.2.2: repeating them has the effect of doing them once.
+IDEMPOTENT_METHODS: frozenset[str] = SAFE_METHODS | {"PUT", "DELETE"}
+#: The lesson's own set (`GUVENLI_YONTEM`): what it retries after a network error.
+LESSON_SAFE_METHODS: frozenset[str] = frozenset({"GET", "HEAD", "OPTIONS"})
+
+_METHOD = re.compile(r"^[A-Za-z]{1,20}$")
+MAX_RETRY_AFTER_S = 86_400 * 365  # a year: anything longer is malformed
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of one attempt: ``kind`` plus what that kind carries.
+
+    >>> Outcome.http(503)
+    Outcome(kind='http', status=503)
+    >>> Outcome.http(429, retry_after=2).retry_after_ms
+    2000
+    """
+
+    kind: Kind
+    status: int | None = None
+    retry_after: float | None = None
+    data: Any = None
+    detail: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"kind={self.kind!r} is out of range: kind must be one of "
+                             + ", ".join(repr(k) for k in KINDS))
+        if self.kind == "http":
+            check_int("status", self.status, low=100, high=599)
+        elif self.status is not None:
+            raise ValueError(f"status={self.status!r} is out of range: only an 'http' "
+                             "outcome carries a status")
+        if self.retry_after is not None:
+            check_number("retry_after", self.retry_after, low=0, high=MAX_RETRY_AFTER_S)
+
+    @classmethod
+    def success(cls, data: Any = None) -> Outcome:
+        """The request worked; ``data`` is the decoded body."""
+        return cls("success", data=data)
+
+    @classmethod
+    def http(cls, status: int, retry_after: float | None = None, data: Any = None,
+             detail: str = "") -> Outcome:
+        """The server answered with an error status; Retry-After in seconds."""
+        return cls("http", status=status, retry_after=retry_after, data=data, detail=detail)
+
+    @classmethod
+    def network(cls, detail: str = "") -> Outcome:
+        """No answer: refused, reset, timed out. The server may or may not have acted."""
+        return cls("network", detail=detail)
+
+    @classmethod
+    def body(cls, detail: str = "") -> Outcome:
+        """An answer came but its body could not be used (the program's bug)."""
+        return cls("body", detail=detail)
+
+    @classmethod
+    def cancelled(cls, detail: str = "") -> Outcome:
+        """The caller gave up (the user left, the app went to the background)."""
+        return cls("cancelled", detail=detail)
+
+    @property
+    def ok(self) -> bool:
+        """True for a success."""
+        return self.kind == "success"
+
+    @property
+    def retry_after_ms(self) -> int:
+        """The server's suggested wait in ms, 0 when it suggested none."""
+        return 0 if self.retry_after is None else math.ceil(self.retry_after * 1000 - 1e-9)
+
+    def label(self) -> str:
+        """Short text as the lesson prints it: ``success``, ``http/503``...
+
+        >>> Outcome.http(422).label(), Outcome.network().label()
+        ('http/422', 'network')
+        """
+        return f"http/{self.status}" if self.kind == "http" else self.kind
+
+    def __repr__(self) -> str:
+        parts = [f"kind={self.kind!r}"]
+        if self.status is not None:
+            parts.append(f"status={self.status}")
+        if self.retry_after is not None:
+            parts.append(f"retry_after={self.retry_after:g}")
+        if self.data is not None:
+            parts.append(f"data={self.data!r}")
+        if self.detail:
+            parts.append(f"detail={self.detail!r}")
+        return f"Outcome({', '.join(parts)})"
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Whether to retry, and the reason in one sentence."""
+
+    retry: bool
+    reason: str
+
+    def __bool__(self) -> bool:
+        return self.retry
+
+
+def check_method(method: str) -> str:
+    """Upper-case an HTTP method name, rejecting what is not one.
+
+    >>> check_method("get")
+    'GET'
+    """
+    if not isinstance(method, str) or not _METHOD.match(method):
+        raise ValueError(f"method={method!r} is out of range: method must be an HTTP "
+                         "method name such as 'GET' or 'POST' (1 to 20 letters)")
+    return method.upper()
+
+
+def decide(outcome: Outcome, method: str, idempotency_key: bool = False, *,
+           safe_methods: frozenset[str] = LESSON_SAFE_METHODS) -> Decision:
+    """The retry decision with its reason (the lesson's ``denenirMi``).
+
+    ``safe_methods`` are retried after a network error; the lesson uses GET,
+    HEAD and OPTIONS. Pass :data:`IDEMPOTENT_METHODS` to also retry PUT and
+    DELETE, as RFC 9110 allows and the mobile lesson suggests.
+
+    >>> print(decide(Outcome.network(), "POST").reason)
+    network error on POST without an idempotency key: the server may have acted;
+    retrying could do it twice
+    """
+    m = check_method(method)
+    if outcome.kind == "success":
+        return Decision(False, "success: nothing to retry")
+    if outcome.kind == "http":
+        status = outcome.status or 0
+        if status == 429:
+            return Decision(True, "429: rate limited now; the limit resets with time")
+        if status >= 500:
+            return Decision(True, f"{status}: the server's state right now; it can recover")
+        if 400 <= status < 500:
+            return Decision(False, f"{status}: a problem with the request itself; "
+                                   "repeating it gives the same answer")
+        return Decision(False, f"{status}: not an error status; nothing to retry")
+    if outcome.kind == "network":
+        if m in safe_methods:
+            return Decision(True, f"network error on {m}, a safe method: "
+                                  "repeating it changes nothing")
+        if idempotency_key:
+            return Decision(True, f"network error on {m} with an idempotency key: the server "
+                                  "will not act twice")
+        return Decision(False, f"network error on {m} without an idempotency key: the server "
+                               "may have acted; retrying could do it twice")
+    if outcome.kind == "body":
+        return Decision(False, "body error: the program's own bug; a retry cannot fix it")
+    return Decision(False, "cancelled: the caller already decided to give up")
+
+
+def should_retry(outcome: Outcome, method: str, idempotency_key: bool = False, *,
+                 safe_methods: frozenset[str] = LESSON_SAFE_METHODS) -> bool:
+    """True if the lesson's rule retries ``outcome`` for ``method``.
+
+    >>> should_retry(Outcome.http(503), "GET"), should_retry(Outcome.http(404), "GET")
+    (True, False)
+    >>> should_retry(Outcome.network(), "POST"), should_retry(Outcome.network(), "POST", True)
+    (False, True)
+    """
+    return decide(outcome, method, idempotency_key, safe_methods=safe_methods).retry
+
+
+def parse_retry_after(value: str, now: float | None = None) -> float:
+    """Seconds to wait from a Retry-After header: delay-seconds or an HTTP-date.
+
+    ``now`` (POSIX seconds) is needed for an HTTP-date; a date in the past
+    means 0. A malformed or negative value raises ValueError with the value.
+
+    >>> parse_retry_after("2")
+    2.0
+    >>> parse_retry_after("Wed, 14 Jan 2026 10:00:05 GMT", now=1768384800.0)
+    5.0
+    >>> parse_retry_after("-1")
+    Traceback (most recent call last):
+    ...
+    ValueError: retry_after='-1' is out of range: Retry-After must be whole seconds
+    from 0 to 31536000 or an HTTP-date
+    """
+    allowed = (f"is out of range: Retry-After must be whole seconds from 0 to "
+               f"{MAX_RETRY_AFTER_S} or an HTTP-date")
+    if not isinstance(value, str):
+        raise ValueError(f"retry_after={value!r} {allowed}")
+    text = value.strip()
+    if text.isdigit():
+        seconds = int(text)
+        if seconds > MAX_RETRY_AFTER_S:
+            raise ValueError(f"retry_after={value!r} {allowed}")
+        return float(seconds)
+    try:
+        when = email.utils.parsedate_to_datetime(text)
+    except (TypeError, ValueError, IndexError):
+        raise ValueError(f"retry_after={value!r} {allowed}") from None
+    if when is None or when.tzinfo is None:
+        raise ValueError(f"retry_after={value!r} {allowed}")
+    if now is None:
+        raise ValueError(f"now=None is out of range: Retry-After {value!r} is an "
+                         "HTTP-date, so the current time (POSIX seconds) is needed")
+    return float(min(MAX_RETRY_AFTER_S, max(0.0, when.timestamp() - now)))

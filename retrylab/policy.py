@@ -1,0 +1,305 @@
+"""RetryPolicy: the retry loop, its three limits and the server's Retry-After.
+
+The loop (the lesson's ``yenidenDene``) sends, classifies the outcome, and
+either stops or waits and sends again. It stops on:
+
+- success, or an outcome :func:`~retrylab.outcome.should_retry` refuses;
+- the attempt limit (``max_attempts``), which prevents an endless loop;
+- the total time budget (``time_budget``): if the next wait would end past it,
+  the loop stops now and says so, rather than make the user wait for nothing;
+- a Retry-After longer than ``max_retry_after``: telling the user beats waiting;
+- a retry budget shared by many requests (:mod:`retrylab.budget`) running dry.
+
+The wait before retry ``n`` is ``max(backoff wait, Retry-After)``: the server
+knows its own recovery time, so its suggestion is a lower bound. The backoff
+draw is taken even when Retry-After wins, as in the lesson.
+
+The loop itself is a generator that asks for "send" and "sleep" and never does
+either, so :meth:`RetryPolicy.run` (plain functions) and
+:meth:`RetryPolicy.run_async` (asyncio) share every decision.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Generator
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
+
+from ._check import check_int
+from ._compat import StrEnum
+from .backoff import Backoff, Random
+from .outcome import LESSON_SAFE_METHODS, Outcome, check_method, decide
+
+log = logging.getLogger("retrylab")
+
+
+class StopReason(StrEnum):
+    """Why the loop stopped."""
+
+    SUCCESS = "success"
+    NOT_RETRYABLE = "not_retryable"
+    MAX_ATTEMPTS = "max_attempts"
+    TIME_BUDGET = "time_budget"
+    RETRY_AFTER_TOO_LONG = "retry_after_too_long"
+    RETRY_BUDGET = "retry_budget"
+
+
+class RetryBudgetLike(Protocol):
+    """A budget shared by many requests: may this request retry now?"""
+
+    def can_retry(self) -> bool: ...
+
+    def on_request(self, first_try: bool) -> None: ...
+
+    def on_outcome(self, success: bool) -> None: ...
+
+
+class MetricsLike(Protocol):
+    """Receives every finished run (see :class:`retrylab.metrics.RetryMetrics`)."""
+
+    def record(self, result: RetryResult, method: str = "GET") -> None: ...
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One attempt of a run: when it started (ms since the run began), what came back."""
+
+    number: int
+    started: int
+    outcome: Outcome
+    wait_after: int | None = None
+
+
+@dataclass(frozen=True)
+class RetryResult:
+    """What :meth:`RetryPolicy.run` returns."""
+
+    outcome: Outcome
+    attempts: int
+    waits: list[int]
+    reason: StopReason
+    message: str
+    elapsed: int
+    history: tuple[Attempt, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        """True if the last attempt succeeded."""
+        return self.outcome.ok
+
+    def line(self, name: str) -> str:
+        """One line in the lesson's format (English labels).
+
+        >>> r = RetryResult(Outcome.http(422), 1, [], StopReason.NOT_RETRYABLE, "", 0)
+        >>> r.line("422 (not retried)")
+        '422 (not retried)        attempts=1 outcome=http/422  waits=[]'
+        """
+        return (f"{name:<24} " + f"attempts={self.attempts}".ljust(10) + " "
+                + f"outcome={self.outcome.label()}".ljust(17) + " "
+                + f"waits=[{', '.join(str(w) for w in self.waits)}]").rstrip()
+
+
+Clock = Callable[[], float]
+Send = Callable[[], Outcome]
+Sleep = Callable[[int], Any]
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How one request is retried: an immutable value, safe to share.
+
+    - ``max_attempts``: attempts in all, first included, >= 1 (1 = never retry).
+    - ``backoff``: the waits; see :class:`~retrylab.backoff.Backoff`.
+    - ``time_budget``: ms for the whole run, waits included; ``None`` = no budget.
+    - ``max_retry_after``: ms; a longer Retry-After ends the run at once;
+      ``None`` = always obey the server.
+    - ``safe_methods``: methods retried after a network error.
+
+    The lesson's first scenario (503, 503, then success):
+
+    >>> from retrylab.rng import Mulberry32
+    >>> answers = iter([Outcome.http(503), Outcome.http(503), Outcome.success([1])])
+    >>> slept = []
+    >>> r = RetryPolicy().run(lambda: next(answers), "GET", Mulberry32(20260114), slept.append)
+    >>> r.attempts, r.waits, slept, r.reason
+    (3, [70, 184], [70, 184], <StopReason.SUCCESS: 'success'>)
+    """
+
+    max_attempts: int = 4
+    backoff: Backoff = field(default_factory=lambda: Backoff(200, 2, 5000, jitter="full"))
+    time_budget: int | None = None
+    max_retry_after: int | None = None
+    safe_methods: frozenset[str] = LESSON_SAFE_METHODS
+
+    def __post_init__(self) -> None:
+        check_int("max_attempts", self.max_attempts, low=1, high=1000)
+        if not isinstance(self.backoff, Backoff):
+            raise ValueError(f"backoff={self.backoff!r} is out of range: backoff must be "
+                             "a Backoff(base, factor, cap, jitter=...)")
+        if self.time_budget is not None:
+            check_int("time_budget", self.time_budget, low=0, high=86_400_000)
+        if self.max_retry_after is not None:
+            check_int("max_retry_after", self.max_retry_after, low=0, high=86_400_000)
+
+    # -- presets ------------------------------------------------------------------
+
+    @classmethod
+    def user_triggered(cls, **changes: Any) -> RetryPolicy:
+        """A person pressed a button and is waiting: few attempts, short budget.
+
+        Three attempts within 3 s, waits of at most 1 s, and a Retry-After
+        over 3 s is reported to the user instead of waited out.
+        """
+        base = cls(max_attempts=3, backoff=Backoff(200, 2, 1000, jitter="full"),
+                   time_budget=3000, max_retry_after=3000)
+        return replace(base, **changes)
+
+    @classmethod
+    def background(cls, **changes: Any) -> RetryPolicy:
+        """A background refresh nobody watches: more attempts, longer waits.
+
+        Six attempts within 5 minutes, waits of at most 60 s (full jitter),
+        and any Retry-After up to 10 minutes is obeyed.
+        """
+        base = cls(max_attempts=6, backoff=Backoff(1000, 2, 60_000, jitter="full"),
+                   time_budget=300_000, max_retry_after=600_000)
+        return replace(base, **changes)
+
+    def with_(self, **changes: Any) -> RetryPolicy:
+        """A copy with some fields changed (the policy itself never changes)."""
+        return replace(self, **changes)
+
+    # -- the loop -----------------------------------------------------------------
+
+    def steps(self, method: str = "GET", rng: Random | None = None, *,
+              idempotency_key: bool = False, clock: Clock | None = None,
+              retry_budget: RetryBudgetLike | None = None,
+              ) -> Generator[int | None, Outcome, RetryResult]:
+        """The loop as a generator: yields ``None`` for "send now" (answer it
+        with ``.send(outcome)``) and an int for "sleep this many ms"; returns
+        the :class:`RetryResult`. Drive it with :meth:`run` or :meth:`run_async`.
+        """
+        m = check_method(method)
+        waits_iter = self.backoff.waits(rng)
+        start = clock() if clock is not None else 0.0
+        slept = 0
+        waits: list[int] = []
+        history: list[Attempt] = []
+
+        def elapsed() -> int:
+            return round(clock() - start) if clock is not None else slept
+
+        def finish(outcome: Outcome, reason: StopReason, message: str) -> RetryResult:
+            result = RetryResult(outcome, len(history), waits, reason, message,
+                                 elapsed(), tuple(history))
+            log.info("%s stopped after %d attempt(s): %s", m, result.attempts, message)
+            return result
+
+        attempt = 0
+        while True:
+            attempt += 1
+            if retry_budget is not None:
+                retry_budget.on_request(first_try=attempt == 1)
+            started = elapsed()
+            outcome = yield None
+            if retry_budget is not None:
+                retry_budget.on_outcome(outcome.ok)
+            history.append(Attempt(attempt, started, outcome))
+            if outcome.ok:
+                return finish(outcome, StopReason.SUCCESS, f"success on attempt {attempt}")
+            decision = decide(outcome, m, idempotency_key, safe_methods=self.safe_methods)
+            if not decision.retry:
+                return finish(outcome, StopReason.NOT_RETRYABLE, decision.reason)
+            if attempt >= self.max_attempts:
+                return finish(outcome, StopReason.MAX_ATTEMPTS,
+                              f"gave up: attempt limit {self.max_attempts} reached")
+            suggested = outcome.retry_after_ms
+            if self.max_retry_after is not None and suggested > self.max_retry_after:
+                return finish(outcome, StopReason.RETRY_AFTER_TOO_LONG,
+                              f"gave up: the server asked for {suggested} ms, more than "
+                              f"max_retry_after={self.max_retry_after} ms; tell the user")
+            wait = max(next(waits_iter), suggested)
+            if self.time_budget is not None and elapsed() + wait > self.time_budget:
+                return finish(outcome, StopReason.TIME_BUDGET,
+                              f"gave up: waiting {wait} ms more would pass the "
+                              f"time budget of {self.time_budget} ms "
+                              f"({elapsed()} ms used)")
+            if retry_budget is not None and not retry_budget.can_retry():
+                return finish(outcome, StopReason.RETRY_BUDGET,
+                              "gave up: the shared retry budget is spent")
+            log.debug("%s attempt %d: %s; retrying in %d ms (%s)", m, attempt,
+                      outcome.label(), wait, decision.reason)
+            history[-1] = replace(history[-1], wait_after=wait)
+            waits.append(wait)
+            yield wait
+            slept += wait
+
+    def run(self, send: Send, method: str = "GET", rng: Random | None = None,
+            sleep: Sleep | None = None, *, idempotency_key: bool = False,
+            clock: Clock | None = None, retry_budget: RetryBudgetLike | None = None,
+            metrics: MetricsLike | None = None) -> RetryResult:
+        """Run the loop: ``send()`` returns an Outcome; ``sleep(ms)`` waits.
+
+        ``clock()`` (ms) measures the time budget against real time; without it
+        the budget counts the waits only, which keeps runs deterministic.
+        ``sleep=None`` does not wait at all (for simulations and tests).
+        """
+        loop = self.steps(method, rng, idempotency_key=idempotency_key, clock=clock,
+                          retry_budget=retry_budget)
+        try:
+            request = next(loop)
+            while True:
+                if request is None:
+                    request = loop.send(_checked(send()))
+                else:
+                    if sleep is not None:
+                        sleep(request)
+                    request = next(loop)
+        except StopIteration as stop:
+            result: RetryResult = stop.value
+        if metrics is not None:
+            metrics.record(result, method)
+        return result
+
+    async def run_async(self, send: Callable[[], Awaitable[Outcome]], method: str = "GET",
+                        rng: Random | None = None,
+                        sleep: Callable[[float], Awaitable[Any]] | None = None, *,
+                        idempotency_key: bool = False, clock: Clock | None = None,
+                        retry_budget: RetryBudgetLike | None = None,
+                        metrics: MetricsLike | None = None) -> RetryResult:
+        """The same loop for asyncio: ``await send()``, ``await sleep(ms)``.
+
+        Without an injected ``sleep`` it awaits ``asyncio.sleep(ms / 1000)``.
+        Cancelling the task (the app went to the background) raises
+        ``CancelledError`` out of the send or the sleep at once: the loop
+        stops there and never retries a cancellation.
+        """
+        loop = self.steps(method, rng, idempotency_key=idempotency_key, clock=clock,
+                          retry_budget=retry_budget)
+        try:
+            request = next(loop)
+            while True:
+                if request is None:
+                    request = loop.send(_checked(await send()))
+                else:
+                    if sleep is None:
+                        await asyncio.sleep(request / 1000)
+                    else:
+                        await sleep(request)
+                    request = next(loop)
+        except StopIteration as stop:
+            result: RetryResult = stop.value
+        finally:
+            loop.close()
+        if metrics is not None:
+            metrics.record(result, method)
+        return result
+
+
+def _checked(outcome: object) -> Outcome:
+    if not isinstance(outcome, Outcome):
+        raise TypeError(f"send() returned {outcome!r}; it must return an Outcome "
+                        "(Outcome.success(...), Outcome.http(status), ...)")
+    return outcome
