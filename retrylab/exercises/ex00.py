@@ -1,0 +1,49 @@
+"""Checkers for notebook 00 (start here)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..backoff import Backoff
+from ..lesson import SEED
+from ..outcome import Outcome
+from ..policy import RetryPolicy
+from ..rng import Mulberry32
+from . import Feedback, prompt, right, unanswered, wrong
+
+
+def check_three_failures(attempts: Any, waits: Any) -> Feedback:
+    """Three 503s then success, four attempts allowed, lesson seed.
+
+    >>> check_three_failures(4, [70, 184, 592])
+    Correct: 4 attempts, waits [70, 184, 592]: the third wait draws from a 800 ms ceiling.
+    """
+    if unanswered(attempts) or unanswered(waits):
+        return prompt("the number of attempts and the list of waits in ms")
+    answers = iter([Outcome.http(503)] * 3 + [Outcome.success()])
+    r = RetryPolicy(4, Backoff(200, 2, 5000, jitter="full")).run(
+        lambda: next(answers), rng=Mulberry32(SEED))
+    if attempts != r.attempts:
+        return wrong(f"attempts={attempts!r}: count every request sent, the first one "
+                     "included; three failures then one success.")
+    if list(waits) != r.waits:
+        return wrong(f"waits={list(waits)!r}: there is one wait between each pair of "
+                     "attempts, and the n-th retry draws r x min(5000, 200 x 2**n). "
+                     "Run the loop with a fresh Mulberry32(SEED).")
+    return right(f"{r.attempts} attempts, waits {r.waits}: the third wait draws from a "
+                 "800 ms ceiling.")
+
+
+def check_which_notebook(notebook: Any) -> Feedback:
+    """The notebook on which failures are retried.
+
+    >>> check_which_notebook(3).correct
+    False
+    """
+    if unanswered(notebook):
+        return prompt("a notebook number such as 2")
+    if notebook == 1:
+        return right("notebook 01: a timeout leaves it unknown whether the server "
+                     "acted, so a POST is retried only with an idempotency key.")
+    return wrong(f"notebook={notebook!r}: that one is about something else; look for "
+                 "the notebook on *which* errors to retry.")

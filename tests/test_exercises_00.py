@@ -1,0 +1,17 @@
+from retrylab.exercises.ex00 import check_three_failures, check_which_notebook
+
+
+def test_three_failures() -> None:
+    assert check_three_failures(4, [70, 184, 592]).correct
+    fb = check_three_failures(3, [70, 184, 592])
+    assert not fb.correct and "attempts=3" in fb.message
+    fb = check_three_failures(4, [70, 296, 592])
+    assert not fb.correct and "waits=[70, 296, 592]" in fb.message
+    fb = check_three_failures(..., ...)
+    assert not fb.correct and not fb.answered
+
+
+def test_which_notebook() -> None:
+    assert check_which_notebook(1).correct
+    assert "something else" in check_which_notebook(2).message
+    assert not check_which_notebook(None).answered
