@@ -160,10 +160,11 @@ class RetryPolicy:
     def background(cls, **changes: Any) -> RetryPolicy:
         """A background refresh nobody watches: more attempts, longer waits.
 
-        Six attempts within 5 minutes, waits of at most 60 s (full jitter),
+        Five attempts (the mobile lesson: 3-5) within 5 minutes, waits of at
+        most 60 s (full jitter),
         and any Retry-After up to 10 minutes is obeyed.
         """
-        base = cls(max_attempts=6, backoff=Backoff(1000, 2, 60_000, jitter="full"),
+        base = cls(max_attempts=5, backoff=Backoff(1000, 2, 60_000, jitter="full"),
                    time_budget=300_000, max_retry_after=600_000)
         return replace(base, **changes)
 
