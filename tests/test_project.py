@@ -21,8 +21,9 @@ def names(requirements: list[str]) -> set[str]:
 
 
 def conda_deps() -> list[str]:
+    text = (ROOT / "environment.yml").read_text()
     deps = []
-    for line in (ROOT / "environment.yml").read_text().splitlines():
+    for line in text.split("\ndependencies:\n", 1)[1].splitlines():
         m = re.match(r"^  - ([A-Za-z0-9_.\-]+.*)$", line)
         if m and not m.group(1).startswith("pip"):
             deps.append(m.group(1))
