@@ -75,6 +75,22 @@ def parse(text: str) -> nbformat.NotebookNode:
     return nb
 
 
+def strip_widget_views(nb: nbformat.NotebookNode) -> None:
+    """Keep what reads without a kernel; drop live widget state.
+
+    Widget state has random model ids (every build would change the diff) and
+    is useless without a kernel. Each explorer's output also carries an
+    ``image/png`` of its first render and a ``text/plain`` line, which stay: a
+    reader on GitHub, nbviewer or in JupyterLab before running sees the figure.
+    """
+    nb.metadata.pop("widgets", None)
+    for cell in nb.cells:
+        cell.metadata.pop("execution", None)
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            data.pop("application/vnd.jupyter.widget-view+json", None)
+
+
 def build(src: Path) -> float:
     """Parse, execute in a fresh kernel, write; return seconds taken."""
     nb = parse(src.read_text())
@@ -82,8 +98,7 @@ def build(src: Path) -> float:
     NotebookClient(nb, timeout=120, kernel_name="python3",
                    resources={"metadata": {"path": str(OUT)}}).execute()
     took = time.perf_counter() - start
-    for cell in nb.cells:
-        cell.metadata.pop("execution", None)
+    strip_widget_views(nb)
     target = OUT / (src.stem + ".ipynb")
     nbformat.write(nb, target)
     return took

@@ -1,0 +1,111 @@
+"""Checkers for notebook 02 (computing the wait): ceilings, a shared generator, the herd."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from ..backoff import Backoff
+from ..lesson import SEED
+from ..plots import herd_data
+from ..rng import Mulberry32
+from . import Feedback, prompt, right, unanswered, wrong
+
+
+def _ints(answer: Any) -> list[int] | None:
+    try:
+        values = [int(v) for v in answer]
+    except (TypeError, ValueError):
+        return None
+    if any(v != a for v, a in zip(values, answer, strict=True)):
+        return None
+    return values
+
+
+def check_ceilings(ceilings: Any) -> Feedback:
+    """The first five ceilings for base 300 ms, factor 3, cap 10 s.
+
+    >>> check_ceilings([300, 900, 2700, 8100, 10000])
+    Correct: 300, 900, 2700, 8100, then 24300 capped to 10000 ms.
+    """
+    if unanswered(ceilings):
+        return prompt("a list of five waits in ms, e.g. [300, ...]")
+    want = [Backoff(300, 3, 10_000).ceiling(n) for n in range(5)]
+    got = _ints(ceilings)
+    if got is None or len(got) != 5:
+        return wrong(f"ceilings={ceilings!r}: give a list of exactly five whole numbers "
+                     "of ms, one per retry.")
+    if got == [300 * 3 ** n for n in range(5)]:
+        return wrong("ceilings end in 24300: that is base x factor**4 without the cap; "
+                     "the cap limits every wait to 10000 ms.")
+    if got == [300 * 3 ** n for n in range(1, 6)] or got[0] != 300:
+        return wrong(f"ceilings={got!r}: the first retry waits the base itself "
+                     "(n = 0, 300 x 3**0 = 300).")
+    if got != want:
+        return wrong(f"ceilings={got!r}: compute min(10000, 300 x 3**n) for n = 0..4.")
+    return right("300, 900, 2700, 8100, then 24300 capped to 10000 ms.")
+
+
+def check_full_jitter_alone(waits: Any) -> Feedback:
+    """The first three full-jitter waits from a fresh generator used by nobody else.
+
+    >>> check_full_jitter_alone([70, 184, 592]).correct
+    True
+    """
+    if unanswered(waits):
+        return prompt("a list of three waits in ms")
+    b = Backoff(200, 2, 5000, jitter="full")
+    want = list(itertools.islice(b.waits(Mulberry32(SEED)), 3))
+    got = _ints(waits)
+    if got is None or len(got) != 3:
+        return wrong(f"waits={waits!r}: give a list of exactly three whole numbers of ms.")
+    if got == [70, 296, 780]:
+        return wrong("waits=[70, 296, 780] are the table's: there decorrelated jitter "
+                     "takes every other draw. Alone, full jitter gets draws 1, 2 and 3.")
+    if got != want:
+        return wrong(f"waits={got!r}: use Backoff(200, 2, 5000, jitter='full')"
+                     ".waits(Mulberry32(SEED)) and take the first three.")
+    return right(f"{want}: the first wait is the table's 70, the next two differ because "
+                 "no other column draws in between.")
+
+
+def check_quarter_width(width: Any) -> Feedback:
+    """A bucket width (ms) at which the lesson's 24 jittered clients peak at exactly 6.
+
+    >>> check_quarter_width(100)
+    Correct: with 100 ms buckets the peak is 6 of 24: a quarter, as the lesson says.
+    >>> check_quarter_width(200).correct
+    False
+    """
+    if unanswered(width):
+        return prompt("a bucket width in ms, a whole number from 1 to 800")
+    if isinstance(width, bool) or not isinstance(width, int) or not 1 <= width <= 800:
+        return wrong(f"width={width!r}: give a whole number of ms from 1 to 800.")
+    data = herd_data(width=width)
+    if data.peak_jittered == 6:
+        return right(f"with {width} ms buckets the peak is 6 of 24: a quarter, as the "
+                     "lesson says.")
+    return wrong(f"width={width}: the peak is {data.peak_jittered} of 24 "
+                 f"({data.ratio:.2f}x), not 6. Try narrower buckets and call "
+                 "herd_data(width=...).")
+
+
+def check_herd_attempt4(peak: Any) -> Feedback:
+    """The jittered peak per 200 ms for the lesson's 24 clients on their fourth attempt.
+
+    >>> check_herd_attempt4(6)
+    Correct: 6 of 24 per 200 ms: the ceiling is 1600 ms, so eight buckets share them.
+    """
+    if unanswered(peak):
+        return prompt("the largest number of clients in one 200 ms bucket")
+    want = herd_data(Backoff(200, 2, 5000, jitter="full"), 24, 4).peak_jittered
+    if peak == 24:
+        return wrong("peak=24 is the peak without jitter: every client waits 1600 ms.")
+    if peak == 7:
+        return wrong("peak=7 is the third attempt's; the fourth draws from a 1600 ms "
+                     "ceiling, so set attempt=4.")
+    if peak != want:
+        return wrong(f"peak={peak!r}: call herd_data(Backoff(200, 2, 5000, jitter='full'), "
+                     "24, 4) and read peak_jittered.")
+    return right(f"{want} of 24 per 200 ms: the ceiling is 1600 ms, so eight buckets "
+                 "share them.")

@@ -1,0 +1,94 @@
+"""Checkers for notebook 04 (the circuit breaker): counts, blocked events, the open error."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..breaker import CircuitBreaker, replay
+from ..lesson import BREAKER_EVENTS
+from . import Feedback, prompt, right, unanswered, wrong
+
+
+def _sent_blocked(threshold: int, cooldown: int) -> tuple[int, int]:
+    rows = replay(BREAKER_EVENTS, CircuitBreaker(threshold, cooldown))
+    sent = sum(r.allowed for r in rows)
+    return sent, len(rows) - sent
+
+
+def check_threshold_two(sent: Any, blocked: Any) -> Feedback:
+    """The lesson's nine events with threshold 2 (cooldown 5000 ms): sent and blocked.
+
+    >>> check_threshold_two(5, 4)
+    Correct: 5 sent, 4 blocked: the breaker opens at 200 ms, so 600 ms is blocked too.
+    """
+    if unanswered(sent) or unanswered(blocked):
+        return prompt("two whole numbers: requests sent and requests blocked")
+    want_sent, want_blocked = _sent_blocked(2, 5000)
+    if (sent, blocked) == _sent_blocked(3, 5000):
+        return wrong(f"sent={sent}, blocked={blocked} is the lesson's threshold of 3; "
+                     "with 2 the breaker opens one failure earlier.")
+    if sent + blocked != len(BREAKER_EVENTS):
+        return wrong(f"sent={sent!r} and blocked={blocked!r} should add up to "
+                     f"{len(BREAKER_EVENTS)}: every event is either sent or blocked.")
+    if (sent, blocked) != (want_sent, want_blocked):
+        return wrong(f"sent={sent}, blocked={blocked}: replay BREAKER_EVENTS through "
+                     "CircuitBreaker(threshold=2, cooldown=5000) and count.")
+    return right(f"{want_sent} sent, {want_blocked} blocked: the breaker opens at 200 ms, "
+                 "so 600 ms is blocked too.")
+
+
+def check_blocked_times(times: Any) -> Feedback:
+    """Which of the lesson's events are blocked when the cooldown is 2000 ms?
+
+    >>> check_blocked_times([900, 1500])
+    Correct: only 900 and 1500 ms: at 8000 ms exactly 2000 ms have passed since the
+    breaker reopened at 6000, and a cooldown that is over lets the trial through.
+    """
+    if unanswered(times):
+        return prompt("a list of event times in ms, e.g. [900]")
+    rows = replay(BREAKER_EVENTS, CircuitBreaker(3, 2000))
+    want = [r.now for r in rows if not r.allowed]
+    try:
+        got = sorted(int(t) for t in times)
+    except (TypeError, ValueError):
+        return wrong(f"times={times!r}: give a list of event times in ms.")
+    if got == [900, 1500, 8000]:
+        return wrong("times=[900, 1500, 8000] is the lesson's answer for 5000 ms. With "
+                     "2000 ms, how long after the reopening at 6000 ms does 8000 come?")
+    if got != want:
+        return wrong(f"times={got!r}: replay BREAKER_EVENTS through "
+                     "CircuitBreaker(3, 2000) and list the rows with allowed False.")
+    return right("only 900 and 1500 ms: at 8000 ms exactly 2000 ms have passed since the "
+                 "breaker reopened at 6000, and a cooldown that is over lets the trial "
+                 "through.")
+
+
+def check_retry_in(seconds: Any) -> Feedback:
+    """The lesson's breaker refuses a call at 1500 ms: how many seconds should the user wait?
+
+    Whole seconds, rounded so that the "try again" button works when they are up.
+
+    >>> check_retry_in(5)
+    Correct: retry_in is 4100 ms (opened at 600, cooldown 5000), so say 5 s: after 4 s
+    the button would still do nothing.
+    """
+    if unanswered(seconds):
+        return prompt("a whole number of seconds")
+    cb = CircuitBreaker(3, 5000)
+    replay(BREAKER_EVENTS[:3], cb)
+    ms = cb.retry_in(1500)
+    want = -(-ms // 1000)
+    if seconds == ms:
+        return wrong(f"seconds={seconds!r} is the wait in ms; the message speaks to a "
+                     "person in seconds.")
+    if seconds == 5000:
+        return wrong(f"seconds={seconds!r} is the whole cooldown; part of it has passed "
+                     "since the breaker opened at 600 ms.")
+    if seconds == ms // 1000 and ms % 1000:
+        return wrong(f"seconds={seconds!r} rounds {ms} ms down: after {seconds} s the "
+                     "breaker is still open and the button does nothing. Round up.")
+    if seconds != want:
+        return wrong(f"seconds={seconds!r}: read err.retry_in (ms) from the BreakerOpen "
+                     "error at 1500 ms and round up to whole seconds.")
+    return right(f"retry_in is {ms} ms (opened at 600, cooldown 5000), so say {want} s: "
+                 f"after {want - 1} s the button would still do nothing.")

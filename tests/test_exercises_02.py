@@ -1,0 +1,59 @@
+"""Checkers of notebook 02: right, wrong (with the specific hint) and unanswered."""
+
+from __future__ import annotations
+
+from retrylab.exercises.ex02 import (
+    check_ceilings,
+    check_full_jitter_alone,
+    check_herd_attempt4,
+    check_quarter_width,
+)
+
+
+def test_ceilings() -> None:
+    assert check_ceilings([300, 900, 2700, 8100, 10000]).correct
+    assert check_ceilings((300, 900, 2700, 8100, 10000.0)).correct
+    fb = check_ceilings([300, 900, 2700, 8100, 24300])
+    assert not fb.correct and "without the cap" in fb.message
+    fb = check_ceilings([900, 2700, 8100, 10000, 10000])
+    assert not fb.correct and "the first retry waits the base itself" in fb.message
+    fb = check_ceilings([300, 900, 2700, 8100])
+    assert not fb.correct and "exactly five" in fb.message
+    fb = check_ceilings([300, 600, 1200, 2400, 4800])
+    assert not fb.correct and "min(10000, 300 x 3**n)" in fb.message
+    assert not check_ceilings("300").correct
+    fb = check_ceilings(...)
+    assert not fb.answered and "replace the ..." in fb.message
+
+
+def test_full_jitter_alone() -> None:
+    fb = check_full_jitter_alone([70, 184, 592])
+    assert fb.correct and fb.message.startswith("[70, 184, 592]")
+    fb = check_full_jitter_alone([70, 296, 780])
+    assert not fb.correct and "decorrelated jitter takes every other draw" in fb.message
+    fb = check_full_jitter_alone([70, 184, 593])
+    assert not fb.correct and "waits=[70, 184, 593]" in fb.message
+    assert "exactly three" in check_full_jitter_alone([70]).message
+    assert "exactly three" in check_full_jitter_alone(42).message
+    assert not check_full_jitter_alone(None).answered
+
+
+def test_quarter_width() -> None:
+    fb = check_quarter_width(100)
+    assert fb.correct and "peak is 6 of 24" in fb.message
+    fb = check_quarter_width(200)
+    assert not fb.correct and "the peak is 7 of 24 (0.29x), not 6" in fb.message
+    fb = check_quarter_width(0)
+    assert not fb.correct and "from 1 to 800" in fb.message
+    assert not check_quarter_width(True).correct
+    assert not check_quarter_width(...).answered
+
+
+def test_herd_attempt4() -> None:
+    fb = check_herd_attempt4(6)
+    assert fb.correct and "1600 ms" in fb.message
+    assert "without jitter" in check_herd_attempt4(24).message
+    assert "third attempt" in check_herd_attempt4(7).message
+    fb = check_herd_attempt4(5)
+    assert not fb.correct and "peak=5" in fb.message
+    assert not check_herd_attempt4(...).answered

@@ -1,0 +1,160 @@
+"""The lessons' figures: smoke-run headless and check the numbers they draw."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from matplotlib.figure import Figure
+
+from retrylab import Backoff, CircuitBreaker, State, replay
+from retrylab.figure import STATE_COLOURS, to_png
+from retrylab.lesson import BREAKER_EVENTS, backoff_table, breaker_trace
+from retrylab.plots import (
+    arrow_labels,
+    breaker_diagram,
+    breaker_timeline,
+    herd_data,
+    herd_histogram,
+    lesson_backoffs,
+    timeline_segments,
+    wait_schedule,
+    waits_table,
+)
+
+
+def _png_ok(fig: Figure) -> None:
+    png = to_png(fig)
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 5000
+
+
+def test_no_figure_reaches_pyplot() -> None:
+    before = plt.get_fignums()
+    figs = [wait_schedule(), herd_histogram(), breaker_diagram(), breaker_timeline()]
+    for fig in figs:
+        _png_ok(fig)
+        assert fig.axes and all(ax.get_title() or fig.get_suptitle() for ax in fig.axes[:1])
+    assert plt.get_fignums() == before
+
+
+def test_waits_table_reproduces_the_lessons_table() -> None:
+    mine = waits_table()
+    lesson = backoff_table()
+    assert mine["fixed"].tolist() == lesson["fixed"].tolist() == [200] * 6
+    assert mine["exponential"].tolist() == lesson["exponential"].tolist()
+    assert mine["capped"].tolist() == [200, 400, 800, 1600, 3200, 5000]
+    assert mine["full jitter"].tolist() == lesson["full jitter"].tolist()
+    assert mine["decorrelated"].tolist() == [384, 1034, 2121, 1933, 3986, 5000]
+    assert mine["linear"].tolist() == [200, 400, 600, 800, 1000, 1200]
+
+
+def test_waits_table_own_generators_differ_from_shared() -> None:
+    own = waits_table(shared=False)
+    assert own["full jitter"].tolist() == [70, 184, 592, 1402, 3120, 3309]
+    assert own["decorrelated"].iloc[0] == 340  # first draw 0.35 -> 200 + 0.35 * 400
+    with pytest.raises(ValueError, match="retries=0 is out of range"):
+        waits_table(retries=0)
+    with pytest.raises(ValueError, match="retries=70 is out of range: a wait without a cap"):
+        waits_table(retries=70)
+
+
+def test_wait_schedule_draws_every_strategy_and_the_cap() -> None:
+    fig = wait_schedule()
+    plot = fig.retrylab_plot
+    assert list(plot.lines) == list(lesson_backoffs())
+    assert plot.lines["decorrelated"].get_ydata().tolist() == [384, 1034, 2121, 1933, 3986,
+                                                               5000]
+    assert plot.lines["exponential"].get_ydata().tolist()[-1] == 6400
+    assert plot.cap_line.get_ydata()[0] == 5000 and plot.cap_line.get_visible()
+    ax = fig.axes[0]
+    assert ax.get_xlabel() == "retry number" and "(ms)" in ax.get_ylabel()
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "cap 5000 ms" in labels and "full jitter" in labels
+
+
+def test_wait_schedule_without_a_cap_hides_the_line() -> None:
+    fig = wait_schedule({"x2": Backoff(100, 2, None)}, retries=4)
+    assert fig.retrylab_plot.lines["x2"].get_ydata().tolist() == [100, 200, 400, 800]
+    assert not fig.retrylab_plot.cap_line.get_visible()
+
+
+def test_herd_histogram_bar_heights_are_the_lessons_counts() -> None:
+    fig = herd_histogram()
+    plain, jittered = (s.get_data() for s in fig.retrylab_plot.steps)
+    assert plain.values.tolist() == [0, 0, 0, 0, 24, 0]
+    assert jittered.values.tolist() == [6, 5, 7, 6, 0, 0]
+    assert jittered.edges.tolist() == [0, 200, 400, 600, 800, 1000, 1200]
+    assert [t.get_text() for t in fig.retrylab_plot.peaks] == ["peak 24", "peak 7"]
+    assert "peak 24 -> 7 clients per 200 ms (0.29x)" in fig.get_suptitle()
+    assert fig.axes[0].get_xlabel() == "wake-up time after the failure (ms)"
+
+
+def test_herd_peak_depends_on_the_bucket_width() -> None:
+    assert herd_data().ratio == pytest.approx(7 / 24)
+    assert (herd_data(width=400).peak_jittered, herd_data(width=100).peak_jittered) == (13, 6)
+    assert herd_data(width=800).ratio == 1.0  # one bucket holds everyone again
+    assert herd_data(Backoff(200, 2, 5000, jitter="none")).ratio == 1.0
+
+
+@settings(max_examples=25, deadline=None)
+@given(clients=st.integers(1, 300), attempt=st.integers(1, 6),
+       jitter=st.sampled_from(["full", "equal", "decorrelated", "proportional"]))
+def test_herd_counts_add_up_to_the_clients(clients: int, attempt: int, jitter: str) -> None:
+    data = herd_data(Backoff(200, 2, 5000, jitter=jitter), clients, attempt)  # type: ignore[arg-type]
+    assert int(data.plain.sum()) == int(data.jittered.sum()) == clients
+    assert data.peak_plain == clients and 0 < data.peak_jittered <= clients
+
+
+def test_breaker_diagram_labels_carry_the_counts() -> None:
+    cb = CircuitBreaker(3, 5000)
+    replay(BREAKER_EVENTS, cb)
+    fig = breaker_diagram(cb.transition_counts(), cb.state, threshold=3, cooldown=5000)
+    labels = {k: t.get_text() for k, t in fig.retrylab_labels.items()}
+    assert labels[(State.CLOSED, State.OPEN)] == "3 failures in a row\n(1 time)"
+    assert labels[(State.OPEN, State.HALF_OPEN)] == "cooldown of\n5000 ms over\n(2 times)"
+    assert labels[(State.HALF_OPEN, State.OPEN)] == "trial failed\n(1 time)"
+    assert labels[(State.HALF_OPEN, State.CLOSED)] == "trial succeeded\n(1 time)"
+    texts = [t.get_text() for t in fig.axes[0].texts]
+    assert "success resets\nthe failure count" in texts and "current state" in texts
+    _png_ok(fig)
+
+
+def test_breaker_diagram_highlights_the_current_state() -> None:
+    fig = breaker_diagram(current=State.OPEN)
+    circles = [p for p in fig.axes[0].patches if p.__class__.__name__ == "Circle"]
+    widths = {c.get_facecolor()[:3]: c.get_linewidth() for c in circles}
+    from matplotlib.colors import to_rgb
+    assert widths[to_rgb(STATE_COLOURS["open"])] == 4
+    assert widths[to_rgb(STATE_COLOURS["closed"])] == pytest.approx(1.2)
+    assert arrow_labels()[(State.CLOSED, State.OPEN)] == "threshold failures in a row"
+
+
+def test_timeline_segments_of_the_lesson() -> None:
+    bands = [(a, b, s.value) for a, b, s in timeline_segments(breaker_trace(), 5000)]
+    assert bands == [(0, 600, "closed"), (600, 5600, "open"), (5600, 6000, "half_open"),
+                     (6000, 11000, "open"), (11000, 11500, "half_open"),
+                     (11500, 12800, "closed")]
+    assert timeline_segments([], 5000) == [(0, 1000, State.CLOSED)]
+
+
+def test_breaker_timeline_markers_and_steps() -> None:
+    fig = breaker_timeline()
+    ax = fig.axes[0]
+    succeeded, failed, blocked = (np.asarray(line.get_xdata()).tolist() for line in ax.lines[:3])
+    assert succeeded == [11500, 11800]
+    assert failed == [0, 200, 600, 6000]
+    assert blocked == [900, 1500, 8000]
+    assert ax.get_title().endswith("sent 6, blocked 3")
+    assert ax.get_xlabel() == "logical time (ms)"
+    part = breaker_timeline(upto=4).axes[0]
+    assert np.asarray(part.lines[2].get_xdata()).tolist() == [900]
+    assert part.get_title().endswith("sent 3, blocked 1")
+    assert part.get_xlim() == ax.get_xlim()  # a steady axis while stepping
+
+
+def test_breaker_timeline_other_settings() -> None:
+    ax = breaker_timeline(threshold=4).axes[0]
+    assert ax.get_title() == ("Breaker timeline (threshold 4, cooldown 5000 ms): "
+                              "sent 7, blocked 2")

@@ -1,0 +1,148 @@
+"""The four explorers: set values as a person would; the readout, image and message follow."""
+
+from __future__ import annotations
+
+import pytest
+
+from retrylab.widgets import (
+    BackoffExplorer,
+    BreakerExplorer,
+    DecisionExplorer,
+    HerdExplorer,
+    backoff_explorer,
+    breaker_explorer,
+    decision_explorer,
+    herd_explorer,
+    outcome_for,
+)
+
+
+def test_backoff_explorer_defaults_and_slider_changes() -> None:
+    ex = backoff_explorer()
+    assert ex.readout == ("waits 70, 184, 592, 1402, 3120, 3309 ms; total 8677 ms "
+                          "(full jitter, seed 20260114)")
+    assert [w.description for w in ex.controls.values()] == ["base", "factor", "cap",
+                                                              "jitter", "retries"]
+    assert type(ex.controls["jitter"]).__name__ == "SelectionSlider"
+    png = ex.png
+    ex.set(jitter="none", retries=4)
+    assert ex.readout == "waits 200, 400, 800, 1600 ms; total 3000 ms (none jitter, seed 20260114)"
+    assert ex.readout == BackoffExplorer.readout_for(jitter="none", retries=4)
+    assert ex.png != png and ex.redraws == 3
+    visible = [b.get_height() for b in ex.bars if b.get_visible()]
+    assert visible == [200, 400, 800, 1600]
+
+
+def test_backoff_explorer_cap_below_base_shows_the_message_and_keeps_the_image() -> None:
+    ex = backoff_explorer()
+    ex.set(base=400)
+    png, readout = ex.png, ex.readout
+    ex.set(cap=300)
+    assert ex.message == ("cap=300 is out of range: cap must be >= base (base=400) "
+                          "and <= 86400000")
+    assert ex.png == png and ex.readout == readout
+    ex.set(cap=4000)
+    assert ex.message == "" and ex.png != png
+    assert ex.readout == BackoffExplorer.readout_for(base=400, cap=4000)
+
+
+def test_backoff_explorer_decorrelated_caps_every_wait() -> None:
+    ex = backoff_explorer(jitter="decorrelated", retries=12, cap=3000)
+    waits = [int(w) for w in ex.readout.split(" ms;")[0][len("waits "):].split(", ")]
+    assert len(waits) == 12 and max(waits) <= 3000 and min(waits) >= 200
+
+
+def test_herd_explorer_lesson_and_ten_thousand_clients() -> None:
+    ex = herd_explorer()
+    assert ex.readout == "peak 24 -> 7 clients per 200 ms (0.29x)"
+    assert [w.description for w in ex.controls.values()] == [
+        "base", "factor", "cap", "jitter", "clients", "attempt", "width"]
+    assert all(not w.continuous_update for w in ex.controls.values())
+    png = ex.png
+    ex.set(clients=10000)
+    assert ex.readout == HerdExplorer.readout_for(clients=10000)
+    assert ex.readout.startswith("peak 10000 -> ")
+    assert ex.png != png
+    steps = ex.plot.steps[1].get_data()
+    assert int(steps.values.sum()) == 10000
+
+
+def test_herd_explorer_width_and_jitter() -> None:
+    ex = herd_explorer()
+    ex.set(width=100)
+    assert ex.readout == "peak 24 -> 6 clients per 100 ms (0.25x)"
+    ex.set(width=200, jitter="none")
+    assert ex.readout == "peak 24 -> 24 clients per 200 ms (1.00x)"
+
+
+def test_herd_explorer_bad_cap_then_fix() -> None:
+    ex = herd_explorer()
+    png = ex.png
+    ex.set(cap=100)
+    assert ex.message.startswith("cap=100 is out of range: cap must be >= base (base=200)")
+    assert ex.png == png and ex.readout == "peak 24 -> 7 clients per 200 ms (0.29x)"
+    ex.set(cap=1000)
+    assert ex.message == ""
+    assert ex.readout == HerdExplorer.readout_for(cap=1000)
+
+
+def test_breaker_explorer_lesson_defaults_and_step_through() -> None:
+    ex = breaker_explorer()
+    assert ex.readout == "sent 6, blocked 3; state closed at 11800 ms (event 9 of 9)"
+    png = ex.png
+    seen = []
+    for step in range(10):
+        ex.set(step=step)
+        seen.append(ex.readout.split(";")[1].split(" at ")[0].split(" before")[0].strip())
+    assert seen == ["state closed", "state closed", "state closed", "state open",
+                    "state open", "state open", "state open", "state open", "state closed",
+                    "state closed"]
+    ex.set(step=6)
+    assert ex.readout == "sent 4, blocked 2; state open at 6000 ms (event 6 of 9)"
+    assert ex.readout == BreakerExplorer.readout_for(step=6)
+    assert ex.png != png
+    assert ex.plot.diagram.get_title() == "State after event 6 of 9: open"
+
+
+def test_breaker_explorer_threshold_and_cooldown() -> None:
+    ex = breaker_explorer()
+    ex.set(threshold=4)
+    assert ex.readout == "sent 7, blocked 2; state closed at 11800 ms (event 9 of 9)"
+    ex.set(threshold=3, cooldown=1000)  # 900 and 1500 still blocked; 8000 is a trial now
+    assert ex.readout == "sent 7, blocked 2; state closed at 11800 ms (event 9 of 9)"
+    assert [r.allowed for r in ex.compute(**ex.values).rows][3:7] == [False, False, True, True]
+    assert ex.readout == BreakerExplorer.readout_for(cooldown=1000)
+    ex.set(step=0)
+    assert ex.readout == "sent 0, blocked 0; state closed before the first event"
+
+
+def test_decision_explorer_text_only() -> None:
+    ex = decision_explorer()
+    assert ex.png == b"" and ex.figure is None
+    assert ex.readout.startswith("POST, network error, no idempotency key -> do not retry")
+    ex.set(idempotency_key=True)
+    assert ex.readout == ("POST, network error, with an idempotency key -> retry: network "
+                          "error on POST with an idempotency key: the server will not act "
+                          "twice")
+    ex.set(method="GET", error="404")
+    assert ex.readout == ("GET, HTTP 404, with an idempotency key -> do not retry: 404: a "
+                          "problem with the request itself; repeating it gives the same answer")
+    ex.set(error="503")
+    assert ex.readout.startswith("GET, HTTP 503, with an idempotency key -> retry: 503")
+    assert ex.readout == DecisionExplorer.readout_for(method="GET", error="503",
+                                                      idempotency_key=True)
+    assert "retrylab-message" in ex.message_widget._dom_classes
+
+
+@pytest.mark.parametrize(("error", "verdict"), [
+    ("200", "do not retry"), ("422", "do not retry"), ("429", "retry"), ("500", "retry"),
+    ("body", "do not retry"), ("cancelled", "do not retry")])
+def test_decision_explorer_every_error(error: str, verdict: str) -> None:
+    text = DecisionExplorer.readout_for(method="GET", error=error)
+    assert text.split(" -> ")[1].split(":")[0] == verdict
+
+
+def test_outcome_for_rejects_unknown_errors() -> None:
+    with pytest.raises(ValueError, match="error='timeout' is out of range"):
+        outcome_for("timeout")
+    assert outcome_for("200").kind == "success"
