@@ -1,20 +1,15 @@
 """retrylab: how a client should behave when a request fails.
 
-The public API, grouped as the lessons introduce it.
+The public API, grouped in the order the lessons introduce it. Figures and
+explorers (matplotlib, ipywidgets) are not imported here: use
+``retrylab.plots``, ``retrylab.widgets`` and ``retrylab.simplots``.
 """
 
+# ruff: noqa: I001, RUF022  (sections follow the lessons, not the alphabet)
 from __future__ import annotations
 
-# -- computing the wait ------------------------------------------------------
-from .backoff import GROWTHS, JITTERS, Backoff
-
-# -- the circuit breaker -----------------------------------------------------
-from .breaker import BreakerOpen, BreakerRegistry, CircuitBreaker, State, Transition, replay
-
-# -- many clients ------------------------------------------------------------
-from .herd import bucket_counts, histogram_lines, peak_ratio, wakeups
-from .jsround import js_round
-from .metrics import RetryMetrics
+# -- the seeded generator ----------------------------------------------------
+from .rng import Mulberry32
 
 # -- which failures are retried ---------------------------------------------
 from .outcome import (
@@ -28,41 +23,53 @@ from .outcome import (
     should_retry,
 )
 
+# -- computing the wait ------------------------------------------------------
+from .backoff import GROWTHS, JITTERS, Backoff
+from .jsround import js_round
+
+# -- many clients that failed together ---------------------------------------
+from .herd import bucket_counts, histogram_lines, peak_ratio, wakeups
+
 # -- the retry loop ----------------------------------------------------------
 from .policy import Attempt, RetryPolicy, RetryResult, StopReason
+from .metrics import RetryMetrics
 
-# -- the seeded generator ----------------------------------------------------
-from .rng import Mulberry32
+# -- the real HTTP lab (standard library only) -------------------------------
+from .http import (
+    Connection,
+    KeyMaker,
+    async_send,
+    async_sender,
+    http_send,
+    response_outcome,
+    retry_everything,
+    sender,
+)
+from .lab import (
+    FAULTS,
+    LabServer,
+    LessonRun,
+    WriteReport,
+    lesson_scenarios,
+    validate_measurement,
+    write_experiment,
+)
+
+# -- the circuit breaker -----------------------------------------------------
+from .breaker import BreakerOpen, BreakerRegistry, CircuitBreaker, State, Transition, replay
 
 __all__ = [
-    "GROWTHS",
-    "IDEMPOTENT_METHODS",
-    "JITTERS",
-    "LESSON_SAFE_METHODS",
-    "SAFE_METHODS",
-    "Attempt",
-    "Backoff",
-    "BreakerOpen",
-    "BreakerRegistry",
-    "CircuitBreaker",
-    "Decision",
     "Mulberry32",
-    "Outcome",
-    "RetryMetrics",
-    "RetryPolicy",
-    "RetryResult",
-    "State",
-    "StopReason",
-    "Transition",
-    "bucket_counts",
-    "decide",
-    "histogram_lines",
-    "js_round",
-    "parse_retry_after",
-    "peak_ratio",
-    "replay",
-    "should_retry",
-    "wakeups",
+    "IDEMPOTENT_METHODS", "LESSON_SAFE_METHODS", "SAFE_METHODS", "Decision", "Outcome",
+    "decide", "parse_retry_after", "should_retry",
+    "GROWTHS", "JITTERS", "Backoff", "js_round",
+    "bucket_counts", "histogram_lines", "peak_ratio", "wakeups",
+    "Attempt", "RetryPolicy", "RetryResult", "StopReason", "RetryMetrics",
+    "Connection", "KeyMaker", "async_send", "async_sender", "http_send", "response_outcome",
+    "retry_everything", "sender",
+    "FAULTS", "LabServer", "LessonRun", "WriteReport", "lesson_scenarios",
+    "validate_measurement", "write_experiment",
+    "BreakerOpen", "BreakerRegistry", "CircuitBreaker", "State", "Transition", "replay",
 ]
 
 __version__ = "0.1.0"

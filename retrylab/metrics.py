@@ -61,7 +61,7 @@ class RetryMetrics:
             self.outcomes[a.outcome.label()] += 1
 
     def summary(self) -> pd.Series:
-        """The headline numbers as one labelled column."""
+        """The headline numbers as one labelled column (counts stay integers)."""
         waits = pd.Series(self.waits, dtype="float64")
         return pd.Series({
             "runs": self.runs,
@@ -72,7 +72,7 @@ class RetryMetrics:
             "gave up": self.runs - self.successes,
             "median wait (ms)": float(waits.median()) if len(waits) else 0.0,
             "p90 wait (ms)": float(waits.quantile(0.9)) if len(waits) else 0.0,
-        }, name="value")
+        }, name="value", dtype=object)
 
     def reasons_table(self) -> pd.Series:
         """How many runs stopped for each reason."""

@@ -1,0 +1,476 @@
+# %% [markdown]
+# # 01 · Which errors to retry
+#
+# The observer on the mountain loses the link to the **North Slope station**
+# for a few seconds at a time. A request sent again 200 ms later often works,
+# and nobody notices. But some failures must never be retried, and some only
+# with care: a measurement saved twice is a wrong measurement.
+#
+# The web lesson decides with two facts: **the class of the failure** and
+# **the method of the request**. This notebook tries both against a real HTTP
+# server on your machine.
+#
+# **What you will be able to do**
+#
+# * sort any failure into its class (HTTP, network, body, cancellation) and
+#   say whether it is retried;
+# * explain why 429 and 5xx are retried and every other 4xx is not;
+# * explain why a network error leaves the outcome unknown, and which methods
+#   may be sent again after one;
+# * make a write safe to retry with an idempotency key, and count the
+#   duplicates without one;
+# * read the mobile lesson's claims about transient errors critically.
+
+# %%
+import time
+
+import pandas as pd
+from IPython.display import Image, display
+from ipywidgets import IntProgress, VBox
+
+from retrylab import (
+    IDEMPOTENT_METHODS,
+    SAFE_METHODS,
+    Mulberry32,
+    Outcome,
+    RetryPolicy,
+    decide,
+)
+from retrylab.figure import PALETTE, new_figure, style, to_png
+from retrylab.http import KeyMaker, http_send, sender
+from retrylab.lab import WRITE_MODES, LabServer, write_experiment
+from retrylab.lesson import SEED
+from retrylab.widgets import (
+    ERRORS,
+    METHODS,
+    DecisionExplorer,
+    decision_explorer,
+    outcome_for,
+)
+
+pd.set_option("display.width", 130)
+pd.set_option("display.max_colwidth", 110)
+
+# %% [markdown]
+# ## The lab server
+#
+# `LabServer` is a small HTTP server that runs inside this notebook. It
+# listens on `127.0.0.1` only, on a free port, and can be told to fail in
+# exact, reproducible ways. In `"store"` mode, `POST /measurements` saves a
+# measurement, so we can count what the server really stored.
+
+# %%
+lab = LabServer("store")
+lab
+
+# %% [markdown]
+# ## Four classes of failure
+#
+# The lesson sorts every failure into one of four classes:
+#
+# * **HTTP error**: the server answered, with an error status. The server's
+#   decision is known.
+# * **network error**: no answer came (refused, reset, timed out, closed).
+# * **body error**: an answer came, but its body cannot be used.
+# * **cancellation**: the caller gave up (the user left the screen).
+#
+# Here is one of each from the lab server. `drop` makes the server handle the
+# request and then close the connection without answering; `bad_json` sends
+# a body that is not JSON.
+
+# %%
+lab.script("GET", "/station", faults=["drop"])
+lab.script("GET", "/broken", statuses=[200], faults=["bad_json"])
+examples = {
+    "HTTP 404": http_send(lab.url + "/missing"),
+    "HTTP 429": http_send(lab.url + "/report"),
+    "network": http_send(lab.url + "/station"),
+    "body": http_send(lab.url + "/broken"),
+    "cancellation": Outcome.cancelled("the user left the screen"),
+}
+
+# %%
+pd.DataFrame({name: {"kind": o.kind, "status": o.status,
+                     "retry a GET?": decide(o, "GET").retry}
+              for name, o in examples.items()}).T
+
+# %% [markdown]
+# Every outcome carries a `detail` in words:
+
+# %%
+for name, o in examples.items():
+    print(f"{name:13} {o.detail or '-'}")
+
+# %% [markdown]
+# **Body errors and cancellations are never retried.** A body error is the
+# program's own bug (the two sides disagree on the format), and a repeat gets
+# the same broken body. A cancellation is already a decision to give up.
+#
+# The lesson's own code disagrees with its text here. In `yeniden-deneme.mjs`,
+# `await yanit.json()` sits in the same `try` as `fetch`, so a reply whose body
+# is not JSON lands in `catch` and becomes `{ tur: "ag" }`, a *network* error:
+# a GET with a broken body would be retried four times. `retrylab`'s client
+# keeps the two apart (`Outcome.body`).
+
+# %% [markdown]
+# ## HTTP errors: 4xx against 429 and 5xx
+#
+# After an HTTP error the server's decision is known. A 4xx is about the
+# request itself: the same request gets the same answer. Two exceptions can
+# change with time: **429** (a rate limit, which resets) and **5xx** (the
+# server's state right now).
+
+# %%
+statuses = [400, 401, 403, 404, 409, 422, 429, 500, 502, 503]
+pd.DataFrame([(s, decide(Outcome.http(s), "GET").retry,
+               decide(Outcome.http(s), "GET").reason.split(": ", 1)[1])
+              for s in statuses],
+             columns=["status", "retry", "why"]).set_index("status")
+
+# %% [markdown]
+# Try it: send an invalid measurement three times. The answer does not
+# change, and nothing is stored:
+
+# %%
+bad = [http_send(lab.url + "/measurements", "POST", {"value": "cold"})
+       for _ in range(3)]
+[(o.status, o.data["errors"]) for o in bad], lab.record_count
+
+# %% [markdown]
+# ## Network errors: did the server act?
+#
+# After a network error nobody knows whether the request reached the server.
+# The answer may have been lost on the way back, *after* the server acted.
+# The lab can produce both cases: `close` shuts the connection before
+# handling the request, `drop` handles it and then loses the answer.
+
+# %%
+lab.script("POST", "/measurements", faults=["close", "drop"])
+before = lab.record_count
+closed = http_send(lab.url + "/measurements", "POST", {"value": -4.2})
+stored = lab.record_count - before
+dropped = http_send(lab.url + "/measurements", "POST", {"value": -4.2})
+pd.DataFrame({"client saw": [closed.kind, dropped.kind],
+              "server stored": [stored, lab.record_count - before - stored]},
+             index=["close", "drop"])
+
+# %% [markdown]
+# A timeout is the same kind of failure. Here the server takes 0.3 s and the
+# client gives up after 0.1 s; the measurement is stored anyway, after the
+# client has reported a failure:
+
+# %%
+lab.script("POST", "/measurements", latency=0.3)
+before = lab.record_count
+late = http_send(lab.url + "/measurements", "POST", {"value": -4.2},
+                 timeout=0.1)
+print(late.kind, "-", late.detail)
+time.sleep(0.8)
+lab.unscript("POST", "/measurements")
+lab.record_count - before
+
+# %% [markdown]
+# The client saw the same network error three times; the server did nothing
+# once and stored the measurement twice. So after a network error the
+# decision moves to the **method**: a request that changes nothing can be
+# sent again; one that stores a measurement might store it twice.
+
+# %% [markdown]
+# ## Which methods may be sent again?
+#
+# The lesson retries after a network error only the **safe** methods of its
+# earlier course, `GET`, `HEAD` and `OPTIONS` (`GUVENLI_YONTEM`). The mobile
+# lesson says instead: "limit retries to GET, PUT and DELETE". They disagree,
+# and both have a source:
+#
+# * RFC 9110 §9.2.1 calls GET, HEAD, OPTIONS and TRACE **safe**: they change
+#   nothing on the server.
+# * RFC 9110 §9.2.2 calls PUT, DELETE and the safe methods **idempotent**:
+#   sending one twice has the same *intended* effect as sending it once. It
+#   adds that idempotent requests "can be repeated automatically if a
+#   communication failure occurs", and that a client should not retry a
+#   non-idempotent request automatically unless it knows the request is
+#   idempotent anyway or can tell it was never applied.
+#
+# The last three columns say which methods each one retries after a network
+# error (without a key):
+
+# %%
+methods = ["GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE", "POST", "PATCH"]
+net = Outcome.network()
+pd.DataFrame({m: {"safe (RFC)": m in SAFE_METHODS,
+                  "idempotent (RFC)": m in IDEMPOTENT_METHODS,
+                  "web lesson": decide(net, m).retry,
+                  "RFC rule": decide(
+                      net, m, safe_methods=IDEMPOTENT_METHODS).retry,
+                  "mobile lesson": m in {"GET", "PUT", "DELETE"}}
+              for m in methods}).T
+
+# %% [markdown]
+# The web lesson's rule is the stricter one, and that has reasons:
+# idempotent is a promise about the *server's state*, not about the answer or
+# about other clients. A repeated `DELETE` answers 404 the second time; a
+# repeated `PUT` can overwrite a change someone else made in between; and the
+# promise holds only if the server's code keeps it. The RFC's rule is the
+# usual library default: urllib3 (under `requests`) retries exactly those six
+# methods unless told otherwise. Pass `safe_methods=IDEMPOTENT_METHODS` to
+# `decide` or `RetryPolicy` to use it. For `POST` both agree: never, without
+# more information. An idempotency key is that information.
+
+# %% [markdown]
+# ## The idempotency key: a contract
+#
+# The client makes a unique key for each *write* (not for each attempt) and
+# sends it in an `Idempotency-Key` header with every attempt of that write.
+# The server remembers the key with its first answer. A repeat with the same
+# key gets the first answer again and stores nothing new. The lesson is
+# careful to call this a contract that client and server agree on together:
+# a key sent to a server that ignores it protects nothing.
+
+# %%
+keys = KeyMaker(seed=SEED)
+key = keys()
+key
+
+# %%
+url = lab.url + "/measurements"
+before = lab.record_count
+first = http_send(url, "POST", {"value": -4.2}, {"Idempotency-Key": key})
+again = http_send(url, "POST", {"value": -4.2}, {"Idempotency-Key": key})
+first.data == again.data, lab.record_count - before
+
+# %% [markdown]
+# The same key with a *different* body is a client bug (the key was reused
+# for another measurement). The server refuses it with 409 instead of guessing:
+
+# %%
+clash = http_send(url, "POST", {"value": 99.0}, {"Idempotency-Key": key})
+clash.status, clash.data["message"]
+
+# %% [markdown]
+# ### 1,000 writes over a link that loses 20% of the answers
+#
+# Now the real test. `write_experiment` sends 1,000 measurements through the
+# retry loop (4 attempts) while the server drops a random 20% of its answers
+# *after storing* (seeded, so every run drops the same ones). Three clients:
+#
+# * `key`: an idempotency key on every write, so POST is retried after a
+#   network error;
+# * `unsafe`: no key, and POST retried after a network error anyway (the
+#   mistake);
+# * `lesson`: no key, and the lesson's rule: no retry of POST after a
+#   network error.
+
+# %% ignore-output
+bars = {mode: IntProgress(max=1000, description=mode) for mode in WRITE_MODES}
+display(VBox(list(bars.values())))
+
+# %%
+reports = {}
+for mode, bar in bars.items():
+    reports[mode] = write_experiment(
+        1000, 0.2, mode, seed=SEED,
+        progress=lambda done, _, bar=bar: setattr(bar, "value", done))
+counts = pd.concat([r.series() for r in reports.values()], axis=1)
+counts
+
+# %%
+for mode, r in reports.items():
+    print(f"{mode:7} 1,000 writes, {r.sent} requests in {r.seconds:.2f} s")
+
+# %%
+fig = new_figure((7.5, 3.8))
+ax = style(fig.add_subplot(), "1,000 writes, 20% of answers lost after storing",
+           "client", "count (of 1,000 writes)")
+x = range(len(counts.columns))
+for shift, row, colour, label in [
+        (-0.2, "duplicates", "vermillion", "duplicate records"),
+        (0.2, "unacknowledged", "orange", "stored, client thinks it failed")]:
+    bars_ = ax.bar([i + shift for i in x], counts.loc[row], 0.4,
+                   color=PALETTE[colour], label=label)
+    ax.bar_label(bars_)
+ax.set_xticks(list(x), counts.columns)
+ax.set_ylim(0, 300)
+ax.legend()
+Image(to_png(fig))
+
+# %% [markdown]
+# Read the table with the server's truth in mind (`stored` and `duplicates`
+# come from the server's records, not from what the client believes):
+#
+# * **key**: exactly 1,000 records, none lost, none doubled. The 249 dropped
+#   answers were retried, and the server answered the repeats from memory.
+#   Two writes lost all four answers and stay unacknowledged: the data is
+#   safe, and a later retry with the same key would confirm it.
+# * **unsafe**: 1,249 records for 1,000 measurements: every retried drop is a
+#   duplicate, 249 of them, exactly the number of retries after a network
+#   error.
+# * **lesson**: no duplicates, but 203 measurements the client reports as
+#   *failed* are stored. The user is told "not saved" and presses "send"
+#   again by hand, and the duplicate appears anyway.
+#
+# Only the key makes the write both safe and certain.
+
+# %% [markdown]
+# ## Transient and permanent errors: the mobile lesson
+#
+# The mobile lesson says the same with other words: retry only **transient**
+# errors: connection timeouts (`SocketTimeoutException`), temporary server
+# unavailability (HTTP 503, 502) and DNS errors; never the **permanent** ones,
+# HTTP 400, 401, 403, 404, "because they show a problem with the request, not
+# with the network or the server". In this notebook's words: network errors,
+# 5xx and 429 are transient; the other 4xx are permanent. (A DNS failure or a
+# refused connection happens before the request leaves, so retrying it is safe
+# even for a POST; the lesson's rule does not make that distinction and stays
+# on the safe side.)
+#
+# Two of its claims need care.
+#
+# **"According to Kleppmann's *Designing Data-Intensive Applications*, 50% of
+# failures in distributed systems are transient and resolved by retrying."**
+# We could not find such a statistic in that book. Treat it as unsourced: how
+# many failures are transient depends entirely on the system, and the way to
+# know yours is to measure it (notebook 03, `RetryMetrics`).
+#
+# **"Retrying HTTP 400 can create duplicate data."** A 400 means the server
+# *rejected* the request, so it created nothing, and a repeat is rejected
+# again. Here are three malformed requests:
+
+# %%
+before = lab.record_count
+rejected = [http_send(url, "POST", '{"value": -4.2').status for _ in range(3)]
+rejected, lab.record_count - before
+
+# %% [markdown]
+# The real duplicate risk is a non-idempotent request retried after a
+# **network error** (above) or after a **5xx**: a server can store the
+# measurement and then fail before it answers. The lesson's rule retries 5xx
+# for every method, so a keyless POST can be doubled this way too. The lab's
+# `fail_after` fault does exactly that, once:
+
+# %%
+lab.script("POST", "/measurements", faults=["fail_after"])
+before = lab.record_count
+r = RetryPolicy().run(sender(url, "POST", {"value": 1.5}), "POST",
+                      Mulberry32(SEED))
+r.attempts, r.outcome.label(), lab.record_count - before
+
+# %%
+lab.script("POST", "/measurements", faults=["fail_after"])
+before = lab.record_count
+keyed = sender(url, "POST", {"value": 1.5}, {"Idempotency-Key": keys()})
+r = RetryPolicy().run(keyed, "POST", Mulberry32(SEED), idempotency_key=True)
+r.attempts, r.outcome.label(), lab.record_count - before
+
+# %% [markdown]
+# Without a key: two records for one measurement. With one: one record, and
+# the retry got the stored answer back.
+
+# %% [markdown]
+# ## Your turn: the decision table
+#
+# Pick a method, a failure and whether an idempotency key was agreed; the
+# readout gives the lesson's decision and its reason.
+
+# %% ignore-output
+explorer = decision_explorer()
+explorer
+
+# %%
+explorer.set(method="PUT", error="network", idempotency_key=False)
+print(explorer.readout)
+assert explorer.readout == DecisionExplorer.readout_for(
+    method="PUT", error="network", idempotency_key=False)
+
+# %% [markdown]
+# Every combination at once: 7 methods × 9 outcomes × key or not. In the
+# table, `retry` means retried in any case, `with key` only with an
+# idempotency key, `no` never:
+
+# %%
+verdicts = [(m, e, k, decide(outcome_for(e), m, k))
+            for m in METHODS for e in ERRORS for k in (False, True)]
+decisions = pd.DataFrame(
+    [(m, e, k, d.retry, d.reason) for m, e, k, d in verdicts],
+    columns=["method", "error", "key", "retry", "reason"])
+len(decisions)
+
+# %%
+verdict = decisions.groupby(["error", "method"], sort=False)["retry"].agg(
+    lambda r: "retry" if r.all() else "with key" if r.any() else "no")
+verdict.unstack()
+
+# %% [markdown]
+# And the reasons for one method, here `PUT`; change the filter to see
+# another:
+
+# %%
+for row in decisions.query("method == 'PUT'").itertuples():
+    print(f"{row.error:9} key={'yes' if row.key else 'no':3}  "
+          f"{'retry' if row.retry else 'no':5}  {row.reason}")
+
+# %%
+lab.close()
+
+# %% [markdown]
+# ## Summary
+#
+# * A failure is an HTTP error, a network error, a body error or a
+#   cancellation. Body errors and cancellations are never retried.
+# * After an HTTP error the server's decision is known: 429 and 5xx can
+#   change with time and are retried; every other 4xx is about the request
+#   and is not. A 400 creates nothing, so retrying it duplicates nothing.
+# * After a network error nobody knows whether the server acted. The lesson
+#   retries only GET, HEAD and OPTIONS; RFC 9110 (and the mobile lesson) also
+#   allow PUT and DELETE.
+# * A write becomes safe to retry with an idempotency key, a contract the
+#   client and the server keep together: 1,000 writes over a lossy link stored
+#   exactly 1,000 records with keys, and 1,249 without.
+#
+# ## Exercises
+#
+# **Exercise 1.** Which of these cases does the lesson's rule retry? Give a
+# set of letters.
+
+# %%
+from retrylab.exercises.ex01 import cases_table, check_retried_cases
+
+cases_table()
+
+# %%
+answer = ...
+check_retried_cases(answer)
+
+# %% solution
+answer = {"A", "E", "G", "H"}
+check_retried_cases(answer)
+
+# %% [markdown]
+# **Exercise 2.** Which of the statuses 400, 401, 403, 404, 409, 422, 429,
+# 500, 502 and 503 are retried? Give a set of numbers.
+
+# %%
+from retrylab.exercises.ex01 import check_retried_statuses
+
+answer = ...
+check_retried_statuses(answer)
+
+# %% solution
+answer = {429, 500, 502, 503}
+check_retried_statuses(answer)
+
+# %% [markdown]
+# **Exercise 3.** In the `unsafe` run, every answer had a 20% chance of
+# being dropped after the server stored the write, and each write had up to 4
+# attempts. How many duplicate records do 1,000 writes make *on average*?
+# Work it out, then compare with the `duplicates` the experiment counted.
+
+# %%
+from retrylab.exercises.ex01 import check_expected_duplicates
+
+answer = ...
+check_expected_duplicates(answer)
+
+# %% solution
+answer = 1000 * (0.2 + 0.2**2 + 0.2**3)
+check_expected_duplicates(answer)

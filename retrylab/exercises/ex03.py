@@ -1,0 +1,107 @@
+"""Checkers for notebook 03 (the retry loop)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..lesson import SEED
+from ..outcome import Outcome
+from ..policy import RetryPolicy, StopReason
+from ..rng import Mulberry32
+from . import Feedback, prompt, right, unanswered, wrong
+
+#: Exercise 1: (backoff wait in ms, the server's Retry-After in seconds or None).
+PAIRS: tuple[tuple[int, float | None], ...] = ((184, 2), (2600, 2), (70, None), (900, 0.5))
+#: Exercise 3: the most waiting, in ms, a person pressing "refresh" will accept.
+PATIENCE_MS = 500
+
+
+def loop_waits(pairs: tuple[tuple[int, float | None], ...] = PAIRS) -> list[int]:
+    """The loop's wait for each pair: ``max(backoff, Retry-After x 1000)``.
+
+    >>> loop_waits()
+    [2000, 2600, 70, 900]
+    """
+    return [max(b, Outcome.http(503, retry_after=ra).retry_after_ms) for b, ra in pairs]
+
+
+def check_waits(answer: Any) -> Feedback:
+    """The four waits of :data:`PAIRS`, in ms.
+
+    >>> check_waits([2000, 2600, 70, 900]).correct
+    True
+    >>> check_waits([2000, 2000, 70, 500]).message.split(":")[0]
+    'pair 2 (backoff 2600 ms, Retry-After 2 s) waits 2600 ms, not 2000'
+    """
+    if unanswered(answer):
+        return prompt("a list of four waits in ms, such as [1, 2, 3, 4]")
+    try:
+        got = [int(x) for x in answer]
+    except (TypeError, ValueError):
+        return wrong(f"answer={answer!r}: give a list of four whole numbers of ms.")
+    if len(got) != len(PAIRS):
+        return wrong(f"answer has {len(got)} waits: give one for each of the {len(PAIRS)} "
+                     "pairs.")
+    for i, ((b, ra), want, have) in enumerate(zip(PAIRS, loop_waits(), got, strict=True)):
+        if want != have:
+            said = "no Retry-After" if ra is None else f"Retry-After {ra:g} s"
+            return wrong(f"pair {i + 1} (backoff {b} ms, {said}) waits {want} ms, not {have}: "
+                         "the wait is the larger of the two, Retry-After in ms being a "
+                         "lower bound, never a replacement.")
+    return right(f"{loop_waits()}: the larger of the backoff and Retry-After each time; "
+                 "the server's suggestion raises a short wait but never shortens a long one.")
+
+
+def check_give_up_reason(answer: Any) -> Feedback:
+    """Why ``RetryPolicy.user_triggered()`` stops against 503 + ``Retry-After: 30``.
+
+    >>> check_give_up_reason("retry_after_too_long").correct
+    True
+    """
+    if unanswered(answer):
+        return prompt('a stop reason such as "max_attempts" (see StopReason)')
+    answers = iter([Outcome.http(503, retry_after=30)] * 5)
+    r = RetryPolicy.user_triggered().run(lambda: next(answers), "GET", Mulberry32(SEED))
+    text = str(answer.value if isinstance(answer, StopReason) else answer).strip().lower()
+    if text == r.reason.value:
+        return right(f"{r.reason.value}: after {r.attempts} attempt the loop stops, because "
+                     "30 s is more than the preset's max_retry_after of 3000 ms; the user is "
+                     "told at once instead of waiting.")
+    if text == StopReason.TIME_BUDGET.value:
+        return wrong("time_budget is close, but the loop checks Retry-After against "
+                     "max_retry_after first and stops there.")
+    if text in {s.value for s in StopReason}:
+        return wrong(f"{text}: look at the preset's max_retry_after and compare it with "
+                     "30 s.")
+    return wrong(f"answer={answer!r}: give one of "
+                 + ", ".join(repr(s.value) for s in StopReason) + ".")
+
+
+def check_refresh_policy(answer: Any) -> Feedback:
+    """A policy that survives two 503s yet waits at most :data:`PATIENCE_MS` in all.
+
+    >>> check_refresh_policy(RetryPolicy(max_attempts=3)).correct
+    True
+    >>> check_refresh_policy(RetryPolicy()).message.split(":")[0]
+    'when the station stays down the loop waits [70, 184, 592] ms'
+    """
+    if unanswered(answer):
+        return prompt("a RetryPolicy(...)")
+    if not isinstance(answer, RetryPolicy):
+        return wrong(f"answer={answer!r}: give a RetryPolicy(...), for example "
+                     "RetryPolicy(max_attempts=2).")
+    flaky = iter([Outcome.http(503), Outcome.http(503), Outcome.success([1])])
+    first = answer.run(lambda: next(flaky), "GET", Mulberry32(SEED))
+    if not first.ok:
+        return wrong(f"against two 503s and then the data the loop stopped with "
+                     f"{first.reason.value} after {first.attempts} attempt(s): it needs "
+                     "three attempts within its limits.")
+    down = iter([Outcome.http(503)] * 1000)
+    second = answer.run(lambda: next(down), "GET", Mulberry32(SEED))
+    total = sum(second.waits)
+    if total > PATIENCE_MS:
+        return wrong(f"when the station stays down the loop waits {second.waits} ms: "
+                     f"{total} ms in all, more than {PATIENCE_MS}. Limit the attempts or "
+                     "set a time_budget.")
+    return right(f"it gets the data on attempt {first.attempts}, and when the station stays "
+                 f"down it gives up after {total} ms of waiting ({second.reason.value}).")

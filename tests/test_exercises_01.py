@@ -1,0 +1,54 @@
+"""The checkers of notebook 01: right, wrong (with the specific hint) and unanswered."""
+
+from __future__ import annotations
+
+from retrylab.exercises.ex01 import (
+    CASES,
+    cases_table,
+    check_expected_duplicates,
+    check_retried_cases,
+    check_retried_statuses,
+    expected_duplicates,
+)
+
+
+def test_retried_cases() -> None:
+    assert check_retried_cases({"A", "E", "G", "H"}).correct
+    assert check_retried_cases(["a", "e", "g", "h"]).correct
+    assert check_retried_cases("A, E, G, H").correct
+    fb = check_retried_cases({"A", "G", "H"})
+    assert not fb.correct and fb.answered
+    assert fb.message.startswith("E is retried: network error on POST with an idempotency key")
+    fb = check_retried_cases({"A", "D", "E", "G", "H"})
+    assert fb.message.startswith("D is not retried: network error on DELETE without an "
+                                 "idempotency key")
+    fb = check_retried_cases({"Z"})
+    assert "give a set of letters from A, B, C" in fb.message
+    assert not check_retried_cases(...).answered
+    assert not check_retried_cases(None).answered
+    assert len(cases_table()) == len(CASES) == 8
+
+
+def test_retried_statuses() -> None:
+    assert check_retried_statuses({429, 500, 502, 503}).correct
+    assert check_retried_statuses(["429", 500, 502, 503]).correct
+    assert "429 is missing" in check_retried_statuses({500, 502, 503}).message
+    assert check_retried_statuses({429, 500, 503}).message.startswith("502 is missing")
+    fb = check_retried_statuses({400, 429, 500, 502, 503})
+    assert fb.message.startswith("400 should not be retried: the request itself is wrong")
+    assert "not in the list" in check_retried_statuses({429, 500, 502, 503, 504}).message
+    assert "whole status codes" in check_retried_statuses(5).message
+    assert not check_retried_statuses(...).answered
+
+
+def test_expected_duplicates() -> None:
+    assert round(expected_duplicates(), 9) == 248.0
+    assert round(expected_duplicates(100, 0.5, 2), 9) == 50.0
+    assert check_expected_duplicates(248).correct
+    assert check_expected_duplicates(248.8).correct
+    assert "counts only the first retry" in check_expected_duplicates(200).message
+    assert "endless retries" in check_expected_duplicates(250).message
+    assert "idempotency key" in check_expected_duplicates(0).message
+    assert "at most three times" in check_expected_duplicates(100).message
+    assert "give a number" in check_expected_duplicates("248").message
+    assert not check_expected_duplicates(...).answered

@@ -1,0 +1,281 @@
+"""Experiments against the live lab: the lesson's loop, 1,000 faulty writes, asyncio, metrics."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+
+import pytest
+
+from retrylab import Mulberry32, Outcome, RetryMetrics, RetryPolicy, StopReason
+from retrylab.http import async_sender
+from retrylab.lab import LabServer, lesson_scenarios, write_experiment, write_policy
+from retrylab.lesson import retry_loop_text
+
+# Copied from the lesson (../shared/seeds/000_*.txt), as tests/test_lesson_outputs.py has it.
+RETRY = """\
+503, sonra başarılı      deneme=3   sonuç=basari     beklemeler=[70, 184]
+422 (denenmez)           deneme=1   sonuç=http/422   beklemeler=[]
+429 (Retry-After: 2)     deneme=3   sonuç=http/429   beklemeler=[2000, 2000]
+404 (denenmez)           deneme=1   sonuç=http/404   beklemeler=[]
+sunucuya ulaşan ölçüm isteği: 3
+kaydedilen tüm beklemeler   : 70, 184, 2000, 2000"""
+
+
+# -- the lesson's four scenarios ----------------------------------------------------
+
+def test_four_scenarios_print_exactly_the_lessons_output() -> None:
+    slept: list[int] = []
+    with LabServer() as lab:
+        results, requests = lesson_scenarios(lab, Mulberry32(20260114), slept.append)
+        log = lab.log
+    assert retry_loop_text(results, requests, "tr") == RETRY
+    assert [r.attempts for r in results] == [3, 1, 3, 1]
+    assert [r.waits for r in results] == [[70, 184], [], [2000, 2000], []]
+    assert slept == [70, 184, 2000, 2000]
+    assert requests == 3
+    # what really crossed the wire: 3 + 1 + 3 + 1 requests
+    assert log[["method", "path", "status"]].values.tolist() == [
+        ["GET", "/measurements", 503], ["GET", "/measurements", 503],
+        ["GET", "/measurements", 200], ["POST", "/measurements", 422],
+        ["GET", "/report", 429], ["GET", "/report", 429], ["GET", "/report", 429],
+        ["GET", "/missing", 404]]
+    assert results[0].outcome.data == [{"id": "o-114", "value": -4.2}]
+    assert retry_loop_text(results, requests, "en").splitlines()[-1] == \
+        "all recorded waits          : 70, 184, 2000, 2000"
+
+
+def test_scenarios_need_a_fresh_lesson_server() -> None:
+    with LabServer() as lab:
+        lesson_scenarios(lab, sleep=None)
+        with pytest.raises(ValueError, match=r"lab.measurement_requests=3 is out of range"):
+            lesson_scenarios(lab, sleep=None)
+        lab.reset()
+        assert lesson_scenarios(lab, sleep=None).requests == 3
+    with LabServer("store") as lab, pytest.raises(ValueError, match=r"lab.mode='store'"):
+        lesson_scenarios(lab)
+
+
+# -- 1,000 writes while 20% of the answers are lost after storing --------------------
+
+def distinct_and_copies(lab: LabServer) -> tuple[int, int]:
+    """The server's truth: distinct writes stored, and records beyond the first."""
+    per_ref = lab.records.groupby("ref").size()
+    return len(per_ref), int((per_ref - 1).sum())
+
+
+@pytest.fixture(scope="module")
+def writes() -> dict[str, tuple[object, int, int, int, int]]:
+    """One 1,000-write run per mode, on its own server; checked by several tests."""
+    out = {}
+    for mode in ("key", "unsafe", "lesson"):
+        with LabServer("store", seed=5) as lab:
+            report = write_experiment(1000, 0.2, mode, seed=20260114, lab=lab)
+            distinct, copies = distinct_and_copies(lab)
+            drops = int(lab.log["fault"].eq("drop").sum())
+            out[mode] = (report, distinct, copies, drops, lab.record_count)
+    return out
+
+
+def test_with_keys_exactly_1000_are_stored(writes) -> None:
+    report, distinct, copies, drops, records = writes["key"]
+    assert (report.stored, records, distinct, copies) == (1000, 1000, 1000, 0)
+    assert report.duplicates == 0 and report.lost == 0
+    assert report.sent == 1000 + report.retried_after_network
+    assert drops == report.retried_after_network + report.unacknowledged
+    assert 150 < drops < 350
+    # only a write whose four attempts were all dropped stays unacknowledged
+    assert report.unacknowledged < 10
+    assert report.acknowledged + report.unacknowledged == 1000
+
+
+def test_without_keys_retried_posts_duplicate_and_are_counted_exactly(writes) -> None:
+    report, distinct, copies, drops, records = writes["unsafe"]
+    assert report.duplicates > 100
+    assert report.duplicates == copies == records - 1000
+    assert distinct == 1000 and report.lost == 0
+    # every dropped answer was stored: each retry after one is one extra record
+    assert report.duplicates == report.retried_after_network
+    assert drops == report.retried_after_network + report.unacknowledged
+    # the same seed drops the same answers as with keys: only the keys differ
+    assert report.sent == writes["key"][0].sent
+
+
+def test_the_lessons_rule_loses_acknowledgements_not_records(writes) -> None:
+    report, _, copies, drops, _ = writes["lesson"]
+    assert (report.stored, copies, report.duplicates, report.lost) == (1000, 0, 0, 0)
+    assert report.sent == 1000 and report.retried_after_network == 0
+    assert report.unacknowledged == drops == 1000 - report.acknowledged
+    assert 150 < report.unacknowledged < 250
+
+
+def test_write_report_series(writes) -> None:
+    s = writes["key"][0].series()
+    assert s.name == "key"
+    assert s.index.tolist() == ["writes", "sent", "stored", "duplicates", "acknowledged",
+                                "unacknowledged", "lost", "retried_after_network"]
+    assert s["stored"] == 1000
+
+
+def test_1000_writes_are_fast_and_report_progress() -> None:
+    calls: list[tuple[int, int]] = []
+    t0 = time.perf_counter()
+    report = write_experiment(1000, 0.2, "key", seed=1,
+                              progress=lambda done, total: calls.append((done, total)))
+    took = time.perf_counter() - t0
+    assert took < 10, f"1,000 writes took {took:.1f} s"
+    assert report.seconds <= took
+    assert len(calls) == 100 and calls[0] == (10, 1000) and calls[-1] == (1000, 1000)
+
+
+def test_same_seed_same_counts() -> None:
+    a = write_experiment(300, 0.2, "unsafe", seed=9)
+    b = write_experiment(300, 0.2, "unsafe", seed=9)
+    assert a.series().tolist() == b.series().tolist()
+    assert write_experiment(300, 0.0, "unsafe", seed=9).duplicates == 0
+
+
+def test_write_experiment_checks_arguments() -> None:
+    with pytest.raises(ValueError, match=r"mode='maybe' is out of range"):
+        write_experiment(10, mode="maybe")
+    with pytest.raises(ValueError, match=r"drop_rate=2 is out of range"):
+        write_experiment(10, drop_rate=2)
+    with LabServer() as lab, pytest.raises(ValueError, match=r"lab.mode='lesson'"):
+        write_experiment(10, lab=lab)
+    assert write_policy("key") == (RetryPolicy(), True)
+    assert "POST" not in write_policy("lesson")[0].safe_methods
+
+
+# -- asyncio: the same loop, and cancellation stops it at once ----------------------
+
+def test_run_async_against_the_server() -> None:
+    slept: list[float] = []
+
+    async def record(ms: float) -> None:
+        slept.append(ms)
+
+    with LabServer() as lab:
+        result = asyncio.run(RetryPolicy().run_async(
+            async_sender(lab.url + "/measurements"), "GET", Mulberry32(20260114), record))
+        assert lab.measurement_requests == 3
+    assert (result.attempts, result.waits, slept) == (3, [70, 184], [70, 184])
+    assert result.outcome.data == [{"id": "o-114", "value": -4.2}]
+
+
+async def cancel_after(coro, seconds: float) -> float:
+    """Start ``coro`` as a task, cancel it after ``seconds``; return how long it took to stop."""
+    task = asyncio.create_task(coro)
+    await asyncio.sleep(seconds)
+    task.cancel()
+    t0 = time.perf_counter()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    return time.perf_counter() - t0
+
+
+def test_cancelling_during_a_request_stops_at_once() -> None:
+    with LabServer() as lab:
+        lab.script("GET", "/measurements", latency=5)
+        loop = RetryPolicy().run_async(async_sender(lab.url + "/measurements", timeout=10),
+                                       "GET", Mulberry32(1))
+        took = asyncio.run(cancel_after(loop, 0.15))
+    assert took < 0.1, f"stopping took {took:.3f} s"
+    # the one request the server got was still waiting when the lab closed: no retry
+    assert lab.log["fault"].tolist() == ["server closed"]
+
+
+def test_cancelling_during_the_wait_stops_at_once_and_sends_nothing_more() -> None:
+    with LabServer() as lab:
+        loop = RetryPolicy(max_attempts=3).run_async(async_sender(lab.url + "/report"),
+                                                     "GET", Mulberry32(1))  # real 2 s wait
+        took = asyncio.run(cancel_after(loop, 0.2))
+        time.sleep(0.05)
+        assert lab.requests == 1
+    assert took < 0.1, f"stopping took {took:.3f} s"
+
+
+# -- metrics and logging --------------------------------------------------------------
+
+def test_metrics_tabulate_the_lessons_batch() -> None:
+    metrics = RetryMetrics()
+    with LabServer() as lab:
+        rng = Mulberry32(20260114)
+        from retrylab.http import sender
+        from retrylab.lesson import RETRY_SCENARIOS
+        for _, _, method, path, attempts in RETRY_SCENARIOS:
+            RetryPolicy(max_attempts=attempts).run(sender(lab.url + path, method), method,
+                                                   rng, None, metrics=metrics)
+    s = metrics.summary()
+    assert s[["runs", "attempts", "retries", "successes", "success after retry",
+              "gave up"]].tolist() == [4, 8, 4, 1, 1, 3]
+    assert s["median wait (ms)"] == 1092.0
+    assert metrics.reasons_table().to_dict() == {"max_attempts": 1, "not_retryable": 2,
+                                                "success": 1}
+    assert metrics.wait_histogram(500).to_dict() == {0: 2, 2000: 2}
+    assert metrics.outcomes == {"http/503": 2, "success": 1, "http/422": 1, "http/429": 3,
+                                "http/404": 1}
+    assert metrics.by_method == {"GET": 3, "POST": 1}
+
+
+def test_metrics_of_1000_writes_match_the_report() -> None:
+    metrics = RetryMetrics()
+    report = write_experiment(1000, 0.2, "key", seed=3, metrics=metrics)
+    assert metrics.runs == 1000
+    assert metrics.retries == report.sent - 1000
+    assert metrics.successes == report.acknowledged
+    assert metrics.outcomes["network"] == report.sent - report.acknowledged
+    assert 0 < metrics.success_after_retry < report.acknowledged
+
+
+def test_the_loop_and_the_lab_log_through_the_retrylab_logger(caplog) -> None:
+    caplog.set_level(logging.DEBUG, logger="retrylab")
+    with LabServer() as lab:
+        lesson_scenarios(lab, sleep=None)
+    messages = [r.getMessage() for r in caplog.records]
+    assert "GET stopped after 3 attempt(s): success on attempt 3" in messages
+    assert any(m.startswith("GET attempt 1: http/503; retrying in 70 ms") for m in messages)
+    assert "POST stopped after 1 attempt(s): 422: a problem with the request itself; " \
+           "repeating it gives the same answer" in messages
+    lab_lines = [r.getMessage() for r in caplog.records if r.name == "retrylab.lab"]
+    assert len(lab_lines) == 8 and lab_lines[0] == \
+        "lab GET /measurements -> 503 key=None fault=None"
+    assert all(r.name.startswith("retrylab") for r in caplog.records)
+
+
+def test_outcome_of_a_cancelled_run_is_never_retried() -> None:
+    # the fourth kind of failure, for completeness: the loop stops on it at once
+    r = RetryPolicy().run(lambda: Outcome.cancelled("user left"), "GET", Mulberry32(1))
+    assert (r.attempts, r.reason) == (1, StopReason.NOT_RETRYABLE)
+
+
+# -- 5xx after the server acted: the other duplicate risk ------------------------------
+
+def test_a_5xx_after_storing_duplicates_a_keyless_post_but_not_a_keyed_one() -> None:
+    from retrylab.http import sender
+    with LabServer("store") as lab:
+        url = lab.url + "/measurements"
+        lab.script("POST", "/measurements", faults=["fail_after"])
+        plain = RetryPolicy().run(sender(url, "POST", {"value": 1.5, "ref": "plain"}),
+                                  "POST", Mulberry32(1))
+        lab.script("POST", "/measurements", faults=["fail_after"])
+        keyed = RetryPolicy().run(sender(url, "POST", {"value": 1.5, "ref": "keyed"},
+                                         {"Idempotency-Key": "k-1"}),
+                                  "POST", Mulberry32(1), idempotency_key=True)
+        per_ref = lab.records.groupby("ref").size().to_dict()
+    assert (plain.attempts, plain.ok, keyed.attempts, keyed.ok) == (2, True, 2, True)
+    assert per_ref == {"plain": 2, "keyed": 1}
+
+
+def test_retrying_everything_retries_a_422_four_times() -> None:
+    from retrylab.http import retry_everything, sender
+    with LabServer() as lab:
+        send = sender(lab.url + "/measurements", "POST")
+        right = RetryPolicy().run(send, "POST", Mulberry32(20260114))
+        slept: list[int] = []
+        blind = RetryPolicy().run(retry_everything(send), "POST", Mulberry32(20260114),
+                                  slept.append)
+        assert lab.log["status"].tolist() == [422] * 5
+    assert (right.attempts, right.outcome.status) == (1, 422)
+    assert blind.attempts == 4 and slept == [70, 184, 592]
+    assert blind.outcome.data.status == 422
