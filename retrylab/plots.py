@@ -1,4 +1,4 @@
-"""The lessons' figures: wait schedules, the herd histogram, the breaker's states and timeline.
+"""The lessons' figures: wait schedules, one client's waits, the herd, the breaker's states.
 
 Use these in notebooks (``display(fig)``) and in explorers: each public function
 returns a new :class:`~matplotlib.figure.Figure` on its own Agg canvas, never
@@ -16,6 +16,8 @@ differs by marker or line style, so the figures survive grey-scale printing.
 from __future__ import annotations
 
 import dataclasses
+import itertools
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -41,13 +43,18 @@ __all__ = [
     "BreakerPlot",
     "HerdData",
     "HerdPlot",
+    "Schedule",
     "SchedulePlot",
+    "WaitBarsPlot",
     "breaker_diagram",
     "breaker_timeline",
     "herd_data",
     "herd_histogram",
+    "jitter_range",
     "lesson_backoffs",
+    "schedule_data",
     "timeline_segments",
+    "wait_bars",
     "wait_schedule",
     "waits_table",
 ]
@@ -167,6 +174,154 @@ def wait_schedule(backoffs: Mapping[str, Backoff] | None = None, retries: int = 
                       f"(base 200 ms, factor 2, seed {seed})")
     plot = SchedulePlot(fig, list(backoffs), title)
     plot.update(table, [b.cap for b in backoffs.values() if b.cap is not None])
+    fig.retrylab_plot = plot  # type: ignore[attr-defined]
+    return fig
+
+
+# -- one client's waits ------------------------------------------------------------
+
+#: The largest draw a generator in [0, 1) gives, so the top of a jitter range is reachable.
+_TOP_DRAW = math.nextafter(1.0, 0.0)
+
+
+def jitter_range(backoff: Backoff, n: int, prev: int | None = None) -> tuple[int, int]:
+    """The shortest and longest wait before retry ``n`` that jitter can give.
+
+    Use it to shade where a jittered wait may land. It is the backoff's own
+    :meth:`~retrylab.backoff.Backoff.next_wait` at the smallest and largest
+    draw (every jitter grows with the draw); ``prev`` is the previous wait,
+    which only decorrelated jitter uses.
+
+    >>> b = Backoff(1000, 2, None, jitter="proportional")
+    >>> jitter_range(b, 2)                   # 0.5 to 1.5 times the 4000 ms ceiling
+    (2000, 6000)
+    >>> jitter_range(Backoff(200, 2, 5000, jitter="full"), 2)
+    (0, 800)
+    """
+    return backoff.next_wait(n, 0.0, prev), backoff.next_wait(n, _TOP_DRAW, prev)
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """One backoff's waits for one generator, the ceilings, and where jitter can put each wait."""
+
+    backoff: Backoff
+    seed: int
+    waits: tuple[int, ...]
+    ceilings: tuple[int, ...]
+    low: tuple[int, ...]
+    high: tuple[int, ...]
+
+
+def schedule_data(backoff: Backoff | None = None, retries: int = 6,
+                  seed: int = SEED) -> Schedule:
+    """The waits before retries 1..``retries`` from ``Mulberry32(seed)``, with their ranges.
+
+    Use it for the numbers behind :func:`wait_bars`. Default: the lesson's
+    backoff, base 200 ms x 2, cap 5000 ms, full jitter.
+
+    >>> s = schedule_data(retries=3)
+    >>> s.waits, s.ceilings, s.low, s.high
+    ((70, 184, 592), (200, 400, 800), (0, 0, 0), (200, 400, 800))
+    """
+    b = Backoff(200, 2, 5000, jitter="full") if backoff is None else backoff
+    retries = check_int("retries", retries, low=1, high=1000)
+    waits = tuple(itertools.islice(b.waits(Mulberry32(seed)), retries))
+    ranges = [jitter_range(b, n, None if n == 0 else waits[n - 1]) for n in range(retries)]
+    return Schedule(b, seed, waits, tuple(b.ceiling(n) for n in range(retries)),
+                    tuple(lo for lo, _ in ranges), tuple(hi for _, hi in ranges))
+
+
+#: The ceiling's formula for each growth, for the legend.
+CEILING_LABELS = {"exponential": "ceiling: min(cap, base x factor^n)",
+                  "linear": "ceiling: min(cap, base + step x n)",
+                  "constant": "ceiling: base"}
+
+
+class WaitBarsPlot:
+    """One client's waits as bars, the jitter range shaded, the ceilings outlined, the cap dashed.
+
+    Made once for up to ``slots`` retries, then :meth:`update` moves the
+    artists in place (what :class:`~retrylab.widgets.BackoffExplorer` redraws).
+    """
+
+    def __init__(self, fig: Figure, slots: int = 12) -> None:
+        self.slots = check_int("slots", slots, low=1, high=100)
+        self.ax = fig.add_subplot()
+        style(self.ax, None, "retry number", "wait before the retry (ms)")
+        x = np.arange(1, slots + 1)
+        zeros = np.zeros(slots)
+        self.bands = self.ax.bar(x, zeros, width=0.85, color=PALETTE["sky"], alpha=0.35,
+                                 label="jitter range")
+        self.bars = self.ax.bar(x, zeros, width=0.6, color=PALETTE["blue"],
+                                label=f"actual wait (seed {SEED})")
+        self.ceilings = self.ax.bar(x, zeros, width=0.6, fill=False,
+                                    edgecolor=PALETTE["orange"], linestyle="--",
+                                    linewidth=2, label=CEILING_LABELS["exponential"])
+        self.cap_line = self.ax.axhline(0, color=PALETTE["black"], linestyle=(0, (6, 3)),
+                                        linewidth=1.5, label="cap")
+        self.labels = [self.ax.text(i, 0, "", ha="center", va="bottom", fontsize=10)
+                       for i in range(1, slots + 1)]
+        self._legend()
+
+    def update(self, data: Schedule) -> None:
+        """Show ``data`` (at most ``slots`` retries): heights, ranges, cap, limits, title."""
+        n = len(data.waits)
+        if n > self.slots:
+            raise ValueError(f"retries={n} is out of range: this figure shows at most "
+                             f"{self.slots}")
+        parts = zip(self.bands, self.bars, self.ceilings, self.labels, strict=True)
+        for i, (band, bar, top, label) in enumerate(parts):
+            shown = i < n
+            for artist in (band, bar, top, label):
+                artist.set_visible(shown)
+            if shown:
+                band.set_y(data.low[i])
+                band.set_height(data.high[i] - data.low[i])
+                bar.set_height(data.waits[i])
+                top.set_height(data.ceilings[i])
+                label.set_position((i + 1, data.waits[i]))
+                label.set_text(str(data.waits[i]))
+        self.bars.set_label(f"actual wait (seed {data.seed})")
+        self.ceilings.set_label(CEILING_LABELS[data.backoff.growth])
+        cap = data.backoff.cap
+        self.cap_line.set_visible(cap is not None)
+        if cap is not None:
+            self.cap_line.set_ydata([cap, cap])
+            self.cap_line.set_label(f"cap {cap} ms")
+        top_ms = max(max(data.high), max(data.waits), max(data.ceilings), cap or 0)
+        self.ax.set_xlim(0.4, n + 0.6)
+        self.ax.set_xticks(np.arange(1, n + 1))
+        self.ax.set_ylim(0, top_ms * 1.1 + 1)
+        self.ax.set_title(f"{data.backoff.describe()}\n"
+                          f"total wait over {n} retries: {sum(data.waits)} ms")
+        self._legend()
+
+    def _legend(self) -> None:
+        handles: list[Any] = [self.bars, self.bands, self.ceilings]
+        if self.cap_line.get_visible():
+            handles.append(self.cap_line)
+        self.ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.16),
+                       ncols=2, frameon=False, fontsize=10.5)
+
+
+def wait_bars(backoff: Backoff | None = None, retries: int = 6, seed: int = SEED) -> Figure:
+    """One client's waits before each retry as bars, with the jitter range and the ceilings.
+
+    Use it to show what one backoff does for one client: the bar is the wait
+    drawn from ``Mulberry32(seed)``, the shaded band where jitter could have put
+    it, the dashed outline the ceiling it is drawn under, the dashed line the cap.
+
+    >>> fig = wait_bars(Backoff(1000, 2, None, jitter="proportional"), retries=4)
+    >>> [b.get_height() for b in fig.retrylab_plot.bars if b.get_visible()]
+    [850, 1918, 4958, 11012]
+    >>> [(b.get_y(), b.get_y() + b.get_height()) for b in fig.retrylab_plot.bands][2]
+    (2000, 6000)
+    """
+    data = schedule_data(backoff, retries, seed)
+    fig = new_figure((8.0, 4.8))
+    plot = WaitBarsPlot(fig, slots=len(data.waits))
+    plot.update(data)
     fig.retrylab_plot = plot  # type: ignore[attr-defined]
     return fig
 

@@ -5,7 +5,7 @@ the wiring in the next cell with ``ex.set(...)`` and the readout. Each class
 also computes its readout without widgets (``HerdExplorer.readout_for(...)``),
 which is what tests and browser checks compare the page with.
 
-- :func:`backoff_explorer`: base, factor, cap, jitter, retries -> the waits;
+- :func:`backoff_explorer`: base, factor, cap, jitter, growth, retries -> the waits;
 - :func:`herd_explorer`: the same plus clients, attempt, width -> the herd histograms;
 - :func:`breaker_explorer`: threshold, cooldown, step -> state diagram and timeline;
 - :func:`decision_explorer`: method, error, idempotency key -> retry or not, and why.
@@ -18,20 +18,25 @@ which is what tests and browser checks compare the page with.
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
 from matplotlib.figure import Figure
 
 from .backoff import JITTERS, Backoff
 from .breaker import CircuitBreaker, State, TraceRow, replay
-from .figure import PALETTE, Explorer, choice_slider, float_slider, int_slider, style
+from .figure import Explorer, choice_slider, float_slider, int_slider
 from .lesson import BREAKER_EVENTS, SEED
 from .outcome import Decision, Outcome, decide
-from .plots import BreakerPlot, HerdData, HerdPlot, herd_data
-from .rng import Mulberry32
+from .plots import (
+    BreakerPlot,
+    HerdData,
+    HerdPlot,
+    Schedule,
+    WaitBarsPlot,
+    herd_data,
+    schedule_data,
+)
 
 __all__ = [
     "BackoffExplorer",
@@ -59,21 +64,22 @@ def _backoff_controls(continuous: bool) -> dict[str, Any]:
 
 # -- the wait schedule --------------------------------------------------------------
 
-
-@dataclass(frozen=True)
-class Schedule:
-    """One backoff's waits for the lesson's seed, and the ceilings they draw under."""
-
-    backoff: Backoff
-    waits: tuple[int, ...]
-    ceilings: tuple[int, ...]
+#: The growths in the order a slider shows them: the mobile lesson's fixed,
+#: incremental and exponential strategies.
+GROWTH_CHOICES = ("constant", "linear", "exponential")
 
 
 class BackoffExplorer(Explorer):
-    """The waits before each retry for one backoff: bars, the ceiling, the cap.
+    """The waits before each retry for one backoff: bars, the jitter range, the ceiling, the cap.
+
+    ``growth`` gives the mobile lesson's strategies: ``"constant"`` (fixed
+    interval), ``"linear"`` (incremental, step = base) and ``"exponential"``
+    (``factor``, which the other two ignore).
 
     >>> BackoffExplorer.readout_for(jitter="none")
     'waits 200, 400, 800, 1600, 3200, 5000 ms; total 11200 ms (none jitter, seed 20260114)'
+    >>> BackoffExplorer.readout_for(growth="constant", jitter="none", base=2000, retries=3)
+    'waits 2000, 2000, 2000 ms; total 6000 ms (none jitter, seed 20260114)'
     """
 
     title = "wait schedule"
@@ -82,67 +88,31 @@ class BackoffExplorer(Explorer):
     @classmethod
     def make_controls(cls) -> dict[str, Any]:
         controls = _backoff_controls(continuous=True)
+        controls["growth"] = choice_slider("growth", GROWTH_CHOICES, "exponential")
         controls["retries"] = int_slider("retries", 6, 1, MAX_RETRIES)
         return controls
 
     @classmethod
-    def compute(cls, base: int, factor: float, cap: int, jitter: str,
+    def compute(cls, base: int, factor: float, cap: int, jitter: str, growth: str,
                 retries: int) -> Schedule:
-        b = Backoff(base, factor, cap, jitter=jitter)  # type: ignore[arg-type]
-        waits = tuple(itertools.islice(b.waits(Mulberry32(SEED)), retries))
-        return Schedule(b, waits, tuple(b.ceiling(n) for n in range(retries)))
+        b = Backoff(base, factor, cap, jitter=jitter, growth=growth)  # type: ignore[arg-type]
+        return schedule_data(b, retries, SEED)
 
     @classmethod
     def readout_text(cls, result: Schedule) -> str:
         waits = ", ".join(str(w) for w in result.waits)
         return (f"waits {waits} ms; total {sum(result.waits)} ms "
-                f"({result.backoff.jitter} jitter, seed {SEED})")
+                f"({result.backoff.jitter} jitter, seed {result.seed})")
 
     def setup(self, fig: Figure) -> None:
-        self.ax = fig.add_subplot()
-        style(self.ax, None, "retry number", "wait before the retry (ms)")
-        x = np.arange(1, MAX_RETRIES + 1)
-        self.bars = self.ax.bar(x, np.zeros(MAX_RETRIES), width=0.6, color=PALETTE["blue"],
-                                label="actual wait (seed 20260114)")
-        self.ceilings = self.ax.bar(x, np.zeros(MAX_RETRIES), width=0.6, fill=False,
-                                    edgecolor=PALETTE["orange"], linestyle="--",
-                                    linewidth=2, label="ceiling: min(cap, base x factor^n)")
-        self.cap_line = self.ax.axhline(0, color=PALETTE["black"], linestyle=(0, (6, 3)),
-                                        linewidth=1.5, label="cap")
-        self.labels = [self.ax.text(i, 0, "", ha="center", va="bottom", fontsize=10)
-                       for i in range(1, MAX_RETRIES + 1)]
-        self._legend()
+        self.plot = WaitBarsPlot(fig, slots=MAX_RETRIES)
 
     def draw(self, result: Schedule) -> None:
-        n = len(result.waits)
-        for i, (bar, top, label) in enumerate(zip(self.bars, self.ceilings, self.labels,
-                                                  strict=True)):
-            shown = i < n
-            for artist in (bar, top, label):
-                artist.set_visible(shown)
-            if shown:
-                bar.set_height(result.waits[i])
-                top.set_height(result.ceilings[i])
-                label.set_position((i + 1, result.waits[i]))
-                label.set_text(str(result.waits[i]))
-        cap = result.backoff.cap or 0
-        self.cap_line.set_ydata([cap, cap])
-        self.cap_line.set_label(f"cap {cap} ms")
-        top = max(max(result.waits), max(result.ceilings), cap)
-        self.ax.set_xlim(0.4, n + 0.6)
-        self.ax.set_xticks(np.arange(1, n + 1))
-        self.ax.set_ylim(0, top * 1.1 + 1)
-        self.ax.set_title(f"{result.backoff.describe()}\n"
-                          f"total wait over {n} retries: {sum(result.waits)} ms")
-        self._legend()
-
-    def _legend(self) -> None:
-        self.ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncols=3,
-                       frameon=False, fontsize=10.5)
+        self.plot.update(result)
 
 
 def backoff_explorer(**values: Any) -> BackoffExplorer:
-    """Sliders base, factor, cap, jitter, retries redrawing one backoff's waits."""
+    """Sliders base, factor, cap, jitter, growth, retries redrawing one backoff's waits."""
     return BackoffExplorer(**values)
 
 

@@ -18,8 +18,11 @@ from retrylab.plots import (
     breaker_timeline,
     herd_data,
     herd_histogram,
+    jitter_range,
     lesson_backoffs,
+    schedule_data,
     timeline_segments,
+    wait_bars,
     wait_schedule,
     waits_table,
 )
@@ -32,7 +35,8 @@ def _png_ok(fig: Figure) -> None:
 
 def test_no_figure_reaches_pyplot() -> None:
     before = plt.get_fignums()
-    figs = [wait_schedule(), herd_histogram(), breaker_diagram(), breaker_timeline()]
+    figs = [wait_schedule(), wait_bars(), herd_histogram(), breaker_diagram(),
+            breaker_timeline()]
     for fig in figs:
         _png_ok(fig)
         assert fig.axes and all(ax.get_title() or fig.get_suptitle() for ax in fig.axes[:1])
@@ -78,6 +82,70 @@ def test_wait_schedule_without_a_cap_hides_the_line() -> None:
     fig = wait_schedule({"x2": Backoff(100, 2, None)}, retries=4)
     assert fig.retrylab_plot.lines["x2"].get_ydata().tolist() == [100, 200, 400, 800]
     assert not fig.retrylab_plot.cap_line.get_visible()
+
+
+def test_jitter_range_of_each_jitter() -> None:
+    c = Backoff(1000, 2, 6000)          # ceiling of retry 2 (n = 2) is 4000
+    ranges = {j: jitter_range(Backoff(1000, 2, 6000, jitter=j), 2, 1500)
+              for j in ("none", "full", "equal", "proportional", "decorrelated")}
+    assert c.ceiling(2) == 4000
+    assert ranges == {"none": (4000, 4000), "full": (0, 4000), "equal": (2000, 4000),
+                      "proportional": (2000, 6000),      # 1.5 x 4000 = 6000, the cap
+                      "decorrelated": (1000, 4500)}     # base to 3 x the previous 1500
+    assert jitter_range(Backoff(1000, 2, 5000, jitter="proportional"), 2) == (2000, 5000)
+    assert jitter_range(Backoff(1000, 2, 5000, jitter="decorrelated"), 0) == (1000, 3000)
+
+
+@settings(max_examples=40, deadline=None)
+@given(base=st.integers(1, 3000), extra=st.integers(0, 20_000), retries=st.integers(1, 12),
+       seed=st.integers(0, 2**32 - 1),
+       jitter=st.sampled_from(["none", "full", "equal", "decorrelated", "proportional"]),
+       growth=st.sampled_from(["constant", "linear", "exponential"]))
+def test_every_wait_lies_in_its_jitter_range(base: int, extra: int, retries: int, seed: int,
+                                             jitter: str, growth: str) -> None:
+    b = Backoff(base, 2, base + extra, jitter=jitter, growth=growth)  # type: ignore[arg-type]
+    s = schedule_data(b, retries, seed)
+    assert len(s.waits) == len(s.low) == len(s.high) == len(s.ceilings) == retries
+    assert all(lo <= w <= hi for lo, w, hi in zip(s.low, s.waits, s.high, strict=True))
+    assert all(0 <= lo <= hi <= base + extra for lo, hi in zip(s.low, s.high, strict=True))
+    if jitter == "none":
+        assert s.waits == s.low == s.high == s.ceilings
+
+
+def test_schedule_data_is_the_backoffs_own_waits() -> None:
+    s = schedule_data(Backoff(200, 2, 5000, jitter="full"))
+    assert s.waits == (70, 184, 592, 1402, 3120, 3309)          # waits_table(shared=False)
+    assert s.ceilings == (200, 400, 800, 1600, 3200, 5000) and s.seed == 20260114
+    with pytest.raises(ValueError, match="retries=0 is out of range"):
+        schedule_data(retries=0)
+
+
+def test_wait_bars_draws_waits_ranges_ceilings_and_cap() -> None:
+    fig = wait_bars(Backoff(1000, 2, 5000, jitter="proportional"), retries=4)
+    plot = fig.retrylab_plot
+    assert [b.get_height() for b in plot.bars] == [850, 1918, 4958, 5000]
+    assert [(b.get_y(), b.get_y() + b.get_height()) for b in plot.bands] == [
+        (500, 1500), (1000, 3000), (2000, 5000), (2500, 5000)]
+    assert [b.get_height() for b in plot.ceilings] == [1000, 2000, 4000, 5000]
+    assert [t.get_text() for t in plot.labels] == ["850", "1918", "4958", "5000"]
+    assert plot.cap_line.get_visible() and plot.cap_line.get_ydata()[0] == 5000
+    ax = fig.axes[0]
+    assert ax.get_xlabel() == "retry number" and "(ms)" in ax.get_ylabel()
+    assert ax.get_title().endswith("total wait over 4 retries: 12726 ms")
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels == ["actual wait (seed 20260114)", "jitter range",
+                      "ceiling: min(cap, base x factor^n)", "cap 5000 ms"]
+
+
+def test_wait_bars_without_a_cap_and_with_other_growths() -> None:
+    fig = wait_bars(Backoff(2000, growth="constant", cap=None), retries=3, seed=1)
+    plot = fig.retrylab_plot
+    assert [b.get_height() for b in plot.bars] == [2000, 2000, 2000]
+    assert not plot.cap_line.get_visible()
+    labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert labels == ["actual wait (seed 1)", "jitter range", "ceiling: base"]
+    with pytest.raises(ValueError, match="retries=5 is out of range: this figure shows"):
+        plot.update(schedule_data(retries=5))
 
 
 def test_herd_histogram_bar_heights_are_the_lessons_counts() -> None:

@@ -22,14 +22,16 @@ def test_backoff_explorer_defaults_and_slider_changes() -> None:
     assert ex.readout == ("waits 70, 184, 592, 1402, 3120, 3309 ms; total 8677 ms "
                           "(full jitter, seed 20260114)")
     assert [w.description for w in ex.controls.values()] == ["base", "factor", "cap",
-                                                              "jitter", "retries"]
+                                                              "jitter", "growth", "retries"]
     assert type(ex.controls["jitter"]).__name__ == "SelectionSlider"
+    assert type(ex.controls["growth"]).__name__ == "SelectionSlider"
+    assert ex.controls["growth"].options == ("constant", "linear", "exponential")
     png = ex.png
     ex.set(jitter="none", retries=4)
     assert ex.readout == "waits 200, 400, 800, 1600 ms; total 3000 ms (none jitter, seed 20260114)"
     assert ex.readout == BackoffExplorer.readout_for(jitter="none", retries=4)
     assert ex.png != png and ex.redraws == 3
-    visible = [b.get_height() for b in ex.bars if b.get_visible()]
+    visible = [b.get_height() for b in ex.plot.bars if b.get_visible()]
     assert visible == [200, 400, 800, 1600]
 
 
@@ -44,6 +46,31 @@ def test_backoff_explorer_cap_below_base_shows_the_message_and_keeps_the_image()
     ex.set(cap=4000)
     assert ex.message == "" and ex.png != png
     assert ex.readout == BackoffExplorer.readout_for(base=400, cap=4000)
+
+
+def test_backoff_explorer_growth_gives_the_mobile_lessons_strategies() -> None:
+    ex = backoff_explorer(base=1000, cap=20000)
+    first = ex.png
+    assert ex.readout == BackoffExplorer.readout_for(base=1000, cap=20000)
+    ex.set(growth="constant", jitter="none")
+    assert ex.readout.startswith("waits 1000, 1000, 1000") and ex.png != first
+    ex.set(cap=500)
+    assert ex.message.startswith("cap=500 is out of range: cap must be >= base")
+    assert ex.readout.startswith("waits 1000, 1000")
+    ex.set(cap=5000)
+    assert ex.message == ""
+    ex.set(growth="linear", jitter="proportional", retries=3)
+    assert ex.readout == BackoffExplorer.readout_for(base=1000, growth="linear",
+                                                     jitter="proportional", retries=3,
+                                                     cap=5000)
+    assert ex.readout == ("waits 850, 1918, 3718 ms; total 6486 ms "
+                          "(proportional jitter, seed 20260114)")
+    bands = [(b.get_y(), b.get_y() + b.get_height()) for b in ex.plot.bands
+             if b.get_visible()]
+    assert bands == [(500, 1500), (1000, 3000), (1500, 4500)]
+    assert ex.plot.ceilings.get_label() == "ceiling: min(cap, base + step x n)"
+    ex.set(growth="exponential", retries=4)
+    assert ex.readout.startswith("waits 850, 1918, 4958, 5000 ms")   # 11012 capped
 
 
 def test_backoff_explorer_decorrelated_caps_every_wait() -> None:

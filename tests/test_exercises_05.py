@@ -1,0 +1,64 @@
+from retrylab import Backoff, RetryPolicy
+from retrylab.exercises.ex05 import (
+    check_kotlin_waits,
+    check_lifecycle,
+    check_outage_policy,
+    check_retryable,
+)
+
+
+def test_kotlin_waits() -> None:
+    assert check_kotlin_waits([850, 1918, 4957]).correct
+    assert check_kotlin_waits((850.0, 1918, 4957)).correct
+    fb = check_kotlin_waits([850, 1918, 4958])
+    assert not fb.correct and "truncates" in fb.message
+    fb = check_kotlin_waits([1000, 2000, 4000])
+    assert not fb.correct and "before jitter" in fb.message
+    fb = check_kotlin_waits([850, 1918])
+    assert not fb.correct and "three waits" in fb.message
+    fb = check_kotlin_waits([1, 2, 3])
+    assert not fb.correct and "waits=[1, 2, 3]" in fb.message
+    assert "whole numbers" in check_kotlin_waits(["a", "b", "c"]).message
+    fb = check_kotlin_waits(...)
+    assert not fb.correct and not fb.answered
+
+
+def test_retryable() -> None:
+    assert check_retryable({"429", "502", "503"}).correct
+    assert check_retryable(["503", "502", "429"]).correct
+    fb = check_retryable({"429", "502", "503", "network"})
+    assert not fb.correct and "idempotency" not in fb.message and "twice" in fb.message
+    fb = check_retryable({"401", "429", "502", "503"})
+    assert not fb.correct and fb.message.startswith("'401' is about the request itself")
+    fb = check_retryable({"502", "503"})
+    assert not fb.correct and "'429' is retried too: a rate limit" in fb.message
+    fb = check_retryable({"429", "503"})
+    assert not fb.correct and "'502' is retried too: a 5xx" in fb.message
+    assert "not one of the labels" in check_retryable({"418"}).message
+    assert "give a set" in check_retryable("503").message
+    assert not check_retryable(None).answered
+
+
+def test_outage_policy() -> None:
+    good = RetryPolicy(4, Backoff(1000, 2, 30_000, jitter="full"), time_budget=60_000)
+    assert check_outage_policy(good).correct
+    assert "radio on" in check_outage_policy(good).message
+    fb = check_outage_policy(RetryPolicy(1000, Backoff(2000, growth="constant")))
+    assert not fb.correct and "sent 261 requests" in fb.message
+    fb = check_outage_policy(RetryPolicy(5, Backoff(1000, 2, 30_000, jitter="full")))
+    assert not fb.correct and "no time_budget" in fb.message
+    fb = check_outage_policy(RetryPolicy(5, Backoff(1000, 2, 30_000), time_budget=60_000))
+    assert not fb.correct and "jitter='none'" in fb.message
+    assert "build a RetryPolicy" in check_outage_policy(5).message
+    assert not check_outage_policy(...).answered
+
+
+def test_lifecycle() -> None:
+    assert check_lifecycle({"policy_detached", "asyncio_port"}).correct
+    fb = check_lifecycle({"policy_detached"})
+    assert not fb.correct and "'asyncio_port' also sent" in fb.message
+    fb = check_lifecycle({"policy_detached", "asyncio_port", "kotlin"})
+    assert not fb.correct and "'kotlin' sent nothing" in fb.message
+    assert "not a loop" in check_lifecycle({"GlobalScope"}).message
+    assert "give a set" in check_lifecycle(3).message
+    assert not check_lifecycle(None).answered
