@@ -228,8 +228,11 @@ print(herd_data(clients=10_000).summary())
 # ## Explore: the wait schedule
 #
 # Move the sliders. The bars are the actual waits for seed 20260114, the
-# dashed outlines the ceilings they are drawn under, the dashed line the cap.
-# The readout under the figure lists the waits and their total.
+# dashed outlines the ceilings they are drawn under, the dashed line the cap,
+# and the shaded band the range the jitter can put each wait in. The `growth`
+# slider switches between the fixed (constant), incremental (linear) and
+# exponential strategies of the mobile lesson. The readout under the figure
+# lists the waits and their total.
 
 # %% ignore-output
 schedule = backoff_explorer()
