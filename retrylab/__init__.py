@@ -55,6 +55,21 @@ from .lab import (
     write_experiment,
 )
 
+# -- many clients against one server ----------------------------------------
+from .budget import GrpcRetryThrottle, SreRetryBudget
+from .fleet import (
+    BreakerSettings,
+    Fleet,
+    FleetResult,
+    expected_layered_load,
+    layered_calls,
+    outage_fleet,
+    simulate_fleet,
+    storm_fleet,
+    summary_table,
+)
+from .contention import contention, contention_sweep
+
 # -- the circuit breaker -----------------------------------------------------
 from .breaker import BreakerOpen, BreakerRegistry, CircuitBreaker, State, Transition, replay
 
@@ -69,6 +84,9 @@ __all__ = [
     "retry_everything", "sender",
     "FAULTS", "LabServer", "LessonRun", "WriteReport", "lesson_scenarios",
     "validate_measurement", "write_experiment",
+    "GrpcRetryThrottle", "SreRetryBudget", "BreakerSettings", "Fleet", "FleetResult",
+    "expected_layered_load", "layered_calls", "outage_fleet", "simulate_fleet", "storm_fleet",
+    "summary_table", "contention", "contention_sweep",
     "BreakerOpen", "BreakerRegistry", "CircuitBreaker", "State", "Transition", "replay",
 ]
 

@@ -1,0 +1,233 @@
+# %% [markdown]
+# # 07 · Summary and capstone: design a policy and check it
+#
+# The North Slope station is about to restart for a firmware update. Five
+# thousand observers' phones will try to sync while it is down. This last
+# notebook gathers the rules of both lessons into one checklist, checks the
+# package's presets against it, and then asks you to design a policy that gets
+# every phone through the outage without knocking the station over again.
+#
+# **What you will be able to do**
+#
+# * state the lessons' rules as a checklist, each with the code that obeys it;
+# * audit any `RetryPolicy` against that checklist with `audit_table`;
+# * design a policy for a concrete outage and prove it on the simulator;
+# * explain why a policy that passes the checklist can still fail the station.
+
+# %%
+import pandas as pd
+
+from retrylab import (Backoff, CircuitBreaker, Mulberry32, Outcome,
+                      RetryPolicy, should_retry)
+from retrylab.audit import audit_table
+from retrylab.figure import show
+from retrylab.lesson import SEED
+from retrylab.simplots import fleet_timeline
+
+pd.set_option("display.max_colwidth", 90)
+
+# %% [markdown]
+# ## The checklist, rule by rule
+#
+# The web lesson ends with six rules. Each is one line of `retrylab`; run the
+# cell under a rule to see it hold.
+#
+# **1. The decision looks at the error class and the method.** 429 and 5xx
+# are always retried, a network error only for a safe method; validation
+# errors, body errors and cancellations never.
+
+# %%
+cases = {"503 on POST": (Outcome.http(503), "POST"),
+         "429 on GET": (Outcome.http(429), "GET"),
+         "422 on POST": (Outcome.http(422), "POST"),
+         "network error on GET": (Outcome.network(), "GET"),
+         "network error on POST": (Outcome.network(), "POST"),
+         "body error on GET": (Outcome.body(), "GET"),
+         "cancelled GET": (Outcome.cancelled(), "GET")}
+{name: should_retry(o, m) for name, (o, m) in cases.items()}
+
+# %% [markdown]
+# **2. A request that changes state is retried only with an idempotency key
+# agreed with the server.** (Notebook 01 counted the duplicates without one.)
+
+# %%
+should_retry(Outcome.network(), "POST", idempotency_key=True)
+
+# %% [markdown]
+# **3. Exponential backoff grows the wait and a cap bounds it; jitter keeps
+# clients that failed together from coming back together.**
+
+# %%
+capped = Backoff(200, 2, 5000)
+[capped.ceiling(n) for n in range(7)]
+
+# %% [markdown]
+# **4. Full jitter spreads widest, decorrelated jitter grows more smoothly;
+# the lesson ties the choice to how fast the service recovers.** Notebook 06
+# measured both on the AWS contention experiment: they are close.
+
+# %%
+rng = Mulberry32(SEED)
+full = Backoff(200, 2, 5000, jitter="full").waits(rng)
+deco = Backoff(200, 2, 5000, jitter="decorrelated").waits(rng)
+[(next(full), next(deco)) for _ in range(6)]
+
+# %% [markdown]
+# **5. The server's Retry-After is compared with the computed wait and the
+# larger wins; besides an attempt limit, a total time budget bounds the
+# loop.**
+
+# %%
+policy = RetryPolicy(max_attempts=3, time_budget=3000)
+r = policy.run(lambda: Outcome.http(429, retry_after=2), "GET",
+               Mulberry32(SEED))
+r.waits, r.reason.value
+
+# %% [markdown]
+# The first wait is the server's 2000 ms (the backoff offered 70 ms); the
+# second 2000 ms wait would end at 4000 ms, past the 3000 ms budget, so the
+# loop stopped and said why:
+
+# %%
+r.message
+
+# %% [markdown]
+# **6. A circuit breaker stops sending after repeated failures, moves
+# between closed, open and half-open, and is kept per endpoint group.**
+
+# %%
+cb = CircuitBreaker(threshold=3, cooldown=5000)
+[cb.record(False, t).value for t in (0, 200, 600)], cb.allow(900)
+
+# %% [markdown]
+# The mobile lesson adds four mistakes to avoid, each demonstrated with a
+# number in notebook 05:
+#
+# | mistake | the rule | where |
+# |---|---|---|
+# | no idempotency key | key every write you may retry | 01, 05 |
+# | endless retries | an attempt limit (3 to 5 on mobile) and a total budget | 03, 05 |
+# | ignoring the app's lifecycle | cancel the loop with the screen; never retry a cancellation | 05 |
+# | no metrics | count retries, success after retry, the wait distribution | 03, 05 |
+
+# %% [markdown]
+# ## Auditing a policy
+#
+# `audit_table` reads a policy and says, rule by rule, whether it follows the
+# checklist. The preset for a button press passes for a `GET`; the same policy
+# for a `POST` without a key fails one rule, and the message says how to fix
+# it:
+
+# %%
+audit_table(RetryPolicy.user_triggered(), method="POST")
+
+# %% [markdown]
+# A policy with no jitter, no cap, no time budget and fifty attempts fails
+# nearly everything:
+
+# %%
+reckless = RetryPolicy(max_attempts=50, backoff=Backoff(200, 2, None))
+audit_table(reckless)["verdict"].value_counts()
+
+# %% [markdown]
+# ## Capstone: get 5,000 phones through a 20-second outage
+#
+# The scenario, simulated with `retrylab.fleet.Fleet`:
+#
+# * 5,000 phones sync in the background, arriving evenly over 30 s;
+# * the station serves 10 requests per 10 ms step (1,000 per second) and is
+#   **down from 5 s to 25 s**; refusing a request costs it a tenth of the
+#   work of serving one;
+# * every phone follows your policy; the simulation runs for 120 s.
+#
+# Your policy passes when it follows the checklist for background use and
+# meets four targets:
+
+# %%
+from retrylab.exercises.ex07 import (TARGETS, capstone_fleet,
+                                     capstone_report, check_capstone)
+
+TARGETS
+
+# %% [markdown]
+# Try the background preset first. It follows the checklist, yet:
+
+# %%
+preset = capstone_fleet(RetryPolicy.background()).run()
+capstone_report(preset)
+
+# %%
+show(fleet_timeline(preset, title="Background preset: phones give up "
+                                  "during the outage"))
+
+# %% [markdown]
+# The preset's five attempts wait about 1 + 2 + 4 + 8 s at most, 7.5 s on
+# average with full jitter: far less than the 20 s the station is down. Most
+# phones spend all their attempts while it is dark and give up. The checklist
+# cannot know how long *your* outages last; only a measurement can.
+#
+# **Exercise 1 (capstone).** Design `policy`: at most 5 attempts, a total
+# budget, a Retry-After limit, jitter, and waits long enough to span the
+# outage without bringing everyone back at once. The checker simulates it and
+# tells you which target it misses.
+
+# %%
+policy = ...
+check_capstone(policy)
+
+# %% solution
+policy = RetryPolicy(max_attempts=5,
+                     backoff=Backoff(5000, 3, 60_000, jitter="full"),
+                     time_budget=110_000, max_retry_after=600_000)
+check_capstone(policy)
+
+# %% solution
+solved = capstone_fleet(policy).run()
+capstone_report(solved)
+
+# %% solution
+show(fleet_timeline(solved, title="A passing policy: base 5 s, factor 3, "
+                                  "full jitter"))
+
+# %% [markdown]
+# **Exercise 2.** Five policies for a `GET` a user is waiting on. Which pass
+# the checklist? Answer with a set of letters; `audit_table(QUIZ["A"])`
+# shows the details.
+
+# %%
+from retrylab.exercises.ex07 import QUIZ, check_quiz, quiz_table
+
+quiz_table()
+
+# %%
+passing = ...
+check_quiz(passing)
+
+# %% solution
+passing = {"A", "E"}
+check_quiz(passing)
+
+# %% [markdown]
+# ## Summary
+#
+# * Which failures: 429 and 5xx always; network errors only for safe
+#   methods or with an idempotency key; 4xx, body errors and cancellations
+#   never.
+# * How long: exponential backoff with a cap, and jitter whenever many clients
+#   can fail together; Retry-After is a lower bound.
+# * How many and how long in all: an attempt limit and a total time budget,
+#   short for a person waiting, longer for background work; give up and tell
+#   the user when the server asks for too long.
+# * When to stop sending: a circuit breaker per endpoint group.
+# * Measure: the checklist catches mistakes, but only a simulation (or
+#   production metrics) shows whether the waits fit your outages.
+#
+# ## Where to read further
+#
+# * RFC 9110, *HTTP Semantics*, §9.2.1 (safe methods), §9.2.2 (idempotent
+#   methods) and §10.2.3 (Retry-After).
+# * Marc Brooker, "Exponential Backoff And Jitter", AWS Architecture Blog
+#   (2015): the contention experiment of notebook 06.
+# * gRPC proposal A6, "gRPC Retry Design": retry throttling with tokens.
+# * *Site Reliability Engineering* (Google, 2016), chapters 21 and 22 on
+#   handling overload and cascading failures: retry budgets.

@@ -1,0 +1,168 @@
+"""Checkers for notebook 06 (retry storms): waves, layered load, the throttle, the AWS ratio."""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Any
+
+from ..budget import GrpcRetryThrottle
+from ..contention import contention
+from ..fleet import expected_layered_load, layered_calls, outage_fleet
+from . import Feedback, prompt, right, unanswered, wrong
+
+
+def _whole(answer: Any) -> int | None:
+    """``answer`` as an int if it is a whole number (not a bool), else None."""
+    if isinstance(answer, bool):
+        return None
+    try:
+        value = float(answer)
+    except (TypeError, ValueError):
+        return None
+    if not math.isfinite(value) or not value.is_integer():
+        return None
+    return int(value)
+
+
+def _number(answer: Any) -> float | None:
+    if isinstance(answer, bool):
+        return None
+    try:
+        value = float(answer)
+    except (TypeError, ValueError):
+        return None
+    return value if math.isfinite(value) else None
+
+
+@lru_cache(maxsize=1)
+def _wave_served() -> int:
+    return outage_fleet("none", capacity=100).run().served
+
+
+def check_wave_capacity(served: Any) -> Feedback:
+    """Clients served without jitter when the server handles 100 per step, not 50.
+
+    >>> check_wave_capacity(400)
+    Correct: 4 waves after the outage, 100 served in each: 400; the other 600 give up.
+    >>> check_wave_capacity(200).correct
+    False
+    """
+    if unanswered(served):
+        return prompt("a whole number of clients")
+    want = _wave_served()
+    got = _whole(served)
+    if got is None:
+        return wrong(f"served={served!r}: give a whole number of clients, e.g. 250.")
+    if got == 200:
+        return wrong("200 is the answer for capacity 50. Each wave now finds room for "
+                     "100, and there are as many waves as before.")
+    if got == 1000:
+        return wrong("1000 would need room for everyone in the waves that come after "
+                     "the outage. Count the waves: the clients give up after 8 attempts.")
+    if got == 100:
+        return wrong("100 is one wave. The clients that were turned away come back "
+                     "together in the next wave, again and again until attempt 8.")
+    if got != want:
+        return wrong(f"served={got}: count the retry waves after the outage ends at 2 s "
+                     "(outage_fleet('none').run().steps where retries > 0) and multiply "
+                     "by the capacity.")
+    return right(f"4 waves after the outage, 100 served in each: {want}; the other "
+                 f"{1000 - want} give up.")
+
+
+def check_layered(calls: Any) -> Feedback:
+    """Calls reaching the bottom service per user request: 4 layers of 3 attempts, bottom down.
+
+    >>> check_layered(81)
+    Correct: 3 x 3 x 3 x 3 = 81 calls reach the database for one user request.
+    >>> check_layered(64).message
+    '64 = 4**3 swaps the numbers: each of the 4 layers multiplies by its 3 attempts, so 3**4.'
+    """
+    if unanswered(calls):
+        return prompt("a whole number of calls")
+    want = int(layered_calls(4, 3, requests=1)["calls"].iloc[-1])
+    assert want == expected_layered_load(4, 3)
+    got = _whole(calls)
+    if got is None:
+        return wrong(f"calls={calls!r}: give a whole number of calls, e.g. 20.")
+    if got == 64:
+        return wrong("64 = 4**3 swaps the numbers: each of the 4 layers multiplies by its "
+                     "3 attempts, so 3**4.")
+    if got == 12:
+        return wrong("12 = 4 x 3 adds up the attempts layer by layer; but every attempt "
+                     "of a layer sets off all the attempts of the layer below: multiply.")
+    if got == 27:
+        return wrong("27 is three layers. There is a fourth retrying layer now.")
+    if got != want:
+        return wrong(f"calls={got}: with the bottom down every attempt fails, so each "
+                     "layer multiplies the calls by 3.")
+    return right(f"3 x 3 x 3 x 3 = {want} calls reach the database for one user request.")
+
+
+def _successes_to_recover() -> int:
+    throttle = GrpcRetryThrottle(10, 0.1)
+    for _ in range(10):
+        throttle.on_outcome(False)
+    n = 0
+    while not throttle.can_retry():
+        throttle.on_outcome(True)
+        n += 1
+    return n
+
+
+def check_throttle_recovery(successes: Any) -> Feedback:
+    """Successes needed before gRPC throttling allows retries again, starting from 0 tokens.
+
+    >>> check_throttle_recovery(51)
+    Correct: 51 successes give 5.1 tokens, the first count above max_tokens / 2 = 5.
+    >>> check_throttle_recovery(50).correct
+    False
+    """
+    if unanswered(successes):
+        return prompt("a whole number of successful requests")
+    want = _successes_to_recover()
+    got = _whole(successes)
+    if got is None:
+        return wrong(f"successes={successes!r}: give a whole number of requests.")
+    if got == want - 1:
+        return wrong(f"{got} successes give exactly 5.0 tokens, and retries need *more* "
+                     "than max_tokens / 2: 5.0 is not enough.")
+    if got in (5, 6):
+        return wrong(f"successes={got}: a success adds token_ratio = 0.1 tokens, not 1.")
+    if got != want:
+        return wrong(f"successes={got}: the count starts at 0; each success adds 0.1; "
+                     "retries need tokens > 10 / 2.")
+    return right(f"{want} successes give 5.1 tokens, the first count above "
+                 "max_tokens / 2 = 5.")
+
+
+@lru_cache(maxsize=1)
+def _calls_ratio() -> float:
+    return contention(100, "exponential").calls / contention(100, "full").calls
+
+
+def check_jitter_calls_ratio(ratio: Any) -> Feedback:
+    """How many times more calls plain exponential backoff makes than full jitter, 100 clients.
+
+    >>> check_jitter_calls_ratio(2.33)
+    Correct: 1855 calls against 795: full jitter does 2.33x less work (0.43 of it).
+    >>> check_jitter_calls_ratio(0.43).correct
+    False
+    """
+    if unanswered(ratio):
+        return prompt("a number like 1.5 (calls of exponential / calls of full jitter)")
+    want = _calls_ratio()
+    got = _number(ratio)
+    if got is None:
+        return wrong(f"ratio={ratio!r}: give one number, the calls of exponential divided "
+                     "by the calls of full jitter.")
+    if abs(got - 1 / want) <= 0.02:
+        return wrong(f"ratio={got:g} is full jitter over exponential; the question asks "
+                     "the other way round (exponential / full).")
+    if abs(got - want) > 0.06:
+        return wrong(f"ratio={got:g}: take contention(100, 'exponential').calls and divide "
+                     "by contention(100, 'full').calls.")
+    e, f = contention(100, "exponential").calls, contention(100, "full").calls
+    return right(f"{e:.0f} calls against {f:.0f}: full jitter does {want:.2f}x less work "
+                 f"({1 / want:.2f} of it).")

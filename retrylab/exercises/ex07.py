@@ -1,0 +1,128 @@
+"""Checkers for notebook 07: the capstone and the checklist quiz.
+
+The capstone scenario: the North Slope station restarts for a firmware update
+and is down for 20 s. 5,000 observers' phones sync in the background, arriving
+over 30 s; the station serves 10 requests per 10 ms step, and refusing a
+request costs it a tenth of serving one. A policy passes when, simulated with
+:class:`retrylab.fleet.Fleet`, it meets every target in :data:`TARGETS` and
+the checklist of :func:`retrylab.audit.audit` for background use.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from ..audit import audit
+from ..backoff import Backoff
+from ..fleet import Fleet, FleetResult
+from ..policy import RetryPolicy
+from . import Feedback, prompt, right, unanswered, wrong
+
+#: (what, limit): at least 99% served, at most 3 requests per phone, the server
+#: overloaded for at most 20 steps after it is back, every phone done by 90 s.
+TARGETS = {"served (%)": 99.0, "requests per phone": 3.0,
+           "overloaded steps after the outage": 20, "last phone done (s)": 90.0}
+
+
+def capstone_fleet(policy: RetryPolicy) -> Fleet:
+    """The capstone's scenario for ``policy`` (see the module docstring)."""
+    return Fleet(clients=5000, policy=policy, capacity=10, step_ms=10,
+                 duration_ms=120_000, spread_ms=30_000, outage=(5_000, 25_000),
+                 reject_cost=0.1, seed=7)
+
+
+def capstone_report(result: FleetResult) -> pd.DataFrame:
+    """Each target, the measured value and whether it is met."""
+    clients = result.fleet.clients
+    done = result.all_done_ms
+    measured = {
+        "served (%)": round(100 * result.served / clients, 1),
+        "requests per phone": round(result.total_requests / clients, 2),
+        "overloaded steps after the outage": result.overloaded_steps_after_outage,
+        "last phone done (s)": float("inf") if done is None else done / 1000,
+    }
+    rows = []
+    for what, limit in TARGETS.items():
+        value = measured[what]
+        ok = value >= limit if what == "served (%)" else value <= limit
+        rows.append((what, value, (">= " if what == "served (%)" else "<= ") + f"{limit:g}",
+                     "pass" if ok else "FAIL"))
+    return pd.DataFrame(rows, columns=["target", "measured", "wanted", "verdict"]
+                        ).set_index("target")
+
+
+def check_capstone(policy: Any) -> Feedback:
+    """Simulate ``policy`` in the capstone scenario and judge it.
+
+    >>> from retrylab import Backoff
+    >>> check_capstone(RetryPolicy.background()).correct
+    False
+    """
+    if unanswered(policy):
+        return prompt("a RetryPolicy(max_attempts=..., backoff=Backoff(...), ...)")
+    if not isinstance(policy, RetryPolicy):
+        return wrong(f"policy={policy!r}: build a RetryPolicy(...), not a "
+                     f"{type(policy).__name__}.")
+    failed_rules = [f.rule for f in audit(policy, user_facing=False) if not f.passed]
+    if failed_rules:
+        return wrong("the policy breaks the checklist first: " + ", ".join(failed_rules)
+                     + " (see audit_table(policy, user_facing=False)).")
+    report = capstone_report(capstone_fleet(policy).run())
+    missed = report[report["verdict"] == "FAIL"]
+    if len(missed):
+        parts = [f"{t}: {row.measured:g} (wanted {row.wanted})" for t, row in missed.iterrows()]
+        hint = ""
+        if "served (%)" in missed.index:
+            hint = (" Phones give up before the station is back: the waits of all "
+                    "attempts together must outlast a 20 s outage.")
+        elif "overloaded steps after the outage" in missed.index:
+            hint = " The phones come back together: spread them (jitter, a larger base)."
+        return wrong("missed " + "; ".join(parts) + "." + hint)
+    return right("every target met: " + ", ".join(
+        f"{t} {row.measured:g}" for t, row in report.iterrows()) + ".")
+
+
+#: The quiz's five policies: which ones pass the checklist for a button press?
+QUIZ = {
+    "A": RetryPolicy(max_attempts=3, time_budget=3000, max_retry_after=3000),
+    "B": RetryPolicy(max_attempts=10, time_budget=3000, max_retry_after=3000),
+    "C": RetryPolicy(max_attempts=3, max_retry_after=3000),
+    "D": RetryPolicy(max_attempts=3, backoff=Backoff(200, 2, 5000), time_budget=3000,
+                     max_retry_after=3000),
+    "E": RetryPolicy.user_triggered(),
+}
+
+
+def quiz_table() -> pd.DataFrame:
+    """The quiz's policies, one row each, every knob the checklist reads."""
+    return pd.DataFrame(
+        [(k, p.max_attempts, p.backoff.describe(), p.time_budget, p.max_retry_after)
+         for k, p in QUIZ.items()],
+        columns=["policy", "max_attempts", "backoff", "time_budget", "max_retry_after"],
+    ).set_index("policy")
+
+
+def check_quiz(passing: Any) -> Feedback:
+    """Which of :data:`QUIZ` pass :func:`~retrylab.audit.audit` for a GET a user waits on.
+
+    >>> check_quiz({"A", "E"})
+    Correct: A and E pass; B has too many attempts, C no time budget, D no jitter.
+    """
+    if unanswered(passing):
+        return prompt('a set of letters such as {"A", "B"}')
+    want = {k for k, p in QUIZ.items() if all(f.passed for f in audit(p))}
+    try:
+        got = {str(x).upper() for x in passing}
+    except TypeError:
+        return wrong(f"passing={passing!r}: give a set of letters such as {{'A', 'B'}}.")
+    if got == want:
+        return right("A and E pass; B has too many attempts, C no time budget, D no jitter.")
+    extra, missing = sorted(got - want), sorted(want - got)
+    msg = []
+    if extra:
+        msg.append(f"{', '.join(extra)} fail(s) a rule: run audit_table(QUIZ[letter])")
+    if missing:
+        msg.append(f"{', '.join(missing)} pass(es) every rule")
+    return wrong("; ".join(msg) + ".")
