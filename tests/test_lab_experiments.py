@@ -8,20 +8,13 @@ import time
 
 import pytest
 
+# The lesson's printed output, as copied once into tests/test_lesson_outputs.py.
+from test_lesson_outputs import RETRY
+
 from retrylab import Mulberry32, Outcome, RetryMetrics, RetryPolicy, StopReason
 from retrylab.http import async_sender
 from retrylab.lab import LabServer, lesson_scenarios, write_experiment, write_policy
 from retrylab.lesson import retry_loop_text
-
-# Copied from the lesson (../shared/seeds/000_*.txt), as tests/test_lesson_outputs.py has it.
-RETRY = """\
-503, sonra başarılı      deneme=3   sonuç=basari     beklemeler=[70, 184]
-422 (denenmez)           deneme=1   sonuç=http/422   beklemeler=[]
-429 (Retry-After: 2)     deneme=3   sonuç=http/429   beklemeler=[2000, 2000]
-404 (denenmez)           deneme=1   sonuç=http/404   beklemeler=[]
-sunucuya ulaşan ölçüm isteği: 3
-kaydedilen tüm beklemeler   : 70, 184, 2000, 2000"""
-
 
 # -- the lesson's four scenarios ----------------------------------------------------
 
@@ -163,10 +156,15 @@ def test_run_async_against_the_server() -> None:
     assert result.outcome.data == [{"id": "o-114", "value": -4.2}]
 
 
-async def cancel_after(coro, seconds: float) -> float:
-    """Start ``coro`` as a task, cancel it after ``seconds``; return how long it took to stop."""
+async def cancel_when(coro, ready, timeout: float = 10.0) -> float:  # type: ignore[no-untyped-def]
+    """Start ``coro`` as a task, cancel it once ``ready()`` holds; return how long it
+    took to stop. Waiting for a condition, not a fixed delay, keeps this right on a
+    loaded machine (a fixed 0.15 s once cancelled before the request was sent)."""
     task = asyncio.create_task(coro)
-    await asyncio.sleep(seconds)
+    deadline = time.perf_counter() + timeout
+    while not ready():
+        assert time.perf_counter() < deadline, "the condition never held"
+        await asyncio.sleep(0.005)
     task.cancel()
     t0 = time.perf_counter()
     with pytest.raises(asyncio.CancelledError):
@@ -179,9 +177,16 @@ def test_cancelling_during_a_request_stops_at_once() -> None:
         lab.script("GET", "/measurements", latency=5)
         loop = RetryPolicy().run_async(async_sender(lab.url + "/measurements", timeout=10),
                                        "GET", Mulberry32(1))
-        took = asyncio.run(cancel_after(loop, 0.15))
-    assert took < 0.1, f"stopping took {took:.3f} s"
-    # the one request the server got was still waiting when the lab closed: no retry
+        # cancel while the request is inside the server's 5 s latency (1 s is long
+        # enough for it to arrive on a loaded machine, and far from the 5 s)
+        start = time.perf_counter()
+        took = asyncio.run(cancel_when(loop, lambda: time.perf_counter() - start > 1.0))
+    assert took < 0.5, f"stopping took {took:.3f} s, not at once (the server holds 5 s)"
+    # the one request the server got was still waiting when the lab closed: no retry.
+    # Its handler thread writes that row as it wakes, just after close() returns.
+    deadline = time.perf_counter() + 2.0
+    while lab.requests < 1 and time.perf_counter() < deadline:
+        time.sleep(0.01)
     assert lab.log["fault"].tolist() == ["server closed"]
 
 
@@ -189,10 +194,11 @@ def test_cancelling_during_the_wait_stops_at_once_and_sends_nothing_more() -> No
     with LabServer() as lab:
         loop = RetryPolicy(max_attempts=3).run_async(async_sender(lab.url + "/report"),
                                                      "GET", Mulberry32(1))  # real 2 s wait
-        took = asyncio.run(cancel_after(loop, 0.2))
+        # cancel once the 429 has come back: the loop is then in its 2 s wait
+        took = asyncio.run(cancel_when(loop, lambda: lab.requests >= 1 and len(lab.log) >= 1))
         time.sleep(0.05)
         assert lab.requests == 1
-    assert took < 0.1, f"stopping took {took:.3f} s"
+    assert took < 0.5, f"stopping took {took:.3f} s, not at once (the wait is 2 s)"
 
 
 # -- metrics and logging --------------------------------------------------------------

@@ -9,6 +9,8 @@ answer a specific hint, a right one a confirmation.
 from __future__ import annotations
 
 import html
+import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,3 +56,42 @@ def right(message: str) -> Feedback:
 def wrong(message: str) -> Feedback:
     """A specific hint."""
     return Feedback(False, message)
+
+
+def as_number(answer: Any) -> float | None:
+    """``answer`` as a finite float, or None if it is not a number (bools are not).
+
+    >>> as_number("2.5"), as_number(True), as_number("soon")
+    (2.5, None, None)
+    """
+    if isinstance(answer, bool):
+        return None
+    try:
+        value = float(answer)
+    except (TypeError, ValueError):
+        return None
+    return value if math.isfinite(value) else None
+
+
+def as_whole(answer: Any) -> int | None:
+    """``answer`` as an int if it is a whole number, else None (2.7 is not 2).
+
+    >>> as_whole(250), as_whole(250.0), as_whole(2.7), as_whole("x")
+    (250, 250, None, None)
+    """
+    value = as_number(answer)
+    if value is None or not value.is_integer():
+        return None
+    return int(value)
+
+
+def as_wholes(answer: Any) -> list[int] | None:
+    """``answer`` as a list of ints if it is a collection of whole numbers, else None.
+
+    >>> as_wholes([70, 184.0]), as_wholes([70, 18.4]), as_wholes("70"), as_wholes(5)
+    ([70, 184], None, None, None)
+    """
+    if isinstance(answer, (str, bytes)) or not isinstance(answer, Iterable):
+        return None
+    values = [as_whole(a) for a in answer]
+    return None if any(v is None for v in values) else [v for v in values if v is not None]

@@ -8,7 +8,7 @@ from typing import Any
 import pandas as pd
 
 from ..outcome import Outcome, decide
-from . import Feedback, prompt, right, unanswered, wrong
+from . import Feedback, as_wholes, prompt, right, unanswered, wrong
 
 #: Exercise 1's cases: letter -> (method, outcome, idempotency key agreed).
 CASES: dict[str, tuple[str, Outcome, bool]] = {
@@ -83,10 +83,10 @@ def check_retried_statuses(answer: Any) -> Feedback:
     """
     if unanswered(answer):
         return prompt("a set of status codes such as {400, 500}")
-    try:
-        chosen = {int(x) for x in answer}
-    except (TypeError, ValueError):
+    whole = as_wholes(answer)
+    if whole is None:
         return wrong(f"answer={answer!r}: give a set of whole status codes such as {{400, 500}}.")
+    chosen = set(whole)
     should = {s for s in STATUSES if decide(Outcome.http(s), "GET").retry}
     if 429 in should - chosen:
         return wrong("429 is missing: a rate limit resets with time, so 429 is the one "

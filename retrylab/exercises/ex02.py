@@ -9,17 +9,7 @@ from ..backoff import Backoff
 from ..lesson import SEED
 from ..plots import herd_data
 from ..rng import Mulberry32
-from . import Feedback, prompt, right, unanswered, wrong
-
-
-def _ints(answer: Any) -> list[int] | None:
-    try:
-        values = [int(v) for v in answer]
-    except (TypeError, ValueError):
-        return None
-    if any(v != a for v, a in zip(values, answer, strict=True)):
-        return None
-    return values
+from . import Feedback, as_wholes, prompt, right, unanswered, wrong
 
 
 def check_ceilings(ceilings: Any) -> Feedback:
@@ -31,7 +21,7 @@ def check_ceilings(ceilings: Any) -> Feedback:
     if unanswered(ceilings):
         return prompt("a list of five waits in ms, e.g. [300, ...]")
     want = [Backoff(300, 3, 10_000).ceiling(n) for n in range(5)]
-    got = _ints(ceilings)
+    got = as_wholes(ceilings)
     if got is None or len(got) != 5:
         return wrong(f"ceilings={ceilings!r}: give a list of exactly five whole numbers "
                      "of ms, one per retry.")
@@ -56,7 +46,7 @@ def check_full_jitter_alone(waits: Any) -> Feedback:
         return prompt("a list of three waits in ms")
     b = Backoff(200, 2, 5000, jitter="full")
     want = list(itertools.islice(b.waits(Mulberry32(SEED)), 3))
-    got = _ints(waits)
+    got = as_wholes(waits)
     if got is None or len(got) != 3:
         return wrong(f"waits={waits!r}: give a list of exactly three whole numbers of ms.")
     if got == [70, 296, 780]:

@@ -8,7 +8,7 @@ from ..lesson import SEED
 from ..outcome import Outcome
 from ..policy import RetryPolicy, StopReason
 from ..rng import Mulberry32
-from . import Feedback, prompt, right, unanswered, wrong
+from . import Feedback, as_wholes, prompt, right, unanswered, wrong
 
 #: Exercise 1: (backoff wait in ms, the server's Retry-After in seconds or None).
 PAIRS: tuple[tuple[int, float | None], ...] = ((184, 2), (2600, 2), (70, None), (900, 0.5))
@@ -35,9 +35,8 @@ def check_waits(answer: Any) -> Feedback:
     """
     if unanswered(answer):
         return prompt("a list of four waits in ms, such as [1, 2, 3, 4]")
-    try:
-        got = [int(x) for x in answer]
-    except (TypeError, ValueError):
+    got = as_wholes(answer)
+    if got is None:
         return wrong(f"answer={answer!r}: give a list of four whole numbers of ms.")
     if len(got) != len(PAIRS):
         return wrong(f"answer has {len(got)} waits: give one for each of the {len(PAIRS)} "

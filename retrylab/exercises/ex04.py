@@ -6,7 +6,7 @@ from typing import Any
 
 from ..breaker import CircuitBreaker, replay
 from ..lesson import BREAKER_EVENTS
-from . import Feedback, prompt, right, unanswered, wrong
+from . import Feedback, as_wholes, prompt, right, unanswered, wrong
 
 
 def _sent_blocked(threshold: int, cooldown: int) -> tuple[int, int]:
@@ -48,10 +48,10 @@ def check_blocked_times(times: Any) -> Feedback:
         return prompt("a list of event times in ms, e.g. [900]")
     rows = replay(BREAKER_EVENTS, CircuitBreaker(3, 2000))
     want = [r.now for r in rows if not r.allowed]
-    try:
-        got = sorted(int(t) for t in times)
-    except (TypeError, ValueError):
+    whole = as_wholes(times)
+    if whole is None:
         return wrong(f"times={times!r}: give a list of event times in ms.")
+    got = sorted(whole)
     if got == [900, 1500, 8000]:
         return wrong("times=[900, 1500, 8000] is the lesson's answer for 5000 ms. With "
                      "2000 ms, how long after the reopening at 6000 ms does 8000 come?")

@@ -9,7 +9,7 @@ from ..mobile import kotlin_run
 from ..mobilesim import LIFECYCLE_LOOPS, lifecycle_table, outage_cost
 from ..outcome import Outcome, should_retry
 from ..policy import RetryPolicy
-from . import Feedback, prompt, right, unanswered, wrong
+from . import Feedback, as_wholes, prompt, right, unanswered, wrong
 
 #: The failures exercise 2 asks about, by label.
 FAILURES: dict[str, Outcome] = {
@@ -59,9 +59,8 @@ def check_kotlin_waits(waits: Any) -> Feedback:
     if unanswered(waits):
         return prompt("the list of three waits in ms")
     expected = _kotlin_waits()
-    try:
-        given = [int(w) for w in waits]
-    except (TypeError, ValueError):
+    given = as_wholes(waits)
+    if given is None:
         return wrong(f"waits={waits!r}: give a list of three whole numbers of ms.")
     if given == expected:
         return right(f"waits {expected} ms: 1000 x 2^n x (0.5 + r), cut to whole ms by "

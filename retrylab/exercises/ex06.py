@@ -2,37 +2,13 @@
 
 from __future__ import annotations
 
-import math
 from functools import lru_cache
 from typing import Any
 
 from ..budget import GrpcRetryThrottle
 from ..contention import contention
 from ..fleet import expected_layered_load, layered_calls, outage_fleet
-from . import Feedback, prompt, right, unanswered, wrong
-
-
-def _whole(answer: Any) -> int | None:
-    """``answer`` as an int if it is a whole number (not a bool), else None."""
-    if isinstance(answer, bool):
-        return None
-    try:
-        value = float(answer)
-    except (TypeError, ValueError):
-        return None
-    if not math.isfinite(value) or not value.is_integer():
-        return None
-    return int(value)
-
-
-def _number(answer: Any) -> float | None:
-    if isinstance(answer, bool):
-        return None
-    try:
-        value = float(answer)
-    except (TypeError, ValueError):
-        return None
-    return value if math.isfinite(value) else None
+from . import Feedback, as_number, as_whole, prompt, right, unanswered, wrong
 
 
 @lru_cache(maxsize=1)
@@ -51,7 +27,7 @@ def check_wave_capacity(served: Any) -> Feedback:
     if unanswered(served):
         return prompt("a whole number of clients")
     want = _wave_served()
-    got = _whole(served)
+    got = as_whole(served)
     if got is None:
         return wrong(f"served={served!r}: give a whole number of clients, e.g. 250.")
     if got == 200:
@@ -83,7 +59,7 @@ def check_layered(calls: Any) -> Feedback:
         return prompt("a whole number of calls")
     want = int(layered_calls(4, 3, requests=1)["calls"].iloc[-1])
     assert want == expected_layered_load(4, 3)
-    got = _whole(calls)
+    got = as_whole(calls)
     if got is None:
         return wrong(f"calls={calls!r}: give a whole number of calls, e.g. 20.")
     if got == 64:
@@ -122,7 +98,7 @@ def check_throttle_recovery(successes: Any) -> Feedback:
     if unanswered(successes):
         return prompt("a whole number of successful requests")
     want = _successes_to_recover()
-    got = _whole(successes)
+    got = as_whole(successes)
     if got is None:
         return wrong(f"successes={successes!r}: give a whole number of requests.")
     if got == want - 1:
@@ -153,7 +129,7 @@ def check_jitter_calls_ratio(ratio: Any) -> Feedback:
     if unanswered(ratio):
         return prompt("a number like 1.5 (calls of exponential / calls of full jitter)")
     want = _calls_ratio()
-    got = _number(ratio)
+    got = as_number(ratio)
     if got is None:
         return wrong(f"ratio={ratio!r}: give one number, the calls of exponential divided "
                      "by the calls of full jitter.")
