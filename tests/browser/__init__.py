@@ -1,0 +1,12 @@
+"""The notebooks in a real browser: JupyterLab + Debian Chromium + playwright.
+
+Run: ``python -m pytest tests/browser -rs`` (part of the plain ``python -m pytest``;
+exclude with ``-m "not browser"``). Needs /usr/bin/chromium (``apt-get install -y
+chromium``) and the ``browser`` extra (playwright); skips with the reason without
+them, fails under ``CI=true``. Screenshots, the server log and timings.json go to
+``browser-artifacts/`` (or ``$RETRYLAB_ARTIFACTS``).
+
+Other environment variables: ``RETRYLAB_NOTEBOOKS`` (serve another notebooks
+folder), ``RETRYLAB_CHROMIUM`` (another Chromium binary), ``RETRYLAB_EXPLORER_MODULES``
+(extra modules holding explorer classes).
+"""

@@ -1,0 +1,344 @@
+"""Fixtures for the real-browser tests: one JupyterLab server, one headless Chromium.
+
+Session fixtures start JupyterLab (``lab.LabServer``: temp copy of notebooks/,
+fresh Jupyter dirs, kernel = this Python) and Chromium (Debian's /usr/bin/chromium
+through playwright; never ``playwright install``), and stop both at the end, also
+after a failure. A missing browser or playwright skips these tests with the reason
+in the summary, except under ``CI=true`` where it fails: CI must not pass silently.
+
+Screenshots (every notebook after Run All, every explorer, every failure), the
+server log and timings.json go to ``browser-artifacts/`` at the repo root, or to
+``$RETRYLAB_ARTIFACTS``; the terminal summary prints the folder and the timings.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import json
+import os
+import re
+import shutil
+import signal
+import statistics
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .catalog import NOTEBOOKS, REPO, slider_stems
+from .lab import LabServer
+from .pages import NotebookPage, OpenTimeout, notebook_facts
+
+CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run",
+                  "--disable-quic", "--disable-dev-shm-usage"]
+VIEWPORT = {"width": 1280, "height": 1000}
+OPEN_TIMEOUT_MS = 60_000  # page load + kernel idle
+RUN_ALL_TIMEOUT_MS = 120_000  # a notebook runs in < 30 s headless; the browser adds some
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "browser: runs notebooks in JupyterLab in headless Chromium"
+                   " (slow; exclude with -m 'not browser')")
+
+
+# -- what the run measured -------------------------------------------------------
+@dataclass
+class BrowserRun:
+    """Timings and notes of this session, printed in the terminal summary."""
+
+    artifacts: Path | None = None
+    skip_reason: str = ""
+    server_ready_s: float | None = None
+    first_interactive_s: float | None = None
+    cold_retries: list[str] = field(default_factory=list)
+    open_s: dict[str, float] = field(default_factory=dict)
+    run_all_s: dict[str, float] = field(default_factory=dict)
+    key_to_redraw_ms: list[float] = field(default_factory=list)
+    key_samples: list[dict[str, Any]] = field(default_factory=list)
+    session_started: float | None = None
+    session_s: float | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        lat = self.key_to_redraw_ms
+        return {
+            "server_start_to_api_ready_s": self.server_ready_s,
+            "server_start_to_first_notebook_interactive_s": self.first_interactive_s,
+            "cold_start_retries": self.cold_retries,
+            "open_s": self.open_s,
+            "run_all_s": self.run_all_s,
+            "key_to_redraw_ms": {"n": len(lat),
+                                 "median": statistics.median(lat) if lat else None,
+                                 "min": min(lat) if lat else None,
+                                 "max": max(lat) if lat else None},
+            "key_samples": self.key_samples,
+            "browser_session_s": self.session_s,
+            "notes": self.notes,
+        }
+
+
+RUN = BrowserRun()
+
+
+def artifacts_dir() -> Path:
+    """The screenshot folder (created; stale PNGs of our own default folder removed)."""
+    if RUN.artifacts is None:
+        env = os.environ.get("RETRYLAB_ARTIFACTS")
+        path = Path(env) if env else REPO / "browser-artifacts"
+        path.mkdir(parents=True, exist_ok=True)
+        # Last run's files would mislead: remove what this harness writes (only that).
+        ours = re.compile(r"^(FAIL-.*|\d\d_.*)\.png$|^(timings\.json|jupyterlab-server\.log)$")
+        for old in path.iterdir():
+            if old.is_file() and ours.match(old.name):
+                old.unlink()
+        RUN.artifacts = path.resolve()
+    return RUN.artifacts
+
+
+def safe_name(text: str) -> str:
+    """A file-name-safe version of a test id."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("_")[:150]
+
+
+# -- requirements ------------------------------------------------------------------
+def _missing(what: str, hint: str) -> None:
+    reason = f"{what} not installed: {hint}"
+    RUN.skip_reason = reason
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(f"CI=true and {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    """Path of the system Chromium; skip (fail under CI=true) if it or playwright is missing."""
+    wanted = os.environ.get("RETRYLAB_CHROMIUM")  # another Chromium build, if set
+    if wanted:
+        path = wanted if Path(wanted).is_file() else None
+    elif Path("/usr/bin/chromium").exists():
+        path = "/usr/bin/chromium"
+    else:
+        path = shutil.which("chromium")
+    if not path:
+        _missing(f"chromium ({wanted or '/usr/bin/chromium or chromium on PATH'})",
+                 "apt-get install -y chromium")
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        _missing("playwright (Python package)",
+                 "pip install -e '.[browser]' (never `playwright install`)")
+    try:
+        import ipywidgets  # noqa: F401
+        import jupyterlab  # noqa: F401
+    except ImportError:
+        _missing("jupyterlab/ipywidgets", "pip install -e .")
+    assert path is not None
+    return path
+
+
+# -- the server and the browser ----------------------------------------------------------
+@pytest.fixture(scope="session")
+def lab_server(chromium_path: str) -> Iterator[LabServer]:
+    """JupyterLab serving a temp copy of notebooks/; stopped at session end."""
+    RUN.session_started = time.monotonic()
+    server = LabServer(NOTEBOOKS)
+    atexit.register(server.stop)  # belt and braces: even if pytest dies before teardown
+    # A SIGTERM (e.g. `timeout`) ends pytest like Ctrl+C, so the teardown below still runs.
+    previous = signal.getsignal(signal.SIGTERM)
+
+    def _terminate(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _terminate)
+    try:
+        server.start()
+        RUN.server_ready_s = server.ready_after
+        argv = server.kernelspec_argv()
+        assert argv[0] == sys.executable, (
+            f"kernelspec runs {argv[0]!r}, not this Python {sys.executable!r}")
+        yield server
+    finally:
+        log = server.log_tail(10_000)
+        server.stop()
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, previous)
+        if log:
+            (artifacts_dir() / "jupyterlab-server.log").write_text(log + "\n")
+        RUN.session_s = time.monotonic() - RUN.session_started
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path: str) -> Iterator[Any]:
+    """Headless Debian Chromium driven by playwright; closed at session end."""
+    from playwright.sync_api import sync_playwright
+
+    pw = sync_playwright().start()
+    try:
+        chrome = pw.chromium.launch(executable_path=chromium_path, headless=True,
+                                    args=CHROMIUM_FLAGS)
+        try:
+            yield chrome
+        finally:
+            chrome.close()
+    finally:
+        pw.stop()
+
+
+class Lab:
+    """Opens notebooks in fresh tabs; keeps each notebook's run page for later tests."""
+
+    def __init__(self, server: LabServer, chrome: Any) -> None:
+        self.server = server
+        self.chrome = chrome
+        self.pages: dict[str, NotebookPage] = {}
+        self.opened_any = False
+        self.keep = set(slider_stems())  # pages the slider tests will use again
+
+    def _open(self, name: str) -> NotebookPage:
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+        first = not self.opened_any
+        assert self.server.root is not None
+        facts = notebook_facts(self.server.root / name)  # the copy being served
+        for attempt in (1, 2):
+            context = self.chrome.new_context(viewport=VIEWPORT)
+            nb = NotebookPage(context, context.new_page(), name, facts)
+            try:
+                nb.open(self.server.url(f"lab/tree/{name}", reset=""), OPEN_TIMEOUT_MS,
+                        lambda: self.server.kernel_idle(name))
+            except (PlaywrightTimeout, OpenTimeout) as exc:
+                # Only a cold start of the very first notebook gets one more try.
+                shot = artifacts_dir() / f"FAIL-cold-start-{safe_name(name)}-{attempt}.png"
+                with contextlib.suppress(Exception):
+                    nb.page.screenshot(path=str(shot))
+                nb.close()
+                if first and attempt == 1:
+                    RUN.cold_retries.append(f"{name}: {str(exc).splitlines()[0]} ({shot})")
+                    continue
+                raise
+            if first:
+                RUN.first_interactive_s = time.monotonic() - self.server.started_at
+            self.opened_any = True
+            RUN.open_s[name] = round(nb.open_seconds, 2)
+            RUN.notes.extend(f"{name}: {note}" for note in nb.notes)
+            return nb
+        raise AssertionError("unreachable")
+
+    def notebook(self, name: str, register: Callable[[NotebookPage], None]) -> NotebookPage:
+        """The page of ``name`` after Run All (opened and run on first use)."""
+        nb = self.pages.get(name)
+        if nb is not None and nb.ran:
+            register(nb)
+            return nb
+        nb = self._open(name)
+        register(nb)
+        nb.run_all(RUN_ALL_TIMEOUT_MS)
+        RUN.run_all_s[name] = round(nb.run_seconds, 2)
+        self.pages[name] = nb
+        return nb
+
+    def release(self, name: str) -> None:
+        """Close a notebook's tab unless a slider test will use it again."""
+        if Path(name).stem in self.keep:
+            return
+        nb = self.pages.pop(name, None)
+        if nb is not None:
+            nb.close()
+
+    def close_all(self) -> None:
+        for nb in self.pages.values():
+            nb.close()
+        self.pages.clear()
+
+
+@pytest.fixture(scope="session")
+def lab(lab_server: LabServer, browser: Any) -> Iterator[Lab]:
+    """The server + browser pair the tests talk to."""
+    session = Lab(lab_server, browser)
+    try:
+        yield session
+    finally:
+        session.close_all()
+
+
+PAGES_KEY = pytest.StashKey[list[NotebookPage]]()
+
+
+@pytest.fixture
+def notebook(lab: Lab, request: pytest.FixtureRequest) -> Callable[[str], NotebookPage]:
+    """``notebook(name)`` -> its page after Run All; screenshotted if the test fails."""
+    used = request.node.stash.setdefault(PAGES_KEY, [])
+
+    def get(name: str) -> NotebookPage:
+        return lab.notebook(name, used.append)
+
+    return get
+
+
+@pytest.fixture
+def artifacts() -> Path:
+    return artifacts_dir()
+
+
+@pytest.fixture(scope="session")
+def browser_run() -> BrowserRun:
+    """The session's timing record (tests append key-to-redraw latencies)."""
+    return RUN
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    outcome = yield
+    report = outcome.get_result()
+    if report.when != "call" or not report.failed:
+        return
+    for k, nb in enumerate(item.stash.get(PAGES_KEY, [])):
+        shot = artifacts_dir() / f"FAIL-{safe_name(item.name)}-{k}.png"
+        try:
+            nb.page.screenshot(path=str(shot))
+        except Exception as exc:  # the page may be gone; the report still stands
+            shot = Path(f"(screenshot failed: {exc})")
+        report.sections.append(("browser", f"failure screenshot: {shot}\nconsole errors:\n"
+                                + "\n".join(nb.console_errors[-20:])))
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if RUN.artifacts is None and not RUN.skip_reason and RUN.server_ready_s is None:
+        return  # no browser test ran
+    tr = terminalreporter
+    tr.section("retrylab browser tests")
+    if RUN.skip_reason and RUN.server_ready_s is None:
+        tr.write_line(f"browser tests skipped: {RUN.skip_reason}")
+        return
+    data = RUN.as_dict()
+    if RUN.artifacts is not None:
+        (RUN.artifacts / "timings.json").write_text(json.dumps(data, indent=2) + "\n")
+        tr.write_line(f"artifacts (screenshots, server log, timings.json): {RUN.artifacts}")
+
+    def sec(v: float | None) -> str:
+        return "n/a" if v is None else f"{v:.1f} s"
+
+    tr.write_line(f"server start -> API ready: {sec(RUN.server_ready_s)};"
+                  f" server start -> first notebook interactive (kernel idle):"
+                  f" {sec(RUN.first_interactive_s)}")
+    if RUN.cold_retries:
+        tr.write_line(f"cold-start retries used: {RUN.cold_retries}")
+    for note in RUN.notes:
+        tr.write_line(f"note: {note}")
+    for name in sorted(RUN.run_all_s):
+        tr.write_line(f"  {name}: open {RUN.open_s.get(name, 0):.1f} s,"
+                      f" Run All {RUN.run_all_s[name]:.1f} s")
+    lat = data["key_to_redraw_ms"]
+    if lat["n"]:
+        tr.write_line(f"slider key press -> redrawn image: median {lat['median']:.0f} ms"
+                      f" (min {lat['min']:.0f}, max {lat['max']:.0f}, n={lat['n']})")
+    tr.write_line(f"browser session (server start to teardown): {sec(RUN.session_s)}")

@@ -1,0 +1,134 @@
+"""Move one explorer's sliders with the keyboard and read what the page shows.
+
+Use ``ExplorerDriver`` in the slider tests: ``press(name, key)`` focuses the
+slider's noUiSlider handle (ipywidgets 8) and presses a key, as a person tabbing
+to it would, and returns the page's controls once the slider moved;
+``wait_redraw(old_src)`` waits for the explorer's ``<img>`` to get a new ``src``
+and returns the key-to-redraw latency measured in the page (performance.now());
+``wait_text`` waits for the readout or message to say what the package says.
+
+>>> key_for(vertical=False, at_max=False), key_for(vertical=False, at_max=True)
+('ArrowRight', 'ArrowLeft')
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from .explorers import Control, page_controls
+
+JS_TEXT = r"""
+(el) => {
+  if (!el) return null;
+  const inner = el.querySelector('.widget-html-content') || el;
+  return inner.innerText.replace(/\s+/g, ' ').trim();
+}
+"""
+
+JS_WAIT_TEXT = r"""
+([el, want, mode]) => {
+  const inner = el.querySelector('.widget-html-content') || el;
+  const got = inner.innerText.replace(/\s+/g, ' ').trim();
+  if (mode === 'equals') return got === want;
+  if (mode === 'contains') return got.includes(want);
+  return new RegExp(want).test(got);
+}
+"""
+
+JS_SRC_CHANGED = r"""
+([box, old]) => { const img = box.querySelector('img'); return !!img && img.src !== old; }
+"""
+
+JS_SLIDER_TEXT = r"""
+([box, name]) => {
+  for (const el of box.querySelectorAll('.widget-slider')) {
+    const label = el.querySelector(':scope > .widget-label');
+    if (label && label.textContent.trim() === name) {
+      const h = el.querySelector('.noUi-handle');
+      return (el.querySelector('.widget-readout')?.textContent.trim() ?? '') + '|' +
+             (h ? h.getAttribute('aria-valuenow') : '');
+    }
+  }
+  return null;
+}
+"""
+
+
+def key_for(vertical: bool, at_max: bool) -> str:
+    """The arrow key that moves a slider one step (back, if it is at its maximum)."""
+    if vertical:
+        return "ArrowDown" if at_max else "ArrowUp"
+    return "ArrowLeft" if at_max else "ArrowRight"
+
+
+@dataclass
+class ExplorerDriver:
+    """One ``.retrylab-explorer`` on a page."""
+
+    page: Any  # playwright Page
+    box: Any  # playwright Locator of the explorer
+
+    def controls(self) -> list[Control]:
+        return page_controls(self.box)
+
+    def control(self, name: str) -> Control:
+        return next(c for c in self.controls() if c.name == name)
+
+    def handle(self, name: str) -> Any:
+        label = self.page.locator(".widget-label", has_text=re.compile(f"^{re.escape(name)}$"))
+        return self.box.locator(".widget-slider").filter(has=label).first.locator(
+            ".noUi-handle").first
+
+    def img_src(self) -> str | None:
+        img = self.box.locator("img").first
+        return img.get_attribute("src") if img.count() else None
+
+    def _text(self, css: str) -> str | None:
+        el = self.box.locator(css).first
+        return el.evaluate(JS_TEXT) if el.count() else None
+
+    def readout(self) -> str | None:
+        """The explorer's readout text, whitespace-normalized (None: no readout)."""
+        return self._text(".retrylab-readout")
+
+    def message(self) -> str | None:
+        """The explorer's message text (empty when the settings are fine)."""
+        return self._text(".retrylab-message")
+
+    def slider_state(self, name: str) -> str | None:
+        """``readout|aria-valuenow`` of slider ``name`` (changes when the handle moves)."""
+        return self.box.evaluate("(box, name) => (" + JS_SLIDER_TEXT + ")([box, name])", name)
+
+    def press(self, name: str, key: str, timeout_ms: float = 5_000) -> bool:
+        """Focus ``name``'s handle, press ``key``; True once the slider moved."""
+        before = self.slider_state(name)
+        self.handle(name).press(key)
+        try:
+            self.page.wait_for_function(
+                "([box, name, before]) => (" + JS_SLIDER_TEXT + ")([box, name]) !== before",
+                arg=[self.box.element_handle(), name, before], timeout=timeout_ms, polling=50)
+        except Exception:
+            return False
+        return True
+
+    def wait_redraw(self, old_src: str | None, timeout_ms: float = 30_000) -> float:
+        """Wait for a new image src; return ms from the last keydown to the change."""
+        self.page.wait_for_function(JS_SRC_CHANGED, arg=[self.box.element_handle(), old_src],
+                                    timeout=timeout_ms, polling="raf")
+        latency = self.page.evaluate("() => window.__rl ? window.__rl.img - window.__rl.key : -1")
+        return float(latency)
+
+    def wait_text(self, css: str, want: str, mode: str = "equals",
+                  timeout_ms: float = 10_000) -> bool:
+        """Wait until the element's text equals/contains/matches ``want``; False on timeout."""
+        el = self.box.locator(css).first
+        if not el.count():
+            return False
+        try:
+            self.page.wait_for_function(JS_WAIT_TEXT, arg=[el.element_handle(), want, mode],
+                                        timeout=timeout_ms, polling=50)
+        except Exception:
+            return False
+        return True

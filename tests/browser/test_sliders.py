@@ -1,0 +1,229 @@
+"""Sliders in the explorer notebooks, moved with the keyboard in a real browser.
+
+For 02_computing_the_wait, 04_circuit_breaker and 06_retry_storms_lab (skipped,
+with the reason, while a notebook does not exist), and any other notebook that
+uses an explorer: for every explorer and every
+slider in it (base, factor, cap, jitter, threshold, cooldown, ...), focus the
+handle, press an arrow key, wait for the explorer's image to be redrawn, and check
+that the readout says exactly what the package computes, ``readout_for(**values)``
+of the explorer's class evaluated here from the values the page shows. Then set
+cap below base: the friendly "cap=... is out of range" message must appear while
+the image keeps its last good render, and clear once cap is raised again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from .catalog import slider_notebook, slider_stems
+from .explorers import ExplorerKind, ExplorerKinds, normalize
+from .sliders import ExplorerDriver, key_for
+
+if TYPE_CHECKING:
+    from .conftest import BrowserRun
+    from .pages import NotebookPage
+
+pytestmark = pytest.mark.browser
+
+OUT_OF_RANGE = r"cap=\S+ is out of range"
+
+
+@pytest.fixture(scope="module")
+def kinds() -> ExplorerKinds:
+    """Every explorer class the package offers, with its controls."""
+    return ExplorerKinds()
+
+
+def _open(stem: str, notebook: Callable[[str], NotebookPage]) -> NotebookPage:
+    path = slider_notebook(stem)
+    if path is None:
+        pytest.skip(f"notebooks/{stem}.ipynb does not exist yet")
+    nb = notebook(path.name)
+    if nb.explorer_count() == 0:
+        pytest.fail(f"{path.name}: no .retrylab-explorer on the page after Run All"
+                    f" (problems: {nb.problems()})")
+    return nb
+
+
+def _expected(kind: ExplorerKind, drv: ExplorerDriver) -> tuple[dict[str, Any], str | None, str]:
+    """(values on the page, expected readout or None, expected message or '')."""
+    values = kind.values(drv.controls())
+    try:
+        return values, kind.readout_for(values), ""
+    except ValueError as exc:
+        return values, None, normalize(str(exc))
+
+
+def _same_png(kind: ExplorerKind, before: dict[str, Any], after: dict[str, Any]) -> bool:
+    """True if the package renders identical images for both settings."""
+    a, b = kind.png_for(before), kind.png_for(after)
+    return a is not None and a == b
+
+
+def _shot(drv: ExplorerDriver, artifacts: Path, name: str) -> str:
+    path = artifacts / f"FAIL-{name}.png"
+    try:
+        drv.box.screenshot(path=str(path))
+    except Exception:
+        drv.page.screenshot(path=str(path))
+    return str(path)
+
+
+@pytest.mark.parametrize("stem", slider_stems())
+def test_every_slider_redraws_with_the_package_readout(
+        stem: str, notebook: Callable[[str], NotebookPage], kinds: ExplorerKinds,
+        artifacts: Path, browser_run: BrowserRun) -> None:
+    nb = _open(stem, notebook)
+    boxes = nb.page.locator(".retrylab-explorer")
+    failures: list[str] = []
+    moved = 0
+    for k in range(boxes.count()):
+        drv = ExplorerDriver(nb.page, boxes.nth(k))
+        drv.box.scroll_into_view_if_needed()
+        controls = drv.controls()
+        kind = kinds.match(controls, drv.readout() or "")
+        where = f"{stem} explorer {k} ({kind.cls.__name__})"
+        values, want, _ = _expected(kind, drv)
+        if want is not None and drv.readout() != normalize(want):
+            failures.append(f"{where}: first readout {drv.readout()!r} != package's"
+                            f" {normalize(want)!r} for {values}"
+                            f" [{_shot(drv, artifacts, f'{stem}-{k}-initial')}]")
+        sliders = [c for c in controls if c.kind == "slider" and not c.disabled]
+        assert sliders, f"{where}: no slider to move"
+        for control in sliders:
+            src0, text0 = drv.img_src(), drv.readout()
+            values0 = kind.values(drv.controls())
+            key = key_for(control.vertical, control.at_max)
+            if not drv.press(control.name, key):
+                failures.append(f"{where}: {key} on {control.name} did not move the slider"
+                                f" [{_shot(drv, artifacts, f'{stem}-{k}-{control.name}-key')}]")
+                continue
+            moved += 1
+            values, want, want_msg = _expected(kind, drv)
+            sample = {"notebook": stem, "explorer": k, "class": kind.cls.__name__,
+                      "slider": control.name, "key": key, "from": control.text,
+                      "to": drv.control(control.name).text}
+            if want is None:  # this step made the settings invalid: message, no redraw
+                ok = drv.wait_text(".retrylab-message", want_msg, "contains")
+                sample["message"] = drv.message()
+                if not ok or drv.img_src() != src0:
+                    failures.append(f"{where}: {control.name} -> {values} is invalid;"
+                                    f" expected message {want_msg!r} and the old image,"
+                                    f" got {drv.message()!r}"
+                                    f" [{_shot(drv, artifacts, f'{stem}-{k}-{control.name}')}]")
+                browser_run.key_samples.append(sample)
+                # Step back to the valid settings and let that redraw land.
+                drv.press(control.name, key_for(control.vertical, not control.at_max))
+                drv.wait_text(".retrylab-message", "", "equals")
+                if src0 is not None:  # same settings as before may give the same image
+                    with contextlib.suppress(Exception):
+                        drv.wait_redraw(src0, timeout_ms=10_000)
+                continue
+            # A step that changes nothing drawn (cap above every ceiling) gives the same
+            # PNG bytes, which the widget does not resend: then no new src is expected.
+            same_png = (src0 is not None and normalize(want) == text0
+                        and _same_png(kind, values0, values))
+            if same_png:
+                sample["image"] = "unchanged: the package draws the same PNG"
+            elif src0 is not None:  # text-only explorers (figsize None) have no image
+                try:
+                    latency = drv.wait_redraw(src0)
+                except Exception:
+                    if _same_png(kind, values0, values):
+                        sample["image"] = "unchanged: the package draws the same PNG"
+                    else:
+                        failures.append(
+                            f"{where}: {key} on {control.name} ({sample['from']} ->"
+                            f" {sample['to']}) did not redraw the image within 30 s"
+                            f" [{_shot(drv, artifacts, f'{stem}-{k}-{control.name}')}]")
+                        continue
+                else:
+                    browser_run.key_to_redraw_ms.append(latency)
+                    sample["latency_ms"] = round(latency, 1)
+            ok = drv.wait_text(".retrylab-readout", normalize(want))
+            sample["readout_changed"] = drv.readout() != text0
+            browser_run.key_samples.append(sample)
+            if not ok:
+                failures.append(f"{where}: after {control.name} {sample['from']} ->"
+                                f" {sample['to']} the readout is {drv.readout()!r}, the package"
+                                f" computes {normalize(want)!r} for {values}"
+                                f" [{_shot(drv, artifacts, f'{stem}-{k}-{control.name}')}]")
+            if drv.message():
+                failures.append(f"{where}: valid {values} but message {drv.message()!r}")
+    assert moved, f"{stem}: no slider moved"
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("stem", slider_stems())
+def test_cap_below_base_shows_message_then_recovers(
+        stem: str, notebook: Callable[[str], NotebookPage], kinds: ExplorerKinds,
+        artifacts: Path) -> None:
+    nb = _open(stem, notebook)
+    boxes = nb.page.locator(".retrylab-explorer")
+    tested = 0
+    for k in range(boxes.count()):
+        drv = ExplorerDriver(nb.page, boxes.nth(k))
+        names = {c.name for c in drv.controls() if c.kind == "slider"}
+        if not {"base", "cap"} <= names:
+            continue
+        tested += 1
+        kind = kinds.match(drv.controls(), drv.readout() or "")
+        where = f"{stem} explorer {k} ({kind.cls.__name__})"
+        drv.box.scroll_into_view_if_needed()
+        # Start from valid settings, so the image on screen is a good render.
+        _, want, _ = _expected(kind, drv)
+        assert want is not None, f"{where}: settings already invalid before the test"
+        assert drv.wait_text(".retrylab-readout", normalize(want)), f"{where}: not settled"
+        good_src = drv.img_src()
+
+        # cap to its minimum, then up while it is invalid only for its own range
+        # (e.g. cap=0), so the message is about the combination when one is reachable.
+        drv.press("cap", "Home")
+        values, want, want_msg = _expected(kind, drv)
+        for _ in range(50):
+            if want is not None or "base" in want_msg or not drv.press("cap", "ArrowRight"):
+                break
+            values, want, want_msg = _expected(kind, drv)
+        if want is not None:  # the smallest cap is still >= base: raise base instead
+            # That valid step redrew: its render is now the last good one.
+            drv.wait_text(".retrylab-readout", normalize(want))
+            with contextlib.suppress(Exception):
+                drv.wait_redraw(good_src, timeout_ms=10_000)
+            good_src = drv.img_src()
+            drv.press("base", "End")
+            values, want, want_msg = _expected(kind, drv)
+        assert want is None, f"{where}: could not make cap < base with the keys ({values})"
+        assert re.search(OUT_OF_RANGE, want_msg), f"package message {want_msg!r}"
+        shown = drv.wait_text(".retrylab-message", want_msg, "contains")
+        drv.page.wait_for_timeout(500)  # a late redraw would show up now
+        shot = artifacts / f"{stem}-explorer-{k}-cap-below-base.png"
+        nb.screenshot_element(drv.box, shot)
+        assert shown, (f"{where}: for {values} the message is {drv.message()!r}, expected"
+                       f" {want_msg!r} [{shot}]")
+        assert re.search(OUT_OF_RANGE, drv.message() or ""), drv.message()
+        assert drv.img_src() == good_src, f"{where}: image changed on invalid input [{shot}]"
+
+        # Fix it as a person would: raise cap step by step until it is >= base again.
+        for _ in range(200):
+            if _expected(kind, drv)[1] is not None:
+                break
+            if not drv.press("cap", "ArrowRight"):
+                break
+        values, want, _ = _expected(kind, drv)
+        if want is None:
+            drv.press("cap", "End")
+            values, want, _ = _expected(kind, drv)
+        assert want is not None, f"{where}: still invalid after raising cap: {values}"
+        assert drv.wait_text(".retrylab-message", "", "equals"), (
+            f"{where}: message {drv.message()!r} stayed after fixing cap ({values})")
+        drv.wait_redraw(good_src)
+        assert drv.wait_text(".retrylab-readout", normalize(want)), (
+            f"{where}: readout {drv.readout()!r} != package's {normalize(want)!r} for {values}")
+    if not tested:
+        pytest.skip(f"{stem}: no explorer has both a base and a cap slider")
