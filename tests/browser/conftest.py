@@ -49,6 +49,16 @@ def pytest_configure(config: pytest.Config) -> None:
                    " (slow; exclude with -m 'not browser')")
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Run the browser tests last, after every other test and notebook.
+
+    playwright's sync API keeps an asyncio event loop running in the main thread
+    until its session fixture ends; any test after it that calls ``asyncio.run``
+    would fail with "cannot be called from a running event loop".
+    """
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+
+
 # -- what the run measured -------------------------------------------------------
 @dataclass
 class BrowserRun:
