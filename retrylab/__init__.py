@@ -19,8 +19,12 @@ from .outcome import (
     Decision,
     Outcome,
     decide,
+    decision_table,
     parse_retry_after,
+    retry_everything_rule,
+    retry_statuses,
     should_retry,
+    verdict_table,
 )
 
 # -- computing the wait ------------------------------------------------------
@@ -42,7 +46,6 @@ from .http import (
     async_sender,
     http_send,
     response_outcome,
-    retry_everything,
     sender,
 )
 from .lab import (
@@ -76,12 +79,13 @@ from .breaker import BreakerOpen, BreakerRegistry, CircuitBreaker, State, Transi
 __all__ = [
     "Mulberry32",
     "IDEMPOTENT_METHODS", "LESSON_SAFE_METHODS", "SAFE_METHODS", "Decision", "Outcome",
-    "decide", "parse_retry_after", "should_retry",
+    "decide", "decision_table", "parse_retry_after", "retry_everything_rule", "retry_statuses",
+    "should_retry", "verdict_table",
     "GROWTHS", "JITTERS", "Backoff", "js_round",
     "bucket_counts", "histogram_lines", "peak_ratio", "wakeups",
     "Attempt", "RetryPolicy", "RetryResult", "StopReason", "RetryMetrics",
     "Connection", "KeyMaker", "async_send", "async_sender", "http_send", "response_outcome",
-    "retry_everything", "sender",
+    "sender",
     "FAULTS", "LabServer", "LessonRun", "WriteReport", "lesson_scenarios",
     "validate_measurement", "write_experiment",
     "GrpcRetryThrottle", "SreRetryBudget", "BreakerSettings", "Fleet", "FleetResult",

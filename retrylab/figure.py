@@ -62,7 +62,7 @@ import base64
 import html
 import io
 import traceback
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, ClassVar, cast
 
@@ -81,6 +81,7 @@ __all__ = [
     "STATE_COLOURS",
     "Explorer",
     "ExplorerError",
+    "align_descriptions",
     "choice_slider",
     "classroom",
     "float_slider",
@@ -260,6 +261,29 @@ def choice_slider(name: str, options: Sequence[Any], value: Any, *,
                                    layout=widgets.Layout(**_LAYOUT))
 
 
+def align_descriptions(controls: Iterable[Any]) -> str:
+    """Give controls one description width, so their slider tracks start at the same x.
+
+    Use it on the controls of one explorer (:class:`Explorer` does): the
+    width is the longest description plus two characters, in CSS ``ch`` (the
+    width of a "0", wider than the average lower-case letter), so no label is
+    cut. Returns the width set ("" when no control has a description style).
+
+    >>> controls = [int_slider("base", 200, 50, 2000),
+    ...             choice_slider("idempotency_key", [("no", False), ("yes", True)], False)]
+    >>> align_descriptions(controls), [c.style.description_width for c in controls]
+    ('17ch', ['17ch', '17ch'])
+    """
+    described = [c for c in controls
+                 if hasattr(getattr(c, "style", None), "description_width")]
+    if not described:
+        return ""
+    width = f"{max(len(c.description or '') for c in described) + 2}ch"
+    for c in described:
+        c.style.description_width = width
+    return width
+
+
 # -- the explorer ----------------------------------------------------------------
 
 
@@ -278,7 +302,9 @@ class Explorer:
     ``retrylab-errors``) that shows the traceback of any other exception.
 
     Every change of a control's value runs :meth:`redraw` once, whether a
-    person dragged the slider or :meth:`set` changed it.
+    person dragged the slider or :meth:`set` changed it. All controls of one
+    explorer get the same description width (:func:`align_descriptions`), so
+    their tracks line up.
     """
 
     #: A short title for the text/plain representation.
@@ -340,6 +366,7 @@ class Explorer:
 
     def __init__(self, **values: Any) -> None:
         self.controls: dict[str, Any] = self.make_controls()
+        align_descriptions(self.controls.values())
         self.redraws = 0
         self._readout = ""
         self._message = ""

@@ -306,23 +306,3 @@ class KeyMaker:
             return str(uuid.uuid4())
         return str(uuid.UUID(bytes=self._rng.bytes(16), version=4))
 
-
-def retry_everything(send: Callable[[], Outcome]) -> Callable[[], Outcome]:
-    """The common mistake, for demonstrations: hide each failure's class from the loop.
-
-    Every failed attempt is shown to the loop as a 503, as a catch-all
-    ``catch (e) { retry() }`` does, so a 422 is retried like a server hiccup.
-    The real outcome is kept in ``data`` and named in ``detail``.
-
-    >>> blind = retry_everything(lambda: Outcome.http(422))
-    >>> blind().detail
-    'really http/422 (every failure is treated as temporary)'
-    """
-    def blind() -> Outcome:
-        outcome = send()
-        if outcome.ok:
-            return outcome
-        return Outcome.http(503, data=outcome,
-                            detail=f"really {outcome.label()} (every failure is treated "
-                                   "as temporary)")
-    return blind

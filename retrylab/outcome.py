@@ -10,6 +10,13 @@ The decision looks at two things, the class of the failure and the method:
   nothing, are retried, unless the client and server agreed an idempotency key;
 - a body error is the program's own bug and a cancellation is already a decision
   to give up: neither is ever retried.
+
+:func:`decide` is that rule. A *rule* is any function ``(outcome, method,
+idempotency_key) -> Decision``; :class:`~retrylab.policy.RetryPolicy` takes one
+as ``rule=``. Two others are ready: :func:`retry_everything_rule` (the lesson's
+"most common mistake", for demonstrations) and :func:`retry_statuses` (a team's
+own explicit list of statuses, as the mobile lesson advises).
+:func:`decision_table` tabulates a rule over methods, outcomes and keys.
 """
 
 from __future__ import annotations
@@ -17,8 +24,11 @@ from __future__ import annotations
 import email.utils
 import math
 import re
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
+
+import pandas as pd
 
 from ._check import check_int, check_number
 
@@ -132,6 +142,10 @@ class Decision:
         return self.retry
 
 
+#: A retry rule: ``(outcome, method, idempotency_key) -> Decision``, such as :func:`decide`.
+Rule = Callable[[Outcome, str, bool], Decision]
+
+
 def check_method(method: str) -> str:
     """Upper-case an HTTP method name, rejecting what is not one.
 
@@ -193,6 +207,141 @@ def should_retry(outcome: Outcome, method: str, idempotency_key: bool = False, *
     (False, True)
     """
     return decide(outcome, method, idempotency_key, safe_methods=safe_methods).retry
+
+
+def retry_everything_rule(outcome: Outcome, method: str,
+                          idempotency_key: bool = False) -> Decision:
+    """The common mistake as a rule: retry every failure but a cancellation.
+
+    Use it with ``RetryPolicy(rule=retry_everything_rule)`` to measure what a
+    catch-all ``catch (e) { retry() }`` costs: a 422 is retried like a 503, a
+    keyless POST after a network error too. Only success and cancellation stop.
+
+    >>> retry_everything_rule(Outcome.http(422), "POST").retry
+    True
+    >>> print(retry_everything_rule(Outcome.http(422), "POST").reason)
+    http/422: retried anyway, as if every failure were temporary (the lesson's
+    "most common mistake")
+    >>> retry_everything_rule(Outcome.cancelled(), "GET").retry
+    False
+    """
+    if outcome.kind in ("success", "cancelled"):
+        return decide(outcome, method, idempotency_key)
+    check_method(method)
+    return Decision(True, f"{outcome.label()}: retried anyway, as if every failure were "
+                          'temporary (the lesson\'s "most common mistake")')
+
+
+@dataclass(frozen=True)
+class StatusRule:
+    """A retry rule with an explicit list of HTTP statuses; build it with :func:`retry_statuses`.
+
+    An HTTP error is retried if and only if its status is in ``statuses``;
+    every other outcome is decided as :func:`decide` does, with
+    ``network_methods`` as the methods retried after a network error.
+    """
+
+    statuses: frozenset[int]
+    network_methods: frozenset[str] = LESSON_SAFE_METHODS
+
+    def __call__(self, outcome: Outcome, method: str,
+                 idempotency_key: bool = False) -> Decision:
+        if outcome.kind != "http":
+            return decide(outcome, method, idempotency_key, safe_methods=self.network_methods)
+        check_method(method)
+        listed = ", ".join(str(s) for s in sorted(self.statuses)) or "none"
+        if outcome.status in self.statuses:
+            return Decision(True, f"{outcome.status}: on the list of statuses to retry "
+                                  f"({listed})")
+        return Decision(False, f"{outcome.status}: not on the list of statuses to retry "
+                               f"({listed})")
+
+    def __repr__(self) -> str:
+        extra = ("" if self.network_methods == LESSON_SAFE_METHODS
+                 else f", network_methods={sorted(self.network_methods)}")
+        return f"retry_statuses({sorted(self.statuses)}{extra})"
+
+
+def retry_statuses(statuses: Iterable[int], *,
+                   network_methods: Iterable[str] = LESSON_SAFE_METHODS) -> StatusRule:
+    """A rule that retries exactly the HTTP statuses listed (and network errors as usual).
+
+    Use it for a team's own list: the mobile lesson advises to "always
+    configure the list of codes to retry explicitly" (it names 503 and 502).
+    Statuses must be 100-599; ``network_methods`` are retried after a network
+    error (default: the lesson's GET, HEAD, OPTIONS).
+
+    >>> rule = retry_statuses([502, 503])
+    >>> rule
+    retry_statuses([502, 503])
+    >>> rule(Outcome.http(503), "GET").retry, rule(Outcome.http(500), "GET").retry
+    (True, False)
+    >>> rule(Outcome.http(429), "GET").reason
+    '429: not on the list of statuses to retry (502, 503)'
+    >>> rule(Outcome.network(), "GET").retry
+    True
+    >>> retry_statuses([503, 600])
+    Traceback (most recent call last):
+    ...
+    ValueError: status=600 is out of range: status must be an integer from 100 to 599
+    """
+    if isinstance(statuses, (str, bytes)) or not isinstance(statuses, Iterable):
+        raise ValueError(f"statuses={statuses!r} is out of range: statuses must be a "
+                         "list of HTTP statuses from 100 to 599, such as [429, 503]")
+    if isinstance(network_methods, (str, bytes)) or not isinstance(network_methods, Iterable):
+        raise ValueError(f"network_methods={network_methods!r} is out of range: "
+                         "network_methods must be a set of method names, such as {'GET'}")
+    return StatusRule(frozenset(check_int("status", s, low=100, high=599) for s in statuses),
+                      frozenset(check_method(m) for m in network_methods))
+
+
+def decision_table(methods: Iterable[str],
+                   outcomes: Mapping[str, Outcome] | Iterable[Outcome],
+                   rule: Rule | None = None) -> pd.DataFrame:
+    """The rule's verdict for every method x outcome x idempotency key (without, with).
+
+    Use it to see a whole rule at once (default: :func:`decide`); ``outcomes``
+    is a mapping name -> Outcome, or Outcomes named by their label. One row
+    each, methods outermost, columns method, outcome, key, retry, reason;
+    :func:`verdict_table` folds it to one word per method and outcome.
+
+    >>> t = decision_table(["GET", "POST"], [Outcome.http(503), Outcome.network()])
+    >>> t[["method", "outcome", "key", "retry"]].values.tolist()
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [['GET', 'http/503', False, True], ['GET', 'http/503', True, True],
+     ['GET', 'network', False, True], ['GET', 'network', True, True],
+     ['POST', 'http/503', False, True], ['POST', 'http/503', True, True],
+     ['POST', 'network', False, False], ['POST', 'network', True, True]]
+    """
+    named = (dict(outcomes) if isinstance(outcomes, Mapping)
+             else {o.label(): o for o in outcomes})
+    for name, o in named.items():
+        if not isinstance(o, Outcome):
+            raise ValueError(f"outcomes[{name!r}]={o!r} is out of range: each outcome must "
+                             "be an Outcome, such as Outcome.http(503)")
+    decision: Rule = decide if rule is None else rule
+    rows = [(m, name, key, d.retry, d.reason)
+            for m in (check_method(m) for m in methods)
+            for name, o in named.items() for key in (False, True)
+            for d in (decision(o, m, key),)]
+    return pd.DataFrame(rows, columns=["method", "outcome", "key", "retry", "reason"])
+
+
+def verdict_table(decisions: pd.DataFrame) -> pd.DataFrame:
+    """Fold a :func:`decision_table` to one word per outcome (rows) and method (columns).
+
+    ``retry``: retried with or without a key; ``with key``: only with an
+    idempotency key; ``no``: never.
+
+    >>> verdict_table(decision_table(["GET", "POST"], [Outcome.http(503), Outcome.network()]))
+    method      GET      POST
+    outcome
+    http/503  retry     retry
+    network   retry  with key
+    """
+    verdict = decisions.groupby(["outcome", "method"], sort=False)["retry"].agg(
+        lambda r: "retry" if r.all() else "with key" if r.any() else "no")
+    return verdict.unstack()
 
 
 def parse_retry_after(value: str, now: float | None = None) -> float:

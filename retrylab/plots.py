@@ -1,4 +1,5 @@
-"""The lessons' figures: wait schedules, one client's waits, the herd, the breaker's states.
+"""The lessons' figures: wait schedules, one client's waits, the herd, the breaker's states,
+the retry loop's waits and the lab's writes.
 
 Use these in notebooks (``display(fig)``) and in explorers: each public function
 returns a new :class:`~matplotlib.figure.Figure` on its own Agg canvas, never
@@ -31,7 +32,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, FancyArrowPatch, Patch
 from matplotlib.text import Text
 
-from ._check import check_int
+from ._check import check_int, check_number
 from .backoff import Backoff
 from .breaker import CircuitBreaker, State, TraceRow, replay
 from .figure import PALETTE, STATE_COLOURS, new_figure, style
@@ -52,11 +53,14 @@ __all__ = [
     "herd_histogram",
     "jitter_range",
     "lesson_backoffs",
+    "retry_after_bars",
     "schedule_data",
     "timeline_segments",
     "wait_bars",
+    "wait_histogram",
     "wait_schedule",
     "waits_table",
+    "write_bars",
 ]
 
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
@@ -323,6 +327,118 @@ def wait_bars(backoff: Backoff | None = None, retries: int = 6, seed: int = SEED
     plot = WaitBarsPlot(fig, slots=len(data.waits))
     plot.update(data)
     fig.retrylab_plot = plot  # type: ignore[attr-defined]
+    return fig
+
+
+# -- the retry loop's waits --------------------------------------------------------
+
+
+def _whole_ms(name: str, values: npt.ArrayLike) -> list[int]:
+    items = np.asarray(values).tolist()
+    if not isinstance(items, list):
+        raise ValueError(f"{name}={values!r} is out of range: {name} must be a list of "
+                         "waits in ms")
+    return [check_int(f"{name}[{i}]", v, low=0) for i, v in enumerate(items)]
+
+
+def retry_after_bars(backoff_waits: npt.ArrayLike, retry_after_ms: int = 2000) -> Figure:
+    """Each retry's backoff draw as a bar, the server's Retry-After as a line, the wait as a dot.
+
+    Use it beside the table of waits to show ``wait = max(backoff, Retry-After)``:
+    the server's number raises a short wait and never shortens a long one.
+
+    >>> fig = retry_after_bars([70, 184, 592, 1402, 3120, 3309], 2000)
+    >>> waited = fig.axes[0].lines[-1]
+    >>> waited.get_label(), waited.get_ydata().tolist()
+    ('the loop waits', [2000, 2000, 2000, 2000, 3120, 3309])
+    """
+    draws = _whole_ms("backoff_waits", backoff_waits)
+    if not draws:
+        raise ValueError("backoff_waits=[] is out of range: backoff_waits must hold "
+                         "at least one wait")
+    suggested = check_int("retry_after_ms", retry_after_ms, low=0)
+    x = np.arange(1, len(draws) + 1)
+    fig = new_figure((7.0, 3.6))
+    ax = style(fig.add_subplot(), "The loop waits max(backoff, Retry-After)",
+               "retry", "wait (ms)")
+    ax.bar(x, draws, 0.5, color=PALETTE["sky"], label="backoff draw")
+    ax.axhline(suggested, color=PALETTE["vermillion"], linestyle="--",
+               label=f"Retry-After: {suggested / 1000:g} ({suggested} ms)")
+    ax.plot(x, [max(d, suggested) for d in draws], "o", color=PALETTE["black"],
+            label="the loop waits")
+    ax.set_xticks(x)
+    ax.legend(loc="upper left")
+    return fig
+
+
+def wait_histogram(waits: npt.ArrayLike, width: int = 50, *,
+                   title: str = "Waits before retries") -> Figure:
+    """How many waits fell in each ``width``-ms bucket, as bars (e.g. ``RetryMetrics.waits``).
+
+    Use it to show a policy's wait distribution over many runs, beside the
+    table of :meth:`~retrylab.metrics.RetryMetrics.wait_histogram`.
+
+    >>> fig = wait_histogram([70, 296, 780, 303, 480, 957], 200)
+    >>> [int(bar.get_height()) for bar in fig.axes[0].patches]
+    [1, 2, 1, 1, 1]
+    >>> fig.axes[0].get_legend().get_texts()[0].get_text()
+    '6 waits'
+    """
+    width = check_int("width", width, low=1, high=86_400_000)
+    counts = bucket_counts(_whole_ms("waits", waits), width)
+    fig = new_figure((7.0, 3.4))
+    ax = style(fig.add_subplot(), title, f"wait (ms, {width} ms buckets)", "number of waits")
+    ax.bar(counts.index.to_numpy() + width / 2, counts.to_numpy(), width=width * 0.9,
+           color=PALETTE["blue"], label=f"{int(counts.sum())} waits")
+    ax.legend()
+    return fig
+
+
+# -- the lab's writes ---------------------------------------------------------------
+
+#: The two counts :func:`write_bars` draws: (row, colour, hatch, label).
+WRITE_BARS: tuple[tuple[str, str, str, str], ...] = (
+    ("duplicates", "vermillion", "", "duplicate records"),
+    ("unacknowledged", "orange", "//", "stored, client thinks it failed"),
+)
+
+
+def write_bars(counts: pd.DataFrame, drop_rate: float) -> Figure:
+    """Duplicates and unacknowledged writes per client, side by side, counts on the bars.
+
+    Use it beside the table of ``WriteReport.series()`` columns (one per client,
+    rows ``writes``, ``duplicates``, ``unacknowledged``, ...) that
+    :func:`~retrylab.lab.write_experiment` made with ``drop_rate``.
+
+    >>> counts = pd.DataFrame({"key": [1000, 0, 2], "unsafe": [1000, 249, 2],
+    ...                        "lesson": [1000, 0, 203]},
+    ...                       index=["writes", "duplicates", "unacknowledged"])
+    >>> fig = write_bars(counts, 0.2)
+    >>> fig.axes[0].get_title()
+    '1,000 writes, 20% of answers lost after storing'
+    >>> [t.get_text() for t in fig.axes[0].texts]
+    ['0', '249', '0', '2', '2', '203']
+    """
+    rate = check_number("drop_rate", drop_rate, low=0, high=1)
+    need = ["writes"] + [row for row, *_ in WRITE_BARS]
+    missing = [row for row in need if row not in counts.index]
+    if missing or counts.empty:
+        raise ValueError(f"counts={list(counts.index)!r} is out of range: counts must have "
+                         f"rows {', '.join(need)} and a column per client "
+                         "(WriteReport.series())")
+    writes = int(counts.loc["writes"].max())
+    fig = new_figure((7.5, 3.8))
+    ax = style(fig.add_subplot(), f"{writes:,} writes, {rate:.0%} of answers lost after "
+               "storing", "client", f"count (of {writes:,} writes)")
+    x = np.arange(len(counts.columns))
+    for shift, (row, colour, hatch, label) in zip((-0.2, 0.2), WRITE_BARS, strict=True):
+        bars = ax.bar(x + shift, counts.loc[row].to_numpy(), 0.4, color=PALETTE[colour],
+                      hatch=hatch, edgecolor=PALETTE["black"], linewidth=0.6, label=label)
+        ax.bar_label(bars)
+    ax.set_xticks(x, [str(c) for c in counts.columns])
+    top = max(int(counts.loc[row].max()) for row, *_ in WRITE_BARS)
+    ax.set_ylim(0, max(top, 1) * 1.2)
+    ax.legend()
     return fig
 
 

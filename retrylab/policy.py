@@ -3,7 +3,8 @@
 The loop (the lesson's ``yenidenDene``) sends, classifies the outcome, and
 either stops or waits and sends again. It stops on:
 
-- success, or an outcome :func:`~retrylab.outcome.should_retry` refuses;
+- success, or a failure the policy's ``rule`` refuses (by default the
+  lesson's :func:`~retrylab.outcome.decide`);
 - the attempt limit (``max_attempts``), which prevents an endless loop;
 - the total time budget (``time_budget``): if the next wait would end past it,
   the loop stops now and says so, rather than make the user wait for nothing;
@@ -30,7 +31,7 @@ from typing import Any, Protocol
 from ._check import check_int
 from ._compat import StrEnum
 from .backoff import Backoff, Random
-from .outcome import LESSON_SAFE_METHODS, Outcome, check_method, decide
+from .outcome import LESSON_SAFE_METHODS, Decision, Outcome, Rule, check_method, decide
 
 log = logging.getLogger("retrylab")
 
@@ -115,7 +116,15 @@ class RetryPolicy:
     - ``time_budget``: ms for the whole run, waits included; ``None`` = no budget.
     - ``max_retry_after``: ms; a longer Retry-After ends the run at once;
       ``None`` = always obey the server.
-    - ``safe_methods``: methods retried after a network error.
+    - ``safe_methods``: methods the default rule retries after a network error.
+    - ``rule``: which failures are retried, a function ``(outcome, method,
+      idempotency_key) -> Decision`` asked after every failed attempt (a
+      success always stops the loop first); ``None`` = the lesson's
+      :func:`~retrylab.outcome.decide` with ``safe_methods``. Swap it to show
+      the mistake of retrying everything
+      (:func:`~retrylab.outcome.retry_everything_rule`), or for a team's own
+      list of statuses (:func:`~retrylab.outcome.retry_statuses`: the mobile
+      lesson's "always configure the list of codes to retry explicitly").
 
     The lesson's first scenario (503, 503, then success):
 
@@ -125,6 +134,22 @@ class RetryPolicy:
     >>> r = RetryPolicy().run(lambda: next(answers), "GET", Mulberry32(20260114), slept.append)
     >>> r.attempts, r.waits, slept, r.reason
     (3, [70, 184], [70, 184], <StopReason.SUCCESS: 'success'>)
+
+    A 422 under the lesson's rule, then under "retry everything":
+
+    >>> from retrylab.outcome import retry_everything_rule, retry_statuses
+    >>> invalid = lambda: Outcome.http(422)
+    >>> RetryPolicy().run(invalid, "POST", Mulberry32(20260114)).attempts
+    1
+    >>> r = RetryPolicy(rule=retry_everything_rule).run(invalid, "POST", Mulberry32(20260114))
+    >>> r.attempts, r.waits, r.outcome.status
+    (4, [70, 184, 592], 422)
+
+    A team's own list, which leaves 500 out:
+
+    >>> only = RetryPolicy(rule=retry_statuses([502, 503]))
+    >>> only.run(lambda: Outcome.http(500), "GET", Mulberry32(20260114)).message
+    '500: not on the list of statuses to retry (502, 503)'
     """
 
     max_attempts: int = 4
@@ -132,6 +157,7 @@ class RetryPolicy:
     time_budget: int | None = None
     max_retry_after: int | None = None
     safe_methods: frozenset[str] = LESSON_SAFE_METHODS
+    rule: Rule | None = None
 
     def __post_init__(self) -> None:
         check_int("max_attempts", self.max_attempts, low=1, high=1000)
@@ -142,6 +168,10 @@ class RetryPolicy:
             check_int("time_budget", self.time_budget, low=0, high=86_400_000)
         if self.max_retry_after is not None:
             check_int("max_retry_after", self.max_retry_after, low=0, high=86_400_000)
+        if self.rule is not None and not callable(self.rule):
+            raise ValueError(f"rule={self.rule!r} is out of range: rule must be None or a "
+                             "function (outcome, method, idempotency_key) -> Decision, "
+                             "such as retry_everything_rule")
 
     # -- presets ------------------------------------------------------------------
 
@@ -173,6 +203,23 @@ class RetryPolicy:
         return replace(self, **changes)
 
     # -- the loop -----------------------------------------------------------------
+
+    def decide(self, outcome: Outcome, method: str, idempotency_key: bool = False) -> Decision:
+        """This policy's verdict on one failed attempt: its ``rule``, or the lesson's.
+
+        >>> RetryPolicy().decide(Outcome.network(), "PUT").retry
+        False
+        >>> from retrylab.outcome import IDEMPOTENT_METHODS
+        >>> RetryPolicy(safe_methods=IDEMPOTENT_METHODS).decide(Outcome.network(), "PUT").retry
+        True
+        """
+        if self.rule is None:
+            return decide(outcome, method, idempotency_key, safe_methods=self.safe_methods)
+        decision = self.rule(outcome, method, idempotency_key)
+        if not isinstance(decision, Decision):
+            raise TypeError(f"rule returned {decision!r}; it must return a "
+                            "Decision(retry, reason)")
+        return decision
 
     def steps(self, method: str = "GET", rng: Random | None = None, *,
               idempotency_key: bool = False, clock: Clock | None = None,
@@ -210,7 +257,7 @@ class RetryPolicy:
             history.append(Attempt(attempt, started, outcome))
             if outcome.ok:
                 return finish(outcome, StopReason.SUCCESS, f"success on attempt {attempt}")
-            decision = decide(outcome, m, idempotency_key, safe_methods=self.safe_methods)
+            decision = self.decide(outcome, m, idempotency_key)
             if not decision.retry:
                 return finish(outcome, StopReason.NOT_RETRYABLE, decision.reason)
             if attempt >= self.max_attempts:

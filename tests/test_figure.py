@@ -15,6 +15,7 @@ from retrylab.figure import (
     STATE_COLOURS,
     Explorer,
     ExplorerError,
+    align_descriptions,
     choice_slider,
     int_slider,
     new_figure,
@@ -235,3 +236,27 @@ def test_a_value_error_while_drawing_is_a_message_too() -> None:
     assert ex.error == "" and ex.png == good != png and ex.readout == "a=2 b=9 sum=11"
     ex.set(a=6)
     assert ex.message == "" and ex.readout == "a=6 b=9 sum=15"
+
+
+def test_controls_of_one_explorer_share_one_description_width() -> None:
+    from retrylab.simplots import FleetExplorer
+    from retrylab.widgets import BackoffExplorer, DecisionExplorer
+    widths = {}
+    for cls in (Bars, Words, BackoffExplorer, DecisionExplorer):
+        ex = cls()
+        assert [w.description for w in ex.controls.values()] == list(ex.controls)
+        found = {w.style.description_width for w in ex.controls.values()}
+        assert len(found) == 1
+        widths[cls.__name__] = found.pop()
+    assert widths == {"Bars": "6ch", "Words": "3ch", "BackoffExplorer": "9ch",
+                      "DecisionExplorer": "17ch"}
+    fleet = FleetExplorer.make_controls()            # "threshold" is the longest
+    assert align_descriptions(fleet.values()) == "11ch"
+
+
+def test_align_descriptions_leaves_each_control_its_own_style() -> None:
+    a, b = int_slider("a", 1, 0, 3), int_slider("clients", 1, 0, 3)
+    c = int_slider("c", 1, 0, 3)
+    assert align_descriptions([a, b]) == "9ch"
+    assert c.style.description_width == "initial" and a.style is not c.style
+    assert align_descriptions([]) == "" and align_descriptions([object()]) == ""

@@ -274,14 +274,15 @@ def test_a_5xx_after_storing_duplicates_a_keyless_post_but_not_a_keyed_one() -> 
 
 
 def test_retrying_everything_retries_a_422_four_times() -> None:
-    from retrylab.http import retry_everything, sender
+    from retrylab.http import sender
+    from retrylab.outcome import retry_everything_rule
     with LabServer() as lab:
         send = sender(lab.url + "/measurements", "POST")
         right = RetryPolicy().run(send, "POST", Mulberry32(20260114))
         slept: list[int] = []
-        blind = RetryPolicy().run(retry_everything(send), "POST", Mulberry32(20260114),
-                                  slept.append)
+        blind = RetryPolicy(rule=retry_everything_rule).run(send, "POST",
+                                                            Mulberry32(20260114), slept.append)
         assert lab.log["status"].tolist() == [422] * 5
     assert (right.attempts, right.outcome.status) == (1, 422)
     assert blind.attempts == 4 and slept == [70, 184, 592]
-    assert blind.outcome.data.status == 422
+    assert blind.outcome.status == 422 and blind.reason == "max_attempts"

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from matplotlib.figure import Figure
 
 from retrylab import Backoff, CircuitBreaker, State, replay
-from retrylab.figure import STATE_COLOURS, to_png
+from retrylab.figure import PALETTE, STATE_COLOURS, to_png
 from retrylab.lesson import BREAKER_EVENTS, backoff_table, breaker_trace
 from retrylab.plots import (
     arrow_labels,
@@ -20,11 +21,14 @@ from retrylab.plots import (
     herd_histogram,
     jitter_range,
     lesson_backoffs,
+    retry_after_bars,
     schedule_data,
     timeline_segments,
     wait_bars,
+    wait_histogram,
     wait_schedule,
     waits_table,
+    write_bars,
 )
 
 
@@ -226,3 +230,80 @@ def test_breaker_timeline_other_settings() -> None:
     ax = breaker_timeline(threshold=4).axes[0]
     assert ax.get_title() == ("Breaker timeline (threshold 4, cooldown 5000 ms): "
                               "sent 7, blocked 2")
+
+
+# -- the retry loop's waits and the lab's writes (notebooks 01 and 03) -----------------
+
+
+def test_retry_after_bars_draws_the_max_of_backoff_and_retry_after() -> None:
+    before = plt.get_fignums()
+    draws = waits_table(shared=False)["full jitter"].tolist()     # 70, 184, 592, ...
+    fig = retry_after_bars(draws, 2000)
+    _png_ok(fig)
+    ax = fig.axes[0]
+    assert ax.get_title() == "The loop waits max(backoff, Retry-After)"
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("retry", "wait (ms)")
+    assert [int(p.get_height()) for p in ax.patches] == [70, 184, 592, 1402, 3120, 3309]
+    limit, waited = ax.lines
+    assert list(limit.get_ydata()) == [2000, 2000]
+    assert limit.get_color() == PALETTE["vermillion"]
+    assert waited.get_ydata().tolist() == [2000, 2000, 2000, 2000, 3120, 3309]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        "Retry-After: 2 (2000 ms)", "the loop waits", "backoff draw"]
+    zero = retry_after_bars(np.array([100, 5000]), 0)
+    assert zero.axes[0].lines[-1].get_ydata().tolist() == [100, 5000]
+    assert plt.get_fignums() == before
+
+
+def test_wait_histogram_counts_each_bucket() -> None:
+    waits = [10] * 30 + [60] * 26 + [310] * 7 + [399]
+    fig = wait_histogram(waits, 50, title="Waits of 300 user-triggered refreshes")
+    _png_ok(fig)
+    ax = fig.axes[0]
+    assert ax.get_title() == "Waits of 300 user-triggered refreshes"
+    assert ax.get_xlabel() == "wait (ms, 50 ms buckets)"
+    assert [(p.get_x() + p.get_width() / 2, p.get_height()) for p in ax.patches] == [
+        (25.0, 30), (75.0, 26), (325.0, 7), (375.0, 1)]
+    assert ax.get_legend().get_texts()[0].get_text() == "64 waits"
+    assert wait_histogram([]).axes[0].get_legend().get_texts()[0].get_text() == "0 waits"
+
+
+def test_write_bars_shows_duplicates_and_unacknowledged_per_client() -> None:
+    from retrylab.lab import write_experiment
+    reports = [write_experiment(200, 0.2, mode, seed=3) for mode in ("key", "unsafe")]
+    counts = pd.concat([r.series() for r in reports], axis=1)
+    fig = write_bars(counts, 0.2)
+    _png_ok(fig)
+    ax = fig.axes[0]
+    assert ax.get_title() == "200 writes, 20% of answers lost after storing"
+    assert ax.get_ylabel() == "count (of 200 writes)"
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["key", "unsafe"]
+    heights = [int(p.get_height()) for p in ax.patches]
+    assert heights == [0, reports[1].duplicates, reports[0].unacknowledged,
+                       reports[1].unacknowledged]
+    assert reports[1].duplicates > 20                          # about 0.2 + 0.04 + ... per write
+    assert [t.get_text() for t in ax.texts] == [str(h) for h in heights]
+    assert ax.get_ylim()[1] == pytest.approx(max(heights) * 1.2)
+
+
+@pytest.mark.parametrize(("make", "message"), [
+    (lambda: retry_after_bars([]),
+     r"backoff_waits=\[\] is out of range"),
+    (lambda: retry_after_bars([70, -1]),
+     r"backoff_waits\[1\]=-1 is out of range: backoff_waits\[1\] must be an integer >= 0"),
+    (lambda: retry_after_bars([70], -5),
+     r"retry_after_ms=-5 is out of range"),
+    (lambda: wait_histogram([10], 0),
+     r"width=0 is out of range"),
+    (lambda: wait_histogram(7),
+     r"waits=7 is out of range: waits must be a list"),
+    (lambda: write_bars(
+        pd.DataFrame({"key": [1]}, index=["writes"]), 0.2),
+     r"counts=\['writes'\] is out of range: counts must have rows writes, duplicates"),
+    (lambda: write_bars(
+        pd.DataFrame({"key": [1, 0, 0]}, index=["writes", "duplicates", "unacknowledged"]),
+        1.5), r"drop_rate=1.5 is out of range"),
+])
+def test_loop_and_lab_figures_reject_bad_input(make: object, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        make()  # type: ignore[operator]

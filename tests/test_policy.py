@@ -5,7 +5,19 @@ import logging
 
 import pytest
 
-from retrylab import Backoff, Mulberry32, Outcome, RetryMetrics, RetryPolicy, StopReason
+from retrylab import (
+    IDEMPOTENT_METHODS,
+    Backoff,
+    Decision,
+    Mulberry32,
+    Outcome,
+    RetryMetrics,
+    RetryPolicy,
+    StopReason,
+    decide,
+    retry_everything_rule,
+    retry_statuses,
+)
 
 
 def script(*outcomes: Outcome):  # type: ignore[no-untyped-def]
@@ -151,3 +163,80 @@ def test_async_cancellation_stops_at_once() -> None:
 
     asyncio.run(main())
     assert sends == 1
+
+
+# -- a pluggable rule ----------------------------------------------------------------
+
+
+def test_retry_everything_rule_retries_a_422_to_the_attempt_limit() -> None:
+    slept: list[int] = []
+    r = RetryPolicy(rule=retry_everything_rule).run(
+        script(*[Outcome.http(422)] * 5), "POST", Mulberry32(20260114), slept.append)
+    assert (r.attempts, r.waits, slept, r.reason) == (4, [70, 184, 592], [70, 184, 592],
+                                                      StopReason.MAX_ATTEMPTS)
+    assert r.outcome == Outcome.http(422) and [a.outcome.status for a in r.history] == [422] * 4
+    lesson = RetryPolicy().run(script(Outcome.http(422)), "POST", Mulberry32(20260114))
+    assert (lesson.attempts, lesson.reason) == (1, StopReason.NOT_RETRYABLE)
+
+
+def test_the_rule_gets_each_failure_with_the_method_and_key_but_never_a_success() -> None:
+    seen: list[tuple[str, str, bool]] = []
+
+    def rule(outcome: Outcome, method: str, key: bool) -> Decision:
+        seen.append((outcome.label(), method, key))
+        return Decision(outcome.kind == "body", "only body errors, for this test")
+
+    r = RetryPolicy(rule=rule).run(script(Outcome.body(), Outcome.body(), Outcome.success()),
+                                   "post", Mulberry32(1), idempotency_key=True)
+    assert r.ok and r.attempts == 3
+    assert seen == [("body", "POST", True), ("body", "POST", True)]
+    r = RetryPolicy(rule=rule).run(script(Outcome.http(503)), "GET", Mulberry32(1))
+    assert (r.attempts, r.reason, r.message) == (1, StopReason.NOT_RETRYABLE,
+                                                 "only body errors, for this test")
+
+
+def test_retry_statuses_rule_in_the_loop() -> None:
+    policy = RetryPolicy(rule=retry_statuses([502, 503]))
+    r = policy.run(script(Outcome.http(502), Outcome.http(503), Outcome.http(500)), "GET",
+                   Mulberry32(20260114))
+    assert (r.attempts, r.waits, r.reason) == (3, [70, 184], StopReason.NOT_RETRYABLE)
+    assert r.message == "500: not on the list of statuses to retry (502, 503)"
+    r = policy.run(script(Outcome.http(429, retry_after=2)), "GET", Mulberry32(1))
+    assert r.attempts == 1                    # 429 left off the list: not retried at all
+
+
+def test_no_rule_is_the_lesson_rule_with_safe_methods() -> None:
+    for o in [Outcome.http(503), Outcome.http(404), Outcome.network(), Outcome.body()]:
+        for method in ["GET", "PUT", "POST"]:
+            assert RetryPolicy().decide(o, method) == decide(o, method)
+            assert (RetryPolicy(safe_methods=IDEMPOTENT_METHODS).decide(o, method)
+                    == decide(o, method, safe_methods=IDEMPOTENT_METHODS))
+    rule_policy = RetryPolicy(rule=retry_everything_rule)
+    assert rule_policy.with_(max_attempts=2).rule is retry_everything_rule
+    assert rule_policy != RetryPolicy() and rule_policy == RetryPolicy(rule=retry_everything_rule)
+
+
+def test_a_rule_must_be_callable_and_return_a_decision() -> None:
+    with pytest.raises(ValueError, match=r"rule='everything' is out of range: rule must be "
+                                         r"None or a function"):
+        RetryPolicy(rule="everything")  # type: ignore[arg-type]
+    policy = RetryPolicy(rule=lambda o, m, k: True)  # type: ignore[arg-type, return-value]
+    with pytest.raises(TypeError, match="rule returned True; it must return a Decision"):
+        policy.run(script(Outcome.http(503)), rng=Mulberry32(1))
+
+
+def test_async_loop_honours_the_rule() -> None:
+    slept: list[int] = []
+
+    async def sleep(ms: float) -> None:
+        slept.append(int(ms))
+
+    answers = iter([Outcome.http(422)] * 5)
+
+    async def send() -> Outcome:
+        return next(answers)
+
+    r = asyncio.run(RetryPolicy(rule=retry_everything_rule).run_async(
+        send, "POST", Mulberry32(20260114), sleep=sleep))
+    assert (r.attempts, r.waits, slept, r.reason) == (4, [70, 184, 592], [70, 184, 592],
+                                                      StopReason.MAX_ATTEMPTS)

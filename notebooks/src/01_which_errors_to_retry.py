@@ -25,7 +25,7 @@
 import time
 
 import pandas as pd
-from IPython.display import Image, display
+from IPython.display import display
 from ipywidgets import IntProgress, VBox
 
 from retrylab import (
@@ -35,11 +35,14 @@ from retrylab import (
     Outcome,
     RetryPolicy,
     decide,
+    decision_table,
+    verdict_table,
 )
-from retrylab.figure import PALETTE, new_figure, style, to_png
+from retrylab.figure import show
 from retrylab.http import KeyMaker, http_send, sender
 from retrylab.lab import WRITE_MODES, LabServer, write_experiment
 from retrylab.lesson import SEED
+from retrylab.plots import write_bars
 from retrylab.widgets import (
     ERRORS,
     METHODS,
@@ -279,20 +282,7 @@ for mode, r in reports.items():
     print(f"{mode:7} 1,000 writes, {r.sent} requests in {r.seconds:.2f} s")
 
 # %%
-fig = new_figure((7.5, 3.8))
-ax = style(fig.add_subplot(), "1,000 writes, 20% of answers lost after storing",
-           "client", "count (of 1,000 writes)")
-x = range(len(counts.columns))
-for shift, row, colour, label in [
-        (-0.2, "duplicates", "vermillion", "duplicate records"),
-        (0.2, "unacknowledged", "orange", "stored, client thinks it failed")]:
-    bars_ = ax.bar([i + shift for i in x], counts.loc[row], 0.4,
-                   color=PALETTE[colour], label=label)
-    ax.bar_label(bars_)
-ax.set_xticks(list(x), counts.columns)
-ax.set_ylim(0, 300)
-ax.legend()
-Image(to_png(fig))
+show(write_bars(counts, drop_rate=0.2))
 
 # %% [markdown]
 # Read the table with the server's truth in mind (`stored` and `duplicates`
@@ -383,22 +373,21 @@ assert explorer.readout == DecisionExplorer.readout_for(
     method="PUT", error="network", idempotency_key=False)
 
 # %% [markdown]
-# Every combination at once: 7 methods × 9 outcomes × key or not. In the
-# table, `retry` means retried in any case, `with key` only with an
-# idempotency key, `no` never:
+# Every combination at once: 7 methods × 9 outcomes × key or not.
+# `decision_table` asks `decide` about each one, a row each:
 
 # %%
-verdicts = [(m, e, k, decide(outcome_for(e), m, k))
-            for m in METHODS for e in ERRORS for k in (False, True)]
-decisions = pd.DataFrame(
-    [(m, e, k, d.retry, d.reason) for m, e, k, d in verdicts],
-    columns=["method", "error", "key", "retry", "reason"])
+outcomes = {e: outcome_for(e) for e in ERRORS}
+decisions = decision_table(METHODS, outcomes)
 len(decisions)
 
+# %% [markdown]
+# `verdict_table` folds the rows to one word per outcome and method: `retry`
+# means retried in any case, `with key` only with an idempotency key, `no`
+# never:
+
 # %%
-verdict = decisions.groupby(["error", "method"], sort=False)["retry"].agg(
-    lambda r: "retry" if r.all() else "with key" if r.any() else "no")
-verdict.unstack()
+verdict_table(decisions)
 
 # %% [markdown]
 # And the reasons for one method, here `PUT`; change the filter to see
@@ -406,7 +395,7 @@ verdict.unstack()
 
 # %%
 for row in decisions.query("method == 'PUT'").itertuples():
-    print(f"{row.error:9} key={'yes' if row.key else 'no':3}  "
+    print(f"{row.outcome:9} key={'yes' if row.key else 'no':3}  "
           f"{'retry' if row.retry else 'no':5}  {row.reason}")
 
 # %%

@@ -25,13 +25,20 @@ import time
 from datetime import datetime, timezone
 
 import pandas as pd
-from IPython.display import Image
 
-from retrylab import Backoff, Mulberry32, RetryMetrics, RetryPolicy
-from retrylab.figure import PALETTE, new_figure, style, to_png
-from retrylab.http import async_sender, retry_everything, sender
+from retrylab import (
+    Backoff,
+    Mulberry32,
+    Outcome,
+    RetryMetrics,
+    RetryPolicy,
+    retry_everything_rule,
+)
+from retrylab.figure import show
+from retrylab.http import async_sender, sender
 from retrylab.lab import LabServer, lesson_scenarios
 from retrylab.lesson import SEED, retry_loop_text
+from retrylab.plots import retry_after_bars, wait_histogram
 
 pd.set_option("display.width", 100)
 
@@ -129,16 +136,7 @@ table["wait (ms)"] = table.max(axis=1)
 table
 
 # %%
-fig = new_figure((7, 3.6))
-ax = style(fig.add_subplot(), "The loop waits max(backoff, Retry-After)",
-           "retry", "wait (ms)")
-ax.bar(table.index, table["backoff (ms)"], 0.5, color=PALETTE["sky"],
-       label="backoff draw")
-ax.axhline(2000, color=PALETTE["vermillion"], ls="--", label="Retry-After: 2")
-ax.plot(table.index, table["wait (ms)"], "o", color=PALETTE["black"],
-        label="the loop waits")
-ax.legend(loc="upper left")
-Image(to_png(fig))
+show(retry_after_bars(table["backoff (ms)"], 2000))
 
 # %% [markdown]
 # For the first four retries the server's two seconds win; from the fifth,
@@ -250,19 +248,23 @@ for name, policy in presets.items():
 # into the loop: when the user enters a wrong value, they learn about it three
 # times later." Let us measure it. Each request to the lab now takes 100 ms,
 # like a slow mobile link, and the user submits an invalid measurement (422).
-# `retry_everything` hides each failure's class from the loop, as a catch-all
-# `catch (e) { retry() }` does.
+# A policy's `rule` decides which failures are retried; by default it is the
+# lesson's. `retry_everything_rule` retries every failure but a cancellation,
+# as a catch-all `catch (e) { retry() }` does:
+
+# %%
+print(retry_everything_rule(Outcome.http(422), "POST").reason)
 
 # %%
 lab.script("POST", "/measurements", latency=0.1)
 post = sender(lab.url + "/measurements", "POST", {"value": "cold"})
-clients = {"classifies (lesson)": post,
-           "retries everything": retry_everything(post)}
+clients = {"classifies (lesson)": RetryPolicy(),
+           "retries everything": RetryPolicy(rule=retry_everything_rule)}
 runs = {}
-for name, send in clients.items():
+for name, client in clients.items():
     waits = []
     start = time.perf_counter()
-    r = RetryPolicy().run(send, "POST", Mulberry32(SEED), waits.append)
+    r = client.run(post, "POST", Mulberry32(SEED), waits.append)
     runs[name] = (r, time.perf_counter() - start, waits)
 
 # %% [markdown]
@@ -329,17 +331,11 @@ metrics.reasons_table()
 # buckets below 200 ms hold both kinds and the ones above only second retries:
 
 # %%
-hist = metrics.wait_histogram(50)
-hist
+metrics.wait_histogram(50)
 
 # %%
-fig = new_figure((7, 3.4))
-ax = style(fig.add_subplot(), "Waits of 300 user-triggered refreshes",
-           "wait (ms, 50 ms buckets)", "number of waits")
-ax.bar(hist.index + 25, hist.values, width=45, color=PALETTE["blue"],
-       label=f"{int(hist.sum())} waits")
-ax.legend()
-Image(to_png(fig))
+show(wait_histogram(metrics.waits, 50,
+                    title="Waits of 300 user-triggered refreshes"))
 
 # %% [markdown]
 # The loop also logs every decision through Python's `logging`, logger
