@@ -55,3 +55,11 @@ def test_readme_lists_every_notebook() -> None:
 
 def test_package_is_typed() -> None:
     assert (ROOT / "retrylab" / "py.typed").exists()
+
+
+def test_readme_example_runs() -> None:
+    import doctest
+
+    result = doctest.testfile(str(ROOT / "README.md"), module_relative=False,
+                              optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted >= 3 and result.failed == 0
