@@ -70,7 +70,8 @@ def jitter_spread(clients: int = 1000, attempt: int = 3, base: int = 1000, width
     shortest, longest and mean wait (ms), longest / shortest, and the busiest
     ``width``-ms bucket (clients, and share of all).
 
-    >>> jitter_spread().loc["proportional", ["shortest", "longest", "busiest"]].tolist()
+    >>> row = jitter_spread().loc["proportional"]
+    >>> [int(row[c]) for c in ("shortest", "longest", "busiest")]
     [2003, 5997, 140]
     """
     rows = {}
