@@ -13,8 +13,12 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from .outcome import LESSON_SAFE_METHODS, check_method
+from .outcome import LESSON_SAFE_METHODS, Outcome, check_method
 from .policy import RetryPolicy
+
+#: Failures a retry can never fix: the first rule of the web lesson.
+_NEVER_RETRIED = {"422": Outcome.http(422), "404": Outcome.http(404),
+                  "a body error": Outcome.body(), "a cancellation": Outcome.cancelled()}
 
 #: The mobile lesson's rule of thumb for attempts in a mobile app.
 MOBILE_ATTEMPTS = (3, 5)
@@ -43,6 +47,13 @@ def audit(policy: RetryPolicy, *, method: str = "GET", idempotency_key: bool = F
     b = policy.backoff
     findings: list[Finding] = []
     lo, hi = MOBILE_ATTEMPTS
+    retried = [name for name, o in _NEVER_RETRIED.items()
+               if policy.decide(o, m, idempotency_key).retry]
+    findings.append(Finding(
+        "classifies failures", not retried,
+        "429, 5xx and (for safe methods) network errors only" if not retried
+        else f"retries {', '.join(retried)}: repeating them gives the same answer, and the "
+             "user learns of the error later"))
     findings.append(Finding(
         "attempt limit", policy.max_attempts <= hi,
         f"max_attempts={policy.max_attempts}; the mobile lesson suggests {lo}-{hi}: "

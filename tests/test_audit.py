@@ -29,3 +29,12 @@ def test_table() -> None:
     t = audit_table(RetryPolicy(), method="POST")
     assert t.loc["safe to repeat", "verdict"] == "FAIL"
     assert "idempotency key" in t.loc["safe to repeat", "why"]
+
+
+def test_retrying_everything_is_caught() -> None:
+    from retrylab.outcome import retry_everything_rule
+
+    sloppy = RetryPolicy.user_triggered(rule=retry_everything_rule)
+    assert failed(sloppy) == ["classifies failures"]
+    why = {f.rule: f.why for f in audit(sloppy)}["classifies failures"]
+    assert "422, 404, a body error" in why

@@ -123,7 +123,8 @@ audit_table(RetryPolicy.user_triggered(), method="POST")
 
 # %% [markdown]
 # A policy with no jitter, no cap, no time budget and fifty attempts fails
-# nearly everything:
+# five of the eight rules (it still classifies failures and grows exponentially,
+# and a GET is safe to repeat):
 
 # %%
 reckless = RetryPolicy(max_attempts=50, backoff=Backoff(200, 2, None))
