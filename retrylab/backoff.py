@@ -223,10 +223,14 @@ class Backoff:
         >>> [(next(full), next(deco)) for _ in range(3)]
         [(70, 384), (296, 1034), (780, 2121)]
         """
+        self.check_rng(rng)
+        return self._waits(rng)
+
+    def check_rng(self, rng: object) -> None:
+        """Refuse ``rng=None`` when this jitter draws random numbers."""
         if self.jitter != "none" and rng is None:
             raise ValueError(f"rng=None is out of range: jitter={self.jitter!r} needs a "
                              "generator such as Mulberry32(seed)")
-        return self._waits(rng)
 
     def _waits(self, rng: Random | None) -> Iterator[int]:
         prev: int | None = None

@@ -41,7 +41,7 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-from ._check import check_int, check_number
+from ._check import check_choice, check_int, check_number
 
 __all__ = [
     "BudgetArray",
@@ -354,11 +354,9 @@ def budget_from_name(name: str) -> GrpcRetryThrottle | SreRetryBudget | None:
     >>> budget_from_name("none") is None
     True
     """
-    if name == "none":
-        return None
+    check_choice("budget", name, ("none", "grpc", "sre"))
     if name == "grpc":
         return GrpcRetryThrottle()
     if name == "sre":
         return SreRetryBudget()
-    raise ValueError(f"budget={name!r} is out of range: budget must be one of "
-                     "'none', 'grpc', 'sre'")
+    return None

@@ -355,10 +355,7 @@ class Explorer:
         Browser tests compare the page with this. Unknown names raise ValueError.
         """
         merged = cls.default_values()
-        unknown = sorted(set(values) - set(merged))
-        if unknown:
-            raise ValueError(f"{unknown[0]}={values[unknown[0]]!r} is out of range: "
-                             f"the controls are {', '.join(merged)}")
+        _reject_unknown(values, merged)
         merged.update(values)
         return cls.readout_text(cls.compute(**merged))
 
@@ -512,10 +509,7 @@ class Explorer:
         self.errors.outputs = ({"output_type": "stream", "name": "stderr", "text": text},)
 
     def _check_names(self, values: Mapping[str, Any]) -> None:
-        unknown = sorted(set(values) - set(self.controls))
-        if unknown:
-            raise ValueError(f"{unknown[0]}={values[unknown[0]]!r} is out of range: "
-                             f"the controls are {', '.join(self.controls)}")
+        _reject_unknown(values, self.controls)
 
     def _check_value(self, name: str, value: Any) -> None:
         w = self.controls[name]
@@ -555,3 +549,11 @@ class Explorer:
             bundle["image/png"] = base64.b64encode(self._png).decode("ascii")
         bundle["text/plain"] = self._repr_text()
         return bundle
+
+
+def _reject_unknown(values: Mapping[str, Any], controls: Mapping[str, Any]) -> None:
+    """Refuse a value for a control the explorer does not have."""
+    unknown = sorted(set(values) - set(controls))
+    if unknown:
+        raise ValueError(f"{unknown[0]}={values[unknown[0]]!r} is out of range: "
+                         f"the controls are {', '.join(controls)}")

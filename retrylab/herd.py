@@ -36,9 +36,8 @@ def wakeups(backoff: Backoff, clients: int, attempt: int,
     attempt = check_int("attempt", attempt, low=1, high=10_000)
     if backoff.jitter == "none":
         return np.full(clients, backoff.ceiling(attempt - 1), dtype=np.int64)
-    if rng is None:
-        raise ValueError(f"rng=None is out of range: jitter={backoff.jitter!r} needs a "
-                         "generator such as Mulberry32(seed)")
+    backoff.check_rng(rng)
+    assert rng is not None  # check_rng refused None for every other jitter
     if backoff.jitter == "decorrelated":
         prev = np.full(clients, backoff.base, dtype=np.int64)
         for _ in range(attempt):

@@ -40,6 +40,17 @@ Body = Mapping[str, Any] | list[Any] | str | bytes | None
 _MAX_RESPONSE = 8 * 1024 * 1024
 
 
+
+def check_path(path: str) -> str:
+    """Return ``path`` if it is a request path (it starts with ``/``).
+
+    >>> check_path("/measurements")
+    '/measurements'
+    """
+    if not isinstance(path, str) or not path.startswith("/"):
+        raise ValueError(f"path={path!r} is out of range: path must start with '/'")
+    return path
+
 def response_outcome(status: int, retry_after: str | None, raw: bytes,
                      now: float | None = None) -> Outcome:
     """Classify one HTTP answer (status, Retry-After header text, body bytes).
@@ -153,8 +164,7 @@ class Connection:
                 headers: Mapping[str, str] | None = None) -> Outcome:
         """Send one request on the connection; never raises for network trouble."""
         m = check_method(method)
-        if not isinstance(path, str) or not path.startswith("/"):
-            raise ValueError(f"path={path!r} is out of range: path must start with '/'")
+        check_path(path)
         payload, hdrs = _encode(body, headers)
         try:
             self._conn.request(m, path, body=payload, headers=hdrs)

@@ -51,7 +51,7 @@ import pandas as pd
 from . import lesson
 from ._check import check_choice, check_int, check_number
 from .backoff import Random
-from .http import Connection, KeyMaker, sender
+from .http import Connection, KeyMaker, check_path, sender
 from .outcome import check_method
 from .policy import MetricsLike, RetryPolicy, RetryResult, Sleep
 from .rng import Mulberry32
@@ -322,7 +322,7 @@ class LabServer:
         ...     http_send(lab.url + "/report").detail
         "malformed Retry-After 'soon' ignored: ..."
         """
-        key = (check_method(method), _path(path))
+        key = (check_method(method), check_path(path))
         s = _Script(
             statuses=[_status(x) for x in statuses],
             faults=[None if f is None else check_choice("fault", f, FAULTS) for f in faults],
@@ -342,7 +342,7 @@ class LabServer:
     def unscript(self, method: str, path: str) -> None:
         """Remove the script of ``method path``; the route answers as usual."""
         with self._lock:
-            self._scripts.pop((check_method(method), _path(path)), None)
+            self._scripts.pop((check_method(method), check_path(path)), None)
 
     # -- handling (called by the request handler threads) ---------------------------
 
@@ -455,12 +455,6 @@ def validate_measurement(doc: Any) -> dict[str, str]:
         if name not in RECORD_FIELDS:
             errors[str(name)] = "unknown field"
     return errors
-
-
-def _path(path: str) -> str:
-    if not isinstance(path, str) or not path.startswith("/"):
-        raise ValueError(f"path={path!r} is out of range: path must start with '/'")
-    return path
 
 
 def _status(status: int | None) -> int | None:
