@@ -33,12 +33,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from retrylab.backoff import Backoff
-from retrylab.contention import contention_sweep
-from retrylab.fleet import storm_fleet
-from retrylab.herd import bucket_counts, wakeups
-from retrylab.lesson import SEED
-from retrylab.rng import Mulberry32
+from retrylab.core.backoff import Backoff
+from retrylab.core.rng import Mulberry32
+from retrylab.lessons.outputs import SEED
+from retrylab.sim.contention import contention_sweep
+from retrylab.sim.fleet import storm_fleet
+from retrylab.sim.herd import bucket_counts, wakeups
 
 DRAWS = 10_000_000
 SCALAR_DRAWS = 300_000

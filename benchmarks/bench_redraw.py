@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from retrylab.widgets import HerdExplorer, herd_explorer
+from retrylab.viz.explorers import HerdExplorer, herd_explorer
 
 TARGET_MS = 100.0
 

@@ -2,17 +2,17 @@
 
 The public API, grouped in the order the lessons introduce it. Figures and
 explorers (matplotlib, ipywidgets) are not imported here: use
-``retrylab.plots``, ``retrylab.widgets`` and ``retrylab.simplots``.
+the ``retrylab.viz`` layer (``pip install "retrylab[notebooks]"``).
 """
 
 # ruff: noqa: I001, RUF022  (sections follow the lessons, not the alphabet)
 from __future__ import annotations
 
 # -- the seeded generator ----------------------------------------------------
-from .rng import Mulberry32
+from .core.rng import Mulberry32
 
 # -- which failures are retried ---------------------------------------------
-from .outcome import (
+from .core.outcome import (
     IDEMPOTENT_METHODS,
     LESSON_SAFE_METHODS,
     SAFE_METHODS,
@@ -28,18 +28,19 @@ from .outcome import (
 )
 
 # -- computing the wait ------------------------------------------------------
-from .backoff import GROWTHS, JITTERS, Backoff
-from .jsround import js_round
+from .core.backoff import GROWTHS, JITTERS, Backoff
+from .core.jsround import js_round
 
 # -- many clients that failed together ---------------------------------------
-from .herd import bucket_counts, histogram_lines, peak_ratio, wakeups
+from .core.metrics import bucket_counts
+from .sim.herd import histogram_lines, peak_ratio, wakeups
 
 # -- the retry loop ----------------------------------------------------------
-from .policy import Attempt, RetryPolicy, RetryResult, StopReason
-from .metrics import RetryMetrics
+from .core.policy import Attempt, RetryPolicy, RetryResult, StopReason
+from .core.metrics import RetryMetrics
 
 # -- the real HTTP lab (standard library only) -------------------------------
-from .http import (
+from .lab.client import (
     Connection,
     KeyMaker,
     async_send,
@@ -48,33 +49,19 @@ from .http import (
     response_outcome,
     sender,
 )
-from .lab import (
-    FAULTS,
-    LabServer,
-    LessonRun,
-    WriteReport,
-    lesson_scenarios,
-    validate_measurement,
-    write_experiment,
-)
+from .lab.server import FAULTS, LabServer, validate_measurement
+from .lessons.lab_experiments import LessonRun, WriteReport, lesson_scenarios, write_experiment
 
 # -- many clients against one server ----------------------------------------
-from .budget import GrpcRetryThrottle, SreRetryBudget
-from .fleet import (
-    BreakerSettings,
-    Fleet,
-    FleetResult,
-    expected_layered_load,
-    layered_calls,
-    outage_fleet,
-    simulate_fleet,
-    storm_fleet,
-    summary_table,
-)
-from .contention import contention, contention_sweep
+from .core.budget import GrpcRetryThrottle, SreRetryBudget
+from .sim.breakers import BreakerSettings
+from .sim.fleet import Fleet, outage_fleet, simulate_fleet, storm_fleet
+from .sim.fleetresult import FleetResult, summary_table
+from .sim.layered import expected_layered_load, layered_calls
+from .sim.contention import contention, contention_sweep
 
 # -- the circuit breaker -----------------------------------------------------
-from .breaker import BreakerOpen, BreakerRegistry, CircuitBreaker, State, Transition, replay
+from .core.breaker import BreakerOpen, BreakerRegistry, CircuitBreaker, State, Transition, replay
 
 __all__ = [
     "Mulberry32",

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from retrylab import Backoff, RetryPolicy
-from retrylab.audit import audit, audit_table
+from retrylab.lessons.audit import audit, audit_table
 
 
 def failed(policy: RetryPolicy, **kw: object) -> list[str]:
@@ -32,7 +32,7 @@ def test_table() -> None:
 
 
 def test_retrying_everything_is_caught() -> None:
-    from retrylab.outcome import retry_everything_rule
+    from retrylab.core.outcome import retry_everything_rule
 
     sloppy = RetryPolicy.user_triggered(rule=retry_everything_rule)
     assert failed(sloppy) == ["classifies failures"]

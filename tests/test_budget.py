@@ -7,16 +7,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from retrylab.backoff import Backoff
-from retrylab.budget import (
+from retrylab.core.backoff import Backoff
+from retrylab.core.budget import (
     GrpcRetryThrottle,
     GrpcThrottleArray,
     SreBudgetArray,
     SreRetryBudget,
     budget_from_name,
 )
-from retrylab.outcome import Outcome
-from retrylab.policy import RetryPolicy, StopReason
+from retrylab.core.outcome import Outcome
+from retrylab.core.policy import RetryPolicy, StopReason
 
 # -- gRPC retry throttling ----------------------------------------------------------------
 

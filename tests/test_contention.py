@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from retrylab.contention import (
+from retrylab.sim.contention import (
     BLOG_CLIENTS,
     STRATEGIES,
     _backoff,

@@ -8,22 +8,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from retrylab.backoff import Backoff
-from retrylab.breaker import CircuitBreaker, State
-from retrylab.budget import GrpcRetryThrottle, SreRetryBudget
-from retrylab.fleet import (
-    BreakerArray,
-    BreakerSettings,
-    Fleet,
-    FleetResult,
-    expected_layered_load,
-    layered_calls,
-    outage_fleet,
-    served_under_load,
-    simulate_fleet,
-    storm_fleet,
-)
-from retrylab.policy import RetryPolicy
+from retrylab.core.backoff import Backoff
+from retrylab.core.breaker import CircuitBreaker, State
+from retrylab.core.budget import GrpcRetryThrottle, SreRetryBudget
+from retrylab.core.policy import RetryPolicy
+from retrylab.sim.breakers import BreakerArray, BreakerSettings
+from retrylab.sim.fleet import Fleet, outage_fleet, served_under_load, simulate_fleet, storm_fleet
+from retrylab.sim.fleetresult import FleetResult
+from retrylab.sim.layered import expected_layered_load, layered_calls
 
 # -- invariants ------------------------------------------------------------------------------
 

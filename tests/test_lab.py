@@ -10,8 +10,8 @@ from datetime import datetime, timezone
 
 import pytest
 
-from retrylab.http import Connection, http_send
-from retrylab.lab import FAULTS, LabServer, validate_measurement
+from retrylab.lab.client import Connection, http_send
+from retrylab.lab.server import FAULTS, LabServer, validate_measurement
 
 
 @pytest.fixture
@@ -414,7 +414,7 @@ def test_a_server_left_open_is_closed_when_python_exits() -> None:
     # module is imported, runs after the lab's own hook
     code = ("import atexit\n"
             "atexit.register(lambda: print('closed at exit:', lab.closed))\n"
-            "from retrylab.lab import LabServer\n"
+            "from retrylab.lab.server import LabServer\n"
             "lab = LabServer()\n"
             "print(lab.port, flush=True)\n")
     t0 = time.perf_counter()

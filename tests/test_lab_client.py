@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from retrylab import Mulberry32, Outcome, RetryPolicy, StopReason
-from retrylab.http import (
+from retrylab.lab.client import (
     Connection,
     KeyMaker,
     async_send,
@@ -21,7 +21,7 @@ from retrylab.http import (
     response_outcome,
     sender,
 )
-from retrylab.lab import LabServer
+from retrylab.lab.server import LabServer
 
 
 @pytest.fixture

@@ -12,9 +12,10 @@ import pytest
 from test_lesson_outputs import RETRY
 
 from retrylab import Mulberry32, Outcome, RetryMetrics, RetryPolicy, StopReason
-from retrylab.http import async_sender
-from retrylab.lab import LabServer, lesson_scenarios, write_experiment, write_policy
-from retrylab.lesson import retry_loop_text
+from retrylab.lab.client import async_sender
+from retrylab.lab.server import LabServer
+from retrylab.lessons.lab_experiments import lesson_scenarios, write_experiment, write_policy
+from retrylab.lessons.outputs import retry_loop_text
 
 # -- the lesson's four scenarios ----------------------------------------------------
 
@@ -207,8 +208,8 @@ def test_metrics_tabulate_the_lessons_batch() -> None:
     metrics = RetryMetrics()
     with LabServer() as lab:
         rng = Mulberry32(20260114)
-        from retrylab.http import sender
-        from retrylab.lesson import RETRY_SCENARIOS
+        from retrylab.lab.client import sender
+        from retrylab.lessons.outputs import RETRY_SCENARIOS
         for _, _, method, path, attempts in RETRY_SCENARIOS:
             RetryPolicy(max_attempts=attempts).run(sender(lab.url + path, method), method,
                                                    rng, None, metrics=metrics)
@@ -243,7 +244,7 @@ def test_the_loop_and_the_lab_log_through_the_retrylab_logger(caplog) -> None:
     assert any(m.startswith("GET attempt 1: http/503; retrying in 70 ms") for m in messages)
     assert "POST stopped after 1 attempt(s): 422: a problem with the request itself; " \
            "repeating it gives the same answer" in messages
-    lab_lines = [r.getMessage() for r in caplog.records if r.name == "retrylab.lab"]
+    lab_lines = [r.getMessage() for r in caplog.records if r.name == "retrylab.lab.server"]
     assert len(lab_lines) == 8 and lab_lines[0] == \
         "lab GET /measurements -> 503 key=None fault=None"
     assert all(r.name.startswith("retrylab") for r in caplog.records)
@@ -258,7 +259,7 @@ def test_outcome_of_a_cancelled_run_is_never_retried() -> None:
 # -- 5xx after the server acted: the other duplicate risk ------------------------------
 
 def test_a_5xx_after_storing_duplicates_a_keyless_post_but_not_a_keyed_one() -> None:
-    from retrylab.http import sender
+    from retrylab.lab.client import sender
     with LabServer("store") as lab:
         url = lab.url + "/measurements"
         lab.script("POST", "/measurements", faults=["fail_after"])
@@ -274,8 +275,8 @@ def test_a_5xx_after_storing_duplicates_a_keyless_post_but_not_a_keyed_one() -> 
 
 
 def test_retrying_everything_retries_a_422_four_times() -> None:
-    from retrylab.http import sender
-    from retrylab.outcome import retry_everything_rule
+    from retrylab.core.outcome import retry_everything_rule
+    from retrylab.lab.client import sender
     with LabServer() as lab:
         send = sender(lab.url + "/measurements", "POST")
         right = RetryPolicy().run(send, "POST", Mulberry32(20260114))

@@ -5,7 +5,8 @@ The expected texts below are copied from the lesson as printed there.
 
 from __future__ import annotations
 
-from retrylab import Mulberry32, Outcome, RetryPolicy, lesson
+from retrylab import Mulberry32, Outcome, RetryPolicy
+from retrylab.lessons import outputs as lesson
 
 TABLE = """\
 deneme  sabit   üstel   üstel+tavan  tam sarsıntı  ilişkisiz

@@ -1,4 +1,4 @@
-"""retrylab.mobile: the mobile lesson's Kotlin and Combine code, and its strategies."""
+"""retrylab.lessons.mobile_code: the mobile lesson's Kotlin and Combine code, and its strategies."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from retrylab import Backoff, Outcome, RetryPolicy
-from retrylab.mobile import (
+from retrylab.lab.virtualtime import run_virtual
+from retrylab.lessons.mobile_code import (
     ColdPublisher,
     FuturePublisher,
     HttpError,
@@ -26,7 +27,6 @@ from retrylab.mobile import (
     retry_with_backoff,
     strategy_backoff,
 )
-from retrylab.virtualtime import run_virtual
 
 # -- the server ----------------------------------------------------------------------------
 

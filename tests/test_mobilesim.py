@@ -1,4 +1,4 @@
-"""retrylab.mobilesim: the mobile lesson's jitter spread, lifecycle, outage cost, flaky batch."""
+"""retrylab.lessons.mobile_mistakes: jitter spread, lifecycle, outage cost, flaky batch."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from retrylab import Backoff, Mulberry32, Outcome, RetryPolicy
-from retrylab.mobilesim import (
+from retrylab.lessons.mobile_mistakes import (
     LIFECYCLE_LOOPS,
     app_lifecycle,
     captured_log,

@@ -11,19 +11,20 @@ from hypothesis import strategies as st
 from matplotlib.figure import Figure
 
 from retrylab import Backoff, CircuitBreaker, State, replay
-from retrylab.figure import PALETTE, STATE_COLOURS, to_png
-from retrylab.lesson import BREAKER_EVENTS, backoff_table, breaker_trace
-from retrylab.plots import (
+from retrylab.lessons.outputs import BREAKER_EVENTS, backoff_table, breaker_trace
+from retrylab.viz.breakerplot import (
     arrow_labels,
     breaker_diagram,
     breaker_timeline,
-    herd_data,
-    herd_histogram,
+    timeline_segments,
+)
+from retrylab.viz.figure import PALETTE, STATE_COLOURS, to_png
+from retrylab.viz.herdplot import herd_data, herd_histogram
+from retrylab.viz.schedule import (
     jitter_range,
     lesson_backoffs,
     retry_after_bars,
     schedule_data,
-    timeline_segments,
     wait_bars,
     wait_histogram,
     wait_schedule,
@@ -269,7 +270,7 @@ def test_wait_histogram_counts_each_bucket() -> None:
 
 
 def test_write_bars_shows_duplicates_and_unacknowledged_per_client() -> None:
-    from retrylab.lab import write_experiment
+    from retrylab.lessons.lab_experiments import write_experiment
     reports = [write_experiment(200, 0.2, mode, seed=3) for mode in ("key", "unsafe")]
     counts = pd.concat([r.series() for r in reports], axis=1)
     fig = write_bars(counts, 0.2)

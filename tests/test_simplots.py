@@ -5,11 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from retrylab.budget import GrpcRetryThrottle
-from retrylab.contention import contention_sweep
-from retrylab.figure import to_png
-from retrylab.fleet import BreakerSettings, outage_fleet, storm_fleet
-from retrylab.simplots import (
+from retrylab.core.budget import GrpcRetryThrottle
+from retrylab.sim.breakers import BreakerSettings
+from retrylab.sim.contention import contention_sweep
+from retrylab.sim.fleet import outage_fleet, storm_fleet
+from retrylab.viz.figure import to_png
+from retrylab.viz.fleetplots import (
     ContentionExplorer,
     FleetExplorer,
     StormExplorer,

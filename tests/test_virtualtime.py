@@ -1,4 +1,4 @@
-"""retrylab.virtualtime: an asyncio loop whose clock jumps to the next timer."""
+"""retrylab.lab.virtualtime: an asyncio loop whose clock jumps to the next timer."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from retrylab.virtualtime import VirtualTimeLoop, now_ms, run_virtual, sleep_ms
+from retrylab.lab.virtualtime import VirtualTimeLoop, now_ms, run_virtual, sleep_ms
 
 
 def test_virtual_clock_jumps_instead_of_waiting() -> None:

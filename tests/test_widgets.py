@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from retrylab.widgets import (
+from retrylab.viz.explorers import (
     BackoffExplorer,
     BreakerExplorer,
     DecisionExplorer,

@@ -1,17 +1,18 @@
 """Build notebooks/NN_name.ipynb from notebooks/src/NN_name.py, then execute it.
 
-The .py source is the single place a notebook is edited: short cells in the
-"percent" format, reviewable as a diff. The .ipynb is generated, executed in a
-fresh kernel from the notebooks/ folder, and committed with its outputs (so it
-reads on GitHub without a kernel, and nbval compares against them).
+The .py source is the single place a notebook is edited: short cells in
+jupytext's "percent" format, reviewable as a diff. jupytext reads it into cells;
+this script adds what the committed notebooks need, executes them in a fresh
+kernel from the notebooks/ folder, and writes them with their outputs (so they
+read on GitHub without a kernel, and nbval compares against them).
 
-Cell markers (one line each, ``# %%`` then optional words):
+Cell markers are jupytext's (``# %%`` then optional metadata); the tags used here:
 
-    # %% [markdown]          a markdown cell; its lines lose their leading "# "
-    # %%                     a code cell
-    # %% ignore-output       a code cell tagged nbval-ignore-output (widgets)
-    # %% solution            a code cell whose source is collapsed (a solution)
-    # %% skip                a code cell tagged nbval-skip (never in CI)
+    # %% [markdown]                         a markdown cell
+    # %%                                    a code cell
+    # %% tags=["nbval-ignore-output"]       nbval does not compare its output (widgets)
+    # %% tags=["solution"]                  a solution (its source is collapsed)
+    # %% tags=["nbval-skip"]                never executed in CI
 
 Usage: python tools/build_notebooks.py [NAME ...]   (default: every source)
 """
@@ -22,56 +23,35 @@ import sys
 import time
 from pathlib import Path
 
+import jupytext
 import nbformat
 from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "notebooks" / "src"
 OUT = ROOT / "notebooks"
-FLAGS = {"ignore-output", "solution", "skip"}
+TAGS = {"nbval-ignore-output", "solution", "nbval-skip"}
+#: What JupyterLab writes for ipykernel's kernel, so opening a notebook changes nothing.
+KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 
 
 def parse(text: str) -> nbformat.NotebookNode:
-    """Turn a percent-format source into a notebook (not executed)."""
-    nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python",
-                                 "name": "python3"}
-    nb.metadata["language_info"] = {"name": "python"}
-    cells: list[tuple[str, set[str], list[str]]] = []
-    for line in text.splitlines():
-        if line.startswith("# %%"):
-            words = line[4:].split()
-            kind = "markdown" if words[:1] == ["[markdown]"] else "code"
-            flags = {w for w in words if w in FLAGS}
-            unknown = [w for w in words if w not in FLAGS and w != "[markdown]"]
-            if unknown:
-                raise SystemExit(f"unknown cell flag(s) {unknown} in line {line!r}")
-            cells.append((kind, flags, []))
-        elif cells:
-            cells[-1][2].append(line)
-    for kind, flags, lines in cells:
-        while lines and not lines[-1].strip():
-            lines.pop()
-        while lines and not lines[0].strip():
-            lines.pop(0)
-        if kind == "markdown":
-            body = "\n".join(ln[2:] if ln.startswith("# ") else ln.lstrip("#") for ln in lines)
-            nb.cells.append(nbformat.v4.new_markdown_cell(body))
-            continue
-        cell = nbformat.v4.new_code_cell("\n".join(lines))
-        tags = []
-        if "ignore-output" in flags:
-            tags.append("nbval-ignore-output")
-        if "skip" in flags:
-            tags.append("nbval-skip")
-        if "solution" in flags:
-            tags.append("solution")
+    """Read a percent-format source into a notebook (not executed)."""
+    nb = jupytext.reads(text, fmt="py:percent")
+    nb.metadata = nbformat.from_dict({"kernelspec": dict(KERNELSPEC),
+                                      "language_info": {"name": "python"}})
+    for i, cell in enumerate(nb.cells):
+        tags = cell.metadata.get("tags", [])
+        unknown = sorted(set(tags) - TAGS)
+        if unknown:
+            raise SystemExit(f"unknown cell tag(s) {unknown} in cell {i}: "
+                             f"{cell.source.splitlines()[:1]}")
+        extra = set(cell.metadata) - {"tags"}
+        if extra:
+            raise SystemExit(f"unexpected cell metadata {sorted(extra)} in cell {i}")
+        if "solution" in tags:
             cell.metadata["jupyter"] = {"source_hidden": True}
-        if tags:
-            cell.metadata["tags"] = tags
-        nb.cells.append(cell)
-    for i, cell in enumerate(nb.cells):  # stable ids: clean diffs between builds
-        cell["id"] = f"c{i:03d}"
+        cell["id"] = f"c{i:03d}"  # stable ids: clean diffs between builds
     return nb
 
 

@@ -51,7 +51,7 @@
 
 # %%
 from retrylab import Backoff, Mulberry32, Outcome, RetryPolicy
-from retrylab.lesson import SEED
+from retrylab.lessons.outputs import SEED
 
 rng = Mulberry32(SEED)
 draws = [rng() for _ in range(3)]
@@ -159,7 +159,7 @@ attempts = ...
 waits = ...
 check_three_failures(attempts, waits)
 
-# %% solution
+# %% tags=["solution"]
 answers = iter([Outcome.http(503)] * 3 + [Outcome.success()])
 r = policy.run(lambda: next(answers), rng=Mulberry32(SEED))
 attempts, waits = r.attempts, r.waits
@@ -175,6 +175,6 @@ from retrylab.exercises.ex00 import check_which_notebook
 notebook = ...
 check_which_notebook(notebook)
 
-# %% solution
+# %% tags=["solution"]
 notebook = 1
 check_which_notebook(notebook)

@@ -38,12 +38,13 @@ from retrylab import (
     decision_table,
     verdict_table,
 )
-from retrylab.figure import show
-from retrylab.http import KeyMaker, http_send, sender
-from retrylab.lab import WRITE_MODES, LabServer, write_experiment
-from retrylab.lesson import SEED
-from retrylab.plots import write_bars
-from retrylab.widgets import (
+from retrylab.viz.figure import show
+from retrylab.lab.client import KeyMaker, http_send, sender
+from retrylab.lessons.lab_experiments import WRITE_MODES, write_experiment
+from retrylab.lab.server import LabServer
+from retrylab.lessons.outputs import SEED
+from retrylab.viz.schedule import write_bars
+from retrylab.viz.explorers import (
     ERRORS,
     METHODS,
     DecisionExplorer,
@@ -264,7 +265,7 @@ clash.status, clash.data["message"]
 # * `lesson`: no key, and the lesson's rule: no retry of POST after a
 #   network error.
 
-# %% ignore-output
+# %% tags=["nbval-ignore-output"]
 bars = {mode: IntProgress(max=1000, description=mode) for mode in WRITE_MODES}
 display(VBox(list(bars.values())))
 
@@ -362,7 +363,7 @@ r.attempts, r.outcome.label(), lab.record_count - before
 # Pick a method, a failure and whether an idempotency key was agreed; the
 # readout gives the lesson's decision and its reason.
 
-# %% ignore-output
+# %% tags=["nbval-ignore-output"]
 explorer = decision_explorer()
 explorer
 
@@ -430,7 +431,7 @@ cases_table()
 answer = ...
 check_retried_cases(answer)
 
-# %% solution
+# %% tags=["solution"]
 answer = {"A", "E", "G", "H"}
 check_retried_cases(answer)
 
@@ -444,7 +445,7 @@ from retrylab.exercises.ex01 import check_retried_statuses
 answer = ...
 check_retried_statuses(answer)
 
-# %% solution
+# %% tags=["solution"]
 answer = {429, 500, 502, 503}
 check_retried_statuses(answer)
 
@@ -460,6 +461,6 @@ from retrylab.exercises.ex01 import check_expected_duplicates
 answer = ...
 check_expected_duplicates(answer)
 
-# %% solution
+# %% tags=["solution"]
 answer = 1000 * (0.2 + 0.2**2 + 0.2**3)
 check_expected_duplicates(answer)

@@ -16,11 +16,12 @@
 # * choose between full and decorrelated jitter, knowing what the evidence says.
 
 # %%
-from retrylab import Backoff, Mulberry32, lesson
-from retrylab.figure import show
-from retrylab.plots import (herd_data, herd_histogram, lesson_backoffs,
-                            wait_schedule, waits_table)
-from retrylab.widgets import (BackoffExplorer, HerdExplorer,
+from retrylab import Backoff, Mulberry32
+from retrylab.lessons import outputs as lesson
+from retrylab.viz.figure import show
+from retrylab.viz.herdplot import herd_data, herd_histogram
+from retrylab.viz.schedule import lesson_backoffs, wait_schedule, waits_table
+from retrylab.viz.explorers import (BackoffExplorer, HerdExplorer,
                               backoff_explorer, herd_explorer)
 
 SEED = lesson.SEED
@@ -234,7 +235,7 @@ print(herd_data(clients=10_000).summary())
 # exponential strategies of the mobile lesson. The readout under the figure
 # lists the waits and their total.
 
-# %% ignore-output
+# %% tags=["nbval-ignore-output"]
 schedule = backoff_explorer()
 schedule
 
@@ -271,7 +272,7 @@ print(schedule.readout)
 # attempt they are on, and the bucket width. The readout gives the peak
 # without jitter, the peak with it, and their ratio.
 
-# %% ignore-output
+# %% tags=["nbval-ignore-output"]
 herd_view = herd_explorer()
 herd_view
 
@@ -365,7 +366,7 @@ from retrylab.exercises.ex02 import (check_ceilings, check_full_jitter_alone,
 ceilings = ...
 check_ceilings(ceilings)
 
-# %% solution
+# %% tags=["solution"]
 ceilings = Backoff(300, 3, 10_000).ceilings(range(5)).tolist()
 check_ceilings(ceilings)
 
@@ -378,7 +379,7 @@ check_ceilings(ceilings)
 waits = ...
 check_full_jitter_alone(waits)
 
-# %% solution
+# %% tags=["solution"]
 alone = Backoff(200, 2, 5000, jitter="full").waits(Mulberry32(SEED))
 waits = [next(alone) for _ in range(3)]
 check_full_jitter_alone(waits)
@@ -391,7 +392,7 @@ check_full_jitter_alone(waits)
 width = ...
 check_quarter_width(width)
 
-# %% solution
+# %% tags=["solution"]
 width = 100
 check_quarter_width(width)
 
@@ -404,6 +405,6 @@ check_quarter_width(width)
 peak = ...
 check_herd_attempt4(peak)
 
-# %% solution
+# %% tags=["solution"]
 peak = herd_data(full, clients=24, attempt=4).peak_jittered
 check_herd_attempt4(peak)

@@ -34,11 +34,12 @@ from retrylab import (
     RetryPolicy,
     retry_everything_rule,
 )
-from retrylab.figure import show
-from retrylab.http import async_sender, sender
-from retrylab.lab import LabServer, lesson_scenarios
-from retrylab.lesson import SEED, retry_loop_text
-from retrylab.plots import retry_after_bars, wait_histogram
+from retrylab.viz.figure import show
+from retrylab.lab.client import async_sender, sender
+from retrylab.lab.server import LabServer
+from retrylab.lessons.lab_experiments import lesson_scenarios
+from retrylab.lessons.outputs import SEED, retry_loop_text
+from retrylab.viz.schedule import retry_after_bars, wait_histogram
 
 pd.set_option("display.width", 100)
 
@@ -339,7 +340,7 @@ show(wait_histogram(metrics.waits, 50,
 
 # %% [markdown]
 # The loop also logs every decision through Python's `logging`, logger
-# `"retrylab"` (the lab server logs each request as `"retrylab.lab"`). Shown
+# `"retrylab"` (the lab server logs each request as `"retrylab.lab.server"`). Shown
 # here for one run of the lesson's first scenario on a fresh server:
 
 # %%
@@ -407,7 +408,7 @@ PAIRS
 answer = ...
 check_waits(answer)
 
-# %% solution
+# %% tags=["solution"]
 answer = [2000, 2600, 70, 900]
 check_waits(answer)
 
@@ -422,7 +423,7 @@ from retrylab.exercises.ex03 import check_give_up_reason
 answer = ...
 check_give_up_reason(answer)
 
-# %% solution
+# %% tags=["solution"]
 answer = "retry_after_too_long"
 check_give_up_reason(answer)
 
@@ -439,6 +440,6 @@ from retrylab.exercises.ex03 import check_refresh_policy
 answer = ...
 check_refresh_policy(answer)
 
-# %% solution
+# %% tags=["solution"]
 answer = RetryPolicy(max_attempts=3)
 check_refresh_policy(answer)

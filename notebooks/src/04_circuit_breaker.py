@@ -18,10 +18,12 @@
 
 # %%
 from retrylab import (Backoff, BreakerOpen, BreakerRegistry, CircuitBreaker,
-                      Mulberry32, Outcome, RetryPolicy, lesson, replay)
-from retrylab.figure import show
-from retrylab.plots import breaker_diagram, breaker_timeline, timeline_segments
-from retrylab.widgets import BreakerExplorer, breaker_explorer
+                      Mulberry32, Outcome, RetryPolicy, replay)
+from retrylab.lessons import outputs as lesson
+from retrylab.viz.breakerplot import (breaker_diagram, breaker_timeline,
+                                      timeline_segments)
+from retrylab.viz.explorers import BreakerExplorer, breaker_explorer
+from retrylab.viz.figure import show
 
 # %% [markdown]
 # ## Why a breaker: retrying is one request's business
@@ -133,7 +135,7 @@ for start, end, state in timeline_segments(rows, cooldown=5000):
 # the current state move on the diagram. The readout counts the requests sent
 # and blocked so far.
 
-# %% ignore-output
+# %% tags=["nbval-ignore-output"]
 explorer = breaker_explorer()
 explorer
 
@@ -280,7 +282,7 @@ from retrylab.exercises.ex04 import (check_blocked_times, check_retry_in,
 sent, blocked = ..., ...
 check_threshold_two(sent, blocked)
 
-# %% solution
+# %% tags=["solution"]
 trace2 = replay(lesson.BREAKER_EVENTS, CircuitBreaker(2, 5000))
 sent = sum(r.allowed for r in trace2)
 blocked = len(trace2) - sent
@@ -294,7 +296,7 @@ check_threshold_two(sent, blocked)
 times = ...
 check_blocked_times(times)
 
-# %% solution
+# %% tags=["solution"]
 trace3 = replay(lesson.BREAKER_EVENTS, CircuitBreaker(3, 2000))
 times = [r.now for r in trace3 if not r.allowed]
 check_blocked_times(times)
@@ -308,6 +310,6 @@ check_blocked_times(times)
 seconds = ...
 check_retry_in(seconds)
 
-# %% solution
+# %% tags=["solution"]
 seconds = -(-refused.retry_in // 1000)  # round up
 check_retry_in(seconds)

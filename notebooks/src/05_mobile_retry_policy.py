@@ -30,11 +30,15 @@
 # %%
 import pandas as pd
 
-from retrylab import Backoff, Outcome, RetryPolicy, decide, plots
-from retrylab import mobile, mobilesim
-from retrylab.figure import show
-from retrylab.lesson import SEED
-from retrylab.widgets import BackoffExplorer, backoff_explorer
+from retrylab import Backoff, Outcome, RetryPolicy, decide
+from retrylab.lessons import mobile_code as mobile
+from retrylab.lessons import mobile_mistakes as mobilesim
+from retrylab.viz.breakerplot import breaker_diagram
+from retrylab.viz.herdplot import herd_data, herd_histogram
+from retrylab.viz.schedule import wait_schedule, waits_table
+from retrylab.viz.figure import show
+from retrylab.lessons.outputs import SEED
+from retrylab.viz.explorers import BackoffExplorer, backoff_explorer
 
 pd.set_option("display.width", 120)
 pd.set_option("display.max_colwidth", 80)
@@ -201,11 +205,11 @@ schedule = {
                                             jitter="proportional"),
     "exp. + full, cap 30 s": Backoff(1000, 2, 30_000, jitter="full"),
 }
-plots.waits_table(schedule, retries=6, shared=False)
+waits_table(schedule, retries=6, shared=False)
 
 # %%
 title = "Waits before each retry: the lesson's strategies (seed 20260114)"
-show(plots.wait_schedule(schedule, retries=6, shared=False, title=title))
+show(wait_schedule(schedule, retries=6, shared=False, title=title))
 
 # %% [markdown]
 # ### Proportional against full jitter
@@ -233,8 +237,8 @@ mobilesim.jitter_spread(clients=1000, attempt=3, base=1000, width=500)
 # %%
 for jitter in ("proportional", "full"):
     herd = Backoff(1000, 2, None, jitter=jitter)
-    print(plots.herd_data(herd, 1000, 3, SEED, 500).summary(), f"({jitter})")
-    show(plots.herd_histogram(herd, clients=1000, attempt=3, width=500))
+    print(herd_data(herd, 1000, 3, SEED, 500).summary(), f"({jitter})")
+    show(herd_histogram(herd, clients=1000, attempt=3, width=500))
 
 # %% [markdown]
 # ### Try it
@@ -248,7 +252,7 @@ for jitter in ("proportional", "full"):
 # Try `proportional` with a small cap: the band is cut at the cap. A cap
 # below the base is refused with a message, and the last good figure stays.
 
-# %% ignore-output
+# %% tags=["nbval-ignore-output"]
 explorer = backoff_explorer(base=1000, cap=20_000)
 explorer
 
@@ -469,7 +473,7 @@ sent = sum(r.allowed for r in rows)
 print(f"events {len(rows)}: sent {sent}, blocked {len(rows) - sent}")
 
 # %%
-show(plots.breaker_diagram(cb.transition_counts(), cb.state,
+show(breaker_diagram(cb.transition_counts(), cb.state,
                            threshold=3, cooldown=30_000))
 
 # %% [markdown]
@@ -576,7 +580,7 @@ mobile.runs_table({
 
 # %%
 no_jitter = Backoff(1000, 2, None)
-print(plots.herd_data(no_jitter, 1000, 3, SEED, 500).summary())
+print(herd_data(no_jitter, 1000, 3, SEED, 500).summary())
 
 # %% [markdown]
 # * **No cap.** `baseDelay` doubles without limit (with `retries: 10`, the
@@ -606,7 +610,7 @@ print(plots.herd_data(no_jitter, 1000, 3, SEED, 500).summary())
 # after a network error):
 
 # %%
-from retrylab.lab import write_experiment
+from retrylab.lessons.lab_experiments import write_experiment
 
 reports = [write_experiment(500, drop_rate=0.2, mode=mode, seed=SEED)
            for mode in ("unsafe", "key", "lesson")]
@@ -673,7 +677,7 @@ mobilesim.outage_table(policies)
 # endless policy:
 
 # %%
-from retrylab.audit import audit_table
+from retrylab.lessons.audit import audit_table
 
 audit_table(policies["endless, fixed 2 s"], user_facing=False)
 
@@ -796,7 +800,7 @@ from retrylab.exercises.ex05 import check_kotlin_waits
 waits = ...
 check_kotlin_waits(waits)
 
-# %% solution
+# %% tags=["solution"]
 run = mobile.kotlin_run([Outcome.network()] * 3 + [Outcome.success()],
                         max_retries=3)
 waits = list(run.waits)
@@ -813,7 +817,7 @@ from retrylab.exercises.ex05 import check_retryable
 retried = ...
 check_retryable(retried)
 
-# %% solution
+# %% tags=["solution"]
 retried = {"429", "502", "503"}
 check_retryable(retried)
 
@@ -828,7 +832,7 @@ from retrylab.exercises.ex05 import check_outage_policy
 sync_policy = ...
 check_outage_policy(sync_policy)
 
-# %% solution
+# %% tags=["solution"]
 sync_policy = RetryPolicy(max_attempts=4,
                           backoff=Backoff(1000, 2, 30_000, jitter="full"),
                           time_budget=60_000)
@@ -844,6 +848,6 @@ from retrylab.exercises.ex05 import check_lifecycle
 kept_sending = ...
 check_lifecycle(kept_sending)
 
-# %% solution
+# %% tags=["solution"]
 kept_sending = {"policy_detached", "asyncio_port"}
 check_lifecycle(kept_sending)

@@ -32,13 +32,14 @@
 
 # %%
 from retrylab import Backoff, RetryPolicy
-from retrylab.budget import GrpcRetryThrottle, SreRetryBudget
-from retrylab.contention import findings, sweep_table
-from retrylab.figure import show
-from retrylab.fleet import (BreakerSettings, expected_layered_load,
-                            layered_calls, outage_fleet, storm_fleet,
-                            summary_table)
-from retrylab.simplots import (ContentionExplorer, FleetExplorer,
+from retrylab.core.budget import GrpcRetryThrottle, SreRetryBudget
+from retrylab.sim.contention import findings, sweep_table
+from retrylab.viz.figure import show
+from retrylab.sim.breakers import BreakerSettings
+from retrylab.sim.layered import expected_layered_load, layered_calls
+from retrylab.sim.fleet import outage_fleet, storm_fleet
+from retrylab.sim.fleetresult import summary_table
+from retrylab.viz.fleetplots import (ContentionExplorer, FleetExplorer,
                                StormExplorer, compare_fleets,
                                contention_curves, contention_explorer,
                                describe_fleet, fleet_explorer,
@@ -48,7 +49,7 @@ from retrylab.simplots import (ContentionExplorer, FleetExplorer,
 # %% [markdown]
 # ## The simulator
 #
-# `retrylab.fleet` moves time forward in steps of 10 ms:
+# `retrylab.sim.fleet` moves time forward in steps of 10 ms:
 #
 # * each client has one request to make; it arrives at t = 0 (all together)
 #   or at a random moment of a window;
@@ -135,7 +136,7 @@ show(compare_fleets({"no jitter": runs["none"],
 # requests it took, the largest wave of retries, and when the backlog
 # cleared. Each change runs the simulation again (well under a second).
 
-# %% ignore-output
+# %% tags=["nbval-ignore-output"]
 herd_view = fleet_explorer()
 herd_view
 
@@ -271,7 +272,7 @@ show(compare_fleets({k: ends[k] for k in ("no budget", "gRPC throttling",
 # Try `budget = grpc` or `sre`, or `breaker = on`; then `jitter = full`
 # alone; then fewer `attempts`; then `reject_cost = 0`.
 
-# %% ignore-output
+# %% tags=["nbval-ignore-output"]
 storm_view = fleet_explorer("storm")
 storm_view
 
@@ -332,11 +333,11 @@ layered_calls(layers=3, attempts=[3, 1, 1], requests=100)
 # * **calls** counts writes, **time** is when the last client is done; both
 #   are averaged over 100 runs.
 #
-# `retrylab.contention` rebuilds this model without an event queue, so the
+# `retrylab.sim.contention` rebuilds this model without an event queue, so the
 # blog's whole figure (19 client counts × 5 strategies × 100 runs) takes
 # about a second instead of the blog simulator's 50 s on this machine.
 
-# %% ignore-output
+# %% tags=["nbval-ignore-output"]
 sweep = sweep_with_progress()
 
 # %%
@@ -396,7 +397,7 @@ show(contention_curves(sweep))
 # and `cap` of the backoff; the bars show all five strategies (100 runs
 # each).
 
-# %% ignore-output
+# %% tags=["nbval-ignore-output"]
 aws_view = contention_explorer()
 aws_view
 
@@ -440,7 +441,7 @@ from retrylab.exercises.ex06 import (check_jitter_calls_ratio, check_layered,
 served = ...
 check_wave_capacity(served)
 
-# %% solution
+# %% tags=["solution"]
 served = outage_fleet("none", capacity=100).run().served
 check_wave_capacity(served)
 
@@ -453,7 +454,7 @@ check_wave_capacity(served)
 calls = ...
 check_layered(calls)
 
-# %% solution
+# %% tags=["solution"]
 calls = int(layered_calls(layers=4, attempts=3)["calls"].iloc[-1])
 check_layered(calls)
 
@@ -466,7 +467,7 @@ check_layered(calls)
 successes = ...
 check_throttle_recovery(successes)
 
-# %% solution
+# %% tags=["solution"]
 t = GrpcRetryThrottle(10, 0.1)
 for _ in range(10):
     t.on_outcome(False)
@@ -485,7 +486,7 @@ check_throttle_recovery(successes)
 ratio = ...
 check_jitter_calls_ratio(ratio)
 
-# %% solution
+# %% tags=["solution"]
 calls100 = sweep_table(sweep, "calls").loc[100]
 ratio = round(calls100["exponential"] / calls100["full"], 2)
 check_jitter_calls_ratio(ratio)

@@ -19,10 +19,10 @@ import pandas as pd
 
 from retrylab import (Backoff, CircuitBreaker, Mulberry32, Outcome,
                       RetryPolicy, should_retry)
-from retrylab.audit import audit_table
-from retrylab.figure import show
-from retrylab.lesson import SEED
-from retrylab.simplots import fleet_timeline
+from retrylab.lessons.audit import audit_table
+from retrylab.viz.figure import show
+from retrylab.lessons.outputs import SEED
+from retrylab.viz.fleetplots import fleet_timeline
 
 pd.set_option("display.max_colwidth", 90)
 
@@ -176,17 +176,17 @@ show(fleet_timeline(preset, title="Background preset: phones give up "
 policy = ...
 check_capstone(policy)
 
-# %% solution
+# %% tags=["solution"]
 policy = RetryPolicy(max_attempts=5,
                      backoff=Backoff(5000, 3, 60_000, jitter="full"),
                      time_budget=110_000, max_retry_after=600_000)
 check_capstone(policy)
 
-# %% solution
+# %% tags=["solution"]
 solved = capstone_fleet(policy).run()
 capstone_report(solved)
 
-# %% solution
+# %% tags=["solution"]
 show(fleet_timeline(solved, title="A passing policy: base 5 s, factor 3, "
                                   "full jitter"))
 
@@ -204,7 +204,7 @@ quiz_table()
 passing = ...
 check_quiz(passing)
 
-# %% solution
+# %% tags=["solution"]
 passing = {"A", "E"}
 check_quiz(passing)
 

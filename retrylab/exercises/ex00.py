@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..backoff import Backoff
-from ..lesson import SEED
-from ..outcome import Outcome
-from ..policy import RetryPolicy
-from ..rng import Mulberry32
+from ..core.backoff import Backoff
+from ..core.constants import SEED
+from ..core.outcome import Outcome
+from ..core.policy import RetryPolicy
+from ..core.rng import Mulberry32
 from . import Feedback, prompt, right, unanswered, wrong
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..outcome import Outcome, decide
+from ..core.outcome import Outcome, decide
 from . import Feedback, as_wholes, prompt, right, unanswered, wrong
 
 #: Exercise 1's cases: letter -> (method, outcome, idempotency key agreed).

@@ -5,10 +5,10 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from ..backoff import Backoff
-from ..lesson import SEED
-from ..plots import herd_data
-from ..rng import Mulberry32
+from ..core.backoff import Backoff
+from ..core.constants import SEED
+from ..core.rng import Mulberry32
+from ..viz.herdplot import herd_data
 from . import Feedback, as_wholes, prompt, right, unanswered, wrong
 
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..lesson import SEED
-from ..outcome import Outcome
-from ..policy import RetryPolicy, StopReason
-from ..rng import Mulberry32
+from ..core.constants import SEED
+from ..core.outcome import Outcome
+from ..core.policy import RetryPolicy, StopReason
+from ..core.rng import Mulberry32
 from . import Feedback, as_wholes, prompt, right, unanswered, wrong
 
 #: Exercise 1: (backoff wait in ms, the server's Retry-After in seconds or None).

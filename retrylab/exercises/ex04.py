@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..breaker import CircuitBreaker, replay
-from ..lesson import BREAKER_EVENTS
+from ..core.breaker import CircuitBreaker, replay
+from ..core.constants import BREAKER_EVENTS
 from . import Feedback, as_wholes, prompt, right, unanswered, wrong
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..mobile import kotlin_run
-from ..mobilesim import LIFECYCLE_LOOPS, lifecycle_table, outage_cost
-from ..outcome import Outcome, should_retry
-from ..policy import RetryPolicy
+from ..core.outcome import Outcome, should_retry
+from ..core.policy import RetryPolicy
+from ..lessons.mobile_code import kotlin_run
+from ..lessons.mobile_mistakes import LIFECYCLE_LOOPS, lifecycle_table, outage_cost
 from . import Feedback, as_wholes, prompt, right, unanswered, wrong
 
 #: The failures exercise 2 asks about, by label.

@@ -5,9 +5,10 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from ..budget import GrpcRetryThrottle
-from ..contention import contention
-from ..fleet import expected_layered_load, layered_calls, outage_fleet
+from ..core.budget import GrpcRetryThrottle
+from ..sim.contention import contention
+from ..sim.fleet import outage_fleet
+from ..sim.layered import expected_layered_load, layered_calls
 from . import Feedback, as_number, as_whole, prompt, right, unanswered, wrong
 
 

@@ -14,10 +14,11 @@ from typing import Any
 
 import pandas as pd
 
-from ..audit import audit
-from ..backoff import Backoff
-from ..fleet import Fleet, FleetResult
-from ..policy import RetryPolicy
+from ..core.backoff import Backoff
+from ..core.policy import RetryPolicy
+from ..lessons.audit import audit
+from ..sim.fleet import Fleet
+from ..sim.fleetresult import FleetResult
 from . import Feedback, prompt, right, unanswered, wrong
 
 #: (what, limit): at least 99% served, at most 3 requests per phone, the server

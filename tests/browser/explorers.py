@@ -2,7 +2,7 @@
 
 Use it in the slider tests: ``page_controls(box)`` reads every control of one
 ``.retrylab-explorer`` as a person sees it (slider readouts, dropdown choices),
-``ExplorerKinds.match(controls, readout)`` finds the class in ``retrylab.widgets``
+``ExplorerKinds.match(controls, readout)`` finds the class in ``retrylab.viz.explorers``
 with exactly those controls, and ``kind.values(controls)`` turns the page texts
 into the Python values that the class's ``readout_for(**values)`` takes.
 
@@ -38,7 +38,7 @@ PACKAGE = "retrylab"
 def explorer_modules(package: str = PACKAGE) -> list[str]:
     """Modules of ``package`` whose source mentions ``readout_for`` (no import needed).
 
-    >>> "retrylab.figure" in explorer_modules()
+    >>> "retrylab.viz.figure" in explorer_modules()
     True
     """
     spec = importlib.util.find_spec(package)

@@ -2,7 +2,7 @@
 
 Use it (notebook 05) to run the mobile lesson's samples side by side with
 :meth:`~retrylab.policy.RetryPolicy.run_async` on a virtual clock
-(:mod:`retrylab.virtualtime`), so that every run is instant and exactly
+(:mod:`retrylab.lab.virtualtime`), so that every run is instant and exactly
 reproducible:
 
 - :class:`MobileServer`: a server behind a phone's link, answering in turn;
@@ -18,7 +18,7 @@ reproducible:
   strategies as a :class:`~retrylab.backoff.Backoff`.
 
 What the lesson's mistakes cost (the app lifecycle, an outage, a flaky batch)
-is simulated in :mod:`retrylab.mobilesim`.
+is simulated in :mod:`retrylab.lessons.mobile_mistakes`.
 
 >>> run = policy_run([Outcome.http(503), Outcome.success()], seed=20260114)
 >>> run.requests, run.waits, run.result, run.elapsed
@@ -37,13 +37,13 @@ from typing import Any, Literal
 
 import pandas as pd
 
-from ._check import check_choice, check_int
-from .backoff import Backoff, Random
-from .lesson import SEED
-from .outcome import Outcome, decide
-from .policy import RetryPolicy, RetryResult
-from .rng import Mulberry32
-from .virtualtime import now_ms, run_virtual, sleep_ms
+from ..core._check import check_choice, check_int
+from ..core.backoff import Backoff, Random
+from ..core.constants import SEED
+from ..core.outcome import Outcome, decide
+from ..core.policy import RetryPolicy, RetryResult
+from ..core.rng import Mulberry32
+from ..lab.virtualtime import now_ms, run_virtual, sleep_ms
 
 __all__ = [
     "LESSON_FAILURES",

@@ -1,7 +1,7 @@
 """The mobile lesson's scenarios measured: jitter spread, app lifecycle, an outage, a flaky batch.
 
 Use it (notebook 05) to put a number on each of the mobile lesson's claims and
-common mistakes, on a virtual clock (:mod:`retrylab.virtualtime`), so that a
+common mistakes, on a virtual clock (:mod:`retrylab.lab.virtualtime`), so that a
 ten-minute outage runs in milliseconds and every number is the same on every run:
 
 - :func:`jitter_spread`: a herd's wake-ups with no, proportional and full jitter;
@@ -29,16 +29,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._check import check_choice, check_int
-from .backoff import Backoff
-from .herd import bucket_counts, wakeups
-from .lesson import SEED
-from .metrics import RetryMetrics
-from .mobile import MobileServer, execute_with_retry, lesson_is_retriable, result_text
-from .outcome import Outcome
-from .policy import RetryPolicy, RetryResult
-from .rng import Mulberry32
-from .virtualtime import now_ms, run_virtual
+from ..core._check import check_choice, check_int
+from ..core.backoff import Backoff
+from ..core.constants import SEED
+from ..core.metrics import RetryMetrics
+from ..core.outcome import Outcome
+from ..core.policy import RetryPolicy, RetryResult
+from ..core.rng import Mulberry32
+from ..lab.virtualtime import now_ms, run_virtual
+from ..sim.herd import bucket_counts, wakeups
+from .mobile_code import MobileServer, execute_with_retry, lesson_is_retriable, result_text
 
 __all__ = [
     "BATTERY_WH",

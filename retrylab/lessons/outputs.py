@@ -14,24 +14,13 @@ from typing import Literal
 
 import pandas as pd
 
-from ._check import check_choice
-from .backoff import Backoff
-from .breaker import CircuitBreaker, State, TraceRow, replay
-from .herd import bucket_counts, histogram_lines, wakeups
-from .policy import RetryResult
-from .rng import Mulberry32
-
-SEED = 20260114
-BASE, FACTOR, CAP = 200, 2, 5000
-#: The breaker lesson's nine events: (logical time in ms, did the request succeed).
-BREAKER_EVENTS: tuple[tuple[int, bool], ...] = (
-    (0, False), (200, False), (600, False),   # the third failure opens the circuit
-    (900, False), (1500, False),              # cooling down: nothing is sent
-    (6000, False),                            # half-open trial fails
-    (8000, False),                            # cooling down again
-    (11500, True),                            # half-open trial succeeds
-    (11800, True),
-)
+from ..core._check import check_choice
+from ..core.backoff import Backoff
+from ..core.breaker import CircuitBreaker, State, TraceRow, replay
+from ..core.constants import BASE, BREAKER_EVENTS, CAP, FACTOR, RETRY_SCENARIOS, SEED
+from ..core.policy import RetryResult
+from ..core.rng import Mulberry32
+from ..sim.herd import bucket_counts, histogram_lines, wakeups
 
 Lang = Literal["en", "tr"]
 _TR_STATE = {State.CLOSED: "kapali", State.OPEN: "acik", State.HALF_OPEN: "yariAcik"}
@@ -98,12 +87,6 @@ def herd_text(lang: Lang = "tr", seed: int = SEED) -> str:
 
 
 #: The retry-loop lesson's four scenarios: label (tr, en), method, path, max attempts.
-RETRY_SCENARIOS: tuple[tuple[str, str, str, str, int], ...] = (
-    ("503, sonra başarılı", "503, then success", "GET", "/measurements", 4),
-    ("422 (denenmez)", "422 (not retried)", "POST", "/measurements", 4),
-    ("429 (Retry-After: 2)", "429 (Retry-After: 2)", "GET", "/report", 3),
-    ("404 (denenmez)", "404 (not retried)", "GET", "/missing", 4),
-)
 
 
 def retry_line(name: str, result: RetryResult, lang: Lang = "tr") -> str:

@@ -55,7 +55,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from ._check import check_choice, check_int, check_number
+from ..core._check import check_choice, check_int, check_number
 
 __all__ = [
     "BLOG_CLIENTS",

@@ -5,7 +5,7 @@ happened, or whether the policy helps. :class:`RetryMetrics` collects, for every
 run it is given: attempts, retries, success after a retry, the reasons runs
 stopped, the outcomes seen and every wait, and tabulates them for a notebook.
 Each run is also logged through the standard ``logging`` module (logger
-``"retrylab"``) by :class:`~retrylab.policy.RetryPolicy` itself.
+``"retrylab"``) by :class:`~retrylab.core.policy.RetryPolicy` itself.
 """
 
 from __future__ import annotations
@@ -14,7 +14,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+import numpy as np
+import numpy.typing as npt
 import pandas as pd
+
+from ._check import check_int
 
 if TYPE_CHECKING:
     from .policy import RetryResult
@@ -80,5 +84,24 @@ class RetryMetrics:
 
     def wait_histogram(self, width: int = 500) -> pd.Series:
         """Waits bucketed by ``width`` ms (the wait distribution)."""
-        from .herd import bucket_counts
         return bucket_counts(self.waits, width).rename("waits")
+
+
+def bucket_counts(waits: npt.ArrayLike, width: int = 200) -> pd.Series:
+    """How many wake-ups fall in each ``width``-ms bucket, by bucket start.
+
+    Only buckets that hold someone appear, as in the lesson's histogram.
+
+    >>> bucket_counts([70, 150, 230, 800]).to_dict()
+    {0: 2, 200: 1, 800: 1}
+    """
+    width = check_int("width", width, low=1, high=86_400_000)
+    w = np.asarray(waits, dtype=np.int64)
+    idx = w // width
+    if w.size == 0:
+        return pd.Series([], dtype=np.int64, name="clients").rename_axis("bucket_ms")
+    lo = int(idx.min())
+    counts = np.bincount(idx - lo)
+    nz = np.flatnonzero(counts)
+    return pd.Series(counts[nz], index=pd.Index((nz + lo) * width, name="bucket_ms"),
+                     name="clients")

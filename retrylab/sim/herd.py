@@ -12,9 +12,12 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from ._check import check_int
-from .backoff import Backoff
-from .rng import Mulberry32
+from ..core._check import check_int
+from ..core.backoff import Backoff
+from ..core.metrics import (
+    bucket_counts as bucket_counts,  # re-exported: the herd is counted in buckets
+)
+from ..core.rng import Mulberry32
 
 
 def wakeups(backoff: Backoff, clients: int, attempt: int,
@@ -44,26 +47,6 @@ def wakeups(backoff: Backoff, clients: int, attempt: int,
             prev = backoff.next_waits(0, rng.random(clients), prev)
         return prev
     return backoff.next_waits(attempt - 1, rng.random(clients))
-
-
-def bucket_counts(waits: npt.ArrayLike, width: int = 200) -> pd.Series:
-    """How many wake-ups fall in each ``width``-ms bucket, by bucket start.
-
-    Only buckets that hold someone appear, as in the lesson's histogram.
-
-    >>> bucket_counts([70, 150, 230, 800]).to_dict()
-    {0: 2, 200: 1, 800: 1}
-    """
-    width = check_int("width", width, low=1, high=86_400_000)
-    w = np.asarray(waits, dtype=np.int64)
-    idx = w // width
-    if w.size == 0:
-        return pd.Series([], dtype=np.int64, name="clients").rename_axis("bucket_ms")
-    lo = int(idx.min())
-    counts = np.bincount(idx - lo)
-    nz = np.flatnonzero(counts)
-    return pd.Series(counts[nz], index=pd.Index((nz + lo) * width, name="bucket_ms"),
-                     name="clients")
 
 
 def histogram_lines(counts: pd.Series) -> list[str]:

@@ -9,7 +9,7 @@ either stops or waits and sends again. It stops on:
 - the total time budget (``time_budget``): if the next wait would end past it,
   the loop stops now and says so, rather than make the user wait for nothing;
 - a Retry-After longer than ``max_retry_after``: telling the user beats waiting;
-- a retry budget shared by many requests (:mod:`retrylab.budget`) running dry.
+- a retry budget shared by many requests (:mod:`retrylab.core.budget`) running dry.
 
 The wait before retry ``n`` is ``max(backoff wait, Retry-After)``: the server
 knows its own recovery time, so its suggestion is a lower bound. The backoff
@@ -128,7 +128,7 @@ class RetryPolicy:
 
     The lesson's first scenario (503, 503, then success):
 
-    >>> from retrylab.rng import Mulberry32
+    >>> from retrylab.core.rng import Mulberry32
     >>> answers = iter([Outcome.http(503), Outcome.http(503), Outcome.success([1])])
     >>> slept = []
     >>> r = RetryPolicy().run(lambda: next(answers), "GET", Mulberry32(20260114), slept.append)
@@ -137,7 +137,7 @@ class RetryPolicy:
 
     A 422 under the lesson's rule, then under "retry everything":
 
-    >>> from retrylab.outcome import retry_everything_rule, retry_statuses
+    >>> from retrylab.core.outcome import retry_everything_rule, retry_statuses
     >>> invalid = lambda: Outcome.http(422)
     >>> RetryPolicy().run(invalid, "POST", Mulberry32(20260114)).attempts
     1
@@ -209,7 +209,7 @@ class RetryPolicy:
 
         >>> RetryPolicy().decide(Outcome.network(), "PUT").retry
         False
-        >>> from retrylab.outcome import IDEMPOTENT_METHODS
+        >>> from retrylab.core.outcome import IDEMPOTENT_METHODS
         >>> RetryPolicy(safe_methods=IDEMPOTENT_METHODS).decide(Outcome.network(), "PUT").retry
         True
         """

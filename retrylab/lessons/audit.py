@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from .outcome import LESSON_SAFE_METHODS, Outcome, check_method
-from .policy import RetryPolicy
+from ..core.outcome import LESSON_SAFE_METHODS, Outcome, check_method
+from ..core.policy import RetryPolicy
 
 #: Failures a retry can never fix: the first rule of the web lesson.
 _NEVER_RETRIED = {"422": Outcome.http(422), "404": Outcome.http(404),

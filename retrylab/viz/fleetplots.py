@@ -15,7 +15,7 @@ or marker.
 - :func:`layered_load`: calls reaching each service of a call chain;
 - :func:`fleet_explorer` and :func:`contention_explorer`: the sliders.
 
->>> from retrylab.fleet import outage_fleet
+>>> from retrylab.sim.fleet import outage_fleet
 >>> plot = fleet_timeline(outage_fleet("full").run()).retrylab_plot
 >>> plot.peak_text.get_text()
 '<- 1000 first tries at 0 s (off the scale)'
@@ -34,21 +34,16 @@ from matplotlib.figure import Figure, SubFigure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch, Rectangle
 
-from ._check import check_choice, check_int
-from .backoff import JITTERS, Backoff, Jitter
-from .budget import GrpcRetryThrottle, budget_from_name
-from .contention import STRATEGIES, ContentionResult, contention, sweep_table
+from ..core._check import check_choice, check_int
+from ..core.backoff import JITTERS, Backoff, Jitter
+from ..core.budget import GrpcRetryThrottle, budget_from_name
+from ..core.policy import RetryPolicy
+from ..sim.breakers import BreakerSettings
+from ..sim.contention import STRATEGIES, ContentionResult, contention, sweep_table
+from ..sim.fleet import Fleet, outage_fleet, storm_fleet
+from ..sim.fleetresult import FleetResult
+from ..sim.layered import expected_layered_load, layered_calls
 from .figure import PALETTE, Explorer, choice_slider, float_slider, int_slider, new_figure, style
-from .fleet import (
-    BreakerSettings,
-    Fleet,
-    FleetResult,
-    expected_layered_load,
-    layered_calls,
-    outage_fleet,
-    storm_fleet,
-)
-from .policy import RetryPolicy
 
 __all__ = [
     "STRATEGY_STYLE",
@@ -86,7 +81,7 @@ FloatArray = npt.NDArray[np.float64]
 def describe_fleet(fleet: Fleet) -> str:
     """Two short lines naming a fleet's settings, for a figure title.
 
-    >>> from retrylab.fleet import outage_fleet
+    >>> from retrylab.sim.fleet import outage_fleet
     >>> print(describe_fleet(outage_fleet("full")))
     1000 clients at once; capacity 50 per 10 ms step; outage 0-2 s
     8 attempts, full jitter, base 200 ms x 2, cap 5000 ms
@@ -115,7 +110,7 @@ def step_series(result: FleetResult, bin_ms: int | None = None) -> pd.DataFrame:
     capacity line keeps its meaning). ``None`` keeps single steps up to 3000 of
     them, else uses 100 ms bins.
 
-    >>> from retrylab.fleet import storm_fleet
+    >>> from retrylab.sim.fleet import storm_fleet
     >>> s = step_series(storm_fleet(clients=6000).run())
     >>> len(s), float(s["time_ms"].iloc[1])
     (600, 100.0)
@@ -238,7 +233,7 @@ def fleet_timeline(result: FleetResult, bin_ms: int | None = None,
     Use it beside ``result.readout()``: the figure shows *when* the load came
     (waves, a storm), the readout the numbers.
 
-    >>> from retrylab.fleet import outage_fleet
+    >>> from retrylab.sim.fleet import outage_fleet
     >>> fig = fleet_timeline(outage_fleet("full").run())
     >>> float(fig.retrylab_plot.capacity.get_ydata().max()), len(fig.axes)
     (50.0, 2)
@@ -254,7 +249,7 @@ def compare_fleets(results: Mapping[str, FleetResult], bin_ms: int | None = None
                    suptitle: str | None = None) -> Figure:
     """The load panel of several runs stacked, same axes, each titled by its name.
 
-    >>> from retrylab.fleet import outage_fleet
+    >>> from retrylab.sim.fleet import outage_fleet
     >>> fig = compare_fleets({"no jitter": outage_fleet("none").run(),
     ...                       "full jitter": outage_fleet("full").run()})
     >>> for ax in fig.axes:
@@ -335,7 +330,7 @@ class ContentionPlot:
 def contention_curves(sweep: pd.DataFrame, mark: int | None = 100) -> Figure:
     """The blog's figures: calls and completion time against clients, one line per strategy.
 
-    >>> from retrylab.contention import contention_sweep
+    >>> from retrylab.sim.contention import contention_sweep
     >>> fig = contention_curves(contention_sweep([10, 20], runs=5))
     >>> fig.retrylab_plot.lines["full"][0].get_xdata().tolist()
     [10.0, 20.0]
@@ -357,7 +352,7 @@ def sweep_with_progress(clients: Sequence[int] | None = None, runs: int = 100,
     import ipywidgets as widgets
     from IPython.display import display
 
-    from .contention import BLOG_CLIENTS, contention_sweep
+    from ..sim.contention import BLOG_CLIENTS, contention_sweep
 
     counts = BLOG_CLIENTS if clients is None else clients
     bar = widgets.IntProgress(value=0, min=0, max=len(counts) * len(STRATEGIES),

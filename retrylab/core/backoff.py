@@ -216,7 +216,7 @@ class Backoff:
         is asked for, so two schedules on one generator interleave draw by draw
         exactly as the lesson's table does:
 
-        >>> from retrylab.rng import Mulberry32
+        >>> from retrylab.core.rng import Mulberry32
         >>> rng = Mulberry32(20260114)
         >>> full = Backoff(200, 2, 5000, jitter="full").waits(rng)
         >>> deco = Backoff(200, 2, 5000, jitter="decorrelated").waits(rng)

@@ -32,8 +32,8 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
-from ._check import check_int, check_number
-from .outcome import Outcome, check_method, parse_retry_after
+from ..core._check import check_int, check_number
+from ..core.outcome import Outcome, check_method, parse_retry_after
 
 Clock = Callable[[], float]
 Body = Mapping[str, Any] | list[Any] | str | bytes | None
@@ -147,7 +147,7 @@ class Connection:
     :func:`http_send` opens a fresh connection per request instead, as the
     lesson's ``fetch`` does.
 
-    >>> from retrylab.lab import LabServer
+    >>> from retrylab.lab.server import LabServer
     >>> with LabServer() as lab, Connection(lab.url) as conn:
     ...     [conn.request("GET", "/measurements").label() for _ in range(3)]
     ['http/503', 'http/503', 'success']
@@ -220,7 +220,7 @@ def sender(url: str, method: str = "GET", body: Body = None,
     """A zero-argument ``send`` for ``RetryPolicy.run``: each call is one attempt.
 
     >>> from retrylab import Mulberry32, RetryPolicy
-    >>> from retrylab.lab import LabServer
+    >>> from retrylab.lab.server import LabServer
     >>> with LabServer() as lab:
     ...     r = RetryPolicy().run(sender(lab.url + "/measurements"), "GET",
     ...                           Mulberry32(20260114), sleep=None)

@@ -23,21 +23,15 @@ from typing import Any
 
 from matplotlib.figure import Figure
 
-from ._check import check_choice
-from .backoff import JITTERS, Backoff
-from .breaker import CircuitBreaker, State, TraceRow, replay
+from ..core._check import check_choice
+from ..core.backoff import JITTERS, Backoff
+from ..core.breaker import CircuitBreaker, State, TraceRow, replay
+from ..core.constants import BREAKER_EVENTS, SEED
+from ..core.outcome import Decision, Outcome, decide
+from .breakerplot import BreakerPlot
 from .figure import Explorer, choice_slider, float_slider, int_slider
-from .lesson import BREAKER_EVENTS, SEED
-from .outcome import Decision, Outcome, decide
-from .plots import (
-    BreakerPlot,
-    HerdData,
-    HerdPlot,
-    Schedule,
-    WaitBarsPlot,
-    herd_data,
-    schedule_data,
-)
+from .herdplot import HerdData, HerdPlot, herd_data
+from .schedule import Schedule, WaitBarsPlot, schedule_data
 
 __all__ = [
     "BackoffExplorer",

@@ -73,7 +73,7 @@ from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from ._check import check_int
+from ..core._check import check_int
 
 __all__ = [
     "DPI",

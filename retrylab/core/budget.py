@@ -8,7 +8,7 @@ failing or retried. Two published designs are implemented here, each as a
 scalar object for :meth:`retrylab.policy.RetryPolicy.run` (the
 ``RetryBudgetLike`` protocol: ``can_retry()``, ``on_request(first_try)``,
 ``on_outcome(success)``) and as a vectorized variant holding one counter per
-*group* of clients for the fleet simulator (:mod:`retrylab.fleet`):
+*group* of clients for the fleet simulator (:mod:`retrylab.sim.fleet`):
 
 - :class:`GrpcRetryThrottle`, gRPC's retry throttling. Source: gRPC proposal
   A6 "gRPC Retry Design" (github.com/grpc/proposal, ``A6-client-retries.md``),

@@ -36,27 +36,23 @@ import socket
 import threading
 import time
 import weakref
-from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from email.utils import format_datetime
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Literal, NamedTuple, cast
+from typing import Any, Literal, cast
 from urllib.parse import urlsplit
 
 import numpy as np
 import pandas as pd
 
-from . import lesson
-from ._check import check_choice, check_int, check_number
-from .backoff import Random
-from .http import Connection, KeyMaker, check_path, sender
-from .outcome import check_method
-from .policy import MetricsLike, RetryPolicy, RetryResult, Sleep
-from .rng import Mulberry32
+from ..core._check import check_choice, check_int, check_number
+from ..core.outcome import check_method
+from .client import check_path
 
-log = logging.getLogger("retrylab.lab")
+log = logging.getLogger("retrylab.lab.server")
 
 Mode = Literal["lesson", "store"]
 MODES: tuple[str, ...] = ("lesson", "store")
@@ -153,7 +149,7 @@ class LabServer:
     - ``seed``: seeds every script's fault generator that has no seed of its own.
     - ``max_body``: the largest request body in bytes; larger ones get 413.
 
-    >>> from retrylab.http import http_send
+    >>> from retrylab.lab.client import http_send
     >>> with LabServer() as lab:
     ...     [http_send(lab.url + "/measurements").label() for _ in range(3)]
     ['http/503', 'http/503', 'success']
@@ -316,7 +312,7 @@ class LabServer:
           ``fault``, drawn from a generator seeded with ``seed`` (default: the
           server's), one draw per request, so a run is reproducible.
 
-        >>> from retrylab.http import http_send
+        >>> from retrylab.lab.client import http_send
         >>> with LabServer() as lab:
         ...     lab.script("GET", "/report", statuses=[503], retry_after="soon")
         ...     http_send(lab.url + "/report").detail
@@ -635,161 +631,3 @@ _LIVE: weakref.WeakSet[LabServer] = weakref.WeakSet()
 @atexit.register
 def _close_live_servers() -> None:
     LabServer.close_all()
-
-
-# -- experiments against a live lab ------------------------------------------------
-
-Progress = Callable[[int, int], Any]
-
-
-class LessonRun(NamedTuple):
-    """The lesson's four runs and the server's measurement request count."""
-
-    results: list[RetryResult]
-    requests: int
-
-
-def lesson_scenarios(lab: LabServer, rng: Random | None = None,
-                     sleep: Sleep | None = None) -> LessonRun:
-    """Run the retry-loop lesson's four scenarios against ``lab``, in order.
-
-    One generator is shared by all four, as in the lesson (default
-    ``Mulberry32(20260114)``); ``sleep(ms)`` receives every wait (pass
-    ``list.append`` to record instead of sleeping). ``lab`` must be fresh (or
-    just ``reset()``) and in ``"lesson"`` mode.
-
-    >>> from retrylab.lesson import retry_loop_text
-    >>> slept = []
-    >>> with LabServer() as lab:
-    ...     results, requests = lesson_scenarios(lab, sleep=slept.append)
-    >>> slept, requests
-    ([70, 184, 2000, 2000], 3)
-    """
-    if lab.mode != "lesson":
-        raise ValueError(f"lab.mode={lab.mode!r} is out of range: the lesson's scenarios "
-                         "need mode='lesson' (POST /measurements answers 422)")
-    if lab.measurement_requests:
-        raise ValueError(f"lab.measurement_requests={lab.measurement_requests} is out of "
-                         "range: it must be 0; use a fresh LabServer() or call lab.reset()")
-    rng = Mulberry32(lesson.SEED) if rng is None else rng
-    results = []
-    for _, _, method, path, attempts in lesson.RETRY_SCENARIOS:
-        policy = RetryPolicy(max_attempts=attempts)
-        results.append(policy.run(sender(lab.url + path, method), method, rng, sleep))
-    return LessonRun(results, lab.measurement_requests)
-
-
-WRITE_MODES: tuple[str, ...] = ("key", "unsafe", "lesson")
-
-
-@dataclass(frozen=True)
-class WriteReport:
-    """What :func:`write_experiment` counted, on both sides of the wire.
-
-    - ``writes``: measurements the client wanted stored;
-    - ``sent``: HTTP requests the server received for them;
-    - ``stored``: records on the server; ``duplicates``: records beyond the
-      first of each write (the server's truth, found through ``ref``);
-    - ``acknowledged``: writes the client saw succeed; ``unacknowledged``:
-      writes that are stored but that the client believes failed;
-    - ``lost``: writes the server never stored;
-    - ``retried_after_network``: attempts the client sent again after a
-      network error (the client's own view of possible duplicates);
-    - ``seconds``: wall-clock time of the run.
-    """
-
-    mode: str
-    writes: int
-    sent: int
-    stored: int
-    duplicates: int
-    acknowledged: int
-    unacknowledged: int
-    lost: int
-    retried_after_network: int
-    seconds: float
-
-    def series(self) -> pd.Series:
-        """The counts as one labelled column (without the time)."""
-        data = {k: v for k, v in asdict(self).items() if k not in ("mode", "seconds")}
-        return pd.Series(data, name=self.mode, dtype="int64")
-
-
-def write_policy(mode: str, max_attempts: int = 4) -> tuple[RetryPolicy, bool]:
-    """The policy of each write mode, and whether it sends idempotency keys.
-
-    ``"key"``: the lesson's rule, POST retried after a network error because
-    it carries a key; ``"unsafe"``: POST retried after a network error without
-    a key (the mistake); ``"lesson"``: the lesson's rule without a key, so a
-    POST is never retried after a network error.
-
-    >>> write_policy("unsafe")[0].safe_methods >= {"POST"}
-    True
-    """
-    check_choice("mode", mode, WRITE_MODES)
-    policy = RetryPolicy(max_attempts=max_attempts)
-    if mode == "unsafe":
-        policy = policy.with_(safe_methods=policy.safe_methods | {"POST"})
-    return policy, mode == "key"
-
-
-def write_experiment(requests: int = 1000, drop_rate: float = 0.2, mode: str = "key",
-                     seed: int = lesson.SEED, *, lab: LabServer | None = None,
-                     progress: Progress | None = None, max_attempts: int = 4,
-                     metrics: MetricsLike | None = None) -> WriteReport:
-    """POST ``requests`` measurements through the retry loop while the server
-    drops a random ``drop_rate`` of its answers *after storing*.
-
-    ``mode`` is one of :data:`WRITE_MODES` (see :func:`write_policy`). The
-    drops come from a generator seeded with ``seed``, and the client sends
-    one write at a time on a keep-alive connection without sleeping, so a
-    run is reproducible and takes about a second for 1,000 writes.
-    ``progress(done, total)`` is called every 1% (for a progress bar).
-    ``lab``: a server in ``"store"`` mode to use (its POST /measurements
-    script is replaced); by default a fresh one is started and closed.
-
-    >>> r = write_experiment(200, mode="lesson", seed=1)
-    >>> r.stored, r.duplicates, r.unacknowledged == r.writes - r.acknowledged
-    (200, 0, True)
-    """
-    writes = check_int("requests", requests, low=1, high=1_000_000)
-    rate = check_number("drop_rate", drop_rate, low=0, high=1)
-    check_choice("mode", mode, WRITE_MODES)
-    seed = check_int("seed", seed, low=0, high=2**63 - 1)
-    if lab is None:
-        with LabServer("store", seed=seed) as own:
-            return write_experiment(writes, rate, mode, seed, lab=own, progress=progress,
-                                    max_attempts=max_attempts, metrics=metrics)
-    if lab.mode != "store":
-        raise ValueError(f"lab.mode={lab.mode!r} is out of range: write_experiment needs "
-                         "a LabServer('store')")
-    policy, use_keys = write_policy(mode, max_attempts)
-    lab.script("POST", "/measurements", fault_rate=rate, fault="drop", seed=seed)
-    values = np.random.default_rng(seed).normal(-4.0, 2.0, writes).round(1)
-    keys = KeyMaker(seed)
-    rng = Mulberry32(seed)
-    first_record, first_request = lab.record_count, lab.requests
-    tag = f"w{seed}-"
-    acknowledged = retried = 0
-    step = max(1, writes // 100)
-    start = time.perf_counter()
-    with Connection(lab.url) as conn:
-        for i in range(writes):
-            headers = {"Idempotency-Key": keys()} if use_keys else {}
-            send = conn.sender("POST", "/measurements",
-                               {"value": float(values[i]), "ref": f"{tag}{i}"}, headers)
-            result = policy.run(send, "POST", rng, None, idempotency_key=use_keys,
-                                metrics=metrics)
-            acknowledged += result.ok
-            retried += sum(1 for a in result.history[:-1] if a.outcome.kind == "network")
-            if progress is not None and ((i + 1) % step == 0 or i + 1 == writes):
-                progress(i + 1, writes)
-    seconds = time.perf_counter() - start
-    records = lab.records.iloc[first_record:]
-    ours = records[records["ref"].astype(str).str.startswith(tag)]
-    distinct = int(ours["ref"].nunique())
-    return WriteReport(mode=mode, writes=writes, sent=lab.requests - first_request,
-                       stored=len(ours), duplicates=len(ours) - distinct,
-                       acknowledged=acknowledged, unacknowledged=distinct - acknowledged,
-                       lost=writes - distinct, retried_after_network=retried,
-                       seconds=seconds)

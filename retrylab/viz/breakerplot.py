@@ -1,0 +1,270 @@
+"""The breaker figures: the state diagram (closed, open, half-open) with its arrows
+counted, and the timeline of a trace on the logical clock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.patches import Circle, FancyArrowPatch, Patch
+from matplotlib.text import Text
+
+from ..core._check import check_int
+from ..core.breaker import CircuitBreaker, State, TraceRow, replay
+from ..core.constants import BREAKER_EVENTS
+from .figure import PALETTE, STATE_COLOURS, new_figure, style
+
+# -- the breaker ------------------------------------------------------------------
+
+NODE_XY: dict[State, tuple[float, float]] = {
+    State.CLOSED: (0.0, 0.0), State.OPEN: (4.6, 0.0), State.HALF_OPEN: (2.3, 2.9)}
+NODE_TEXT = {State.CLOSED: "CLOSED\nrequests pass", State.OPEN: "OPEN\nnothing sent",
+             State.HALF_OPEN: "HALF-OPEN\none trial"}
+#: The arrows: (source, target, curvature, generic label, label offset).
+ARROWS: tuple[tuple[State, State, float, str, tuple[float, float]], ...] = (
+    (State.CLOSED, State.OPEN, 0.0, "threshold failures in a row", (0.0, -0.35)),
+    (State.OPEN, State.HALF_OPEN, 0.25, "cooldown over", (1.0, 0.15)),
+    (State.HALF_OPEN, State.OPEN, 0.25, "trial failed", (-0.55, -0.35)),
+    (State.HALF_OPEN, State.CLOSED, 0.25, "trial succeeded", (-0.8, 0.15)),
+)
+RADIUS = 0.78
+
+
+def _times(n: int) -> str:
+    return f"{n} time" if n == 1 else f"{n} times"
+
+
+def arrow_labels(counts: Mapping[tuple[State, State], int] | None = None,
+                 threshold: int | None = None,
+                 cooldown: int | None = None) -> dict[tuple[State, State], str]:
+    """The text on each arrow of the state diagram, with counts if given.
+
+    >>> cb = CircuitBreaker(3, 5000)
+    >>> rows = replay(BREAKER_EVENTS, cb)
+    >>> arrow_labels(cb.transition_counts(), 3, 5000)[(State.OPEN, State.HALF_OPEN)]
+    'cooldown of\\n5000 ms over\\n(2 times)'
+    """
+    labels: dict[tuple[State, State], str] = {}
+    for source, target, _, text, _ in ARROWS:
+        if source is State.CLOSED and threshold is not None:
+            text = f"{threshold} failures in a row"
+        if source is State.OPEN and cooldown is not None:
+            text = f"cooldown of\n{cooldown} ms over"
+        if counts is not None:
+            text += f"\n({_times(int(counts.get((source, target), 0)))})"
+        labels[(source, target)] = text
+    return labels
+
+
+def draw_breaker_diagram(ax: Axes, counts: Mapping[tuple[State, State], int] | None = None,
+                         current: State = State.CLOSED, *, threshold: int | None = None,
+                         cooldown: int | None = None) -> dict[tuple[State, State], Text]:
+    """Draw the three states and their arrows on ``ax``; returns the arrow labels."""
+    current = State(current)
+    nodes: dict[State, Circle] = {}
+    for state, (x, y) in NODE_XY.items():
+        now = state is current
+        circle = Circle((x, y), RADIUS, facecolor=STATE_COLOURS[state.value],
+                        alpha=1.0 if now else 0.35, edgecolor=PALETTE["black"],
+                        linewidth=4 if now else 1.2, zorder=3)
+        ax.add_patch(circle)
+        nodes[state] = circle
+        ax.text(x, y, NODE_TEXT[state], ha="center", va="center", fontsize=10.5, zorder=4)
+        if now:
+            above = state is State.HALF_OPEN  # below it, the arrows cross
+            ax.text(x, y + RADIUS + 0.1 if above else y - RADIUS - 0.1, "current state",
+                    ha="center", va="bottom" if above else "top", fontsize=11,
+                    fontweight="bold", zorder=4)
+    labels = arrow_labels(counts, threshold, cooldown)
+    texts: dict[tuple[State, State], Text] = {}
+    for source, target, rad, _, (ox, oy) in ARROWS:
+        (x1, y1), (x2, y2) = NODE_XY[source], NODE_XY[target]
+        ax.add_patch(FancyArrowPatch(
+            (x1, y1), (x2, y2), connectionstyle=f"arc3,rad={rad}", arrowstyle="-|>",
+            mutation_scale=22, linewidth=2, color=PALETTE["black"],
+            patchA=nodes[source], patchB=nodes[target], zorder=2))
+        mx = (x1 + x2) / 2 + 0.5 * rad * (y2 - y1) + ox
+        my = (y1 + y2) / 2 - 0.5 * rad * (x2 - x1) + oy
+        texts[(source, target)] = ax.text(mx, my, labels[(source, target)], ha="center",
+                                          va="center", fontsize=10.5, zorder=5)
+    x, y = NODE_XY[State.CLOSED]
+    ax.add_patch(FancyArrowPatch((x - 0.68, y + 0.38), (x - 0.68, y - 0.38),
+                                 connectionstyle="arc3,rad=1.8", arrowstyle="-|>",
+                                 mutation_scale=18, linewidth=1.6, color=PALETTE["black"],
+                                 zorder=2))
+    ax.text(x - 1.45, y + 0.6, "success resets\nthe failure count", ha="center",
+            va="bottom", fontsize=10.5)
+    ax.set_xlim(-2.5, 6.8)
+    ax.set_ylim(-1.5, 4.1)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    return texts
+
+
+def breaker_diagram(counts: Mapping[tuple[State, State], int] | None = None,
+                    current: State = State.CLOSED, *, threshold: int | None = None,
+                    cooldown: int | None = None, title: str | None = None) -> Figure:
+    """The breaker's state diagram: three states, labelled arrows, the current one bold.
+
+    Pass ``CircuitBreaker.transition_counts()`` to write on each arrow how often
+    it was taken.
+
+    >>> cb = CircuitBreaker(3, 5000)
+    >>> rows = replay(BREAKER_EVENTS, cb)
+    >>> fig = breaker_diagram(cb.transition_counts(), cb.state)
+    >>> print(fig.retrylab_labels[(State.HALF_OPEN, State.OPEN)].get_text())
+    trial failed
+    (1 time)
+    """
+    fig = new_figure((7.5, 5.0))
+    ax = fig.add_subplot()
+    texts = draw_breaker_diagram(ax, counts, current, threshold=threshold, cooldown=cooldown)
+    ax.set_title(title or "Circuit breaker: three states (current: "
+                 f"{State(current).value.replace('_', '-')})", fontsize=14)
+    fig.retrylab_labels = texts  # type: ignore[attr-defined]
+    return fig
+
+
+def timeline_segments(rows: Sequence[TraceRow], cooldown: int,
+                      end: int | None = None) -> list[tuple[int, int, State]]:
+    """The breaker's state over logical time as ``(start, end, state)`` bands.
+
+    Open lasts ``cooldown`` ms from the failure that opened it; after that the
+    breaker would let a trial through, so the band turns half-open (the lesson's
+    breaker only notices when the next request asks). ``end`` defaults to the
+    last event plus 1000 ms.
+
+    >>> from retrylab.lessons.outputs import breaker_trace
+    >>> [(a, b, s.value) for a, b, s in timeline_segments(breaker_trace(), 5000)][:4]
+    [(0, 600, 'closed'), (600, 5600, 'open'), (5600, 6000, 'half_open'), (6000, 11000, 'open')]
+    """
+    cooldown = check_int("cooldown", cooldown, low=0)
+    if not rows:
+        return [(0, 1000 if end is None else end, State.CLOSED)]
+    stop = rows[-1].now + 1000 if end is None else end
+    bands: list[tuple[int, int, State]] = []
+    state, since, opened = State.CLOSED, 0, 0
+
+    def close(t: int) -> None:
+        if state is State.OPEN and opened + cooldown < t:
+            turn = max(since, opened + cooldown)
+            if turn > since:
+                bands.append((since, turn, State.OPEN))
+            bands.append((turn, t, State.HALF_OPEN))
+        elif t > since:
+            bands.append((since, t, state))
+
+    for row in rows:
+        if row.state_after is not state or (row.state_after is State.OPEN
+                                            and row.state_before is not State.OPEN):
+            close(row.now)
+            if row.state_after is State.OPEN and row.state_before is not State.OPEN:
+                opened = row.now
+            state, since = row.state_after, row.now
+    close(max(stop, since))
+    merged: list[tuple[int, int, State]] = []
+    for a, b, s in bands:
+        if merged and merged[-1][2] is s and merged[-1][1] == a:
+            merged[-1] = (merged[-1][0], b, s)
+        else:
+            merged.append((a, b, s))
+    return merged
+
+
+LANES = {"succeeded": 2, "failed": 1, "blocked": 0}
+
+
+def draw_breaker_timeline(ax: Axes, rows: Sequence[TraceRow], cooldown: int, *,
+                          upto: int | None = None, end: int | None = None) -> None:
+    """Draw state bands and request markers for ``rows[:upto]`` on ``ax``.
+
+    The x range covers all ``rows`` so a step-through keeps a steady axis.
+    """
+    shown = list(rows if upto is None else rows[:upto])
+    stop = (rows[-1].now + 1000 if rows else 1000) if end is None else end
+    last = stop if upto is None else shown[-1].now if shown else 0
+    for a, b, s in timeline_segments(shown, cooldown, end=last):
+        ax.axvspan(a, b, color=STATE_COLOURS[s.value], alpha=0.28, linewidth=0)
+    kinds = {
+        "succeeded": ("o", PALETTE["green"], "sent: succeeded"),
+        "failed": ("X", PALETTE["vermillion"], "sent: failed"),
+        "blocked": ("s", PALETTE["grey"], "blocked: not sent"),
+    }
+    for kind, (marker, colour, label) in kinds.items():
+        xs = [r.now for r in shown if _kind(r) == kind]
+        ax.plot(xs, [LANES[kind]] * len(xs), linestyle="none", marker=marker,
+                markersize=11, markerfacecolor=colour, markeredgecolor=PALETTE["black"],
+                label=label, zorder=3)
+    for r in shown:
+        if r.state_after is State.OPEN and r.state_before is not State.OPEN:
+            ax.annotate("", xy=(r.now + cooldown, 2.75), xytext=(r.now, 2.75),
+                        arrowprops={"arrowstyle": "<->", "color": PALETTE["black"]})
+            ax.text(r.now + cooldown / 2, 2.85, f"cooldown {cooldown} ms", ha="center",
+                    va="bottom", fontsize=10)
+    if shown and upto is not None:
+        ax.axvline(shown[-1].now, color=PALETTE["black"], linewidth=1.5, linestyle=":")
+    ax.set_xlim(-200, stop)
+    ax.set_ylim(-0.6, 3.4)
+    ax.set_yticks(list(LANES.values()), list(LANES))
+    style(ax, None, "logical time (ms)", "request")
+    handles: list[Any] = [Patch(color=STATE_COLOURS[s.value], alpha=0.4,
+                                label=s.value.replace("_", "-")) for s in State]
+    handles += ax.get_legend_handles_labels()[0]
+    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=6,
+              frameon=False, fontsize=10, handletextpad=0.4, columnspacing=1.0)
+
+
+def _kind(row: TraceRow) -> str:
+    if not row.allowed:
+        return "blocked"
+    return "succeeded" if row.success else "failed"
+
+
+def breaker_timeline(rows: Sequence[TraceRow] | None = None, cooldown: int = 5000, *,
+                     threshold: int = 3, upto: int | None = None,
+                     title: str | None = None) -> Figure:
+    """The breaker over logical time: state bands, requests sent, failed, blocked.
+
+    Default: the lesson's nine events replayed with ``threshold`` and
+    ``cooldown`` (3 and 5000 ms, the lesson's). ``upto`` shows only the first
+    events, with a dotted line at the last one shown.
+
+    >>> fig = breaker_timeline()
+    >>> ax = fig.axes[0]
+    >>> [len(line.get_xdata()) for line in ax.lines[:3]]      # succeeded, failed, blocked
+    [2, 4, 3]
+    """
+    if rows is None:
+        rows = replay(BREAKER_EVENTS, CircuitBreaker(threshold, cooldown))
+    fig = new_figure((9.0, 4.0))
+    ax = fig.add_subplot()
+    draw_breaker_timeline(ax, rows, cooldown, upto=upto)
+    shown = rows if upto is None else rows[:upto]
+    sent = sum(r.allowed for r in shown)
+    ax.set_title(title or f"Breaker timeline (threshold {threshold}, cooldown {cooldown} ms)"
+                 f": sent {sent}, blocked {len(shown) - sent}")
+    return fig
+
+
+class BreakerPlot:
+    """The state diagram above the timeline, for the breaker explorer (redrawn whole)."""
+
+    def __init__(self, fig: Figure) -> None:
+        self.diagram, self.timeline = fig.subplots(2, 1, height_ratios=[1.4, 1])
+
+    def update(self, rows: Sequence[TraceRow], cooldown: int, threshold: int, upto: int,
+               counts: Mapping[tuple[State, State], int], current: State) -> None:
+        """Redraw both axes for the first ``upto`` rows."""
+        self.diagram.clear()
+        self.timeline.clear()
+        draw_breaker_diagram(self.diagram, counts, current, threshold=threshold,
+                             cooldown=cooldown)
+        self.diagram.set_title(f"State after event {upto} of {len(rows)}: "
+                               f"{current.value.replace('_', '-')}")
+        draw_breaker_timeline(self.timeline, rows, cooldown, upto=upto)
+        shown = rows[:upto]
+        sent = sum(r.allowed for r in shown)
+        self.timeline.set_title(f"Timeline: sent {sent}, blocked {len(shown) - sent}")
