@@ -61,6 +61,11 @@ class Outcome:
     retry_after: float | None = None
     data: Any = None
     detail: str = ""
+    #: Network errors only: did the request leave the client? ``False``: it never did
+    #: (connection refused, DNS failure, connect timeout), safe to retry any method;
+    #: ``True``: it was written, the server may have acted (reset, read timeout);
+    #: ``None``: unknown, the lesson's case. The lesson's rule ignores it.
+    sent: bool | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -73,6 +78,9 @@ class Outcome:
                              "outcome carries a status")
         if self.retry_after is not None:
             check_number("retry_after", self.retry_after, low=0, high=MAX_RETRY_AFTER_S)
+        if self.sent is not None and (self.kind != "network" or not isinstance(self.sent, bool)):
+            raise ValueError(f"sent={self.sent!r} is out of range: only a 'network' outcome "
+                             "carries sent, and it must be True, False or None")
 
     @classmethod
     def success(cls, data: Any = None) -> Outcome:
@@ -86,9 +94,17 @@ class Outcome:
         return cls("http", status=status, retry_after=retry_after, data=data, detail=detail)
 
     @classmethod
-    def network(cls, detail: str = "") -> Outcome:
-        """No answer: refused, reset, timed out. The server may or may not have acted."""
-        return cls("network", detail=detail)
+    def network(cls, detail: str = "", *, sent: bool | None = None) -> Outcome:
+        """No answer: refused, reset, timed out.
+
+        ``sent`` says whether the request left the client: ``False`` (refused, DNS,
+        connect timeout: the server cannot have acted), ``True`` (written, then reset
+        or timed out: it may have acted), ``None`` (unknown, as in the lesson).
+
+        >>> Outcome.network(sent=False)
+        Outcome(kind='network', sent=False)
+        """
+        return cls("network", detail=detail, sent=sent)
 
     @classmethod
     def body(cls, detail: str = "") -> Outcome:
@@ -128,6 +144,8 @@ class Outcome:
             parts.append(f"data={self.data!r}")
         if self.detail:
             parts.append(f"detail={self.detail!r}")
+        if self.sent is not None:
+            parts.append(f"sent={self.sent}")
         return f"Outcome({', '.join(parts)})"
 
 
