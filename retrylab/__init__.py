@@ -26,6 +26,7 @@ from .core.outcome import (
     should_retry,
     verdict_table,
 )
+from .core.production import production_rule
 
 # -- computing the wait ------------------------------------------------------
 from .core.backoff import GROWTHS, JITTERS, Backoff
@@ -67,7 +68,7 @@ __all__ = [
     "Mulberry32",
     "IDEMPOTENT_METHODS", "LESSON_SAFE_METHODS", "SAFE_METHODS", "Decision", "Outcome",
     "decide", "decision_table", "parse_retry_after", "retry_everything_rule", "retry_statuses",
-    "should_retry", "verdict_table",
+    "should_retry", "verdict_table", "production_rule",
     "GROWTHS", "JITTERS", "Backoff", "js_round",
     "bucket_counts", "histogram_lines", "peak_ratio", "wakeups",
     "Attempt", "RetryPolicy", "RetryResult", "StopReason", "RetryMetrics",
