@@ -82,4 +82,22 @@ __all__ = [
     "BreakerOpen", "BreakerRegistry", "CircuitBreaker", "State", "Transition", "replay",
 ]
 
+#: Names that need the bridge extra (tenacity, urllib3, httpx): imported on first use,
+#: so ``import retrylab`` never needs them.
+_BRIDGE = ("to_tenacity", "to_urllib3", "RetryTransport", "PolicyRetry")
+__all__ += list(_BRIDGE)
+
+
+def __getattr__(name: str) -> object:
+    """Load the bridge names lazily (``from retrylab import to_tenacity``)."""
+    if name in _BRIDGE:
+        try:
+            from .lab import bridge
+        except ImportError as e:
+            raise ImportError(f"retrylab.{name} needs the bridge extra (tenacity, urllib3, "
+                              f'httpx): pip install "retrylab[bridge]" ({e})') from e
+        return getattr(bridge, name)
+    raise AttributeError(f"module 'retrylab' has no attribute {name!r}")
+
+
 __version__ = "0.1.0"
