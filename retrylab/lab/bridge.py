@@ -204,15 +204,17 @@ class PolicyRetry(Retry):
                                   self.idempotency_key).retry
 
     def sleep(self, response: Any = None) -> None:
-        """urllib3's own sleep (Retry-After if given, else its backoff), via ``sleeper``."""
+        """urllib3's own sleep (Retry-After if given, else its backoff), via ``sleeper``.
+
+        ``sleeper`` is called once per retry, with 0.0 where urllib3 would not
+        sleep at all (its first retry), so a recording shows every retry.
+        """
         if self.respect_retry_after_header and response:
             seconds = self.get_retry_after(response)
             if seconds:
                 self.sleeper(seconds)
                 return
-        backoff = self.get_backoff_time()
-        if backoff > 0:
-            self.sleeper(backoff)
+        self.sleeper(max(0.0, self.get_backoff_time()))
 
 
 def allowed_methods(policy: RetryPolicy, idempotency_key: bool = False) -> frozenset[str] | None:

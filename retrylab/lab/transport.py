@@ -263,4 +263,36 @@ class RetryTransport(httpx.BaseTransport, httpx.AsyncBaseTransport):
                 await t.aclose()
 
 
-__all__ = ["RetryTransport", "error_outcome", "monotonic_ms", "response_outcome"]
+
+
+
+def outcome_sender(client: httpx.Client, method: str, url: str, *,
+                   now: Callable[[], float] = time.time,
+                   **kwargs: Any) -> Callable[[], Outcome]:
+    """A zero-argument ``send`` for ``RetryPolicy.run`` or ``to_tenacity`` over httpx.
+
+    Each call sends one request with ``client`` (give it no retrying transport)
+    and classifies the answer as :class:`RetryTransport` does; a 2xx body is
+    decoded as JSON when it is JSON.
+
+    >>> from retrylab.lab.server import LabServer
+    >>> with LabServer() as lab, httpx.Client() as client:
+    ...     send = outcome_sender(client, "GET", lab.url + "/measurements")
+    ...     [send().label() for _ in range(3)]
+    ['http/503', 'http/503', 'success']
+    """
+    def send() -> Outcome:
+        try:
+            response = client.request(method, url, **kwargs)
+        except httpx.TransportError as e:
+            return error_outcome(e)
+        outcome = response_outcome(response, now())
+        if outcome.ok and response.content.strip():
+            try:
+                return Outcome.success(response.json())
+            except ValueError:
+                return Outcome.body(f"{response.status_code} with a body that is not JSON")
+        return outcome
+
+    return send
+__all__ = ["RetryTransport", "error_outcome", "monotonic_ms", "outcome_sender", "response_outcome"]
