@@ -4,10 +4,7 @@ urllib3 against LabServer, the duplicate experiment, and urllib3's documented di
 from __future__ import annotations
 
 import pytest
-
-pytest.importorskip("tenacity")
-pytest.importorskip("httpx")
-urllib3 = pytest.importorskip("urllib3")
+import urllib3
 
 from retrylab import Backoff, LabServer, Mulberry32, Outcome, RetryPolicy, production_rule
 from retrylab.lab.bridge import PolicyRetry, allowed_methods, to_urllib3

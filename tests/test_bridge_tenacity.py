@@ -8,8 +8,6 @@ from dataclasses import dataclass, field
 
 import pytest
 
-pytest.importorskip("tenacity")
-
 from retrylab import Backoff, Outcome, RetryPolicy, production_rule, retry_everything_rule
 from retrylab.core.rng import Mulberry32
 from retrylab.lab.bridge import to_tenacity
@@ -67,7 +65,7 @@ class Clock:
 
 
 def run_policy(s: Scenario) -> tuple[list[int], list[int], object, str, float]:
-    answers, clock, sent = iter(zip(s.script, s.latency)), Clock(), []
+    answers, clock, sent = iter(zip(s.script, s.latency, strict=True)), Clock(), []
 
     def send() -> Outcome:
         out, ms = next(answers)
@@ -88,7 +86,7 @@ def run_policy(s: Scenario) -> tuple[list[int], list[int], object, str, float]:
 
 
 def run_tenacity(s: Scenario) -> tuple[list[int], list[int], object, str, float]:
-    answers, clock, sent = iter(zip(s.script, s.latency)), Clock(), []
+    answers, clock, sent = iter(zip(s.script, s.latency, strict=True)), Clock(), []
 
     def send() -> Outcome:
         out, ms = next(answers)

@@ -28,8 +28,8 @@ except ImportError as e:  # pragma: no cover - the extra is installed in CI
     raise ImportError(f"retrylab.lab.bridge needs the bridge extra ({e.name} is missing): "
                       'pip install "retrylab[bridge]"') from e
 
-from ..core.outcome import Outcome, check_method
 from ..core.backoff import Random
+from ..core.outcome import Outcome, check_method
 from ..core.policy import Clock, RetryPolicy, StopReason, _checked
 from .transport import RetryTransport
 
