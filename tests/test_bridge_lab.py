@@ -141,3 +141,12 @@ def test_bad_arguments() -> None:
         to_urllib3("policy")  # type: ignore[arg-type]
     with LabServer("store") as lab, pytest.raises(ValueError, match="lab="):
         library_scenarios("httpx", lab)
+
+
+def test_the_difference_table_and_the_docstring_agree() -> None:
+    from retrylab.lab.bridge import URLLIB3_DIFFERENCES, urllib3_differences
+
+    doc = PolicyRetry.__doc__ or ""
+    for what, _, _ in URLLIB3_DIFFERENCES:
+        assert what in doc, what
+    assert len(urllib3_differences()) == len(URLLIB3_DIFFERENCES)

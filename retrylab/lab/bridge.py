@@ -20,6 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import pandas as pd
+
 try:
     import tenacity
     import urllib3  # noqa: F401  (the extra's third package, checked here)
@@ -217,6 +219,34 @@ class PolicyRetry(Retry):
         self.sleeper(max(0.0, self.get_backoff_time()))
 
 
+#: Where urllib3 differs from :meth:`RetryPolicy.run` (the :class:`PolicyRetry` table):
+#: (what, the policy, urllib3 through PolicyRetry).
+URLLIB3_DIFFERENCES: tuple[tuple[str, str, str], ...] = (
+    ("attempt limit", "max_attempts", "total = max_attempts - 1; redirects count too"),
+    ("status decision", "the rule, for every method",
+     "the rule (stock urllib3: allowed_methods and status_forcelist)"),
+    ("network decision", "the rule; sent says if the request left",
+     "connect errors for any method; read errors for allowed_methods only"),
+    ("first retry wait", "a backoff draw", "0: urllib3 never sleeps before its first retry"),
+    ("later waits", "full jitter under min(cap, base * factor**n)",
+     "backoff_factor * 2**(n-1) s, no jitter; exact only for factor 2"),
+    ("Retry-After", "max(draw, Retry-After)", "Retry-After replaces the backoff"),
+    ("long Retry-After", "over max_retry_after: give up", "clamped to retry_after_max, waited"),
+    ("time budget", "time_budget ms", "none: urllib3 has no clock"),
+    ("idempotency key", "per request", "fixed when built (idempotency_key=)"),
+)
+
+
+def urllib3_differences() -> pd.DataFrame:
+    """:data:`URLLIB3_DIFFERENCES` as a table, one row per behaviour.
+
+    >>> urllib3_differences().loc["first retry wait", "urllib3"]
+    '0: urllib3 never sleeps before its first retry'
+    """
+    return pd.DataFrame(URLLIB3_DIFFERENCES, columns=["what", "RetryPolicy.run", "urllib3"]
+                        ).set_index("what")
+
+
 def allowed_methods(policy: RetryPolicy, idempotency_key: bool = False) -> frozenset[str] | None:
     """The methods ``policy`` retries after a network error that may have reached the server.
 
@@ -266,5 +296,5 @@ def to_urllib3(policy: RetryPolicy, *, idempotency_key: bool = False,
         policy=policy, idempotency_key=idempotency_key, sleeper=sleeper, **kwargs)
 
 
-__all__ = ["PROBE_METHODS", "PolicyRetry", "RetryTransport", "allowed_methods",
-           "to_tenacity", "to_urllib3"]
+__all__ = ["PROBE_METHODS", "URLLIB3_DIFFERENCES", "PolicyRetry", "RetryTransport",
+           "allowed_methods", "to_tenacity", "to_urllib3", "urllib3_differences"]
