@@ -90,8 +90,9 @@ def check_urllib3_retry(retry: Any) -> Feedback:
         if missing:
             hint.append(f"{missing} are")
         return wrong(f"status_forcelist: {'; '.join(hint)} (see decision_sources()).")
+    allowed: Any = retry.allowed_methods
     try:
-        methods = {str(m).upper() for m in retry.allowed_methods}
+        methods = {str(m).upper() for m in allowed}
     except TypeError:
         return wrong("allowed_methods=None retries every method, POST too: list the "
                      "idempotent ones.")
