@@ -187,9 +187,9 @@ def compare_libraries(policy: RetryPolicy, seed: int = SEED,
     ``/measurements`` (503, 503, then 200), GET ``/report`` (429 with
     ``Retry-After: 2``, every time) and a keyless ``method`` answered 503 once.
     Columns: the waits of the first (ms), the first wait after the 429, the
-    attempts the 429 run made (the attempt limit and time budget show there),
-    whether the keyless request was retried, and where the library differs
-    from the lesson and why. ``seed`` seeds each library's generator.
+    attempts and total wait of the 429 run, the time budget each enforces
+    (urllib3 has none), whether the keyless request was retried, and where
+    the library differs from the lesson and why. ``seed`` seeds each library's generator.
 
     >>> compare_libraries(RetryPolicy(max_attempts=3))["retry-after wait"].tolist()
     [2000, 2000, 2000, 2000]
@@ -206,7 +206,8 @@ def compare_libraries(policy: RetryPolicy, seed: int = SEED,
             limited = _run_one(library, policy, lab, "GET", "/report", rng)
         rows.append({"library": library, "503, 503, 200 waits": first.waits,
                      "retry-after wait": limited.waits[0] if limited.waits else None,
-                     "429 attempts": limited.attempts,
+                     "429 attempts": limited.attempts, "429 waited": sum(limited.waits),
+                     "time budget": (None if library == "urllib3" else policy.time_budget),
                      f"keyless {method} 503 retried": keyless.attempts > 1,
                      "differs from the lesson": _WHY[library]})
     return pd.DataFrame(rows).set_index("library")
