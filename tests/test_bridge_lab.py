@@ -150,3 +150,16 @@ def test_the_difference_table_and_the_docstring_agree() -> None:
     for what, _, _ in URLLIB3_DIFFERENCES:
         assert what in doc, what
     assert len(urllib3_differences()) == len(URLLIB3_DIFFERENCES)
+
+
+def test_urllib3_jitter_is_additive_and_uses_the_global_random() -> None:
+    import random
+
+    r = urllib3.util.Retry(total=3, backoff_factor=0.2, backoff_jitter=1.0)
+    for _ in range(2):
+        r = r.increment("GET", "/", error=urllib3.exceptions.ProtocolError("x"))
+    random.seed(5)
+    got = r.get_backoff_time()
+    random.seed(5)
+    assert got == 0.4 + random.random() * 1.0
+    assert to_urllib3(RetryPolicy()).backoff_jitter == 0

@@ -55,8 +55,9 @@ _NEVER = {
 _NOT_ACTED = {
     408: "408 on {m}: RFC 9110 section 15.5.9 says the server never received the whole "
          "request, so it did not act and the client may repeat it",
-    429: "429 on {m}: RFC 6585 section 4 rate limiting turns the request away before it "
-         "is handled, and botocore's standard mode retries throttling for every call",
+    429: "429 on {m}: RFC 6585 section 4 makes it a refusal for sending too many requests, "
+         "not a failure while acting, and botocore's standard mode retries throttling for "
+         "every operation",
 }
 
 
@@ -85,11 +86,12 @@ def production_rule(outcome: Outcome, method: str, idempotency_key: bool = False
     if outcome.kind == "success":
         return Decision(False, "success: nothing to retry")
     if outcome.kind == "cancelled":
-        return Decision(False, "cancelled: the caller gave up, and gRPC A6 never retries "
-                               "a cancelled call")
+        return Decision(False, "cancelled: the caller gave up, and gRPC A6 stops every "
+                               "retry attempt of a cancelled call")
     if outcome.kind == "body":
-        return Decision(False, "body error: the answer arrived and could not be used, "
-                               "which botocore and urllib3 do not retry either")
+        return Decision(False, "body error: the answer arrived but the program could not "
+                               "use it, and urllib3 retries only connection, read and "
+                               "status failures")
     idempotent = m in IDEMPOTENT_METHODS
     if outcome.kind == "network":
         if outcome.sent is False:

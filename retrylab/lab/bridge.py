@@ -166,11 +166,13 @@ class PolicyRetry(Retry):
     first retry wait    a backoff draw (70 ms in the    0: urllib3 never sleeps before
                         lesson)                         its first retry
     later waits         full jitter under               ``backoff_factor * 2 ** (n-1)``
-                        ``min(cap, base * factor**n)``  s with no jitter (the ceiling
-                                                        itself); exact only for
-                                                        factor 2; ``backoff_jitter``
-                                                        adds uniform noise from the
-                                                        global ``random``, not ``rng``
+                        ``min(cap, base * factor**n)``  s (the ceiling itself); exact
+                                                        only for factor 2
+    jitter              drawn from ``rng``, one draw    ``backoff_jitter`` (2.x only;
+                        per wait, lazily                1.26 has none) *adds*
+                                                        ``random.random() * j`` s from
+                                                        the global ``random``;
+                                                        ``to_urllib3`` leaves it 0
     Retry-After         ``max(draw, Retry-After)``      Retry-After *replaces* the
                                                         backoff (and is never below 0)
     long Retry-After    over ``max_retry_after``:       clamped to ``retry_after_max``
@@ -200,7 +202,7 @@ class PolicyRetry(Retry):
 
     def is_retry(self, method: str, status_code: int, has_retry_after: bool = False) -> bool:
         """Ask the policy's rule about an HTTP error (any method it allows)."""
-        if not self.total or not 400 <= status_code <= 599:
+        if not 400 <= status_code <= 599:
             return False
         return self.policy.decide(Outcome.http(status_code), method,
                                   self.idempotency_key).retry
@@ -229,7 +231,9 @@ URLLIB3_DIFFERENCES: tuple[tuple[str, str, str], ...] = (
      "connect errors for any method; read errors for allowed_methods only"),
     ("first retry wait", "a backoff draw", "0: urllib3 never sleeps before its first retry"),
     ("later waits", "full jitter under min(cap, base * factor**n)",
-     "backoff_factor * 2**(n-1) s, no jitter; exact only for factor 2"),
+     "backoff_factor * 2**(n-1) s, the ceiling; exact only for factor 2"),
+    ("jitter", "drawn from rng, one draw per wait",
+     "backoff_jitter (2.x only) adds random.random() * j s from the global random; left 0"),
     ("Retry-After", "max(draw, Retry-After)", "Retry-After replaces the backoff"),
     ("long Retry-After", "over max_retry_after: give up", "clamped to retry_after_max, waited"),
     ("time budget", "time_budget ms", "none: urllib3 has no clock"),
