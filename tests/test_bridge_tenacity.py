@@ -4,7 +4,8 @@ wait by wait, draw by draw."""
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
 
 import pytest
 
@@ -172,3 +173,26 @@ def test_importable_from_retrylab() -> None:
     assert retrylab.to_tenacity is to_tenacity
     with pytest.raises(AttributeError):
         _ = retrylab.no_such_name
+
+
+def test_agreement_holds_when_stop_is_asked_before_wait() -> None:
+    # tenacity 8.2 asks stop before wait; 8.3+ wait before stop: the draw is taken once
+    for i in range(300):
+        s = scenario(i)
+        sent: list[int] = []
+        slept: list[int] = []
+        answers = iter(s.script)
+
+        def send(a: Iterator[Outcome] = answers, log: list[int] = sent) -> Outcome:
+            log.append(1)
+            return next(a)
+
+        rng = Mulberry32(s.seed)
+        r = to_tenacity(s.policy, rng, s.method, s.key, lambda sec: None)
+        # stop decides first; the wait is read afterwards (from before_sleep)
+        swapped = r.copy(wait=lambda rs: 0.0, stop=r.stop,
+                         before_sleep=lambda rs, r=r, w=slept: w.append(round(r.wait(rs) * 1000)))
+        outcome = swapped(send)
+        want = run_policy(replace(s, clocked=False, latency=[0] * len(s.script)))
+        assert (len(sent), slept, outcome, rng()) == (len(want[0]), want[1], want[2],
+                                                      want[4]), i

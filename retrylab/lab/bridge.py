@@ -48,7 +48,8 @@ class _Run:
     waits: Any
     start: float
     slept: int = 0
-    stop: StopReason | None = None
+    planned_for: int = 0
+    planned: int | None = None
 
 
 def to_tenacity(policy: RetryPolicy, rng: Random | None, method: str = "GET",
@@ -95,7 +96,6 @@ def to_tenacity(policy: RetryPolicy, rng: Random | None, method: str = "GET",
                                      clock() if clock is not None else 0.0))
 
     def stopped(rs: tenacity.RetryCallState, reason: StopReason) -> None:
-        run_of(rs).stop = reason
         rs.retry_object.statistics["stop_reason"] = str(reason)
 
     def retry(rs: tenacity.RetryCallState) -> bool:
@@ -111,25 +111,36 @@ def to_tenacity(policy: RetryPolicy, rng: Random | None, method: str = "GET",
             return False
         return True
 
-    def wait(rs: tenacity.RetryCallState) -> float:
+    def plan(rs: tenacity.RetryCallState) -> int | None:
+        """The wait before the next attempt in ms, or None to stop; decided once per
+        attempt, whether tenacity asks ``wait`` first (8.3+) or ``stop`` first (8.2)."""
+        run = run_of(rs)
+        if run.planned_for == rs.attempt_number:
+            return run.planned
+        run.planned_for, run.planned = rs.attempt_number, None
         assert rs.outcome is not None
-        run, outcome = run_of(rs), rs.outcome.result()
+        outcome = rs.outcome.result()
         if rs.attempt_number >= policy.max_attempts:
             stopped(rs, StopReason.MAX_ATTEMPTS)
-            return 0.0  # no draw on the last attempt
+            return None  # no draw on the last attempt
         suggested = outcome.retry_after_ms
         if policy.max_retry_after is not None and suggested > policy.max_retry_after:
             stopped(rs, StopReason.RETRY_AFTER_TOO_LONG)
-            return 0.0
+            return None
         ms = max(next(run.waits), suggested)
         if policy.time_budget is not None and elapsed(run) + ms > policy.time_budget:
             stopped(rs, StopReason.TIME_BUDGET)
-            return 0.0
+            return None
         run.slept += ms
-        return ms / 1000
+        run.planned = ms
+        return ms
+
+    def wait(rs: tenacity.RetryCallState) -> float:
+        ms = plan(rs)
+        return 0.0 if ms is None else ms / 1000
 
     def stop(rs: tenacity.RetryCallState) -> bool:
-        return run_of(rs).stop is not None
+        return plan(rs) is None
 
     def last_outcome(rs: tenacity.RetryCallState) -> Outcome:
         assert rs.outcome is not None
