@@ -175,3 +175,41 @@ def test_wrong_transport_kind_and_bad_policy() -> None:
         httpx.Client(transport=t).get("http://127.0.0.1:9/")
     with pytest.raises(ValueError, match="policy="):
         RetryTransport("policy")  # type: ignore[arg-type]
+
+
+def test_a_cancellation_during_the_send_stops_at_once() -> None:
+    started = asyncio.Event()
+    calls: list[int] = []
+
+    async def handler(request: httpx.Request) -> httpx.Response:
+        calls.append(1)
+        started.set()
+        await asyncio.Event().wait()
+        return httpx.Response(200)  # pragma: no cover
+
+    t = RetryTransport(FIXED, transport=httpx.MockTransport(handler))
+
+    async def main() -> None:
+        async with httpx.AsyncClient(transport=t) as c:
+            task = asyncio.create_task(c.get("http://lab/m"))
+            await started.wait()
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+
+    asyncio.run(main())
+    assert calls == [1]
+
+
+def test_a_refused_post_over_real_sockets() -> None:
+    from retrylab import LabServer
+
+    with LabServer() as lab:
+        url = lab.url + "/measurements"  # closed below: nothing listens there any more
+    for rule, attempts in ((production_rule, 3), (None, 1)):
+        slept: list[int] = []
+        t = RetryTransport(RetryPolicy(max_attempts=3, rule=rule), Mulberry32(20260114),
+                           sleep=slept.append)
+        with httpx.Client(transport=t) as c, pytest.raises(httpx.ConnectError):
+            c.post(url, json={"value": -4.2})
+        assert len(slept) == attempts - 1  # never sent: the production rule retries a POST
