@@ -12,8 +12,9 @@ The lesson's rule (:func:`~retrylab.core.outcome.decide`) retries 429 and every
   those six; status retries and read errors are gated by the method, while
   connect errors (the request never left) are retried for any method;
   ``RETRY_AFTER_STATUS_CODES`` are 413, 429 and 503.
-- **botocore** standard mode: the transient statuses 500, 502, 503 and 504, the
-  throttling errors (429-like) and request timeouts are retried; nothing else.
+- **botocore** standard mode: connection errors, the transient statuses 500, 502,
+  503 and 504, throttling errors (429-like) and request timeouts are retried,
+  for every operation; 501 and the other client errors are not.
 - **gRPC A6** (client retries): "transparent" retries for an RPC that never left
   the client, whatever its policy; a server can refuse a retry (pushback).
 
