@@ -34,7 +34,7 @@ def test_environment_yml_lists_the_same_dependencies() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     extras = project["optional-dependencies"]
     wanted = (names(project["dependencies"]) | names(extras["notebooks"])
-              | names(extras["test"])) - {"retrylab"}
+              | names(extras["present"]) | names(extras["test"])) - {"retrylab"}
     have = names(conda_deps()) - {"python", "pip"}
     assert have == wanted
     assert "-e ." in (ROOT / "environment.yml").read_text()
