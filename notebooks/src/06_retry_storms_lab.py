@@ -57,14 +57,11 @@ from retrylab.viz.fleetplots import (ContentionExplorer, FleetExplorer,
 #
 # `retrylab.sim.fleet` moves time forward in steps of 10 ms:
 #
-# * each client has one request to make; it arrives at t = 0 (all together)
-#   or at a random moment of a window;
-# * a request is sent at the start of a step and answered by its end; the
-#   server serves at most `capacity` requests per step, and a seeded random
-#   choice decides which ones when more arrive; the rest get a 503;
-# * during the outage the server serves nothing;
-# * a client that failed follows its `RetryPolicy` (notebook 03): it stops
-#   at the attempt limit, else waits as its `Backoff` says and tries again.
+# each client has one request, arriving at t = 0 or at a random moment of a
+# window; the server serves at most `capacity` requests per step (a seeded
+# draw picks which) and answers the rest with a 503, and during the outage
+# it serves nothing; a client that failed follows its `RetryPolicy`
+# (notebook 03): it stops at the attempt limit, else waits and tries again.
 #
 # The first fleet is the lesson's herd: 1000 observers, the lesson's backoff
 # (base 200 ms, factor 2, cap 5000 ms, here **without** jitter), 8 attempts,
@@ -98,9 +95,9 @@ waves[["time_ms", "retries", "accepted", "rejected"]]
 # station stood idle almost all the time. The retries land in 7 steps out of
 # 3000: that is the lesson's synchronized wave.
 #
-# One thing the simulator does not do: it never lets the station "go down
-# again". Its capacity is fixed, so a wave is simply turned away. The storm
-# section below adds the missing piece, a cost for turning requests away.
+# Here the station never "goes down again": a wave is simply turned away.
+# The storm section below adds the missing piece, a cost for turning
+# requests away.
 
 # %% [markdown]
 # ## Faster recovery with jitter
@@ -376,12 +373,10 @@ show(contention_curves(sweep))
 #   blog's question is work as well as time.
 #
 # **Where the reproduction says more than the blog.** Decorrelated jitter's
-# time advantage shrinks as clients are added and is gone from about 140
-# clients: at 190 clients it is 2.5% *slower* than full jitter. That is not an
-# artefact of this re-implementation: running the blog's own simulator here
-# (100 runs, Python's generator seeded with 0) gave 5803 against 5731 ms at
-# 130 clients and 7906 against 7458 ms at 190. The blog's "slightly less
-# time" holds at moderate contention only.
+# time advantage is gone from about 140 clients: at 190 it is 2.5% *slower*
+# than full jitter. The blog's own simulator, run here (100 runs, seed 0),
+# agrees: 7906 against 7458 ms at 190 clients. Its "slightly less time"
+# holds at moderate contention only.
 #
 # **How close the reproduction is.** The blog's own simulator, run here,
 # agrees with the table to about 1% (1857 against 1855 calls for plain

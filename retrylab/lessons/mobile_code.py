@@ -1,6 +1,6 @@
 """The mobile lesson's Kotlin and Combine retry code in Python, flaws kept, and its strategies.
 
-Use it (notebook 05) to run the mobile lesson's samples side by side with
+Use it (appendix A1 and notebook 05b) to run the mobile lesson's samples side by side with
 :meth:`~retrylab.policy.RetryPolicy.run_async` on a virtual clock
 (:mod:`retrylab.lab.virtualtime`), so that every run is instant and exactly
 reproducible:
