@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
 from typing import Any
@@ -35,7 +36,8 @@ GARBAGE: list[Any] = [
 
 @pytest.mark.parametrize("checker", CHECKERS, ids=lambda c: c.__name__)
 def test_checker_answers_garbage_with_feedback(checker: Callable[[Any], Feedback]) -> None:
-    for odd in [*GARBAGE, _raising()]:
+    for odd in [*GARBAGE, _raising(), itertools.count(), itertools.repeat("A"),
+                iter([4000, 12000] * 1000)]:
         fb = checker(odd)
         assert isinstance(fb, Feedback), (checker.__name__, odd)
         assert isinstance(fb.message, str) and fb.message

@@ -8,7 +8,8 @@ A1 (the code samples): :func:`check_kotlin_waits`. Every checker returns a
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Sequence, Sized
+from itertools import islice
 from typing import Any
 
 from ..core.outcome import Outcome
@@ -32,6 +33,8 @@ KEYLESS_POST_SAFE = frozenset({"429"})
 #: Notebook 05 exercise 2: the retry (1-based, as in the strategy table) whose
 #: proportional-jitter range is asked for, and the base of the Kotlin sample.
 RANGE_RETRY, RANGE_BASE = 4, 1000
+#: Answers longer than this are not read to the end (an endless iterator stops here).
+MAX_ITEMS = 100
 #: Exercise 3 of 05b: at most this many requests during the 10-minute outage.
 MAX_OUTAGE_REQUESTS = 5
 
@@ -45,6 +48,10 @@ def _wholes(answer: Any) -> list[int] | None:
     if isinstance(answer, dict):
         return None
     try:
+        if isinstance(answer, Iterable) and not isinstance(answer, Sized):
+            answer = list(islice(answer, MAX_ITEMS + 1))  # an endless iterator ends here
+        if isinstance(answer, Sized) and len(answer) > MAX_ITEMS:
+            return None
         return as_wholes(answer)
     except Exception:  # a generator that raises: never raise at the student
         return None
@@ -71,12 +78,10 @@ def _chosen(name: str, answer: Any, what: str, example: Sequence[str],
         return wrong(f"{name}={answer!r:.60}: give a set of {what}, e.g. {{{shown}}}.")
     given: set[str] = set()
     try:
-        for a in answer:
+        for a in islice(answer, MAX_ITEMS):
             if isinstance(a, bool) or not isinstance(a, (str, int)):
                 return wrong(f"{a!r:.40} is not {known_as}: {', '.join(known)}.")
             given.add(str(a))
-            if len(given) > 100:
-                break
     except Exception:  # a generator that raises: report, never raise at the student
         return wrong(f"{name}: could not read it as a set of {what}, e.g. {{{shown}}}.")
     unknown = sorted(given - set(known))

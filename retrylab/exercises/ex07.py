@@ -11,6 +11,7 @@ the checklist of :func:`retrylab.audit.audit` for background use.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import islice
 from typing import Any
 
 import pandas as pd
@@ -126,12 +127,10 @@ def check_quiz(passing: Any) -> Feedback:
         return wrong(f"passing={passing!r:.60}: {example}.")
     got: set[str] = set()
     try:
-        for x in passing:
+        for x in islice(passing, 100):  # an endless iterator stops here
             if not isinstance(x, str):
                 return wrong(f"{x!r:.40} is not a letter: {example}.")
             got.add(x.strip().upper())
-            if len(got) > 26:
-                break
     except Exception:  # never raise at the student
         return wrong(f"passing: could not read it; {example}.")
     unknown = sorted(got - set(QUIZ))
