@@ -244,18 +244,18 @@ show(wait_schedule(schedule, retries=6, shared=False, title=title))
 # the delay by `0.5 + r`; full jitter by `r` (with `r` uniform in [0, 1)).
 #
 # **Exercise 2.** With the Kotlin sample's jitter (base 1000 ms, doubling, no
-# cap), between which two values, in ms, can the wait before **retry 4**
-# fall? Retry 1 waits around the base, as in the table of section 3. Answer
-# `(low, high)`.
+# cap), between which two values, in ms, can the wait before **attempt 5**
+# fall? That is the fourth retry: n = 3 in `base × 2^n`, since the first
+# retry (n = 0) waits around the base. Answer `(low, high)`.
 
 # %% tags=["scaffold"]
-retry4_range = ...
-check_proportional_range(retry4_range)
+attempt5_range = ...
+check_proportional_range(attempt5_range)
 
 # %% tags=["solution"]
-delay = 1000 * 2 ** (4 - 1)
-retry4_range = (delay // 2, delay * 3 // 2)
-check_proportional_range(retry4_range)
+delay = 1000 * 2 ** 3
+attempt5_range = (delay // 2, delay * 3 // 2)
+check_proportional_range(attempt5_range)
 
 # %% [markdown]
 # So proportional jitter keeps each wait within a **1:3 spread around the

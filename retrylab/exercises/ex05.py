@@ -30,9 +30,9 @@ FAILURES: dict[str, Outcome] = {
 #: from a gateway after the server behind it stored the write; a network error
 #: may have been lost on its way back after the store.
 KEYLESS_POST_SAFE = frozenset({"429"})
-#: Notebook 05 exercise 2: the retry (1-based, as in the strategy table) whose
-#: proportional-jitter range is asked for, and the base of the Kotlin sample.
-RANGE_RETRY, RANGE_BASE = 4, 1000
+#: Notebook 05 exercise 2: the retry whose proportional-jitter range is asked for
+#: (n = 3, 0-based as in ``base * 2**n``: the wait before attempt 5), and the base.
+RANGE_RETRY, RANGE_BASE = 3, 1000
 #: Answers longer than this are not read to the end (an endless iterator stops here).
 MAX_ITEMS = 100
 #: Exercise 3 of 05b: at most this many requests during the 10-minute outage.
@@ -131,10 +131,11 @@ def check_retryable(answer: Any) -> Feedback:
 
 
 def check_proportional_range(answer: Any) -> Feedback:
-    """Notebook 05, exercise 2: the range of retry 4's wait under the Kotlin jitter.
+    """Notebook 05, exercise 2: the range of the wait before attempt 5 under the Kotlin jitter.
 
-    Base 1000 ms, doubling, no cap: the delay before retry k (1-based) is
-    ``1000 * 2**(k - 1)``; proportional jitter multiplies it by ``0.5 + r``.
+    Base 1000 ms, doubling, no cap: the delay of retry n (0-based; attempt
+    n + 2 follows it) is ``1000 * 2**n``; proportional jitter multiplies it
+    by ``0.5 + r``. Attempt 5 follows retry n = 3.
 
     >>> check_proportional_range((4000, 12000)).correct
     True
@@ -147,7 +148,7 @@ def check_proportional_range(answer: Any) -> Feedback:
     if pair is None or len(pair) != 2:
         return wrong(f"answer={answer!r:.60}: give two whole numbers of ms, (low, high).")
     low, high = pair
-    delay = RANGE_BASE * 2 ** (RANGE_RETRY - 1)
+    delay = RANGE_BASE * 2 ** RANGE_RETRY
     if (low, high) == (delay // 2, delay * 3 // 2):
         return right(f"delay {delay} ms x [0.5, 1.5): from {delay // 2} up to (not "
                      f"including) {delay * 3 // 2} ms, a 1:3 spread around the delay.")
@@ -159,13 +160,13 @@ def check_proportional_range(answer: Any) -> Feedback:
     for other in (delay // 2, delay * 2):
         if (low, high) == (other // 2, other * 3 // 2):
             return wrong(f"({low}, {high}) is the range around a delay of {other} ms: the "
-                         "retry number is off by one. Retry 1 waits around the base, "
-                         f"1000 ms, so retry {RANGE_RETRY} around 1000 x 2^"
-                         f"{RANGE_RETRY - 1}.")
+                         "retry number is off by one. The first retry (n = 0) waits "
+                         "around the base, 1000 ms; attempt 5 follows the fourth retry, "
+                         f"n = {RANGE_RETRY}: 1000 x 2^{RANGE_RETRY}.")
     if low == high:
         return wrong(f"({low}, {high}) is a single wait; jitter makes it a range.")
-    return wrong(f"({low}, {high}): take the delay before retry {RANGE_RETRY} "
-                 "(doubling from 1000 ms) and multiply it by 0.5 and by 1.5.")
+    return wrong(f"({low}, {high}): take the delay before attempt 5 (1000 x 2^"
+                 f"{RANGE_RETRY} ms) and multiply it by 0.5 and by 1.5.")
 
 
 def check_outage_policy(policy: Any) -> Feedback:
