@@ -1,6 +1,14 @@
 # %% [markdown]
 # # 06 · Retry storms: a thousand observers, one station
 #
+# [← 05b · The four common mistakes](05b_common_mistakes.ipynb) ·
+# **06 · retry storms** ·
+# [07 · Summary and capstone →](07_summary_and_exercises.ipynb)
+#
+# **Before you start:** notebooks 02 (jitter), 03 (the retry loop and its
+# limits) and 04 (the circuit breaker). **Time:** about 40 minutes (the
+# explorers invite longer).
+#
 # So far one observer on the mountain retried one request to the **North
 # Slope station**. But the station serves every observer on the mountain,
 # and when it goes down they all get their error at the same moment. The web
@@ -11,10 +19,8 @@
 # > same time. The moment the server stands up it meets a synchronized wave,
 # > and goes down again. Jitter spreads that wave.
 #
-# and the mobile lesson puts a number on it: *without jitter, a thousand
-# clients with the same retry policy retry at the same time and create a
-# peak load on the server*. Neither lesson shows it happen. This notebook
-# does, with a simulator of many clients against one server.
+# Neither lesson shows it happen. This notebook does, with a simulator of
+# many clients against one server.
 #
 # **What you will be able to do**
 #
@@ -51,14 +57,11 @@ from retrylab.viz.fleetplots import (ContentionExplorer, FleetExplorer,
 #
 # `retrylab.sim.fleet` moves time forward in steps of 10 ms:
 #
-# * each client has one request to make; it arrives at t = 0 (all together)
-#   or at a random moment of a window;
-# * a request is sent at the start of a step and answered by its end; the
-#   server serves at most `capacity` requests per step, and a seeded random
-#   choice decides which ones when more arrive; the rest get a 503;
-# * during the outage the server serves nothing;
-# * a client that failed follows its `RetryPolicy` (notebook 03): it stops
-#   at the attempt limit, else waits as its `Backoff` says and tries again.
+# each client has one request, arriving at t = 0 or at a random moment of a
+# window; the server serves at most `capacity` requests per step (a seeded
+# draw picks which) and answers the rest with a 503, and during the outage
+# it serves nothing; a client that failed follows its `RetryPolicy`
+# (notebook 03): it stops at the attempt limit, else waits and tries again.
 #
 # The first fleet is the lesson's herd: 1000 observers, the lesson's backoff
 # (base 200 ms, factor 2, cap 5000 ms, here **without** jitter), 8 attempts,
@@ -92,9 +95,9 @@ waves[["time_ms", "retries", "accepted", "rejected"]]
 # station stood idle almost all the time. The retries land in 7 steps out of
 # 3000: that is the lesson's synchronized wave.
 #
-# One thing the simulator does not do: it never lets the station "go down
-# again". Its capacity is fixed, so a wave is simply turned away. The storm
-# section below adds the missing piece, a cost for turning requests away.
+# Here the station never "goes down again": a wave is simply turned away.
+# The storm section below adds the missing piece, a cost for turning
+# requests away.
 
 # %% [markdown]
 # ## Faster recovery with jitter
@@ -260,10 +263,9 @@ show(compare_fleets({k: ends[k] for k in ("no budget", "gRPC throttling",
 # 50,000 observers where the storm served 30,000, with a fifth of the
 # requests or fewer.
 #
-# A caveat on the breaker here: each simulated client makes one request, so
-# its own breaker acts as a tighter attempt limit (3 instead of 10). Its real
-# strength, seen in notebook 04, is across the many requests of one app:
-# once open, it stops *every* request to the broken service for a cooldown.
+# A caveat: each simulated client makes one request, so its own breaker acts
+# as a tighter attempt limit (3 instead of 10). Its real strength (notebook
+# 04) is across the many requests of one app.
 
 # %% [markdown]
 # ### Explore: the storm
@@ -371,18 +373,15 @@ show(contention_curves(sweep))
 #   blog's question is work as well as time.
 #
 # **Where the reproduction says more than the blog.** Decorrelated jitter's
-# time advantage shrinks as clients are added and is gone from about 140
-# clients: at 190 clients it is 2.5% *slower* than full jitter. That is not an
-# artefact of this re-implementation: running the blog's own simulator here
-# (100 runs, Python's generator seeded with 0) gave 5803 against 5731 ms at
-# 130 clients and 7906 against 7458 ms at 190. The blog's "slightly less
-# time" holds at moderate contention only.
+# time advantage is gone from about 140 clients: at 190 it is 2.5% *slower*
+# than full jitter. The blog's own simulator, run here (100 runs, seed 0),
+# agrees: 7906 against 7458 ms at 190 clients. Its "slightly less time"
+# holds at moderate contention only.
 #
-# **How close the reproduction is.** The blog's simulator, run here, gave
-# at 100 clients 1857, 797, 810, 1004 and 2423 calls (exponential, full,
-# equal, decorrelated, none); the table above has 1855, 795, 812, 1004 and
-# 2422. The random draws differ (numpy instead of Python's `random`), so the
-# numbers agree to about 1%, not digit for digit.
+# **How close the reproduction is.** The blog's own simulator, run here,
+# agrees with the table to about 1% (1857 against 1855 calls for plain
+# exponential at 100 clients): the random draws differ, numpy instead of
+# Python's `random`.
 #
 # What this means for the lesson's advice ("full jitter for a service that
 # recovers fast, decorrelated for one that recovers slowly"): this experiment
@@ -438,6 +437,7 @@ from retrylab.exercises.ex06 import (check_jitter_calls_ratio, check_layered,
                                      check_throttle_recovery,
                                      check_wave_capacity)
 
+# %% tags=["scaffold"]
 served = ...
 check_wave_capacity(served)
 
@@ -450,7 +450,7 @@ check_wave_capacity(served)
 # 3 attempts each). How many calls reach the database per user request when
 # it is down?
 
-# %%
+# %% tags=["scaffold"]
 calls = ...
 check_layered(calls)
 
@@ -463,7 +463,7 @@ check_layered(calls)
 # fallen to 0 tokens. How many successful calls in a row does it take before
 # retries are allowed again?
 
-# %%
+# %% tags=["scaffold"]
 successes = ...
 check_throttle_recovery(successes)
 
@@ -478,15 +478,41 @@ while not t.can_retry():
 check_throttle_recovery(successes)
 
 # %% [markdown]
-# **Exercise 4.** At 100 clients, how many times more calls does
-# exponential backoff without jitter make than full jitter? Give the ratio
-# (exponential / full) to two decimals, from the sweep.
+# **Exercise 4.** At **150** clients (the tables above stop at 100 and 190),
+# how many times more calls does exponential backoff without jitter make
+# than full jitter? Predict first: more or less than at 100 clients? Then
+# give the ratio (exponential / full) to two decimals, from the sweep.
 
-# %%
+# %% tags=["scaffold"]
 ratio = ...
 check_jitter_calls_ratio(ratio)
 
 # %% tags=["solution"]
-calls100 = sweep_table(sweep, "calls").loc[100]
-ratio = round(calls100["exponential"] / calls100["full"], 2)
+calls150 = sweep_table(sweep, "calls").loc[150]
+ratio = round(calls150["exponential"] / calls150["full"], 2)
 check_jitter_calls_ratio(ratio)
+
+# %% [markdown]
+# **Exercise 5 (open: change, predict, measure).** The storm rests on one
+# assumption: turning a request away costs the station a fifth of serving it
+# (`reject_cost=0.2`). Change it to `0.5` in the cell below. Predict first:
+# will the overload after the outage last longer or shorter, and will more
+# or fewer observers be served? Then run it, and try `0.05` as well.
+
+# %%
+print(storm_fleet(reject_cost=0.2).run().readout())
+
+# %% [markdown] tags=["solution"]
+# A dearer rejection makes the storm worse. With 0.5 the station spends
+# most of each step turning retries away: 9,991 observers served instead of
+# 30,265, and all 4,000 steps after the outage overloaded. With 0.05 it
+# serves 54,220 and the overload is over after 527 steps, close to the
+# `reject_cost=0` run above (54,732, 440): somewhere between 0.05 and 0.2
+# the fleet tips into a storm that outlives its outage. The cure (bound the
+# fleet's retries with a budget or a breaker) does not depend on the
+# number; how bad the storm gets does.
+#
+# ---
+#
+# **Next:** [07 · Summary and capstone](07_summary_and_exercises.ipynb).
+# Back: [05b · The four common mistakes](05b_common_mistakes.ipynb).

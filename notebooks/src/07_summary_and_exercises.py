@@ -1,6 +1,13 @@
 # %% [markdown]
 # # 07 · Summary and capstone: design a policy and check it
 #
+# [← 06 · Retry storms](06_retry_storms_lab.ipynb) ·
+# **07 · summary and capstone** ·
+# [08 · From lesson to production →](08_from_lesson_to_production.ipynb)
+#
+# **Before you start:** notebooks 01 to 06 (the appendix A1 is optional).
+# **Time:** about 30 minutes, more if the capstone takes a few tries.
+#
 # The North Slope station is about to restart for a firmware update. Five
 # thousand observers' phones will try to sync while it is down. This last
 # notebook gathers the rules of both lessons into one checklist, checks the
@@ -33,8 +40,10 @@ pd.set_option("display.max_colwidth", 90)
 # cell under a rule to see it hold.
 #
 # **1. The decision looks at the error class and the method.** 429 and 5xx
-# are always retried, a network error only for a safe method; validation
-# errors, body errors and cancellations never.
+# are retried, a network error only for a safe method; validation errors,
+# body errors and cancellations never. (A keyless `POST` after a 502 or 503
+# may still store a duplicate, if the server acted before the gateway
+# answered: notebook 05, exercise 1.)
 
 # %%
 cases = {"503 on POST": (Outcome.http(503), "POST"),
@@ -101,14 +110,14 @@ cb = CircuitBreaker(threshold=3, cooldown=5000)
 
 # %% [markdown]
 # The mobile lesson adds four mistakes to avoid, each demonstrated with a
-# number in notebook 05:
+# number:
 #
 # | mistake | the rule | where |
 # |---|---|---|
-# | no idempotency key | key every write you may retry | 01, 05 |
-# | endless retries | an attempt limit (3 to 5 on mobile) and a total budget | 03, 05 |
-# | ignoring the app's lifecycle | cancel the loop with the screen; never retry a cancellation | 05 |
-# | no metrics | count retries, success after retry, the wait distribution | 03, 05 |
+# | no idempotency key | key every write you may retry | 01, 05b |
+# | endless retries | an attempt limit (3 to 5 on mobile) and a total budget | 03, 05b |
+# | ignoring the app's lifecycle | cancel the loop with the screen; never retry a cancellation | 03, 05b |
+# | no metrics | count retries, success after retry, the wait distribution | 03, 05b |
 
 # %% [markdown]
 # ## Auditing a policy
@@ -172,7 +181,7 @@ show(fleet_timeline(preset, title="Background preset: phones give up "
 # outage without bringing everyone back at once. The checker simulates it and
 # tells you which target it misses.
 
-# %%
+# %% tags=["scaffold"]
 policy = ...
 check_capstone(policy)
 
@@ -187,11 +196,41 @@ solved = capstone_fleet(policy).run()
 capstone_report(solved)
 
 # %% tags=["solution"]
-show(fleet_timeline(solved, title="A passing policy: base 5 s, factor 3, "
-                                  "full jitter"))
+show(fleet_timeline(solved, title="A passing policy"))
+
+# %% [markdown] tags=["solution"]
+# Why it passes: waits from a 5 s base that triple (full jitter, so on
+# average 2.5, 7.5, 22.5 s...) outlast the 20 s outage within five attempts,
+# and the jitter spreads the phones that failed together over tens of
+# seconds, so the station meets at most its capacity when it is back. A
+# factor of 2 from 1 s (the preset) gives up inside the outage; no jitter
+# brings everyone back in one step.
 
 # %% [markdown]
-# **Exercise 2.** Five policies for a `GET` a user is waiting on. Which pass
+# **Exercise 2 (open: change, predict, measure).** Start from the preset,
+# which fails, and change **one** knob in the cell below: the backoff's base
+# (try 2000 instead of 1000). Before you run it, predict which of the four
+# targets will move and in which direction; then run it. What does the
+# longer wait cost in "last phone done (s)"?
+
+# %%
+from dataclasses import replace
+
+trial = RetryPolicy.background()
+trial = trial.with_(backoff=replace(trial.backoff, base=1000))
+capstone_report(capstone_fleet(trial).run())
+
+# %% [markdown] tags=["solution"]
+# With a 2000 ms base every wait doubles, so fewer phones spend all their
+# attempts inside the outage: "served (%)" rises from 57.8 to 80.9 and
+# "requests per phone" falls from 3.52 to 3.34, while "last phone done (s)"
+# grows from 33.4 to 41.0 s, and the overload after the outage reaches the
+# limit of 20 steps (more phones come back while the station is busy). One
+# knob is not enough: the growth factor and the attempt limit decide how
+# far the last wait reaches, and jitter how evenly the phones return.
+
+# %% [markdown]
+# **Exercise 3.** Five policies for a `GET` a user is waiting on. Which pass
 # the checklist? Answer with a set of letters; `audit_table(QUIZ["A"])`
 # shows the details.
 
@@ -200,7 +239,7 @@ from retrylab.exercises.ex07 import QUIZ, check_quiz, quiz_table
 
 quiz_table()
 
-# %%
+# %% tags=["scaffold"]
 passing = ...
 check_quiz(passing)
 
@@ -211,9 +250,10 @@ check_quiz(passing)
 # %% [markdown]
 # ## Summary
 #
-# * Which failures: 429 and 5xx always; network errors only for safe
-#   methods or with an idempotency key; 4xx, body errors and cancellations
-#   never.
+# * Which failures: 429 and 5xx; network errors only for safe methods or
+#   with an idempotency key (and a keyless write after a 502 or 503 only if
+#   the server says it did not act); 4xx other than 429, body errors and
+#   cancellations never.
 # * How long: exponential backoff with a cap, and jitter whenever many clients
 #   can fail together; Retry-After is a lower bound.
 # * How many and how long in all: an attempt limit and a total time budget,
@@ -232,3 +272,7 @@ check_quiz(passing)
 # * gRPC proposal A6, "gRPC Retry Design": retry throttling with tokens.
 # * *Site Reliability Engineering* (Google, 2016), chapters 21 and 22 on
 #   handling overload and cascading failures: retry budgets.
+#
+# **Next:** [08 · From lesson to production](08_from_lesson_to_production.ipynb),
+# then [09 · Beyond the lessons](09_beyond_the_lessons.ipynb).
+# Back: [06 · Retry storms](06_retry_storms_lab.ipynb).
