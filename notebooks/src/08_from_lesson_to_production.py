@@ -1,8 +1,13 @@
 # %% [markdown]
-# # 08 · From the lesson to production: tenacity, urllib3 and httpx
+# # 08 · From lesson to production: tenacity, urllib3 and httpx
 #
 # [← 07 · Summary and capstone](07_summary_and_exercises.ipynb) ·
+# **08 · from lesson to production** ·
 # [09 · Beyond the lessons →](09_beyond_the_lessons.ipynb)
+#
+# **Before you start:** notebooks 01 to 03 and 07, and the bridge extra
+# (`pip install "retrylab[bridge]"`; the test extra includes it).
+# **Time:** about 30 minutes.
 #
 # Notebook 07 ended with a policy that gets five thousand phones through the
 # station's restart. Your team does not run `retrylab` in production: it runs
@@ -20,10 +25,6 @@
 #   allows;
 # * name what production libraries add: per-kind counters, hooks, retry
 #   quotas, hedging and pushback.
-#
-# **Prerequisites**: notebooks 01 to 03 and 07; the bridge extra
-# (`pip install "retrylab[bridge]"`, included in the test extra).
-# **Time**: about 30 minutes.
 
 # %%
 import httpx
@@ -241,4 +242,4 @@ check_keyless_post(answer)
 # * Production libraries add counters, hooks, quotas, hedging and pushback
 #   around the same loop.
 #
-# Next: [09 · Beyond the lessons →](09_beyond_the_lessons.ipynb)
+# **Next:** [09 · Beyond the lessons →](09_beyond_the_lessons.ipynb)
