@@ -62,7 +62,8 @@ class RetryBudgetLike(Protocol):
 
     def on_request(self, first_try: bool) -> None: ...
 
-    def on_outcome(self, success: bool) -> None: ...
+    def on_outcome(self, success: bool) -> None:
+        """Called for a success, and for a failure only if the rule would retry it."""
 
 
 class MetricsLike(Protocol):
@@ -263,12 +264,15 @@ class RetryPolicy:
                 retry_budget.on_request(first_try=attempt == 1)
             started = elapsed()
             outcome = yield None
-            if retry_budget is not None:
-                retry_budget.on_outcome(outcome.ok)
             history.append(Attempt(attempt, started, outcome))
             if outcome.ok:
+                if retry_budget is not None:
+                    retry_budget.on_outcome(True)
                 return finish(outcome, StopReason.SUCCESS, f"success on attempt {attempt}")
             decision = self.decide(outcome, m, idempotency_key)
+            if retry_budget is not None and decision.retry:
+                # gRPC A6: only a failure that would be retried drains the budget
+                retry_budget.on_outcome(False)
             if not decision.retry:
                 return finish(outcome, StopReason.NOT_RETRYABLE, decision.reason)
             if attempt >= self.max_attempts:
