@@ -192,13 +192,19 @@ class CircuitBreaker:
         """
         now = check_now(now)
         with self._lock:
-            if self._state is State.CLOSED:
+            state, opened_at, trials = self._state, self._opened_at, self._trials
+            # what allow(now) would do first (see _advance), without doing it
+            if state is State.HALF_OPEN and trials and now >= min(trials) + self.trial_timeout:
+                state, opened_at, trials = State.OPEN, min(trials) + self.trial_timeout, []
+            if state is State.OPEN and now - opened_at >= self.cooldown:
+                state, trials = State.HALF_OPEN, []
+            if state is State.CLOSED:
                 return 0
-            if self._state is State.OPEN:
-                return max(0, self._opened_at + self.cooldown - now)
-            if len(self._trials) < self.half_open_max_calls:
+            if state is State.OPEN:
+                return opened_at + self.cooldown - now
+            if len(trials) < self.half_open_max_calls:
                 return 0
-            return max(0, min(self._trials) + self.trial_timeout + self.cooldown - now)
+            return min(trials) + self.trial_timeout + self.cooldown - now
 
     def transition_counts(self) -> Counter[tuple[State, State]]:
         """How often each arrow of the state diagram was taken."""
@@ -231,12 +237,12 @@ class CircuitBreaker:
         the ``threshold``-th in a row, or any failure of a half-open trial,
         opens it and restarts the cooldown. Results that arrive while open
         (calls let through before it opened) change nothing. ``success`` must
-        be a bool.
+        be a bool. Time alone moves nothing here (``allow`` applies cooldowns and
+        leases), so a late result of a trial whose lease ran out still counts.
         """
         ok = check_success(success)
         now = check_now(now)
         with self._lock:
-            self._advance(now)
             if self._state is State.OPEN:
                 return self._state
             if ok:

@@ -248,7 +248,7 @@ class _Simulation:
                                            else f.retry_budget.vectorized(f.budget_groups))
         self.breaker = (None if f.breaker is None else
                         BreakerArray(n, f.breaker.threshold, f.breaker.cooldown,
-                                     f.breaker.half_open_max_calls))
+                                     f.breaker.half_open_max_calls, f.breaker.trial_timeout))
         self.max_attempts = f.max_attempts
         cols = ("offered", "accepted", "rejected", "first_tries", "retries", "successes",
                 "waiting", "blocked_by_breaker", "gave_up", "capacity")
