@@ -88,11 +88,11 @@ def layered_calls(layers: int = 3, attempts: int | Sequence[int] = 3, requests: 
     if len(names) != layers:
         raise ValueError(f"names={list(names)!r} is out of range: names must have "
                          f"{layers} entries")
-    bottom = requests * expected_layered_load(layers, per, p)
-    if bottom > MAX_BOTTOM_CALLS:
+    expected_bottom = requests * expected_layered_load(layers, per, p)
+    if expected_bottom > MAX_BOTTOM_CALLS:
         raise ValueError(f"attempts={attempts!r} is out of range: {requests} request(s) "
                          f"through {layers} layers of {per} attempts would send about "
-                         f"{bottom:,.0f} calls to the bottom service, and a simulation is "
+                         f"{expected_bottom:,.0f} calls to the bottom service, and a simulation is "
                          f"limited to {MAX_BOTTOM_CALLS:,}; use fewer layers, attempts or "
                          "requests (expected_layered_load gives the figure without "
                          "simulating)")
