@@ -18,7 +18,11 @@ each limited by ``cap``. Jitter then turns the ceiling into the actual wait:
   lesson's Kotlin ``delay * (0.5 + Random.nextDouble())``.
 
 ``r`` is one draw of the generator in [0, 1) and rounding is JavaScript's
-``Math.round``, as in the lesson.
+``Math.round``, as in the lesson. Here ``ceiling`` is the *unrounded*
+``min(cap, base * factor ** n)``, rounded once at the end exactly as the
+lesson's ``Math.round(r * Math.min(TAVAN, TABAN * CARPAN ** n))``; with a
+fractional factor (1.5) that differs from rounding the ceiling first.
+:meth:`Backoff.ceiling` returns the rounded integer a table shows.
 """
 
 from __future__ import annotations

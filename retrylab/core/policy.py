@@ -178,8 +178,9 @@ class RetryPolicy:
             check_int("time_budget", self.time_budget, low=0, high=86_400_000)
         if self.max_retry_after is not None:
             check_int("max_retry_after", self.max_retry_after, low=0, high=86_400_000)
-        object.__setattr__(self, "safe_methods",
-                           check_methods("safe_methods", self.safe_methods))
+        methods = check_methods("safe_methods", self.safe_methods)
+        if not (isinstance(self.safe_methods, frozenset) and methods == self.safe_methods):
+            object.__setattr__(self, "safe_methods", methods)
         if self.rule is not None and not callable(self.rule):
             raise ValueError(f"rule={self.rule!r} is out of range: rule must be None or a "
                              "function (outcome, method, idempotency_key) -> Decision, "
