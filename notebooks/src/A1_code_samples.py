@@ -180,7 +180,7 @@ pd.set_option("display.max_colwidth", 80)
 #
 # **Derleniyor mu?** Örnek `kotlinc` 1.3.31 ve kotlinx-coroutines 1.0.1 ile
 # (Debian paketleri), `maxRetries`, `baseDelayMs` ve `isRetriable` alanlarını
-# tutan en küçük bir `RetryPolicy` sınıfıyla derlendi:
+# tutan asgari bir `RetryPolicy` sınıfıyla derlendi:
 #
 # ```text
 # Lesson.kt:7:33: error: unresolved reference: T
