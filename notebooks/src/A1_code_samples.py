@@ -24,6 +24,32 @@
 # * tell which libraries really retry with backoff, and which only recover a
 #   connection.
 
+# %% [markdown] tags=["tr"]
+# # A1 · Ek: mobil dersin kod örnekleri, çalıştırılmış ve parça parça incelenmiş
+#
+# Geri: [05 · Mobil geliştirmede yeniden deneme politikası](05_mobile_retry_policy.ipynb) ·
+# [05b · Dört yaygın hata](05b_common_mistakes.ipynb) ·
+# ileri: [06 · Yeniden deneme fırtınaları](06_retry_storms_lab.ipynb)
+#
+# **Başlamadan önce:** defter 05 (2.–4. bölümleri: ayarlar, sınıflandırma,
+# orantılı sarsıntı). Kotlin ya da Swift okuyabilmek işe yarar ama gerekmez:
+# her örnek burada satır satır Python olarak çalışır. **Süre:** yaklaşık 25
+# dakika. Bu ek isteğe bağlıdır: 05b ve 06 ona dayanmaz.
+#
+# Mobil ders bir Kotlin `executeWithRetry`, bir Kotlin `CircuitBreaker` ve bir
+# Swift Combine `retryWithBackoff` örneği gösterir ve yeniden denemeyi sizin
+# yerinize yapan kütüphanelerin adını verir. Burada her örnek, derlenebildiği
+# yerde derlenir, sanal bir saat üzerinde `RetryPolicy`'nin yanında çalıştırılır
+# ve iddiaları sınanır.
+#
+# **Neler yapabileceksiniz**
+#
+# * bir yeniden deneme yardımcısını okuyup hangi hataları yeniden denediğini, ne
+#   kadar beklediğini ve ekran iptal edildiğinde ne yaptığını söylemek;
+# * dersin örneklerindeki her kusurun neye mal olduğunu bir sayıyla söylemek;
+# * hangi kütüphanelerin gerçekten geri çekilmeyle yeniden denediğini, hangilerinin
+#   yalnızca bağlantıyı kurtardığını ayırt etmek.
+
 # %%
 import pandas as pd
 
@@ -106,6 +132,78 @@ pd.set_option("display.max_colwidth", 80)
 # only liberty: `execute_with_retry` catches `asyncio.CancelledError` too,
 # because Kotlin's `CancellationException` *is* an `Exception`.
 
+# %% [markdown] tags=["tr"]
+# ## 1. Kotlin: coroutine'lerle `executeWithRetry`
+#
+# *"Kotlin coroutine'leri, ana iş parçacığını bloke etmeden jitter ile üstel
+# geri çekilme uygulamaya olanak tanır. kotlinx-coroutines'deki retry işlevi,
+# bir yeniden deneme koşulu ve istek gövdesi içeren bir blok alır, gecikmeleri
+# ve deneme sayılarını otomatik olarak yönetir."*
+#
+# > **Kontrol.** kotlinx.coroutines'de böyle bir işlev yoktur. *Flow*'lar
+# > üzerinde `Flow.retry(retries, predicate)` ve `Flow.retryWhen { cause, attempt -> }`
+# > vardır: koşul evet dediği sürece akışı yeniden toplarlar (collect) ve
+# > kendiliklerinden **hiç gecikme** eklemezler: belgelerdeki örnek, koşulun
+# > içinde `delay(1000)` çağırır. (3. bölümdeki Ktor `HttpRequestRetry`
+# > eklentisi ise gecikmeleri yönetir.)
+#
+# Dersin örneği:
+#
+# ```kotlin
+# suspend fun RetryPolicy.executeWithRetry(
+#     block: suspend () -> Result<T>
+# ): Result<T> {
+#     var lastError: Throwable? = null
+#     repeat(maxRetries + 1) { attempt ->
+#         try {
+#             return block()
+#         } catch (e: Exception) {
+#             if (!isRetriable(e) || attempt == maxRetries) {
+#                 return Result.failure(e)
+#             }
+#             val delay = (baseDelayMs * (1 shl attempt))
+#                 .toLong()
+#             val jitteredDelay = (delay * (0.5 + Random.nextDouble())).toLong()
+#             delay(jitteredDelay)
+#             lastError = e
+#         }
+#     }
+#     return Result.failure(lastError!!)
+# }
+# ```
+#
+# *"executeWithRetry işlevi, bir ağ çağrısı içeren bir lambda alır ve onu üstel
+# geri çekilme ve jitter ile yürütür. Hata yeniden denenebilir değilse veya
+# maksimum deneme sayısı aşılırsa, işlev bir hata döndürür. Yeniden denemelerin
+# tekdüze dağılımı için gecikme 0,5 ila 1,5 arasında rastgele bir faktörle
+# çarpılır."*
+#
+# **Derleniyor mu?** Örnek `kotlinc` 1.3.31 ve kotlinx-coroutines 1.0.1 ile
+# (Debian paketleri), `maxRetries`, `baseDelayMs` ve `isRetriable` alanlarını
+# tutan asgari bir `RetryPolicy` sınıfıyla derlendi:
+#
+# ```text
+# Lesson.kt:7:33: error: unresolved reference: T
+# Lesson.kt:8:4: error: 'kotlin.Result' cannot be used as a return type
+# Lesson.kt:8:11: error: unresolved reference: T
+# ```
+#
+# * `<T>` hiç bildirilmemiştir: `suspend fun <T> RetryPolicy.executeWithRetry` olmalıdır.
+# * `Result`'ın dönüş türü olarak kullanılması Kotlin 1.5'ten önce yasaktı, o
+#   sürümden beri serbesttir; `<T>` eklenince (1.3'te ayrıca
+#   `-Xallow-result-return-type` ile) örnek derlenir.
+# * `val delay = ...`, bir `Long` değere `delay` işleviyle aynı adı verir.
+#   `delay(jitteredDelay)` bir `Long` değeri çağırmaya çalışacakmış gibi okunur,
+#   ama derlenir: `Long` türünde `invoke` yoktur, bu yüzden Kotlin çağrıyı
+#   `kotlinx.coroutines.delay` işlevine bağlar (bayt kodunda
+#   `kotlinx/coroutines/DelayKt.delay` çağrılır). Geçerli ama kafa karıştırıcı:
+#   adını değiştirin. Kotlin 2.x denenmedi.
+#
+# Aşağıda örnek satır satır Python'a çevrilmiş olarak, her satırın yanında
+# Kotlin karşılığıyla yer alıyor. Asıldan tek sapma: `execute_with_retry`,
+# `asyncio.CancelledError`'ı da yakalar, çünkü Kotlin'in
+# `CancellationException`'ı *gerçekten* bir `Exception`'dır.
+
 # %%
 print(mobile.code_of(mobile.execute_with_retry))
 
@@ -115,6 +213,13 @@ print(mobile.code_of(mobile.execute_with_retry))
 # errors, then success. Which three waits, in ms, does it sleep? (Hint:
 # `int(1000 * 2**n * (0.5 + r))` with `r` drawn from `Mulberry32(SEED)`, or
 # run `mobile.kotlin_run`.)
+
+# %% [markdown] tags=["tr"]
+# **Alıştırma 1.** Aşağıdaki çalıştırmalardan önce tahmin edin. Bu
+# `executeWithRetry` (maxRetries = 3, baseDelayMs = 1000, dersin tohumu) önce
+# üç ağ hatasıyla, ardından başarıyla karşılaşıyor. Hangi üç süre (ms
+# cinsinden) bekler? (İpucu: `Mulberry32(SEED)`'den çekilen `r` ile
+# `int(1000 * 2**n * (0.5 + r))`; ya da `mobile.kotlin_run`'ı çalıştırın.)
 
 # %%
 from retrylab.exercises.ex05 import check_kotlin_waits
@@ -133,6 +238,11 @@ check_kotlin_waits(waits)
 # Run against a server that answers 503, 503, then the data (each request
 # takes 100 ms), next to `RetryPolicy.run_async` with the same waits
 # (exponential from 1 s, proportional jitter, no cap) and the same seed:
+
+# %% [markdown] tags=["tr"]
+# 503, 503 ve ardından veriyle yanıt veren bir sunucuya karşı çalıştırma (her
+# istek 100 ms sürer); yanında aynı beklemelerle (1 s'den üstel, orantılı
+# sarsıntı, tavan yok) ve aynı tohumla `RetryPolicy.run_async`:
 
 # %%
 answers = [Outcome.http(503), Outcome.http(503), Outcome.success()]
@@ -156,6 +266,20 @@ mobile.runs_table({
 # * **No cap.** With 10 retries the last wait is ten minutes, and the whole
 #   call takes over sixteen. (`1 shl attempt` is a 32-bit `Int` too: at
 #   attempt 31 it is negative and at 32 it is back to 1.)
+
+# %% [markdown] tags=["tr"]
+# İlk ikisi burada milisaniyesi milisaniyesine aynıdır (Kotlin'deki `toLong()`
+# küsuratı atar, `Backoff` ise yuvarlar; bu yüzden aralarında 1 ms fark
+# olabilir). Üçüncü satır ilk kusuru gösterir: **yalnızca fırlatılan istisnalar
+# yeniden denenir.** `block` bir `Result` döndürür ve onu üretmenin deyimsel
+# yolu olan `runCatching { api.get() }` başarısızlığı fırlatmak yerine
+# *döndürür*; bu yüzden hiçbir şey yeniden denenmez.
+#
+# Başka kusurlar, her biri bir sayıyla:
+#
+# * **Tavan yok.** 10 yeniden denemeyle son bekleme on dakikadır ve çağrının
+#   tamamı on altı dakikayı aşar. (`1 shl attempt` ayrıca 32 bitlik bir
+#   `Int`'tir: deneme 31'de negatiftir, 32'de yeniden 1 olur.)
 
 # %%
 long_run = mobile.kotlin_run([Outcome.network()], max_retries=10)
@@ -186,6 +310,33 @@ print("1 shl 31 =", mobile.kotlin_shl(1, 31), "; 1 shl 32 =",
 # | cancelled during a request, `isRetriable = { it is IOException }` | 1 attempt; the cancellation *returned* as `Result.failure(JobCancellationException)`, and the caller's code after the call went on running |
 # | cancelled during a request, `isRetriable = { true }` | 1 attempt; `delay()` threw at once because the coroutine was cancelled |
 # | the same with `baseDelayMs = 0` and `maxRetries = 5` | `block` called 6 times, 5 of them after the cancellation: `delay(0)` returns without checking |
+# | `maxRetries = -1` | `KotlinNullPointerException` |
+
+# %% [markdown] tags=["tr"]
+# * **Sarsıntı orantılıdır, "yeniden denemelerin tekdüze dağılımı" değildir.**
+#   Her bekleme, gecikmenin [0.5, 1.5) aralığından tekdüze seçilen bir katıdır
+#   (defter 05, 4. bölüm): hiçbir zaman yarısından kısa değildir, yayılım
+#   1:3'tür. Bu bir sürüyü dağıtır, ama iddia kodun yaptığından fazlasını söyler.
+# * **`catch (e: Exception)` iptali de yakalar.** Uygulama arka plana geçip
+#   coroutine'i iptal edildiğinde `CancellationException` bu `catch` bloğuna
+#   düşer. Ardından ne olduğunu [05b](05b_common_mistakes.ipynb) defterindeki
+#   3. hata gösterir.
+# * **`lastError!!` satırına** `maxRetries >= 0` için **hiç ulaşılmaz**: son
+#   deneme her zaman döngünün içinde döner. `maxRetries = -1` olduğunda döngü
+#   hiç çalışmaz ve bu satır istisna fırlatır: bizim çalıştırmamız
+#   `kotlin.KotlinNullPointerException` yazdırdı.
+#
+# Kotlin'de çalıştırdıklarımız (`Result` yerine eşdeğer bir sealed class
+# kullanıldı, çünkü Kotlin 1.3 bir suspend işlevden döndürülen `Result`'ta
+# çöküyor):
+#
+# | senaryo | Kotlin sonucu |
+# |---|---|
+# | iki kez `IOException`, sonra başarı | 3 deneme, başarı |
+# | `block`, `Result.failure(IOException)` döndürür | 1 deneme, başarısızlık döndürüldü |
+# | istek sırasında iptal, `isRetriable = { it is IOException }` | 1 deneme; iptal `Result.failure(JobCancellationException)` olarak *döndürüldü* ve çağıranın çağrıdan sonraki kodu çalışmaya devam etti |
+# | istek sırasında iptal, `isRetriable = { true }` | 1 deneme; coroutine iptal edildiği için `delay()` hemen istisna fırlattı |
+# | aynısı, `baseDelayMs = 0` ve `maxRetries = 5` ile | `block` 6 kez çağrıldı, 5'i iptalden sonra: `delay(0)` hiçbir denetim yapmadan döner |
 # | `maxRetries = -1` | `KotlinNullPointerException` |
 
 # %% [markdown]
@@ -222,6 +373,40 @@ print("1 shl 31 =", mobile.kotlin_shl(1, 31), "; 1 shl 32 =",
 # of the same shape; notebook 05 shows what the lesson's settings (3
 # failures, 30 s) save a phone in a long outage.
 
+# %% [markdown] tags=["tr"]
+# ## 2. Kotlin: `CircuitBreaker` örneği
+#
+# Dersin devre kesicisi, basıldığı hâliyle:
+#
+# ```kotlin
+# class CircuitBreaker(
+#     private val failureThreshold: Int = 3,
+#     private val timeoutMs: Long = 30000
+# ) {
+#     private var state = State.CLOSED
+#     private var failureCount = 0
+#     private var lastFailureTime: Long = 0
+#
+#     suspend fun T.protect(block: suspend () -> T): T {
+#         checkState()
+#         return try {
+#             val result = block()
+#             onSuccess()
+#             result
+#         } catch (e: Exception) {
+#             onFailure()
+#             throw e
+#         }
+#     }
+# }
+# ```
+#
+# `kotlinc` bunu reddeder (`unresolved reference: T`, üç kez): `suspend fun <T> ...`
+# gerekir. Defter 04 ("Mobil dersin Kotlin devre kesicisi derlenmiyor") başka
+# nelerin eksik olduğunu söyler ve aynı biçimde eksiksiz bir devre kesici kurar;
+# defter 05, dersin ayarlarının (3 hata, 30 s) uzun bir kesintide bir telefona
+# ne kazandırdığını gösterir.
+
 # %% [markdown]
 # ## 3. The libraries the lesson names
 #
@@ -250,6 +435,37 @@ print("1 shl 31 =", mobile.kotlin_shl(1, 31), "; 1 shl 32 =",
 # > * **URLSession** has no retry policy; `URLSessionConfiguration` offers
 # >   `waitsForConnectivity`, which waits for a connection instead of failing
 # >   at once. Retries with backoff are yours to write, as in section 4.
+
+# %% [markdown] tags=["tr"]
+# ## 3. Dersin adını verdiği kütüphaneler
+#
+# *"Mobil ağlar, Yeniden Deneme Politikasını özellikle önemli kılan özelliklere
+# sahiptir. Wi-Fi ve mobil veri arasında geçiş, metro ve tünellerde sinyal
+# kaybı, operatör düzeyinde geçici engellemeler — tüm bu senaryolar, yeniden
+# denemelerle başarıyla ele alınabilecek istek başarısızlıklarına yol açar.*
+#
+# *Android'de Retrofit kütüphanesi ve OkHttp, Interceptor aracılığıyla yerleşik
+# bir yeniden deneme mekanizması sağlar. iOS'ta görev, URLSessionConfiguration
+# ve özel delegasyon ile çözülür. Platformlar arası geliştirme için Ktor (KMP),
+# yapılandırılabilir stratejilerle yerleşik yeniden deneme desteği içerir."*
+#
+# > **Kontrol.** Kısmen doğru.
+# >
+# > * **OkHttp**'de `retryOnConnectionFailure` vardır (varsayılan olarak açık):
+# >   erişilemeyen IP adreslerinden, bayatlamış havuz bağlantılarından ve
+# >   erişilemeyen vekil sunuculardan (proxy) sessizce toparlanır. Bu, bağlantı
+# >   düzeyinde bir kurtarmadır, geri çekilmeli bir yeniden deneme politikası
+# >   değil. Bir `Interceptor`, böyle bir politikayı *sizin* yazacağınız yerdir.
+# > * **Retrofit**'in kendine ait bir yeniden deneme mekanizması yoktur;
+# >   istekleri OkHttp üzerinden gönderir.
+# > * **Ktor**'un `HttpRequestRetry` eklentisi gerçektir: `retryOnServerErrors(maxRetries)`,
+# >   tavanlı `exponentialDelay(...)` (`maxDelayMs`, varsayılan 60 s) ve eklenen
+# >   rastgele milisaniyeler (`randomizationMs`) sunar; ayrıca `Retry-After`'a
+# >   uyar.
+# > * **URLSession**'ın yeniden deneme politikası yoktur; `URLSessionConfiguration`,
+# >   hemen başarısız olmak yerine bağlantı gelmesini bekleyen
+# >   `waitsForConnectivity` seçeneğini sunar. Geri çekilmeli yeniden denemeleri,
+# >   4. bölümdeki gibi, sizin yazmanız gerekir.
 
 # %% [markdown]
 # ## 4. iOS: `retryWithBackoff` with Combine
@@ -291,6 +507,48 @@ print("1 shl 31 =", mobile.kotlin_shl(1, 31), "; 1 shl 32 =",
 # with no delay. The sample does what the text says. In Python (we did not
 # compile the Swift):
 
+# %% [markdown] tags=["tr"]
+# ## 4. iOS: Combine ile `retryWithBackoff`
+#
+# *"Combine — Apple'ın reaktif programlama çerçevesidir. Combine'daki retry
+# operatörü, hata durumunda publisher'ı belirtilen sayıda tekrarlar, ancak
+# yeniden denemeler arasındaki gecikmeyi yapılandırmaya izin vermez. Tam bir
+# Yeniden Deneme Politikası için, gecikmeli catch ve flatMap 'ın özel bir
+# kombinasyonu kullanılır."*
+#
+# ```swift
+# extension Publisher {
+#     func retryWithBackoff(
+#         retries: Int = 3,
+#         baseDelay: TimeInterval = 1.0
+#     ) -> AnyPublisher<Output, Failure> {
+#         return self.catch { error -> AnyPublisher in
+#             guard retries > 0 else {
+#                 return Fail(error).eraseToAnyPublisher()
+#             }
+#             return Just(())
+#                 .delay(for: .seconds(baseDelay), scheduler: DispatchQueue.main)
+#                 .flatMap { self.retryWithBackoff(
+#                     retries: retries - 1,
+#                     baseDelay: baseDelay * 2
+#                 ) }
+#                 .eraseToAnyPublisher()
+#         }
+#         .eraseToAnyPublisher()
+#     }
+# }
+# ```
+#
+# *"Combine'daki Publisher için retryWithBackoff uzantısı, azalan sayaç ve iki
+# katına çıkan gecikme ile yinelemeli çağrılar yoluyla üstel geri çekilmeyi
+# uygular. delay operatörü yeniden denemeler arasında bir duraklama
+# oluştururken, catch hatayı yakalar ve yeniden denemeye mi yoksa başarısızlık
+# döndürmeye mi karar verir."*
+#
+# İlk cümle doğrudur: Combine'ın `retry(_:)` operatörü beklemeden, hemen
+# yeniden abone olur. Örnek, metnin söylediğini yapar. Python'da (Swift kodu
+# derlenmedi):
+
 # %%
 print(mobile.code_of(mobile.retry_with_backoff))
 
@@ -308,6 +566,21 @@ print(mobile.code_of(mobile.retry_with_backoff))
 # * **No classification.** Every error is retried: the 404 below is sent
 #   four times, and so would a 401 or a 400.
 
+# %% [markdown] tags=["tr"]
+# Örnek, her Combine yeniden denemesinin yaptığı gibi `self`'e yeniden abone
+# olur; Apple'ın `retry(_:)` operatörü de öyle. Bu bir kusur değildir. Yeniden
+# abone olmanın isteği yeniden gönderip göndermediği, bu operatörde de
+# Apple'ınkinde de publisher'a bağlıdır: `URLSession.dataTaskPublisher` gibi
+# *soğuk* bir publisher işini her abone için yeniden yapar; bir `Future` ise
+# closure'ını bir kez çalıştırır ve saklanan sonucu yeniden iletir (soğuk hâle
+# getirmek için onu `Deferred` ile sarın). Aşağıdaki çalıştırmalar soğuk bir
+# publisher kullanır; bir ağ isteği de böyledir.
+#
+# Gerçek kusurları dörttür, her biri bir sayıyla:
+#
+# * **Sınıflandırma yok.** Her hata yeniden denenir: aşağıdaki 404 dört kez
+#   gönderilir; bir 401 ya da 400 de öyle gönderilirdi.
+
 # %%
 flaky = [Outcome.http(503), Outcome.http(503), Outcome.success()]
 mobile.runs_table({
@@ -318,6 +591,10 @@ mobile.runs_table({
 # %% [markdown]
 # * **No jitter.** Every phone waits exactly 1, 2, 4 s. A thousand phones
 #   that failed together come back together, every time:
+
+# %% [markdown] tags=["tr"]
+# * **Sarsıntı yok.** Her telefon tam olarak 1, 2, 4 s bekler. Birlikte hata
+#   alan bin telefon her seferinde birlikte geri gelir:
 
 # %%
 no_jitter = Backoff(1000, 2, None)
@@ -335,6 +612,19 @@ print(herd_data(no_jitter, 1000, 3, SEED, 500).summary())
 # requests and the total time before the failure reaches the caller (each
 # request takes 100 ms), then run it.
 
+# %% [markdown] tags=["tr"]
+# * **Tavan yok.** `baseDelay` sınırsızca iki katına çıkar (`retries: 10` ile
+#   son bekleme 512 s'dir).
+# * **Ana kuyruk.** Bekleme `DispatchQueue.main` üzerinde zamanlanır, bu yüzden
+#   yeniden denemelerin zamanlaması arayüz iş parçacığının çalışma döngüsüne
+#   (run loop) bağlı kalır; zamanlayıcıyı (scheduler) dışarıdan parametre olarak
+#   vermek olağan tasarımdır.
+#
+# **Alıştırma 2 (açık uçlu: değiştirin, tahmin edin, ölçün).** Örneğe 404'e
+# karşı `retries=5` verin (aşağıdaki hücreyi değiştirin). Başarısızlık çağırana
+# ulaşmadan önceki istek sayısını ve toplam süreyi tahmin edin
+# (her istek 100 ms sürer), sonra çalıştırın.
+
 # %%
 mobile.runs_table({"404, retries=3": mobile.combine_run([Outcome.http(404)],
                                                         retries=3)})
@@ -344,6 +634,11 @@ mobile.runs_table({"404, retries=3": mobile.combine_run([Outcome.http(404)],
 # requests of 100 ms, all for an answer that was final the first time. A
 # classification (section 2 of notebook 05) would have stopped after one
 # request and 0.1 s.
+
+# %% [markdown] tags=["solution", "tr"]
+# 6 istek ve 31,6 s: 1 + 2 + 4 + 8 + 16 = 31 s bekleme ve 100 ms'lik altı
+# istek; hepsi de ilk seferde kesinleşmiş bir yanıt için. Bir sınıflandırma
+# (defter 05, 2. bölüm) bir istek ve 0,1 s sonra dururdu.
 
 # %% [markdown]
 # ## Summary
@@ -363,3 +658,22 @@ mobile.runs_table({"404, retries=3": mobile.combine_run([Outcome.http(404)],
 # **Back:** [05 · Retry policy in mobile development](05_mobile_retry_policy.ipynb) ·
 # [05b · The four common mistakes](05b_common_mistakes.ipynb).
 # **Next:** [06 · Retry storms](06_retry_storms_lab.ipynb).
+
+# %% [markdown] tags=["tr"]
+# ## Özet
+#
+# * Kotlin `executeWithRetry` derlenmek için `<T>` bildirimi gerektirir;
+#   yalnızca fırlatılan istisnaları yeniden dener (bir `runCatching` bloğu hiç
+#   yeniden denenmez), tavanı yoktur, sarsıntısı orantılıdır ("tekdüze" değil,
+#   1:3'lük bir yayılım) ve iptali sıradan bir başarısızlık gibi yakalar.
+# * Kotlin `CircuitBreaker` bir taslaktır (defter 04 onu tamamlar).
+# * OkHttp bağlantıları kurtarır, Retrofit'in yeniden denemesi yoktur, Ktor'un
+#   `HttpRequestRetry` eklentisi gerçekten geri çekilmeyle yeniden dener,
+#   URLSession bağlantının gelmesini bekler.
+# * Combine `retryWithBackoff`, her Combine yeniden denemesi gibi `self`'e
+#   yeniden abone olur; kusurları dörttür: her hatanın yeniden denenmesi,
+#   sarsıntının olmaması, tavanın olmaması, ana kuyruk.
+#
+# **Geri:** [05 · Mobil geliştirmede yeniden deneme politikası](05_mobile_retry_policy.ipynb) ·
+# [05b · Dört yaygın hata](05b_common_mistakes.ipynb).
+# **Sonraki:** [06 · Yeniden deneme fırtınaları](06_retry_storms_lab.ipynb).
