@@ -531,12 +531,12 @@ mobilesim.jitter_spread(clients=1000, attempt=3, base=1000, width=500)
 # the first phones back after a few milliseconds.
 
 # %% [markdown] tags=["solution", "tr"]
-# 5. yeniden denemede pencere dört kat geniştir (iki sarsıntı için de 16 s),
-#    bu yüzden en yoğun 500 ms yaklaşık dörtte biri kadar telefon içerir: 43
-#    telefon, %4,3, iki sarsıntı için de aynı (ortalamada 1000 × 500 / 16000 ≈
-#    31, en yoğun kova biraz daha fazla). Orantılı sarsıntı herkesi yine 8 s
-#    uzakta tutar; tam sarsıntı ilk telefonların birkaç milisaniye sonra geri
-#    gelmesine izin verir.
+# Beşinci yeniden denemede pencere dört kat geniştir (iki sarsıntı için de 16
+# s), bu yüzden en yoğun 500 ms yaklaşık dörtte biri kadar telefon içerir: 43
+# telefon, %4,3, iki sarsıntı için de aynı (ortalamada 1000 × 500 / 16000 ≈
+# 31, en yoğun kova biraz daha fazla). Orantılı sarsıntı herkesi yine 8 s
+# uzakta tutar; tam sarsıntı ilk telefonların birkaç milisaniye sonra geri
+# gelmesine izin verir.
 
 # %% [markdown]
 # ### Try it
