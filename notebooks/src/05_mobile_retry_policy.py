@@ -51,7 +51,8 @@
 # Ders üç bölümde okunur: bu defter, [05b](05b_common_mistakes.ipynb) (dersin
 # dört yaygın hatası, ölçümleriyle) ve ek [A1](A1_code_samples.ipynb) (dersin
 # Kotlin ve Swift örnekleri, çalıştırılarak). Dersin yanıldığı ya da
-# doğrulanamayan yerlerde **Kontrol** başlıklı bir kutu bunu söyler.
+# söylediklerinin doğrulanamadığı yerlerde **Kontrol** başlıklı bir kutu bunu
+# söyler.
 #
 # **Neler yapabileceksiniz**
 #
@@ -260,8 +261,8 @@ mobile.classification_table()
 #   kopya kaydedebilir. Bu yeniden denemeyi ancak bir anahtar güvenli kılar.
 # * **Bir DNS hatası**, isteğin telefondan hiç çıkmadığı anlamına gelir; bu
 #   yüzden bir `POST` bile tekrarlanabilirdi. `Outcome.network()` bir DNS
-#   hatasını kaybolmuş bir yanıttan ayırmaz; bu yüzden `retrylab` şüpheli
-#   durumda bir yazma isteğini tekrarlamamayı seçer.
+#   hatasını kaybolmuş bir yanıttan ayırmaz; bu yüzden `retrylab` ihtiyatlı
+#   davranıp bir yazma isteğini tekrarlamaz.
 #
 # Ders şöyle devam ediyor: *"AWS Architecture Blog'a göre, hataları yeniden
 # denenebilir ve yeniden denenemez olarak doğru sınıflandırmak, bir Yeniden

@@ -159,9 +159,9 @@ pd.set_option("display.max_colwidth", 80)
 # fazlası.
 #
 # Pil sütunları ölçümlere değil, açıkça belirtilen varsayımlara dayanır:
-# hücresel radyo her aktarımdan sonra 5 s açık kalır ("kuyruğu"), açıkken 1 W
-# çeker ve pil 15,4 Wh tutar. `tail_ms=` ve `radio_mw=` değerlerini
-# değiştirin; sayılar değişir, ama sıraları değişmez.
+# hücresel radyo her aktarımdan sonra 5 s açık kalır (radyonun "kuyruğu"),
+# açıkken 1 W çeker ve pil 15,4 Wh tutar. `tail_ms=` ve `radio_mw=`
+# değerlerini değiştirin; sayılar değişir, ama sıraları değişmez.
 
 # %%
 policies = {
