@@ -30,6 +30,41 @@
 #   full jitter, in numbers;
 # * say what the breaker's three states save a phone in a long outage.
 
+# %% [markdown] tags=["tr"]
+# # 05 · Mobil geliştirmede yeniden deneme politikası
+#
+# [← 04 · Devre kesici](04_circuit_breaker.ipynb) ·
+# **05 · mobil bakış** ·
+# [05b · Dört yaygın hata →](05b_common_mistakes.ipynb) ·
+# ek: [A1 · Dersin kod örnekleri](A1_code_samples.ipynb)
+#
+# **Başlamadan önce:** 01 (hangi hatalar yeniden denenir), 02 (bekleme
+# süresinin hesabı) ve 04 (devre kesici) numaralı defterler. **Süre:**
+# yaklaşık 35 dakika.
+#
+# Dağdaki gözlemci Kuzey Yamaç uygulamasını artık bir telefonda taşıyor.
+# Telefon Wi-Fi ile mobil veri arasında geçiş yapıyor, aşağı inerken tünelde
+# sinyali kaybediyor ve gözlemci onu cebine koyduğu her seferde arka plana
+# geçiyor. Mobil ders (*Mobil Geliştirmede Yeniden Deneme Politikası — özü,
+# stratejileri ve ilkeleri*) tam olarak bunu konu alıyor.
+#
+# Ders üç bölümde okunur: bu defter, [05b](05b_common_mistakes.ipynb) (dersin
+# dört yaygın hatası, ölçümleriyle) ve ek [A1](A1_code_samples.ipynb) (dersin
+# Kotlin ve Swift örnekleri, çalıştırılarak). Dersin yanıldığı ya da
+# söylediklerinin doğrulanamadığı yerlerde **Kontrol** başlıklı bir kutu bunu
+# söyler.
+#
+# **Neler yapabileceksiniz**
+#
+# * bir yeniden deneme politikasının ayarlarını adlandırmak ve her birini
+#   `RetryPolicy` içinde kurmak;
+# * geçici hataları kalıcı olanlardan, *geçici* olanı da *tekrarlanması
+#   güvenli* olandan ayırmak;
+# * sabit, artımlı ve üstel beklemeleri, orantılı sarsıntıyı da tam
+#   sarsıntıyla sayılar üzerinden karşılaştırmak;
+# * devre kesicinin üç durumunun uzun bir kesintide bir telefona neler
+#   kazandırdığını söylemek.
+
 # %%
 import pandas as pd
 
@@ -71,6 +106,34 @@ pd.set_option("display.max_colwidth", 80)
 #
 # The preset for a background refresh, knob by knob:
 
+# %% [markdown] tags=["tr"]
+# ## 1. Yeniden deneme politikası nedir?
+#
+# Ders: *"Yeniden Deneme Politikası — bir ağ isteği başarısız olduğunda
+# istemci davranışını tanımlayan bir yazılım stratejisidir: hangi hatalar
+# yeniden denenmeli, kaç kez, hangi gecikmeyle ve denemeler ne zaman
+# durdurulmalı. Mobil uygulamalarda, mobil ağların kararsızlığı ve olası
+# geçici sunucu tarafı arızaları nedeniyle yeniden deneme politikası kritik
+# öneme sahiptir.*
+#
+# *Temel bir Yeniden Deneme Politikası üç parametre içerir: maksimum yeniden
+# deneme sayısı (maxRetries), başlangıç gecikmesi (baseDelay) ve geri çekilme
+# stratejisi. Ek olarak, yeniden denemeyi tetiklemesi gereken HTTP durum
+# kodlarının bir listesi ve tüm denemeleri iptal etmek için bir zaman aşımı
+# belirtilebilir."*
+#
+# Her ayarın `retrylab` içinde bir yeri vardır:
+#
+# | dersin ayarı | `retrylab` içinde | not |
+# |---|---|---|
+# | maxRetries | `RetryPolicy(max_attempts=...)` | deneme = yeniden deneme + 1: bir eksik/bir fazla sayma hatasına dikkat |
+# | baseDelay | `Backoff(base=...)` | tam sayı, ms |
+# | geri çekilme stratejisi | `Backoff(growth=..., factor=..., jitter=...)` | 3. ve 4. bölümler |
+# | yeniden denenecek durum kodları listesi | `decide` / `should_retry`: 429 ve 5xx | ders 502 ile 503'ü sayar |
+# | toplam zaman aşımı | `RetryPolicy(time_budget=...)` | bütün çalışma için ms, beklemeler dahil |
+#
+# Arka plan tazelemesi için hazır politika, ayar ayar:
+
 # %%
 bg = RetryPolicy.background()
 pd.Series({"max_attempts": bg.max_attempts,
@@ -92,6 +155,23 @@ pd.Series({"max_attempts": bg.max_attempts,
 # > succeed after a retry (mistake 4, in 05b, does exactly that). That number,
 # > not a quoted one, tells you whether retrying pays.
 
+# %% [markdown] tags=["tr"]
+# Ders şöyle sürüyor: *"Martin Kleppmann'ın “Designing Data-Intensive
+# Applications” kitabına göre, dağıtık sistemlerdeki arızaların %50'si
+# geçicidir ve yeniden denemeyle çözülür. Bu, Yeniden Deneme Politikasını,
+# sunucu mimarisinde değişiklik yapmadan bir mobil uygulamanın hata
+# toleransını iyileştirmenin en etkili ve ucuz yollarından biri haline
+# getirir."*
+#
+# > **Kontrol.** Bu istatistiği *Designing Data-Intensive Applications*
+# > kitabında bulamadık; doğrulayabildiğimiz kadarıyla kitap böyle bir yüzde
+# > vermiyor. Kaynağı olmayan "%50" hiçbir şeyin kanıtı değildir, bu yüzden
+# > onu tekrarlamıyoruz. Doğrulanabilecek olan sizin kendi uygulamanızdır:
+# > başarısız isteklerden kaçının bir yeniden denemeden sonra başarılı
+# > olduğunu sayın (05b'deki 4. hata tam olarak bunu yapıyor). Yeniden
+# > denemenin işe yarayıp yaramadığını alıntılanan bir sayı değil, bu sayı
+# > söyler.
+
 # %% [markdown]
 # ## 2. Which errors should be retried
 #
@@ -105,6 +185,21 @@ pd.Series({"max_attempts": bg.max_attempts,
 # Here is the lesson's list as a Kotlin `isRetriable` would encode it (only
 # what the lesson names), next to the rule of the web lesson that `retrylab`
 # implements, for a `GET` and for a `POST` without an idempotency key:
+
+# %% [markdown] tags=["tr"]
+# ## 2. Hangi hatalar yeniden denenmeli
+#
+# *"Geçici hatalar (yeniden denenebilir), Yeniden Deneme Politikasının yanıt
+# vermesi gereken tek arıza türüdür. Bunlar arasında bağlantı zaman aşımları
+# (SocketTimeoutException), geçici sunucu kullanılamazlığı (HTTP 503, 502) ve
+# DNS hataları bulunur. Kalıcı hatalar — HTTP 400, 401, 403, 404 — yeniden
+# denenmemelidir çünkü bunlar ağ veya sunucuda değil, istekte bir sorun
+# olduğunu gösterir."*
+#
+# Aşağıda dersin listesi, bir Kotlin `isRetriable` işlevinin kodlayacağı
+# biçimiyle (yalnızca dersin saydıkları), `retrylab`'ın uyguladığı web dersi
+# kuralının yanında duruyor; bir `GET` ve tekillik anahtarı olmayan bir `POST`
+# için:
 
 # %%
 mobile.classification_table()
@@ -145,6 +240,47 @@ mobile.classification_table()
 # > non-idempotent request after a network error, a timeout or a 5xx, when
 # > the server may already have acted. The web lesson's reasons:
 
+# %% [markdown] tags=["tr"]
+# Dört farkın her biri birer cümleyi hak ediyor.
+#
+# * **429, 500 ve 504.** Dersin listesi bunları dışarıda bırakıyor. Bir 429
+#   (hız sınırı) ve her 5xx, sunucunun *o anki* durumunu bildirir ve bu durum
+#   değişebilir; `retrylab` bunları yeniden dener (ve `Retry-After`'a uyar, 03
+#   numaralı defter).
+# * **Bir `POST`'ta ağ hatası.** Ders zaman aşımlarını geçici sayıyor,
+#   öyledirler de; ama geçici olmak *tekrarlanması güvenli* olmakla aynı şey
+#   değildir: yanıt kaybolmadan önce sunucu yazma isteğini kaydetmiş olabilir.
+#   Tekillik anahtarı yoksa `retrylab` bunu yeniden denemez (01 numaralı
+#   defter kopyaları saydı).
+# * **Bir `POST`'ta 502 ya da 503.** Tablo bunları yeniden dener; web dersinin
+#   kuralı da her yöntem için aynısını yapar: sunucunun durumu değişebilir.
+#   Ama bir ağ geçidinden gelen yanıt, *arkasındaki* sunucunun ne yaptığı
+#   hakkında hiçbir şey söylemez: sunucu yazma isteğini kaydetmiş, sonra fazla
+#   yavaş kalmış ya da ortadan kaybolmuş olabilir. Bir 503'ten sonra yeniden
+#   denenen anahtarsız bir `POST`, sunucu işlem yapmadığını bildirmedikçe bir
+#   kopya kaydedebilir. Bu yeniden denemeyi ancak bir anahtar güvenli kılar.
+# * **Bir DNS hatası**, isteğin telefondan hiç çıkmadığı anlamına gelir; bu
+#   yüzden bir `POST` bile tekrarlanabilirdi. `Outcome.network()` bir DNS
+#   hatasını kaybolmuş bir yanıttan ayırmaz; bu yüzden `retrylab` ihtiyatlı
+#   davranıp bir yazma isteğini tekrarlamaz.
+#
+# Ders şöyle devam ediyor: *"AWS Architecture Blog'a göre, hataları yeniden
+# denenebilir ve yeniden denenemez olarak doğru sınıflandırmak, bir Yeniden
+# Deneme Politikası tasarlarken en önemli karardır. HTTP 401 ile idempotent
+# olmayan bir isteği yeniden denemek hesabın kilitlenmesine yol açabilir ve
+# HTTP 400'ı yeniden denemek yinelenen veriler oluşturabilir. Yeniden denemek
+# için kodların listesini her zaman açıkça yapılandırın."*
+#
+# > **Kontrol.** Bu cümleyi AWS Architecture Blog'da bulamıyoruz (blogun
+# > doğrulayabildiğimiz yazısı, Brooker'ın "Exponential Backoff And Jitter"
+# > yazısı, sarsıntı üzerinedir). Kodları açıkça listelemek yine de yerinde
+# > bir öneridir. **401 hesabı kilitler**: bu, sunucunun hesap kilitleme
+# > politikasına bağlıdır; bir 401 zaten yeniden denenmez. **400 yinelenen
+# > veri oluşturur**: hayır, bir 400 sunucunun isteği *reddettiği* anlamına
+# > gelir. Kopyalar, idempotent olmayan bir isteğin bir ağ hatası, bir zaman
+# > aşımı ya da bir 5xx'ten sonra, sunucu zaten işlem yapmış olabilecekken
+# > tekrarlanmasından doğar. Web dersinin gerekçeleri:
+
 # %%
 print(decide(Outcome.http(400), "POST").reason)
 print(decide(Outcome.network(), "POST").reason)
@@ -154,6 +290,13 @@ print(decide(Outcome.network(), "POST").reason)
 # these failures may the app send it again, with a chance of a different
 # answer *and* no risk of storing the write twice? Answer a set of labels
 # from `"400"`, `"401"`, `"404"`, `"429"`, `"502"`, `"503"`, `"network"`.
+
+# %% [markdown] tags=["tr"]
+# **Alıştırma 1.** Tekillik anahtarı olmayan bir `POST` başarısız oluyor.
+# Aşağıdaki hatalardan hangilerinden sonra uygulama onu, hem farklı bir yanıt
+# alma şansıyla *hem de* yazma isteğini iki kez kaydetme riski olmadan yeniden
+# gönderebilir? Yanıtı `"400"`, `"401"`, `"404"`, `"429"`, `"502"`, `"503"`,
+# `"network"` etiketlerinden oluşan bir küme olarak verin.
 
 # %%
 from retrylab.exercises.ex05 import check_proportional_range, check_retryable
@@ -173,6 +316,14 @@ check_retryable(safe_to_resend)
 # the write may already be stored. `decide()` retries 502 and 503 on any
 # method, as the web lesson does; for writes, give them an idempotency key
 # ([05b](05b_common_mistakes.ipynb), mistake 1).
+
+# %% [markdown] tags=["solution", "tr"]
+# Yalnızca 429: hız sınırlayıcı isteği işlenmeden önce geri çevirdi ve sınır
+# zamanla sıfırlanır. 4xx'ler birer rettir (hiçbir şey kaydedilmez, ama yine
+# aynı yanıt gelir); bir 502, bir 503 ya da bir ağ hatasından sonra ise yazma
+# isteği zaten kaydedilmiş olabilir. `decide()`, web dersinin yaptığı gibi 502
+# ile 503'ü her yöntemde yeniden dener; yazma istekleri için onlara bir
+# tekillik anahtarı verin ([05b](05b_common_mistakes.ipynb), 1. hata).
 
 # %% [markdown]
 # ## 3. The basic strategies
@@ -195,6 +346,30 @@ check_retryable(safe_to_resend)
 # The three strategies are three growths of a `Backoff` (fixed: `constant`,
 # incremental: `linear`, exponential: doubling). The lesson's numbers, in
 # seconds, before retries 1 to 5:
+
+# %% [markdown] tags=["tr"]
+# ## 3. Temel stratejiler
+#
+# *"**Sabit aralık** — en basit stratejidir: her yeniden deneme aynı zaman
+# aralığından sonra gerçekleşir. Örneğin, 2 saniyelik bir gecikmeyle uygulama,
+# isteği 2, 2, 2 saniye sonra yeniden dener. Sabit aralık uygulaması basit ve
+# öngörülebilirdir, ancak toplu arızalar sırasında sunucuda tek tip yük
+# oluşturur.*
+#
+# ***Artımlı aralık** — gecikme her yeniden denemede doğrusal olarak artar:
+# ilk yeniden deneme 1 saniye sonra, ikincisi 2 saniye sonra, üçüncüsü 3
+# saniye sonra vb. Bu strateji, tekrarlanan arızalarda sunucuya daha fazla
+# iyileşme süresi verir, ancak aynı anda başarısız olan birçok istemci için
+# hala öngörülebilirdir.*
+#
+# *Strateji seçimi uygulamanın doğasına bağlıdır. Mobil cihazlarda veri
+# senkronizasyonunun arka plan görevleri için, jitter ile üstel strateji
+# idealdir — sunucu ve kullanıcı cihazında minimum yük ile en yüksek başarı
+# olasılığını sağlar."*
+#
+# Üç strateji, bir `Backoff`'un üç büyüme biçimidir (sabit: `constant`,
+# artımlı: `linear`, üstel: ikiye katlanan). Dersin sayılarıyla, 1'den 5'e
+# kadar her yeniden denemeden önceki bekleme, saniye cinsinden:
 
 # %%
 bases = {"fixed": 2000, "incremental": 1000, "exponential": 1000}
@@ -222,6 +397,25 @@ pd.DataFrame({name: [b.ceiling(n) / 1000 for n in range(5)]
 # `0.5 + r`), and exponential with *full* jitter (`r` times the delay) and a
 # 30 s cap. The Kotlin and Combine samples have no cap at all.
 
+# %% [markdown] tags=["tr"]
+# ## 4. Üstel geri çekilme ve sarsıntı (jitter)
+#
+# *"**Üstel geri çekilme** — her denemede yeniden denemeler arasındaki
+# gecikmenin ikiye katlandığı bir stratejidir. Başlangıç gecikmesi 1 saniye
+# ise, gecikme sırası 1, 2, 4, 8, 16 saniye olacaktır. Bu, sunucuya katlanarak
+# artan iyileşme süresi verir.*
+#
+# ***Jitter** — birden çok istemciden gelen eşzamanlı yeniden deneme
+# isteklerini (sürü etkisi sorunu) önleyen rastgele bir gecikme sapmasıdır.
+# Jitter olmadan, aynı Yeniden Deneme Politikasına sahip bin istemci istekleri
+# aynı anda yeniden deneyerek sunucuda tepe yükü oluşturur. Jitter, yeniden
+# denemeleri zamana yayar."*
+#
+# Tek bir istemci ve dersin tohumu için yan yana: üç strateji, Kotlin
+# örneğinin sarsıntısıyla üstel (*orantılı*: gecikme çarpı `0.5 + r`) ve *tam*
+# sarsıntıyla (`r` çarpı gecikme) 30 s tavanlı üstel. Kotlin ve Combine
+# örneklerinde hiç tavan yoktur.
+
 # %%
 schedule = {
     "fixed 2 s": Backoff(2000, growth="constant", cap=None),
@@ -248,6 +442,19 @@ show(wait_schedule(schedule, retries=6, shared=False, title=title))
 # fall? That is the fourth retry: n = 3 in `base × 2^n`, since the first
 # retry (n = 0) waits around the base. Answer `(low, high)`.
 
+# %% [markdown] tags=["tr"]
+# ### Orantılı sarsıntıya karşı tam sarsıntı
+#
+# İki sarsıntı bir beklemeyi farklı biçimde yayar. Orantılı sarsıntı gecikmeyi
+# `0.5 + r` ile, tam sarsıntı `r` ile çarpar (`r`, [0, 1) aralığında düzgün
+# dağılımlıdır).
+#
+# **Alıştırma 2.** Kotlin örneğinin sarsıntısıyla (taban 1000 ms, ikiye
+# katlanan, tavansız) **5. denemeden** önceki bekleme, ms cinsinden hangi iki
+# değer arasına düşebilir? Bu dördüncü yeniden denemedir: `base × 2^n`
+# ifadesinde n = 3, çünkü ilk yeniden deneme (n = 0) taban civarında bekler.
+# Yanıtı `(low, high)` olarak verin.
+
 # %% tags=["scaffold"]
 attempt5_range = ...
 check_proportional_range(attempt5_range)
@@ -265,6 +472,15 @@ check_proportional_range(attempt5_range)
 # A herd of 1,000 phones fails together (the server restarted). When do they
 # wake for their third retry, whose delay is 4 s?
 
+# %% [markdown] tags=["tr"]
+# Demek ki orantılı sarsıntı her beklemeyi **gecikmenin çevresinde 1:3'lük bir
+# yayılım** içinde tutar ve ortalama *tam* gecikmeye denk gelir. Tam sarsıntı
+# ise beklemeyi **[0, gecikme]** aralığına yayar: bazı istemciler hemen geri
+# döner ve ortalama yarıya iner.
+#
+# 1.000 telefonluk bir sürü birlikte hata alıyor (sunucu yeniden başladı).
+# Gecikmesi 4 s olan üçüncü yeniden denemeleri için ne zaman uyanırlar?
+
 # %%
 mobilesim.jitter_spread(clients=1000, attempt=3, base=1000, width=500)
 
@@ -276,6 +492,15 @@ mobilesim.jitter_spread(clients=1000, attempt=3, base=1000, width=500)
 # into a server that has just fallen over; proportional jitter keeps everyone
 # out for at least 2 s but makes each user wait twice as long on average.
 # The histograms, each against the same herd with no jitter:
+
+# %% [markdown] tags=["tr"]
+# İki sarsıntı da 1.000 isteklik tek bir sivri tepeyi, en yoğun 500 ms'sinde
+# 140 istek (%14) bulunan bir yayılıma çevirir: tek bir yeniden denemede
+# pencere ikisinde de gecikme kadar geniştir, bu yüzden tepe aynıdır. Fark,
+# pencerenin *nerede* durduğundadır. Tam sarsıntı 0'dan başlar ve sürünün ilk
+# üyelerini az önce çökmüş bir sunucuya hemen geri gönderir; orantılı sarsıntı
+# herkesi en az 2 s uzakta tutar, ama her kullanıcıyı ortalamada iki kat uzun
+# bekletir. Histogramlar, her biri aynı sürünün sarsıntısız hâliyle birlikte:
 
 # %%
 for jitter in ("proportional", "full"):
@@ -289,6 +514,13 @@ for jitter in ("proportional", "full"):
 # will the busiest 500 ms hold more or fewer phones than the 140 of retry 3,
 # and will the two jitters still tie? Then run it and compare.
 
+# %% [markdown] tags=["tr"]
+# **Alıştırma 3 (açık uçlu: değiştir, tahmin et, ölç).** Aşağıdaki hücrede
+# `attempt=3` değerini `attempt=5` yapın (16 s'lik bir gecikme). Çalıştırmadan
+# önce tahmin edin: en yoğun 500 ms, 3. yeniden denemedeki 140'tan daha çok mu
+# yoksa daha az mı telefon içerecek ve iki sarsıntı yine berabere kalacak mı?
+# Sonra çalıştırın ve karşılaştırın.
+
 # %%
 mobilesim.jitter_spread(clients=1000, attempt=3, base=1000, width=500)
 
@@ -299,6 +531,14 @@ mobilesim.jitter_spread(clients=1000, attempt=3, base=1000, width=500)
 # more). Proportional still keeps everyone out for 8 s; full jitter lets
 # the first phones back after a few milliseconds.
 
+# %% [markdown] tags=["solution", "tr"]
+# Beşinci yeniden denemede pencere dört kat geniştir (iki sarsıntı için de 16
+# s), bu yüzden en yoğun 500 ms yaklaşık dörtte biri kadar telefon içerir: 43
+# telefon, %4,3, iki sarsıntı için de aynı (ortalamada 1000 × 500 / 16000 ≈
+# 31, en yoğun kova biraz daha fazla). Orantılı sarsıntı herkesi yine 8 s
+# uzakta tutar; tam sarsıntı ilk telefonların birkaç milisaniye sonra geri
+# gelmesine izin verir.
+
 # %% [markdown]
 # ### Try it
 #
@@ -306,6 +546,15 @@ mobilesim.jitter_spread(clients=1000, attempt=3, base=1000, width=500)
 # the wait schedule") has all three strategies on its `growth` slider
 # (`constant`, `linear`, `exponential`); start it at the lesson's base with
 # `backoff_explorer(base=1000, cap=20_000)` and try `proportional` jitter.
+
+# %% [markdown] tags=["tr"]
+# ### Deneyin
+#
+# [02 numaralı defterin](02_computing_the_wait.ipynb) bekleme keşif aracında
+# ("Keşif: bekleme çizelgesi") üç stratejinin üçü de `growth` kaydırıcısında
+# bulunur (`constant`, `linear`, `exponential`); aracı dersin tabanıyla
+# `backoff_explorer(base=1000, cap=20_000)` ile başlatın ve `proportional`
+# sarsıntıyı deneyin.
 
 # %% [markdown]
 # ## 5. The circuit breaker, and when to stop retrying
@@ -331,6 +580,30 @@ mobilesim.jitter_spread(clients=1000, attempt=3, base=1000, width=500)
 # lesson's breaker (3 failures, 30 s) saves a phone that retries every 2 s
 # through a 10-minute outage and 10 s beyond:
 
+# %% [markdown] tags=["tr"]
+# ## 5. Devre kesici ve yeniden denemeleri durdurma
+#
+# *"Devre Kesici — hizmetin uzun süre kullanılamaması durumunda sonsuz yeniden
+# deneme isteklerini önleyen bir tasarım desenidir. Hata sayısı bir eşiği
+# aştığında, Devre Kesici OPEN durumuna geçer ve isteği yürütmeden hemen bir
+# hata döndürerek sunucuya iyileşme süresi verir.*
+#
+# [...] *Devre Kesicinin üç durumu vardır: CLOSED (normal çalışma, istekler
+# yürütülür), OPEN (arıza, istekler engellenir) ve HALF_OPEN (iyileşmeyi
+# kontrol etmek için test isteği). OPEN durumunda belirtilen bir zaman
+# aşımından sonra, kesici HALF_OPEN'e geçer ve bir istek yürütür — başarılı
+# olursa CLOSED'a, başarısız olursa OPEN'a döner."* (Atlanan paragraf, mobilde
+# bir devre kesicinin bakım ya da operatör kaynaklı bir kesinti sırasında pil
+# ve trafikten tasarruf ettirdiğini söylüyor.)
+#
+# Dersin Kotlin `CircuitBreaker` örneği ek [A1](A1_code_samples.ipynb) içinde
+# basılıdır; 04 numaralı defter ("Mobil dersin Kotlin devre kesicisi
+# derlenmiyor") bunun neden bir taslak olduğunu açıklar ve web dersinin
+# olayları üzerinde eksiksiz bir devre kesici kurup adım adım izler. Aşağıda,
+# dersin devre kesicisinin (3 hata, 30 s), 10 dakikalık bir kesinti boyunca ve
+# sonrasında 10 s daha her 2 s'de bir yeniden deneyen bir telefona neler
+# kazandırdığı görülüyor:
+
 # %%
 cb = CircuitBreaker(threshold=3, cooldown=30_000)
 rows = replay([(t, t >= 600_000) for t in range(0, 612_000, 2000)], cb)
@@ -352,6 +625,17 @@ show(breaker_diagram(cb.transition_counts(), cb.state,
 # 60 s in the cell below. Predict how many of the 306 attempts reach the
 # server, then run it.
 
+# %% [markdown] tags=["tr"]
+# 306 denemeden devre kesici yalnızca 26'sının sunucuya ulaşmasına izin verdi:
+# ilk üç hata, her 30 s'de bir yarı açık deneme isteği (19'u başarısız oldu),
+# ardından 604. saniyedeki deneme isteği; bu başarılı oldu ve son üçü için
+# devreyi kapattı. Devre kesici olmasaydı 306'sının hepsi gönderilecekti. Eşik
+# ve soğuma süresi için keşif aracı 04 numaralı defterdedir.
+#
+# **Alıştırma 4 (açık uçlu: değiştir, tahmin et, ölç).** Aşağıdaki hücrede
+# soğuma süresini iki katına, 60 s'ye çıkarın. 306 denemeden kaçının sunucuya
+# ulaşacağını tahmin edin, sonra çalıştırın.
+
 # %%
 longer = CircuitBreaker(threshold=3, cooldown=30_000)
 trace = replay([(t, t >= 600_000) for t in range(0, 612_000, 2000)], longer)
@@ -362,6 +646,12 @@ sum(r.allowed for r in trace)
 # of every 30 s (about half as many), and the requests after the trial that
 # found the server back. The price: the phone may learn up to 60 s late that
 # the server is back, instead of 30 s.
+
+# %% [markdown] tags=["solution", "tr"]
+# 16: devreyi açan üç hata, her 30 s yerine her 60 s'de bir yarı açık deneme
+# isteği (yaklaşık yarısı kadar) ve sunucunun geri geldiğini gören deneme
+# isteğinden sonraki istekler. Bedeli: telefon, sunucunun geri geldiğini 30 s
+# yerine 60 s'ye varan bir gecikmeyle öğrenebilir.
 
 # %% [markdown]
 # ## Summary
@@ -381,3 +671,25 @@ sum(r.allowed for r in trace)
 # **Next:** [05b · The four common mistakes, measured](05b_common_mistakes.ipynb).
 # The lesson's code samples: appendix [A1](A1_code_samples.ipynb).
 # Back: [04 · The circuit breaker](04_circuit_breaker.ipynb).
+
+# %% [markdown] tags=["tr"]
+# ## Özet
+#
+# * Bir yeniden deneme politikasının beş ayarı vardır: deneme sayısı, taban
+#   gecikme, strateji (büyüme ve sarsıntı), hangi hataların yeniden deneneceği
+#   ve toplam süre bütçesi.
+# * Zamanla değişebileni yeniden deneyin (zaman aşımları, 429, 5xx); 429
+#   dışında hiçbir 4xx'i yeniden denemeyin. Geçici olmak, tekrarlanması
+#   güvenli olmakla aynı şey değildir: bir yazma isteğinin tekillik anahtarına
+#   ihtiyacı vardır; ağ hatasından sonra da, 502 ya da 503'ten sonra da.
+# * Orantılı sarsıntı (Kotlin örneğindeki) beklemeleri gecikmenin çevresinde
+#   1:3 içinde tutar; tam sarsıntı onları [0, gecikme] aralığına yayar. Tek
+#   bir yeniden denemede ikisi de bir sürüyü aynı ölçüde dağıtır; farkları
+#   pencerenin nerede durduğundadır.
+# * Kaynağı olmayan iddialar ("%50", AWS alıntısı) kanıt değildir; sizin kendi
+#   metrikleriniz kanıttır ([05b](05b_common_mistakes.ipynb), 4. hata).
+# * Bir devre kesici, 10 dakikalık bir kesintideki 306 isteği 26'ya indirir.
+#
+# **Sonraki:** [05b · Dört yaygın hata, ölçümleriyle](05b_common_mistakes.ipynb).
+# Dersin kod örnekleri: ek [A1](A1_code_samples.ipynb).
+# Geri: [04 · Devre kesici](04_circuit_breaker.ipynb).

@@ -25,6 +25,34 @@
 #   cancellation;
 # * say which numbers `RetryMetrics` gives you to tune a policy.
 
+# %% [markdown] tags=["tr"]
+# # 05b · Dört yaygın hata, ölçümleriyle
+#
+# [← 05 · Mobil geliştirmede yeniden deneme politikası](05_mobile_retry_policy.ipynb) ·
+# **05b · dört hata** ·
+# [06 · Yeniden deneme fırtınaları →](06_retry_storms_lab.ipynb) ·
+# ek: [A1 · Dersin kod örnekleri](A1_code_samples.ipynb)
+#
+# **Başlamadan önce:** 05 numaralı defter (mobil dersin politikası), ayrıca bu
+# defterin deneylerini tekrarlamadan üzerine kurduğu 01 ve 03. **Süre:**
+# yaklaşık 30 dakika.
+#
+# Mobil ders dört hatayla biter. Burada her biri bir sayıyla gösteriliyor:
+# hatanın neye mal olduğu ve düzeltmenin ne kazandırdığı. Telefon sanal bir
+# saatle çalışır; bu yüzden on dakikalık bir kesinti milisaniyeler sürer ve
+# her sayı her çalıştırmada aynıdır.
+#
+# **Neler yapabileceksiniz**
+#
+# * anahtarsız bir yazma isteğinin neden yeniden denenmemesi gerektiğini ve 01
+#   numaralı defterin kopyaları nerede saydığını söylemek;
+# * 10 dakikalık bir kesintiyi birkaç istekle atlatan bir arka plan politikası
+#   tasarlamak ve bunun pile maliyetini tahmin etmek;
+# * yeniden deneyen işi ekranın sahip olduğu bir kapsamda başlatmak ve bir
+#   iptali asla yutmamak;
+# * bir politikayı ayarlamak için `RetryMetrics`'in hangi sayıları verdiğini
+#   söylemek.
+
 # %%
 import pandas as pd
 
@@ -64,6 +92,39 @@ pd.set_option("display.max_colwidth", 80)
 # methods may be sent again?") puts both rules side by side;
 # `safe_methods=IDEMPOTENT_METHODS` gives the RFC's wider rule.
 
+# %% [markdown] tags=["tr"]
+# ## Hata 1: idempotency kontrolü yapmadan yeniden denemek
+#
+# *"Birinci hata — idempotency kontrolü yapmadan istekleri yeniden denemek.
+# Sunucu bir kaynak oluşturduysa ancak ağ hatası nedeniyle onay döndürmediyse,
+# yeniden deneme bir kopya oluşturacaktır. POST istekleri için, başlıkta her
+# zaman bir idempotency anahtarı (Idempotency-Key) kullanın veya yeniden
+# denemeleri yalnızca GET, PUT ve DELETE ile sınırlayın."*
+#
+# 01 numaralı defter bu deneyi gerçek bir laboratuvar sunucusunda yaptı ([01 ·
+# Hangi hatalar yeniden denenir](01_which_errors_to_retry.ipynb) içindeki
+# "Yanıtların %20'sini kaybeden bir bağlantı üzerinden 1.000 yazma isteği"
+# bölümü): anahtar olmadan, yeniden denenen her yazma isteği bir kopyaya
+# dönüştü; web dersinin kuralı (anahtar yoksa ağ hatasından sonra yeniden
+# deneme yok) hiç kopya kaydetmedi ama yazma isteklerini *onaysız* bıraktı:
+# uygulama başarısız olduklarını sanırken kaydedilmişlerdi; ikisini birden
+# yalnızca anahtar sağladı: her yazma isteği bir kez kaydedildi ve
+# kaydedildiği bilindi. Aynısı anahtarsız bir `POST`'ta bir 502 ya da 503'ten
+# sonra da geçerlidir ([05](05_mobile_retry_policy.ipynb), alıştırma 1):
+# sunucu işlem yapmadığını bildirmedikçe yeniden deneme ikinci bir kayıt
+# oluşturabilir.
+#
+# **"Yeniden denemeleri yalnızca GET, PUT ve DELETE ile sınırlayın."** RFC
+# 9110 (bölüm 9.2.2) PUT ve DELETE'i gerçekten idempotent (tekrarlanması aynı
+# sonucu veren) olarak tanımlar ve istemcilerin idempotent istekleri otomatik
+# olarak yeniden denemesine izin verir. Web dersi daha katıdır: ağ hatasından
+# sonra yalnızca GET, HEAD ve OPTIONS'ı yeniden dener, çünkü geç tekrarlanan
+# bir PUT başka birinin daha yeni bir PUT'unun üzerine yazabilir, tekrarlanan
+# bir DELETE de işe yaramış bir isteğe 404 yanıtı verir. 01 numaralı defterin
+# yöntem tablosu ("Hangi yöntemler yeniden gönderilebilir?") iki kuralı yan
+# yana koyar; `safe_methods=IDEMPOTENT_METHODS` RFC'nin daha geniş kuralını
+# verir.
+
 # %% [markdown]
 # ## Mistake 2: endless retries
 #
@@ -81,6 +142,26 @@ pd.set_option("display.max_colwidth", 80)
 # cellular radio stays on for 5 s after each transfer (its "tail"), draws 1 W
 # while on, and the battery holds 15.4 Wh. Change `tail_ms=` and `radio_mw=`
 # and the numbers move, but not their order.
+
+# %% [markdown] tags=["tr"]
+# ## Hata 2: sonsuz yeniden deneme
+#
+# *"İkinci hata — sonsuz yeniden deneme. Her zaman maksimum deneme sayısı
+# (mobil uygulamalar için 3–5) ve tüm denemeler için toplam bir zaman aşımı
+# belirleyin. Sonsuz yeniden denemeler pili tüketir ve özellikle veritabanı
+# geçişleri veya API değişiklikleri sırasında sunucuda parazit yük
+# oluşturur."*
+#
+# Mobil uygulamalar için "3–5" deneme bir pratik kuraldır, hem de iyi bir
+# kural. "Sonsuz"un neye mal olduğunu görmek için aşağıdaki her politika 10
+# dakikalık bir kesinti başladığında başlıyor (her istek 300 ms sonra bir 503
+# alıyor). "Sonsuz" burada 1.000 deneme, yani kesintinin gerektirdiğinden
+# fazlası.
+#
+# Pil sütunları ölçümlere değil, açıkça belirtilen varsayımlara dayanır:
+# hücresel radyo her aktarımdan sonra 5 s açık kalır (radyonun "kuyruğu"),
+# açıkken 1 W çeker ve pil 15,4 Wh tutar. `tail_ms=` ve `radio_mw=`
+# değerlerini değiştirin; sayılar değişir, ama sıraları değişmez.
 
 # %%
 policies = {
@@ -102,6 +183,16 @@ mobilesim.outage_table(policies)
 # iOS) to run when the network is back. The audit of notebook 07 flags the
 # endless policy:
 
+# %% [markdown] tags=["tr"]
+# Sabit aralıklı sonsuz döngü 261 istek gönderiyor ve radyoyu on dakikanın
+# tamamında açık tutuyor; bunu çalıştıran on bin telefon, toparlanmakta olan
+# sunucuya saniyede 4.350 istek gönderir. Tavanlı bir üstel geri çekilme bunu
+# onda birine indiriyor; 5 denemelik bir sınır ise 5 isteğe ve 16 s radyo
+# süresine. Sınır, verinin kaybolması demek değildir: eşitlemeyi, ağ geri
+# geldiğinde çalıştırması için işletim sisteminin zamanlayıcısına (Android'de
+# WorkManager, iOS'ta BGTaskScheduler) devredin. 07 numaralı defterin denetimi
+# sonsuz politikayı işaretler:
+
 # %%
 audit_table(policies["endless, fixed 2 s"], user_facing=False)
 
@@ -109,6 +200,11 @@ audit_table(policies["endless, fixed 2 s"], user_facing=False)
 # **Exercise 1.** Design a background-sync policy for this 10-minute outage:
 # at most 5 requests during the outage, a total time budget, and jitter. The
 # checker runs it through the outage.
+
+# %% [markdown] tags=["tr"]
+# **Alıştırma 1.** Bu 10 dakikalık kesinti için bir arka plan eşitleme
+# politikası tasarlayın: kesinti boyunca en çok 5 istek, bir toplam süre
+# bütçesi ve sarsıntı. Denetleyici onu kesinti boyunca çalıştırır.
 
 # %%
 from retrylab.exercises.ex05 import check_lifecycle, check_outage_policy
@@ -130,6 +226,13 @@ check_outage_policy(sync_policy)
 # columns move, which policy's radio time grows the most, and does the order
 # of the policies change?
 
+# %% [markdown] tags=["tr"]
+# **Alıştırma 2 (açık uçlu: değiştir, tahmin et, ölç).** Radyonun kuyruğu bir
+# varsayımdır. Bazı ağlar radyoyu bir aktarımdan sonra 10 s açık tutar.
+# Aşağıda `tail_ms=5000` değerini `tail_ms=10_000` yapın ve önce tahmin edin:
+# hangi sütunlar değişir, hangi politikanın radyo süresi en çok artar ve
+# politikaların sırası değişir mi?
+
 # %%
 mobilesim.outage_table(policies, tail_ms=5000).iloc[:, :4]
 
@@ -140,6 +243,14 @@ mobilesim.outage_table(policies, tail_ms=5000).iloc[:, :4]
 # 122 s to about 222 s, because its waits are often shorter than 10 s; the
 # limited presets grow by about 5 s per request. The order stays: the
 # assumption moves the numbers, not the conclusion.
+
+# %% [markdown] tags=["solution", "tr"]
+# İstek sayıları değişmez; radyo süresi ve enerji değişir. Sabit aralıklı
+# sonsuz döngü 600 s'de kalır (radyosu zaten kesintinin tamamında açıktı: her
+# 2 s'de bir istek, her kuyruğun rahatça içinde); tavanlı üstel döngü yaklaşık
+# 122 s'den yaklaşık 222 s'ye çıkar, çünkü beklemeleri çoğu zaman 10 s'den
+# kısadır; sınırlı hazır politikalar istek başına yaklaşık 5 s artar. Sıra
+# aynı kalır: varsayım sayıları değiştirir, sonucu değil.
 
 # %% [markdown]
 # ## Mistake 3: ignoring the app lifecycle
@@ -160,6 +271,28 @@ mobilesim.outage_table(policies, tail_ms=5000).iloc[:, :4]
 # connect timeout) and fails. At 15 s the app goes to the background and the
 # screen's owner cancels its task. Five loops, five attempts each:
 
+# %% [markdown] tags=["tr"]
+# ## Hata 3: uygulamanın yaşam döngüsünü göz ardı etmek
+#
+# *"Üçüncü hata — uygulama bağlamını göz ardı etmek. Kullanıcı uygulamayı
+# kapattıysa veya arka plana geçtiyse, aktif Yeniden Deneme Politikaları doğru
+# şekilde iptal edilmelidir. Ekran kapatıldığında otomatik yeniden deneme
+# iptali için SupervisorScope ile coroutine'leri veya UI yaşam döngüsü ile
+# Combine 'ı kullanın."*
+#
+# > **Kontrol.** `supervisorScope` başka bir şey yapar: başarısız olan bir alt
+# > görevin kardeşlerini iptal etmesini engeller. Ekranla birlikte iptal,
+# > *yapılandırılmış eşzamanlılıktan* (structured concurrency) gelir: iş,
+# > ekran ortadan kalktığında iptal edilen `viewModelScope` ya da
+# > `lifecycleScope` içinde başlatılır. Combine'da ise ekranın tuttuğu
+# > `AnyCancellable`, serbest bırakıldığında zinciri (gecikme dahil) iptal
+# > eder.
+#
+# Telefon bir tünelde: her istek 10 s askıda kalıyor (OkHttp'nin varsayılan
+# bağlantı zaman aşımı) ve başarısız oluyor. 15. saniyede uygulama arka plana
+# geçiyor ve ekranın sahibi görevini iptal ediyor. Beş döngü, her biri beş
+# denemeli:
+
 # %%
 pd.Series(mobilesim.LIFECYCLE_LOOPS, name="what it is").to_frame()
 
@@ -168,6 +301,13 @@ pd.Series(mobilesim.LIFECYCLE_LOOPS, name="what it is").to_frame()
 # the Python of the Kotlin sample in the appendix [A1](A1_code_samples.ipynb)
 # if you like): which of them will send requests **after** the app went to
 # the background? Answer a set of loop names; the next cell measures it.
+
+# %% [markdown] tags=["tr"]
+# **Alıştırma 3.** Ölçmeden önce tahmin edin. Yukarıdaki beş döngüyü
+# (isterseniz ek [A1](A1_code_samples.ipynb) içindeki Kotlin örneğinin Python
+# karşılığını da) okuyun: hangileri uygulama arka plana geçtikten **sonra**
+# istek gönderecek? Yanıtı döngü adlarından oluşan bir küme olarak verin;
+# sonraki hücre bunu ölçer.
 
 # %% tags=["scaffold"]
 kept_sending = ...
@@ -179,6 +319,9 @@ check_lifecycle(kept_sending)
 
 # %% [markdown]
 # The measurement:
+
+# %% [markdown] tags=["tr"]
+# Ölçüm:
 
 # %%
 mobilesim.lifecycle_table(background_at=15_000, latency_ms=10_000)
@@ -209,6 +352,35 @@ mobilesim.lifecycle_table(background_at=15_000, latency_ms=10_000)
 # Notebook 03 ("When the user leaves: cancelling") showed the same loop,
 # `RetryPolicy.run_async`, stop in the middle of a wait against a real server.
 
+# %% [markdown] tags=["tr"]
+# * `policy`: ekranın sahip olduğu bir görev içinde `RetryPolicy.run_async`.
+#   Bir istek yoldayken iptal edildi, **15,0 s'de durdu ve sonrasında hiçbir
+#   şey göndermedi.** `CancelledError` çağırana kadar yükselir; çağıran da
+#   kullanıcının ayrıldığını bilir.
+# * `policy_detached`: aynı döngü, ama “başlat ve unut” biçiminde (Kotlin'in
+#   `GlobalScope`'u): onu kimse iptal etmez, bu yüzden kimsenin bakmadığı bir
+#   ekran için sonraki 46 s içinde 3 istek daha gönderdi.
+# * `kotlin`: dersin `executeWithRetry` işlevi iptali yakaladı, `isRetriable`
+#   hayır dedi ve işlev `Result.failure(CancellationException)` *döndürdü*.
+#   Başka istek gitmedi, ama çağıran, kullanıcının yaptığı bir şey için
+#   sıradan bir başarısızlık görüyor (bir hata iletisi, metriklerde bir
+#   başarısızlık).
+# * `kotlin_retry_all`: `isRetriable = { true }` ile `catch` bloğu `delay()`'e
+#   geçer; `delay()` iptal edilmiş bir coroutine içinde hemen fırlatır.
+#   Kurtaran tasarım değil, `delay`: 0 ms'lik bir gecikmeyle kurtulmazdı (ek
+#   A1).
+# * `asyncio_port`: aynı kod asyncio ile. asyncio bir iptali *bir kez* iletir;
+#   `CancelledError`'u yutan bir döngü düpedüz devam eder, bu yüzden 3 istek
+#   daha gönderdi. Python 3.8'den beri `CancelledError`'un bir `BaseException`
+#   olmasının nedeni budur: düz bir `except Exception` onu yutmaz.
+#
+# İki dilde de kural aynı: iptali yeniden fırlatmadan asla yakalamayın ve
+# yeniden deneyen işi ekranın sahip olduğu bir kapsamda başlatın.
+#
+# 03 numaralı defter ("Kullanıcı ayrıldığında: iptal") aynı döngünün,
+# `RetryPolicy.run_async`'in, gerçek bir sunucuya karşı bir beklemenin
+# ortasında durduğunu gösterdi.
+
 # %% [markdown]
 # ## Mistake 4: no metrics
 #
@@ -232,6 +404,32 @@ mobilesim.lifecycle_table(background_at=15_000, latency_ms=10_000)
 # more requests will give up (five failed attempts in a row: 0.3⁵ against
 # 0.6⁵), and will "success after retry" go up or down? Then run it.
 
+# %% [markdown] tags=["tr"]
+# ## Hata 4: metrik yok
+#
+# *"Dördüncü hata — yeniden denemeleri günlüğe kaydetmemek. Günlükleme
+# olmadan, kaç isteğin yeniden denendiğini, hangi hataların oluştuğunu ve
+# Yeniden Deneme Politikanızın ne kadar etkili olduğunu bilemezsiniz.
+# Metrikler ekleyin: yeniden deneme sayısı, yeniden denemeden sonra başarı,
+# gecikme dağılımı. Bu veriler, belirli uygulamanız için en uygun strateji
+# parametrelerini ayarlamanıza yardımcı olacaktır."*
+#
+# `RetryMetrics` tam olarak bunları toplar. 03 numaralı defter ("Çok sayıda
+# çalıştırmayı ölçmek") onu gerçek, kararsız bir bağlantı üzerinde çalıştırdı:
+# yeniden denemeler, bir yeniden denemeden sonraki başarılar, her
+# çalıştırmanın neden durduğu, bekleme histogramı ve `RetryPolicy`'nin
+# standart `logging` günlükçüsü `"retrylab"`'a yazdığı günlük satırları.
+# Bunlar burada tekrarlanmıyor. 03'ün yapmadığı şey, bağlantının hata oranını
+# değiştirmekti: o kararsız bağlantının sanal bir kopyası (her deneme bir 503
+# ya da bir zaman aşımıyla başarısız olur; isteklerin %5'i artık var olmayan
+# bir şeyi ister, bir 404) `mobilesim.flaky_batch` ile bunu yapmanızı sağlar.
+#
+# **Alıştırma 4 (açık uçlu: değiştir, tahmin et, ölç).** `failure_rate=0.3`
+# ile 500 arka plan isteği. Bunu `0.6` yapın. Önce tahmin edin: yaklaşık kaç
+# istek daha vazgeçecek (arka arkaya beş başarısız deneme: 0,3⁵'e karşı 0,6⁵)
+# ve "yeniden denemeden sonra başarı" artacak mı, azalacak mı? Sonra
+# çalıştırın.
+
 # %%
 mobilesim.flaky_batch(500, policy=RetryPolicy.background(),
                       failure_rate=0.3).summary()
@@ -244,6 +442,17 @@ mobilesim.flaky_batch(500, policy=RetryPolicy.background(),
 # retrying pays *more* on a worse link, until the attempt limit runs out.
 # Retries per request almost triple (208 to 591): that is the load the
 # server sees, and the number to watch in your own metrics.
+
+# %% [markdown] tags=["solution", "tr"]
+# 0,3'te 500 istekten 28'i vazgeçer (yaklaşık 25 tane 404, bunların dışında
+# neredeyse hiçbiri: 0,3⁵ ≈ %0,2); 139'u yalnızca bir yeniden deneme sayesinde
+# başarılı olur. 0,6'da 54'ü vazgeçer (başarılı olabilecek 475 kadarının 0,6⁵
+# ≈ %7,8'i, yaklaşık 37, artı 404'ler; rastlantı sonucu bundan daha az) ve
+# "yeniden denemeden sonra başarı" 242'ye yükselir: kötü bir bağlantıda
+# yeniden deneme, deneme sayısı üst sınırı tükenene kadar *daha çok* işe
+# yarar. İstek başına yeniden deneme neredeyse üç katına çıkar (208'den
+# 591'e): sunucunun gördüğü yük budur ve kendi metriklerinizde izlemeniz
+# gereken sayı da budur.
 
 # %% [markdown]
 # ## Summary
@@ -262,3 +471,25 @@ mobilesim.flaky_batch(500, policy=RetryPolicy.background(),
 # The lesson's code samples, run and taken apart: appendix
 # [A1](A1_code_samples.ipynb).
 # Back: [05 · Retry policy in mobile development](05_mobile_retry_policy.ipynb).
+
+# %% [markdown] tags=["tr"]
+# ## Özet
+#
+# * Tekillik anahtarı olmadan, yeniden denenen bir yazma isteği iki kez
+#   kaydedilebilir; bu, ağ hatasından sonra da, 502 ya da 503'ten sonra da
+#   geçerlidir ([01](01_which_errors_to_retry.ipynb) kopyaları saydı). Yeniden
+#   deneyebileceğiniz her yazma isteğine bir anahtar verin.
+# * 10 dakikalık bir kesintide sonsuz yeniden deneme: 261 istek ve on dakika
+#   radyo, sınırla ise 5 istek; gerisini işletim sisteminin zamanlayıcısına
+#   devredin.
+# * Yeniden denemeleri ekranın sahip olduğu bir kapsamda başlatın ve bir
+#   iptali asla yutmayın: iptal edilen bir `RetryPolicy.run_async` başka
+#   hiçbir şey göndermez.
+# * Yeniden denemeleri, yeniden denemeden sonraki başarıları ve beklemeleri
+#   sayın: yeniden denemenin uygulamanızda işe yarayıp yaramadığını
+#   alıntılanmış bir "%50" değil, bunlar söyler.
+#
+# **Sonraki:** [06 · Yeniden deneme fırtınaları](06_retry_storms_lab.ipynb).
+# Dersin kod örnekleri, çalıştırılmış ve parça parça incelenmiş hâlde: ek
+# [A1](A1_code_samples.ipynb).
+# Geri: [05 · Mobil geliştirmede yeniden deneme politikası](05_mobile_retry_policy.ipynb).
