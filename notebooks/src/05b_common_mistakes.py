@@ -440,7 +440,7 @@ mobilesim.flaky_batch(500, policy=RetryPolicy.background(),
 # (0.6⁵ ≈ 7.8% of the 475 or so that can succeed, about 37, plus the 404s;
 # fewer than that, by chance), and "success after retry" rises to 242:
 # retrying pays *more* on a worse link, until the attempt limit runs out.
-# Retries per request almost triple (208 to 591): that is the load the
+# Retries almost triple (208 to 591 over the 500 requests): that is the load the
 # server sees, and the number to watch in your own metrics.
 
 # %% [markdown] tags=["solution", "tr"]
