@@ -450,7 +450,7 @@ mobilesim.flaky_batch(500, policy=RetryPolicy.background(),
 # ≈ %7,8'i, yaklaşık 37, artı 404'ler; rastlantı sonucu bundan daha az) ve
 # "yeniden denemeden sonra başarı" 242'ye yükselir: kötü bir bağlantıda
 # yeniden deneme, deneme sayısı üst sınırı tükenene kadar *daha çok* işe
-# yarar. İstek başına yeniden deneme neredeyse üç katına çıkar (208'den
+# yarar. Yeniden denemeler neredeyse üç katına çıkar (500 istekte 208'den
 # 591'e): sunucunun gördüğü yük budur ve kendi metriklerinizde izlemeniz
 # gereken sayı da budur.
 
