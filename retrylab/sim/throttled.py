@@ -80,7 +80,7 @@ class ThrottleRun:
                 f"{100 * self.goodput_in_incident:.0f}% of capacity")
 
 
-def throttled_fleet(throttle: str = "sre", clients: int = 10_000, *, rate: float = 0.8,
+def throttled_fleet(throttle: str = "sre", clients: int = 10_000, *, rate: float = 0.64,
                     capacity: int = 800, degraded: float = 0.4,
                     incident: tuple[int, int] = (10_000, 30_000), retries: int = 3,
                     reject_cost: float = 0.2, k: float = 2.0, window: int = 10_000,
@@ -94,9 +94,9 @@ def throttled_fleet(throttle: str = "sre", clients: int = 10_000, *, rate: float
     >>> for kind in THROTTLES:
     ...     r = throttled_fleet(kind, 2000, capacity=160)
     ...     print(kind, round(r.load_in_incident, 2), round(r.goodput_in_incident, 2))
-    none 7.97 0.0
-    sre 2.52 0.63
-    adaptive 1.99 0.74
+    none 6.65 0.01
+    sre 2.26 0.66
+    adaptive 1.86 0.78
     """
     check_choice("throttle", throttle, THROTTLES)
     n = check_int("clients", clients, low=1, high=10_000_000)
