@@ -75,9 +75,9 @@ class ThrottleRun:
 
     def summary(self) -> str:
         """One line for a readout."""
-        return (f"{self.throttle}: during the incident the fleet offers "
+        return (f"{self.throttle}: in the incident the fleet offers "
                 f"{self.load_in_incident:.2f}x capacity, the server accepts "
-                f"{100 * self.goodput_in_incident:.0f}% of capacity")
+                f"{100 * self.goodput_in_incident:.0f}% of it")
 
 
 def throttled_fleet(throttle: str = "sre", clients: int = 10_000, *, rate: float = 0.64,

@@ -135,10 +135,10 @@ class RateBreakerExplorer(BackdropExplorer):
     """The lesson's breaker and a failure-rate breaker through one outage, side by side.
 
     >>> print(RateBreakerExplorer.readout_for())  # doctest: +NORMALIZE_WHITESPACE
-    consecutive failures (lesson): 3.7 calls/client into the outage, 11.0 refused while
-    healthy, back to normal after 2800 ms
-    failure rate (resilience4j): 6.9 calls/client into the outage, 4.5 refused while
-    healthy, back to normal after 1200 ms
+    consecutive failures (lesson): 4.9 calls/client into the outage, 20.9 refused while
+    healthy, back to normal after 4500 ms
+    failure rate (resilience4j): 11.8 calls/client into the outage, 8.4 refused while
+    healthy, back to normal after 2250 ms
     """
 
     title = "failure-rate breaker"
@@ -198,7 +198,7 @@ HEDGE_REQUESTS = 10_000
 
 @lru_cache(maxsize=64)
 def _sweep(max_attempts: int, slow: float, tail_alpha: float) -> tuple[HedgeStats, ...]:
-    return hedge_sweep(HEDGE_DELAYS + (10**6,), max_attempts, requests=HEDGE_REQUESTS,
+    return hedge_sweep((*HEDGE_DELAYS, 10**6), max_attempts, requests=HEDGE_REQUESTS,
                        slow=slow, tail_alpha=tail_alpha)
 
 
@@ -215,8 +215,8 @@ class HedgingExplorer(BackdropExplorer):
     """p50 and p99 latency against the extra requests hedging costs, as the delay moves.
 
     >>> print(HedgingExplorer.readout_for())
-    delay 50 ms, up to 2 copies: p50 20 ms, p99 73 ms, p99.9 101 ms; +5.6% requests
-    without hedging: p50 20 ms, p99 367 ms, p99.9 1728 ms
+    delay 50 ms, up to 2 copies: p50 20 ms, p99 74 ms, p99.9 113 ms; +5.2% requests
+    without hedging: p50 20 ms, p99 333 ms, p99.9 1690 ms
     """
 
     title = "hedged requests"
@@ -298,8 +298,10 @@ class ThrottleExplorer(BackdropExplorer):
     """A fleet whose server loses capacity: offered load with and without a client throttle.
 
     >>> print(ThrottleExplorer.readout_for())
-    sre: during the incident the fleet offers 2.18x capacity, the server accepts 63% of capacity
-    none: during the incident the fleet offers 5.27x capacity, the server accepts 2% of capacity
+    sre: in the incident the fleet offers 2.24x capacity, the server accepts 60% of it
+    none: in the incident the fleet offers 5.41x capacity, the server accepts 2% of it
+    >>> print(ThrottleExplorer.readout_for(throttle="adaptive").splitlines()[0])
+    adaptive: in the incident the fleet offers 1.93x capacity, the server accepts 75% of it
     """
 
     title = "adaptive throttling"
@@ -340,7 +342,7 @@ class ThrottleExplorer(BackdropExplorer):
                                   label="offered, throttled")
         (self.accepted,) = ax.plot(x, r.accepted / cap, color=PALETTE["green"], lw=1.6,
                                    label="accepted, throttled")
-        ax.set_ylim(0, 7)
+        ax.set_ylim(0, 4.5)
         ax.set_xlim(0, x[-1])
         ax.legend(loc="upper right", fontsize=8, ncol=2)
         return [self.cap, self.none, self.offered, self.accepted]
@@ -421,7 +423,7 @@ class MetastableExplorer(BackdropExplorer):
         self.timeout_line = bottom.axhline(1, color=PALETTE["vermillion"], ls="--", lw=1,
                                            label="timeout")
         bottom.set_yscale("symlog", linthresh=1)
-        bottom.set_ylim(0, 1000)
+        bottom.set_ylim(0, 100)
         bottom.set_xlim(0, x[-1])
         bottom.legend(loc="upper left", fontsize=8)
         return [self.span, self.user, self.offered, self.good, self.wait, self.timeout_line]
