@@ -78,7 +78,8 @@ def check_failure_rate(fn: Any) -> Feedback:
 
 
 SRE_CASES: tuple[tuple[int, int, float], ...] = (
-    (10, 3, 2.0), (100, 50, 2.0), (100, 20, 2.0), (0, 0, 2.0), (100, 20, 1.1), (5, 0, 3.0))
+    (10, 3, 2.0), (100, 50, 2.0), (10, 8, 2.0), (100, 20, 2.0), (0, 0, 2.0), (100, 20, 1.1),
+    (5, 0, 3.0))
 
 
 def check_sre_probability(fn: Any) -> Feedback:
