@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from retrylab.sim.ratebreakers import breaker_outage
 from retrylab.viz.beyond import (
     HedgingExplorer,
     MetastableExplorer,
@@ -16,7 +17,6 @@ from retrylab.viz.beyond import (
     throttle_explorer,
 )
 from retrylab.viz.figure import to_png
-from retrylab.sim.ratebreakers import breaker_outage
 
 CASES = [(rate_breaker_explorer, RateBreakerExplorer, {"threshold": 5}),
          (hedging_explorer, HedgingExplorer, {"hedging_delay": 100}),

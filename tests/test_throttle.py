@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import pytest
@@ -96,7 +97,7 @@ def test_adaptive_limiter_only_throttles_after_a_throttling_error() -> None:
     assert lim.bucket.fill_rate == pytest.approx(min(0.7 * measured, 2 * measured), rel=0.02)
     waits = [lim.before_send(3000) for _ in range(200)]   # the tokens saved so far go first
     assert waits.count(0) < 200 and waits == sorted(waits)   # then each after the previous
-    gaps = {b - a for a, b in zip(waits, waits[1:], strict=False) if a}
+    gaps = {b - a for a, b in itertools.pairwise(waits) if a}
     assert max(gaps) <= math.ceil(1000 / lim.bucket.fill_rate) + 1
 
 
