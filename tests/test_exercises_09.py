@@ -19,6 +19,7 @@ def good_rate(failed, minimum):  # type: ignore[no-untyped-def]
 def test_failure_rate() -> None:
     assert check_failure_rate(good_rate).correct
     assert not check_failure_rate(...).answered
+    assert not check_failure_rate(lambda f, m: None).answered       # the scaffold's body
     fraction = check_failure_rate(lambda f, m: -1 if len(f) < max(1, m) else sum(f) / len(f))
     assert not fraction.correct and "percent" in fraction.message
     no_minimum = check_failure_rate(lambda f, m: 100 * sum(f) / max(1, len(f)))
@@ -54,3 +55,4 @@ def test_recovering_settings() -> None:
     assert "only timeout" in check_recovering_settings({"retries": 2, "base": 0.1}).message
     assert "refused" in check_recovering_settings({"retries": 2, "timeout": -5}).message
     assert not check_recovering_settings("fast").correct
+    assert not check_recovering_settings({"timeout": ..., "retries": 2}).answered

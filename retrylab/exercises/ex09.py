@@ -21,6 +21,12 @@ __all__ = ["check_failure_rate", "check_hedged_latency", "check_recovering_setti
            "check_sre_probability"]
 
 
+def _not_written(fn: Callable[..., Any], *args: Any) -> bool:
+    """True if ``fn`` still has the scaffold's ``...`` body (it returns None)."""
+    got, error = _call(fn, *args)
+    return not error and got is None
+
+
 def _call(fn: Callable[..., Any], *args: Any) -> tuple[Any, str]:
     try:
         return fn(*args), ""
@@ -56,6 +62,8 @@ def check_failure_rate(fn: Any) -> Feedback:
         return prompt("a function failure_rate(failed, minimum)")
     if not callable(fn):
         return wrong(f"fn={fn!r}: pass the function itself, not its result.")
+    if _not_written(fn, [True, False, False, True], 4):
+        return prompt("the body of failure_rate (it returns None so far)")
     for outcomes, minimum in FAILURE_RATE_CASES:
         got, error = _call(fn, list(outcomes), minimum)
         if error:
@@ -92,6 +100,8 @@ def check_sre_probability(fn: Any) -> Feedback:
         return prompt("a function reject_probability(requests, accepts, k)")
     if not callable(fn):
         return wrong(f"fn={fn!r}: pass the function itself, not its result.")
+    if _not_written(fn, 10, 3, 2.0):
+        return prompt("the body of reject_probability (it returns None so far)")
     for r, a, k in SRE_CASES:
         got, error = _call(fn, r, a, k)
         if error:
@@ -132,6 +142,8 @@ def check_hedged_latency(fn: Any) -> Feedback:
         return prompt("a function hedged_latency(first, second, delay)")
     if not callable(fn):
         return wrong(f"fn={fn!r}: pass the function itself, not its result.")
+    if _not_written(fn, 400, 30, 50):
+        return prompt("the body of hedged_latency (it returns None so far)")
     for first, second, delay in HEDGE_CASES:
         got, error = _call(fn, first, second, delay)
         if error:
@@ -168,6 +180,8 @@ def check_recovering_settings(settings: Any) -> Feedback:
     if not isinstance(settings, dict):
         return wrong(f"settings={settings!r}: give a dict with the keys timeout, retries, "
                      "budget.")
+    if any(v is Ellipsis for v in settings.values()):
+        return prompt("a number for each ... in settings (budget may be None)")
     unknown = sorted(set(settings) - {"timeout", "retries", "budget"})
     if unknown:
         return wrong(f"settings has {unknown[0]!r}: only timeout, retries and budget "
