@@ -8,9 +8,11 @@ calls instead.
 
 Semantics (source: resilience4j ``CircuitBreakerConfig`` and
 ``CircuitBreakerStateMachine``, resilience4j.readme.io/docs/circuitbreaker;
-its ``CircuitBreakerMetrics.checkIfThresholdsExceeded``; Polly's advanced
-circuit breaker, ``failureThreshold`` over a ``samplingDuration`` with a
-``minimumThroughput``, is the same idea):
+its ``CircuitBreakerMetrics.checkIfThresholdsExceeded``. Polly's circuit
+breaker, pollydocs.org ``CircuitBreakerStrategyOptions``: ``FailureRatio``
+over a ``SamplingDuration`` once ``MinimumThroughput`` calls were seen, then
+``BreakDuration`` open, is the same idea with a time window and a single
+probe, i.e. ``window_type="time"`` and ``half_open_calls=1`` here):
 
 - the window is the last ``window_size`` calls (``"count"``, resilience4j's
   COUNT_BASED) or the calls of the last ``window_size`` whole seconds of the

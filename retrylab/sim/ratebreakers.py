@@ -81,6 +81,7 @@ class RateBreakerArray:
             self.pos = np.zeros(self.n, dtype=np.int64)
         self.opened = 0  #: how many times a breaker opened, over all clients
         self._tables: dict[float, IntArray] = {}
+        self._any_slow = False    #: a slow call was ever recorded
 
     def _advance(self, now: int) -> None:
         if not self.time_based:
@@ -166,9 +167,11 @@ class RateBreakerArray:
 
     def _record_closed(self, i: IntArray, failed: BoolArray, slow: BoolArray, now: int) -> None:
         full = i.size == self.n                 # every client (indices are unique): no gathers
+        self._any_slow = self._any_slow or bool(slow.any())
+        track_slow = self._any_slow             # no slow call yet: all slow counts are 0
         calls = self.calls if full else self.calls[i]
         fails = self.fails if full else self.fails[i]
-        slw = self.slow if full else self.slow[i]
+        slw = self.slow if full or not track_slow else self.slow[i]
         if self.time_based:
             row = (now // 1000) % self.size
             for k, add in enumerate((1, failed, slow)):
@@ -179,22 +182,29 @@ class RateBreakerArray:
             flat = i * self.size + pos
             old = self.ring.take(flat)          # 0 until the ring is full
             fails -= old & 1
-            slw -= old >> 1
+            if track_slow:
+                slw -= old >> 1
             np.minimum(calls + 1, self.size, out=calls)
-            self.ring[flat] = failed.astype(np.int8) | (slow.astype(np.int8) << 1)
+            code = failed.astype(np.int8)
+            if track_slow:
+                code |= slow.astype(np.int8) << 1
+            self.ring[flat] = code
             pos += 1
             pos[pos == self.size] = 0
             if not full:
                 self.pos[i] = pos
         fails += failed
-        slw += slow
+        if track_slow:
+            slw += slow
         if not full:
             self.calls[i] = calls
             self.fails[i] = fails
-            self.slow[i] = slw
-        trip = (calls >= max(1, self.minimum)) & ((fails >= self._need(calls, self.threshold))
-                                                  | (slw >= self._need(calls,
-                                                                       self.slow_threshold)))
+            if track_slow:
+                self.slow[i] = slw
+        trip = (calls >= max(1, self.minimum)) & (fails >= self._need(calls, self.threshold))
+        if track_slow:
+            trip |= (calls >= max(1, self.minimum)) & (slw >= self._need(calls,
+                                                                          self.slow_threshold))
         if trip.any():
             self._to(i[trip], 1, now)
 

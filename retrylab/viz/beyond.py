@@ -364,6 +364,9 @@ def throttle_explorer(**values: Any) -> ThrottleExplorer:
 # -- 4. metastable failure ----------------------------------------------------------------
 
 #: The retry budget's choices: retries at most this share of first tries ("none": no budget).
+#: Draw every 5th point of the model's 10 ms steps: 50 ms is finer than a pixel.
+THIN = 5
+
 BUDGETS: dict[str, float | None] = {"none": None, "5%": 0.05, "10%": 0.1, "20%": 0.2,
                                     "50%": 0.5}
 
@@ -408,7 +411,7 @@ class MetastableExplorer(BackdropExplorer):
         style(top, "A load spike, then timeouts and retries", None, "load / capacity")
         style(bottom, None, "time (s)", "queue wait (s)")
         r = self.compute(**self.default_values())
-        x = np.asarray(r.time_ms) / 1000
+        x = np.asarray(r.time_ms[::THIN]) / 1000
         m = r.model
         self.span = top.axvspan(m.spike_start / 1000, (m.spike_start + m.spike_ms) / 1000,
                                 color=PALETTE["grey"], alpha=0.2, lw=0, label="spike")
@@ -431,10 +434,10 @@ class MetastableExplorer(BackdropExplorer):
     def draw(self, result: MetastableRun) -> None:
         m = result.model
         mu = m.capacity
-        self.user.set_ydata(np.asarray(result.user) / mu)
-        self.offered.set_ydata(np.asarray(result.offered) / mu)
-        self.good.set_ydata(np.asarray(result.goodput) / mu)
-        self.wait.set_ydata(np.asarray(result.wait_ms) / 1000)
+        self.user.set_ydata(np.asarray(result.user[::THIN]) / mu)
+        self.offered.set_ydata(np.asarray(result.offered[::THIN]) / mu)
+        self.good.set_ydata(np.asarray(result.goodput[::THIN]) / mu)
+        self.wait.set_ydata(np.asarray(result.wait_ms[::THIN]) / 1000)
         self.timeout_line.set_ydata([m.timeout / 1000] * 2)
         x0, x1 = m.spike_start / 1000, (m.spike_start + m.spike_ms) / 1000
         self.span.set_x(x0)
