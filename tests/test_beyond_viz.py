@@ -53,3 +53,17 @@ def test_unknown_budget_is_refused_with_its_name() -> None:
 def test_the_static_comparison_figure_renders() -> None:
     runs = {k: breaker_outage(k, 50) for k in ("consecutive", "rate")}
     assert to_png(breaker_comparison_figure(runs))[:4] == b"\x89PNG"
+
+
+@pytest.mark.parametrize(("make", "cls", "change"), CASES)
+def test_every_slider_end_renders_without_a_message(make, cls, change) -> None:  # type: ignore[no-untyped-def]
+    ex = make()
+    for name, w in ex.controls.items():
+        if hasattr(w, "min"):
+            ends = [w.min, w.max]
+        else:
+            ends = [o[1] if isinstance(o, tuple) else o for o in w.options]
+        for value in ends:
+            ex.set(**{name: value})
+            assert ex.message == "" and ex.error == "", (name, value, ex.message)
+        ex.set(**{name: cls.default_values()[name]})

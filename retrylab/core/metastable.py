@@ -1,7 +1,7 @@
 """Metastable failure: a short spike that leaves a system overloaded after it has passed.
 
 The "simple collapse" of N. Bronson, A. Aghayev, A. Charapko, T. Zhu,
-"Metastable Failures in Distributed Systems", HotOS 2021 (section 2, the
+"Metastable Failures in Distributed Systems", HotOS 2021 (the
 retry-amplified overload), and the sustaining effects catalogued by L. Huang
 et al., "Metastable Failures in the Wild", OSDI 2022: a server runs
 comfortably below capacity; a load spike builds a queue; queueing delay passes
