@@ -64,6 +64,22 @@ from .sim.contention import contention, contention_sweep
 # -- the circuit breaker -----------------------------------------------------
 from .core.breaker import BreakerOpen, BreakerRegistry, CircuitBreaker, State, Transition, replay
 
+# -- beyond the lessons --------------------------------------------------------
+from .core.ratebreaker import RateBreaker
+from .core.hedging import HedgeResult, HedgingPolicy, hedge
+from .core.throttle import (
+    AdaptiveRateLimiter,
+    CubicRate,
+    SreThrottle,
+    TokenBucket,
+    sre_reject_probability,
+)
+from .core.metastable import MetastableModel
+from .sim.ratebreakers import RateBreakerArray, breaker_outage, compare_breakers
+from .sim.hedged import hedge_sweep, latency_samples
+from .sim.throttled import throttled_fleet
+from .sim.metastable import metastable_fleet
+
 __all__ = [
     "Mulberry32",
     "IDEMPOTENT_METHODS", "LESSON_SAFE_METHODS", "SAFE_METHODS", "Decision", "Outcome",
@@ -80,6 +96,10 @@ __all__ = [
     "expected_layered_load", "layered_calls", "outage_fleet", "simulate_fleet", "storm_fleet",
     "summary_table", "contention", "contention_sweep",
     "BreakerOpen", "BreakerRegistry", "CircuitBreaker", "State", "Transition", "replay",
+    "RateBreaker", "HedgeResult", "HedgingPolicy", "hedge", "AdaptiveRateLimiter", "CubicRate",
+    "SreThrottle", "TokenBucket", "sre_reject_probability", "MetastableModel",
+    "RateBreakerArray", "breaker_outage", "compare_breakers", "hedge_sweep", "latency_samples",
+    "throttled_fleet", "metastable_fleet",
 ]
 
 #: Names that need the bridge extra (tenacity, urllib3, httpx): imported on first use,

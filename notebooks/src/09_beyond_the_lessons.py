@@ -1,0 +1,432 @@
+# %% [markdown]
+# # 09 · Beyond the lessons: rate breakers, hedging, throttling, metastable failure
+#
+# [← 08 · From lesson to production](08_from_lesson_to_production.ipynb) ·
+# [back to the start: 00 · Start here](00_start_here.ipynb)
+#
+# The lessons stop at a breaker that counts failures in a row and at retries
+# that each request makes on its own. Production clients go further. This
+# notebook takes four of their tools apart, each with the published rule it
+# follows, a simulation of many clients, and sliders.
+#
+# **What you will be able to do**
+#
+# * configure a **failure-rate breaker** (resilience4j's sliding window,
+#   minimum calls, half-open trials) and say when it beats the lesson's
+#   consecutive-failure breaker, and when it does not;
+# * choose a **hedging delay** (gRPC's hedging policy, "The Tail at Scale")
+#   from the p99 latency it buys and the extra requests it costs;
+# * explain how a client **throttles itself** from what the server accepts
+#   (the SRE book's formula, botocore's adaptive mode);
+# * recognise a **metastable failure**, where retries keep a server down
+#   after the spike that tipped it over is gone, and pick settings that end it.
+#
+# **Prerequisites:** notebooks 03 (the retry loop), 04 (the circuit breaker)
+# and 06 (retry storms). **Time:** one sitting, about 45 minutes.
+
+# %%
+from retrylab import (HedgingPolicy, MetastableModel, RateBreaker,
+                      SreThrottle, compare_breakers, hedge, hedge_sweep,
+                      sre_reject_probability, throttled_fleet)
+from retrylab.core.throttle import CubicRate
+from retrylab.viz.beyond import (HedgingExplorer, MetastableExplorer,
+                                 RateBreakerExplorer, ThrottleExplorer,
+                                 hedging_explorer, metastable_explorer,
+                                 rate_breaker_explorer, throttle_explorer)
+
+# %% [markdown]
+# ## 1. A breaker that judges a failure rate
+#
+# The lesson's breaker opens after `threshold` failures **in a row**. One
+# success in between starts the count again, so a service failing half of
+# its calls may never trip it, while three unlucky failures of a healthy one
+# do. resilience4j (Java) and Polly (.NET) judge a **window** instead:
+#
+# * the last `window_size` calls (or the calls of the last `window_size`
+#   seconds);
+# * nothing is judged before `minimum_calls` calls are in the window;
+# * it opens when `100 * failures / calls >= failure_rate_threshold` (or the
+#   share of calls slower than `slow_call_duration` reaches its threshold);
+# * after `wait_in_open` ms it lets `half_open_calls` trial calls through and
+#   judges **them** as a window of their own: closed if their failure rate is
+#   below the threshold, open again otherwise.
+#
+# A window of 4 calls, at least 4, 50%:
+
+# %%
+rb = RateBreaker(window_size=4, minimum_calls=4, failure_rate_threshold=50,
+                 wait_in_open=1000, half_open_calls=2)
+for t, ok in enumerate([True, False, True, False]):
+    rb.record(ok, t)
+[(tr.at, tr.target.value, tr.reason) for tr in rb.transitions]
+
+# %% [markdown]
+# Two failures out of four is 50%: open at 3 ms. It stays open until
+# *strictly after* 1003 ms (resilience4j compares with `isAfter`), then
+# allows two trials and refuses the third:
+
+# %%
+[rb.allow(1003), rb.allow(1004), rb.allow(1005), rb.allow(1006)]
+
+# %% [markdown]
+# ### The same outage, two breakers
+#
+# 1000 clients call a service every 100 ms, each through its own breaker.
+# The service fails 10% of calls when healthy and every call during an 11 s
+# outage (10 s to 21 s). The lesson's breaker opens after 3 failures in a
+# row; the rate breaker judges 20 calls (at least 10) at 50%, with 3
+# half-open trials; both wait 5 s when open.
+
+# %%
+compare_breakers(1000)
+
+# %% [markdown]
+# The trade-off in one table. The consecutive breaker reacts faster to the
+# outage: about 5 calls per client go into the dead server, against about 12
+# for the rate breaker, which needs a window's worth of evidence. But on a
+# healthy service that fails 10% of the time, three failures in a row happen
+# often enough that the lesson's breaker refuses over ten times more calls
+# **while the service is fine**, and its clients are still tripping
+# after the outage. (How soon each is back also depends on where the 5 s
+# waits fall against the outage's end: move the sliders below.)
+
+# %% [markdown]
+# ### Explore: failure rate against failures in a row
+#
+# Sliders: the healthy failure rate `base_failure`, how bad the outage is
+# (`outage_failure`: 1.0 is down, 0.6 a partial outage), the lesson's
+# `threshold`, and the rate breaker's `window_size`,
+# `failure_rate_threshold` and `half_open_calls`.
+
+# %% tags=["nbval-ignore-output"]
+breaker_view = rate_breaker_explorer()
+breaker_view
+
+# %%
+breaker_view.set(base_failure=0.2)
+assert breaker_view.readout == RateBreakerExplorer.readout_for(base_failure=0.2)
+print(breaker_view.readout)
+
+# %% [markdown]
+# At 20% healthy failures the lesson's breaker keeps tripping on a service
+# that works; the rate breaker does not. Try `outage_failure` 0.6: which one
+# notices a partial outage?
+
+# %% [markdown]
+# ## 2. Hedged requests
+#
+# A retry waits for a failure. A **hedge** waits only for slowness: when a
+# request has had no answer for `hedging_delay` ms, send a copy (to another
+# server); the first answer wins and the other copy is cancelled. gRPC's
+# hedging policy (proposal A6) adds: at most `max_attempts` copies (up to
+# 5), one `hedging_delay` after another; a *non-fatal* error sends the next
+# copy at once; any other error ends the call.
+
+# %%
+policy = HedgingPolicy(max_attempts=2, hedging_delay=50)
+slow_first = hedge(policy, latencies=[400, 30])
+fast_first = hedge(policy, latencies=[20, 30])
+(slow_first.latency, slow_first.sent), (fast_first.latency, fast_first.sent)
+
+# %% [markdown]
+# The first copy would take 400 ms; the hedge sent at 50 ms answers at
+# 80 ms. When the first answers in 20 ms, no copy is sent at all: that is
+# why hedging is cheap. Dean and Barroso ("The Tail at Scale", 2013) advise
+# waiting until the 95th-percentile latency, which costs about 5% more
+# requests.
+#
+# The latencies below are heavy-tailed: a lognormal body (median 20 ms) and,
+# 2% of the time, a slow server adding a Pareto delay. 20,000 requests, the
+# same seeded draws for every delay:
+
+# %%
+sweep = hedge_sweep((0, 25, 50, 100, 10**6))
+print("\n".join(s.summary() for s in sweep))
+
+# %% [markdown]
+# The last line (a delay longer than any request) is no hedging: p99 353 ms.
+# A 50 ms hedge (about the 95th percentile here) cuts p99 to 73 ms for 5%
+# more requests; hedging at once (delay 0) buys a little more for double
+# the load.
+
+# %% [markdown]
+# ### Explore: the delay against the tail
+#
+# The curves are p50 and p99 latency against the extra requests, for delays
+# from 0 (right) to 200 ms (left); the dots are the chosen delay. `slow` is
+# the share of slow-server requests, `tail_alpha` the Pareto shape (smaller
+# is heavier).
+
+# %% tags=["nbval-ignore-output"]
+hedge_view = hedging_explorer()
+hedge_view
+
+# %%
+hedge_view.set(hedging_delay=100)
+assert hedge_view.readout == HedgingExplorer.readout_for(hedging_delay=100)
+print(hedge_view.readout)
+
+# %% [markdown]
+# ## 3. A client that throttles itself
+#
+# A retry budget limits retries. **Adaptive throttling** limits every
+# request, from what the client sees the server accept. The SRE book
+# (chapter 21, "Handling Overload") keeps two counts over the last two
+# minutes: `requests` the application asked for and `accepts` the backend
+# accepted, and rejects a new request locally with probability
+#
+#     max(0, (requests - K * accepts) / (requests + 1))
+#
+# With `K = 2` the client may send about twice what is accepted:
+
+# %%
+[round(sre_reject_probability(100, a), 3) for a in (60, 50, 40, 20, 0)]
+
+# %%
+throttle = SreThrottle(k=2.0, window=120_000)
+for now in range(10):
+    throttle.request(now)
+for now in range(3):
+    throttle.accepted(now)
+throttle.counts(10), round(throttle.reject_probability(10), 4)
+
+# %% [markdown]
+# botocore's `retry_mode="adaptive"` does it with a token bucket whose rate
+# follows TCP's CUBIC curve: after a throttling error at rate `r` it drops to
+# `0.7 r`, then grows back along `0.4 (t - K)^3 + r`, passing `r` again after
+# `K = cbrt(r * 0.3 / 0.4)` seconds, and probing beyond it after that:
+
+# %%
+cubic = CubicRate(start_time=0)
+start = cubic.error_received(10.0, 0)
+[round(x, 2) for x in (start, cubic.k,
+                       *(cubic.success_received(t) for t in (1000, 2000, 4000)))]
+
+# %% [markdown]
+# ### A fleet under overload
+#
+# 10,000 clients ask for 80% of a server's capacity; from 10 s to 30 s the
+# server keeps only 40% of it, and turning a request away costs it a fifth
+# of serving one. Rejected requests are retried up to 3 times.
+
+# %%
+fleets = {kind: throttled_fleet(kind, 10_000)
+          for kind in ("none", "sre", "adaptive")}
+print("\n".join(r.summary() for r in fleets.values()))
+
+# %% [markdown]
+# Without a throttle the retries multiply the load and the cost of refusing
+# them eats the server: it accepts almost nothing. Both throttles back off on
+# their own, with no coordination between clients, and the server keeps
+# working at most of its reduced capacity.
+
+# %% [markdown]
+# ### Explore: who backs off?
+
+# %% tags=["nbval-ignore-output"]
+throttle_view = throttle_explorer()
+throttle_view
+
+# %%
+throttle_view.set(throttle="adaptive")
+assert throttle_view.readout == ThrottleExplorer.readout_for(throttle="adaptive")
+print(throttle_view.readout)
+
+# %% [markdown]
+# ## 4. Metastable failure
+#
+# Bronson et al. ("Metastable Failures in Distributed Systems", HotOS 2021)
+# describe systems that stay down after their trigger is gone. The simplest:
+# a server at 80% of capacity; a short spike builds a queue; the queue wait
+# passes the clients' timeout; every timed-out request is retried, so the
+# load becomes 2, 3, 4 times the users'; the server still works through the
+# abandoned requests; the queue never drains. The **sustaining effect** is
+# the retries, not the spike.
+#
+# `MetastableModel` steps those equations (its docstring states them): a
+# FIFO queue `Q` served at capacity `mu`, wait `Q / mu`, timeouts when the
+# wait nears the timeout, retries one timeout later, an optional budget.
+
+# %%
+spike = MetastableModel()
+runs = {"3 retries, timeout 1 s": spike,
+        "no retries": spike.with_(retries=0),
+        "retry budget 10%": spike.with_(budget=0.1),
+        "timeout 3 s": spike.with_(timeout=3000),
+        "1 retry": spike.with_(retries=1)}
+print("\n".join(f"{name:24s} {model.run().summary()}"
+                for name, model in runs.items()))
+
+# %% [markdown]
+# A 3 s spike at 1.5× capacity; afterwards users ask for 80% again, yet with
+# 3 retries (or even 1) the server never recovers: 0.8 × 2 is already above
+# capacity once everything times out. A budget of 10% caps the load at
+# 0.88; a timeout longer than the worst wait stops the retries from starting.
+
+# %% [markdown]
+# ### Explore: which settings make it recover?
+#
+# Top: the users' load, all that is offered (first tries and retries) and
+# the goodput (answers in time), as a share of capacity. Bottom: the queue
+# wait against the timeout.
+
+# %% tags=["nbval-ignore-output"]
+meta_view = metastable_explorer()
+meta_view
+
+# %%
+meta_view.set(budget="10%")
+assert meta_view.readout == MetastableExplorer.readout_for(budget="10%")
+print(meta_view.readout)
+
+# %% [markdown]
+# The same model played by 20,000 simulated clients, each with its own
+# timeout, retries and budget, a FIFO server and 50 ms steps
+# (`metastable_fleet`), reaches the same verdicts:
+
+# %%
+from retrylab import metastable_fleet
+
+coarse = MetastableModel(step=50, duration=40_000)
+print("\n".join(metastable_fleet(coarse.with_(**change), 20_000).summary()
+                for change in ({}, {"budget": 0.1})))
+
+# %% [markdown]
+# ## Summary
+#
+# * A **failure-rate breaker** needs evidence (a window and a minimum number
+#   of calls) to open and trial calls judged together to close: calmer on a
+#   noisy service, slower on a dead one.
+# * **Hedging** trades a few percent of extra requests for a much shorter
+#   tail; wait about the 95th-percentile latency before sending the copy.
+# * **Adaptive throttling** lets each client slow itself down from what the
+#   server accepts: `max(0, (requests - K accepts) / (requests + 1))`, or a
+#   CUBIC-driven token bucket.
+# * **Metastable failures** are kept alive by retries of timed-out work.
+#   Budgets, timeouts longer than the worst queue wait, and fewer retries
+#   end them; a faster server alone may not.
+
+# %% [markdown]
+# ## Exercises
+#
+# **Exercise 1.** Write `failure_rate(failed, minimum)`: `failed` is a list
+# of booleans (True = the call failed); return the percent of failed calls,
+# or -1 while there are fewer than `minimum` calls (or none). For
+# `[True, False, False, True]` with minimum 4 it is 50.0.
+
+# %% tags=["scaffold"]
+from retrylab.exercises.ex09 import check_failure_rate
+
+
+def failure_rate(failed, minimum):
+    ...
+
+
+check_failure_rate(failure_rate)
+
+# %% tags=["solution"]
+from retrylab.exercises.ex09 import check_failure_rate
+
+
+def failure_rate(failed, minimum):
+    if not failed or len(failed) < minimum:
+        return -1.0
+    return 100.0 * sum(failed) / len(failed)
+
+
+check_failure_rate(failure_rate)
+
+# %% [markdown]
+# **Exercise 2.** Write the SRE book's `reject_probability(requests,
+# accepts, k)`. For 10 requests and 3 accepts with K = 2 it is 0.364.
+
+# %% tags=["scaffold"]
+from retrylab.exercises.ex09 import check_sre_probability
+
+
+def reject_probability(requests, accepts, k):
+    ...
+
+
+check_sre_probability(reject_probability)
+
+# %% tags=["solution"]
+from retrylab.exercises.ex09 import check_sre_probability
+
+
+def reject_probability(requests, accepts, k):
+    return max(0.0, (requests - k * accepts) / (requests + 1))
+
+
+check_sre_probability(reject_probability)
+
+# %% [markdown]
+# **Exercise 3.** Write `hedged_latency(first, second, delay)`: the first
+# copy takes `first` ms; if it has not answered by `delay` ms, a second copy
+# is sent, which takes `second` ms. For (400, 30, 50) it is 80.
+
+# %% tags=["scaffold"]
+from retrylab.exercises.ex09 import check_hedged_latency
+
+
+def hedged_latency(first, second, delay):
+    ...
+
+
+check_hedged_latency(hedged_latency)
+
+# %% tags=["solution"]
+from retrylab.exercises.ex09 import check_hedged_latency
+
+
+def hedged_latency(first, second, delay):
+    if first <= delay:
+        return first
+    return min(first, delay + second)
+
+
+check_hedged_latency(hedged_latency)
+
+# %% [markdown]
+# **Exercise 4.** Keep at least 2 retries and find a `timeout` and a
+# `budget` (a share of first tries, or None) with which the default spike
+# does not leave the server metastable.
+
+# %% tags=["scaffold"]
+from retrylab.exercises.ex09 import check_recovering_settings
+
+settings = {"timeout": ..., "retries": 2, "budget": ...}
+check_recovering_settings(settings)
+
+# %% tags=["solution"]
+from retrylab.exercises.ex09 import check_recovering_settings
+
+settings = {"timeout": 1000, "retries": 2, "budget": 0.1}
+check_recovering_settings(settings)
+
+# %% [markdown]
+# **Open exercises** (predict first, then measure with the explorers):
+#
+# 1. In the breaker explorer, set `outage_failure` to 0.6. Which breaker
+#    opens? Predict from `threshold` 3 and `failure_rate_threshold` 50.
+# 2. Raise `slow` to 0.1 in the hedging explorer. Does the best delay move
+#    left or right? Why does the p95 rule still hold?
+# 3. In the throttle explorer, set `k` to 1. What happens to the offered
+#    load, and to what the server accepts, when it comes back at 25 s?
+# 4. In the metastable explorer, with 3 retries and no budget, no `base`
+#    load on the slider recovers. Compute `1 / (1 + retries)` for 3, 2 and 1
+#    retries, predict which `base` recovers with 1 retry, then check.
+#
+# ## Where to read further
+#
+# * resilience4j, "CircuitBreaker" (resilience4j.readme.io/docs/circuitbreaker);
+#   Polly, "Advanced circuit breaker".
+# * gRPC proposal A6, "gRPC Retry Design", section "Hedging Policy".
+# * J. Dean, L. A. Barroso, "The Tail at Scale", *CACM* 56(2), 2013.
+# * *Site Reliability Engineering* (2016), chapter 21, "Client-Side
+#   Throttling"; botocore's `botocore/retries/adaptive.py`.
+# * N. Bronson et al., "Metastable Failures in Distributed Systems", HotOS
+#   2021; L. Huang et al., "Metastable Failures in the Wild", OSDI 2022.
+#
+# [← 08 · From lesson to production](08_from_lesson_to_production.ipynb) ·
+# [back to the start: 00 · Start here](00_start_here.ipynb)

@@ -1,0 +1,202 @@
+"""Checkers for notebook 09: window failure rate, SRE throttle, hedge, metastable settings.
+
+Each checker first tries the example from the notebook's text, then hidden
+cases, and names the first failure in the reader's words. A function that
+raises is reported, never re-raised.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from ..core.hedging import HedgingPolicy, hedge
+from ..core.metastable import MetastableModel
+from ..core.ratebreaker import RateWindow
+from ..core.throttle import sre_reject_probability
+from . import Feedback, as_number, prompt, right, unanswered, wrong
+
+__all__ = ["check_failure_rate", "check_hedged_latency", "check_recovering_settings",
+           "check_sre_probability"]
+
+
+def _not_written(fn: Callable[..., Any], *args: Any) -> bool:
+    """True if ``fn`` still has the scaffold's ``...`` body (it returns None)."""
+    got, error = _call(fn, *args)
+    return not error and got is None
+
+
+def _call(fn: Callable[..., Any], *args: Any) -> tuple[Any, str]:
+    try:
+        return fn(*args), ""
+    except Exception as exc:  # the student's code: report, never re-raise
+        return None, f"{fn.__name__}{args!r} raised {type(exc).__name__}: {exc}"
+
+
+def _reference_rate(outcomes: list[bool], minimum: int) -> float:
+    w = RateWindow("count", 1000, minimum)   # a window larger than any case
+    for failed in outcomes:
+        w.add(failed, False, 0)
+    return w.failure_rate(0)
+
+
+FAILURE_RATE_CASES: tuple[tuple[list[bool], int], ...] = (
+    ([True, False, False, True], 4),          # the notebook's example: 50.0
+    ([True, True, True], 5),                  # below the minimum: -1
+    ([], 1),                                  # nothing yet: -1
+    ([False] * 9 + [True], 10),
+    ([True] * 7 + [False] * 3, 10),
+    ([True, False, True], 2),
+)
+
+
+def check_failure_rate(fn: Any) -> Feedback:
+    """``fn(failed, minimum)``: the percent of failures in the window, -1 below ``minimum`` calls.
+
+    >>> check_failure_rate(lambda failed, minimum: -1.0 if len(failed) < max(1, minimum)
+    ...                    else 100.0 * sum(failed) / len(failed))
+    Correct: 50% for the example, -1 below the minimum number of calls, as resilience4j.
+    """
+    if unanswered(fn):
+        return prompt("a function failure_rate(failed, minimum)")
+    if not callable(fn):
+        return wrong(f"fn={fn!r}: pass the function itself, not its result.")
+    if _not_written(fn, [True, False, False, True], 4):
+        return prompt("the body of failure_rate (it returns None so far)")
+    for outcomes, minimum in FAILURE_RATE_CASES:
+        got, error = _call(fn, list(outcomes), minimum)
+        if error:
+            return wrong(error)
+        want = _reference_rate(list(outcomes), minimum)
+        value = as_number(got)
+        if value is None:
+            return wrong(f"failure_rate({outcomes}, {minimum}) returned {got!r}: return a "
+                         "number (a percent, or -1).")
+        if want == -1 and value != -1:
+            return wrong(f"failure_rate({outcomes}, {minimum}) returned {value:g}: with "
+                         f"{len(outcomes)} calls, fewer than minimum={minimum}, the rate is "
+                         "not judged yet: return -1.")
+        if not math.isclose(value, want, abs_tol=1e-9):
+            hint = (" Is it a fraction? resilience4j uses percent (0-100)."
+                    if math.isclose(value * 100, want, abs_tol=1e-9) else "")
+            return wrong(f"failure_rate({outcomes}, {minimum}) returned {value:g}, "
+                         f"expected {want:g}.{hint}")
+    return right("50% for the example, -1 below the minimum number of calls, as resilience4j.")
+
+
+SRE_CASES: tuple[tuple[int, int, float], ...] = (
+    (10, 3, 2.0), (100, 50, 2.0), (10, 8, 2.0), (100, 20, 2.0), (0, 0, 2.0), (100, 20, 1.1),
+    (5, 0, 3.0))
+
+
+def check_sre_probability(fn: Any) -> Feedback:
+    """``fn(requests, accepts, k)``: the SRE book's client-side rejection probability.
+
+    >>> check_sre_probability(lambda r, a, k: max(0, (r - k * a) / (r + 1)))
+    Correct: max(0, (requests - K * accepts) / (requests + 1)): 0.364 for the example.
+    """
+    if unanswered(fn):
+        return prompt("a function reject_probability(requests, accepts, k)")
+    if not callable(fn):
+        return wrong(f"fn={fn!r}: pass the function itself, not its result.")
+    if _not_written(fn, 10, 3, 2.0):
+        return prompt("the body of reject_probability (it returns None so far)")
+    for r, a, k in SRE_CASES:
+        got, error = _call(fn, r, a, k)
+        if error:
+            return wrong(error)
+        want = sre_reject_probability(r, a, k)
+        value = as_number(got)
+        if value is None:
+            return wrong(f"reject_probability({r}, {a}, {k}) returned {got!r}: return a "
+                         "probability between 0 and 1.")
+        if value < 0:
+            return wrong(f"reject_probability({r}, {a}, {k}) returned {value:.3f}: a "
+                         "probability cannot be negative; the book takes max(0, ...).")
+        if not math.isclose(value, want, abs_tol=1e-9):
+            if r and math.isclose(value, max(0.0, (r - k * a) / r), abs_tol=1e-9):
+                return wrong(f"reject_probability({r}, {a}, {k}) returned {value:.4f}: the "
+                             "book divides by requests + 1, so a client that has sent "
+                             "nothing never rejects.")
+            return wrong(f"reject_probability({r}, {a}, {k}) returned {value:.4f}, "
+                         f"expected {want:.4f}.")
+    return right("max(0, (requests - K * accepts) / (requests + 1)): 0.364 for the example.")
+
+
+HEDGE_CASES: tuple[tuple[int, int, int], ...] = (
+    (400, 30, 50), (20, 30, 50), (50, 10, 50), (80, 10, 50), (100, 100, 0), (300, 500, 100))
+
+
+def check_hedged_latency(fn: Any) -> Feedback:
+    """``fn(first, second, delay)``: the latency of a request with one hedge after ``delay`` ms.
+
+    ``first`` and ``second`` are how long each copy would take; the second is
+    sent only if the first has not answered by ``delay``.
+
+    >>> check_hedged_latency(lambda first, second, delay:
+    ...                      first if first <= delay else min(first, delay + second))
+    Correct: 80 ms for the example: the copy sent at 50 ms answers after 30 more.
+    """
+    if unanswered(fn):
+        return prompt("a function hedged_latency(first, second, delay)")
+    if not callable(fn):
+        return wrong(f"fn={fn!r}: pass the function itself, not its result.")
+    if _not_written(fn, 400, 30, 50):
+        return prompt("the body of hedged_latency (it returns None so far)")
+    for first, second, delay in HEDGE_CASES:
+        got, error = _call(fn, first, second, delay)
+        if error:
+            return wrong(error)
+        want = hedge(HedgingPolicy(2, delay), [first, second]).latency
+        value = as_number(got)
+        if value is None or value != want:
+            if value == min(first, second):
+                return wrong(f"hedged_latency({first}, {second}, {delay}) returned {got!r}: "
+                             "the copy only starts at the hedging delay, so it answers at "
+                             "delay + second.")
+            if value == delay + second and first < value:
+                return wrong(f"hedged_latency({first}, {second}, {delay}) returned {got!r}: "
+                             "the first copy answered sooner; the first answer wins.")
+            return wrong(f"hedged_latency({first}, {second}, {delay}) returned {got!r}, "
+                         f"expected {want}.")
+    return right("80 ms for the example: the copy sent at 50 ms answers after 30 more.")
+
+
+def check_recovering_settings(settings: Any) -> Feedback:
+    """Settings (``timeout``, ``retries`` >= 2, ``budget``) that recover from the spike.
+
+    The notebook's default spike (3 s at 1.5x capacity on a base of 0.8)
+    tips the default settings (timeout 1000 ms, 3 retries, no budget) into a
+    metastable state. Keep at least 2 retries and find settings that recover.
+
+    >>> check_recovering_settings({"timeout": 1000, "retries": 3, "budget": 0.1})
+    Correct: recovers 10.0 s after the spike; at the end: load 1.00x the users', goodput 100%.
+    >>> check_recovering_settings({"timeout": 1000, "retries": 3, "budget": None}).correct
+    False
+    """
+    if unanswered(settings):
+        return prompt('a dict such as {"timeout": 1000, "retries": 2, "budget": None}')
+    if not isinstance(settings, dict):
+        return wrong(f"settings={settings!r}: give a dict with the keys timeout, retries, "
+                     "budget.")
+    if any(v is Ellipsis for v in settings.values()):
+        return prompt("a number for each ... in settings (budget may be None)")
+    unknown = sorted(set(settings) - {"timeout", "retries", "budget"})
+    if unknown:
+        return wrong(f"settings has {unknown[0]!r}: only timeout, retries and budget "
+                     "are yours to change.")
+    retries = settings.get("retries", 3)
+    if isinstance(retries, bool) or not isinstance(retries, int) or retries < 2:
+        return wrong(f"retries={retries!r}: keep at least 2 retries (a whole number); "
+                     "with fewer the exercise is too easy.")
+    try:
+        run = MetastableModel(**settings).run()
+    except (TypeError, ValueError) as exc:
+        return wrong(f"those settings are refused: {exc}")
+    if run.recovered_at is None:
+        amp = run.final_amplification
+        return wrong(f"still metastable: at the end the load is {amp:.2f}x the users' "
+                     "(capacity is 1.25x). Each timed-out request comes back as a retry; "
+                     "limit the retries to a share of the first tries, or wait longer.")
+    return right(run.summary() + ".")

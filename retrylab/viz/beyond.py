@@ -1,0 +1,449 @@
+"""Explorers for notebook 09, beyond the lessons: rate breaker, hedging, throttling, metastability.
+
+Each is an :class:`~retrylab.viz.figure.Explorer` (one Figure, artists
+updated in place, laid out once) whose ``compute`` is a pure call into
+``retrylab.core`` or ``retrylab.sim``; results are cached, so moving one
+slider recomputes only what that slider changes.
+
+>>> MetastableExplorer.readout_for()
+"stays overloaded (metastable); at the end: load 4.00x the users', goodput 0%"
+>>> MetastableExplorer.readout_for(retries=0)
+"recovers 7.0 s after the spike; at the end: load 1.00x the users', goodput 100%"
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from ..core._check import check_choice
+from ..core.metastable import MetastableModel, MetastableRun
+from ..sim.hedged import HedgeStats, hedge_sweep
+from ..sim.ratebreakers import BREAKER_KINDS, OutageRun, breaker_outage
+from ..sim.throttled import THROTTLES, ThrottleRun, throttled_fleet
+from .figure import PALETTE, Explorer, choice_slider, float_slider, int_slider, new_figure, style
+
+__all__ = [
+    "HedgingExplorer",
+    "MetastableExplorer",
+    "RateBreakerExplorer",
+    "ThrottleExplorer",
+    "breaker_comparison_figure",
+    "hedging_explorer",
+    "metastable_explorer",
+    "rate_breaker_explorer",
+    "throttle_explorer",
+]
+
+class BackdropExplorer(Explorer):
+    """An explorer whose axes, labels and legends are drawn once, as a picture.
+
+    ``setup`` builds the figure and returns the artists a redraw changes;
+    everything else is rendered once into a bitmap that becomes the figure's
+    backdrop (``figimage``), and hidden. A redraw then draws the backdrop and
+    the changing artists only, about half the time of a full draw (text is
+    what Agg spends its time on). Limits and scales must not change after
+    setup, or the lines would drift off the pictured axes.
+    """
+
+    freeze_layout = False   # the backdrop freezes the layout itself
+
+    def build(self, fig: Figure) -> list[Any]:
+        """Make the axes and artists; return the ones :meth:`draw` updates."""
+        raise NotImplementedError
+
+    def setup(self, fig: Figure) -> None:
+        dynamic = self.build(fig)
+        fig.canvas.draw()                      # lay out once
+        fig.set_layout_engine("none")
+        for a in dynamic:
+            a.set_visible(False)
+        fig.canvas.draw()
+        backdrop = np.asarray(fig.canvas.buffer_rgba()).copy()  # type: ignore[attr-defined]
+        keep = {id(a) for a in dynamic}
+        for ax in fig.axes:
+            for child in ax.get_children():
+                if id(child) not in keep:
+                    child.set_visible(False)
+        for a in dynamic:
+            a.set_visible(True)
+        for text in fig.texts:
+            text.set_visible(False)
+        fig.patch.set_visible(False)
+        fig.figimage(backdrop, 0, 0, origin="upper", zorder=-10)
+
+
+BREAKER_LABELS = {"consecutive": "consecutive failures (lesson)",
+                  "rate": "failure rate (resilience4j)"}
+BREAKER_COLOURS = {"consecutive": PALETTE["orange"], "rate": PALETTE["blue"]}
+
+
+# -- 1. failure-rate breaker ------------------------------------------------------------
+
+#: The explorer's fleet: small, so a redraw stays fast; the notebook also runs 1000.
+EXPLORER_CLIENTS = 100
+EXPLORER_STEP = 250
+
+
+@lru_cache(maxsize=128)
+def _outage(kind: str, base_failure: float, outage_failure: float, threshold: int,
+            window_size: int, failure_rate_threshold: float, half_open_calls: int,
+            cooldown: int) -> OutageRun:
+    return breaker_outage(kind, EXPLORER_CLIENTS, threshold=threshold, cooldown=cooldown,
+                          window_size=window_size, minimum_calls=min(10, window_size),
+                          failure_rate_threshold=failure_rate_threshold,
+                          half_open_calls=half_open_calls, base_failure=base_failure,
+                          outage_failure=outage_failure, step=EXPLORER_STEP)
+
+
+def _outage_line(r: OutageRun) -> str:
+    rec = "never" if r.recovery_ms is None else f"{r.recovery_ms} ms"
+    return (f"{BREAKER_LABELS[r.kind]}: {r.sent_in_outage / r.clients:.1f} calls/client "
+            f"into the outage, {r.refused_healthy / r.clients:.1f} refused while healthy, "
+            f"back to normal after {rec}")
+
+
+def _draw_outage(ax: Any, runs: dict[str, OutageRun]) -> dict[str, Any]:
+    first = next(iter(runs.values()))
+    ax.axvspan(first.outage[0] / 1000, first.outage[1] / 1000, color=PALETTE["grey"],
+               alpha=0.2, lw=0, label="outage")
+    lines = {}
+    for kind, r in runs.items():
+        (lines[kind],) = ax.plot(r.time_ms / 1000, 100 * r.sent / r.clients,
+                                 color=BREAKER_COLOURS[kind], lw=1.6,
+                                 label=BREAKER_LABELS[kind])
+    ax.set_ylim(-3, 105)
+    ax.set_xlim(0, first.time_ms[-1] / 1000)
+    ax.legend(loc="lower left", fontsize=9)
+    return lines
+
+
+def breaker_comparison_figure(runs: dict[str, OutageRun]) -> Figure:
+    """Both breakers through one outage: the share of calls let through each step."""
+    fig = new_figure((8.0, 3.6))
+    ax = style(fig.add_subplot(), "The same outage, two breakers", "time (s)",
+               "calls let through (%)")
+    _draw_outage(ax, runs)
+    return fig
+
+
+class RateBreakerExplorer(BackdropExplorer):
+    """The lesson's breaker and a failure-rate breaker through one outage, side by side.
+
+    >>> print(RateBreakerExplorer.readout_for())  # doctest: +NORMALIZE_WHITESPACE
+    consecutive failures (lesson): 4.9 calls/client into the outage, 20.9 refused while
+    healthy, back to normal after 4500 ms
+    failure rate (resilience4j): 11.8 calls/client into the outage, 8.4 refused while
+    healthy, back to normal after 2250 ms
+    """
+
+    title = "failure-rate breaker"
+    figsize = (8.0, 3.6)
+
+    @classmethod
+    def make_controls(cls) -> dict[str, Any]:
+        return {
+            "base_failure": float_slider("base_failure", 0.1, 0.0, 0.4, 0.05,
+                                         continuous_update=False, readout_format=".2f"),
+            "outage_failure": float_slider("outage_failure", 1.0, 0.2, 1.0, 0.1,
+                                           continuous_update=False),
+            "threshold": int_slider("threshold", 3, 1, 8, continuous_update=False),
+            "window_size": int_slider("window_size", 20, 5, 50, 5, continuous_update=False),
+            "failure_rate_threshold": int_slider("failure_rate_threshold", 50, 10, 90, 5,
+                                                 continuous_update=False),
+            "half_open_calls": int_slider("half_open_calls", 3, 1, 10,
+                                          continuous_update=False),
+        }
+
+    @classmethod
+    def compute(cls, base_failure: float, outage_failure: float, threshold: int,
+                window_size: int, failure_rate_threshold: int,
+                half_open_calls: int) -> dict[str, OutageRun]:
+        args = (round(float(base_failure), 4), round(float(outage_failure), 4))
+        return {
+            "consecutive": _outage("consecutive", *args, int(threshold), 20, 50.0, 3, 5000),
+            "rate": _outage("rate", *args, 3, int(window_size),
+                            float(failure_rate_threshold), int(half_open_calls), 5000),
+        }
+
+    @classmethod
+    def readout_text(cls, result: dict[str, OutageRun]) -> str:
+        return "\n".join(_outage_line(result[k]) for k in BREAKER_KINDS)
+
+    def build(self, fig: Figure) -> list[Any]:
+        ax = style(fig.add_subplot(), "The same outage, two breakers", "time (s)",
+                   "calls let through (%)")
+        self.lines = _draw_outage(ax, self.compute(**self.default_values()))
+        return list(self.lines.values())
+
+    def draw(self, result: dict[str, OutageRun]) -> None:
+        for kind, r in result.items():
+            self.lines[kind].set_ydata(100 * r.sent / r.clients)
+
+
+def rate_breaker_explorer(**values: Any) -> RateBreakerExplorer:
+    """Sliders for the outage and both breakers, redrawing the calls let through."""
+    return RateBreakerExplorer(**values)
+
+
+# -- 2. hedged requests ----------------------------------------------------------------
+
+HEDGE_DELAYS: tuple[int, ...] = tuple(range(0, 201, 10))
+HEDGE_REQUESTS = 10_000
+
+
+@lru_cache(maxsize=64)
+def _sweep(max_attempts: int, slow: float, tail_alpha: float) -> tuple[HedgeStats, ...]:
+    return hedge_sweep((*HEDGE_DELAYS, 10**6), max_attempts, requests=HEDGE_REQUESTS,
+                       slow=slow, tail_alpha=tail_alpha)
+
+
+@dataclass(frozen=True)
+class HedgeView:
+    """The sweep over delays, the setting chosen, and no hedging at all."""
+
+    sweep: tuple[HedgeStats, ...]
+    chosen: HedgeStats
+    unhedged: HedgeStats
+
+
+class HedgingExplorer(BackdropExplorer):
+    """p50 and p99 latency against the extra requests hedging costs, as the delay moves.
+
+    >>> print(HedgingExplorer.readout_for())
+    delay 50 ms, up to 2 copies: p50 20 ms, p99 74 ms, p99.9 113 ms; +5.2% requests
+    without hedging: p50 20 ms, p99 333 ms, p99.9 1690 ms
+    """
+
+    title = "hedged requests"
+    figsize = (8.0, 3.8)
+
+    @classmethod
+    def make_controls(cls) -> dict[str, Any]:
+        return {
+            "hedging_delay": int_slider("hedging_delay", 50, 0, 200, 10,
+                                        continuous_update=False),
+            "max_attempts": int_slider("max_attempts", 2, 2, 5, continuous_update=False),
+            "slow": float_slider("slow", 0.02, 0.0, 0.1, 0.01, continuous_update=False,
+                                 readout_format=".2f"),
+            "tail_alpha": float_slider("tail_alpha", 1.5, 1.1, 3.0, 0.1,
+                                       continuous_update=False),
+        }
+
+    @classmethod
+    def compute(cls, hedging_delay: int, max_attempts: int, slow: float,
+                tail_alpha: float) -> HedgeView:
+        sweep = _sweep(int(max_attempts), round(float(slow), 4), round(float(tail_alpha), 4))
+        chosen = sweep[HEDGE_DELAYS.index(int(hedging_delay))] if int(
+            hedging_delay) in HEDGE_DELAYS else hedge_sweep(
+            (int(hedging_delay),), int(max_attempts), requests=HEDGE_REQUESTS, slow=slow,
+            tail_alpha=tail_alpha)[0]
+        return HedgeView(sweep[:-1], chosen, sweep[-1])
+
+    @classmethod
+    def readout_text(cls, result: HedgeView) -> str:
+        u = result.unhedged
+        return (f"{result.chosen.summary()}\nwithout hedging: p50 {u.p50:.0f} ms, "
+                f"p99 {u.p99:.0f} ms, p99.9 {u.p999:.0f} ms")
+
+    def build(self, fig: Figure) -> list[Any]:
+        ax = style(fig.add_subplot(), "Hedging: latency against extra load",
+                   "extra requests (%)", "latency (ms)")
+        ax.set_yscale("log")
+        ax.set_xscale("symlog", linthresh=10)
+        ax.set_xlim(0, 420)
+        ax.set_ylim(8, 5000)
+        self.ax = ax
+        (self.p50,) = ax.plot([], [], "-", color=PALETTE["green"], label="p50")
+        (self.p99,) = ax.plot([], [], "-", color=PALETTE["blue"], label="p99")
+        (self.dot50,) = ax.plot([], [], "o", color=PALETTE["green"], ms=9)
+        (self.dot99,) = ax.plot([], [], "o", color=PALETTE["vermillion"], ms=10,
+                                label="chosen delay")
+        self.base = ax.axhline(1, color=PALETTE["grey"], ls="--", lw=1,
+                               label="p99 without hedging")
+        ax.legend(loc="upper right", fontsize=9)
+        return [self.p50, self.p99, self.dot50, self.dot99, self.base]
+
+    def draw(self, result: HedgeView) -> None:
+        x = [100 * s.extra_requests for s in result.sweep]
+        self.p50.set_data(x, [s.p50 for s in result.sweep])
+        self.p99.set_data(x, [s.p99 for s in result.sweep])
+        c = result.chosen
+        self.dot50.set_data([100 * c.extra_requests], [c.p50])
+        self.dot99.set_data([100 * c.extra_requests], [c.p99])
+        self.base.set_ydata([result.unhedged.p99] * 2)
+
+
+def hedging_explorer(**values: Any) -> HedgingExplorer:
+    """Sliders hedging_delay, max_attempts and the tail's shape, redrawing the trade-off."""
+    return HedgingExplorer(**values)
+
+
+# -- 3. adaptive throttling ----------------------------------------------------------------
+
+THROTTLE_FLEET: dict[str, Any] = {"clients": 400, "capacity": 80, "step": 250,
+                                  "duration": 40_000, "incident": (10_000, 25_000)}
+
+
+@lru_cache(maxsize=128)
+def _throttled(throttle: str, degraded: float, retries: int, k: float) -> ThrottleRun:
+    return throttled_fleet(throttle, degraded=degraded, retries=retries, k=k, **THROTTLE_FLEET)
+
+
+class ThrottleExplorer(BackdropExplorer):
+    """A fleet whose server loses capacity: offered load with and without a client throttle.
+
+    >>> print(ThrottleExplorer.readout_for())
+    sre: in the incident the fleet offers 2.24x capacity, the server accepts 60% of it
+    none: in the incident the fleet offers 5.41x capacity, the server accepts 2% of it
+    >>> print(ThrottleExplorer.readout_for(throttle="adaptive").splitlines()[0])
+    adaptive: in the incident the fleet offers 1.93x capacity, the server accepts 75% of it
+    """
+
+    title = "adaptive throttling"
+    figsize = (8.0, 3.6)
+
+    @classmethod
+    def make_controls(cls) -> dict[str, Any]:
+        return {
+            "throttle": choice_slider("throttle", THROTTLES, "sre", continuous_update=False),
+            "degraded": float_slider("degraded", 0.4, 0.1, 1.0, 0.1, continuous_update=False),
+            "retries": int_slider("retries", 3, 0, 5, continuous_update=False),
+            "k": float_slider("k", 2.0, 1.0, 4.0, 0.5, continuous_update=False),
+        }
+
+    @classmethod
+    def compute(cls, throttle: str, degraded: float, retries: int,
+                k: float) -> tuple[ThrottleRun, ThrottleRun]:
+        args = (round(float(degraded), 4), int(retries), float(k))
+        return _throttled(throttle, *args), _throttled("none", *args)
+
+    @classmethod
+    def readout_text(cls, result: tuple[ThrottleRun, ThrottleRun]) -> str:
+        return f"{result[0].summary()}\n{result[1].summary()}"
+
+    def build(self, fig: Figure) -> list[Any]:
+        ax = style(fig.add_subplot(), "A server loses capacity: who backs off?", "time (s)",
+                   "requests / capacity")
+        r, none = self.compute(**self.default_values())
+        x = r.time_ms / 1000
+        cap = THROTTLE_FLEET["capacity"]
+        ax.axvspan(r.incident[0] / 1000, r.incident[1] / 1000, color=PALETTE["grey"],
+                   alpha=0.2, lw=0)
+        (self.cap,) = ax.plot(x, r.capacity / cap, color=PALETTE["black"], lw=1.2,
+                              label="server capacity")
+        (self.none,) = ax.plot(x, none.offered / cap, color=PALETTE["vermillion"], lw=1.2,
+                               label="offered, no throttle")
+        (self.offered,) = ax.plot(x, r.offered / cap, color=PALETTE["blue"], lw=1.6,
+                                  label="offered, throttled")
+        (self.accepted,) = ax.plot(x, r.accepted / cap, color=PALETTE["green"], lw=1.6,
+                                   label="accepted, throttled")
+        ax.set_ylim(0, 4.5)
+        ax.set_xlim(0, x[-1])
+        ax.legend(loc="upper right", fontsize=8, ncol=2)
+        return [self.cap, self.none, self.offered, self.accepted]
+
+    def draw(self, result: tuple[ThrottleRun, ThrottleRun]) -> None:
+        r, none = result
+        cap = THROTTLE_FLEET["capacity"]
+        self.cap.set_ydata(r.capacity / cap)
+        self.none.set_ydata(none.offered / cap)
+        self.offered.set_ydata(r.offered / cap)
+        self.accepted.set_ydata(r.accepted / cap)
+
+
+def throttle_explorer(**values: Any) -> ThrottleExplorer:
+    """Sliders throttle, degraded, retries and K, redrawing offered and accepted load."""
+    return ThrottleExplorer(**values)
+
+
+# -- 4. metastable failure ----------------------------------------------------------------
+
+#: The retry budget's choices: retries at most this share of first tries ("none": no budget).
+#: Draw every 5th point of the model's 10 ms steps: 50 ms is finer than a pixel.
+THIN = 5
+
+BUDGETS: dict[str, float | None] = {"none": None, "5%": 0.05, "10%": 0.1, "20%": 0.2,
+                                    "50%": 0.5}
+
+
+@lru_cache(maxsize=256)
+def _metastable(timeout: int, retries: int, budget: float | None, spike_ms: int,
+                base: float) -> MetastableRun:
+    return MetastableModel(timeout=timeout, retries=retries, budget=budget, spike_ms=spike_ms,
+                           base=base, duration=40_000).run()
+
+
+class MetastableExplorer(BackdropExplorer):
+    """A short spike, then: does the queue drain, or do retries keep it full?"""
+
+    title = "metastable failure"
+    figsize = (8.0, 4.6)
+
+    @classmethod
+    def make_controls(cls) -> dict[str, Any]:
+        return {
+            "timeout": int_slider("timeout", 1000, 200, 5000, 100, continuous_update=False),
+            "retries": int_slider("retries", 3, 0, 5, continuous_update=False),
+            "budget": choice_slider("budget", tuple(BUDGETS), "none", continuous_update=False),
+            "spike_ms": int_slider("spike_ms", 3000, 0, 8000, 500, continuous_update=False),
+            "base": float_slider("base", 0.8, 0.5, 0.95, 0.05, continuous_update=False,
+                                 readout_format=".2f"),
+        }
+
+    @classmethod
+    def compute(cls, timeout: int, retries: int, budget: str, spike_ms: int,
+                base: float) -> MetastableRun:
+        check_choice("budget", budget, tuple(BUDGETS))
+        return _metastable(int(timeout), int(retries), BUDGETS[budget], int(spike_ms),
+                           round(float(base), 4))
+
+    @classmethod
+    def readout_text(cls, result: MetastableRun) -> str:
+        return result.summary()
+
+    def build(self, fig: Figure) -> list[Any]:
+        top, bottom = fig.subplots(2, 1, sharex=True)
+        style(top, "A load spike, then timeouts and retries", None, "load / capacity")
+        style(bottom, None, "time (s)", "queue wait (s)")
+        r = self.compute(**self.default_values())
+        x = np.asarray(r.time_ms[::THIN]) / 1000
+        m = r.model
+        self.span = top.axvspan(m.spike_start / 1000, (m.spike_start + m.spike_ms) / 1000,
+                                color=PALETTE["grey"], alpha=0.2, lw=0, label="spike")
+        top.axhline(1, color=PALETTE["black"], lw=1, label="capacity")
+        (self.user,) = top.plot(x, x * 0, color=PALETTE["grey"], lw=1.4, label="users")
+        (self.offered,) = top.plot(x, x * 0, color=PALETTE["vermillion"], lw=1.6,
+                                   label="offered")
+        (self.good,) = top.plot(x, x * 0, color=PALETTE["green"], lw=1.6, label="goodput")
+        top.set_ylim(0, 6.3)
+        top.legend(loc="upper right", fontsize=8, ncol=3)
+        (self.wait,) = bottom.plot(x, x * 0, color=PALETTE["blue"], lw=1.6)
+        self.timeout_line = bottom.axhline(1, color=PALETTE["vermillion"], ls="--", lw=1,
+                                           label="timeout")
+        bottom.set_yscale("symlog", linthresh=1)
+        bottom.set_ylim(0, 100)
+        bottom.set_xlim(0, x[-1])
+        bottom.legend(loc="upper left", fontsize=8)
+        return [self.span, self.user, self.offered, self.good, self.wait, self.timeout_line]
+
+    def draw(self, result: MetastableRun) -> None:
+        m = result.model
+        mu = m.capacity
+        self.user.set_ydata(np.asarray(result.user[::THIN]) / mu)
+        self.offered.set_ydata(np.asarray(result.offered[::THIN]) / mu)
+        self.good.set_ydata(np.asarray(result.goodput[::THIN]) / mu)
+        self.wait.set_ydata(np.asarray(result.wait_ms[::THIN]) / 1000)
+        self.timeout_line.set_ydata([m.timeout / 1000] * 2)
+        x0, x1 = m.spike_start / 1000, (m.spike_start + m.spike_ms) / 1000
+        self.span.set_x(x0)
+        self.span.set_width(x1 - x0)
+
+
+def metastable_explorer(**values: Any) -> MetastableExplorer:
+    """Sliders timeout, retries, budget, spike length and base load, redrawing the run."""
+    return MetastableExplorer(**values)
