@@ -38,6 +38,7 @@ never turned into an Outcome.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import socket
@@ -381,10 +382,12 @@ async def async_send(url: str, method: str = "GET", body: Body = None,
                      now: Clock = time.time) -> Outcome:
     """:func:`http_send` for asyncio: the same answers give the same Outcomes.
 
-    Cancelling the task closes the socket and raises ``CancelledError`` here
-    (no ``asyncio.wait_for``, which on Python 3.10 and 3.11 can return the
-    answer instead when a cancel lands as it arrives; httpx times each
-    socket operation itself).
+    Cancelling the task raises ``CancelledError`` here, always, and stops the
+    exchange (its socket is closed). Two libraries can lose a cancel that lands
+    as the answer arrives: ``asyncio.wait_for`` on Python 3.10 and 3.11 (it
+    returns the answer instead), and anyio's cancel scopes on 3.10 (httpx's
+    connect). So the exchange runs in a task of its own, and this one waits
+    on a plain future that a cancel always reaches.
 
     >>> import asyncio
     >>> asyncio.run(async_send("http://127.0.0.1:9/")).label()
@@ -396,22 +399,48 @@ async def async_send(url: str, method: str = "GET", body: Body = None,
     payload, hdrs = _encode(body, headers)
     if not any(k.lower() == b"connection" for k in hdrs):
         hdrs[b"Connection"] = b"close"
+    exchange = asyncio.ensure_future(_async_exchange(origin + target, m, payload, hdrs,
+                                                     timeout))
+    try:
+        await asyncio.wait({exchange})
+    except asyncio.CancelledError:
+        await _stop(exchange)
+        raise
+    status, retry_after, raw, failed = exchange.result()
+    if failed is not None:
+        return failed
+    return response_outcome(int(status or 200), retry_after, raw, now=now())
+
+
+async def _async_exchange(url: str, method: str, payload: bytes | None,
+                          headers: dict[bytes, bytes], timeout: float
+                          ) -> tuple[int | None, str | None, bytes, Outcome | None]:
+    """One request with httpx.AsyncClient: (status, Retry-After, body, or a failure)."""
     status: int | None = None
     try:
         async with httpx.AsyncClient(**_client_options(timeout, 1)) as client, \
-                client.stream(m, origin + target, content=payload, headers=hdrs) as response:
+                client.stream(method, url, content=payload, headers=headers) as response:
             status = response.status_code
             raw = await _aread(response.aiter_bytes())
-            retry_after = response.headers.get("Retry-After")
+            return status, response.headers.get("Retry-After"), raw, None
     except _TooLarge:
-        return _too_large(int(status or 200))
+        return status, None, b"", _too_large(int(status or 200))
     except httpx.DecodingError as e:
-        return Outcome.body(f"{status} with a body that cannot be decoded ({e})")
+        return status, None, b"", Outcome.body(f"{status} with a body that cannot be "
+                                               f"decoded ({e})")
     except (httpx.LocalProtocolError, httpx.UnsupportedProtocol, httpx.InvalidURL) as e:
         raise ValueError(f"the request cannot be sent: {e}") from e
     except (httpx.TransportError, OSError) as e:
-        return network_outcome(e, timeout, status)
-    return response_outcome(status, retry_after, raw, now=now())
+        return status, None, b"", network_outcome(e, timeout, status)
+
+
+async def _stop(task: asyncio.Future[Any]) -> None:
+    """Cancel ``task`` until it has ended (a library may swallow one cancel)."""
+    while not task.done():
+        task.cancel()
+        await asyncio.wait({task}, timeout=0.05)
+    if not task.cancelled():
+        task.exception()  # retrieved, so asyncio does not log it as forgotten
 
 
 def async_sender(url: str, method: str = "GET", body: Body = None,
