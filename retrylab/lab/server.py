@@ -1,9 +1,13 @@
 """The lab: a real HTTP server on loopback that fails the way the lessons say.
 
 Use it to run the retry loop against real sockets: timeouts, dropped
-connections and lost answers instead of simulated ones. It binds to
-127.0.0.1 only, on a port the system picks, so any number of labs can run
-in one process (one notebook kernel) without clashing.
+connections and lost answers instead of simulated ones. It binds to a
+loopback address only (127.0.0.1, or ::1 when asked), on a port the system
+picks, so any number of labs can run in one process (one notebook kernel)
+without clashing. Its limits (backlog, connections, idle timeout) and request
+checks are :mod:`retrylab.lab.handler`'s; its Idempotency-Key contract (the
+IETF draft's: a replay for the same body, 422 for another, 409 while the first
+is in flight) is :mod:`retrylab.lab.idempotency`'s.
 
 The lesson's routes (``yeniden-deneme.mjs``, in English):
 
@@ -254,7 +258,8 @@ class LabServer:
           repeats them). ``None`` in the list means "the usual answer".
         - ``faults``: one per request from :data:`FAULTS` (``None`` = no fault).
         - ``retry_after``: added to every error answer (status >= 400):
-          seconds, an aware ``datetime`` (sent as an HTTP-date) or a raw string.
+          seconds, an aware ``datetime`` (sent as an HTTP-date) or a raw string
+          (printable ASCII: a CR or LF is a ValueError, it would split the answer).
         - ``latency``: seconds before every answer; ``slow``: seconds a
           ``slow`` fault waits.
         - ``fault_rate``: the chance that a request without a listed fault gets
