@@ -344,3 +344,11 @@ def test_a_cancel_as_the_answer_arrives_is_never_swallowed_nor_retried(lab: LabS
     extra = int((per_path - 1).clip(lower=0).sum())
     assert (raised.count(False), extra) == (0, 0)
     assert per_path.max() <= 1 and len(per_path) >= runs // 2
+
+
+def test_proxy_settings_in_the_environment_are_ignored(lab: LabServer, monkeypatch) -> None:
+    """The lab's traffic stays on loopback: httpx would otherwise honour HTTP_PROXY."""
+    for name in ("HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"):
+        monkeypatch.setenv(name, f"http://127.0.0.1:{free_port()}")
+    sync, async_ = both_clients(lab.url + "/report")
+    assert sync.status == async_.status == 429

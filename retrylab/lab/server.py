@@ -226,6 +226,8 @@ class LabServer:
         """One row per request: time (s since start), method, path, status,
         idempotency key, fault. ``status`` is the answer the server chose,
         also when a ``drop`` fault then lost it; it is missing for ``close``.
+        A connection refused for being over ``max_connections`` is a row with
+        method and path ``"?"``, status 503 and fault ``"too many connections"``.
         """
         with self._lock:
             rows = list(self._log)
