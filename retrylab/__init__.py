@@ -40,7 +40,7 @@ from .sim.herd import histogram_lines, peak_ratio, wakeups
 from .core.policy import Attempt, RetryPolicy, RetryResult, StopReason
 from .core.metrics import RetryMetrics
 
-# -- the real HTTP lab (standard library only) -------------------------------
+# -- the real HTTP lab (a stdlib server; the client speaks HTTP through httpx) -
 from .lab.client import (
     Connection,
     KeyMaker,

@@ -245,7 +245,11 @@ first.data == again.data, lab.record_count - before
 
 # %% [markdown]
 # The same key with a *different* body is a client bug (the key was reused
-# for another measurement). The server refuses it with 409 instead of guessing:
+# for another measurement). The server refuses it with 422 instead of guessing,
+# as the IETF draft "The Idempotency-Key HTTP Header Field" says. "Different"
+# means another JSON value: `{"value": -4.2}` sent with other spacing is the
+# same body. (A repeat that arrives while the first is still being processed
+# gets 409 Conflict: try again later.)
 
 # %%
 clash = http_send(url, "POST", {"value": 99.0}, {"Idempotency-Key": key})

@@ -3,33 +3,54 @@
 Use :func:`http_send` (or :func:`sender` for ``RetryPolicy.run``) to talk to
 the lab server or any plain-HTTP service; :class:`Connection` keeps one
 keep-alive connection for many requests, :func:`async_send` does the same
-with asyncio streams so a cancelled task stops at once.
+for asyncio, where a cancelled task stops at once. Both sides speak HTTP
+through httpx (its ``Client`` and ``AsyncClient`` share one parser, h11), so
+the blocking and the async client cannot disagree about an answer.
 
 How an answer becomes an Outcome (the classes of the web lesson):
 
-- no answer (refused, reset, closed, timed out) -> ``Outcome.network(detail)``:
-  the server may or may not have acted;
+- no whole answer -> ``Outcome.network(detail, sent=...)``. ``sent=False``:
+  the request never left the client (connection refused, name not resolved,
+  connect timeout), so a retry is safe for any method; ``sent=True``: it was
+  written, then the answer was lost (closed, reset, read timeout, or cut off
+  mid-body), so the server may have acted; ``sent=None``: unknown (the
+  connection failed while writing);
 - a 2xx whose body is JSON (or empty) -> ``Outcome.success(data)``; a 2xx whose
-  body is not JSON -> ``Outcome.body(detail)``;
+  whole body arrived but is not JSON -> ``Outcome.body(detail)``;
 - any other status -> ``Outcome.http(status, retry_after, data)``, where
   Retry-After (seconds or an HTTP-date) is parsed by
   :func:`~retrylab.outcome.parse_retry_after`; a malformed one is treated as
   absent and named in ``detail``.
+
+A body cut off before its announced end (the connection closed mid-transfer)
+is a **network** outcome with ``sent=True``, in both clients: the failure is
+in the transfer, not in what the server meant to say. A fresh attempt
+normally gets the whole answer, so a GET is retried; the status line did
+arrive, so the server has acted and a keyless POST is not. Calling it a
+``body`` error would stop a GET that one more attempt would fix.
+
+Bad input never reaches the wire: a header name that is not an RFC 9110
+token, or a value with CR, LF or another control character, or one that
+is not Latin-1 text, is a ``ValueError`` before any connection is opened.
+Cancelling a task raises ``CancelledError`` out of :func:`async_send`; it is
+never turned into an Outcome.
 """
 
 from __future__ import annotations
 
 import asyncio
-import http.client
 import json
+import re
 import socket
+import ssl
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from functools import partial
 from typing import Any
 from urllib.parse import urlsplit
 
+import httpx
 import numpy as np
 
 from ..core._check import check_int, check_number
@@ -38,18 +59,55 @@ from ..core.outcome import Outcome, check_method, parse_retry_after
 Clock = Callable[[], float]
 Body = Mapping[str, Any] | list[Any] | str | bytes | None
 _MAX_RESPONSE = 8 * 1024 * 1024
-
+_TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")         # RFC 9110 5.6.2
+_FIELD_VALUE = re.compile(r"[\t\x20-\x7e\x80-\xff]*")         # RFC 9110 5.5 (with obs-text)
+# Only plain http:// is spoken here; a TLS context that loads no certificates
+# saves httpx from reading the CA bundle each time a client is made.
+_NO_TLS = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
 
 
 def check_path(path: str) -> str:
-    """Return ``path`` if it is a request path (it starts with ``/``).
+    """Return ``path`` if it is a request path (``/`` first, no space or control).
 
     >>> check_path("/measurements")
     '/measurements'
     """
-    if not isinstance(path, str) or not path.startswith("/"):
-        raise ValueError(f"path={path!r} is out of range: path must start with '/'")
+    if not isinstance(path, str) or not path.startswith("/") \
+            or any(c.isspace() or not c.isprintable() for c in path):
+        raise ValueError(f"path={path!r} is out of range: path must start with '/' and "
+                         "have no spaces or control characters")
     return path
+
+
+def check_headers(headers: Mapping[str, str] | None) -> dict[bytes, bytes]:
+    """Request headers as Latin-1 bytes, checked before anything is sent.
+
+    Names must be RFC 9110 tokens; values Latin-1 text without CR, LF, NUL or
+    another control character (RFC 9110 section 5.5), so no header can be
+    injected and none is lost in encoding.
+
+    >>> check_headers({"Idempotency-Key": "k-1"})
+    {b'Idempotency-Key': b'k-1'}
+    >>> check_headers({"X": "a\\r\\nInjected: 1"})
+    Traceback (most recent call last):
+    ...
+    ValueError: headers['X']='a\\r\\nInjected: 1' is out of range: ...
+    """
+    out: dict[bytes, bytes] = {}
+    for name, value in (headers or {}).items():
+        if not isinstance(name, str) or not _TOKEN.fullmatch(name):
+            raise ValueError(f"headers: name {name!r} is out of range: a header name is "
+                             "a token of letters, digits and !#$%&'*+-.^_`|~")
+        if not isinstance(value, str):
+            raise TypeError(f"headers[{name!r}]={value!r} is not text: header values "
+                            "must be str")
+        if not _FIELD_VALUE.fullmatch(value):
+            raise ValueError(f"headers[{name!r}]={value!r} is out of range: a header value "
+                             "must be Latin-1 text without CR, LF or other control "
+                             "characters")
+        out[name.encode("ascii")] = value.encode("latin-1")
+    return out
+
 
 def response_outcome(status: int, retry_after: str | None, raw: bytes,
                      now: float | None = None) -> Outcome:
@@ -92,42 +150,84 @@ def response_outcome(status: int, retry_after: str | None, raw: bytes,
     return Outcome.http(status, retry_after=seconds, data=data, detail="; ".join(notes))
 
 
-def network_outcome(error: BaseException, timeout: float) -> Outcome:
-    """Name a network failure in words a student can read.
+def _root(error: BaseException) -> BaseException:
+    """The innermost cause of a wrapped error (httpx wraps httpcore wraps OSError)."""
+    seen = {id(error)}
+    while True:
+        inner = error.__cause__ or error.__context__
+        if inner is None or id(inner) in seen:
+            return error
+        seen.add(id(inner))
+        error = inner
+
+
+def network_outcome(error: BaseException, timeout: float,
+                    status: int | None = None) -> Outcome:
+    """Name a network failure in words a student can read, and whether it was sent.
+
+    ``status``: the status line had arrived when the body was cut off.
 
     >>> network_outcome(TimeoutError(), 0.2).detail
     'timed out after 0.2 s: the server may still act on the request'
+    >>> network_outcome(httpx.ConnectError("refused"), 1).sent
+    False
     """
-    if isinstance(error, (TimeoutError, socket.timeout, asyncio.TimeoutError)):
-        text = f"timed out after {timeout:g} s: the server may still act on the request"
-    elif isinstance(error, ConnectionRefusedError):
-        text = "connection refused: nothing listens there"
-    elif isinstance(error, (http.client.RemoteDisconnected, asyncio.IncompleteReadError,
-                            _ClosedEarly)):
-        text = ("the server closed the connection without an answer: "
-                "it may have acted on the request")
-    elif isinstance(error, ConnectionResetError):
-        text = "connection reset: the server may have acted on the request"
+    root = _root(error)
+    sent: bool | None = None
+    if status is not None:
+        text, sent = (f"the answer ({status}) was cut off before its body ended ({error}): "
+                      "the server has acted on the request"), True
+    elif isinstance(error, httpx.ConnectTimeout):
+        text, sent = (f"connecting timed out after {timeout:g} s: "
+                      "the request never left"), False
+    elif isinstance(error, httpx.PoolTimeout):
+        text, sent = f"no free connection within {timeout:g} s: the request never left", False
+    elif isinstance(error, httpx.WriteTimeout):
+        text = f"sending timed out after {timeout:g} s: part of the request may have arrived"
+    elif isinstance(error, (TimeoutError, socket.timeout, httpx.TimeoutException)):
+        text, sent = (f"timed out after {timeout:g} s: "
+                      "the server may still act on the request"), True
+    elif isinstance(root, ConnectionRefusedError) or (
+            isinstance(error, httpx.ConnectError) and "refused" in str(error).lower()):
+        text, sent = "connection refused: nothing listens there", False
+    elif isinstance(root, socket.gaierror):
+        text, sent = f"the name was not resolved ({root}): the request never left", False
+    elif isinstance(error, httpx.ConnectError):
+        text, sent = f"could not connect ({error}): the request never left", False
+    elif isinstance(error, httpx.RemoteProtocolError) and "without sending" in str(error):
+        text, sent = ("the server closed the connection without an answer: "
+                      "it may have acted on the request"), True
+    elif isinstance(error, httpx.RemoteProtocolError):
+        text, sent = (f"the answer is not valid HTTP ({error}): "
+                      "the server may have acted on the request"), True
+    elif isinstance(root, ConnectionResetError) or isinstance(error, httpx.ReadError):
+        text, sent = "connection reset: the server may have acted on the request", True
+    elif isinstance(error, httpx.WriteError):
+        text = f"the connection failed while sending ({error})"
     else:
         text = f"{type(error).__name__}: {error}"
-    return Outcome.network(text)
+    return Outcome.network(text, sent=sent)
 
 
-class _ClosedEarly(ConnectionError):
-    """The connection ended before a whole answer arrived."""
-
-
-def _split(url: str) -> tuple[str, int, str]:
-    parts = urlsplit(url) if isinstance(url, str) else None
+def _split(url: str) -> tuple[str, str]:
+    """(origin, target) of an ``http://`` URL; a ValueError for anything else."""
+    parts = None
+    if isinstance(url, str) and not any(c.isspace() or not c.isprintable() for c in url):
+        try:
+            parts = urlsplit(url)
+            _ = parts.port  # a port that is not a number raises here
+        except ValueError:
+            parts = None
     if parts is None or parts.scheme != "http" or not parts.hostname:
         raise ValueError(f"url={url!r} is out of range: url must be an http:// URL "
                          "such as 'http://127.0.0.1:8000/measurements'")
     target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-    return parts.hostname, parts.port or 80, target
+    return f"http://{parts.netloc}", target
 
 
-def _encode(body: Body, headers: Mapping[str, str] | None) -> tuple[bytes | None, dict[str, str]]:
-    out = dict(headers or {})
+def _encode(body: Body, headers: Mapping[str, str] | None) -> tuple[bytes | None,
+                                                                    dict[bytes, bytes]]:
+    out = check_headers(headers)
     if body is None:
         return None, out
     if isinstance(body, bytes):
@@ -136,8 +236,41 @@ def _encode(body: Body, headers: Mapping[str, str] | None) -> tuple[bytes | None
         payload = body.encode("utf-8")
     else:
         payload = json.dumps(body).encode("utf-8")
-        out.setdefault("Content-Type", "application/json")
+        if not any(k.lower() == b"content-type" for k in out):
+            out[b"Content-Type"] = b"application/json"
     return payload, out
+
+
+def _client_options(timeout: float, connections: int) -> dict[str, Any]:
+    return {"timeout": httpx.Timeout(timeout), "verify": _NO_TLS, "trust_env": False,
+            "limits": httpx.Limits(max_connections=connections,
+                                   max_keepalive_connections=connections)}
+
+
+def _read(chunks: Iterator[bytes]) -> bytes:
+    data = bytearray()
+    for chunk in chunks:
+        data += chunk
+        if len(data) > _MAX_RESPONSE:
+            raise _TooLarge
+    return bytes(data)
+
+
+async def _aread(chunks: AsyncIterator[bytes]) -> bytes:
+    data = bytearray()
+    async for chunk in chunks:
+        data += chunk
+        if len(data) > _MAX_RESPONSE:
+            raise _TooLarge
+    return bytes(data)
+
+
+class _TooLarge(Exception):
+    """The answer's body is larger than the client reads."""
+
+
+def _too_large(status: int) -> Outcome:
+    return Outcome.body(f"{status} with a body over {_MAX_RESPONSE} bytes: not read")
 
 
 class Connection:
@@ -154,29 +287,37 @@ class Connection:
     """
 
     def __init__(self, base_url: str, timeout: float = 2.0, *, now: Clock = time.time) -> None:
-        host, port, _ = _split(base_url)
+        origin, _ = _split(base_url)
         self.timeout = check_number("timeout", timeout, low=0, high=600, low_open=True)
         self.base_url = base_url.rstrip("/")
+        self._origin = origin
         self._now = now
-        self._conn = http.client.HTTPConnection(host, port, timeout=self.timeout)
+        self._client: httpx.Client | None = None
 
     def request(self, method: str, path: str, body: Body = None,
                 headers: Mapping[str, str] | None = None) -> Outcome:
-        """Send one request on the connection; never raises for network trouble."""
+        """Send one request on the connection; never raises for network trouble
+        (a ValueError for a bad method, path or header, before sending)."""
         m = check_method(method)
         check_path(path)
         payload, hdrs = _encode(body, headers)
+        status: int | None = None
+        if self._client is None:
+            self._client = httpx.Client(**_client_options(self.timeout, 1))
         try:
-            self._conn.request(m, path, body=payload, headers=hdrs)
-            response = self._conn.getresponse()
-            raw = response.read(_MAX_RESPONSE)
-            retry_after = response.getheader("Retry-After")
-            status = response.status
-            if response.will_close:
-                self._conn.close()
-        except (OSError, http.client.HTTPException) as e:
-            self._conn.close()
-            return network_outcome(e, self.timeout)
+            with self._client.stream(m, self._origin + path, content=payload,
+                                     headers=hdrs) as response:
+                status = response.status_code
+                raw = _read(response.iter_bytes())
+                retry_after = response.headers.get("Retry-After")
+        except _TooLarge:
+            return _too_large(int(status or 200))
+        except httpx.DecodingError as e:
+            return Outcome.body(f"{status} with a body that cannot be decoded ({e})")
+        except (httpx.LocalProtocolError, httpx.UnsupportedProtocol, httpx.InvalidURL) as e:
+            raise ValueError(f"the request cannot be sent: {e}") from e
+        except (httpx.TransportError, OSError) as e:
+            return network_outcome(e, self.timeout, status)
         return response_outcome(status, retry_after, raw, now=self._now())
 
     def sender(self, method: str, path: str, body: Body = None,
@@ -186,7 +327,9 @@ class Connection:
 
     def close(self) -> None:
         """Close the socket (a later request opens a new one)."""
-        self._conn.close()
+        if self._client is not None:
+            self._client.close()
+            self._client = None
 
     def __enter__(self) -> Connection:
         return self
@@ -207,10 +350,11 @@ def http_send(url: str, method: str = "GET", body: Body = None,
     >>> http_send("http://127.0.0.1:9/nothing-listens").label()
     'network'
     """
-    host, port, target = _split(url)
-    with Connection(f"http://{host}:{port}", timeout, now=now) as conn:
-        hdrs = dict(headers or {})
-        hdrs.setdefault("Connection", "close")
+    origin, target = _split(url)
+    hdrs = dict(headers or {})
+    if not any(k.lower() == "connection" for k in hdrs):
+        hdrs["Connection"] = "close"
+    with Connection(origin, timeout, now=now) as conn:
         return conn.request(method, target, body, hdrs)
 
 
@@ -229,60 +373,74 @@ def sender(url: str, method: str = "GET", body: Body = None,
     """
     _split(url)
     check_method(method)
+    _encode(body, headers)
     return partial(http_send, url, method, body, headers, timeout, now=now)
 
 
 async def async_send(url: str, method: str = "GET", body: Body = None,
                      headers: Mapping[str, str] | None = None, timeout: float = 2.0, *,
                      now: Clock = time.time) -> Outcome:
-    """:func:`http_send` with asyncio streams: cancelling the task closes the socket.
+    """:func:`http_send` for asyncio: the same answers give the same Outcomes.
 
+    Cancelling the task raises ``CancelledError`` here, always, and stops the
+    exchange (its socket is closed). Two libraries can lose a cancel that lands
+    as the answer arrives: ``asyncio.wait_for`` on Python 3.10 and 3.11 (it
+    returns the answer instead), and anyio's cancel scopes on 3.10 (httpx's
+    connect). So the exchange runs in a task of its own, and this one waits
+    on a plain future that a cancel always reaches.
+
+    >>> import asyncio
     >>> asyncio.run(async_send("http://127.0.0.1:9/")).label()
     'network'
     """
-    host, port, target = _split(url)
+    origin, target = _split(url)
     m = check_method(method)
     check_number("timeout", timeout, low=0, high=600, low_open=True)
     payload, hdrs = _encode(body, headers)
+    if not any(k.lower() == b"connection" for k in hdrs):
+        hdrs[b"Connection"] = b"close"
+    exchange = asyncio.ensure_future(_async_exchange(origin + target, m, payload, hdrs,
+                                                     timeout))
     try:
-        status, retry_after, raw = await asyncio.wait_for(
-            _exchange(host, port, m, target, payload or b"", hdrs), timeout)
-    except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, ValueError) as e:
-        return network_outcome(e, timeout)
-    return response_outcome(status, retry_after, raw, now=now())
+        await asyncio.wait({exchange})
+    except asyncio.CancelledError:
+        await _stop(exchange)
+        raise
+    status, retry_after, raw, failed = exchange.result()
+    if failed is not None:
+        return failed
+    return response_outcome(int(status or 200), retry_after, raw, now=now())
 
 
-async def _exchange(host: str, port: int, method: str, target: str, payload: bytes,
-                    headers: dict[str, str]) -> tuple[int, str | None, bytes]:
-    """One HTTP/1.1 request with ``Connection: close``; (status, Retry-After, body)."""
-    reader, writer = await asyncio.open_connection(host, port)
+async def _async_exchange(url: str, method: str, payload: bytes | None,
+                          headers: dict[bytes, bytes], timeout: float
+                          ) -> tuple[int | None, str | None, bytes, Outcome | None]:
+    """One request with httpx.AsyncClient: (status, Retry-After, body, or a failure)."""
+    status: int | None = None
     try:
-        lines = [f"{method} {target} HTTP/1.1", f"Host: {host}:{port}",
-                 "Connection: close", f"Content-Length: {len(payload)}"]
-        lines += [f"{k}: {v}" for k, v in headers.items()
-                  if k.lower() not in ("host", "connection", "content-length")]
-        writer.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + payload)
-        await writer.drain()
-        status_line = await reader.readline()
-        parts = status_line.decode("latin-1").split(" ", 2)
-        if len(parts) < 2 or not parts[1].isdigit():
-            raise _ClosedEarly("no status line") if not status_line else \
-                ValueError(f"bad status line {status_line[:40]!r}")
-        found: dict[str, str] = {}
-        while True:
-            line = await reader.readline()
-            if line in (b"\r\n", b"\n"):
-                break
-            if not line:
-                raise _ClosedEarly("the headers did not end")
-            name, _, value = line.decode("latin-1").partition(":")
-            found[name.strip().lower()] = value.strip()
-        length = found.get("content-length")
-        raw = (await reader.readexactly(int(length)) if length and length.isdigit()
-               else await reader.read(_MAX_RESPONSE))
-        return int(parts[1]), found.get("retry-after"), raw
-    finally:
-        writer.close()
+        async with httpx.AsyncClient(**_client_options(timeout, 1)) as client, \
+                client.stream(method, url, content=payload, headers=headers) as response:
+            status = response.status_code
+            raw = await _aread(response.aiter_bytes())
+            return status, response.headers.get("Retry-After"), raw, None
+    except _TooLarge:
+        return status, None, b"", _too_large(int(status or 200))
+    except httpx.DecodingError as e:
+        return status, None, b"", Outcome.body(f"{status} with a body that cannot be "
+                                               f"decoded ({e})")
+    except (httpx.LocalProtocolError, httpx.UnsupportedProtocol, httpx.InvalidURL) as e:
+        raise ValueError(f"the request cannot be sent: {e}") from e
+    except (httpx.TransportError, OSError) as e:
+        return status, None, b"", network_outcome(e, timeout, status)
+
+
+async def _stop(task: asyncio.Future[Any]) -> None:
+    """Cancel ``task`` until it has ended (a library may swallow one cancel)."""
+    while not task.done():
+        task.cancel()
+        await asyncio.wait({task}, timeout=0.05)
+    if not task.cancelled():
+        task.exception()  # retrieved, so asyncio does not log it as forgotten
 
 
 def async_sender(url: str, method: str = "GET", body: Body = None,
@@ -291,6 +449,7 @@ def async_sender(url: str, method: str = "GET", body: Body = None,
     """A zero-argument async ``send`` for ``RetryPolicy.run_async``."""
     _split(url)
     check_method(method)
+    _encode(body, headers)
     return partial(async_send, url, method, body, headers, timeout, now=now)
 
 
@@ -315,4 +474,3 @@ class KeyMaker:
         if self._rng is None:
             return str(uuid.uuid4())
         return str(uuid.UUID(bytes=self._rng.bytes(16), version=4))
-

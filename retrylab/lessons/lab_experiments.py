@@ -157,7 +157,9 @@ def write_experiment(requests: int = 1000, drop_rate: float = 0.2, mode: str = "
     acknowledged = retried = 0
     step = max(1, writes // 100)
     start = time.perf_counter()
-    with Connection(lab.url) as conn:
+    # a generous timeout: on loopback a slow answer means a busy machine, not a lost
+    # one, and a timeout would count as a network error the server never caused
+    with Connection(lab.url, timeout=30) as conn:
         for i in range(writes):
             headers = {"Idempotency-Key": keys()} if use_keys else {}
             send = conn.sender("POST", "/measurements",

@@ -1,0 +1,243 @@
+"""The lab under load and abuse (issue 11, items 9, 10, 11 and the load test).
+
+Loopback only, bounded in count and time: a few seconds in all.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from test_lab import raw_exchange
+
+from retrylab import Mulberry32, RetryPolicy
+from retrylab.lab.client import Connection, KeyMaker, http_send
+from retrylab.lab.server import IDLE_TIMEOUT, LabServer
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def lab():
+    with LabServer() as server:
+        yield server
+
+
+def one_shot_gets(lab: LabServer, n: int, timeout: float) -> list[str]:
+    """``n`` threads connect at the same moment and send one GET each; the errors."""
+    barrier = threading.Barrier(n)
+    errors: list[str] = []
+
+    def get() -> None:
+        barrier.wait()
+        try:
+            with socket.create_connection(lab.address, timeout=timeout) as s:
+                s.sendall(b"GET /report HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                data = b""
+                while chunk := s.recv(65536):
+                    data += chunk
+            assert data.startswith(b"HTTP/1.1 429"), data[:40]
+        except (OSError, AssertionError) as e:
+            errors.append(type(e).__name__)
+
+    threads = [threading.Thread(target=get) for _ in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout + 5)
+    return errors
+
+
+# -- item 9: the listen backlog ----------------------------------------------------
+
+def test_200_simultaneous_one_shot_gets_all_get_answers(lab: LabServer) -> None:
+    """With socketserver's backlog of 5, 59 of 200 timed out after 10 s (before)."""
+    errors = one_shot_gets(lab, 200, timeout=10)
+    assert errors == []
+    assert lab.requests == 200
+    assert lab._httpd.request_queue_size >= 128
+
+
+# -- item 10: idle connections are bounded and timed out ------------------------------
+
+def test_idle_connections_are_bounded_and_closed_after_the_idle_timeout() -> None:
+    """Before: 50 idle sockets held 50 threads, and none was ever closed."""
+    before = threading.active_count()
+    with LabServer(max_connections=20, idle_timeout=0.3) as lab:
+        idle = [socket.create_connection(lab.address, timeout=5) for _ in range(50)]
+        time.sleep(0.1)
+        threads = threading.active_count() - before
+        refused = 0
+        for s in idle[20:]:  # beyond the limit: 503 and closed at once, no thread
+            answer = s.recv(65536)
+            refused += answer.startswith(b"HTTP/1.1 503") or answer == b""
+        t0 = time.perf_counter()
+        closed = 0
+        for s in idle[:20]:  # within the limit: closed by the server once idle 0.3 s
+            with s:
+                try:
+                    closed += s.recv(1) == b""
+                except OSError:
+                    closed += 1
+        waited = time.perf_counter() - t0
+        for s in idle[20:]:
+            s.close()
+        log = lab.log
+    assert threads <= 20 + 1, f"{threads} threads for 50 idle connections"
+    assert refused == 30 and closed == 20
+    assert waited < 3
+    assert log["fault"].eq("too many connections").sum() == 30
+    assert log["status"].dropna().eq(503).all()
+
+
+def test_idle_timeout_is_configurable_and_checked() -> None:
+    with LabServer() as lab:
+        assert lab.idle_timeout == IDLE_TIMEOUT == 5.0
+    with pytest.raises(ValueError, match=r"idle_timeout=0 is out of range"):
+        LabServer(idle_timeout=0)
+    with pytest.raises(ValueError, match=r"max_connections=0 is out of range"):
+        LabServer(max_connections=0)
+
+
+def test_a_keep_alive_connection_survives_the_servers_idle_timeout() -> None:
+    with LabServer(idle_timeout=0.2) as lab, Connection(lab.url) as conn:
+        assert conn.request("GET", "/report").status == 429
+        time.sleep(0.4)  # the server has closed the idle connection; the client reconnects
+        assert conn.request("GET", "/report").status == 429
+
+
+OUT_OF_FDS = """
+import resource, socket, sys, time
+from retrylab.lab.server import LabServer
+soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+resource.setrlimit(resource.RLIMIT_NOFILE, (96, hard))
+lab = LabServer(idle_timeout=30)
+held = []
+try:
+    while True:
+        held.append(socket.create_connection(lab.address, timeout=2))
+except OSError:
+    pass
+time.sleep(0.2)
+r0 = resource.getrusage(resource.RUSAGE_SELF)
+time.sleep(1.0)
+r1 = resource.getrusage(resource.RUSAGE_SELF)
+cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+print(len(held), round(cpu, 3))
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="resource limits are POSIX")
+def test_out_of_file_descriptors_the_accept_loop_waits_instead_of_spinning() -> None:
+    """Before: the accept loop spun at 100% CPU (about 1 s of CPU per second)."""
+    done = subprocess.run([sys.executable, "-c", OUT_OF_FDS], capture_output=True,
+                          text=True, timeout=60, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    held, cpu = done.stdout.split()
+    assert int(held) > 5
+    assert float(cpu) < 0.25, f"{cpu} s of CPU in 1 s while out of descriptors"
+
+
+# -- item 11: bad requests get answers and log entries --------------------------------
+
+@pytest.mark.parametrize(("data", "status", "code"), [
+    (b"POST /measurements HTTP/1.1\r\nHost: x\r\nContent-Length: \xb2\r\n\r\nxx",
+     400, "bad_header"),
+    (b"GET /report HTTP/1.1\r\nConnection: close\r\n\r\n", 400, "bad_header"),
+    (b"GET /report HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400, "bad_header"),
+    (b"POST /measurements HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\nxx",
+     501, "not_implemented"),
+    (b"POST /measurements HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n"
+     b"0\r\n\r\n", 501, "not_implemented"),
+], ids=["superscript-two", "no-host", "two-hosts", "gzip", "gzip-chunked"])
+def test_bad_framing_gets_an_answer_and_a_log_entry(
+        lab: LabServer, data: bytes, status: int, code: str) -> None:
+    got, headers, body = raw_exchange(lab, data)
+    assert (got, json.loads(body)["code"]) == (status, code)
+    assert headers["content-type"] == "application/json"
+    assert lab.log["status"].tolist() == [status]
+    assert http_send(lab.url + "/report").status == 429
+
+
+def test_http_1_0_without_host_is_served(lab: LabServer) -> None:
+    got, _, _ = raw_exchange(lab, b"GET /report HTTP/1.0\r\n\r\n")
+    assert got == 429
+
+
+def test_a_raw_retry_after_cannot_split_the_labs_answer(lab: LabServer) -> None:
+    for bad in ("2\r\nSet-Cookie: x=1", "2\nX: y", "2\r", "zwei\u00e9"):
+        with pytest.raises(ValueError, match=r"retry_after=.* is out of range: a raw"):
+            lab.script("GET", "/report", retry_after=bad)
+    lab.script("GET", "/report", retry_after="soon")  # malformed but harmless: sent as is
+    assert "malformed Retry-After 'soon'" in http_send(lab.url + "/report").detail
+
+
+def test_an_unexpected_error_in_a_route_is_a_500_and_logged(lab: LabServer) -> None:
+    def broken(*args: object) -> None:
+        raise RuntimeError("bug")
+
+    lab._route = broken  # type: ignore[method-assign]
+    out = http_send(lab.url + "/report")
+    assert (out.status, out.data["code"]) == (500, "internal")
+    assert lab.log[["status", "fault"]].values.tolist() == [[500, "server error"]]
+
+
+def test_truncate_fault_is_the_same_network_outcome_in_both_clients(lab: LabServer) -> None:
+    import asyncio
+
+    from retrylab.lab.client import async_send
+    lab.script("GET", "/report", faults=["truncate", "truncate"])
+    sync = http_send(lab.url + "/report")
+    async_ = asyncio.run(async_send(lab.url + "/report"))
+    assert (sync.kind, sync.sent) == (async_.kind, async_.sent) == ("network", True)
+    assert sync.detail.startswith("the answer (429) was cut off")
+
+
+# -- the load and fault test ------------------------------------------------------------
+
+def test_200_concurrent_keep_alive_clients_lose_no_request() -> None:
+    """200 threads, one keep-alive connection each, 10 GETs each: 2,000 answers, 0
+    failures; then 200 x 3 keyed writes while the server drops 10% of its answers
+    after storing: every write acknowledged, none lost, none doubled."""
+    clients, gets, writes = 200, 10, 3
+    failures: list[str] = []
+    acknowledged = [0]
+    lock = threading.Lock()
+    with LabServer("store", fail_first=0, seed=3) as lab:
+        lab.script("POST", "/measurements", fault_rate=0.1, fault="drop", seed=3)
+        barrier = threading.Barrier(clients)
+
+        def client(i: int) -> None:
+            keys, rng = KeyMaker(seed=i), Mulberry32(i)
+            policy = RetryPolicy(max_attempts=8)
+            with Connection(lab.url, timeout=10) as conn:
+                barrier.wait()
+                for _ in range(gets):
+                    out = conn.request("GET", "/measurements")
+                    if not out.ok:
+                        failures.append(out.label() + " " + out.detail)
+                for j in range(writes):
+                    send = conn.sender("POST", "/measurements",
+                                       {"value": float(j), "ref": f"{i}-{j}"},
+                                       {"Idempotency-Key": keys()})
+                    r = policy.run(send, "POST", rng, None, idempotency_key=True)
+                    with lock:
+                        acknowledged[0] += r.ok
+
+        threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        records = lab.records
+        drops = int(lab.log["fault"].eq("drop").sum())
+    assert failures == []
+    assert acknowledged[0] == clients * writes
+    assert len(records) == records["ref"].nunique() == clients * writes
+    assert drops > 0
