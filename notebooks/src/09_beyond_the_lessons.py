@@ -24,6 +24,39 @@
 # **Prerequisites:** notebooks 03 (the retry loop), 04 (the circuit breaker)
 # and 06 (retry storms). **Time:** one sitting, about 45 minutes.
 
+# %% [markdown] tags=["tr"]
+# # 09 · Derslerin ötesinde: hata oranına bakan devre kesiciler, yedekli istekler, kısma, yarı kararlı arıza
+#
+# [← 08 · Dersten üretim ortamına](08_from_lesson_to_production.ipynb) ·
+# [başa dön: 00 · Buradan başlayın](00_start_here.ipynb)
+#
+# Dersler, art arda gelen hataları sayan bir devre kesicide ve her isteğin
+# kendi başına yaptığı yeniden denemelerde kalıyor. Üretim ortamındaki istemciler
+# daha ileri gider. Bu defter onların araçlarından dördünü parça parça inceliyor:
+# her biri için izlediği yayımlanmış kural, çok sayıda istemcinin bir
+# simülasyonu ve kaydırıcılar.
+#
+# **Neler yapabileceksiniz**
+#
+# * bir **hata oranına bakan devre kesiciyi** (failure-rate breaker)
+#   yapılandırmak (resilience4j'nin kayan penceresi (sliding window), en az
+#   çağrı sayısı, yarı açık deneme çağrıları) ve dersin art arda hataları sayan
+#   devre kesicisinden ne zaman daha iyi olduğunu, ne zaman olmadığını
+#   söylemek;
+# * kazandırdığı p99 yanıt süresine ve mal olduğu ek isteklere bakarak bir
+#   **yedekleme gecikmesi** (hedging delay) seçmek (gRPC'nin yedekleme
+#   politikası (hedging policy), "The Tail at Scale");
+# * bir istemcinin, sunucunun kabul ettiklerine bakarak **kendi kendini nasıl
+#   kıstığını** açıklamak (SRE kitabının formülü, botocore'un uyarlanır kipi
+#   (adaptive mode));
+# * bir **yarı kararlı arızayı** (metastable failure), yani sunucuyu deviren
+#   ani yük artışı geçtikten sonra da yeniden denemelerin onu çökük tuttuğu
+#   durumu tanımak ve onu sona erdiren ayarları seçmek.
+#
+# **Ön koşullar:** 03 (yeniden deneme döngüsü), 04 (devre kesici) ve 06
+# (yeniden deneme fırtınaları) numaralı defterler. **Süre:** tek oturum,
+# yaklaşık 45 dakika.
+
 # %%
 from retrylab import (HedgingPolicy, MetastableModel, RateBreaker,
                       SreThrottle, compare_breakers, hedge, hedge_sweep,
@@ -53,6 +86,26 @@ from retrylab.viz.beyond import (HedgingExplorer, MetastableExplorer,
 #
 # A window of 4 calls, at least 4, 50%:
 
+# %% [markdown] tags=["tr"]
+# ## 1. Hata oranına bakan bir devre kesici
+#
+# Dersin devre kesicisi **art arda** `threshold` hatadan sonra açılır. Araya
+# giren tek bir başarı sayımı baştan başlatır; bu yüzden çağrılarının yarısında
+# hata veren bir hizmet onu hiç açtırmayabilir, sağlıklı bir hizmetin art arda
+# gelen üç şanssız hatası ise açtırır. resilience4j (Java) ve Polly (.NET) bunun
+# yerine bir **pencereye** bakar:
+#
+# * son `window_size` çağrı (ya da son `window_size` saniyenin çağrıları);
+# * pencerede `minimum_calls` çağrı birikmeden hiçbir karar verilmez;
+# * `100 * failures / calls >= failure_rate_threshold` olduğunda açılır (ya da
+#   `slow_call_duration` süresinden yavaş çağrıların payı kendi eşiğine
+#   ulaştığında);
+# * `wait_in_open` ms sonra `half_open_calls` deneme çağrısını geçirir ve
+#   **onları** kendi başına bir pencere olarak değerlendirir: hata oranları
+#   eşiğin altındaysa kapalı, değilse yeniden açık.
+#
+# 4 çağrılık, en az 4 çağrı bekleyen, eşiği %50 olan bir pencere:
+
 # %%
 rb = RateBreaker(window_size=4, minimum_calls=4, failure_rate_threshold=50,
                  wait_in_open=1000, half_open_calls=2)
@@ -65,6 +118,12 @@ for t, ok in enumerate([True, False, True, False]):
 # *strictly after* 1003 ms (resilience4j compares with `isAfter`), then
 # allows two trials and refuses the third:
 
+# %% [markdown] tags=["tr"]
+# Dört çağrıdan ikisinin başarısız olması %50 eder: devre 3 ms'de açılır.
+# Zaman *1003 ms'yi aşana* kadar açık kalır (eşit olması yetmez; resilience4j
+# `isAfter` ile karşılaştırır), sonra iki deneme çağrısına izin verir ve
+# üçüncüsünü reddeder:
+
 # %%
 [rb.allow(1003), rb.allow(1004), rb.allow(1005), rb.allow(1006)]
 
@@ -76,6 +135,16 @@ for t, ok in enumerate([True, False, True, False]):
 # outage (10 s to 21 s). The lesson's breaker opens after 3 failures in a
 # row; the rate breaker judges 20 calls (at least 10) at 50%, with 3
 # half-open trials; both wait 5 s when open.
+
+# %% [markdown] tags=["tr"]
+# ### Aynı kesinti, iki devre kesici
+#
+# 1000 istemci bir hizmeti her 100 ms'de bir, her biri kendi devre kesicisi
+# üzerinden çağırıyor. Hizmet sağlıklıyken çağrıların %10'unda, 11 s'lik bir
+# kesinti sırasında (10. saniyeden 21. saniyeye) ise her çağrıda hata veriyor.
+# Dersin devre kesicisi art arda 3 hatadan sonra açılıyor; oran tabanlı kesici
+# 20 çağrıya (en az 10) %50 eşikle ve 3 yarı açık deneme çağrısıyla bakıyor;
+# ikisi de açıkken 5 s bekliyor.
 
 # %%
 compare_breakers(1000)
@@ -90,6 +159,17 @@ compare_breakers(1000)
 # after the outage. (How soon each is back also depends on where the 5 s
 # waits fall against the outage's end: move the sliders below.)
 
+# %% [markdown] tags=["tr"]
+# Ödünleşim tek bir tabloda. Art arda hataları sayan kesici kesintiye daha
+# hızlı tepki veriyor: çökmüş sunucuya istemci başına yaklaşık 5 çağrı gidiyor;
+# bir pencere dolusu kanıta ihtiyaç duyan oran tabanlı kesicide bu sayı
+# yaklaşık 12. Ama zamanın %10'unda hata veren sağlıklı bir hizmette art arda
+# üç hata o kadar sık yaşanıyor ki dersin kesicisi **hizmet sorunsuzken** on
+# kattan fazla çağrıyı reddediyor ve istemcilerinin kesicileri kesintiden sonra
+# da açılmayı sürdürüyor. (Her birinin ne kadar çabuk normale döndüğü, 5 s'lik
+# beklemelerin kesintinin sonuna göre nereye düştüğüne de bağlı: aşağıdaki
+# kaydırıcıları oynatın.)
+
 # %% [markdown]
 # ### Explore: failure rate against failures in a row
 #
@@ -97,6 +177,14 @@ compare_breakers(1000)
 # (`outage_failure`: 1.0 is down, 0.6 a partial outage), the lesson's
 # `threshold`, and the rate breaker's `window_size`,
 # `failure_rate_threshold` and `half_open_calls`.
+
+# %% [markdown] tags=["tr"]
+# ### Keşif: hata oranı ve art arda hatalar
+#
+# Kaydırıcılar: sağlıklı hizmetin hata oranı `base_failure`, kesintinin ne
+# kadar kötü olduğu (`outage_failure`: 1,0 tamamen çökmüş, 0,6 kısmi bir
+# kesinti), dersin `threshold` değeri ve oran tabanlı kesicinin `window_size`,
+# `failure_rate_threshold` ve `half_open_calls` değerleri.
 
 # %% tags=["nbval-ignore-output"]
 breaker_view = rate_breaker_explorer()
@@ -112,6 +200,12 @@ print(breaker_view.readout)
 # that works; the rate breaker does not. Try `outage_failure` 0.6: which one
 # notices a partial outage?
 
+# %% [markdown] tags=["tr"]
+# Sağlıklı hizmette hata oranı %20 olduğunda dersin kesicisi, çalışan bir
+# hizmette açılmayı sürdürüyor; oran tabanlı kesici açılmıyor.
+# `outage_failure` için 0,6'yı deneyin: kısmi bir kesintiyi hangisi fark
+# ediyor?
+
 # %% [markdown]
 # ## 2. Hedged requests
 #
@@ -121,6 +215,17 @@ print(breaker_view.readout)
 # hedging policy (proposal A6) adds: at most `max_attempts` copies (up to
 # 5), one `hedging_delay` after another; a *non-fatal* error sends the next
 # copy at once; any other error ends the call.
+
+# %% [markdown] tags=["tr"]
+# ## 2. Yedekli istekler
+#
+# Yeniden deneme bir hatayı bekler. **Yedekli istek** (hedged request) yalnızca
+# yavaşlığı bekler: bir istek `hedging_delay` ms boyunca yanıt almamışsa
+# (başka bir sunucuya) bir kopyası gönderilir; ilk gelen yanıt kazanır, diğer
+# kopya iptal edilir. gRPC'nin yedekleme politikası (gRPC önerisi A6) şunları
+# ekler: en çok `max_attempts` kopya (en fazla 5), her biri bir öncekinden
+# bir `hedging_delay` sonra; *ölümcül olmayan* (non-fatal) bir hata bir sonraki
+# kopyayı hemen gönderir; başka her hata çağrıyı bitirir.
 
 # %%
 policy = HedgingPolicy(max_attempts=2, hedging_delay=50)
@@ -139,6 +244,17 @@ fast_first = hedge(policy, latencies=[20, 30])
 # 2% of the time, a slow server adding a Pareto delay. 20,000 requests, the
 # same seeded draws for every delay:
 
+# %% [markdown] tags=["tr"]
+# İlk kopya 400 ms sürecekti; 50 ms'de gönderilen yedek kopya 80 ms'de yanıt
+# veriyor. İlk kopya 20 ms'de yanıt verdiğinde hiç kopya gönderilmiyor: yedekli
+# isteğin ucuz olmasının nedeni budur. Dean ve Barroso ("The Tail at Scale",
+# 2013) 95. yüzdelik yanıt süresine kadar beklemeyi öneriyor; bunun maliyeti
+# yaklaşık %5 ek istektir.
+#
+# Aşağıdaki yanıt süreleri ağır kuyrukludur: gövdesi lognormal (medyan 20 ms)
+# ve zamanın %2'sinde yavaş bir sunucu, Pareto dağılımlı bir ek süre ekliyor.
+# 20.000 istek, her gecikme için aynı tohumlu çekilişler:
+
 # %%
 sweep = hedge_sweep((0, 25, 50, 100, 10**6))
 print("\n".join(s.summary() for s in sweep))
@@ -149,6 +265,12 @@ print("\n".join(s.summary() for s in sweep))
 # more requests; hedging at once (delay 0) buys a little more for double
 # the load.
 
+# %% [markdown] tags=["tr"]
+# Son satır (hiçbir isteğin sürmediği kadar uzun bir gecikme) yedeksiz durumdur: p99 353 ms.
+# 50 ms'lik bir yedekleme gecikmesi (burada yaklaşık 95. yüzdelik) %5 ek istekle
+# p99'u 73 ms'ye indiriyor; hemen yedeklemek (gecikme 0) yükü ikiye katlama
+# pahasına biraz daha fazlasını kazandırıyor.
+
 # %% [markdown]
 # ### Explore: the delay against the tail
 #
@@ -156,6 +278,14 @@ print("\n".join(s.summary() for s in sweep))
 # from 0 (right) to 200 ms (left); the dots are the chosen delay. `slow` is
 # the share of slow-server requests, `tail_alpha` the Pareto shape (smaller
 # is heavier).
+
+# %% [markdown] tags=["tr"]
+# ### Keşif: gecikme ve kuyruk
+#
+# Eğriler, 0 ms'den (sağda) 200 ms'ye (solda) kadarki gecikmeler için ek
+# isteklere karşı p50 ve p99 yanıt süresini gösterir; noktalar seçilen
+# gecikmedir. `slow` yavaş sunucuya düşen isteklerin payı, `tail_alpha` Pareto
+# biçim parametresidir (küçüldükçe kuyruk ağırlaşır).
 
 # %% tags=["nbval-ignore-output"]
 hedge_view = hedging_explorer()
@@ -179,6 +309,20 @@ print(hedge_view.readout)
 #
 # With `K = 2` the client may send about twice what is accepted:
 
+# %% [markdown] tags=["tr"]
+# ## 3. Kendi kendini kısan bir istemci
+#
+# Bir yeniden deneme bütçesi yeniden denemeleri sınırlar. **Uyarlanır kısma**
+# (adaptive throttling) ise istemcinin, sunucunun kabul ettiğini gördüğü
+# isteklerden yola çıkarak her isteği sınırlar. SRE kitabı (21. bölüm,
+# "Handling Overload") son iki dakika için iki sayı tutar: uygulamanın istediği
+# `requests` ve arka ucun kabul ettiği `accepts`; yeni bir isteği de şu
+# olasılıkla yerel olarak (istemcinin kendisinde) reddeder:
+#
+#     max(0, (requests - K * accepts) / (requests + 1))
+#
+# `K = 2` ile istemci, kabul edilenin yaklaşık iki katını gönderebilir:
+
 # %%
 [round(sre_reject_probability(100, a), 3) for a in (60, 50, 40, 20, 0)]
 
@@ -196,6 +340,13 @@ throttle.counts(10), round(throttle.reject_probability(10), 4)
 # `0.7 r`, then grows back along `0.4 (t - K)^3 + r`, passing `r` again after
 # `K = cbrt(r * 0.3 / 0.4)` seconds, and probing beyond it after that:
 
+# %% [markdown] tags=["tr"]
+# botocore'un `retry_mode="adaptive"` ayarı bunu, hızı TCP'nin CUBIC eğrisini
+# izleyen bir jeton kovasıyla yapar: `r` hızındayken bir kısma hatası aldığında
+# hız `0.7 r`'ye düşer, sonra `0.4 (t - K)^3 + r` boyunca yeniden büyür,
+# `K = cbrt(r * 0.3 / 0.4)` saniye sonra yeniden `r`'yi geçer ve ondan sonra
+# onun da ötesini yoklar:
+
 # %%
 cubic = CubicRate(start_time=0)
 start = cubic.error_received(10.0, 0)
@@ -209,6 +360,14 @@ start = cubic.error_received(10.0, 0)
 # server keeps only 40% of it, and turning a request away costs it a fifth
 # of serving one. Rejected requests are retried up to 3 times.
 
+# %% [markdown] tags=["tr"]
+# ### Aşırı yük altında bir filo
+#
+# 10.000 istemci bir sunucudan kapasitesinin %80'i kadar istekte bulunuyor;
+# 10. saniyeden 30. saniyeye kadar sunucu kapasitesinin yalnızca %40'ını
+# koruyor ve bir isteği geri çevirmek ona, o isteğe hizmet vermenin beşte biri
+# kadar işe mal oluyor. Reddedilen istekler en çok 3 kez yeniden deneniyor.
+
 # %%
 fleets = {kind: throttled_fleet(kind, 10_000)
           for kind in ("none", "sre", "adaptive")}
@@ -220,8 +379,18 @@ print("\n".join(r.summary() for r in fleets.values()))
 # their own, with no coordination between clients, and the server keeps
 # working at most of its reduced capacity.
 
+# %% [markdown] tags=["tr"]
+# Kısma olmadan yeniden denemeler yükü katlıyor ve onları geri çevirmenin
+# maliyeti sunucuyu yiyip bitiriyor: sunucu neredeyse hiçbir isteği kabul
+# edemiyor. İki kısma da istemciler arasında hiçbir eşgüdüm olmadan
+# kendiliğinden geri çekiliyor ve sunucu, azalmış kapasitesinin büyük bölümüyle
+# çalışmayı sürdürüyor.
+
 # %% [markdown]
 # ### Explore: who backs off?
+
+# %% [markdown] tags=["tr"]
+# ### Keşif: kim geri çekiliyor?
 
 # %% tags=["nbval-ignore-output"]
 throttle_view = throttle_explorer()
@@ -247,6 +416,24 @@ print(throttle_view.readout)
 # FIFO queue `Q` served at capacity `mu`, wait `Q / mu`, timeouts when the
 # wait nears the timeout, retries one timeout later, an optional budget.
 
+# %% [markdown] tags=["tr"]
+# ## 4. Yarı kararlı arıza
+#
+# Bronson ve arkadaşları ("Metastable Failures in Distributed Systems", HotOS
+# 2021), tetikleyicileri ortadan kalktıktan sonra da çökük kalan sistemleri
+# anlatır. En basiti şöyledir: kapasitesinin %80'inde çalışan bir sunucu; kısa
+# bir ani yük artışı bir kuyruk biriktirir; kuyruktaki bekleme istemcilerin
+# zaman aşımını geçer; zaman aşımına uğrayan her istek yeniden denenir, böylece
+# yük kullanıcılarınkinin 2, 3, 4 katına çıkar; sunucu terk edilmiş istekleri
+# de işlemeyi sürdürür; kuyruk hiç boşalmaz. **Sürdürücü etki** (sustaining
+# effect) ani yük artışı değil, yeniden denemelerdir.
+#
+# `MetastableModel` bu denklemleri adım adım işletir (denklemler belge
+# dizgisinde (docstring) yazılıdır): `mu` kapasitesiyle hizmet verilen bir FIFO
+# kuyruğu `Q`, `Q / mu` kadar bekleme, bekleme zaman aşımına yaklaştığında
+# zaman aşımları, bir zaman aşımı süresi sonra yeniden denemeler ve isteğe
+# bağlı bir bütçe.
+
 # %%
 spike = MetastableModel()
 runs = {"3 retries, timeout 1 s": spike,
@@ -263,12 +450,27 @@ print("\n".join(f"{name:24s} {model.run().summary()}"
 # capacity once everything times out. A budget of 10% caps the load at
 # 0.88; a timeout longer than the worst wait stops the retries from starting.
 
+# %% [markdown] tags=["tr"]
+# Kapasitenin 1,5 katında 3 s'lik bir ani yük artışı; ardından kullanıcılar
+# yine %80 istiyor, ama 3 yeniden denemeyle (hatta 1 yeniden denemeyle bile)
+# sunucu hiç toparlanmıyor: her şey zaman aşımına uğradığında 0,8 × 2 zaten
+# kapasitenin üstündedir. %10'luk bir bütçe yükü 0,88'de sınırlar; en kötü
+# beklemeden uzun bir zaman aşımı ise yeniden denemelerin hiç başlamamasını
+# sağlar.
+
 # %% [markdown]
 # ### Explore: which settings make it recover?
 #
 # Top: the users' load, all that is offered (first tries and retries) and
 # the goodput (answers in time), as a share of capacity. Bottom: the queue
 # wait against the timeout.
+
+# %% [markdown] tags=["tr"]
+# ### Keşif: hangi ayarlar toparlanmayı sağlar?
+#
+# Üstte, kapasitenin payı olarak: kullanıcıların yükü, sunulan yükün tamamı
+# (ilk denemeler ve yeniden denemeler) ve yararlı iş hacmi (goodput: zamanında
+# verilen yanıtlar). Altta: kuyruktaki bekleme ile zaman aşımı.
 
 # %% tags=["nbval-ignore-output"]
 meta_view = metastable_explorer()
@@ -283,6 +485,11 @@ print(meta_view.readout)
 # The same model played by 20,000 simulated clients, each with its own
 # timeout, retries and budget, a FIFO server and 50 ms steps
 # (`metastable_fleet`), reaches the same verdicts:
+
+# %% [markdown] tags=["tr"]
+# Aynı model, her birinin kendi zaman aşımı, yeniden denemeleri ve bütçesi
+# olan 20.000 simüle istemciyle, FIFO bir sunucuyla ve 50 ms'lik adımlarla
+# (`metastable_fleet`) oynatıldığında aynı hükümlere varıyor:
 
 # %%
 from retrylab import metastable_fleet
@@ -306,6 +513,24 @@ print("\n".join(metastable_fleet(coarse.with_(**change), 20_000).summary()
 #   Budgets, timeouts longer than the worst queue wait, and fewer retries
 #   end them; a faster server alone may not.
 
+# %% [markdown] tags=["tr"]
+# ## Özet
+#
+# * **Hata oranına bakan bir devre kesici** açılmak için kanıta (bir pencere ve
+#   en az çağrı sayısı), kapanmak için de birlikte değerlendirilen deneme
+#   çağrılarına ihtiyaç duyar: gürültülü bir hizmette daha sakin, çökmüş bir
+#   hizmette daha yavaştır.
+# * **Yedekli istek**, yüzde birkaçlık ek istek karşılığında çok daha kısa bir
+#   kuyruk kazandırır; kopyayı göndermeden önce yaklaşık 95. yüzdelik yanıt
+#   süresi kadar bekleyin.
+# * **Uyarlanır kısma**, her istemcinin sunucunun kabul ettiklerine bakarak
+#   kendini yavaşlatmasını sağlar: `max(0, (requests - K accepts) / (requests + 1))`
+#   ya da CUBIC ile yönetilen bir jeton kovası.
+# * **Yarı kararlı arızaları**, zaman aşımına uğramış işlerin yeniden
+#   denemeleri canlı tutar. Bütçeler, en kötü kuyruk beklemesinden uzun zaman
+#   aşımları ve daha az yeniden deneme onları sona erdirir; tek başına daha
+#   hızlı bir sunucu ise bunu başaramayabilir.
+
 # %% [markdown]
 # ## Exercises
 #
@@ -313,6 +538,15 @@ print("\n".join(metastable_fleet(coarse.with_(**change), 20_000).summary()
 # of booleans (True = the call failed); return the percent of failed calls,
 # or -1 while there are fewer than `minimum` calls (or none). For
 # `[True, False, False, True]` with minimum 4 it is 50.0.
+
+# %% [markdown] tags=["tr"]
+# ## Alıştırmalar
+#
+# **Alıştırma 1.** `failure_rate(failed, minimum)` işlevini yazın: `failed`
+# bir boolean listesidir (True = çağrı başarısız oldu); başarısız çağrıların
+# yüzdesini döndürün, çağrı sayısı `minimum`'dan azken (ya da hiç çağrı
+# yokken) ise -1.
+# `[True, False, False, True]` ve minimum 4 için sonuç 50,0'dır.
 
 # %% tags=["scaffold"]
 from retrylab.exercises.ex09 import check_failure_rate
@@ -340,6 +574,10 @@ check_failure_rate(failure_rate)
 # **Exercise 2.** Write the SRE book's `reject_probability(requests,
 # accepts, k)`. For 10 requests and 3 accepts with K = 2 it is 0.364.
 
+# %% [markdown] tags=["tr"]
+# **Alıştırma 2.** SRE kitabındaki `reject_probability(requests, accepts, k)`
+# işlevini yazın. K = 2 iken 10 istek ve 3 kabul için sonuç 0,364'tür.
+
 # %% tags=["scaffold"]
 from retrylab.exercises.ex09 import check_sre_probability
 
@@ -364,6 +602,11 @@ check_sre_probability(reject_probability)
 # **Exercise 3.** Write `hedged_latency(first, second, delay)`: the first
 # copy takes `first` ms; if it has not answered by `delay` ms, a second copy
 # is sent, which takes `second` ms. For (400, 30, 50) it is 80.
+
+# %% [markdown] tags=["tr"]
+# **Alıştırma 3.** `hedged_latency(first, second, delay)` işlevini yazın: ilk
+# kopya `first` ms sürer; `delay` ms'ye kadar yanıt vermemişse ikinci bir kopya
+# gönderilir ve o da `second` ms sürer. (400, 30, 50) için sonuç 80'dir.
 
 # %% tags=["scaffold"]
 from retrylab.exercises.ex09 import check_hedged_latency
@@ -391,6 +634,11 @@ check_hedged_latency(hedged_latency)
 # **Exercise 4.** Keep at least 2 retries and find a `timeout` and a
 # `budget` (a share of first tries, or None) with which the default spike
 # does not leave the server metastable.
+
+# %% [markdown] tags=["tr"]
+# **Alıştırma 4.** En az 2 yeniden denemeyi koruyarak, varsayılan ani yük
+# artışının sunucuyu yarı kararlı durumda bırakmadığı bir `timeout` ve bir
+# `budget` (ilk denemelerin bir payı ya da None) bulun.
 
 # %% tags=["scaffold"]
 from retrylab.exercises.ex09 import check_recovering_settings
@@ -430,3 +678,33 @@ check_recovering_settings(settings)
 #
 # [← 08 · From lesson to production](08_from_lesson_to_production.ipynb) ·
 # [back to the start: 00 · Start here](00_start_here.ipynb)
+
+# %% [markdown] tags=["tr"]
+# **Açık uçlu alıştırmalar** (önce tahmin edin, sonra keşif araçlarıyla ölçün):
+#
+# 1. Devre kesici keşif aracında `outage_failure` değerini 0,6 yapın. Hangi
+#    devre kesici açılıyor? `threshold` 3 ve `failure_rate_threshold` 50
+#    değerlerinden yola çıkarak tahmin edin.
+# 2. Yedekli istek keşif aracında `slow` değerini 0,1'e çıkarın. En iyi gecikme
+#    sola mı kayıyor, sağa mı? p95 kuralı neden hâlâ geçerli?
+# 3. Kısma keşif aracında `k` değerini 1 yapın. Sunucu 25. saniyede geri
+#    geldiğinde sunulan yüke ve sunucunun kabul ettiğine ne oluyor?
+# 4. Yarı kararlı arıza keşif aracında, 3 yeniden deneme varken ve bütçe
+#    yokken kaydırıcıdaki hiçbir `base` yükü toparlanmıyor. 3, 2 ve 1 yeniden
+#    deneme için `1 / (1 + retries)` değerini hesaplayın, 1 yeniden denemeyle
+#    hangi `base` değerinin toparlandığını tahmin edin, sonra kontrol edin.
+#
+# ## Daha fazla okumak için
+#
+# * resilience4j, "CircuitBreaker" (resilience4j.readme.io/docs/circuitbreaker);
+#   Polly, "Advanced circuit breaker".
+# * gRPC önerisi A6, "gRPC Retry Design", "Hedging Policy" bölümü.
+# * J. Dean, L. A. Barroso, "The Tail at Scale", *CACM* 56(2), 2013.
+# * *Site Reliability Engineering* (2016), 21. bölüm, "Client-Side
+#   Throttling" (istemci tarafı kısma); botocore'un `botocore/retries/adaptive.py`
+#   dosyası.
+# * N. Bronson ve ark., "Metastable Failures in Distributed Systems", HotOS
+#   2021; L. Huang ve ark., "Metastable Failures in the Wild", OSDI 2022.
+#
+# [← 08 · Dersten üretim ortamına](08_from_lesson_to_production.ipynb) ·
+# [başa dön: 00 · Buradan başlayın](00_start_here.ipynb)
