@@ -168,7 +168,7 @@ def _run(battery: Callable[[_Session], Feedback], scaffold: str) -> Feedback:
 
 
 def _not_callable(answer: Any, expected: str) -> Feedback:
-    return wrong(f"expected {expected}; got {answer!r}, a {type(answer).__name__}.")
+    return wrong(f"expected {expected}; got {answer!r}, {_a(answer)}.")
 
 
 # == reading answers ===============================================================
@@ -186,14 +186,14 @@ def _as_ms(value: Any, what: str) -> int:
             return int(value)
         raise _Stop(wrong(f"{what} returned {float(value)!r}: a wait is whole milliseconds; "
                           "round it with Math.round (retrylab.js_round)."))
-    raise _Stop(wrong(f"{what} returned {value!r}, a {type(value).__name__}: return the "
+    raise _Stop(wrong(f"{what} returned {value!r}, {_a(value)}: return the "
                       "wait as a whole number of milliseconds (an int)."))
 
 
 def _as_bool(value: Any, what: str) -> bool:
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
-    raise _Stop(wrong(f"{what} returned {value!r}, a {type(value).__name__}: return True "
+    raise _Stop(wrong(f"{what} returned {value!r}, {_a(value)}: return True "
                       "or False."))
 
 
@@ -201,8 +201,14 @@ def _quiet(session: _Session, fn: Callable[[], Any]) -> Any:
     """Run a diagnostic probe; None if the student's code fails on it."""
     try:
         return fn()
-    except _Stop:
+    except Exception:  # _Stop, or a missing method: no diagnosis from this probe
         return None
+
+
+def _a(value: object) -> str:
+    """``a list``, ``an int``: the type of ``value`` with its article."""
+    name = type(value).__name__
+    return ("an " if name[:1] in "aeiou" else "a ") + name
 
 
 # == 1. full jitter =================================================================
@@ -298,7 +304,8 @@ _FULL_MISTAKES: tuple[_Mistake, ...] = (
     _Mistake("These are the ceilings, without jitter: full jitter is r * ceiling, "
              "anywhere from 0 up to the ceiling.",
              lambda n, r: _ceiling(n), ((0, 0.25), (1, 0.5), (5, 0.1))),
-    _Mistake(_ROUND_HINT, lambda n, r: round(r * _ceiling(n)), tuple(_full_halves()[::4])),
+    _Mistake(_ROUND_HINT, lambda n, r: round(r * _ceiling(n)),
+             (*_full_halves()[::4], (0, _frac(200, 70)))),
     _Mistake(_TRUNC_HINT, lambda n, r: math.floor(r * _ceiling(n)),
              ((0, _frac(200, 70)), (2, _frac(800, 300)), (4, _frac(3200, 9)))),
     _Mistake("Your waits are those of the next retry: is n counted from 0? n = 0 is the "
@@ -400,7 +407,7 @@ def _deco_cases() -> list[tuple[int, float]]:
 
 _DECO_MISTAKES: tuple[_Mistake, ...] = (
     _Mistake(_ROUND_HINT, lambda p, r: min(CAP, round(BASE + r * (p * 3 - BASE))),
-             tuple(_deco_halves()[::2])),
+             (*_deco_halves()[::2], (200, _frac(400, 10)))),
     _Mistake(_TRUNC_HINT, lambda p, r: min(CAP, math.floor(BASE + r * (p * 3 - BASE))),
              ((200, _frac(400, 10)), (1000, _frac(2800, 500)))),
     _Mistake("The wait passed 5000 ms: decorrelated jitter is capped too, "
@@ -941,6 +948,11 @@ T, F = True, False
 #: (threshold, cooldown, events, [(the student's allow() answers that show a mistake, hint)])
 _BREAKER_PROBES: tuple[tuple[int, int, tuple[_Event, ...],
                              tuple[tuple[list[bool], str], ...]], ...] = (
+    (3, 100, ((0, F, 0), (1, F, 0), (2, F, 0), (3, F, 0)), (
+        ([T, T, F, F], "With threshold=3 it opened after 2 failures in a row: it opens on "
+                       "the threshold-th failure (ardisikHata >= ESIK), not one before."),
+        ([T, T, T, T], "With threshold=3 it was still closed after 3 failures in a row: the "
+                       "threshold-th failure opens it (>=, not >)."))),
     (1, 100, ((0, F, 0), (100, F, 1)), (
         ([T, T, T], "While half-open your breaker let a second call through before the "
                     "trial's result came back: half-open admits ONE trial, and allow() is "
@@ -950,11 +962,6 @@ _BREAKER_PROBES: tuple[tuple[int, int, tuple[_Event, ...],
         ([T, T, T, T, F], "After failure, failure, success, failure your breaker opened: a "
                           "success must reset the count, the threshold counts failures IN A "
                           "ROW (ardisikHata = 0 on success)."),)),
-    (3, 100, ((0, F, 0), (1, F, 0), (2, F, 0), (3, F, 0)), (
-        ([T, T, F, F], "With threshold=3 it opened after 2 failures in a row: it opens on "
-                       "the threshold-th failure (ardisikHata >= ESIK), not one before."),
-        ([T, T, T, T], "With threshold=3 it was still closed after 3 failures in a row: the "
-                       "threshold-th failure opens it (>=, not >)."))),
     (1, 100, ((0, F, 0), (100, T, 0), (101, T, 0)), (
         ([T, F, T], "Exactly cooldown ms after opening, allow() must admit the trial: the "
                     "lesson's test is simdi - acilma >= SOGUMA (now - opened_at >= cooldown, "
