@@ -493,7 +493,8 @@ def _rule_cases() -> tuple[list[tuple[str, Outcome, str, bool]], list[tuple[Outc
                                                             RETRY_SCENARIOS, strict=True)]
     lesson += [("the lesson's rule for a network error (GUVENLI_YONTEM)",
                 Outcome.network(), m, False) for m in ("GET", "HEAD", "OPTIONS", "POST")]
-    lesson += [("the lesson's idempotency key", Outcome.network(), "POST", True),
+    lesson += [("the lesson's rule for a write with an idempotency key", Outcome.network(),
+                "POST", True),
                ("the lesson's rule for a body error", Outcome.body(), "GET", False),
                ("the lesson's rule for a cancellation", Outcome.cancelled(), "GET", False)]
     methods = ("GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS")
@@ -779,7 +780,8 @@ def _loop_hint(s: _Session, fn: Callable[..., Any]) -> str:
     seen = run(_RA_EXACT_CASE)
     if seen is not None and seen.waits[3:4] == (1000,):
         return (" Retry-After was used as the exact wait, but it is a lower bound: wait "
-                "max(backoff draw, retry_after * 1000); here the draw, 1440 ms, is larger.")
+                "max(backoff draw, retry_after * 1000), so a larger draw wins (a probe with "
+                "Retry-After: 1 and a draw of 1440 ms got 1000).")
     seen = run(_RA_DRAW_CASE)
     if seen is not None and (seen.waits == (2000, 100) or seen.draws == 1):
         return (" When Retry-After won, rng() was not called: the lesson draws for every "
@@ -970,9 +972,9 @@ _BREAKER_PROBES: tuple[tuple[int, int, tuple[_Event, ...],
                     "now - opened_at >= cooldown it turns half-open and allow() admits one "
                     "trial."))),
     (1, 100, ((0, F, 0), (99, T, 0), (100, T, 0)), (
-        ([T, T, T], "99 ms after opening, with cooldown=100, your breaker already let a "
-                    "call through: the cooldown is over only when now - opened_at >= "
-                    "cooldown."),)),
+        ([T, T, T], "Your breaker lets a call through one ms before the cooldown is over "
+                    "(with cooldown=100, 99 ms after opening): it is over only when "
+                    "now - opened_at >= cooldown."),)),
     (3, 100, ((0, F, 0), (1, F, 0), (2, F, 0), (102, F, 0), (103, T, 1)), (
         ([T, T, T, T, T, T], "After the half-open trial failed at 102 ms your breaker let "
                              "calls through at 103 ms: a failed trial opens the breaker "
