@@ -32,17 +32,14 @@ from typing import Any
 
 import numpy as np
 
-from retrylab import (
-    Backoff,
-    CircuitBreaker,
-    Mulberry32,
-    Outcome,
-    RetryPolicy,
-    js_round,
-    should_retry,
-)
-from retrylab import lesson as _lesson  # the lesson's data: read only in the block below
-from retrylab.exercises import Feedback, prompt, right, unanswered, wrong
+from ..core import constants as _lesson  # the lesson's data: read only in the block below
+from ..core.backoff import Backoff
+from ..core.breaker import CircuitBreaker
+from ..core.jsround import js_round
+from ..core.outcome import Outcome, should_retry
+from ..core.policy import RetryPolicy
+from ..core.rng import Mulberry32
+from . import Feedback, prompt, right, unanswered, wrong
 
 # -- the lesson's data: the one place this module reads retrylab.lesson -------
 SEED: int = _lesson.SEED
