@@ -50,5 +50,5 @@ def test_expected_duplicates() -> None:
     assert "endless retries" in check_expected_duplicates(250).message
     assert "idempotency key" in check_expected_duplicates(0).message
     assert "at most three times" in check_expected_duplicates(100).message
-    assert "give a number" in check_expected_duplicates("248").message
+    assert "give a number" in check_expected_duplicates("two hundred").message
     assert not check_expected_duplicates(...).answered

@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 import pandas as pd
 
 from ..core.outcome import Outcome, decide
-from . import Feedback, as_wholes, prompt, right, unanswered, wrong
+from . import (
+    Feedback,
+    as_items,
+    as_number,
+    as_wholes,
+    checker,
+    prompt,
+    right,
+    shown,
+    unanswered,
+    wrong,
+)
 
 #: Exercise 1's cases: letter -> (method, outcome, idempotency key agreed).
 CASES: dict[str, tuple[str, Outcome, bool]] = {
@@ -37,16 +47,15 @@ def cases_table() -> pd.DataFrame:
 
 
 def _letters(answer: Any) -> set[str] | None:
-    if isinstance(answer, str):
-        items: Iterable[Any] = [c for c in answer if c.isalpha()]
-    elif isinstance(answer, Iterable):
-        items = answer
-    else:
+    """The letters of ``answer`` ("AEG", ["a", "E"], {"G"}), or None."""
+    items = [c for c in answer if c.isalpha()] if isinstance(answer, str) else as_items(answer)
+    if items is None or not all(isinstance(x, str) for x in items):
         return None
-    out = {str(x).strip().upper() for x in items}
+    out = {x.strip().upper() for x in items}
     return out if out <= set(CASES) else None
 
 
+@checker
 def check_retried_cases(answer: Any) -> Feedback:
     """Which of :data:`CASES` does the lesson's rule retry? (a set of letters)
 
@@ -60,7 +69,7 @@ def check_retried_cases(answer: Any) -> Feedback:
         return prompt('a set of letters such as {"A", "B"}')
     chosen = _letters(answer)
     if chosen is None:
-        return wrong(f"answer={answer!r}: give a set of letters from "
+        return wrong(f"answer={shown(answer)}: give a set of letters from "
                      f"{', '.join(CASES)}, such as {{'A', 'B'}}.")
     verdicts = {c: decide(o, m, k) for c, (m, o, k) in CASES.items()}
     should = {c for c, d in verdicts.items() if d.retry}
@@ -73,6 +82,7 @@ def check_retried_cases(answer: Any) -> Feedback:
                  "again.")
 
 
+@checker
 def check_retried_statuses(answer: Any) -> Feedback:
     """Which of :data:`STATUSES` are retried (for any method)?
 
@@ -85,7 +95,8 @@ def check_retried_statuses(answer: Any) -> Feedback:
         return prompt("a set of status codes such as {400, 500}")
     whole = as_wholes(answer)
     if whole is None:
-        return wrong(f"answer={answer!r}: give a set of whole status codes such as {{400, 500}}.")
+        return wrong(f"answer={shown(answer)}: give a set of whole status codes such as "
+                     "{400, 500}.")
     chosen = set(whole)
     should = {s for s in STATUSES if decide(Outcome.http(s), "GET").retry}
     if 429 in should - chosen:
@@ -116,6 +127,7 @@ def expected_duplicates(writes: int = 1000, drop_rate: float = 0.2,
     return writes * sum(drop_rate ** k for k in range(1, max_attempts))
 
 
+@checker
 def check_expected_duplicates(answer: Any) -> Feedback:
     """How many duplicates do 1,000 keyless writes make, on average, at a 20% drop rate
     and 4 attempts?
@@ -125,8 +137,10 @@ def check_expected_duplicates(answer: Any) -> Feedback:
     """
     if unanswered(answer):
         return prompt("a number of records")
-    if isinstance(answer, bool) or not isinstance(answer, (int, float)):
-        return wrong(f"answer={answer!r}: give a number, such as 123.")
+    value = as_number(answer)
+    if value is None:
+        return wrong(f"answer={shown(answer)}: give a number, such as 123.")
+    answer = value
     expected = expected_duplicates()
     if abs(answer - expected) <= 1:
         return right(f"about {expected:.0f}: 1000 x (0.2 + 0.04 + 0.008). Each dropped answer "

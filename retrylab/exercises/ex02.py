@@ -9,9 +9,10 @@ from ..core.backoff import Backoff
 from ..core.constants import SEED
 from ..core.rng import Mulberry32
 from ..viz.herdplot import herd_data
-from . import Feedback, as_wholes, prompt, right, unanswered, wrong
+from . import Feedback, as_whole, as_wholes, checker, prompt, right, shown, unanswered, wrong
 
 
+@checker
 def check_ceilings(ceilings: Any) -> Feedback:
     """The first five ceilings for base 300 ms, factor 3, cap 10 s.
 
@@ -23,7 +24,7 @@ def check_ceilings(ceilings: Any) -> Feedback:
     want = [Backoff(300, 3, 10_000).ceiling(n) for n in range(5)]
     got = as_wholes(ceilings)
     if got is None or len(got) != 5:
-        return wrong(f"ceilings={ceilings!r}: give a list of exactly five whole numbers "
+        return wrong(f"ceilings={shown(ceilings)}: give a list of exactly five whole numbers "
                      "of ms, one per retry.")
     if got == [300 * 3 ** n for n in range(5)]:
         return wrong("ceilings end in 24300: that is base x factor**4 without the cap; "
@@ -36,6 +37,7 @@ def check_ceilings(ceilings: Any) -> Feedback:
     return right("300, 900, 2700, 8100, then 24300 capped to 10000 ms.")
 
 
+@checker
 def check_full_jitter_alone(waits: Any) -> Feedback:
     """The first three full-jitter waits from a fresh generator used by nobody else.
 
@@ -48,7 +50,7 @@ def check_full_jitter_alone(waits: Any) -> Feedback:
     want = list(itertools.islice(b.waits(Mulberry32(SEED)), 3))
     got = as_wholes(waits)
     if got is None or len(got) != 3:
-        return wrong(f"waits={waits!r}: give a list of exactly three whole numbers of ms.")
+        return wrong(f"waits={shown(waits)}: give a list of exactly three whole numbers of ms.")
     if got == [70, 296, 780]:
         return wrong("waits=[70, 296, 780] are the table's: there decorrelated jitter "
                      "takes every other draw. Alone, full jitter gets draws 1, 2 and 3.")
@@ -59,6 +61,7 @@ def check_full_jitter_alone(waits: Any) -> Feedback:
                  "no other column draws in between.")
 
 
+@checker
 def check_quarter_width(width: Any) -> Feedback:
     """A bucket width (ms) at which the lesson's 24 jittered clients peak at exactly 6.
 
@@ -69,8 +72,10 @@ def check_quarter_width(width: Any) -> Feedback:
     """
     if unanswered(width):
         return prompt("a bucket width in ms, a whole number from 1 to 800")
-    if isinstance(width, bool) or not isinstance(width, int) or not 1 <= width <= 800:
-        return wrong(f"width={width!r}: give a whole number of ms from 1 to 800.")
+    whole = as_whole(width)
+    if whole is None or not 1 <= whole <= 800:
+        return wrong(f"width={shown(width)}: give a whole number of ms from 1 to 800.")
+    width = whole
     data = herd_data(width=width)
     if data.peak_jittered == 6:
         return right(f"with {width} ms buckets the peak is 6 of 24: a quarter, as the "
@@ -80,6 +85,7 @@ def check_quarter_width(width: Any) -> Feedback:
                  "herd_data(width=...).")
 
 
+@checker
 def check_herd_attempt4(peak: Any) -> Feedback:
     """The jittered peak per 200 ms for the lesson's 24 clients on their fourth attempt.
 
@@ -89,6 +95,10 @@ def check_herd_attempt4(peak: Any) -> Feedback:
     if unanswered(peak):
         return prompt("the largest number of clients in one 200 ms bucket")
     want = herd_data(Backoff(200, 2, 5000, jitter="full"), 24, 4).peak_jittered
+    whole = as_whole(peak)
+    if whole is None:
+        return wrong(f"peak={shown(peak)}: give a number of clients, a whole number.")
+    peak = whole
     if peak == 24:
         return wrong("peak=24 is the peak without jitter: every client waits 1600 ms.")
     if peak == 7:
