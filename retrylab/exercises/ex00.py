@@ -17,7 +17,8 @@ def check_three_failures(attempts: Any, waits: Any) -> Feedback:
     """Three 503s then success, four attempts allowed, lesson seed.
 
     >>> check_three_failures(4, [70, 184, 592])
-    Correct: 4 attempts, waits [70, 184, 592]: the third wait draws from a 800 ms ceiling.
+    Correct: 4 attempts, waits [70, 184, 592]: the third wait (retry n = 2, before attempt 4)
+    draws from an 800 ms ceiling.
     """
     if unanswered(attempts) or unanswered(waits):
         return prompt("the number of attempts and the list of waits in ms")
@@ -39,10 +40,11 @@ def check_three_failures(attempts: Any, waits: Any) -> Feedback:
                      "one before each retry.")
     if given != r.waits:
         return wrong(f"waits={given!r}: there is one wait between each pair of "
-                     "attempts, and the n-th retry draws r x min(5000, 200 x 2**n). "
+                     "attempts, and retry n (n = 0 for the first) draws "
+                     "r x min(5000, 200 x 2**n). "
                      "Run the loop with a fresh Mulberry32(SEED).")
-    return right(f"{r.attempts} attempts, waits {r.waits}: the third wait draws from a "
-                 "800 ms ceiling.")
+    return right(f"{r.attempts} attempts, waits {r.waits}: the third wait (retry n = 2, "
+                 "before attempt 4) draws from an 800 ms ceiling.")
 
 
 @checker

@@ -87,7 +87,9 @@ def check_quarter_width(width: Any) -> Feedback:
 
 @checker
 def check_herd_attempt4(peak: Any) -> Feedback:
-    """The jittered peak per 200 ms for the lesson's 24 clients on their fourth attempt.
+    """The jittered peak per 200 ms for the lesson's 24 clients waiting for their fourth
+    retry (n = 3, ceiling 1600 ms, the wait before attempt 5); ``herd_data``'s
+    ``attempt=4`` counts retries as the lesson's ``DENEME`` does.
 
     >>> check_herd_attempt4(6)
     Correct: 6 of 24 per 200 ms: the ceiling is 1600 ms, so eight buckets share them.
@@ -102,8 +104,8 @@ def check_herd_attempt4(peak: Any) -> Feedback:
     if peak == 24:
         return wrong("peak=24 is the peak without jitter: every client waits 1600 ms.")
     if peak == 7:
-        return wrong("peak=7 is the third attempt's; the fourth draws from a 1600 ms "
-                     "ceiling, so set attempt=4.")
+        return wrong("peak=7 is the third retry's (800 ms ceiling); the fourth retry "
+                     "draws from a 1600 ms ceiling, so set attempt=4.")
     if peak != want:
         return wrong(f"peak={peak!r}: call herd_data(Backoff(200, 2, 5000, jitter='full'), "
                      "24, 4) and read peak_jittered.")
