@@ -53,7 +53,7 @@ def test_herd_attempt4() -> None:
     fb = check_herd_attempt4(6)
     assert fb.correct and "1600 ms" in fb.message
     assert "without jitter" in check_herd_attempt4(24).message
-    assert "third attempt" in check_herd_attempt4(7).message
+    assert "third retry" in check_herd_attempt4(7).message
     fb = check_herd_attempt4(5)
     assert not fb.correct and "peak=5" in fb.message
     assert not check_herd_attempt4(...).answered
