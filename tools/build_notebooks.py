@@ -103,6 +103,7 @@ def parse(text: str) -> nbformat.NotebookNode:
         unknown = sorted(set(tags) - TAGS)
         if unknown:
             raise SystemExit(f"unknown cell tag(s) {unknown} in cell {i}: {first}")
+        cell.metadata.pop("lines_to_next_cell", None)  # jupytext's layout hint only
         extra = set(cell.metadata) - {"tags"}
         if extra:
             raise SystemExit(f"unexpected cell metadata {sorted(extra)} in cell {i}")
