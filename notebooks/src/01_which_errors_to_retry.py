@@ -505,8 +505,9 @@ answer = {"A", "E", "G", "H"}
 check_retried_cases(answer)
 
 # %% [markdown]
-# **Exercise 3.** Which of the statuses 400, 401, 403, 404, 409, 422, 429,
-# 500, 502 and 503 are retried? Give a set of numbers.
+# **Exercise 3.** None of these statuses is in the table above: 405, 408,
+# 410, 413, 429, 501, 504 and 507. Which does the lesson's rule retry (for a
+# GET)? Give a set of numbers.
 
 # %%
 from retrylab.exercises.ex01 import check_retried_statuses
@@ -516,7 +517,7 @@ answer = ...
 check_retried_statuses(answer)
 
 # %% tags=["solution"]
-answer = {429, 500, 502, 503}
+answer = {429, 501, 504, 507}
 check_retried_statuses(answer)
 
 # %% [markdown]

@@ -438,7 +438,7 @@ print(herd_data(full, clients=10_000, attempt=6).summary())
 # List the ceilings before the first five retries, in ms.
 
 # %%
-from retrylab.exercises.ex02 import (check_ceilings, check_full_jitter_alone,
+from retrylab.exercises.ex02 import (check_ceilings, check_full_jitter_second,
                                      check_herd_attempt4, check_quarter_width)
 
 # %% tags=["scaffold"]
@@ -450,18 +450,25 @@ ceilings = Backoff(300, 3, 10_000).ceilings(range(5)).tolist()
 check_ceilings(ceilings)
 
 # %% [markdown]
-# **Exercise 4.** The lesson's full-jitter column starts 70, 296, 780. What
-# are the first three full-jitter waits (base 200, factor 2, cap 5000) when
-# the generator `Mulberry32(SEED)` is used by full jitter alone?
+# **Exercise 4.** In each row, `geri-cekilme.mjs` calls `tamSarsinti(n)`
+# (full jitter) and then `iliskisizSarsinti()` (decorrelated), on one
+# generator. Swap the two calls: what are the first three full-jitter waits
+# now? Work it out from the draws above, or with two `Backoff(...).waits(rng)`
+# on one shared `Mulberry32(SEED)`.
 
 # %% tags=["scaffold"]
 waits = ...
-check_full_jitter_alone(waits)
+check_full_jitter_second(waits)
 
 # %% tags=["solution"]
-alone = Backoff(200, 2, 5000, jitter="full").waits(Mulberry32(SEED))
-waits = [next(alone) for _ in range(3)]
-check_full_jitter_alone(waits)
+rng = Mulberry32(SEED)
+full_waits = Backoff(200, 2, 5000, jitter="full").waits(rng)
+deco_waits = Backoff(200, 2, 5000, jitter="decorrelated").waits(rng)
+waits = []
+for _ in range(3):
+    next(deco_waits)              # the decorrelated wait draws first now
+    waits.append(next(full_waits))
+check_full_jitter_second(waits)
 
 # %% [markdown]
 # **Exercise 5.** Find a bucket width (ms) at which the lesson's 24 jittered

@@ -35,7 +35,8 @@ from retrylab.viz.figure import show
 # ## Why a breaker: retrying is one request's business
 #
 # Say the user presses "send" five times while the station is down, and each
-# press runs the retry loop of notebook 03 (4 attempts, full jitter). Every
+# press runs the retry loop of [notebook 03](03_the_retry_loop.ipynb) (4
+# attempts, full jitter; its attempt-limit table showed one such run). Every
 # attempt answers 503:
 
 # %%
@@ -289,12 +290,13 @@ refused.retry_in, refused.state
 # | the error | what happened | what to tell the user |
 # |---|---|---|
 # | network error | a request was sent; no answer came back (notebook 01) | "No connection to the station. Check your signal." A retry may help at once. |
-# | `BreakerOpen` | **no request was sent**; the service failed repeatedly | "The station is not answering right now. Try again in 5 s." |
+# | `BreakerOpen` | **no request was sent**; the service failed repeatedly | "The station is not answering right now. Try again in N s." |
 #
 # A "try again" button does nothing until the cooldown is over, so the message
-# should say how long (4100 ms, rounded *up* to 5 s), or the button should stay
-# disabled until then. And the retry loop must not retry a `BreakerOpen` at
-# once: nothing was sent, and the answer will be the same for 4.1 more seconds.
+# should say how long, in whole seconds a person can count (how to round
+# `retry_in` is exercise 4), or the button should stay disabled until then.
+# And the retry loop must not retry a `BreakerOpen` at once: nothing was
+# sent, and the answer will be the same until the cooldown is over.
 
 # %% [markdown]
 # ## One breaker per endpoint group

@@ -62,6 +62,46 @@ def check_full_jitter_alone(waits: Any) -> Feedback:
 
 
 @checker
+def check_full_jitter_second(waits: Any) -> Feedback:
+    """The first three full-jitter waits if each row drew the decorrelated wait first.
+
+    The lesson's program calls ``tamSarsinti(n)`` and then ``iliskisizSarsinti()``
+    in each row, on one generator; swap the two calls and full jitter gets
+    draws 2, 4 and 6.
+
+    >>> check_full_jitter_second([92, 351, 530]).correct
+    True
+    >>> check_full_jitter_second([70, 296, 780]).message.split(":")[0]
+    'waits=[70, 296, 780] are the table as printed'
+    """
+    if unanswered(waits):
+        return prompt("a list of three waits in ms")
+    rng = Mulberry32(SEED)
+    full = Backoff(200, 2, 5000, jitter="full").waits(rng)
+    deco = Backoff(200, 2, 5000, jitter="decorrelated").waits(rng)
+    want = []
+    for _ in range(3):
+        next(deco)
+        want.append(next(full))
+    got = as_wholes(waits)
+    if got is None or len(got) != 3:
+        return wrong(f"waits={shown(waits)}: give a list of exactly three whole numbers of ms.")
+    if got == [70, 296, 780]:
+        return wrong("waits=[70, 296, 780] are the table as printed: there full jitter "
+                     "draws first in each row (draws 1, 3, 5). Swapped, it gets the others.")
+    alone = list(itertools.islice(Backoff(200, 2, 5000, jitter="full").waits(Mulberry32(SEED)),
+                                  3))
+    if got == alone:
+        return wrong(f"waits={got!r} is full jitter on a generator of its own (draws 1, 2, 3); "
+                     "here it still shares the generator, and draws second in each row.")
+    if got != want:
+        return wrong(f"waits={got!r}: in each row the decorrelated wait takes a draw first; "
+                     "full jitter gets draws 2, 4, 6: round(r x min(5000, 200 x 2**n)).")
+    return right(f"{want}: draws 2, 4 and 6 of Mulberry32(SEED) times 200, 400 and 800. "
+                 "The same seed gives the same table only in the same order of draws.")
+
+
+@checker
 def check_quarter_width(width: Any) -> Feedback:
     """A bucket width (ms) at which the lesson's 24 jittered clients peak at exactly 6.
 
