@@ -35,7 +35,10 @@ def test_retried_statuses() -> None:
     assert "429 is missing" in check_retried_statuses({501, 504, 507}).message
     assert check_retried_statuses({429, 501, 507}).message.startswith("504 is missing")
     fb = check_retried_statuses({408, 429, 501, 504, 507})
-    assert fb.message.startswith("408 should not be retried: the request itself is wrong")
+    assert fb.message.startswith("408 should not be retried: 408 is a 4xx")
+    fb = check_retried_statuses({405, 429, 501, 504, 507})
+    assert fb.message.startswith("405 should not be retried: the request itself is wrong")
+    assert "Not Implemented" in check_retried_statuses({429, 504, 507}).message
     assert "not in the list" in check_retried_statuses({429, 501, 503, 504, 507}).message
     assert "whole status codes" in check_retried_statuses(5).message
     assert not check_retried_statuses(...).answered

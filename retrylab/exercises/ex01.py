@@ -104,12 +104,17 @@ def check_retried_statuses(answer: Any) -> Feedback:
                      "4xx that is retried.")
     missing = sorted(should - chosen)
     if missing:
-        return wrong(f"{missing[0]} is missing: a 5xx reports the server's state right now, "
-                     "which can change.")
+        note = (" (501 Not Implemented will not change with time, but the lesson's rule "
+                "does not single it out)" if missing[0] == 501 else "")
+        return wrong(f"{missing[0]} is missing: the lesson's rule retries every 5xx, which "
+                     f"reports the server's state right now{note}.")
     extra = sorted(chosen - should)
     if extra:
         s = extra[0]
         why = ("it is not in the list" if s not in STATUSES else
+               "408 is a 4xx, and the lesson's rule retries no 4xx but 429 (RFC 9110 lets "
+               "a client repeat a request after a 408 on a new connection, and many "
+               "libraries do: the lesson's rule is stricter)" if s == 408 else
                "the request itself is wrong, so the same request gets the same answer")
         return wrong(f"{s} should not be retried: {why}.")
     return right(f"{', '.join(map(str, sorted(should)))}: a rate limit and the server's "
