@@ -488,6 +488,8 @@ lab.close()
 #
 # ## Exercises
 #
+# Exercise 1, writing `should_retry`, is [above](#Write-the-rule-yourself), where the rule is introduced.
+#
 # **Exercise 2.** Which of these cases does the lesson's rule retry? Give a
 # set of letters.
 

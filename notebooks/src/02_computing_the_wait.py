@@ -434,6 +434,8 @@ print(herd_data(full, clients=10_000, attempt=6).summary())
 # %% [markdown]
 # ## Exercises
 #
+# Exercises 1 and 2, writing `full_jitter` and `decorrelated`, are [above](#Write-the-two-jitters-yourself).
+#
 # **Exercise 3.** A policy uses base 300 ms, factor 3 and a cap of 10 s.
 # List the ceilings before the first five retries, in ms.
 

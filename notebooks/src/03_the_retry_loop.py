@@ -491,6 +491,8 @@ flaky.close()
 #
 # ## Exercises
 #
+# Exercise 1, writing the loop, is [above](#Write-the-loop-yourself).
+#
 # **Exercise 2.** For each pair (backoff wait in ms, the server's
 # `Retry-After` in seconds or none), what does the loop wait? Give four waits
 # in ms.

@@ -350,6 +350,8 @@ registry.states()
 # %% [markdown]
 # ## Exercises
 #
+# Exercise 1, writing `Breaker`, is [above](#The-three-states), where the states are introduced.
+#
 # **Exercise 2.** Replay the lesson's nine events through a breaker with
 # threshold 2 (cooldown 5000 ms). How many requests are sent, and how many
 # blocked?
