@@ -53,7 +53,21 @@ def test_herd_attempt4() -> None:
     fb = check_herd_attempt4(6)
     assert fb.correct and "1600 ms" in fb.message
     assert "without jitter" in check_herd_attempt4(24).message
-    assert "third attempt" in check_herd_attempt4(7).message
+    assert "third retry" in check_herd_attempt4(7).message
     fb = check_herd_attempt4(5)
     assert not fb.correct and "peak=5" in fb.message
     assert not check_herd_attempt4(...).answered
+
+
+def test_full_jitter_second() -> None:
+    from retrylab.exercises.ex02 import check_full_jitter_second
+    fb = check_full_jitter_second([92, 351, 530])
+    assert fb.correct and "draws 2, 4 and 6" in fb.message
+    fb = check_full_jitter_second([70, 296, 780])
+    assert not fb.correct and "the table as printed" in fb.message
+    fb = check_full_jitter_second([70, 184, 592])
+    assert not fb.correct and "a generator of its own" in fb.message
+    fb = check_full_jitter_second([92, 351, 529])
+    assert not fb.correct and "draws 2, 4, 6" in fb.message
+    assert "exactly three" in check_full_jitter_second(42).message
+    assert not check_full_jitter_second(...).answered

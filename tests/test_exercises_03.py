@@ -36,14 +36,40 @@ def test_give_up_reason() -> None:
 
 
 def test_refresh_policy() -> None:
-    assert check_refresh_policy(RetryPolicy(max_attempts=3)).correct
-    assert check_refresh_policy(RetryPolicy(time_budget=500)).correct
+    assert check_refresh_policy(RetryPolicy(3, Backoff(100, 2, 5000, jitter="full"))).correct
+    assert check_refresh_policy(RetryPolicy(3, Backoff(200, 2, 250, jitter="full"))).correct
     assert check_refresh_policy(RetryPolicy(backoff=Backoff(50, 2, 100))).correct
     fb = check_refresh_policy(RetryPolicy())
-    assert fb.message.startswith("when the station stays down the loop waits [70, 184, 592] "
-                                 "ms: 846 ms in all, more than 500")
+    assert fb.message.startswith("with the highest possible draws, when the station stays "
+                                 "down the loop waits [200, 400, 800] ms: 1400 ms in all")
+    # a time budget alone cuts the good case short when the draws are high
+    fb = check_refresh_policy(RetryPolicy(time_budget=500))
+    assert fb.message.startswith("with the highest possible draws, against two 503s")
     fb = check_refresh_policy(RetryPolicy(max_attempts=2))
-    assert fb.message.startswith("against two 503s and then the data the loop stopped with "
-                                 "max_attempts after 2 attempt(s)")
+    assert fb.message.startswith("with the highest possible draws, against two 503s and then "
+                                 "the data the loop stopped with max_attempts after 2 "
+                                 "attempt(s)")
+    fb = check_refresh_policy(RetryPolicy(max_attempts=1000, backoff=Backoff(1, 1, 1)))
+    assert "more than 100 requests" in fb.message
     assert "give a RetryPolicy" in check_refresh_policy(3).message
     assert not check_refresh_policy(...).answered
+
+
+def test_refresh_policy_model_answer_holds_for_any_seed() -> None:
+    from retrylab import Backoff, Mulberry32, Outcome
+    from retrylab.exercises.ex03 import PATIENCE_MS, check_refresh_policy
+
+    model = RetryPolicy(3, Backoff(100, 2, 5000, jitter="full"))
+    assert check_refresh_policy(model).correct
+    for seed in range(2000):
+        down = model.run(lambda: Outcome.http(503), "GET", Mulberry32(seed))
+        assert sum(down.waits) <= PATIENCE_MS
+        flaky = iter([Outcome.http(503), Outcome.http(503), Outcome.success([1])])
+        assert model.run(lambda flaky=flaky: next(flaky), "GET", Mulberry32(seed)).ok
+    # the old model answer met the limit only for the lesson's seed: now refused
+    fb = check_refresh_policy(RetryPolicy(max_attempts=3))
+    assert not fb.correct and "highest possible draws" in fb.message
+    over = sum(sum(RetryPolicy(max_attempts=3).run(lambda: Outcome.http(503), "GET",
+                                                   Mulberry32(s)).waits) > PATIENCE_MS
+               for s in range(2000))
+    assert over == 127

@@ -1,13 +1,15 @@
-"""Every committed notebook was built from its source in notebooks/src/ as it is now.
+"""Every committed notebook, in every edition, was built from its source as it is now.
 
-The .py sources are where notebooks are edited; a source changed without
-rebuilding (python tools/build_notebooks.py NAME) would leave the committed
-.ipynb, which students open and nbval runs, teaching the old text.
+The .py sources in notebooks/src/ are where notebooks are edited; a source
+changed without rebuilding (python tools/build_notebooks.py NAME) would leave a
+committed .ipynb, which students open and nbval runs, teaching the old text.
+Each edition (tools/build_notebooks.py's EDITIONS) has its own folder.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 
 import nbformat
@@ -20,25 +22,42 @@ _spec = importlib.util.spec_from_file_location("build_notebooks",
                                                ROOT / "tools" / "build_notebooks.py")
 assert _spec is not None and _spec.loader is not None
 builder = importlib.util.module_from_spec(_spec)
+sys.modules.setdefault("build_notebooks", builder)  # dataclasses look their module up
 _spec.loader.exec_module(builder)
+EDITIONS = builder.EDITIONS
+PAIRS = [(src, ed) for ed in EDITIONS for src in SOURCES]
 
 
-def cells(nb: nbformat.NotebookNode) -> list[tuple[str, str, list[str]]]:
-    return [(c.cell_type, c.source, list(c.metadata.get("tags", []))) for c in nb.cells]
+def cells(nb: nbformat.NotebookNode) -> list[tuple[str, str, list[str], str]]:
+    return [(c.cell_type, c.source, list(c.metadata.get("tags", [])), c.get("id", ""))
+            for c in nb.cells]
 
 
-def test_every_source_has_a_notebook_and_back() -> None:
-    built = sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb"))
-    assert built == [p.stem for p in SOURCES]
-    assert len(SOURCES) >= 9
+def test_the_editions_are_the_student_and_instructor_ones() -> None:
+    folders = {e.name: e.folder for e in EDITIONS}
+    assert folders["student"] == "" and folders["instructor"] == "solutions"
+    assert len({e.out for e in EDITIONS}) == len(EDITIONS)
 
 
-@pytest.mark.parametrize("src", SOURCES, ids=[p.stem for p in SOURCES])
-def test_notebook_matches_its_source(src: Path) -> None:
-    expected = builder.parse(src.read_text())
-    committed = nbformat.read(ROOT / "notebooks" / (src.stem + ".ipynb"), as_version=4)
+@pytest.mark.parametrize("edition", EDITIONS, ids=[e.name for e in EDITIONS])
+def test_every_source_has_a_notebook_and_back(edition: object) -> None:
+    built = sorted(p.stem for p in edition.out.glob("*.ipynb"))  # type: ignore[attr-defined]
+    assert built == [p.stem for p in SOURCES], (
+        f"{edition.name} edition: run python tools/build_notebooks.py")  # type: ignore[attr-defined]
+    assert len(SOURCES) >= 8
+
+
+@pytest.mark.parametrize(("src", "edition"), PAIRS,
+                         ids=[f"{e.name}-{s.stem}" for s, e in PAIRS])
+def test_notebook_matches_its_source(src: Path, edition: object) -> None:
+    expected = builder.edition_notebook(builder.parse(src.read_text()), edition)
+    path = edition.path(src.stem)  # type: ignore[attr-defined]
+    assert path.exists(), f"{path.relative_to(ROOT)} is missing: run tools/build_notebooks.py"
+    committed = nbformat.read(path, as_version=4)
     assert cells(committed) == cells(expected), (
-        f"notebooks/{src.stem}.ipynb is stale: run python tools/build_notebooks.py {src.stem}")
+        f"{path.relative_to(ROOT)} is stale: run python tools/build_notebooks.py {src.stem}")
+    assert committed.metadata["kernelspec"]["display_name"] == "Python 3 (ipykernel)"
+    assert "widgets" not in committed.metadata
     code = [c for c in committed.cells if c.cell_type == "code"]
     assert all(c.execution_count is not None for c in code if c.source.strip()), (
-        f"notebooks/{src.stem}.ipynb has cells without stored outputs")
+        f"{path.relative_to(ROOT)} has cells without stored outputs")

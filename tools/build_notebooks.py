@@ -1,26 +1,50 @@
-"""Build notebooks/NN_name.ipynb from notebooks/src/NN_name.py, then execute it.
+"""Build every edition of every notebook from notebooks/src/NN_name.py, then execute it.
 
 The .py source is the single place a notebook is edited: short cells in
 jupytext's "percent" format, reviewable as a diff. jupytext reads it into cells;
-this script adds what the committed notebooks need, executes them in a fresh
-kernel from the notebooks/ folder, and writes them with their outputs (so they
-read on GitHub without a kernel, and nbval compares against them).
+this script makes each *edition* of it (see :data:`EDITIONS`), executes each in
+a fresh kernel from the folder it is written to, and writes it with its outputs
+(so it reads on GitHub without a kernel, and nbval compares against it).
+
+Editions (the convention every source follows):
+
+    student     notebooks/NN_name.ipynb            no answers: scaffolds, "Not yet" prompts
+    instructor  notebooks/solutions/NN_name.ipynb  worked answers and their "Correct" outputs
+
+An edition is data: a name, an output folder, the cell tags it drops, and a
+language. For a language other than English, a markdown cell tagged with the
+language's code (e.g. ``tr``) placed right after an English markdown cell
+replaces that cell (and keeps its tags); in the English editions such cells are
+dropped.
 
 Cell markers are jupytext's (``# %%`` then optional metadata); the tags used here:
 
-    # %% [markdown]                         a markdown cell
-    # %%                                    a code cell
+    # %% [markdown]                         a markdown cell (both editions)
+    # %%                                    a code cell (both editions)
+    # %% tags=["scaffold"]                  student edition only: `...` to fill in + the check
+    # %% tags=["solution"]                  instructor edition only: the answer + the check
+    # %% [markdown] tags=["solution"]       instructor edition only: an open exercise's discussion
     # %% tags=["nbval-ignore-output"]       nbval does not compare its output (widgets)
-    # %% tags=["solution"]                  a solution (its source is collapsed)
     # %% tags=["nbval-skip"]                never executed in CI
+    # %% [markdown] tags=["tr"]             replaces the markdown cell above it in Turkish editions
 
-Usage: python tools/build_notebooks.py [NAME ...]   (default: every source)
+Tags combine (``tags=["solution", "nbval-ignore-output"]``). A solution cell
+comes right after its scaffold (or, for an open exercise, after the markdown
+that asks it). Cell ids come from the cell's place in the source, so the same
+cell has the same id in every edition and between builds.
+
+Usage: python tools/build_notebooks.py [-j JOBS] [--edition NAME] [NAME ...]
+       (default: every source, every edition, two kernels at a time)
 """
 
 from __future__ import annotations
 
+import argparse
+import os
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 import jupytext
@@ -30,28 +54,110 @@ from nbclient import NotebookClient
 ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "notebooks" / "src"
 OUT = ROOT / "notebooks"
-TAGS = {"nbval-ignore-output", "solution", "nbval-skip"}
+#: Languages a translated cell may be tagged with (English is the source's own).
+LANGS = ("en", "tr")
+EDITION_TAGS = {"scaffold", "solution"}
+TAGS = {"nbval-ignore-output", "nbval-skip"} | EDITION_TAGS | (set(LANGS) - {"en"})
 #: What JupyterLab writes for ipykernel's kernel, so opening a notebook changes nothing.
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 
 
+@dataclass(frozen=True)
+class Edition:
+    """One edition of the notebooks: where it goes, which cells it leaves out, its language."""
+
+    name: str
+    folder: str                 #: relative to notebooks/ ("" for notebooks/ itself)
+    drops: frozenset[str]       #: a cell with any of these tags is left out
+    lang: str = "en"
+
+    @property
+    def out(self) -> Path:
+        return OUT / self.folder if self.folder else OUT
+
+    def path(self, stem: str) -> Path:
+        return self.out / (stem + ".ipynb")
+
+
+STUDENT = Edition("student", "", frozenset({"solution"}))
+INSTRUCTOR = Edition("instructor", "solutions", frozenset({"scaffold"}))
+#: Every edition that is built and committed. The Turkish pair is added here later:
+#: Edition("student-tr", "tr", frozenset({"solution"}), "tr") and
+#: Edition("instructor-tr", "tr/solutions", frozenset({"scaffold"}), "tr").
+EDITIONS: tuple[Edition, ...] = (STUDENT, INSTRUCTOR)
+
+
 def parse(text: str) -> nbformat.NotebookNode:
-    """Read a percent-format source into a notebook (not executed)."""
+    """Read a percent-format source into its full notebook: every cell, every tag.
+
+    Checks the tags and the edition rules (a solution follows its scaffold or a
+    markdown cell; a translation follows a markdown cell), and gives every
+    cell a stable id from its place in the source.
+    """
     nb = jupytext.reads(text, fmt="py:percent")
     nb.metadata = nbformat.from_dict({"kernelspec": dict(KERNELSPEC),
                                       "language_info": {"name": "python"}})
     for i, cell in enumerate(nb.cells):
+        first = cell.source.splitlines()[:1]
         tags = cell.metadata.get("tags", [])
         unknown = sorted(set(tags) - TAGS)
         if unknown:
-            raise SystemExit(f"unknown cell tag(s) {unknown} in cell {i}: "
-                             f"{cell.source.splitlines()[:1]}")
+            raise SystemExit(f"unknown cell tag(s) {unknown} in cell {i}: {first}")
+        cell.metadata.pop("lines_to_next_cell", None)  # jupytext's layout hint only
         extra = set(cell.metadata) - {"tags"}
         if extra:
             raise SystemExit(f"unexpected cell metadata {sorted(extra)} in cell {i}")
-        if "solution" in tags:
-            cell.metadata["jupyter"] = {"source_hidden": True}
-        cell["id"] = f"c{i:03d}"  # stable ids: clean diffs between builds
+        if {"scaffold", "solution"} <= set(tags):
+            raise SystemExit(f"cell {i} is tagged both scaffold and solution: {first}")
+        if "scaffold" in tags and cell.cell_type != "code":
+            raise SystemExit(f"cell {i}: a scaffold is a code cell: {first}")
+        langs = set(tags) & set(LANGS)
+        if langs:
+            before = nb.cells[i - 1] if i else None
+            if (cell.cell_type != "markdown" or before is None
+                    or before.cell_type != "markdown"
+                    or set(before.metadata.get("tags", [])) & set(LANGS)):
+                raise SystemExit(f"cell {i}: a {sorted(langs)} cell is markdown and comes "
+                                 f"right after the English markdown cell it translates: {first}")
+        if "solution" in tags and cell.cell_type == "code":
+            before_tags = set(nb.cells[i - 1].metadata.get("tags", [])) if i else set()
+            if "scaffold" not in before_tags:
+                raise SystemExit(f"cell {i}: a solution code cell comes right after its "
+                                 f"scaffold: {first}")
+        cell["id"] = f"c{i:03d}"  # stable ids: the same in every edition, clean diffs
+    return nb
+
+
+def edition_notebook(full: nbformat.NotebookNode, edition: Edition) -> nbformat.NotebookNode:
+    """The cells of ``full`` (from :func:`parse`) that ``edition`` shows, in its language."""
+    nb = nbformat.from_dict(dict(full))
+    cells = []
+    for cell in full.cells:
+        tags = list(cell.metadata.get("tags", []))
+        lang = next((t for t in tags if t in LANGS), None)
+        if lang is not None:
+            if lang == edition.lang and cells:
+                # the translation replaces the English cell before it, keeping its tags
+                english = cells.pop()
+                if english is None:
+                    cells.append(None)
+                    continue
+                kept = [t for t in english.metadata.get("tags", [])]
+                cell = nbformat.from_dict(dict(cell))
+                cell.metadata = nbformat.from_dict(dict(english.metadata))
+                if kept:
+                    cell.metadata["tags"] = kept
+                else:
+                    cell.metadata.pop("tags", None)
+                cell["id"] = english["id"]
+                tags = kept
+            else:
+                continue
+        if set(tags) & edition.drops:
+            cells.append(None)   # a placeholder, so a translation after it is dropped too
+            continue
+        cells.append(nbformat.from_dict(dict(cell)))
+    nb.cells = [c for c in cells if c is not None]
     return nb
 
 
@@ -71,28 +177,50 @@ def strip_widget_views(nb: nbformat.NotebookNode) -> None:
             data.pop("application/vnd.jupyter.widget-view+json", None)
 
 
-def build(src: Path) -> float:
-    """Parse, execute in a fresh kernel, write; return seconds taken."""
-    nb = parse(src.read_text())
+def kernel_env() -> dict[str, str]:
+    """The kernel's environment: this checkout's retrylab first on the path."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
+    return env
+
+
+def build(stem: str, edition_name: str) -> tuple[str, str, float]:
+    """Make one edition of one notebook, execute it in a fresh kernel, write it.
+
+    Returns (notebook, edition, seconds taken).
+    """
+    edition = next(e for e in EDITIONS if e.name == edition_name)
+    nb = edition_notebook(parse((SRC / (stem + ".py")).read_text()), edition)
+    edition.out.mkdir(parents=True, exist_ok=True)
+    os.environ.update(kernel_env())   # this worker's kernels inherit it
     start = time.perf_counter()
     NotebookClient(nb, timeout=120, kernel_name="python3",
-                   resources={"metadata": {"path": str(OUT)}}).execute()
+                   resources={"metadata": {"path": str(edition.out)}}).execute()
     took = time.perf_counter() - start
     strip_widget_views(nb)
-    target = OUT / (src.stem + ".ipynb")
-    nbformat.write(nb, target)
-    return took
+    nbformat.write(nb, edition.path(stem))
+    return stem, edition.name, took
 
 
 def main(argv: list[str]) -> int:
-    names = argv or sorted(p.stem for p in SRC.glob("*.py"))
-    total = 0.0
-    for name in names:
-        src = SRC / (Path(name).stem + ".py")
-        took = build(src)
-        total += took
-        print(f"{src.stem}: executed in {took:.1f} s")
-    print(f"all: {total:.1f} s")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("names", nargs="*", help="notebook names (default: every source)")
+    parser.add_argument("-j", "--jobs", type=int, default=2,
+                        help="kernels run at a time (default 2: a notebook's two editions)")
+    parser.add_argument("--edition", action="append", choices=[e.name for e in EDITIONS],
+                        help="build only this edition (repeatable; default: all)")
+    args = parser.parse_args(argv)
+    stems = [Path(n).stem for n in args.names] or sorted(p.stem for p in SRC.glob("*.py"))
+    for stem in stems:
+        if not (SRC / (stem + ".py")).exists():
+            parser.error(f"no source notebooks/src/{stem}.py")
+    editions = args.edition or [e.name for e in EDITIONS]
+    jobs = [(stem, ed) for stem in stems for ed in editions]
+    start = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        for stem, ed, took in pool.map(build, *zip(*jobs, strict=True)):
+            print(f"{stem} [{ed}]: executed in {took:.1f} s")
+    print(f"all: {time.perf_counter() - start:.1f} s")
     return 0
 
 

@@ -1,6 +1,10 @@
 # %% [markdown]
 # # 00 · Start here: retries, backoff, jitter and circuit breakers
 #
+# **Next:** [01 · Which errors to retry](01_which_errors_to_retry.ipynb) ·
+# **Prerequisites:** Python (functions, lists, loops); no networking needed ·
+# **Time:** about 20 minutes
+#
 # An observer high on a mountain sends measurements to the **North Slope
 # station** over a link that drops for a few seconds and comes back. A request
 # that fails now often succeeds if it is sent again 200 ms later, and the
@@ -23,7 +27,14 @@
 # * find the notebook for each topic and run it in JupyterLab;
 # * use the sliders: every figure is drawn once when the cell runs, and redrawn
 #   when you move a control;
-# * run one retry loop yourself and read its result.
+# * run one retry loop yourself and read its result;
+# * count attempts and retries the way every notebook here does, and read the
+#   lessons' Turkish terms.
+#
+# **Two editions.** This folder's notebooks are the *student* edition: each
+# exercise is a cell with `...` to fill in, and its checker answers "Not yet"
+# until you do. The same notebooks with worked answers (and their "Correct"
+# outputs) are in `notebooks/solutions/`: open them when you want to compare.
 
 # %% [markdown]
 # ## The four questions
@@ -40,6 +51,69 @@
 # Notebook 05 follows the mobile lesson, notebook 06 puts thousands of
 # simulated clients against one server, and notebook 07 gathers everything
 # into a checklist and a capstone exercise.
+
+# %% [markdown]
+# ## Counting attempts and retries
+#
+# One convention, used in every notebook and every checker:
+#
+# * an **attempt** is one send of the request, counted from 1: **attempt 1 is
+#   the first send**, attempt 2 the first one sent again;
+# * a **retry** is a wait and an attempt after a failure. In the formulas the
+#   retry number **n counts from 0**: retry n = 0 is the wait before attempt 2,
+#   and in general retry n comes before attempt n + 2;
+# * tables that number their rows 1, 2, 3 (the lesson's `deneme` column,
+#   `waits_table`'s `retry`) count retries from 1: row k is n = k − 1, the wait
+#   before attempt k + 1.
+#
+# With base 200 ms and factor 2 the ceiling is min(5000, 200 × 2ⁿ):
+#
+# | attempt | 1 | 2 | 3 | 4 | 5 |
+# |---|---|---|---|---|---|
+# | retry n before it | - | 0 | 1 | 2 | 3 |
+# | ceiling of the wait (ms) | - | 200 | 400 | 800 | 1600 |
+#
+# So the 800 ms ceiling belongs to retry n = 2, the third retry, and comes
+# **before attempt 4**. (The lesson's own loop counts `deneme` from 0 and its
+# table from 1; the code is the same, only the labels differ.)
+
+# %% [markdown]
+# ## The lessons' words
+#
+# The lessons are in Turkish; the notebooks quote them and their code. The
+# terms, as the lessons use them:
+#
+# | Turkish | English | where |
+# |---|---|---|
+# | yeniden deneme | retry (the web lesson's title: *Yeniden Deneme ve Geri Çekilme*) | 00-07 |
+# | deneme, `enCokDeneme` | attempt; the attempt limit (`max_attempts`) | 03 |
+# | geri çekilme, üstel geri çekilme | backoff, exponential backoff | 02 |
+# | bekleme, `beklemeler` | wait, the waits | 02, 03 |
+# | `TABAN` (taban) | the base of the backoff, 200 ms (in `yeniden-deneme.mjs` the same word names the server's base URL) | 02, 03 |
+# | `CARPAN` (çarpan) | the factor, 2 | 02 |
+# | `TAVAN` (tavan) | the cap, 5000 ms | 02 |
+# | sarsıntı | jitter | 02 |
+# | tam sarsıntı | full jitter | 02 |
+# | ilişkisiz sarsıntı | decorrelated jitter | 02 |
+# | sarsıntısız / sarsıntılı | without / with jitter | 02 |
+# | istemci, kova | client, bucket (of the histogram) | 02 |
+# | alt sınır | lower bound (of the wait, for Retry-After) | 03 |
+# | sunucu önerisi (`sunucuOnerisi`) | the server's suggestion, Retry-After | 03 |
+# | hata sınıfı; ağ hatası (`ag`), gövde hatası (`govde`), iptal | failure class; network error, body error, cancellation | 01 |
+# | güvenli yöntem (`GUVENLI_YONTEM`) | safe method (GET, HEAD, OPTIONS) | 01 |
+# | tekillik anahtarı | idempotency key | 01 |
+# | sözleşme | contract | 01 |
+# | denenir mi (`denenirMi`) | is it retried? (the rule) | 01 |
+# | devre kesici | circuit breaker | 04 |
+# | kapalı / açık / yarı açık (`kapali`, `acik`, `yariAcik`) | closed / open / half-open | 04 |
+# | eşik (`ESIK`) | threshold, 3 failures | 04 |
+# | soğuma (`SOGUMA`) | cooldown, 5000 ms | 04 |
+# | ardışık başarısızlık, `ardisikHata` | failures in a row | 04 |
+# | izin, gönderilen, engellenen | allowed, sent, blocked | 04 |
+# | tohum, üreteç | seed, generator | 00, 02 |
+# | toplam bütçe | total (time) budget | 03 |
+# | kullanıcı tarafından tetiklenen / arka planda çalışan (istek) | user-triggered / background (request) | 03 |
+# | geçici / kalıcı hata | transient / permanent error (the mobile lesson) | 01, 05 |
 
 # %% [markdown]
 # ## Everything is reproducible
@@ -84,9 +158,10 @@ result = policy.run(lambda: next(answers), method="GET",
 result.attempts, result.waits, result.reason.value
 
 # %% [markdown]
-# Three attempts, two waits of 70 ms and 184 ms, and the data arrived: the
-# first line of the lesson's output. Notebook 03 runs the same loop against a
-# real HTTP server on your machine.
+# Three attempts, two waits of 70 ms (retry n = 0, before attempt 2) and
+# 184 ms (n = 1, before attempt 3), and the data arrived: the first line of
+# the lesson's output. Notebook 03 runs the same loop against a real HTTP
+# server on your machine, and has you write it.
 
 # %%
 result.outcome.data
@@ -94,16 +169,22 @@ result.outcome.data
 # %% [markdown]
 # ## The notebooks
 #
-# | # | notebook | what you will be able to do |
-# |---|---|---|
-# | 00 | `00_start_here` | find your way, run a first loop |
-# | 01 | `01_which_errors_to_retry` | decide, for any method and failure, whether to retry, and why; make writes safe with idempotency keys |
-# | 02 | `02_computing_the_wait` | compute fixed, linear, exponential and capped waits, and see jitter spread a herd |
-# | 03 | `03_the_retry_loop` | run a retry loop against a real server, honour Retry-After, and set attempt and time limits |
-# | 04 | `04_circuit_breaker` | trace a breaker through closed, open and half-open, and scope it per endpoint |
+# | # | notebook | what you will be able to do | you write |
+# |---|---|---|---|
+# | 00 | `00_start_here` | find your way, run a first loop | |
+# | 01 | `01_which_errors_to_retry` | decide, for any method and failure, whether to retry, and why; make writes safe with idempotency keys | `should_retry` |
+# | 02 | `02_computing_the_wait` | compute fixed, linear, exponential and capped waits, and see jitter spread a herd | `full_jitter`, `decorrelated` |
+# | 03 | `03_the_retry_loop` | run a retry loop against a real server, honour Retry-After, and set attempt and time limits | the retry loop |
+# | 04 | `04_circuit_breaker` | trace a breaker through closed, open and half-open, and scope it per endpoint | a breaker class |
 # | 05 | `05_mobile_retry_policy` | read the mobile lesson's policies and code critically, and avoid its four common mistakes |
 # | 06 | `06_retry_storms_lab` | watch thousands of clients retry against one server, and stop a retry storm |
-# | 07 | `07_summary_and_exercises` | design and check a complete policy for a given scenario |
+# | 07 | `07_summary_and_exercises` | design and check a complete policy for a given scenario | |
+#
+# In notebooks 01 to 04 you write each mechanism yourself first, in a cell
+# with a signature, a docstring and `...`; a checker judges it against the
+# lesson's printed outputs and cases you have not seen, and only then does the
+# notebook use `retrylab`'s version. The lesson's JavaScript stands beside
+# each one.
 
 # %% [markdown]
 # ## How to use the sliders
@@ -148,13 +229,18 @@ result.outcome.data
 #
 # ## Exercises
 #
+# Each exercise cell holds `...`: replace it with your answer and run the
+# cell; the checker under it says "Not yet", "Try again" (with a hint) or
+# "Correct".
+#
 # **Exercise 1.** The station now fails *three* times with 503 before it
 # answers. With the same policy and seed, how many attempts does the loop make,
 # and what are the waits? Fill in `attempts` and `waits`.
 
 # %%
-from retrylab.exercises.ex00 import check_three_failures
+from retrylab.exercises.ex00 import check_three_failures, check_which_notebook
 
+# %% tags=["scaffold"]
 attempts = ...
 waits = ...
 check_three_failures(attempts, waits)
@@ -169,12 +255,28 @@ check_three_failures(attempts, waits)
 # **Exercise 2.** Which notebook would you open to find out why a `POST` that
 # timed out must not simply be sent again? Give its number as an int.
 
-# %%
-from retrylab.exercises.ex00 import check_which_notebook
-
+# %% tags=["scaffold"]
 notebook = ...
 check_which_notebook(notebook)
 
 # %% tags=["solution"]
 notebook = 1
 check_which_notebook(notebook)
+
+# %% [markdown]
+# **Exercise 3 (open: change, predict, measure).** In the first loop, change
+# the seed from `SEED` to `SEED + 1`. Before you run it, predict: does the
+# number of attempts change? Can the waits? Which bounds hold for *every*
+# seed? Then run it and compare.
+
+# %% [markdown] tags=["solution"]
+# The attempts stay 3: the station's answers (503, 503, data) do not depend
+# on the generator. The waits change, but each stays within its ceiling:
+# retry n = 0 waits 0-200 ms, n = 1 waits 0-400 ms, so the total is at most
+# 600 ms for any seed. A seed fixes one run; the ceilings bound all of them.
+# With `SEED + 1`:
+#
+# ```python
+# answers = iter([Outcome.http(503), Outcome.http(503), Outcome.success([])])
+# policy.run(lambda: next(answers), rng=Mulberry32(SEED + 1)).waits
+# ```

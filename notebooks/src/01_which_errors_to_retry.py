@@ -1,6 +1,12 @@
 # %% [markdown]
 # # 01 · Which errors to retry
 #
+# **Previous:** [00 · Start here](00_start_here.ipynb) ·
+# **Next:** [02 · Computing the wait](02_computing_the_wait.ipynb) ·
+# **Prerequisites:** notebook 00 (attempts and retries, the glossary); HTTP
+# methods and status codes at the level of "GET reads, POST writes, 503 means
+# unavailable" · **Time:** about 45 minutes
+#
 # The observer on the mountain loses the link to the **North Slope station**
 # for a few seconds at a time. A request sent again 200 ms later often works,
 # and nobody notices. But some failures must never be retried, and some only
@@ -13,7 +19,7 @@
 # **What you will be able to do**
 #
 # * sort any failure into its class (HTTP, network, body, cancellation) and
-#   say whether it is retried;
+#   say whether it is retried, and write that rule yourself;
 # * explain why 429 and 5xx are retried and every other 4xx is not;
 # * explain why a network error leaves the outcome unknown, and which methods
 #   may be sent again after one;
@@ -81,6 +87,69 @@ lab
 # Here is one of each from the lab server. `drop` makes the server handle the
 # request and then close the connection without answering; `bad_json` sends
 # a body that is not JSON.
+
+# %% [markdown]
+# ## Write the rule yourself
+#
+# The lesson's whole rule fits in three sentences:
+#
+# * after an **HTTP error**, retry only **429** and **5xx** (they change with
+#   time); every other status is about the request itself;
+# * after a **network error**, retry only the **safe methods** GET, HEAD and
+#   OPTIONS, or any method whose write carries an **idempotency key** the
+#   server honours (it may have acted already);
+# * never retry a **body error** or a **cancellation** (or a success).
+#
+# Here is the lesson's JavaScript for it, from `yeniden-deneme.mjs` (its
+# rule has no key; the lesson's text adds it):
+
+# %%
+from retrylab.exercises.build import check_should_retry
+from retrylab.lessons.js_programs import js_program
+
+js_program("yeniden-deneme.mjs", "const GUVENLI_YONTEM", "return false;")
+
+# %% [markdown]
+# **Exercise 1 (build it).** Write `should_retry` in Python. An `Outcome`
+# has `.kind` (`"success"`, `"http"`, `"network"`, `"body"` or
+# `"cancelled"`) and, for `"http"`, `.status`. The checker tries the lesson's
+# cases first, then every status from 400 to 599 and every method, with and
+# without a key, and names the first case where your rule and the lesson's
+# differ.
+
+# %% tags=["scaffold"]
+def should_retry(outcome, method, idempotency_key):
+    """True if the lesson's rule sends the request again after ``outcome``.
+
+    outcome: an Outcome (.kind, .status); method: "GET", "POST", ...;
+    idempotency_key: True if the write carries a key the server honours.
+    """
+    ...
+
+
+check_should_retry(should_retry)
+
+# %% tags=["solution"]
+SAFE = {"GET", "HEAD", "OPTIONS"}
+
+
+def should_retry(outcome, method, idempotency_key):
+    """True if the lesson's rule sends the request again after ``outcome``."""
+    if outcome.kind == "network":
+        return method in SAFE or idempotency_key
+    if outcome.kind == "http":
+        return outcome.status == 429 or outcome.status >= 500
+    return False  # success, body error, cancellation
+
+
+check_should_retry(should_retry)
+
+# %% [markdown]
+# From here on the notebook uses `retrylab`'s version of the same rule:
+# `decide(outcome, method, idempotency_key)` returns the verdict *and its
+# reason*, and `retrylab.should_retry` the bare bool. The rest of the
+# notebook shows, against a real server, *why* each sentence of the rule is
+# there.
 
 # %%
 lab.script("GET", "/station", faults=["drop"])
@@ -423,7 +492,9 @@ lab.close()
 #
 # ## Exercises
 #
-# **Exercise 1.** Which of these cases does the lesson's rule retry? Give a
+# Exercise 1, writing `should_retry`, is [above](#Write-the-rule-yourself), where the rule is introduced.
+#
+# **Exercise 2.** Which of these cases does the lesson's rule retry? Give a
 # set of letters.
 
 # %%
@@ -431,7 +502,7 @@ from retrylab.exercises.ex01 import cases_table, check_retried_cases
 
 cases_table()
 
-# %%
+# %% tags=["scaffold"]
 answer = ...
 check_retried_cases(answer)
 
@@ -440,21 +511,23 @@ answer = {"A", "E", "G", "H"}
 check_retried_cases(answer)
 
 # %% [markdown]
-# **Exercise 2.** Which of the statuses 400, 401, 403, 404, 409, 422, 429,
-# 500, 502 and 503 are retried? Give a set of numbers.
+# **Exercise 3.** None of these statuses is in the table above: 405, 408,
+# 410, 413, 429, 501, 504 and 507. Which does the lesson's rule retry (for a
+# GET)? Give a set of numbers.
 
 # %%
 from retrylab.exercises.ex01 import check_retried_statuses
 
+# %% tags=["scaffold"]
 answer = ...
 check_retried_statuses(answer)
 
 # %% tags=["solution"]
-answer = {429, 500, 502, 503}
+answer = {429, 501, 504, 507}
 check_retried_statuses(answer)
 
 # %% [markdown]
-# **Exercise 3.** In the `unsafe` run, every answer had a 20% chance of
+# **Exercise 4.** In the `unsafe` run, every answer had a 20% chance of
 # being dropped after the server stored the write, and each write had up to 4
 # attempts. How many duplicate records do 1,000 writes make *on average*?
 # Work it out, then compare with the `duplicates` the experiment counted.
@@ -462,9 +535,27 @@ check_retried_statuses(answer)
 # %%
 from retrylab.exercises.ex01 import check_expected_duplicates
 
+# %% tags=["scaffold"]
 answer = ...
 check_expected_duplicates(answer)
 
 # %% tags=["solution"]
 answer = 1000 * (0.2 + 0.2**2 + 0.2**3)
 check_expected_duplicates(answer)
+
+
+# %% [markdown]
+# **Exercise 5 (open: change, predict, measure).** Rerun the 1,000-write
+# experiment with a drop rate of 0.4 instead of 0.2 (change the `0.2` in
+# `write_experiment(1000, 0.2, ...)`). Predict first, with the formula of
+# exercise 4: how many duplicates will `unsafe` store, and how many
+# unacknowledged writes will `key` leave? Then measure.
+
+# %% [markdown] tags=["solution"]
+# Expected duplicates: 1000 × (0.4 + 0.16 + 0.064) = 624 on average; the
+# seeded run stores 593, within the spread of one run. `key` still stores
+# exactly 1,000 records, but the writes that lost all four answers grow to
+# 28 (1000 × 0.4⁴ ≈ 26 expected): a key makes a retry safe, it does not make
+# a lossy link reliable. `lesson` stores no duplicates, yet 387 writes it
+# reports as failed were stored, and the user's manual resends would double
+# them.

@@ -1,6 +1,11 @@
 # %% [markdown]
 # # 02 · Computing the wait: backoff, cap and jitter
 #
+# **Previous:** [01 · Which errors to retry](01_which_errors_to_retry.ipynb) ·
+# **Next:** [03 · The retry loop](03_the_retry_loop.ipynb) ·
+# **Prerequisites:** notebook 00 (attempt 1 is the first send; retry n counts
+# from 0), exponents and `min` · **Time:** about 45 minutes
+#
 # The observer on the mountain sends a measurement to the **North Slope
 # station**; the link drops, and the request fails. Notebook 01 decided
 # *whether* to try again. This one decides **how long to wait first**.
@@ -8,6 +13,7 @@
 # **What you will be able to do**
 #
 # * compute fixed, linear, exponential and capped waits for any retry;
+# * write full and decorrelated jitter yourself, with JavaScript's rounding;
 # * reproduce the lesson's six-row table of waits, and explain why its two
 #   jitter columns share one random generator;
 # * show with a histogram how jitter spreads clients that failed together,
@@ -42,13 +48,13 @@ SEED = lesson.SEED
 
 # %%
 strategies = lesson_backoffs()
-sent_at = waits_table(strategies, retries=50).cumsum()
+plain = {name: b for name, b in strategies.items() if b.jitter == "none"}
+sent_at = waits_table(plain, retries=50).cumsum()
 (sent_at <= 10_000).sum()
 
 # %% [markdown]
 # Fixed waits send 50 retries in 10 s, linear ones 9; exponential backoff
-# sends 5 and then backs off further (full jitter sends 8 here: its waits are
-# drawn below the exponential ones). Every client does the same, so with a
+# sends 5 and then backs off further. Every client does the same, so with a
 # thousand phones on the mountain the fixed strategy is 50,000 requests at a
 # server that is already down.
 
@@ -73,6 +79,81 @@ capped.ceilings(range(8)).tolist()
 # wait stays there.
 
 # %% [markdown]
+# ## Write the two jitters yourself
+#
+# The lesson adds **jitter** (randomness) to the wait, in two ways. Here `r`
+# is one draw of the generator in [0, 1), and `round` is JavaScript's
+# `Math.round`, which rounds a half *up* (`Math.round(2.5)` is 3, Python's
+# `round(2.5)` is 2): `retrylab.js_round` is that rounding.
+#
+# * **full jitter**, before retry n: `round(r × min(cap, base × factor^n))`,
+#   a uniform wait between 0 and the ceiling;
+# * **decorrelated jitter**: `min(cap, round(base + r × (3 × prev − base)))`,
+#   where `prev` is the wait before (200 ms, the base, for the first retry);
+#   each wait depends on the previous one, not on n.
+#
+# The lesson's program, `geri-cekilme.mjs`, verbatim (`TABAN` is the base,
+# `CARPAN` the factor, `TAVAN` the cap, `sarsıntı` jitter, `ilişkisiz`
+# decorrelated; see the glossary in notebook 00):
+
+# %%
+from retrylab import js_round
+from retrylab.exercises.build import check_decorrelated, check_full_jitter
+from retrylab.lessons.js_programs import js_program
+
+js_program("geri-cekilme.mjs")
+
+# %% [markdown]
+# **Exercise 1 (build it).** Write `full_jitter(n, r)`: the wait before
+# retry `n` (n = 0 is the first retry, the wait before attempt 2) for the
+# draw `r`, with the lesson's base 200 ms, factor 2 and cap 5000 ms. The
+# checker compares it with the six rows of the lesson's table, then with
+# cases you have not seen (exact halves included).
+
+# %% tags=["scaffold"]
+def full_jitter(n, r):
+    """The full-jitter wait (ms) before retry n (n = 0 first) for the draw r in [0, 1)."""
+    ...
+
+
+check_full_jitter(full_jitter)
+
+# %% tags=["solution"]
+def full_jitter(n, r):
+    """The full-jitter wait (ms) before retry n (n = 0 first) for the draw r in [0, 1)."""
+    return js_round(r * min(5000, 200 * 2 ** n))
+
+
+check_full_jitter(full_jitter)
+
+# %% [markdown]
+# **Exercise 2 (build it).** Write `decorrelated(prev, r)`: the next
+# decorrelated wait after a wait of `prev` ms (the first call gets
+# `prev = 200`).
+
+# %% tags=["scaffold"]
+def decorrelated(prev, r):
+    """The decorrelated-jitter wait (ms) after a wait of prev ms, for the draw r in [0, 1)."""
+    ...
+
+
+check_decorrelated(decorrelated)
+
+# %% tags=["solution"]
+def decorrelated(prev, r):
+    """The decorrelated-jitter wait (ms) after a wait of prev ms, for the draw r in [0, 1)."""
+    return min(5000, js_round(200 + r * (prev * 3 - 200)))
+
+
+check_decorrelated(decorrelated)
+
+# %% [markdown]
+# `retrylab` has both as `Backoff(200, 2, 5000, jitter="full")` and
+# `jitter="decorrelated"`: `Backoff.next_wait(n, r, prev)` is one wait, and
+# `Backoff.waits(rng)` the endless sequence. From here on the notebook uses
+# them.
+
+# %% [markdown]
 # ## The lesson's table, reproduced exactly
 #
 # The lesson runs `geri-cekilme.mjs` and prints six rows: a fixed wait, the
@@ -89,15 +170,10 @@ print(lesson.backoff_table_text("tr"))
 lesson.backoff_table()
 
 # %% [markdown]
-# The columns:
-#
-# * **full jitter**: `round(r × ceiling(n))`, a uniform wait between 0 and
-#   the ceiling;
-# * **decorrelated**: `prev = min(cap, round(base + r × (3 × prev − base)))`,
-#   starting from `prev = base`; each wait depends on the one before, not on $n$.
-#
-# Here `r` is one draw of the seeded generator in [0, 1), and `round` is
-# JavaScript's `Math.round` (a half rounds up).
+# The rows count retries from 1, as the lesson's `deneme` column does: row
+# k is retry n = k − 1, the wait before attempt k + 1 (so row 3, ceiling
+# 800 ms, is the wait before attempt 4). The jitter columns are the two
+# functions you wrote.
 #
 # **The two jitter columns share one generator and draw in turn.** In each row
 # the full-jitter wait takes a draw, then the decorrelated wait takes the next.
@@ -168,8 +244,10 @@ waits_table(kinds, shared=False)
 # When the station's server falls over, every connected client gets its error
 # at the same moment. If they all apply the same formula they all come back
 # at the same moment, and the server meets a wave just as it stands up. The
-# lesson takes 24 clients on their third attempt (ceiling 800 ms) and counts
-# their wake-up times in 200 ms buckets. The lesson printed this:
+# lesson takes 24 clients waiting for their third retry (its "3. deneme":
+# retry n = 2, ceiling 800 ms, the wait before attempt 4) and counts their
+# wake-up times in 200 ms buckets. (`herd_data` and the herd explorer take
+# this count as `attempt=3`, the lesson's `DENEME`.) The lesson printed this:
 
 # %%
 print(lesson.herd_text("tr"))
@@ -356,13 +434,16 @@ print(herd_data(full, clients=10_000, attempt=6).summary())
 # %% [markdown]
 # ## Exercises
 #
-# **Exercise 1.** A policy uses base 300 ms, factor 3 and a cap of 10 s.
+# Exercises 1 and 2, writing `full_jitter` and `decorrelated`, are [above](#Write-the-two-jitters-yourself).
+#
+# **Exercise 3.** A policy uses base 300 ms, factor 3 and a cap of 10 s.
 # List the ceilings before the first five retries, in ms.
 
 # %%
-from retrylab.exercises.ex02 import (check_ceilings, check_full_jitter_alone,
+from retrylab.exercises.ex02 import (check_ceilings, check_full_jitter_second,
                                      check_herd_attempt4, check_quarter_width)
 
+# %% tags=["scaffold"]
 ceilings = ...
 check_ceilings(ceilings)
 
@@ -371,24 +452,31 @@ ceilings = Backoff(300, 3, 10_000).ceilings(range(5)).tolist()
 check_ceilings(ceilings)
 
 # %% [markdown]
-# **Exercise 2.** The lesson's full-jitter column starts 70, 296, 780. What
-# are the first three full-jitter waits (base 200, factor 2, cap 5000) when
-# the generator `Mulberry32(SEED)` is used by full jitter alone?
+# **Exercise 4.** In each row, `geri-cekilme.mjs` calls `tamSarsinti(n)`
+# (full jitter) and then `iliskisizSarsinti()` (decorrelated), on one
+# generator. Swap the two calls: what are the first three full-jitter waits
+# now? Work it out from the draws above, or with two `Backoff(...).waits(rng)`
+# on one shared `Mulberry32(SEED)`.
 
-# %%
+# %% tags=["scaffold"]
 waits = ...
-check_full_jitter_alone(waits)
+check_full_jitter_second(waits)
 
 # %% tags=["solution"]
-alone = Backoff(200, 2, 5000, jitter="full").waits(Mulberry32(SEED))
-waits = [next(alone) for _ in range(3)]
-check_full_jitter_alone(waits)
+rng = Mulberry32(SEED)
+full_waits = Backoff(200, 2, 5000, jitter="full").waits(rng)
+deco_waits = Backoff(200, 2, 5000, jitter="decorrelated").waits(rng)
+waits = []
+for _ in range(3):
+    next(deco_waits)              # the decorrelated wait draws first now
+    waits.append(next(full_waits))
+check_full_jitter_second(waits)
 
 # %% [markdown]
-# **Exercise 3.** Find a bucket width (ms) at which the lesson's 24 jittered
+# **Exercise 5.** Find a bucket width (ms) at which the lesson's 24 jittered
 # clients really do peak at a quarter, 6 clients.
 
-# %%
+# %% tags=["scaffold"]
 width = ...
 check_quarter_width(width)
 
@@ -397,14 +485,29 @@ width = 100
 check_quarter_width(width)
 
 # %% [markdown]
-# **Exercise 4.** The same 24 clients fail again and wait for their *fourth*
-# attempt (full jitter, 200 ms buckets). What is the largest number of them
-# in one bucket?
+# **Exercise 6.** The same 24 clients fail again and wait for their *fourth*
+# retry (n = 3, ceiling 1600 ms, before attempt 5; `attempt=4` in
+# `herd_data`), full jitter, 200 ms buckets. What is the largest number of
+# them in one bucket?
 
-# %%
+# %% tags=["scaffold"]
 peak = ...
 check_herd_attempt4(peak)
 
 # %% tags=["solution"]
-peak = herd_data(full, clients=24, attempt=4).peak_jittered
+peak = herd_data(Backoff(200, 2, 5000, jitter="full"), clients=24, attempt=4).peak_jittered
 check_herd_attempt4(peak)
+
+# %% [markdown]
+# **Exercise 7 (open: change, predict, measure).** In the herd explorer, set
+# `jitter = equal`. Before you look, predict: with 24 clients on the third
+# retry (ceiling 800 ms) and 200 ms buckets, which buckets stay empty, and
+# will the peak be higher or lower than full jitter's 7? Then measure with
+# `herd_view.set(...)` and read the readout.
+
+# %% [markdown] tags=["solution"]
+# Equal jitter waits `ceiling/2 + r × ceiling/2`, between 400 and 800 ms, so
+# the 0 and 200 ms buckets stay empty and the 24 clients share two buckets
+# instead of four (11 and 13): the peak nearly doubles, 13 instead of 7. Equal
+# jitter trades spread for a guaranteed minimum wait. Measure it with
+# `herd_view.set(jitter="equal", clients=24, attempt=3, width=200)`.

@@ -1,6 +1,11 @@
 # %% [markdown]
 # # 03 · The retry loop
 #
+# **Previous:** [02 · Computing the wait](02_computing_the_wait.ipynb) ·
+# **Next:** [04 · The circuit breaker](04_circuit_breaker.ipynb) ·
+# **Prerequisites:** notebooks 01 (the rule: which failures are retried) and
+# 02 (full jitter) · **Time:** about 50 minutes
+#
 # The observer on the mountain asks the **North Slope station** for its
 # measurements. Notebooks 01 and 02 settled *which* failures are retried and
 # *how long* to wait. Now the pieces become a loop, and the loop meets a real
@@ -8,8 +13,8 @@
 #
 # **What you will be able to do**
 #
-# * run the lesson's retry loop against a real HTTP server on your machine and
-#   read every line of its output;
+# * write the lesson's retry loop yourself, then run it against a real HTTP
+#   server on your machine and read every line of its output;
 # * use the server's `Retry-After` as a lower bound on the wait, and give up
 #   when it asks for too long;
 # * stop a loop with its three limits: an attempt limit, a total time budget,
@@ -62,6 +67,76 @@ lab = LabServer()
 lab
 
 # %% [markdown]
+# ## Write the loop yourself
+#
+# The lesson's loop, `yenidenDene` in `yeniden-deneme.mjs` (the whole
+# program, verbatim: its server, its generator, its rule, its loop and its
+# four calls):
+
+# %%
+from retrylab import js_round, should_retry
+from retrylab.exercises.build import check_retry_loop
+from retrylab.lessons.js_programs import js_program
+
+js_program("yeniden-deneme.mjs")
+
+# %% [markdown]
+# In words, for attempt 1, 2, ... up to `max_attempts`:
+#
+# 1. send, and get an `Outcome`;
+# 2. stop on a success, on a failure the rule does not retry
+#    (`should_retry(outcome, method, False)`: yours from notebook 01, or
+#    `retrylab.should_retry`), or after the last attempt;
+# 3. otherwise wait before retry n (n = 0 after attempt 1): the full-jitter
+#    wait of notebook 02, `js_round(rng() * min(5000, 200 * 2**n))`, raised to
+#    the server's `Retry-After` if it asks for longer (`outcome.retry_after`
+#    is in seconds, or None). Draw `rng()` for every wait, even when
+#    Retry-After wins: the lesson does, and the checker counts the draws.
+#
+# **Exercise 1 (build it).** Write `retry`. It returns `(attempts, outcome,
+# waits)`: how many sends, the last outcome, and the list of waits in ms. The
+# checker runs your loop on the lesson's four scenarios with one shared
+# `Mulberry32(SEED)` (they must print "70, 184, 2000, 2000"), then on 80
+# servers you have not seen, and stops your loop if it never ends.
+
+# %% tags=["scaffold"]
+def retry(send, method, max_attempts, sleep, rng):
+    """The lesson's retry loop.
+
+    send() -> Outcome; sleep(ms) waits; rng() -> a float in [0, 1).
+    Returns (attempts, last outcome, list of waits in ms).
+    """
+    ...
+
+
+check_retry_loop(retry)
+
+# %% tags=["solution"]
+def retry(send, method, max_attempts, sleep, rng):
+    """The lesson's retry loop."""
+    waits = []
+    for attempt in range(1, max_attempts + 1):
+        outcome = send()
+        if (outcome.kind == "success" or not should_retry(outcome, method, False)
+                or attempt == max_attempts):
+            return attempt, outcome, waits
+        n = attempt - 1  # retry n comes before attempt n + 2
+        wait = js_round(rng() * min(5000, 200 * 2 ** n))
+        if outcome.retry_after is not None:  # a lower bound, never a replacement
+            wait = max(wait, js_round(outcome.retry_after * 1000))
+        waits.append(wait)
+        sleep(wait)
+
+
+check_retry_loop(retry)
+
+# %% [markdown]
+# `retrylab`'s `RetryPolicy(max_attempts=...).run(send, method, rng, sleep)`
+# is the same loop, with the limits this notebook adds below (a time budget,
+# a ceiling on Retry-After, metrics, logging). From here on the notebook
+# uses it.
+
+# %% [markdown]
 # ## The lesson's four scenarios
 #
 # `lesson_scenarios` runs the lesson's four calls of `yenidenDene` in order,
@@ -92,9 +167,11 @@ lab.log.drop(columns="time")
 # ## Reading the output line by line
 #
 # **Line 1.** The server answered 503 twice, the loop waited twice, and the
-# third attempt brought the data. The person holding the phone saw none of
-# it; the screen still said "loading". The waits are full jitter, a draw `r`
-# times the ceiling `min(5000, 200 × 2ⁿ)`: 0.350 × 200 and 0.459 × 400.
+# third attempt brought the data: the loop of [notebook 00](00_start_here.ipynb),
+# now over a socket. The person holding the phone saw none of it; the screen
+# still said "loading". The waits are full jitter, a draw `r` times the
+# ceiling `min(5000, 200 × 2ⁿ)`: 0.350 × 200 before attempt 2 (n = 0) and
+# 0.459 × 400 before attempt 3 (n = 1).
 
 # %%
 draws = Mulberry32(SEED).random(4)
@@ -119,9 +196,14 @@ print(results[3].message)
 # ## Retry-After is a lower bound
 #
 # The lesson says the server knows its own recovery time better than the
-# client, "so its suggestion is used not as a floor, not as a ceiling, but as
-# a lower bound". That sentence is garbled in the original: a floor *is* a
-# lower bound. What the code does is clear:
+# client, so its suggestion is used "taban değil tavan olarak değil, alt
+# sınır olarak". *Taban* here is the lesson's `TABAN`, the backoff's base
+# (200 ms), and *tavan* its `TAVAN`, the cap: "not as the base, not as the
+# cap, but as a lower bound". The suggestion does not replace the base the
+# backoff grows from, nor the cap that limits it; it only sets a minimum for
+# this one wait. (An earlier version of this notebook read *taban* as
+# "floor", called the sentence garbled because a floor is a lower bound, and
+# was wrong: the sentence is precise.) What the code does:
 #
 # **wait = max(backoff wait, Retry-After)**
 #
@@ -234,20 +316,22 @@ pd.DataFrame.from_dict(rows, orient="index", columns=columns)
 # The person who pressed the button learns after a quarter of a second that
 # the station is down; the background job keeps trying for over eleven
 # seconds, when nobody is waiting for it. Against `Retry-After: 30` the two
-# part ways at once: one tells the user, the other waits.
+# part ways at once: one tells the user, the other waits (exercise 3 asks
+# why).
 
 # %%
 lab.script("GET", "/report", retry_after=30)
 for name, policy in presets.items():
     r = policy.run(sender(lab.url + "/report"), "GET", Mulberry32(SEED))
-    print(f"{name:15} attempts={r.attempts} waits={r.waits} {r.reason.value}")
+    print(f"{name:15} attempts={r.attempts} waits={r.waits}")
 
 # %% [markdown]
 # ## The common mistake: retrying every error
 #
 # The lesson: "the most common mistake of retrying is to send every error
 # into the loop: when the user enters a wrong value, they learn about it three
-# times later." Let us measure it. Each request to the lab now takes 100 ms,
+# times later." [Notebook 01](01_which_errors_to_retry.ipynb) showed that a
+# 422 repeated gets the same 422; here we measure what the repeats cost. Each request to the lab now takes 100 ms,
 # like a slow mobile link, and the user submits an invalid measurement (422).
 # A policy's `rule` decides which failures are retried; by default it is the
 # lesson's. `retry_everything_rule` retries every failure but a cancellation,
@@ -278,8 +362,16 @@ for name, (r, wire, _) in runs.items():
     print(f"{name:20} {r.attempts} attempt(s), requests {wire:.2f} s")
 
 # %% [markdown]
-# With 100 ms a request and the recorded waits (the loop recorded them
-# instead of sleeping):
+# The waits alone, which do not depend on the network: three attempts where
+# one would do, plus the two waits between them.
+
+# %%
+pd.DataFrame({name: {"attempts": r.attempts, "waits (ms)": sum(w)}
+              for name, (r, _, w) in runs.items()}).T
+
+# %% [markdown]
+# With an assumed 100 ms a request (the lab's latency here) and the recorded
+# waits (the loop recorded them instead of sleeping):
 
 # %%
 cost = pd.DataFrame({name: {"attempts": r.attempts, "waits (ms)": sum(w),
@@ -292,12 +384,15 @@ cost
 assert all(wire >= 0.1 * r.attempts for r, wire, _ in runs.values())
 
 # %% [markdown]
-# With a 100 ms request the user learns of the typo **12.5 times later**,
-# not three. The lesson's "three times" counts requests (three attempts of
-# one request each) and leaves the waits out; that is close only when a
-# request takes much longer than the waits, say one second on a bad mobile
-# link with three attempts: (3 × 1000 + 70 + 184) / 1000 ≈ 3.3. Either way
-# the error was certain after the first answer.
+# The "12.5 times later" holds only for the assumed 100 ms a request. What
+# holds for any latency: with the lesson's limit of 4 attempts a catch-all
+# loop sends the request **4 times instead of once**, so the user waits at
+# least **4× the request time, plus the waits** (here 70 + 184 + 592 =
+# 846 ms of them, and up to 200 + 400 + 800 = 1400 ms for other draws). The
+# faster the request, the more the waits dominate: at 100 ms it is 12.5×; at
+# one second on a bad mobile link it is (4 × 1000 + 846) / 1000 ≈ 4.8×. The
+# lesson's "üç kat" (three times) counts requests and leaves the waits out.
+# Either way the error was certain after the first answer.
 
 # %% [markdown]
 # ## Measuring many runs
@@ -388,14 +483,17 @@ flaky.close()
 #   the user is told.
 # * Three limits stop a loop: the attempt limit, the total time budget, and
 #   separate policies for user-triggered and background requests.
-# * Retrying an error that cannot change (a 422) only delays the user: 12.5
-#   times at 100 ms a request here, not the lesson's "three times".
+# * Retrying an error that cannot change (a 422) only delays the user: at
+#   least the attempt limit (4×) times the request time, plus the waits;
+#   12.5× at an assumed 100 ms a request.
 # * `RetryMetrics` counts retries, successes after a retry, stop reasons and
 #   the wait distribution; the loop logs through the `retrylab` logger.
 #
 # ## Exercises
 #
-# **Exercise 1.** For each pair (backoff wait in ms, the server's
+# Exercise 1, writing the loop, is [above](#Write-the-loop-yourself).
+#
+# **Exercise 2.** For each pair (backoff wait in ms, the server's
 # `Retry-After` in seconds or none), what does the loop wait? Give four waits
 # in ms.
 
@@ -404,7 +502,7 @@ from retrylab.exercises.ex03 import PAIRS, check_waits
 
 PAIRS
 
-# %%
+# %% tags=["scaffold"]
 answer = ...
 check_waits(answer)
 
@@ -413,13 +511,14 @@ answer = [2000, 2600, 70, 900]
 check_waits(answer)
 
 # %% [markdown]
-# **Exercise 2.** The user presses "refresh" and the station answers 503
+# **Exercise 3.** The user presses "refresh" and the station answers 503
 # with `Retry-After: 30`. Why does `RetryPolicy.user_triggered()` stop? Give
 # the stop reason's value (a `StopReason`, such as `"max_attempts"`).
 
 # %%
 from retrylab.exercises.ex03 import check_give_up_reason
 
+# %% tags=["scaffold"]
 answer = ...
 check_give_up_reason(answer)
 
@@ -428,18 +527,37 @@ answer = "retry_after_too_long"
 check_give_up_reason(answer)
 
 # %% [markdown]
-# **Exercise 3.** Design the refresh button's policy: it must still get the
+# **Exercise 4.** Design the refresh button's policy: it must still get the
 # data when the station answers 503 twice and then succeeds (line 1 of the
 # lesson), yet when the station stays down the user must not wait more than
-# 500 ms in total before seeing the error. The checker runs your policy with
-# `Mulberry32(SEED)` against both.
+# 500 ms in total before seeing the error, **whatever the generator draws**:
+# in production it is not seeded. The checker runs your policy with the
+# highest possible draws, with `Mulberry32(SEED)` and with 400 other seeds,
+# against both stations.
 
 # %%
 from retrylab.exercises.ex03 import check_refresh_policy
 
+# %% tags=["scaffold"]
 answer = ...
 check_refresh_policy(answer)
 
 # %% tags=["solution"]
-answer = RetryPolicy(max_attempts=3)
+# Three attempts are needed; their two waits are at most base and 2 x base
+# (full jitter draws below the ceiling), so 3 x base <= 500 bounds every run.
+answer = RetryPolicy(max_attempts=3, backoff=Backoff(100, 2, 5000, jitter="full"))
 check_refresh_policy(answer)
+
+# %% [markdown]
+# **Exercise 5 (open: change, predict, measure).** In the "three limits"
+# section, change the budget policy's `time_budget` from 3000 to 1000 ms.
+# Predict the number of attempts and the waits before you run it, from the
+# waits of the attempt-limit table above it. Then measure.
+
+# %% [markdown] tags=["solution"]
+# The waits of `Mulberry32(SEED)` are 70, 184, 592, ...; the loop stops as
+# soon as the *next* wait would end past the budget. 70 + 184 = 254 fits,
+# 254 + 592 = 846 fits, and the fourth wait (1402 ms, the next draw) would
+# end past 1000 ms, so the loop makes 4 attempts with waits [70, 184, 592] and
+# stops with `time_budget`. Check it with
+# `RetryPolicy(max_attempts=10, time_budget=1000).run(down, "GET", Mulberry32(SEED))`.

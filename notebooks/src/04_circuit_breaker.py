@@ -1,6 +1,11 @@
 # %% [markdown]
 # # 04 · The circuit breaker
 #
+# **Previous:** [03 · The retry loop](03_the_retry_loop.ipynb) ·
+# **Next:** [05 · The mobile retry policy](05_mobile_retry_policy.ipynb) ·
+# **Prerequisites:** notebook 03 (the retry loop and its limits); a Python
+# class with two methods · **Time:** about 35 minutes
+#
 # The North Slope station is not having a bad second: it is down, for
 # minutes. Every request the observer's app makes still runs its own retry
 # loop (notebooks 02 and 03), and none of them will succeed. This notebook
@@ -12,7 +17,8 @@
 #   adds one level up;
 # * trace a breaker through closed, open and half-open, event by event, and
 #   predict what the threshold and the cooldown change;
-# * explain why half-open must let one trial through, not every caller;
+# * write a breaker class yourself, and explain why half-open must let one
+#   trial through, not every caller;
 # * tell the user the right thing when the breaker refuses a call;
 # * scope breakers per endpoint group, so one broken path does not stop the app.
 
@@ -29,7 +35,8 @@ from retrylab.viz.figure import show
 # ## Why a breaker: retrying is one request's business
 #
 # Say the user presses "send" five times while the station is down, and each
-# press runs the retry loop of notebook 03 (4 attempts, full jitter). Every
+# press runs the retry loop of [notebook 03](03_the_retry_loop.ipynb) (4
+# attempts, full jitter; its attempt-limit table showed one such run). Every
 # attempt answers 503:
 
 # %%
@@ -44,8 +51,86 @@ sum(r.attempts for r in presses), sum(sum(r.waits) for r in presses)
 # Twenty requests to a server that cannot answer, and 3860 ms of waiting
 # between them while the user watched a spinner, for nothing. No single loop did anything wrong;
 # the problem is only visible across requests. A breaker sees it: after
-# `threshold` failures in a row it **opens** and stops sending. The same
-# twenty attempts, 100 ms apart, through a breaker:
+# `threshold` failures in a row it **opens** and stops sending.
+#
+# ## The three states
+#
+# * **closed**: requests pass; failures in a row are counted, and a success
+#   resets the count;
+# * **open**: nothing is sent; each call fails at once;
+# * **half-open**: once the cooldown is over (`now - opened_at >= cooldown`),
+#   **one** trial request is let through. If it fails the breaker opens again
+#   and the cooldown restarts; if it succeeds the breaker closes and the
+#   count starts over.
+#
+# The lesson's program, `devre-kesici.mjs`, verbatim (`ESIK` is the
+# threshold, `SOGUMA` the cooldown, `izinVer` "allow", `bildir` "report";
+# `kapali`, `acik`, `yariAcik` are closed, open, half-open):
+
+# %%
+from retrylab.exercises.build import check_breaker
+from retrylab.lessons.js_programs import js_program
+
+js_program("devre-kesici.mjs")
+
+# %% [markdown]
+# **Exercise 1 (build it).** Write the class `Breaker(threshold, cooldown)`
+# with `allow(now) -> bool` (may a request be sent at time `now`, in ms?) and
+# `record(success, now)` (the result of a request that was sent). Keep to the
+# lesson's *text*: half-open admits one trial, and refuses other calls until
+# that trial's result is recorded. The checker replays the lesson's nine
+# events (6 sent, 3 blocked), then 60 sequences you have not seen.
+
+# %% tags=["scaffold"]
+class Breaker:
+    """A circuit breaker: closed, open, half-open (one trial)."""
+
+    def __init__(self, threshold, cooldown):
+        ...
+
+    def allow(self, now):
+        """True if a request may be sent at ``now`` (ms)."""
+        ...
+
+    def record(self, success, now):
+        """Record the result of a request that was sent."""
+        ...
+
+
+check_breaker(Breaker)
+
+# %% tags=["solution"]
+class Breaker:
+    """A circuit breaker: closed, open, half-open (one trial)."""
+
+    def __init__(self, threshold, cooldown):
+        self.threshold, self.cooldown = threshold, cooldown
+        self.state, self.failures, self.opened_at = "closed", 0, 0
+
+    def allow(self, now):
+        """True if a request may be sent at ``now`` (ms)."""
+        if self.state == "open" and now - self.opened_at >= self.cooldown:
+            self.state = "half_open"
+            return True  # the one trial
+        return self.state == "closed"  # open, or half-open with its trial out
+
+    def record(self, success, now):
+        """Record the result of a request that was sent."""
+        if success:
+            self.state, self.failures = "closed", 0
+            return
+        self.failures += 1
+        if self.state == "half_open" or self.failures >= self.threshold:
+            self.state, self.opened_at, self.failures = "open", now, 0
+
+
+check_breaker(Breaker)
+
+# %% [markdown]
+# `retrylab`'s `CircuitBreaker(threshold, cooldown)` has the same
+# `allow(now)` and `record(success, now)`, plus `call`, `retry_in`, a name,
+# its transitions and `half_open_max_calls`. From here on the notebook uses
+# it. The same twenty attempts as above, 100 ms apart, through a breaker:
 
 # %%
 cb = CircuitBreaker(threshold=3, cooldown=5000)
@@ -61,14 +146,7 @@ sent, cb.state
 # touching the network.
 
 # %% [markdown]
-# ## The three states
-#
-# * **closed**: requests pass; failures in a row are counted, and a success
-#   resets the count;
-# * **open**: nothing is sent; each call fails at once;
-# * **half-open**: the cooldown is over; one trial request is let through.
-#   If it fails the breaker opens again and the cooldown restarts; if it
-#   succeeds the breaker closes and the count starts over.
+# ## The three states, in retrylab
 #
 # The diagram, with how often each arrow is taken in the lesson's trace below:
 
@@ -212,12 +290,13 @@ refused.retry_in, refused.state
 # | the error | what happened | what to tell the user |
 # |---|---|---|
 # | network error | a request was sent; no answer came back (notebook 01) | "No connection to the station. Check your signal." A retry may help at once. |
-# | `BreakerOpen` | **no request was sent**; the service failed repeatedly | "The station is not answering right now. Try again in 5 s." |
+# | `BreakerOpen` | **no request was sent**; the service failed repeatedly | "The station is not answering right now. Try again in N s." |
 #
 # A "try again" button does nothing until the cooldown is over, so the message
-# should say how long (4100 ms, rounded *up* to 5 s), or the button should stay
-# disabled until then. And the retry loop must not retry a `BreakerOpen` at
-# once: nothing was sent, and the answer will be the same for 4.1 more seconds.
+# should say how long, in whole seconds a person can count (how to round
+# `retry_in` is exercise 4), or the button should stay disabled until then.
+# And the retry loop must not retry a `BreakerOpen` at once: nothing was
+# sent, and the answer will be the same until the cooldown is over.
 
 # %% [markdown]
 # ## One breaker per endpoint group
@@ -271,7 +350,9 @@ registry.states()
 # %% [markdown]
 # ## Exercises
 #
-# **Exercise 1.** Replay the lesson's nine events through a breaker with
+# Exercise 1, writing `Breaker`, is [above](#The-three-states), where the states are introduced.
+#
+# **Exercise 2.** Replay the lesson's nine events through a breaker with
 # threshold 2 (cooldown 5000 ms). How many requests are sent, and how many
 # blocked?
 
@@ -279,6 +360,7 @@ registry.states()
 from retrylab.exercises.ex04 import (check_blocked_times, check_retry_in,
                                      check_threshold_two)
 
+# %% tags=["scaffold"]
 sent, blocked = ..., ...
 check_threshold_two(sent, blocked)
 
@@ -289,10 +371,10 @@ blocked = len(trace2) - sent
 check_threshold_two(sent, blocked)
 
 # %% [markdown]
-# **Exercise 2.** With threshold 3 but a cooldown of 2000 ms, at which event
+# **Exercise 3.** With threshold 3 but a cooldown of 2000 ms, at which event
 # times is the request blocked? Think first, then check with `replay`.
 
-# %%
+# %% tags=["scaffold"]
 times = ...
 check_blocked_times(times)
 
@@ -302,14 +384,29 @@ times = [r.now for r in trace3 if not r.allowed]
 check_blocked_times(times)
 
 # %% [markdown]
-# **Exercise 3.** In the lesson's trace the call at 1500 ms is refused. How
+# **Exercise 4.** In the lesson's trace the call at 1500 ms is refused. How
 # many whole seconds should the message tell the user to wait, so that the
 # "try again" button works when the time is up?
 
-# %%
+# %% tags=["scaffold"]
 seconds = ...
 check_retry_in(seconds)
 
 # %% tags=["solution"]
 seconds = -(-refused.retry_in // 1000)  # round up
 check_retry_in(seconds)
+
+
+# %% [markdown]
+# **Exercise 5 (open: change, predict, measure).** Take your `Breaker` (or
+# `CircuitBreaker`) and the lesson's events, but make the event at 11500 ms
+# a failure too. Predict the rows from 11500 on (state before, sent or not,
+# state after), then measure with
+# `replay([*lesson.BREAKER_EVENTS[:7], (11500, False), (11800, True)], CircuitBreaker(3, 5000))`.
+
+# %% [markdown] tags=["solution"]
+# At 11500 ms the cooldown since 6000 is over, so the trial is sent; it fails
+# and the breaker opens again, with a new cooldown from 11500. At 11800 ms
+# only 300 ms have passed: blocked, although that request would have
+# succeeded. Sent 5, blocked 4: a breaker refuses calls that would have
+# worked, which is the price of not loading a service that may still be down.

@@ -3,16 +3,25 @@
 A checker never raises at the student: it returns a :class:`Feedback` that
 shows as a short coloured message in the notebook (and plain text elsewhere).
 An unanswered exercise (``None`` or ``...``) gets a gentle prompt, a wrong
-answer a specific hint, a right one a confirmation.
+answer a specific hint, a right one a confirmation. Every checker reads its
+answers with the one set of readers below (:func:`as_number`, :func:`as_whole`,
+:func:`as_wholes`, :func:`as_items`, :func:`as_text`), so equivalent answers
+(``248``, ``248.0``, ``np.int64(248)``) are judged alike in every notebook and
+``True`` is never a number; :func:`checker` guarantees nothing raises.
 """
 
 from __future__ import annotations
 
+import enum
+import functools
 import html
+import inspect
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar, cast
+
+import numpy as np
 
 
 @dataclass(frozen=True)
@@ -58,17 +67,41 @@ def wrong(message: str) -> Feedback:
     return Feedback(False, message)
 
 
-def as_number(answer: Any) -> float | None:
-    """``answer`` as a finite float, or None if it is not a number (bools are not).
+#: The most items a list answer may hold (a longer one is not an answer to these exercises).
+MAX_ITEMS = 1000
 
-    >>> as_number("2.5"), as_number(True), as_number("soon")
-    (2.5, None, None)
+
+def shown(answer: Any, width: int = 60) -> str:
+    """``repr(answer)``, shortened to ``width`` characters, for a message.
+
+    >>> shown([1] * 100, 20)
+    '[1, 1, 1, 1, 1, 1...'
     """
-    if isinstance(answer, bool):
+    try:
+        text = repr(answer)
+    except Exception:  # a student's object whose repr fails
+        text = f"<{type(answer).__name__}>"
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
+def as_number(answer: Any) -> float | None:
+    """``answer`` as a finite float, or None if it is not a number.
+
+    The one reading of a numeric answer: ints, floats, numpy numbers and
+    numeric strings count; bools (``True`` is not 1), nan, inf and anything
+    else do not.
+
+    >>> import numpy as np
+    >>> as_number("2.5"), as_number(np.int64(248)), as_number(True), as_number(float("nan"))
+    (2.5, 248.0, None, None)
+    """
+    if isinstance(answer, (bool, np.bool_)) or answer is None:
+        return None
+    if not isinstance(answer, (int, float, str, np.integer, np.floating)):
         return None
     try:
         value = float(answer)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return None
     return value if math.isfinite(value) else None
 
@@ -76,13 +109,36 @@ def as_number(answer: Any) -> float | None:
 def as_whole(answer: Any) -> int | None:
     """``answer`` as an int if it is a whole number, else None (2.7 is not 2).
 
-    >>> as_whole(250), as_whole(250.0), as_whole(2.7), as_whole("x")
-    (250, 250, None, None)
+    >>> as_whole(250), as_whole(250.0), as_whole(2.7), as_whole("x"), as_whole(10**100)
+    (250, 250, None, None, None)
     """
+    if isinstance(answer, (int, np.integer)) and not isinstance(answer, (bool, np.bool_)):
+        whole = int(answer)
+        return whole if abs(whole) < 2 ** 63 else None
     value = as_number(answer)
-    if value is None or not value.is_integer():
+    if value is None or not value.is_integer() or abs(value) >= 2 ** 63:
         return None
     return int(value)
+
+
+def as_items(answer: Any) -> list[Any] | None:
+    """``answer``'s items if it is a finite collection (list, tuple, set, array), else None.
+
+    Text, mappings and one-shot iterators (which may never end) are not collections here.
+
+    >>> as_items((1, 2)), as_items("12"), as_items({"a": 1}), as_items(iter([1]))
+    ([1, 2], None, None, None)
+    """
+    if isinstance(answer, (str, bytes, Mapping)) or not isinstance(answer, Collection):
+        return None
+    if isinstance(answer, np.ndarray) and answer.ndim != 1:
+        return None
+    try:
+        if len(answer) > MAX_ITEMS:
+            return None
+        return list(answer)
+    except Exception:  # a student's collection that fails to iterate
+        return None
 
 
 def as_wholes(answer: Any) -> list[int] | None:
@@ -91,7 +147,60 @@ def as_wholes(answer: Any) -> list[int] | None:
     >>> as_wholes([70, 184.0]), as_wholes([70, 18.4]), as_wholes("70"), as_wholes(5)
     ([70, 184], None, None, None)
     """
-    if isinstance(answer, (str, bytes)) or not isinstance(answer, Iterable):
+    items = as_items(answer)
+    if items is None:
         return None
-    values = [as_whole(a) for a in answer]
+    values = [as_whole(a) for a in items]
     return None if any(v is None for v in values) else [v for v in values if v is not None]
+
+
+def as_pair(answer: Any) -> tuple[Any, Any] | None:
+    """``answer`` as two items if it is a collection of exactly two, else None.
+
+    >>> as_pair((5, 4)), as_pair([5]), as_pair("54")
+    ((5, 4), None, None)
+    """
+    items = as_items(answer)
+    return (items[0], items[1]) if items is not None and len(items) == 2 else None
+
+
+def as_text(answer: Any) -> str | None:
+    """``answer`` as stripped, lower-case text (an enum gives its value), else None.
+
+    >>> import enum
+    >>> class Colour(enum.Enum):
+    ...     RED = "red"
+    >>> as_text(" Red "), as_text(Colour.RED), as_text(3)
+    ('red', 'red', None)
+    """
+    if isinstance(answer, enum.Enum):
+        answer = answer.value
+    return answer.strip().lower() if isinstance(answer, str) else None
+
+
+F = TypeVar("F", bound=Callable[..., Feedback])
+
+
+def checker(fn: F) -> F:
+    """Make ``fn`` a checker that never raises: any error becomes a Feedback.
+
+    Each checker reads its answers with the functions above, so bad input gets
+    a specific hint; this is the guarantee behind them.
+
+    >>> @checker
+    ... def check_half(x):
+    ...     return right("yes") if 1 / x == 2 else wrong("no")
+    >>> check_half(0)
+    Try again: the checker could not read x=0 (ZeroDivisionError: division by zero); check...
+    """
+    @functools.wraps(fn)
+    def checked(*args: Any, **kwargs: Any) -> Feedback:
+        try:
+            return fn(*args, **kwargs)
+        except Exception as e:
+            names = list(inspect.signature(fn).parameters)
+            given = [f"{n}={shown(v)}" for n, v in zip(names, args, strict=False)]
+            given += [f"{n}={shown(v)}" for n, v in kwargs.items()]
+            return wrong(f"the checker could not read {', '.join(given)} "
+                         f"({type(e).__name__}: {e}); check the kind of answer asked for.")
+    return cast(F, checked)

@@ -9,9 +9,10 @@ from ..core.backoff import Backoff
 from ..core.constants import SEED
 from ..core.rng import Mulberry32
 from ..viz.herdplot import herd_data
-from . import Feedback, as_wholes, prompt, right, unanswered, wrong
+from . import Feedback, as_whole, as_wholes, checker, prompt, right, shown, unanswered, wrong
 
 
+@checker
 def check_ceilings(ceilings: Any) -> Feedback:
     """The first five ceilings for base 300 ms, factor 3, cap 10 s.
 
@@ -23,7 +24,7 @@ def check_ceilings(ceilings: Any) -> Feedback:
     want = [Backoff(300, 3, 10_000).ceiling(n) for n in range(5)]
     got = as_wholes(ceilings)
     if got is None or len(got) != 5:
-        return wrong(f"ceilings={ceilings!r}: give a list of exactly five whole numbers "
+        return wrong(f"ceilings={shown(ceilings)}: give a list of exactly five whole numbers "
                      "of ms, one per retry.")
     if got == [300 * 3 ** n for n in range(5)]:
         return wrong("ceilings end in 24300: that is base x factor**4 without the cap; "
@@ -36,6 +37,7 @@ def check_ceilings(ceilings: Any) -> Feedback:
     return right("300, 900, 2700, 8100, then 24300 capped to 10000 ms.")
 
 
+@checker
 def check_full_jitter_alone(waits: Any) -> Feedback:
     """The first three full-jitter waits from a fresh generator used by nobody else.
 
@@ -48,7 +50,7 @@ def check_full_jitter_alone(waits: Any) -> Feedback:
     want = list(itertools.islice(b.waits(Mulberry32(SEED)), 3))
     got = as_wholes(waits)
     if got is None or len(got) != 3:
-        return wrong(f"waits={waits!r}: give a list of exactly three whole numbers of ms.")
+        return wrong(f"waits={shown(waits)}: give a list of exactly three whole numbers of ms.")
     if got == [70, 296, 780]:
         return wrong("waits=[70, 296, 780] are the table's: there decorrelated jitter "
                      "takes every other draw. Alone, full jitter gets draws 1, 2 and 3.")
@@ -59,6 +61,47 @@ def check_full_jitter_alone(waits: Any) -> Feedback:
                  "no other column draws in between.")
 
 
+@checker
+def check_full_jitter_second(waits: Any) -> Feedback:
+    """The first three full-jitter waits if each row drew the decorrelated wait first.
+
+    The lesson's program calls ``tamSarsinti(n)`` and then ``iliskisizSarsinti()``
+    in each row, on one generator; swap the two calls and full jitter gets
+    draws 2, 4 and 6.
+
+    >>> check_full_jitter_second([92, 351, 530]).correct
+    True
+    >>> check_full_jitter_second([70, 296, 780]).message.split(":")[0]
+    'waits=[70, 296, 780] are the table as printed'
+    """
+    if unanswered(waits):
+        return prompt("a list of three waits in ms")
+    rng = Mulberry32(SEED)
+    full = Backoff(200, 2, 5000, jitter="full").waits(rng)
+    deco = Backoff(200, 2, 5000, jitter="decorrelated").waits(rng)
+    want = []
+    for _ in range(3):
+        next(deco)
+        want.append(next(full))
+    got = as_wholes(waits)
+    if got is None or len(got) != 3:
+        return wrong(f"waits={shown(waits)}: give a list of exactly three whole numbers of ms.")
+    if got == [70, 296, 780]:
+        return wrong("waits=[70, 296, 780] are the table as printed: there full jitter "
+                     "draws first in each row (draws 1, 3, 5). Swapped, it gets the others.")
+    alone = list(itertools.islice(Backoff(200, 2, 5000, jitter="full").waits(Mulberry32(SEED)),
+                                  3))
+    if got == alone:
+        return wrong(f"waits={got!r} is full jitter on a generator of its own (draws 1, 2, 3); "
+                     "here it still shares the generator, and draws second in each row.")
+    if got != want:
+        return wrong(f"waits={got!r}: in each row the decorrelated wait takes a draw first; "
+                     "full jitter gets draws 2, 4, 6: round(r x min(5000, 200 x 2**n)).")
+    return right(f"{want}: draws 2, 4 and 6 of Mulberry32(SEED) times 200, 400 and 800. "
+                 "The same seed gives the same table only in the same order of draws.")
+
+
+@checker
 def check_quarter_width(width: Any) -> Feedback:
     """A bucket width (ms) at which the lesson's 24 jittered clients peak at exactly 6.
 
@@ -69,8 +112,10 @@ def check_quarter_width(width: Any) -> Feedback:
     """
     if unanswered(width):
         return prompt("a bucket width in ms, a whole number from 1 to 800")
-    if isinstance(width, bool) or not isinstance(width, int) or not 1 <= width <= 800:
-        return wrong(f"width={width!r}: give a whole number of ms from 1 to 800.")
+    whole = as_whole(width)
+    if whole is None or not 1 <= whole <= 800:
+        return wrong(f"width={shown(width)}: give a whole number of ms from 1 to 800.")
+    width = whole
     data = herd_data(width=width)
     if data.peak_jittered == 6:
         return right(f"with {width} ms buckets the peak is 6 of 24: a quarter, as the "
@@ -80,8 +125,11 @@ def check_quarter_width(width: Any) -> Feedback:
                  "herd_data(width=...).")
 
 
+@checker
 def check_herd_attempt4(peak: Any) -> Feedback:
-    """The jittered peak per 200 ms for the lesson's 24 clients on their fourth attempt.
+    """The jittered peak per 200 ms for the lesson's 24 clients waiting for their fourth
+    retry (n = 3, ceiling 1600 ms, the wait before attempt 5); ``herd_data``'s
+    ``attempt=4`` counts retries as the lesson's ``DENEME`` does.
 
     >>> check_herd_attempt4(6)
     Correct: 6 of 24 per 200 ms: the ceiling is 1600 ms, so eight buckets share them.
@@ -89,11 +137,15 @@ def check_herd_attempt4(peak: Any) -> Feedback:
     if unanswered(peak):
         return prompt("the largest number of clients in one 200 ms bucket")
     want = herd_data(Backoff(200, 2, 5000, jitter="full"), 24, 4).peak_jittered
+    whole = as_whole(peak)
+    if whole is None:
+        return wrong(f"peak={shown(peak)}: give a number of clients, a whole number.")
+    peak = whole
     if peak == 24:
         return wrong("peak=24 is the peak without jitter: every client waits 1600 ms.")
     if peak == 7:
-        return wrong("peak=7 is the third attempt's; the fourth draws from a 1600 ms "
-                     "ceiling, so set attempt=4.")
+        return wrong("peak=7 is the third retry's (800 ms ceiling); the fourth retry "
+                     "draws from a 1600 ms ceiling, so set attempt=4.")
     if peak != want:
         return wrong(f"peak={peak!r}: call herd_data(Backoff(200, 2, 5000, jitter='full'), "
                      "24, 4) and read peak_jittered.")

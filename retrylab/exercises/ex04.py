@@ -6,7 +6,7 @@ from typing import Any
 
 from ..core.breaker import CircuitBreaker, replay
 from ..core.constants import BREAKER_EVENTS
-from . import Feedback, as_wholes, prompt, right, unanswered, wrong
+from . import Feedback, as_whole, as_wholes, checker, prompt, right, shown, unanswered, wrong
 
 
 def _sent_blocked(threshold: int, cooldown: int) -> tuple[int, int]:
@@ -15,6 +15,7 @@ def _sent_blocked(threshold: int, cooldown: int) -> tuple[int, int]:
     return sent, len(rows) - sent
 
 
+@checker
 def check_threshold_two(sent: Any, blocked: Any) -> Feedback:
     """The lesson's nine events with threshold 2 (cooldown 5000 ms): sent and blocked.
 
@@ -23,6 +24,11 @@ def check_threshold_two(sent: Any, blocked: Any) -> Feedback:
     """
     if unanswered(sent) or unanswered(blocked):
         return prompt("two whole numbers: requests sent and requests blocked")
+    given = as_whole(sent), as_whole(blocked)
+    if given[0] is None or given[1] is None:
+        return wrong(f"sent={shown(sent)}, blocked={shown(blocked)}: give two whole numbers "
+                     "of requests, such as 1, 2.")
+    sent, blocked = given
     want_sent, want_blocked = _sent_blocked(2, 5000)
     if (sent, blocked) == _sent_blocked(3, 5000):
         return wrong(f"sent={sent}, blocked={blocked} is the lesson's threshold of 3; "
@@ -37,6 +43,7 @@ def check_threshold_two(sent: Any, blocked: Any) -> Feedback:
                  "so 600 ms is blocked too.")
 
 
+@checker
 def check_blocked_times(times: Any) -> Feedback:
     """Which of the lesson's events are blocked when the cooldown is 2000 ms?
 
@@ -50,7 +57,7 @@ def check_blocked_times(times: Any) -> Feedback:
     want = [r.now for r in rows if not r.allowed]
     whole = as_wholes(times)
     if whole is None:
-        return wrong(f"times={times!r}: give a list of event times in ms.")
+        return wrong(f"times={shown(times)}: give a list of event times in ms.")
     got = sorted(whole)
     if got == [900, 1500, 8000]:
         return wrong("times=[900, 1500, 8000] is the lesson's answer for 5000 ms. With "
@@ -63,6 +70,7 @@ def check_blocked_times(times: Any) -> Feedback:
                  "through.")
 
 
+@checker
 def check_retry_in(seconds: Any) -> Feedback:
     """The lesson's breaker refuses a call at 1500 ms: how many seconds should the user wait?
 
@@ -78,6 +86,10 @@ def check_retry_in(seconds: Any) -> Feedback:
     replay(BREAKER_EVENTS[:3], cb)
     ms = cb.retry_in(1500)
     want = -(-ms // 1000)
+    whole = as_whole(seconds)
+    if whole is None:
+        return wrong(f"seconds={shown(seconds)}: give a whole number of seconds.")
+    seconds = whole
     if seconds == ms:
         return wrong(f"seconds={seconds!r} is the wait in ms; the message speaks to a "
                      "person in seconds.")

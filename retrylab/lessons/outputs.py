@@ -31,7 +31,9 @@ def backoff_table(seed: int = SEED) -> pd.DataFrame:
     """The lesson's six-row table of waits, as a DataFrame.
 
     Full and decorrelated jitter share one generator and draw in turn, row by
-    row, exactly as the JavaScript does.
+    row, exactly as the JavaScript does. Rows count retries from 1, as the
+    lesson's ``deneme`` column does: row k is retry n = k - 1 in the formula,
+    the wait before attempt k + 1 (attempt 1 being the first send).
 
     >>> backoff_table()["decorrelated"].tolist()
     [384, 1034, 2121, 1933, 3986, 5000]
@@ -43,19 +45,19 @@ def backoff_table(seed: int = SEED) -> pd.DataFrame:
     capped = Backoff(BASE, FACTOR, CAP)
     rows = [(n + 1, BASE, uncapped.ceiling(n), capped.ceiling(n), next(full), next(deco))
             for n in range(6)]
-    return pd.DataFrame(rows, columns=["attempt", "fixed", "exponential", "capped",
-                                       "full jitter", "decorrelated"]).set_index("attempt")
+    return pd.DataFrame(rows, columns=["retry", "fixed", "exponential", "capped",
+                                       "full jitter", "decorrelated"]).set_index("retry")
 
 
 def backoff_table_text(lang: Lang = "tr", seed: int = SEED) -> str:
     """The table exactly as ``geri-cekilme.mjs`` prints it."""
     check_choice("lang", lang, ("en", "tr"))
     head = ("deneme  sabit   üstel   üstel+tavan  tam sarsıntı  ilişkisiz" if lang == "tr"
-            else "attempt fixed   exp     exp+cap      full jitter   decorrelated")
+            else "retry   fixed   exp     exp+cap      full jitter   decorrelated")
     lines = [head]
-    for attempt, row in backoff_table(seed).iterrows():
+    for retry, row in backoff_table(seed).iterrows():
         v = [int(x) for x in row]
-        lines.append(f"{attempt:<8}{v[0]:<8}{v[1]:<8}{v[2]:<13}{v[3]:<14}{v[4]}")
+        lines.append(f"{retry:<8}{v[0]:<8}{v[1]:<8}{v[2]:<13}{v[3]:<14}{v[4]}")
     return "\n".join(lines)
 
 
@@ -80,7 +82,7 @@ def herd_text(lang: Lang = "tr", seed: int = SEED) -> str:
     if lang == "tr":
         titles = ("sarsıntısız (24 istemci, 3. deneme):", "sarsıntılı  (24 istemci, 3. deneme):")
     else:
-        titles = ("no jitter   (24 clients, attempt 3):", "full jitter (24 clients, attempt 3):")
+        titles = ("no jitter   (24 clients, retry 3):", "full jitter (24 clients, retry 3):")
     lines = ["", titles[0]] + ["  " + s for s in histogram_lines(plain)]
     lines += [titles[1]] + ["  " + s for s in histogram_lines(jittered)]
     return "\n".join(lines)
@@ -104,7 +106,9 @@ def retry_line(name: str, result: RetryResult, lang: Lang = "tr") -> str:
 def retry_loop_text(results: Sequence[RetryResult], requests: int, lang: Lang = "tr") -> str:
     """The whole output of the retry-loop lesson from its four results.
 
-    ``requests`` is how many measurement requests reached the server.
+    ``requests`` is how many measurement requests reached the server (the
+    lesson's "sunucuya ulaşan ölçüm isteği": requests that *reached* it, answered
+    with 503 or with data alike, not requests it served).
     """
     check_choice("lang", lang, ("en", "tr"))
     names = [s[0] if lang == "tr" else s[1] for s in RETRY_SCENARIOS]
@@ -114,8 +118,8 @@ def retry_loop_text(results: Sequence[RetryResult], requests: int, lang: Lang = 
         lines += [f"sunucuya ulaşan ölçüm isteği: {requests}",
                   f"kaydedilen tüm beklemeler   : {every}"]
     else:
-        lines += [f"measurement requests served : {requests}",
-                  f"all recorded waits          : {every}"]
+        lines += [f"measurement requests that reached the server: {requests}",
+                  f"all recorded waits                          : {every}"]
     return "\n".join(lines)
 
 

@@ -1,0 +1,188 @@
+"""The harness of the build-it-yourself checkers: the lesson's data, running the
+student's code under a time limit, and reading what it returns.
+
+Used by :mod:`retrylab.exercises.build` (waits and the rule) and
+:mod:`retrylab.exercises.build_loop` (the loop and the breaker).
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..core import constants as _lesson  # the lesson's data: read only in the block below
+from ..core.backoff import Backoff
+from ..core.outcome import Outcome
+from . import Feedback, prompt, wrong
+
+# -- the lesson's data: the one place this module reads retrylab.lesson -------
+SEED: int = _lesson.SEED
+BASE: int = _lesson.BASE          # TABAN, ms
+FACTOR: int = _lesson.FACTOR      # CARPAN
+CAP: int = _lesson.CAP            # TAVAN, ms
+BREAKER_EVENTS: tuple[tuple[int, bool], ...] = _lesson.BREAKER_EVENTS
+#: label (tr), label (en), method, path, max attempts, for each of the loop's scenarios
+RETRY_SCENARIOS: tuple[tuple[str, str, str, str, int], ...] = _lesson.RETRY_SCENARIOS
+BREAKER_THRESHOLD, BREAKER_COOLDOWN = 3, 5000   # the lesson's ESIK and SOGUMA
+# -----------------------------------------------------------------------------
+
+#: Seconds one call of the student's code may take; tests may lower it.
+TIME_LIMIT = 3.0
+#: More calls than this of send() or sleep() in one run mean the loop does not stop.
+SEND_LIMIT = 50
+SLEEP_LIMIT = 50
+DRAW_LIMIT = 1000
+
+_FULL = Backoff(BASE, FACTOR, CAP, jitter="full")
+_DECO = Backoff(BASE, FACTOR, CAP, jitter="decorrelated")
+
+#: What the server answers in each of the loop lesson's scenarios (the last one repeats).
+_LESSON_SCRIPTS: tuple[tuple[Outcome, ...], ...] = (
+    (Outcome.http(503), Outcome.http(503), Outcome.success([{"kimlik": "o-114"}])),
+    (Outcome.http(422),),
+    (Outcome.http(429, retry_after=2),),
+    (Outcome.http(404),),
+)
+
+
+# == running the student's code safely ==========================================
+
+
+class _Stop(Exception):
+    """Ends a battery early with a verdict."""
+
+    def __init__(self, feedback: Feedback) -> None:
+        super().__init__(feedback.message)
+        self.feedback = feedback
+
+
+class _Guard(BaseException):
+    """Raised into the student's loop by our send()/sleep()/rng() past their limit.
+
+    A BaseException, so that a loop catching ``Exception`` around send() does
+    not swallow it.
+    """
+
+
+@dataclass
+class _Session:
+    """One checking run: what the student's code is doing right now."""
+
+    what: str = ""
+    since: float = 0.0
+    busy: bool = False
+    calls: int = 0
+    tripped: str = ""
+    scaffold: str = "your function"
+
+    def call(self, what: str, fn: Callable[..., Any], *args: Any, answer: bool = True) -> Any:
+        """Call the student's code on ``args``; a failure ends the battery with a verdict.
+
+        The first ``answer`` call returning None or ``...`` is an unfilled scaffold.
+        """
+        self.what, self.since, self.busy = what, time.monotonic(), True
+        first = answer and self.calls == 0
+        self.calls += answer
+        try:
+            value = fn(*args)
+        except _Guard:
+            raise _Stop(wrong(self._tripped_message())) from None
+        except NotImplementedError:
+            raise _Stop(prompt(self.scaffold)) from None
+        except BaseException as e:  # the student's bug, reported, never raised
+            if self.tripped:
+                raise _Stop(wrong(self._tripped_message())) from None
+            raise _Stop(wrong(f"{what} raised {type(e).__name__}: {e}")) from None
+        finally:
+            self.busy = False
+        if self.tripped:
+            raise _Stop(wrong(self._tripped_message()))
+        if first and (value is None or value is Ellipsis):
+            raise _Stop(prompt(self.scaffold))
+        return value
+
+    def _tripped_message(self) -> str:
+        limits = {"send": SEND_LIMIT, "sleep": SLEEP_LIMIT, "rng": DRAW_LIMIT}
+        hints = {"send": "is the attempt limit checked?",
+                 "sleep": "does the loop stop after the last attempt?",
+                 "rng": "one draw per wait is enough."}
+        t = self.tripped
+        return (f"{self.what} called {t}() more than {limits[t]} times: {hints[t]}")
+
+
+def _run(battery: Callable[[_Session], Feedback], scaffold: str) -> Feedback:
+    """Run ``battery`` in a daemon thread; report a call that exceeds TIME_LIMIT."""
+    session = _Session(scaffold=scaffold)
+    box: list[Feedback] = []
+
+    def target() -> None:
+        try:
+            box.append(battery(session))
+        except _Stop as stop:
+            box.append(stop.feedback)
+        except BaseException as e:  # a bug of the checker itself: still no exception
+            box.append(wrong(f"the checker could not judge this answer "
+                             f"({type(e).__name__}: {e})"))
+
+    # The thread cannot be killed: if the student's code never returns, it
+    # keeps running in the background; we only stop waiting for it.
+    thread = threading.Thread(target=target, daemon=True, name="retrylab-build-check")
+    thread.start()
+    while thread.is_alive():
+        thread.join(0.01)
+        if thread.is_alive() and session.busy and time.monotonic() - session.since > TIME_LIMIT:
+            if session.tripped:
+                return wrong(session._tripped_message())
+            return wrong(f"your code did not finish within {TIME_LIMIT:g} s for "
+                         f"{session.what}: is there a loop that never ends?")
+    return box[0] if box else wrong("the checker could not judge this answer")
+
+
+def _not_callable(answer: Any, expected: str) -> Feedback:
+    return wrong(f"expected {expected}; got {answer!r}, {_a(answer)}.")
+
+
+# == reading answers ===============================================================
+
+
+def _as_ms(value: Any, what: str) -> int:
+    """``value`` as whole milliseconds (ints, whole floats, numpy numbers), or a verdict."""
+    if isinstance(value, (bool, np.bool_)):
+        raise _Stop(wrong(f"{what} returned {value!r}, a bool: a wait is a whole number "
+                          "of milliseconds."))
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        if math.isfinite(value) and float(value).is_integer():
+            return int(value)
+        raise _Stop(wrong(f"{what} returned {float(value)!r}: a wait is whole milliseconds; "
+                          "round it with Math.round (retrylab.js_round)."))
+    raise _Stop(wrong(f"{what} returned {value!r}, {_a(value)}: return the "
+                      "wait as a whole number of milliseconds (an int)."))
+
+
+def _as_bool(value: Any, what: str) -> bool:
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise _Stop(wrong(f"{what} returned {value!r}, {_a(value)}: return True "
+                      "or False."))
+
+
+def _quiet(session: _Session, fn: Callable[[], Any]) -> Any:
+    """Run a diagnostic probe; None if the student's code fails on it."""
+    try:
+        return fn()
+    except Exception:  # _Stop, or a missing method: no diagnosis from this probe
+        return None
+
+
+def _a(value: object) -> str:
+    """``a list``, ``an int``: the type of ``value`` with its article."""
+    name = type(value).__name__
+    return ("an " if name[:1] in "aeiou" else "a ") + name

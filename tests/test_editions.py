@@ -1,0 +1,173 @@
+"""The student edition gives no answer away; the instructor edition holds every answer.
+
+Two levels: the cells each edition is made of (from the sources, always
+checked), and the outputs of the committed, executed notebooks (checked when
+they are built: after a rebuild, before a release).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCES = sorted((ROOT / "notebooks" / "src").glob("*.py"))
+IDS = [p.stem for p in SOURCES]
+
+_spec = importlib.util.spec_from_file_location("build_notebooks",
+                                               ROOT / "tools" / "build_notebooks.py")
+assert _spec is not None and _spec.loader is not None
+builder = importlib.util.module_from_spec(_spec)
+sys.modules.setdefault("build_notebooks", builder)  # dataclasses look their module up
+_spec.loader.exec_module(builder)
+STUDENT, INSTRUCTOR = builder.STUDENT, builder.INSTRUCTOR
+CHECK = re.compile(r"^\s*(check_\w+)\(", re.M)
+
+
+def tags(cell: nbformat.NotebookNode) -> set[str]:
+    return set(cell.metadata.get("tags", []))
+
+
+#: Shorter lines (``waits = []``, ``return False``) are too common to count as a leak.
+MIN_LEAK = 16
+
+
+def code_lines(text: str) -> set[str]:
+    """The telling lines of a code cell (no short ones, comments, imports or bare checks)."""
+    out = set()
+    for line in text.splitlines():
+        s = line.split("#", 1)[0].strip()
+        if (len(s) >= MIN_LEAK and not s.startswith(("from ", "import "))
+                and not CHECK.match(s)):
+            out.add(s)
+    return out
+
+
+def text_of(cell: nbformat.NotebookNode) -> str:
+    parts = []
+    for out in cell.get("outputs", []):
+        if "text" in out:
+            parts.append(out["text"])
+        for kind in ("text/plain", "text/html", "text/markdown"):
+            if kind in out.get("data", {}):
+                parts.append(out["data"][kind])
+    return "\n".join(parts)
+
+
+# -- the cells of each edition ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("src", SOURCES, ids=IDS)
+def test_student_edition_has_no_solution(src: Path) -> None:
+    full = builder.parse(src.read_text())
+    student = builder.edition_notebook(full, STUDENT)
+    assert not [c for c in student.cells if "solution" in tags(c)]
+    shown = set().union(*(code_lines(c.source) for c in student.cells
+                          if c.cell_type == "code"))
+    cells = full.cells
+    for i, cell in enumerate(cells):
+        if "solution" not in tags(cell):
+            continue
+        if cell.cell_type == "markdown":
+            assert cell.source not in {c.source for c in student.cells}
+            continue
+        scaffold = code_lines(cells[i - 1].source)
+        leaked = (code_lines(cell.source) - scaffold) & shown
+        assert not leaked, f"{src.stem} cell {i}: the student edition shows {sorted(leaked)}"
+
+
+@pytest.mark.parametrize("src", SOURCES, ids=IDS)
+def test_every_scaffold_has_its_solution(src: Path) -> None:
+    full = builder.parse(src.read_text())
+    instructor = builder.edition_notebook(full, INSTRUCTOR)
+    assert not [c for c in instructor.cells if "scaffold" in tags(c)]
+    kept = {c["id"] for c in instructor.cells}
+    for i, cell in enumerate(full.cells):
+        if "scaffold" not in tags(cell):
+            continue
+        after = full.cells[i + 1] if i + 1 < len(full.cells) else None
+        assert after is not None and "solution" in tags(after), (
+            f"{src.stem} cell {i}: a scaffold without a solution right after it")
+        assert after["id"] in kept
+        assert CHECK.findall(cell.source) == CHECK.findall(after.source), (
+            f"{src.stem} cell {i}: the scaffold and its solution call different checkers")
+        assert "..." in cell.source
+
+
+@pytest.mark.parametrize("src", SOURCES, ids=IDS)
+def test_no_untagged_cell_calls_a_checker(src: Path) -> None:
+    """A checker called outside a scaffold/solution pair would print an answer to both."""
+    for i, cell in enumerate(builder.parse(src.read_text()).cells):
+        if cell.cell_type == "code" and CHECK.search(cell.source):
+            assert tags(cell) & {"scaffold", "solution"}, f"{src.stem} cell {i}"
+
+
+def test_the_language_mechanism() -> None:
+    text = "\n".join([
+        "# %% [markdown]", "# Hello", "",
+        "# %% [markdown] tags=[\"tr\"]", "# Merhaba", "",
+        "# %% tags=[\"scaffold\"]", "x = ...", "",
+        "# %% tags=[\"solution\"]", "x = 1", "",
+        "# %% [markdown] tags=[\"solution\"]", "# Because.", "",
+        "# %% [markdown] tags=[\"tr\"]", "# Çünkü.", ""])
+    full = builder.parse(text)
+    tr_student = builder.Edition("student-tr", "tr", frozenset({"solution"}), "tr")
+    tr_solutions = builder.Edition("instructor-tr", "tr/solutions", frozenset({"scaffold"}), "tr")
+    seen = {e.name: [c.source for c in builder.edition_notebook(full, e).cells]
+            for e in (STUDENT, INSTRUCTOR, tr_student, tr_solutions)}
+    assert seen == {"student": ["Hello", "x = ..."],
+                    "instructor": ["Hello", "x = 1", "Because."],
+                    "student-tr": ["Merhaba", "x = ..."],
+                    "instructor-tr": ["Merhaba", "x = 1", "Çünkü."]}
+    ids = [c["id"] for c in builder.edition_notebook(full, tr_solutions).cells]
+    assert ids == ["c000", "c003", "c004"]
+    tagged = builder.edition_notebook(full, tr_solutions).cells[2]
+    assert tagged.metadata["tags"] == ["solution"]
+
+
+@pytest.mark.parametrize("bad", [
+    "# %% [markdown] tags=[\"tr\"]\n# Merhaba\n",                      # nothing to replace
+    "# %%\nx = 1\n\n# %% [markdown] tags=[\"tr\"]\n# Merhaba\n",      # after code
+    "# %%\nx = 1\n\n# %% tags=[\"solution\"]\nx = 2\n",                # no scaffold before
+    "# %% tags=[\"answer\"]\nx = 1\n",                                  # unknown tag
+    "# %% tags=[\"scaffold\", \"solution\"]\nx = 1\n",
+])
+def test_bad_sources_are_refused(bad: str) -> None:
+    with pytest.raises(SystemExit):
+        builder.parse(bad)
+
+
+# -- the committed, executed notebooks -------------------------------------------------
+
+
+def committed(edition: object, src: Path) -> nbformat.NotebookNode:
+    path = edition.path(src.stem)  # type: ignore[attr-defined]
+    if not path.exists():
+        pytest.skip(f"{path.relative_to(ROOT)} is not built (tests/test_notebooks_built.py "
+                    "reports it)")
+    return nbformat.read(path, as_version=4)
+
+
+@pytest.mark.parametrize("src", SOURCES, ids=IDS)
+def test_student_outputs_give_nothing_away(src: Path) -> None:
+    nb = committed(STUDENT, src)
+    for cell in nb.cells:
+        out = text_of(cell)
+        assert "Correct:" not in out and "Correct</b>" not in out, (
+            f"{src.stem} cell {cell.get('id')}: a 'Correct' in the student edition")
+        if "scaffold" in tags(cell) and CHECK.search(cell.source):
+            assert "Not yet" in out, f"{src.stem} cell {cell.get('id')}: no 'Not yet' prompt"
+
+
+@pytest.mark.parametrize("src", SOURCES, ids=IDS)
+def test_instructor_shows_correct_for_every_checked_exercise(src: Path) -> None:
+    nb = committed(INSTRUCTOR, src)
+    for cell in nb.cells:
+        if "solution" in tags(cell) and cell.cell_type == "code" and CHECK.search(cell.source):
+            assert "Correct:" in text_of(cell), (
+                f"{src.stem} cell {cell.get('id')}: the solution does not show 'Correct'")
