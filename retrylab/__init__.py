@@ -26,6 +26,7 @@ from .core.outcome import (
     should_retry,
     verdict_table,
 )
+from .core.production import production_rule
 
 # -- computing the wait ------------------------------------------------------
 from .core.backoff import GROWTHS, JITTERS, Backoff
@@ -67,7 +68,7 @@ __all__ = [
     "Mulberry32",
     "IDEMPOTENT_METHODS", "LESSON_SAFE_METHODS", "SAFE_METHODS", "Decision", "Outcome",
     "decide", "decision_table", "parse_retry_after", "retry_everything_rule", "retry_statuses",
-    "should_retry", "verdict_table",
+    "should_retry", "verdict_table", "production_rule",
     "GROWTHS", "JITTERS", "Backoff", "js_round",
     "bucket_counts", "histogram_lines", "peak_ratio", "wakeups",
     "Attempt", "RetryPolicy", "RetryResult", "StopReason", "RetryMetrics",
@@ -80,5 +81,23 @@ __all__ = [
     "summary_table", "contention", "contention_sweep",
     "BreakerOpen", "BreakerRegistry", "CircuitBreaker", "State", "Transition", "replay",
 ]
+
+#: Names that need the bridge extra (tenacity, urllib3, httpx): imported on first use,
+#: so ``import retrylab`` never needs them.
+_BRIDGE = ("to_tenacity", "to_urllib3", "RetryTransport", "PolicyRetry")
+__all__ += list(_BRIDGE)
+
+
+def __getattr__(name: str) -> object:
+    """Load the bridge names lazily (``from retrylab import to_tenacity``)."""
+    if name in _BRIDGE:
+        try:
+            from .lab import bridge
+        except ImportError as e:
+            raise ImportError(f"retrylab.{name} needs the bridge extra (tenacity, urllib3, "
+                              f'httpx): pip install "retrylab[bridge]" ({e})') from e
+        return getattr(bridge, name)
+    raise AttributeError(f"module 'retrylab' has no attribute {name!r}")
+
 
 __version__ = "0.1.0"

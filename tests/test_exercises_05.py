@@ -1,8 +1,11 @@
+import numpy as np
+
 from retrylab import Backoff, RetryPolicy
 from retrylab.exercises.ex05 import (
     check_kotlin_waits,
     check_lifecycle,
     check_outage_policy,
+    check_proportional_range,
     check_retryable,
 )
 
@@ -10,6 +13,8 @@ from retrylab.exercises.ex05 import (
 def test_kotlin_waits() -> None:
     assert check_kotlin_waits([850, 1918, 4957]).correct
     assert check_kotlin_waits((850.0, 1918, 4957)).correct
+    assert check_kotlin_waits(np.array([850, 1918, 4957])).correct
+    assert not check_kotlin_waits([True, 1918, 4957]).correct
     fb = check_kotlin_waits([850, 1918, 4958])
     assert not fb.correct and "truncates" in fb.message
     fb = check_kotlin_waits([1000, 2000, 4000])
@@ -24,19 +29,40 @@ def test_kotlin_waits() -> None:
 
 
 def test_retryable() -> None:
-    assert check_retryable({"429", "502", "503"}).correct
-    assert check_retryable(["503", "502", "429"]).correct
-    fb = check_retryable({"429", "502", "503", "network"})
-    assert not fb.correct and "idempotency" not in fb.message and "twice" in fb.message
-    fb = check_retryable({"401", "429", "502", "503"})
-    assert not fb.correct and fb.message.startswith("'401' is about the request itself")
-    fb = check_retryable({"502", "503"})
-    assert not fb.correct and "'429' is retried too: a rate limit" in fb.message
+    assert check_retryable({"429"}).correct
+    assert check_retryable([429]).correct
+    assert check_retryable(("429",)).correct
     fb = check_retryable({"429", "503"})
-    assert not fb.correct and "'502' is retried too: a 5xx" in fb.message
+    assert not fb.correct and "may store a duplicate" in fb.message
+    assert "did not act" in fb.message
+    fb = check_retryable({"429", "502", "503"})
+    assert not fb.correct and fb.message.startswith("'502' may store a duplicate")
+    fb = check_retryable({"429", "network"})
+    assert not fb.correct and "twice" in fb.message
+    fb = check_retryable({"401", "429"})
+    assert not fb.correct and fb.message.startswith("'401' stores nothing twice")
+    fb = check_retryable(set())
+    assert not fb.correct and "empty set" in fb.message
     assert "not one of the labels" in check_retryable({"418"}).message
-    assert "give a set" in check_retryable("503").message
+    assert "not one of the labels" in check_retryable({True}).message
+    assert "give a set" in check_retryable("429").message
     assert not check_retryable(None).answered
+
+
+def test_proportional_range() -> None:
+    assert check_proportional_range((4000, 12000)).correct
+    assert check_proportional_range([np.int64(4000), 12000.0]).correct
+    assert "full jitter" in check_proportional_range((0, 8000)).message
+    fb = check_proportional_range((2000, 6000))
+    assert not fb.correct and "off by one" in fb.message
+    assert "off by one" in check_proportional_range((8000, 24000)).message
+    assert "swap" in check_proportional_range((12000, 4000)).message
+    assert "single wait" in check_proportional_range((8000, 8000)).message
+    fb = check_proportional_range((4000, 11000))
+    assert not fb.correct and "multiply it by 0.5 and by 1.5" in fb.message
+    assert "two whole numbers" in check_proportional_range((4000, 12000, 1)).message
+    assert "two whole numbers" in check_proportional_range((True, 12000)).message
+    assert not check_proportional_range(...).answered
 
 
 def test_outage_policy() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from retrylab.exercises.ex06 import (
@@ -51,15 +52,18 @@ def test_throttle_recovery() -> None:
 
 
 def test_jitter_calls_ratio() -> None:
-    fb = check_jitter_calls_ratio(2.33)
-    assert fb.correct and fb.message.startswith("1855 calls against 795")
-    assert check_jitter_calls_ratio(2.3).correct
-    assert check_jitter_calls_ratio("2.35").correct
-    fb = check_jitter_calls_ratio(0.43)
+    fb = check_jitter_calls_ratio(2.70)
+    assert fb.correct and fb.message.startswith("3557 calls against 1319")
+    assert check_jitter_calls_ratio(2.7).correct
+    assert check_jitter_calls_ratio("2.69").correct
+    assert check_jitter_calls_ratio(np.float64(2.697)).correct
+    fb = check_jitter_calls_ratio(0.37)
     assert not fb.correct and "the other way round" in fb.message
+    fb = check_jitter_calls_ratio(2.33)
+    assert not fb.correct and "ratio at 100 clients" in fb.message
     fb = check_jitter_calls_ratio(3)
     assert not fb.correct and "ratio=3:" in fb.message
-    assert "give one number" in check_jitter_calls_ratio([2.33]).message
+    assert "give one number" in check_jitter_calls_ratio([2.7]).message
     assert not check_jitter_calls_ratio(float("nan")).correct
     assert not check_jitter_calls_ratio(None).answered
 

@@ -40,5 +40,8 @@ def test_quiz() -> None:
     fb = check_quiz({"A"})
     assert "E pass(es) every rule" in fb.message
     assert "set of letters" in check_quiz(3).message
+    assert check_quiz(["A", "e"]).correct
+    assert "not one of the policies" in check_quiz({"A", "F"}).message
+    assert "not a letter" in check_quiz({1, 2}).message
     assert not check_quiz(None).answered
     assert list(quiz_table().index) == ["A", "B", "C", "D", "E"]

@@ -30,23 +30,30 @@ def conda_deps() -> list[str]:
     return deps
 
 
-def test_environment_yml_lists_the_same_dependencies() -> None:
+def test_environment_yml_is_the_runtime_of_pyproject() -> None:
+    """environment.yml (students, Binder) = base + notebooks + present extras, no test tools."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     extras = project["optional-dependencies"]
     wanted = (names(project["dependencies"]) | names(extras["notebooks"])
-              | names(extras["test"])) - {"retrylab"}
+              | names(extras["present"]) | names(extras["bridge"]))
     have = names(conda_deps()) - {"python", "pip"}
+    # conda-forge's matplotlib without the Qt backend is matplotlib-base
+    have = {"matplotlib" if n == "matplotlib-base" else n for n in have}
     assert have == wanted
-    assert "-e ." in (ROOT / "environment.yml").read_text()
+    assert not have & names(extras["test"]), "test tools belong in the test extra, not here"
+    text = (ROOT / "environment.yml").read_text()
+    assert "-e ." in text
+    assert re.search(r"^  - python=3\.\d+$", text, re.M), "repo2docker needs python=X.Y"
 
 
 def test_readme_commands_are_what_ci_runs() -> None:
     readme = (ROOT / "README.md").read_text()
     ci = (ROOT / ".ci" / "run").read_text()
     assert ".venv/bin/python -m pytest" in readme and ".venv/bin/python -m pytest" in ci
-    assert '.venv/bin/pip install -e ".[test,browser]"' in readme
-    assert '.venv/bin/pip install -q -e ".[test,browser]"' in ci
+    assert '.venv/bin/pip install -e ".[test,browser]" -c constraints.txt' in readme
+    assert '.venv/bin/pip install -q -e ".[test,browser]" -c constraints.txt' in ci
     assert ".venv/bin/jupyter lab notebooks/00_start_here.ipynb" in readme
+    assert '$([ "$(id -u)" = 0 ] && echo --allow-root)' in readme
 
 
 def test_readme_lists_every_notebook() -> None:
@@ -65,3 +72,18 @@ def test_readme_example_runs() -> None:
     result = doctest.testfile(str(ROOT / "README.md"), module_relative=False,
                               optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted >= 3 and result.failed == 0
+
+
+def test_constraints_pin_every_dependency() -> None:
+    """constraints.txt pins (==) every dependency the committed outputs depend on."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    wanted = names(project["dependencies"])
+    for extra in project["optional-dependencies"].values():
+        wanted |= names(extra)
+    pins = {}
+    for line in (ROOT / "constraints.txt").read_text().splitlines():
+        if line and not line.startswith("#"):
+            name, _, rest = line.partition("==")
+            pins[name.strip().lower().replace("_", "-")] = rest
+    missing = sorted(n for n in wanted - {"retrylab"} if n.replace("_", "-") not in pins)
+    assert missing == [], f"constraints.txt does not pin {missing}: run tools/freeze_constraints.sh"

@@ -40,5 +40,11 @@ except ImportError as e:
     assert 'pip install "retrylab[notebooks]"' in str(e), e
 else:
     sys.exit("retrylab.viz imported without matplotlib")
+try:
+    from retrylab import to_tenacity  # noqa: F401
+except ImportError as e:
+    assert 'pip install "retrylab[bridge]"' in str(e), e
+else:
+    sys.exit("retrylab.to_tenacity imported without the bridge extra")
 print(f"base install: RetryPolicy {r.waits}, LabServer {got.attempts} attempts, "
-      f"contention {c.calls:.0f} calls; viz names its extra")
+      f"contention {c.calls:.0f} calls; viz and the bridge name their extras")

@@ -1,6 +1,14 @@
 # %% [markdown]
 # # 05 · Retry policy in mobile development
 #
+# [← 04 · The circuit breaker](04_circuit_breaker.ipynb) ·
+# **05 · the mobile view** ·
+# [05b · The four common mistakes →](05b_common_mistakes.ipynb) ·
+# appendix: [A1 · The lesson's code samples](A1_code_samples.ipynb)
+#
+# **Before you start:** notebooks 01 (which errors to retry), 02 (computing
+# the wait) and 04 (the circuit breaker). **Time:** about 35 minutes.
+#
 # The observer on the mountain now carries the North Slope app on a phone. The
 # phone hops between Wi-Fi and mobile data, loses the signal in the tunnel on
 # the way down, and goes to the background whenever the observer pockets it.
@@ -8,37 +16,66 @@
 # Politikası — özü, stratejileri ve ilkeleri*, "Retry policy in mobile
 # development: its essence, strategies and principles") is about exactly this.
 #
-# This notebook follows the lesson section by section and in its order. It
-# runs the lesson's Kotlin and Swift samples as Python (asyncio) next to
-# `RetryPolicy`, on a virtual clock, so a ten-minute outage takes milliseconds
-# and every number below is the same on every run. Where the lesson is wrong or
-# cannot be checked, a box marked **Check** says so, and says what you can
-# check instead.
+# The lesson is read in three parts: this one, [05b](05b_common_mistakes.ipynb)
+# (its four common mistakes, measured) and the appendix
+# [A1](A1_code_samples.ipynb) (its Kotlin and Swift samples, run). Where the
+# lesson is wrong or cannot be checked, a box marked **Check** says so.
 #
 # **What you will be able to do**
 #
 # * name the knobs of a retry policy and set each one in `RetryPolicy`;
-# * tell transient failures from permanent ones, and a claim you can check
-#   from one you cannot;
+# * tell transient failures from permanent ones, and *transient* from *safe
+#   to repeat*;
 # * compare fixed, incremental and exponential waits, and proportional with
 #   full jitter, in numbers;
-# * read the lesson's Kotlin and Combine retry code critically and say what
-#   each flaw costs;
-# * demonstrate the four common mistakes (duplicates, endless retries, ignoring
-#   the app lifecycle, no metrics), each with a number.
+# * say what the breaker's three states save a phone in a long outage.
+
+# %% [markdown] tags=["tr"]
+# # 05 · Mobil geliştirmede yeniden deneme politikası
+#
+# [← 04 · Devre kesici](04_circuit_breaker.ipynb) ·
+# **05 · mobil bakış** ·
+# [05b · Dört yaygın hata →](05b_common_mistakes.ipynb) ·
+# ek: [A1 · Dersin kod örnekleri](A1_code_samples.ipynb)
+#
+# **Başlamadan önce:** 01 (hangi hatalar yeniden denenir), 02 (bekleme
+# süresinin hesabı) ve 04 (devre kesici) numaralı defterler. **Süre:**
+# yaklaşık 35 dakika.
+#
+# Dağdaki gözlemci Kuzey Yamaç uygulamasını artık bir telefonda taşıyor.
+# Telefon Wi-Fi ile mobil veri arasında geçiş yapıyor, aşağı inerken tünelde
+# sinyali kaybediyor ve gözlemci onu cebine koyduğu her seferde arka plana
+# geçiyor. Mobil ders (*Mobil Geliştirmede Yeniden Deneme Politikası — özü,
+# stratejileri ve ilkeleri*) tam olarak bunu konu alıyor.
+#
+# Ders üç bölümde okunur: bu defter, [05b](05b_common_mistakes.ipynb) (dersin
+# dört yaygın hatası, ölçümleriyle) ve ek [A1](A1_code_samples.ipynb) (dersin
+# Kotlin ve Swift örnekleri, çalıştırılarak). Dersin yanıldığı ya da
+# söylediklerinin doğrulanamadığı yerlerde **Kontrol** başlıklı bir kutu bunu
+# söyler.
+#
+# **Neler yapabileceksiniz**
+#
+# * bir yeniden deneme politikasının ayarlarını adlandırmak ve her birini
+#   `RetryPolicy` içinde kurmak;
+# * geçici hataları kalıcı olanlardan, *geçici* olanı da *tekrarlanması
+#   güvenli* olandan ayırmak;
+# * sabit, artımlı ve üstel beklemeleri, orantılı sarsıntıyı da tam
+#   sarsıntıyla sayılar üzerinden karşılaştırmak;
+# * devre kesicinin üç durumunun uzun bir kesintide bir telefona neler
+#   kazandırdığını söylemek.
 
 # %%
 import pandas as pd
 
-from retrylab import Backoff, Outcome, RetryPolicy, decide
+from retrylab import Backoff, CircuitBreaker, Outcome, RetryPolicy, decide, replay
 from retrylab.lessons import mobile_code as mobile
 from retrylab.lessons import mobile_mistakes as mobilesim
+from retrylab.lessons.outputs import SEED
 from retrylab.viz.breakerplot import breaker_diagram
+from retrylab.viz.figure import show
 from retrylab.viz.herdplot import herd_data, herd_histogram
 from retrylab.viz.schedule import wait_schedule, waits_table
-from retrylab.viz.figure import show
-from retrylab.lessons.outputs import SEED
-from retrylab.viz.explorers import BackoffExplorer, backoff_explorer
 
 pd.set_option("display.width", 120)
 pd.set_option("display.max_colwidth", 80)
@@ -69,6 +106,34 @@ pd.set_option("display.max_colwidth", 80)
 #
 # The preset for a background refresh, knob by knob:
 
+# %% [markdown] tags=["tr"]
+# ## 1. Yeniden deneme politikası nedir?
+#
+# Ders: *"Yeniden Deneme Politikası — bir ağ isteği başarısız olduğunda
+# istemci davranışını tanımlayan bir yazılım stratejisidir: hangi hatalar
+# yeniden denenmeli, kaç kez, hangi gecikmeyle ve denemeler ne zaman
+# durdurulmalı. Mobil uygulamalarda, mobil ağların kararsızlığı ve olası
+# geçici sunucu tarafı arızaları nedeniyle yeniden deneme politikası kritik
+# öneme sahiptir.*
+#
+# *Temel bir Yeniden Deneme Politikası üç parametre içerir: maksimum yeniden
+# deneme sayısı (maxRetries), başlangıç gecikmesi (baseDelay) ve geri çekilme
+# stratejisi. Ek olarak, yeniden denemeyi tetiklemesi gereken HTTP durum
+# kodlarının bir listesi ve tüm denemeleri iptal etmek için bir zaman aşımı
+# belirtilebilir."*
+#
+# Her ayarın `retrylab` içinde bir yeri vardır:
+#
+# | dersin ayarı | `retrylab` içinde | not |
+# |---|---|---|
+# | maxRetries | `RetryPolicy(max_attempts=...)` | deneme = yeniden deneme + 1: bir eksik/bir fazla sayma hatasına dikkat |
+# | baseDelay | `Backoff(base=...)` | tam sayı, ms |
+# | geri çekilme stratejisi | `Backoff(growth=..., factor=..., jitter=...)` | 3. ve 4. bölümler |
+# | yeniden denenecek durum kodları listesi | `decide` / `should_retry`: 429 ve 5xx | ders 502 ile 503'ü sayar |
+# | toplam zaman aşımı | `RetryPolicy(time_budget=...)` | bütün çalışma için ms, beklemeler dahil |
+#
+# Arka plan tazelemesi için hazır politika, ayar ayar:
+
 # %%
 bg = RetryPolicy.background()
 pd.Series({"max_attempts": bg.max_attempts,
@@ -87,8 +152,25 @@ pd.Series({"max_attempts": bg.max_attempts,
 # > Applications*; as far as we can verify, the book gives no such percentage.
 # > With no source, "50%" is not evidence of anything, so we do not repeat it.
 # > What *can* be checked is your own app: count how many failed requests
-# > succeed after a retry (mistake 4 below does exactly that). That number,
+# > succeed after a retry (mistake 4, in 05b, does exactly that). That number,
 # > not a quoted one, tells you whether retrying pays.
+
+# %% [markdown] tags=["tr"]
+# Ders şöyle sürüyor: *"Martin Kleppmann'ın “Designing Data-Intensive
+# Applications” kitabına göre, dağıtık sistemlerdeki arızaların %50'si
+# geçicidir ve yeniden denemeyle çözülür. Bu, Yeniden Deneme Politikasını,
+# sunucu mimarisinde değişiklik yapmadan bir mobil uygulamanın hata
+# toleransını iyileştirmenin en etkili ve ucuz yollarından biri haline
+# getirir."*
+#
+# > **Kontrol.** Bu istatistiği *Designing Data-Intensive Applications*
+# > kitabında bulamadık; doğrulayabildiğimiz kadarıyla kitap böyle bir yüzde
+# > vermiyor. Kaynağı olmayan "%50" hiçbir şeyin kanıtı değildir, bu yüzden
+# > onu tekrarlamıyoruz. Doğrulanabilecek olan sizin kendi uygulamanızdır:
+# > başarısız isteklerden kaçının bir yeniden denemeden sonra başarılı
+# > olduğunu sayın (05b'deki 4. hata tam olarak bunu yapıyor). Yeniden
+# > denemenin işe yarayıp yaramadığını alıntılanan bir sayı değil, bu sayı
+# > söyler.
 
 # %% [markdown]
 # ## 2. Which errors should be retried
@@ -104,11 +186,26 @@ pd.Series({"max_attempts": bg.max_attempts,
 # what the lesson names), next to the rule of the web lesson that `retrylab`
 # implements, for a `GET` and for a `POST` without an idempotency key:
 
+# %% [markdown] tags=["tr"]
+# ## 2. Hangi hatalar yeniden denenmeli
+#
+# *"Geçici hatalar (yeniden denenebilir), Yeniden Deneme Politikasının yanıt
+# vermesi gereken tek arıza türüdür. Bunlar arasında bağlantı zaman aşımları
+# (SocketTimeoutException), geçici sunucu kullanılamazlığı (HTTP 503, 502) ve
+# DNS hataları bulunur. Kalıcı hatalar — HTTP 400, 401, 403, 404 — yeniden
+# denenmemelidir çünkü bunlar ağ veya sunucuda değil, istekte bir sorun
+# olduğunu gösterir."*
+#
+# Aşağıda dersin listesi, bir Kotlin `isRetriable` işlevinin kodlayacağı
+# biçimiyle (yalnızca dersin saydıkları), `retrylab`'ın uyguladığı web dersi
+# kuralının yanında duruyor; bir `GET` ve tekillik anahtarı olmayan bir `POST`
+# için:
+
 # %%
 mobile.classification_table()
 
 # %% [markdown]
-# Three differences are worth a sentence each.
+# Four differences are worth a sentence each.
 #
 # * **429, 500 and 504.** The lesson's list leaves them out. A 429 (rate
 #   limited) and every 5xx describe the server's state *now*, which can
@@ -116,8 +213,14 @@ mobile.classification_table()
 # * **A network error on a `POST`.** The lesson calls timeouts transient,
 #   and so they are, but transient is not the same as *safe to repeat*: the
 #   server may have stored the write before the answer was lost. Without an
-#   idempotency key, `retrylab` does not retry it (mistake 1 counts the
+#   idempotency key, `retrylab` does not retry it (notebook 01 counted the
 #   duplicates).
+# * **A 502 or 503 on a `POST`.** The table retries them, as the web lesson's
+#   rule does for every method: the server's state can change. But an answer
+#   from a gateway says nothing about what the server *behind* it did: it may
+#   have stored the write and then been too slow or gone away. A keyless
+#   `POST` retried after a 503 may store a duplicate, unless the server says
+#   it did not act. Only a key makes that retry safe.
 # * **A DNS error** means the request never left the phone, so even a `POST`
 #   could be repeated. `Outcome.network()` does not tell a DNS failure from a
 #   lost answer, so `retrylab` errs on the side of not repeating a write.
@@ -128,25 +231,99 @@ mobile.classification_table()
 # with HTTP 401 can lock the account, and retrying HTTP 400 can create
 # duplicate data. Always configure the list of codes to retry explicitly."*
 #
-# > **Check.** We cannot find this sentence on the AWS Architecture Blog. The
-# > post from that blog that we can check, Marc Brooker's "Exponential Backoff
-# > And Jitter" (2015), is about jitter, not about classification. The advice
-# > to list retryable codes explicitly is sound on its own merits.
-# >
-# > **401 locks the account**: plausible, but it depends entirely on the
-# > server's lockout policy (a login endpoint may count failed attempts; most
-# > APIs do not). A 401 is not retried anyway, because repeating the same
-# > credentials gives the same answer.
-# >
-# > **400 creates duplicate data**: no. A 400 means the server *rejected*
-# > the request, so there is nothing to duplicate. Duplicates come from
-# > repeating a non-idempotent request after a network error, a timeout or a
-# > 5xx, when the server may already have acted. The web lesson's reason for
-# > the rule is the right one:
+# > **Check.** We cannot find this sentence on the AWS Architecture Blog (its
+# > post we can check, Brooker's "Exponential Backoff And Jitter", is about
+# > jitter). Listing the codes explicitly is sound advice anyway. **401 locks
+# > the account** depends on the server's lockout policy; a 401 is not
+# > retried anyway. **400 creates duplicate data**: no, a 400 means the
+# > server *rejected* the request. Duplicates come from repeating a
+# > non-idempotent request after a network error, a timeout or a 5xx, when
+# > the server may already have acted. The web lesson's reasons:
+
+# %% [markdown] tags=["tr"]
+# Dört farkın her biri birer cümleyi hak ediyor.
+#
+# * **429, 500 ve 504.** Dersin listesi bunları dışarıda bırakıyor. Bir 429
+#   (hız sınırı) ve her 5xx, sunucunun *o anki* durumunu bildirir ve bu durum
+#   değişebilir; `retrylab` bunları yeniden dener (ve `Retry-After`'a uyar, 03
+#   numaralı defter).
+# * **Bir `POST`'ta ağ hatası.** Ders zaman aşımlarını geçici sayıyor,
+#   öyledirler de; ama geçici olmak *tekrarlanması güvenli* olmakla aynı şey
+#   değildir: yanıt kaybolmadan önce sunucu yazma isteğini kaydetmiş olabilir.
+#   Tekillik anahtarı yoksa `retrylab` bunu yeniden denemez (01 numaralı
+#   defter kopyaları saydı).
+# * **Bir `POST`'ta 502 ya da 503.** Tablo bunları yeniden dener; web dersinin
+#   kuralı da her yöntem için aynısını yapar: sunucunun durumu değişebilir.
+#   Ama bir ağ geçidinden gelen yanıt, *arkasındaki* sunucunun ne yaptığı
+#   hakkında hiçbir şey söylemez: sunucu yazma isteğini kaydetmiş, sonra fazla
+#   yavaş kalmış ya da ortadan kaybolmuş olabilir. Bir 503'ten sonra yeniden
+#   denenen anahtarsız bir `POST`, sunucu işlem yapmadığını bildirmedikçe bir
+#   kopya kaydedebilir. Bu yeniden denemeyi ancak bir anahtar güvenli kılar.
+# * **Bir DNS hatası**, isteğin telefondan hiç çıkmadığı anlamına gelir; bu
+#   yüzden bir `POST` bile tekrarlanabilirdi. `Outcome.network()` bir DNS
+#   hatasını kaybolmuş bir yanıttan ayırmaz; bu yüzden `retrylab` ihtiyatlı
+#   davranıp bir yazma isteğini tekrarlamaz.
+#
+# Ders şöyle devam ediyor: *"AWS Architecture Blog'a göre, hataları yeniden
+# denenebilir ve yeniden denenemez olarak doğru sınıflandırmak, bir Yeniden
+# Deneme Politikası tasarlarken en önemli karardır. HTTP 401 ile idempotent
+# olmayan bir isteği yeniden denemek hesabın kilitlenmesine yol açabilir ve
+# HTTP 400'ı yeniden denemek yinelenen veriler oluşturabilir. Yeniden denemek
+# için kodların listesini her zaman açıkça yapılandırın."*
+#
+# > **Kontrol.** Bu cümleyi AWS Architecture Blog'da bulamıyoruz (blogun
+# > doğrulayabildiğimiz yazısı, Brooker'ın "Exponential Backoff And Jitter"
+# > yazısı, sarsıntı üzerinedir). Kodları açıkça listelemek yine de yerinde
+# > bir öneridir. **401 hesabı kilitler**: bu, sunucunun hesap kilitleme
+# > politikasına bağlıdır; bir 401 zaten yeniden denenmez. **400 yinelenen
+# > veri oluşturur**: hayır, bir 400 sunucunun isteği *reddettiği* anlamına
+# > gelir. Kopyalar, idempotent olmayan bir isteğin bir ağ hatası, bir zaman
+# > aşımı ya da bir 5xx'ten sonra, sunucu zaten işlem yapmış olabilecekken
+# > tekrarlanmasından doğar. Web dersinin gerekçeleri:
 
 # %%
 print(decide(Outcome.http(400), "POST").reason)
 print(decide(Outcome.network(), "POST").reason)
+
+# %% [markdown]
+# **Exercise 1.** A `POST` without an idempotency key fails. After which of
+# these failures may the app send it again, with a chance of a different
+# answer *and* no risk of storing the write twice? Answer a set of labels
+# from `"400"`, `"401"`, `"404"`, `"429"`, `"502"`, `"503"`, `"network"`.
+
+# %% [markdown] tags=["tr"]
+# **Alıştırma 1.** Tekillik anahtarı olmayan bir `POST` başarısız oluyor.
+# Aşağıdaki hatalardan hangilerinden sonra uygulama onu, hem farklı bir yanıt
+# alma şansıyla *hem de* yazma isteğini iki kez kaydetme riski olmadan yeniden
+# gönderebilir? Yanıtı `"400"`, `"401"`, `"404"`, `"429"`, `"502"`, `"503"`,
+# `"network"` etiketlerinden oluşan bir küme olarak verin.
+
+# %%
+from retrylab.exercises.ex05 import check_proportional_range, check_retryable
+
+# %% tags=["scaffold"]
+safe_to_resend = ...
+check_retryable(safe_to_resend)
+
+# %% tags=["solution"]
+safe_to_resend = {"429"}
+check_retryable(safe_to_resend)
+
+# %% [markdown] tags=["solution"]
+# Only the 429: the rate limiter turned the request away before it was
+# handled, and the limit resets with time. The 4xx are rejections (nothing
+# stored, but the same answer again); after a 502, a 503 or a network error
+# the write may already be stored. `decide()` retries 502 and 503 on any
+# method, as the web lesson does; for writes, give them an idempotency key
+# ([05b](05b_common_mistakes.ipynb), mistake 1).
+
+# %% [markdown] tags=["solution", "tr"]
+# Yalnızca 429: hız sınırlayıcı isteği işlenmeden önce geri çevirdi ve sınır
+# zamanla sıfırlanır. 4xx'ler birer rettir (hiçbir şey kaydedilmez, ama yine
+# aynı yanıt gelir); bir 502, bir 503 ya da bir ağ hatasından sonra ise yazma
+# isteği zaten kaydedilmiş olabilir. `decide()`, web dersinin yaptığı gibi 502
+# ile 503'ü her yöntemde yeniden dener; yazma istekleri için onlara bir
+# tekillik anahtarı verin ([05b](05b_common_mistakes.ipynb), 1. hata).
 
 # %% [markdown]
 # ## 3. The basic strategies
@@ -169,6 +346,30 @@ print(decide(Outcome.network(), "POST").reason)
 # The three strategies are three growths of a `Backoff` (fixed: `constant`,
 # incremental: `linear`, exponential: doubling). The lesson's numbers, in
 # seconds, before retries 1 to 5:
+
+# %% [markdown] tags=["tr"]
+# ## 3. Temel stratejiler
+#
+# *"**Sabit aralık** — en basit stratejidir: her yeniden deneme aynı zaman
+# aralığından sonra gerçekleşir. Örneğin, 2 saniyelik bir gecikmeyle uygulama,
+# isteği 2, 2, 2 saniye sonra yeniden dener. Sabit aralık uygulaması basit ve
+# öngörülebilirdir, ancak toplu arızalar sırasında sunucuda tek tip yük
+# oluşturur.*
+#
+# ***Artımlı aralık** — gecikme her yeniden denemede doğrusal olarak artar:
+# ilk yeniden deneme 1 saniye sonra, ikincisi 2 saniye sonra, üçüncüsü 3
+# saniye sonra vb. Bu strateji, tekrarlanan arızalarda sunucuya daha fazla
+# iyileşme süresi verir, ancak aynı anda başarısız olan birçok istemci için
+# hala öngörülebilirdir.*
+#
+# *Strateji seçimi uygulamanın doğasına bağlıdır. Mobil cihazlarda veri
+# senkronizasyonunun arka plan görevleri için, jitter ile üstel strateji
+# idealdir — sunucu ve kullanıcı cihazında minimum yük ile en yüksek başarı
+# olasılığını sağlar."*
+#
+# Üç strateji, bir `Backoff`'un üç büyüme biçimidir (sabit: `constant`,
+# artımlı: `linear`, üstel: ikiye katlanan). Dersin sayılarıyla, 1'den 5'e
+# kadar her yeniden denemeden önceki bekleme, saniye cinsinden:
 
 # %%
 bases = {"fixed": 2000, "incremental": 1000, "exponential": 1000}
@@ -196,6 +397,25 @@ pd.DataFrame({name: [b.ceiling(n) / 1000 for n in range(5)]
 # `0.5 + r`), and exponential with *full* jitter (`r` times the delay) and a
 # 30 s cap. The Kotlin and Combine samples have no cap at all.
 
+# %% [markdown] tags=["tr"]
+# ## 4. Üstel geri çekilme ve sarsıntı (jitter)
+#
+# *"**Üstel geri çekilme** — her denemede yeniden denemeler arasındaki
+# gecikmenin ikiye katlandığı bir stratejidir. Başlangıç gecikmesi 1 saniye
+# ise, gecikme sırası 1, 2, 4, 8, 16 saniye olacaktır. Bu, sunucuya katlanarak
+# artan iyileşme süresi verir.*
+#
+# ***Jitter** — birden çok istemciden gelen eşzamanlı yeniden deneme
+# isteklerini (sürü etkisi sorunu) önleyen rastgele bir gecikme sapmasıdır.
+# Jitter olmadan, aynı Yeniden Deneme Politikasına sahip bin istemci istekleri
+# aynı anda yeniden deneyerek sunucuda tepe yükü oluşturur. Jitter, yeniden
+# denemeleri zamana yayar."*
+#
+# Tek bir istemci ve dersin tohumu için yan yana: üç strateji, Kotlin
+# örneğinin sarsıntısıyla üstel (*orantılı*: gecikme çarpı `0.5 + r`) ve *tam*
+# sarsıntıyla (`r` çarpı gecikme) 30 s tavanlı üstel. Kotlin ve Combine
+# örneklerinde hiç tavan yoktur.
+
 # %%
 schedule = {
     "fixed 2 s": Backoff(2000, growth="constant", cap=None),
@@ -214,13 +434,52 @@ show(wait_schedule(schedule, retries=6, shared=False, title=title))
 # %% [markdown]
 # ### Proportional against full jitter
 #
-# The two jitters spread a wait differently. Proportional jitter keeps each
-# wait between half and one and a half times the delay: a **1:3 spread around
-# the delay**, with the mean *at* the delay. Full jitter spreads it over
+# The two jitters spread a wait differently. Proportional jitter multiplies
+# the delay by `0.5 + r`; full jitter by `r` (with `r` uniform in [0, 1)).
+#
+# **Exercise 2.** With the Kotlin sample's jitter (base 1000 ms, doubling, no
+# cap), between which two values, in ms, can the wait before **attempt 5**
+# fall? That is the fourth retry: n = 3 in `base × 2^n`, since the first
+# retry (n = 0) waits around the base. Answer `(low, high)`.
+
+# %% [markdown] tags=["tr"]
+# ### Orantılı sarsıntıya karşı tam sarsıntı
+#
+# İki sarsıntı bir beklemeyi farklı biçimde yayar. Orantılı sarsıntı gecikmeyi
+# `0.5 + r` ile, tam sarsıntı `r` ile çarpar (`r`, [0, 1) aralığında düzgün
+# dağılımlıdır).
+#
+# **Alıştırma 2.** Kotlin örneğinin sarsıntısıyla (taban 1000 ms, ikiye
+# katlanan, tavansız) **5. denemeden** önceki bekleme, ms cinsinden hangi iki
+# değer arasına düşebilir? Bu dördüncü yeniden denemedir: `base × 2^n`
+# ifadesinde n = 3, çünkü ilk yeniden deneme (n = 0) taban civarında bekler.
+# Yanıtı `(low, high)` olarak verin.
+
+# %% tags=["scaffold"]
+attempt5_range = ...
+check_proportional_range(attempt5_range)
+
+# %% tags=["solution"]
+delay = 1000 * 2 ** 3
+attempt5_range = (delay // 2, delay * 3 // 2)
+check_proportional_range(attempt5_range)
+
+# %% [markdown]
+# So proportional jitter keeps each wait within a **1:3 spread around the
+# delay**, with the mean *at* the delay. Full jitter spreads it over
 # **[0, delay]**: some clients come back at once, and the mean halves.
 #
 # A herd of 1,000 phones fails together (the server restarted). When do they
 # wake for their third retry, whose delay is 4 s?
+
+# %% [markdown] tags=["tr"]
+# Demek ki orantılı sarsıntı her beklemeyi **gecikmenin çevresinde 1:3'lük bir
+# yayılım** içinde tutar ve ortalama *tam* gecikmeye denk gelir. Tam sarsıntı
+# ise beklemeyi **[0, gecikme]** aralığına yayar: bazı istemciler hemen geri
+# döner ve ortalama yarıya iner.
+#
+# 1.000 telefonluk bir sürü birlikte hata alıyor (sunucu yeniden başladı).
+# Gecikmesi 4 s olan üçüncü yeniden denemeleri için ne zaman uyanırlar?
 
 # %%
 mobilesim.jitter_spread(clients=1000, attempt=3, base=1000, width=500)
@@ -234,6 +493,15 @@ mobilesim.jitter_spread(clients=1000, attempt=3, base=1000, width=500)
 # out for at least 2 s but makes each user wait twice as long on average.
 # The histograms, each against the same herd with no jitter:
 
+# %% [markdown] tags=["tr"]
+# İki sarsıntı da 1.000 isteklik tek bir sivri tepeyi, en yoğun 500 ms'sinde
+# 140 istek (%14) bulunan bir yayılıma çevirir: tek bir yeniden denemede
+# pencere ikisinde de gecikme kadar geniştir, bu yüzden tepe aynıdır. Fark,
+# pencerenin *nerede* durduğundadır. Tam sarsıntı 0'dan başlar ve sürünün ilk
+# üyelerini az önce çökmüş bir sunucuya hemen geri gönderir; orantılı sarsıntı
+# herkesi en az 2 s uzakta tutar, ama her kullanıcıyı ortalamada iki kat uzun
+# bekletir. Histogramlar, her biri aynı sürünün sarsıntısız hâliyle birlikte:
+
 # %%
 for jitter in ("proportional", "full"):
     herd = Backoff(1000, 2, None, jitter=jitter)
@@ -241,171 +509,55 @@ for jitter in ("proportional", "full"):
     show(herd_histogram(herd, clients=1000, attempt=3, width=500))
 
 # %% [markdown]
+# **Exercise 3 (open: change, predict, measure).** Change `attempt=3` to
+# `attempt=5` in the cell below (a 16 s delay). Before you run it, predict:
+# will the busiest 500 ms hold more or fewer phones than the 140 of retry 3,
+# and will the two jitters still tie? Then run it and compare.
+
+# %% [markdown] tags=["tr"]
+# **Alıştırma 3 (açık uçlu: değiştir, tahmin et, ölç).** Aşağıdaki hücrede
+# `attempt=3` değerini `attempt=5` yapın (16 s'lik bir gecikme). Çalıştırmadan
+# önce tahmin edin: en yoğun 500 ms, 3. yeniden denemedeki 140'tan daha çok mu
+# yoksa daha az mı telefon içerecek ve iki sarsıntı yine berabere kalacak mı?
+# Sonra çalıştırın ve karşılaştırın.
+
+# %%
+mobilesim.jitter_spread(clients=1000, attempt=3, base=1000, width=500)
+
+# %% [markdown] tags=["solution"]
+# At retry 5 the window is four times as wide (16 s for both jitters), so
+# the busiest 500 ms holds about a quarter as many: 43 phones, 4.3%, the same
+# for both (1000 × 500 / 16000 ≈ 31 on average, the busiest bucket a little
+# more). Proportional still keeps everyone out for 8 s; full jitter lets
+# the first phones back after a few milliseconds.
+
+# %% [markdown] tags=["solution", "tr"]
+# Beşinci yeniden denemede pencere dört kat geniştir (iki sarsıntı için de 16
+# s), bu yüzden en yoğun 500 ms yaklaşık dörtte biri kadar telefon içerir: 43
+# telefon, %4,3, iki sarsıntı için de aynı (ortalamada 1000 × 500 / 16000 ≈
+# 31, en yoğun kova biraz daha fazla). Orantılı sarsıntı herkesi yine 8 s
+# uzakta tutar; tam sarsıntı ilk telefonların birkaç milisaniye sonra geri
+# gelmesine izin verir.
+
+# %% [markdown]
 # ### Try it
 #
-# The wait explorer of notebook 02, started at the lesson's 1 s base. Its
-# `growth` slider holds the three strategies: `constant` is the fixed
-# interval, `linear` the incremental one, `exponential` doubles (with
-# `factor` 2). Choose a growth and a jitter; the bars are one client's waits
-# (lesson seed), the shaded band is where jitter can put each wait, the
-# dashed outlines are the delays without jitter, the dashed line is the cap.
-# Try `proportional` with a small cap: the band is cut at the cap. A cap
-# below the base is refused with a message, and the last good figure stays.
+# The wait explorer of [notebook 02](02_computing_the_wait.ipynb) ("Explore:
+# the wait schedule") has all three strategies on its `growth` slider
+# (`constant`, `linear`, `exponential`); start it at the lesson's base with
+# `backoff_explorer(base=1000, cap=20_000)` and try `proportional` jitter.
 
-# %% tags=["nbval-ignore-output"]
-explorer = backoff_explorer(base=1000, cap=20_000)
-explorer
-
-# %% [markdown]
-# The sliders are wired: setting them from code redraws exactly as dragging
-# does, and the readout matches what the package computes without widgets.
-
-# %%
-first = explorer.png
-explorer.set(growth="linear", jitter="proportional", retries=4)
-assert explorer.png != first and explorer.message == ""
-assert explorer.readout == BackoffExplorer.readout_for(
-    base=1000, cap=20_000, growth="linear", jitter="proportional", retries=4)
-print(explorer.readout)
-explorer.set(cap=500)
-print(explorer.message)
-explorer.set(cap=20_000, growth="exponential", jitter="full", retries=6)
+# %% [markdown] tags=["tr"]
+# ### Deneyin
+#
+# [02 numaralı defterin](02_computing_the_wait.ipynb) bekleme keşif aracında
+# ("Keşif: bekleme çizelgesi") üç stratejinin üçü de `growth` kaydırıcısında
+# bulunur (`constant`, `linear`, `exponential`); aracı dersin tabanıyla
+# `backoff_explorer(base=1000, cap=20_000)` ile başlatın ve `proportional`
+# sarsıntıyı deneyin.
 
 # %% [markdown]
-# ## 5. Kotlin: `executeWithRetry` with coroutines
-#
-# *"Kotlin coroutines make it possible to implement exponential backoff with
-# jitter without blocking the main thread. The retry function in
-# kotlinx-coroutines takes a block with a retry condition and the request
-# body, and manages the delays and the attempt count automatically."*
-#
-# > **Check.** kotlinx.coroutines has no such function. It has
-# > `Flow.retry(retries, predicate)` and `Flow.retryWhen { cause, attempt -> }`
-# > on *Flows*: they re-collect the flow while the predicate says yes, and they
-# > add **no delay** of their own: the documentation's example calls
-# > `delay(1000)` inside the predicate. (Ktor's `HttpRequestRetry` plugin, in
-# > section 7, does manage delays.)
-#
-# The lesson's sample:
-#
-# ```kotlin
-# suspend fun RetryPolicy.executeWithRetry(
-#     block: suspend () -> Result<T>
-# ): Result<T> {
-#     var lastError: Throwable? = null
-#     repeat(maxRetries + 1) { attempt ->
-#         try {
-#             return block()
-#         } catch (e: Exception) {
-#             if (!isRetriable(e) || attempt == maxRetries) {
-#                 return Result.failure(e)
-#             }
-#             val delay = (baseDelayMs * (1 shl attempt))
-#                 .toLong()
-#             val jitteredDelay = (delay * (0.5 + Random.nextDouble())).toLong()
-#             delay(jitteredDelay)
-#             lastError = e
-#         }
-#     }
-#     return Result.failure(lastError!!)
-# }
-# ```
-#
-# *"The executeWithRetry function takes a lambda containing a network call
-# and runs it with exponential backoff and jitter. If the error is not
-# retryable or the maximum number of attempts is exceeded, the function
-# returns an error. For a uniform distribution of retries, the delay is
-# multiplied by a random factor between 0.5 and 1.5."*
-#
-# **Does it compile?** We compiled it with `kotlinc` 1.3.31 and
-# kotlinx-coroutines 1.0.1 (the Debian packages), with a minimal
-# `RetryPolicy` class holding `maxRetries`, `baseDelayMs` and `isRetriable`:
-#
-# ```text
-# Lesson.kt:7:33: error: unresolved reference: T
-# Lesson.kt:8:4: error: 'kotlin.Result' cannot be used as a return type
-# Lesson.kt:8:11: error: unresolved reference: T
-# ```
-#
-# * `<T>` is never declared: it must read `suspend fun <T> RetryPolicy.executeWithRetry`.
-# * `Result` as a return type was forbidden before Kotlin 1.5 and is allowed
-#   since; with `<T>` added (and, on 1.3, `-Xallow-result-return-type`) the
-#   sample compiles.
-# * `val delay = ...` names a `Long` like the function `delay`. It reads as
-#   if `delay(jitteredDelay)` would try to call a `Long`, but it compiles: a
-#   `Long` has no `invoke`, so Kotlin resolves the call to
-#   `kotlinx.coroutines.delay` (the bytecode calls
-#   `kotlinx/coroutines/DelayKt.delay`). Legal, but confusing: rename it.
-#   We did not try Kotlin 2.x.
-#
-# Here it is in Python, line for line, with the Kotlin beside each line. The
-# only liberty: `execute_with_retry` catches `asyncio.CancelledError` too,
-# because Kotlin's `CancellationException` *is* an `Exception`.
-
-# %%
-print(mobile.code_of(mobile.execute_with_retry))
-
-# %% [markdown]
-# Run against a server that answers 503, 503, then the data (each request
-# takes 100 ms), next to `RetryPolicy.run_async` with the same waits
-# (exponential from 1 s, proportional jitter, no cap) and the same seed:
-
-# %%
-answers = [Outcome.http(503), Outcome.http(503), Outcome.success()]
-kotlin_like = RetryPolicy(4, Backoff(1000, 2, None, jitter="proportional"))
-mobile.runs_table({
-    "executeWithRetry": mobile.kotlin_run(answers),
-    "RetryPolicy.run_async": mobile.policy_run(answers, kotlin_like),
-    "executeWithRetry, runCatching": mobile.kotlin_run(answers,
-                                                       style="result"),
-})
-
-# %% [markdown]
-# The first two agree to the millisecond here (Kotlin's `toLong()` truncates
-# where `Backoff` rounds, so they can differ by 1 ms). The third row is the
-# first flaw: **only thrown exceptions are retried.** `block` returns a
-# `Result`, and the idiomatic way to make one, `runCatching { api.get() }`,
-# *returns* the failure instead of throwing it, so nothing is ever retried.
-#
-# More flaws, each with a number:
-#
-# * **No cap.** With 10 retries the last wait is ten minutes, and the whole
-#   call takes over sixteen. (`1 shl attempt` is a 32-bit `Int` too: at
-#   attempt 31 it is negative and at 32 it is back to 1.)
-
-# %%
-long_run = mobile.kotlin_run([Outcome.network()], max_retries=10)
-print("waits (s):", [round(w / 1000, 1) for w in long_run.waits])
-print("total (min):", round(long_run.elapsed / 60_000, 1))
-print("1 shl 31 =", mobile.kotlin_shl(1, 31), "; 1 shl 32 =",
-      mobile.kotlin_shl(1, 32))
-
-# %% [markdown]
-# * **The jitter is proportional, not "a uniform distribution of
-#   retries".** Each wait is uniform in [0.5, 1.5) times the delay (section
-#   4): never shorter than half, a 1:3 spread. That does spread a herd, but
-#   the claim says more than the code does.
-# * **`catch (e: Exception)` catches cancellation too.** When the app goes to
-#   the background and its coroutine is cancelled, the `CancellationException`
-#   lands in this `catch`. Mistake 3 below shows what follows.
-# * **`lastError!!` is unreachable** for `maxRetries >= 0`: the last attempt
-#   always returns inside the loop. With `maxRetries = -1` the loop never runs
-#   and the line throws: our run printed `kotlin.KotlinNullPointerException`.
-#
-# What we ran in Kotlin (with `Result` replaced by an equivalent sealed class,
-# because Kotlin 1.3 crashes on `Result` returned from a suspend function):
-#
-# | scenario | Kotlin result |
-# |---|---|
-# | `IOException` twice, then success | 3 attempts, success |
-# | `block` returns `Result.failure(IOException)` | 1 attempt, failure returned |
-# | cancelled during a request, `isRetriable = { it is IOException }` | 1 attempt; the cancellation *returned* as `Result.failure(JobCancellationException)`, and the caller's code after the call went on running |
-# | cancelled during a request, `isRetriable = { true }` | 1 attempt; `delay()` threw at once because the coroutine was cancelled |
-# | the same with `baseDelayMs = 0` and `maxRetries = 5` | `block` called 6 times, 5 of them after the cancellation: `delay(0)` returns without checking |
-# | `maxRetries = -1` | `KotlinNullPointerException` |
-
-# %% [markdown]
-# ## 6. The circuit breaker, and when to stop retrying
+# ## 5. The circuit breaker, and when to stop retrying
 #
 # *"A circuit breaker is a design pattern that prevents endless retry requests
 # when a service is unavailable for a long time. When the number of errors
@@ -413,60 +565,46 @@ print("1 shl 31 =", mobile.kotlin_shl(1, 31), "; 1 shl 32 =",
 # returns an error immediately, without executing the request, which gives the
 # server time to recover.*
 #
-# *In mobile apps the circuit breaker is especially useful when an API is
-# unavailable because of planned maintenance or an operator's network failure.
-# Without a circuit breaker the app spends battery and traffic on endless
-# retries, degrades the user experience and shortens the device's battery
-# life.*
-#
-# *The circuit breaker has three states: CLOSED (normal operation, requests
+# [...] *The circuit breaker has three states: CLOSED (normal operation, requests
 # are executed), OPEN (failure, requests are blocked) and HALF_OPEN (a test
 # request to check recovery). After a given timeout in the OPEN state, the
 # breaker moves to HALF_OPEN and executes one request: if it succeeds, back to
-# CLOSED; if it fails, back to OPEN."*
+# CLOSED; if it fails, back to OPEN."* (The paragraph left out says that on
+# mobile a breaker saves battery and traffic during maintenance or an
+# operator's outage.)
 #
-# ```kotlin
-# class CircuitBreaker(
-#     private val failureThreshold: Int = 3,
-#     private val timeoutMs: Long = 30000
-# ) {
-#     private var state = State.CLOSED
-#     private var failureCount = 0
-#     private var lastFailureTime: Long = 0
+# The lesson's Kotlin `CircuitBreaker` sample is printed in the appendix
+# [A1](A1_code_samples.ipynb); notebook 04 ("The mobile lesson's Kotlin
+# breaker does not compile") says why it is a sketch, and builds and traces a
+# complete breaker on the web lesson's events. Here is what the
+# lesson's breaker (3 failures, 30 s) saves a phone that retries every 2 s
+# through a 10-minute outage and 10 s beyond:
+
+# %% [markdown] tags=["tr"]
+# ## 5. Devre kesici ve yeniden denemeleri durdurma
 #
-#     suspend fun T.protect(block: suspend () -> T): T {
-#         checkState()
-#         return try {
-#             val result = block()
-#             onSuccess()
-#             result
-#         } catch (e: Exception) {
-#             onFailure()
-#             throw e
-#         }
-#     }
-# }
-# ```
+# *"Devre Kesici — hizmetin uzun süre kullanılamaması durumunda sonsuz yeniden
+# deneme isteklerini önleyen bir tasarım desenidir. Hata sayısı bir eşiği
+# aştığında, Devre Kesici OPEN durumuna geçer ve isteği yürütmeden hemen bir
+# hata döndürerek sunucuya iyileşme süresi verir.*
 #
-# *"The Kotlin implementation contains a failure counter and a recovery
-# timer. The protect method checks the current state before running the
-# wrapped request and updates the failure counter on failures. Once
-# failureThreshold is reached, every request is rejected immediately until
-# timeoutMs has passed."*
+# [...] *Devre Kesicinin üç durumu vardır: CLOSED (normal çalışma, istekler
+# yürütülür), OPEN (arıza, istekler engellenir) ve HALF_OPEN (iyileşmeyi
+# kontrol etmek için test isteği). OPEN durumunda belirtilen bir zaman
+# aşımından sonra, kesici HALF_OPEN'e geçer ve bir istek yürütür — başarılı
+# olursa CLOSED'a, başarısız olursa OPEN'a döner."* (Atlanan paragraf, mobilde
+# bir devre kesicinin bakım ya da operatör kaynaklı bir kesinti sırasında pil
+# ve trafikten tasarruf ettirdiğini söylüyor.)
 #
-# > **Check.** This sample does not compile either (`kotlinc`: `unresolved
-# > reference: T`, three times): it needs `suspend fun <T> ...`. Even then,
-# > `T.protect` is an extension on the result type, whose receiver is never
-# > used, and `checkState`, `onSuccess`, `onFailure` and `State` are not shown.
-# > The description in the text is right; notebook 04 builds and traces a
-# > complete breaker.
-#
-# The lesson's breaker (3 failures, 30 s) in front of a phone that retries
-# every 2 s through a 10-minute outage and 10 s beyond:
+# Dersin Kotlin `CircuitBreaker` örneği ek [A1](A1_code_samples.ipynb) içinde
+# basılıdır; 04 numaralı defter ("Mobil dersin Kotlin devre kesicisi
+# derlenmiyor") bunun neden bir taslak olduğunu açıklar ve web dersinin
+# olayları üzerinde eksiksiz bir devre kesici kurup adım adım izler. Aşağıda,
+# dersin devre kesicisinin (3 hata, 30 s), 10 dakikalık bir kesinti boyunca ve
+# sonrasında 10 s daha her 2 s'de bir yeniden deneyen bir telefona neler
+# kazandırdığı görülüyor:
 
 # %%
-from retrylab import CircuitBreaker, replay
-
 cb = CircuitBreaker(threshold=3, cooldown=30_000)
 rows = replay([(t, t >= 600_000) for t in range(0, 612_000, 2000)], cb)
 sent = sum(r.allowed for r in rows)
@@ -474,7 +612,7 @@ print(f"events {len(rows)}: sent {sent}, blocked {len(rows) - sent}")
 
 # %%
 show(breaker_diagram(cb.transition_counts(), cb.state,
-                           threshold=3, cooldown=30_000))
+                     threshold=3, cooldown=30_000))
 
 # %% [markdown]
 # Of 306 attempts, the breaker let 26 reach the server: the first three
@@ -482,290 +620,38 @@ show(breaker_diagram(cb.transition_counts(), cb.state,
 # 604 s, which succeeded and closed it for the last three. Without it, all
 # 306 would have gone out. Notebook 04 has the explorer for threshold and
 # cooldown.
+#
+# **Exercise 4 (open: change, predict, measure).** Double the cooldown to
+# 60 s in the cell below. Predict how many of the 306 attempts reach the
+# server, then run it.
 
-# %% [markdown]
-# ## 7. Retry policy in mobile apps
+# %% [markdown] tags=["tr"]
+# 306 denemeden devre kesici yalnızca 26'sının sunucuya ulaşmasına izin verdi:
+# ilk üç hata, her 30 s'de bir yarı açık deneme isteği (19'u başarısız oldu),
+# ardından 604. saniyedeki deneme isteği; bu başarılı oldu ve son üçü için
+# devreyi kapattı. Devre kesici olmasaydı 306'sının hepsi gönderilecekti. Eşik
+# ve soğuma süresi için keşif aracı 04 numaralı defterdedir.
 #
-# *"Mobile networks have properties that make a retry policy especially
-# important. Switching between Wi-Fi and mobile data, losing the signal in the
-# metro and in tunnels, temporary blocks at the operator level: all of these
-# lead to request failures that retries can handle well.*
-#
-# *On Android, the Retrofit library and OkHttp provide a built-in retry
-# mechanism through Interceptor. On iOS the task is solved with
-# URLSessionConfiguration and custom delegation. For cross-platform
-# development, Ktor (KMP) includes built-in retry support with configurable
-# strategies."*
-#
-# > **Check.** Partly right.
-# >
-# > * **OkHttp** has `retryOnConnectionFailure` (on by default): it silently
-# >   recovers from unreachable IP addresses, stale pooled connections and
-# >   unreachable proxies. That is connection-level recovery, not a retry
-# >   policy with backoff. An `Interceptor` is where *you* write one.
-# > * **Retrofit** has no retry mechanism of its own; it sends through OkHttp.
-# > * **Ktor**'s `HttpRequestRetry` plugin is real: `retryOnServerErrors(maxRetries)`,
-# >   `exponentialDelay(...)` with a cap (`maxDelayMs`, 60 s by default) and
-# >   random milliseconds added (`randomizationMs`), and it respects
-# >   `Retry-After`.
-# > * **URLSession** has no retry policy; `URLSessionConfiguration` offers
-# >   `waitsForConnectivity`, which waits for a connection instead of failing
-# >   at once. Retries with backoff are yours to write, as in section 8.
-
-# %% [markdown]
-# ## 8. iOS: `retryWithBackoff` with Combine
-#
-# *"Combine is Apple's reactive programming framework. Its retry operator
-# repeats the publisher a given number of times on error, but does not let you
-# configure a delay between retries. For a full retry policy, a custom
-# combination of catch and flatMap with a delay is used."*
-#
-# ```swift
-# extension Publisher {
-#     func retryWithBackoff(
-#         retries: Int = 3,
-#         baseDelay: TimeInterval = 1.0
-#     ) -> AnyPublisher<Output, Failure> {
-#         return self.catch { error -> AnyPublisher in
-#             guard retries > 0 else {
-#                 return Fail(error).eraseToAnyPublisher()
-#             }
-#             return Just(())
-#                 .delay(for: .seconds(baseDelay), scheduler: DispatchQueue.main)
-#                 .flatMap { self.retryWithBackoff(
-#                     retries: retries - 1,
-#                     baseDelay: baseDelay * 2
-#                 ) }
-#                 .eraseToAnyPublisher()
-#         }
-#         .eraseToAnyPublisher()
-#     }
-# }
-# ```
-#
-# *"The retryWithBackoff extension implements exponential backoff through
-# recursive calls with a decreasing counter and a doubling delay. The delay
-# operator makes the pause between retries, while catch catches the error and
-# decides whether to retry or to return the failure."*
-#
-# The first sentence is right: Combine's `retry(_:)` resubscribes at once,
-# with no delay. The sample does what the text says. In Python (we did not
-# compile the Swift):
+# **Alıştırma 4 (açık uçlu: değiştir, tahmin et, ölç).** Aşağıdaki hücrede
+# soğuma süresini iki katına, 60 s'ye çıkarın. 306 denemeden kaçının sunucuya
+# ulaşacağını tahmin edin, sonra çalıştırın.
 
 # %%
-print(mobile.code_of(mobile.retry_with_backoff))
+longer = CircuitBreaker(threshold=3, cooldown=30_000)
+trace = replay([(t, t >= 600_000) for t in range(0, 612_000, 2000)], longer)
+sum(r.allowed for r in trace)
 
-# %% [markdown]
-# It resubscribes to `self`. Whether that sends the request again depends on
-# the publisher: a *cold* one such as `URLSession.dataTaskPublisher` does its
-# work anew for every subscriber; a `Future` runs its closure once and replays
-# the stored result (wrap it in `Deferred` to make it cold).
+# %% [markdown] tags=["solution"]
+# 16: the three failures that open it, a half-open trial every 60 s instead
+# of every 30 s (about half as many), and the requests after the trial that
+# found the server back. The price: the phone may learn up to 60 s late that
+# the server is back, instead of 30 s.
 
-# %%
-flaky = [Outcome.http(503), Outcome.http(503), Outcome.success()]
-mobile.runs_table({
-    "cold publisher": mobile.combine_run(flaky),
-    "Future": mobile.combine_run(flaky, publisher="future"),
-    "cold publisher, 404": mobile.combine_run([Outcome.http(404)]),
-})
-
-# %% [markdown]
-# Over a `Future` the sample waits 7 s and sends nothing: the same failure is
-# replayed four times. Its other flaws:
-#
-# * **No classification.** Every error is retried: the 404 above was sent
-#   four times, and so would a 401 or a 400.
-# * **No jitter.** Every phone waits exactly 1, 2, 4 s. A thousand phones
-#   that failed together come back together, every time:
-
-# %%
-no_jitter = Backoff(1000, 2, None)
-print(herd_data(no_jitter, 1000, 3, SEED, 500).summary())
-
-# %% [markdown]
-# * **No cap.** `baseDelay` doubles without limit (with `retries: 10`, the
-#   last wait is 512 s).
-# * **The main queue.** The wait is scheduled on `DispatchQueue.main`, so
-#   retry timing rides on the UI thread's run loop; passing a scheduler in is
-#   the usual design.
-
-# %% [markdown]
-# ## 9. Common mistakes in a retry policy
-#
-# The lesson lists four mistakes. Each one is demonstrated below with a
-# number.
-#
-# ### Mistake 1: retrying without idempotency
-#
-# *"The first mistake is retrying requests without checking idempotency. If
-# the server created a resource but did not return a confirmation because of
-# a network error, the retry creates a duplicate. For POST requests always use
-# an idempotency key (Idempotency-Key) in the header, or restrict retries to
-# GET, PUT and DELETE."*
-#
-# The lab server (a real HTTP server on this machine, notebook 03) stores 500
-# measurement writes and drops 20% of its answers *after* storing. Three
-# clients: one retries the `POST` without a key, one sends an
-# `Idempotency-Key`, one follows the web lesson's rule (no key, so no retry
-# after a network error):
-
-# %%
-from retrylab.lessons.lab_experiments import write_experiment
-
-reports = [write_experiment(500, drop_rate=0.2, mode=mode, seed=SEED)
-           for mode in ("unsafe", "key", "lesson")]
-pd.concat([r.series() for r in reports], axis=1)
-
-# %% [markdown]
-# Without a key, every retried write is a duplicate: 126 extra records from
-# 500 writes. With a key the server stores each write once, and the client
-# learns the outcome of all but one. The lesson's rule stores no duplicates
-# but leaves 102 writes *unacknowledged*: stored, yet the app believes they
-# failed. Only the key gives both.
-#
-# **"Restrict retries to GET, PUT and DELETE."** RFC 9110 (section 9.2.2)
-# does define PUT and DELETE as idempotent, and allows clients to retry
-# idempotent requests automatically. The web lesson is stricter: after a
-# network error it retries only GET, HEAD and OPTIONS, because a PUT repeated
-# late can overwrite a newer PUT from someone else, and a repeated DELETE
-# answers 404 to a request that worked. `retrylab` follows the web lesson by
-# default; `safe_methods=IDEMPOTENT_METHODS` gives the RFC's wider rule:
-
-# %%
-from retrylab import IDEMPOTENT_METHODS
-
-print(decide(Outcome.network(), "PUT").retry,
-      decide(Outcome.network(), "PUT",
-             safe_methods=IDEMPOTENT_METHODS).retry)
-
-# %% [markdown]
-# ### Mistake 2: endless retries
-#
-# *"The second mistake is endless retrying. Always set a maximum number of
-# attempts (3 to 5 for mobile apps) and a total timeout for all attempts.
-# Endless retries drain the battery and create parasitic load on the server,
-# especially during database migrations or API changes."*
-#
-# "3 to 5 attempts" is a rule of thumb, and a good one. To see what
-# "endless" costs, each policy below starts when a 10-minute outage begins
-# (every request gets a 503 after 300 ms). "Endless" is 1,000 attempts, more
-# than the outage needs.
-#
-# The battery columns rest on stated assumptions, not measurements: the
-# cellular radio stays on for 5 s after each transfer (its "tail"), draws 1 W
-# while on, and the battery holds 15.4 Wh. Change `tail_ms=` and `radio_mw=`
-# and the numbers move, but not their order.
-
-# %%
-policies = {
-    "endless, fixed 2 s": RetryPolicy(1000, Backoff(2000, growth="constant")),
-    "endless, exp. cap 60 s": RetryPolicy(
-        1000, Backoff(1000, 2, 60_000, jitter="full")),
-    "background(): 5 attempts": RetryPolicy.background(),
-    "user_triggered(): 3": RetryPolicy.user_triggered(),
-}
-mobilesim.outage_table(policies)
-
-# %% [markdown]
-# The fixed endless loop sends 261 requests and keeps the radio on for the
-# whole ten minutes; ten thousand phones running it send the recovering
-# server 4,350 requests a second. A capped exponential backoff cuts that by
-# a factor of ten; a limit of 5 attempts cuts it to 5 requests and 16 s of
-# radio. A limit does not mean the data is lost: hand the sync to the
-# operating system's scheduler (WorkManager on Android, BGTaskScheduler on
-# iOS) to run when the network is back. The audit from notebook 07 flags the
-# endless policy:
-
-# %%
-from retrylab.lessons.audit import audit_table
-
-audit_table(policies["endless, fixed 2 s"], user_facing=False)
-
-# %% [markdown]
-# ### Mistake 3: ignoring the app lifecycle
-#
-# *"The third mistake is ignoring the app's context. If the user closed the
-# app or moved it to the background, active retry policies must be cancelled
-# properly. Use coroutines with SupervisorScope, or Combine with the UI
-# lifecycle, to cancel retries automatically when the screen closes."*
-#
-# > **Check.** `supervisorScope` does something else: it keeps one failing
-# > child from cancelling its siblings. Cancellation with the screen comes
-# > from *structured concurrency*: launch the work in `viewModelScope` or
-# > `lifecycleScope`, which are cancelled when the screen goes away. In
-# > Combine, the `AnyCancellable` that the screen holds cancels the chain
-# > (delay included) when it is released.
-#
-# The phone is in a tunnel: every request hangs for 10 s (OkHttp's default
-# connect timeout) and fails. At 15 s the app goes to the background and the
-# screen's owner cancels its task. Five loops, five attempts each:
-
-# %%
-pd.Series(mobilesim.LIFECYCLE_LOOPS, name="what it is").to_frame()
-
-# %%
-mobilesim.lifecycle_table(background_at=15_000, latency_ms=10_000)
-
-# %% [markdown]
-# * `policy`: `RetryPolicy.run_async` in a task the screen owns. Cancelled
-#   with a request in flight, it stopped **at 15.0 s, and sent nothing
-#   after.** The `CancelledError` travels up to the caller, who knows the user
-#   left.
-# * `policy_detached`: the same loop, but fire and forget (Kotlin's
-#   `GlobalScope`): nobody cancels it, so it sent 3 more requests over the
-#   next 46 s for a screen nobody is looking at.
-# * `kotlin`: the lesson's `executeWithRetry` caught the cancellation,
-#   `isRetriable` said no, and it *returned* `Result.failure(CancellationException)`.
-#   No more requests, but the caller sees an ordinary failure (an error
-#   message, a failure in the metrics) for something the user did.
-# * `kotlin_retry_all`: with `isRetriable = { true }` the `catch` goes on to
-#   `delay()`, which throws at once in a cancelled coroutine. Saved by
-#   `delay`, not by design: with a 0 ms delay it would not be (section 5).
-# * `asyncio_port`: the same code in asyncio. asyncio delivers a cancellation
-#   *once*; a loop that swallows `CancelledError` simply goes on, and so it
-#   sent 3 more requests. This is why, since Python 3.8, `CancelledError` is
-#   a `BaseException`: a plain `except Exception` does not swallow it.
-#
-# The rule in both languages: never catch the cancellation without throwing
-# it again, and start retrying work in a scope the screen owns.
-
-# %% [markdown]
-# ### Mistake 4: no metrics
-#
-# *"The fourth mistake is not logging retries. Without logging, you cannot
-# know how many requests were retried, which errors occurred and how
-# effective your retry policy is. Add metrics: the number of retries, success
-# after a retry, the distribution of delays. This data will help you tune the
-# strategy's parameters for your particular app."*
-#
-# `RetryMetrics` collects exactly these. Here 500 background requests run over
-# a flaky link (30% of attempts fail with a 503 or a timeout; 5% of requests
-# ask for something that is gone, a 404):
-
-# %%
-metrics = mobilesim.flaky_batch(500, policy=RetryPolicy.background())
-metrics.summary()
-
-# %% [markdown]
-# Of 500 requests, 139 needed a retry to succeed: that is the number that
-# says whether retrying pays in this app, the one the lesson's quoted "50%"
-# was standing in for. Why the runs stopped, and the waits by second:
-
-# %%
-metrics.reasons_table()
-
-# %%
-metrics.wait_histogram(1000)
-
-# %% [markdown]
-# And the log: `RetryPolicy` writes one DEBUG line per retry and one INFO
-# line per finished run to the standard `logging` logger `"retrylab"`. Route
-# it to your app's logging; here we collect the first lines of a small batch:
-
-# %%
-with mobilesim.captured_log() as lines:
-    mobilesim.flaky_batch(5, policy=RetryPolicy.background())
-print("\n".join(lines[:6]))
+# %% [markdown] tags=["solution", "tr"]
+# 16: devreyi açan üç hata, her 30 s yerine her 60 s'de bir yarı açık deneme
+# isteği (yaklaşık yarısı kadar) ve sunucunun geri geldiğini gören deneme
+# isteğinden sonraki istekler. Bedeli: telefon, sunucunun geri geldiğini 30 s
+# yerine 60 s'ye varan bir gecikmeyle öğrenebilir.
 
 # %% [markdown]
 # ## Summary
@@ -774,80 +660,36 @@ print("\n".join(lines[:6]))
 #   and jitter), which failures to retry, and a total time budget.
 # * Retry what can change with time (timeouts, 429, 5xx); never a 4xx other
 #   than 429. Transient is not the same as safe to repeat: a write needs an
-#   idempotency key.
-# * Proportional jitter (Kotlin sample) keeps waits within 1:3 around the
-#   delay; full jitter spreads them over [0, delay]. Both break up a herd; the
-#   lesson's Combine sample has no jitter and keeps the herd together.
-# * The lesson's samples have no cap; the Kotlin one retries only thrown
-#   exceptions and catches cancellation; the Combine one retries every error.
-# * Endless retries in a 10-minute outage: 261 requests and ten minutes of
-#   radio, against 5 requests with a limit.
-# * Start retries in a scope the screen owns and never swallow a
-#   cancellation: a cancelled `RetryPolicy.run_async` sends nothing more.
+#   idempotency key, after a network error and after a 502 or 503 too.
+# * Proportional jitter (the Kotlin sample's) keeps waits within 1:3 around
+#   the delay; full jitter spreads them over [0, delay]. Both break up a
+#   herd equally well at one retry; they differ in where the window sits.
 # * Claims without a source (the "50%", the AWS quote) are not evidence;
-#   your own `RetryMetrics` are.
+#   your own metrics are ([05b](05b_common_mistakes.ipynb), mistake 4).
+# * A breaker turns a 10-minute outage from 306 requests into 26.
 #
-# ## Exercises
+# **Next:** [05b · The four common mistakes, measured](05b_common_mistakes.ipynb).
+# The lesson's code samples: appendix [A1](A1_code_samples.ipynb).
+# Back: [04 · The circuit breaker](04_circuit_breaker.ipynb).
+
+# %% [markdown] tags=["tr"]
+# ## Özet
 #
-# **Exercise 1.** The Kotlin `executeWithRetry` (maxRetries = 3, baseDelayMs =
-# 1000, the lesson's seed) meets three network errors, then success. Which
-# three waits, in ms, does it sleep? (Hint: `int(1000 * 2**n * (0.5 + r))`,
-# or run `mobile.kotlin_run`.)
-
-# %%
-from retrylab.exercises.ex05 import check_kotlin_waits
-
-waits = ...
-check_kotlin_waits(waits)
-
-# %% tags=["solution"]
-run = mobile.kotlin_run([Outcome.network()] * 3 + [Outcome.success()],
-                        max_retries=3)
-waits = list(run.waits)
-check_kotlin_waits(waits)
-
-# %% [markdown]
-# **Exercise 2.** A `POST` without an idempotency key fails. Which of these
-# failures does the web lesson's rule retry? Answer a set of labels from
-# `"400"`, `"401"`, `"404"`, `"429"`, `"502"`, `"503"`, `"network"`.
-
-# %%
-from retrylab.exercises.ex05 import check_retryable
-
-retried = ...
-check_retryable(retried)
-
-# %% tags=["solution"]
-retried = {"429", "502", "503"}
-check_retryable(retried)
-
-# %% [markdown]
-# **Exercise 3.** Design a background-sync policy for the 10-minute outage of
-# mistake 2: at most 5 requests during the outage, a total time budget, and
-# jitter. The checker runs it through the outage.
-
-# %%
-from retrylab.exercises.ex05 import check_outage_policy
-
-sync_policy = ...
-check_outage_policy(sync_policy)
-
-# %% tags=["solution"]
-sync_policy = RetryPolicy(max_attempts=4,
-                          backoff=Backoff(1000, 2, 30_000, jitter="full"),
-                          time_budget=60_000)
-check_outage_policy(sync_policy)
-
-# %% [markdown]
-# **Exercise 4.** In the lifecycle table of mistake 3, which loops sent
-# requests after the app went to the background? Answer a set of loop names.
-
-# %%
-from retrylab.exercises.ex05 import check_lifecycle
-
-kept_sending = ...
-check_lifecycle(kept_sending)
-
-# %% tags=["solution"]
-kept_sending = {"policy_detached", "asyncio_port"}
-check_lifecycle(kept_sending)
+# * Bir yeniden deneme politikasının beş ayarı vardır: deneme sayısı, taban
+#   gecikme, strateji (büyüme ve sarsıntı), hangi hataların yeniden deneneceği
+#   ve toplam süre bütçesi.
+# * Zamanla değişebileni yeniden deneyin (zaman aşımları, 429, 5xx); 429
+#   dışında hiçbir 4xx'i yeniden denemeyin. Geçici olmak, tekrarlanması
+#   güvenli olmakla aynı şey değildir: bir yazma isteğinin tekillik anahtarına
+#   ihtiyacı vardır; ağ hatasından sonra da, 502 ya da 503'ten sonra da.
+# * Orantılı sarsıntı (Kotlin örneğindeki) beklemeleri gecikmenin çevresinde
+#   1:3 içinde tutar; tam sarsıntı onları [0, gecikme] aralığına yayar. Tek
+#   bir yeniden denemede ikisi de bir sürüyü aynı ölçüde dağıtır; farkları
+#   pencerenin nerede durduğundadır.
+# * Kaynağı olmayan iddialar ("%50", AWS alıntısı) kanıt değildir; sizin kendi
+#   metrikleriniz kanıttır ([05b](05b_common_mistakes.ipynb), 4. hata).
+# * Bir devre kesici, 10 dakikalık bir kesintideki 306 isteği 26'ya indirir.
+#
+# **Sonraki:** [05b · Dört yaygın hata, ölçümleriyle](05b_common_mistakes.ipynb).
+# Dersin kod örnekleri: ek [A1](A1_code_samples.ipynb).
+# Geri: [04 · Devre kesici](04_circuit_breaker.ipynb).

@@ -1,6 +1,14 @@
 # %% [markdown]
 # # 06 · Retry storms: a thousand observers, one station
 #
+# [← 05b · The four common mistakes](05b_common_mistakes.ipynb) ·
+# **06 · retry storms** ·
+# [07 · Summary and capstone →](07_summary_and_exercises.ipynb)
+#
+# **Before you start:** notebooks 02 (jitter), 03 (the retry loop and its
+# limits) and 04 (the circuit breaker). **Time:** about 40 minutes (the
+# explorers invite longer).
+#
 # So far one observer on the mountain retried one request to the **North
 # Slope station**. But the station serves every observer on the mountain,
 # and when it goes down they all get their error at the same moment. The web
@@ -11,10 +19,8 @@
 # > same time. The moment the server stands up it meets a synchronized wave,
 # > and goes down again. Jitter spreads that wave.
 #
-# and the mobile lesson puts a number on it: *without jitter, a thousand
-# clients with the same retry policy retry at the same time and create a
-# peak load on the server*. Neither lesson shows it happen. This notebook
-# does, with a simulator of many clients against one server.
+# Neither lesson shows it happen. This notebook does, with a simulator of
+# many clients against one server.
 #
 # **What you will be able to do**
 #
@@ -29,6 +35,47 @@
 #   chain multiply the load: 3 layers × 3 attempts = 27 calls;
 # * reproduce the AWS "Exponential Backoff And Jitter" experiment, state its
 #   conclusions, and say where the reproduction differs.
+
+# %% [markdown] tags=["tr"]
+# # 06 · Yeniden deneme fırtınaları: bin gözlemci, tek istasyon
+#
+# [← 05b · Dört yaygın hata](05b_common_mistakes.ipynb) ·
+# **06 · yeniden deneme fırtınaları** ·
+# [07 · Özet ve bitirme projesi →](07_summary_and_exercises.ipynb)
+#
+# **Başlamadan önce:** 02 (sarsıntı), 03 (yeniden deneme döngüsü ve sınırları)
+# ve 04 (devre kesici) numaralı defterler. **Süre:** yaklaşık 40 dakika (keşif
+# araçları daha uzun kalmaya davet ediyor).
+#
+# Şimdiye kadar dağdaki tek bir gözlemci, **Kuzey Yamaç istasyonuna** giden
+# tek bir isteği yeniden denedi. Ama istasyon dağdaki bütün gözlemcilere
+# hizmet veriyor ve istasyon düştüğünde hepsi hatayı aynı anda alıyor. Sonra
+# ne olacağını web dersi söylüyor:
+#
+# > Bir sunucu düştüğünde ona bağlı bütün istemciler aynı anda hata alır;
+# > hepsi aynı formülü uygularsa aynı anda yeniden dener. Sunucu ayağa
+# > kalktığı anda eşzamanlı bir dalga karşılar ve yeniden düşer. Sarsıntı
+# > (jitter), bekleme süresine rastgelelik katarak bu dalgayı dağıtır.
+#
+# İki ders de bunun gerçekleştiğini göstermiyor. Bu defter, tek bir sunucuya
+# karşı çok sayıda istemciyi çalıştıran bir simülatörle gösteriyor.
+#
+# **Neler yapabileceksiniz**
+#
+# * kesinti yaşayan bir sunucuya karşı bir istemci filosunu simüle etmek; adım
+#   başına yükü, birikimi ve toplam istek sayısını okumak;
+# * sarsıntısız yeniden denemelerin eşzamanlı dalgalarını göstermek ve
+#   sarsıntılı bir filoya ne kadar daha erken hizmet verildiğini ölçmek;
+# * bir **yeniden deneme fırtınasını** (kesintisinden uzun süren bir aşırı
+#   yük) tanımak ve onu bir **yeniden deneme bütçesiyle** (gRPC'nin yeniden
+#   deneme kısması, SRE kitabının %10'u) ya da bir devre kesiciyle sona
+#   erdirmek;
+# * bir çağrı zincirinin her katmanındaki yeniden denemelerin yükü nasıl
+#   çarptığını hesaplamak ve simülasyonla doğrulamak: 3 katman × 3 deneme = 27
+#   çağrı;
+# * AWS'nin "Exponential Backoff And Jitter" deneyini yeniden üretmek,
+#   sonuçlarını ifade etmek ve yeniden üretimin nerede farklılaştığını
+#   söylemek.
 
 # %%
 from retrylab import Backoff, RetryPolicy
@@ -51,19 +98,34 @@ from retrylab.viz.fleetplots import (ContentionExplorer, FleetExplorer,
 #
 # `retrylab.sim.fleet` moves time forward in steps of 10 ms:
 #
-# * each client has one request to make; it arrives at t = 0 (all together)
-#   or at a random moment of a window;
-# * a request is sent at the start of a step and answered by its end; the
-#   server serves at most `capacity` requests per step, and a seeded random
-#   choice decides which ones when more arrive; the rest get a 503;
-# * during the outage the server serves nothing;
-# * a client that failed follows its `RetryPolicy` (notebook 03): it stops
-#   at the attempt limit, else waits as its `Backoff` says and tries again.
+# each client has one request, arriving at t = 0 or at a random moment of a
+# window; the server serves at most `capacity` requests per step (a seeded
+# draw picks which) and answers the rest with a 503, and during the outage
+# it serves nothing; a client that failed follows its `RetryPolicy`
+# (notebook 03): it stops at the attempt limit, else waits and tries again.
 #
 # The first fleet is the lesson's herd: 1000 observers, the lesson's backoff
 # (base 200 ms, factor 2, cap 5000 ms, here **without** jitter), 8 attempts,
 # and a station that serves 50 requests per 10 ms step (5000 per second) and
 # is down for the first 2 seconds.
+
+# %% [markdown] tags=["tr"]
+# ## Simülatör
+#
+# `retrylab.sim.fleet` zamanı 10 ms'lik adımlarla ilerletir:
+#
+# her istemcinin tek bir isteği vardır ve istek t = 0'da ya da bir pencerenin
+# rastgele bir anında gelir; sunucu her adımda en çok `capacity` isteğe hizmet
+# verir (hangilerine hizmet verileceğini tohumlu bir çekiliş belirler) ve geri
+# kalanlara 503 ile yanıt verir, kesinti sırasında ise hiçbirine hizmet
+# vermez; başarısız olan bir istemci kendi `RetryPolicy`'sini izler (03
+# numaralı defter): deneme sayısı üst sınırına ulaştıysa durur, ulaşmadıysa
+# bekler ve yeniden dener.
+#
+# İlk filo dersin sürüsüdür: 1000 gözlemci, dersin geri çekilmesi (taban 200
+# ms, çarpan 2, tavan 5000 ms, burada sarsıntı **olmadan**), 8 deneme ve 10
+# ms'lik adım başına 50 isteğe (saniyede 5000) hizmet veren, ilk 2 saniye
+# boyunca kesintide olan bir istasyon.
 
 # %%
 herd = outage_fleet("none")
@@ -72,12 +134,18 @@ print(describe_fleet(herd))
 # %% [markdown]
 # ## Waves without jitter
 
+# %% [markdown] tags=["tr"]
+# ## Sarsıntısız dalgalar
+
 # %%
 none = herd.run()
 print(none.readout())
 
 # %% [markdown]
 # Every step in which someone retried:
+
+# %% [markdown] tags=["tr"]
+# Birinin yeniden denediği her adım:
 
 # %%
 waves = none.steps.query("retries > 0")
@@ -92,14 +160,33 @@ waves[["time_ms", "retries", "accepted", "rejected"]]
 # station stood idle almost all the time. The retries land in 7 steps out of
 # 3000: that is the lesson's synchronized wave.
 #
-# One thing the simulator does not do: it never lets the station "go down
-# again". Its capacity is fixed, so a wave is simply turned away. The storm
-# section below adds the missing piece, a cost for turning requests away.
+# Here the station never "goes down again": a wave is simply turned away.
+# The storm section below adds the missing piece, a cost for turning
+# requests away.
+
+# %% [markdown] tags=["tr"]
+# 1000 istemcinin tamamı 0 ms'de hata alıyor, tam 200 ms bekliyor ve **aynı 10
+# ms'lik adımda** (210 ms) geri geliyor; sonra istasyon hâlâ kapalıyken 620 ve
+# 1430 ms'de yine. 3040 ms'de istasyon ayakta: 50'sine hizmet veriliyor,
+# 950'si geri çevriliyor ve bu 950 istemci aynı 3200 ms'yi bekleyip yine
+# birlikte geri geliyor. Her dalgada 50'sine hizmet veriliyor; 8 denemeden
+# sonra geri kalan 800 gözlemci vazgeçiyor, oysa istasyon neredeyse bütün
+# zaman boyunca boşta durdu. Yeniden denemeler 3000 adımın yalnızca 7'sine
+# düşüyor: dersin eşzamanlı dalgası budur.
+#
+# Burada istasyon hiçbir zaman "yeniden düşmüyor": bir dalga yalnızca geri
+# çevriliyor. Aşağıdaki fırtına bölümü eksik parçayı ekliyor: istekleri geri
+# çevirmenin bir maliyeti.
 
 # %% [markdown]
 # ## Faster recovery with jitter
 #
 # The same fleet with each kind of jitter from notebook 02:
+
+# %% [markdown] tags=["tr"]
+# ## Sarsıntıyla daha hızlı toparlanma
+#
+# Aynı filo, 02 numaralı defterdeki her sarsıntı türüyle:
 
 # %%
 jitters = ("none", "full", "equal", "decorrelated")
@@ -112,6 +199,13 @@ summary_table(runs)[["served", "total_requests", "peak_retries",
 # waiting (served or given up). Full jitter serves 998 of 1000 observers
 # (2 were unlucky: 8 short waits inside the outage), where no jitter serves
 # 200; the largest wave falls from 1000 retries in one step to 77.
+
+# %% [markdown] tags=["tr"]
+# `recovery_ms`, kesinti bittikten ne kadar sonra son istemcinin beklemeyi
+# bıraktığıdır (hizmet almış ya da vazgeçmiş olarak). Tam sarsıntı 1000
+# gözlemcinin 998'ine hizmet veriyor (2'si şanssızdı: kesinti içinde 8 kısa
+# bekleme), sarsıntısız ise 200'üne; en büyük dalga tek adımdaki 1000 yeniden
+# denemeden 77'ye iniyor.
 
 # %%
 show(compare_fleets({"no jitter": runs["none"],
@@ -127,6 +221,16 @@ show(compare_fleets({"no jitter": runs["none"],
 # ceiling, so it wastes fewer attempts inside the outage. The AWS experiment
 # at the end of this notebook ranks them differently.
 
+# %% [markdown] tags=["tr"]
+# Tam sarsıntıyla yeniden denemeler kapasite çizgisinin altına yayılıyor ve
+# birikim, istasyon geri geldikten yaklaşık 5 s sonra eriyor.
+#
+# Sarsıntılı stratejiler birbirlerinden, sarsıntısızdan farklı oldukları kadar
+# farklı değiller ve sıralamaları senaryoya bağlı: burada birikimi ilk eşit
+# sarsıntı temizliyor (3,1 s), çünkü üst sınırının ilk yarısında hiç yeniden
+# denemediği için kesinti içinde daha az deneme harcıyor. Bu defterin
+# sonundaki AWS deneyi onları farklı sıralıyor.
+
 # %% [markdown]
 # ### Explore: the herd
 #
@@ -135,6 +239,17 @@ show(compare_fleets({"no jitter": runs["none"],
 # `threshold` and `cooldown`. The readout gives who was served, how many
 # requests it took, the largest wave of retries, and when the backlog
 # cleared. Each change runs the simulation again (well under a second).
+
+# %% [markdown] tags=["tr"]
+# ### Keşif: sürü
+#
+# Geri çekilme (`base`, `factor`, `cap`, `jitter`), `attempts` ve `clients`
+# sayıları, bir yeniden deneme bütçesi (`budget`) ve `threshold` ile
+# `cooldown` değerleriyle bir devre kesici (`breaker`) için kaydırıcılar.
+# Gösterge kime hizmet verildiğini, bunun kaç isteğe mal olduğunu, en büyük
+# yeniden deneme dalgasını ve birikimin ne zaman temizlendiğini verir. Her
+# değişiklik simülasyonu yeniden çalıştırır (bir saniyeden çok daha kısa
+# sürer).
 
 # %% tags=["nbval-ignore-output"]
 herd_view = fleet_explorer()
@@ -149,6 +264,9 @@ print(herd_view.readout)
 
 # %% [markdown]
 # A cap below the base is refused, and the figure keeps its last good state:
+
+# %% [markdown] tags=["tr"]
+# Tabandan küçük bir tavan reddedilir ve grafik son geçerli durumunu korur:
 
 # %%
 herd_view.set(cap=100)
@@ -170,6 +288,22 @@ assert herd_view.message == ""
 # the request and answering 503 costs the station a fifth of the work of
 # serving it (`reject_cost=0.2`). So the more requests arrive, the fewer it
 # can serve: with 100 arriving in a step it serves none.
+
+# %% [markdown] tags=["tr"]
+# ## Bir yeniden deneme fırtınası
+#
+# Şimdi tek bir sürü yerine sürekli trafik: 60.000 gözlemci bir dakikaya
+# yayılarak geliyor (adım başına 10), istasyon adım başına 20 isteğe hizmet
+# veriyor ve 10. saniyeden 20. saniyeye kadar kesintide. İstemciler kısa
+# beklemelerle (taban 100 ms, tavan 1 s), sarsıntısız olarak en çok **10 kez**
+# yeniden deniyor: "uygulamayı dayanıklı kılmak" için yazılan türden bir
+# politika.
+#
+# Bir varsayım ekleniyor ve bu bir ölçüm değil, bir varsayım: **bir isteği
+# geri çevirmek bedava değildir**. Bağlantıyı kabul etmek, isteği okumak ve
+# 503 ile yanıt vermek istasyona, isteğe hizmet vermenin beşte biri kadar işe
+# mal olur (`reject_cost=0.2`). Yani ne kadar çok istek gelirse o kadar azına
+# hizmet verebilir: bir adımda 100 istek gelirse hiçbirine hizmet veremez.
 
 # %%
 storm = storm_fleet()
@@ -195,6 +329,20 @@ show(fleet_timeline(storm_run))
 # Jitter does not help this time. It spreads retries in time, but does not
 # make fewer of them:
 
+# %% [markdown] tags=["tr"]
+# Kesinti sırasında her gözlemci yeniden denemeyi sürdürüyor ve birikim,
+# adım başına 90 yeniden deneme gönderen yaklaşık 6500 istemciye çıkıyor.
+# İstasyon 20. saniyede geri geldiğinde kapasitesinin beş katıyla
+# karşılaşıyor, işini istekleri geri çevirmeye harcıyor ve neredeyse hiç
+# kimseye hizmet veremiyor; geri çevrilenler yine yeniden deniyor. **Aşırı
+# yük, nedeninden uzun sürüyor**: kesintiden sonraki 4000 adımın 3821'i
+# aşırı yüklü ve yükü yalnızca istemcilerin deneme sayısı üst sınırı yavaş
+# yavaş eritiyor. Bu bir *yarı kararlı* (metastable) arızadır: kesinti
+# bitmiştir, ama sistem istemcilerinin davranışı yüzünden çökük kalır.
+#
+# Sarsıntı bu kez işe yaramıyor. Yeniden denemeleri zamana yayıyor, ama
+# sayılarını azaltmıyor:
+
 # %%
 fuzzy = Backoff(100, 2, 1000, jitter="full")
 jittered = storm_fleet(policy=RetryPolicy(10, fuzzy)).run()
@@ -203,6 +351,11 @@ print(jittered.readout())
 # %% [markdown]
 # And without the rejection cost (`reject_cost=0`) the storm is shorter but
 # still there: the station then serves its full 20 per step whatever arrives.
+
+# %% [markdown] tags=["tr"]
+# Geri çevirme maliyeti olmadan da (`reject_cost=0`) fırtına daha kısa sürüyor
+# ama yine de var: istasyon bu durumda ne gelirse gelsin adım başına tam 20
+# isteğe hizmet veriyor.
 
 # %%
 print(storm_fleet(reject_cost=0.0).run().readout())
@@ -225,6 +378,25 @@ print(storm_fleet(reject_cost=0.0).run().readout())
 #
 # The throttle after five failures in a row:
 
+# %% [markdown] tags=["tr"]
+# ### Yeniden deneme bütçeleri
+#
+# Deneme sayısı üst sınırı **tek** bir isteği sınırlar. Bir yeniden deneme
+# bütçesi ise isteklerin **hepsinin** yeniden denemelerini sınırlar.
+# Yayımlanmış iki tasarım:
+#
+# * **gRPC yeniden deneme kısması** (gRPC önerisi A6, "client-side retries",
+#   `retryThrottling` ayarı): bir jeton sayacı `maxTokens` değerinden başlar;
+#   başarısız her çağrı sayaçtan 1 jeton düşer, her başarı `tokenRatio` kadar
+#   ekler; yeniden denemelere yalnızca sayaç `maxTokens / 2` değerinin
+#   üstündeyken izin verilir. Önerinin örneği 10 jeton ve 0,1 oranıdır.
+# * **SRE kitabının yeniden deneme bütçesi** (Beyer ve diğerleri, *Site
+#   Reliability Engineering*, 2016, "Handling Overload" bölümü): istek başına
+#   en çok 3 deneme; bir istemci yalnızca yeniden denemeleri isteklerinin
+#   %10'unun altındayken yeniden dener.
+#
+# Art arda beş başarısızlıktan sonra kısma:
+
 # %%
 throttle = GrpcRetryThrottle(max_tokens=10, token_ratio=0.1)
 for _ in range(5):
@@ -236,6 +408,13 @@ throttle.tokens, throttle.can_retry()
 # where the whole fleet shares one budget, like one service calling another.
 # The storm again, with each budget, and with a circuit breaker per client
 # (3 failures open it for 5 s, as in notebook 04):
+
+# %% [markdown] tags=["tr"]
+# İkisi de hem `RetryPolicy.run(..., retry_budget=...)` içine hem de filoya
+# takılabilir; filoda bütün filo tek bir bütçeyi paylaşır, tıpkı bir hizmetin
+# bir başkasını çağırması gibi. Fırtına yeniden; her iki bütçeyle ve istemci
+# başına bir devre kesiciyle (04 numaralı defterdeki gibi 3 hata onu 5 s için
+# açar):
 
 # %%
 ends = {
@@ -260,10 +439,23 @@ show(compare_fleets({k: ends[k] for k in ("no budget", "gRPC throttling",
 # 50,000 observers where the storm served 30,000, with a fifth of the
 # requests or fewer.
 #
-# A caveat on the breaker here: each simulated client makes one request, so
-# its own breaker acts as a tighter attempt limit (3 instead of 10). Its real
-# strength, seen in notebook 04, is across the many requests of one app:
-# once open, it stops *every* request to the broken service for a cooldown.
+# A caveat: each simulated client makes one request, so its own breaker acts
+# as a tighter attempt limit (3 instead of 10). Its real strength (notebook
+# 04) is across the many requests of one app.
+
+# %% [markdown] tags=["tr"]
+# Bir bütçeyle filo, kesintinin birkaç yüz milisaniyesi içinde yeniden
+# denemeyi bırakıyor: istasyon kapalıyken gelen istemciler tek denemeden sonra
+# vazgeçiyor (yaklaşık 10.000'i, yani o 10 s içinde gelenlerin sayısı kadar)
+# ve istasyon kesinti biter bitmez normale dönüyor. Devre kesici aynısını daha
+# yavaş, istemci başına 3 hatadan sonra yapıyor. Üçü de, fırtınanın 30.000
+# gözlemciye hizmet verdiği yerde yaklaşık 50.000 gözlemciye, isteklerin beşte
+# biriyle ya da daha azıyla hizmet veriyor.
+#
+# Bir uyarı: simüle edilen her istemci tek bir istek yapar; bu yüzden
+# istemcinin kendi devre kesicisi daha sıkı bir deneme sayısı üst sınırı gibi
+# davranır (10 yerine 3). Asıl gücü (04 numaralı defter) bir uygulamanın çok
+# sayıda isteği boyunca ortaya çıkar.
 
 # %% [markdown]
 # ### Explore: the storm
@@ -271,6 +463,14 @@ show(compare_fleets({k: ends[k] for k in ("no budget", "gRPC throttling",
 # The same sliders on the storm, plus `reject_cost`, the assumption above.
 # Try `budget = grpc` or `sre`, or `breaker = on`; then `jitter = full`
 # alone; then fewer `attempts`; then `reject_cost = 0`.
+
+# %% [markdown] tags=["tr"]
+# ### Keşif: fırtına
+#
+# Fırtına üzerinde aynı kaydırıcılar, artı yukarıdaki varsayım olan
+# `reject_cost`. `budget = grpc` ya da `sre` veya `breaker = on` deneyin;
+# sonra tek başına `jitter = full`; sonra daha az `attempts`; sonra
+# `reject_cost = 0`.
 
 # %% tags=["nbval-ignore-output"]
 storm_view = fleet_explorer("storm")
@@ -291,6 +491,16 @@ print(storm_view.readout)
 # `RetryPolicy.run` loops, one per layer, and counts the calls that arrive at
 # each service for 100 user requests.
 
+# %% [markdown] tags=["tr"]
+# ## Katmanlı yeniden denemeler çarpılır
+#
+# Gözlemcinin uygulaması bir ağ geçidini çağırır, ağ geçidi istasyon API'sini,
+# o da veritabanını çağırır. Her katman 3 kez yeniden denerse ve veritabanı
+# kapalıysa, bir katmanın her denemesi alttaki katmanın bütün denemelerini
+# tetikler. Aşağıdaki simülasyon hiçbir şeyi çarpmaz: her katman için bir tane
+# olmak üzere gerçek `RetryPolicy.run` döngülerini iç içe koyar ve 100
+# kullanıcı isteği için her hizmete ulaşan çağrıları sayar.
+
 # %%
 layered_calls(layers=3, attempts=3, requests=100)
 
@@ -302,6 +512,11 @@ show(layered_load(layers=3, attempts=3))
 # When the database is only *partly* failing the product is smaller (each
 # layer stops at the first success), but still above 1:
 
+# %% [markdown] tags=["tr"]
+# Bir kişinin yaptığı her istek için veritabanına 3 × 3 × 3 = 27 çağrı ulaşır.
+# Veritabanı yalnızca *kısmen* başarısız olduğunda çarpım daha küçüktür (her
+# katman ilk başarıda durur), ama yine de 1'in üstündedir:
+
 # %%
 half = expected_layered_load(3, 3, failure_rate=0.5)
 expected_layered_load(3, 3), round(half, 3)
@@ -310,6 +525,11 @@ expected_layered_load(3, 3), round(half, 3)
 # The usual fix is to retry at **one** layer only (often the one closest to
 # the user, which knows whether someone is waiting) and let the others fail
 # fast:
+
+# %% [markdown] tags=["tr"]
+# Olağan çözüm, yalnızca **tek** bir katmanda yeniden denemek (çoğu zaman
+# kullanıcıya en yakın olanda; birinin bekleyip beklemediğini o bilir) ve
+# diğerlerinin hızla başarısız olmasına izin vermektir:
 
 # %%
 layered_calls(layers=3, attempts=[3, 1, 1], requests=100)
@@ -337,6 +557,31 @@ layered_calls(layers=3, attempts=[3, 1, 1], requests=100)
 # blog's whole figure (19 client counts × 5 strategies × 100 runs) takes
 # about a second instead of the blog simulator's 50 s on this machine.
 
+# %% [markdown] tags=["tr"]
+# ## AWS çekişme deneyi
+#
+# Marc Brooker'ın "Exponential Backoff And Jitter" yazısı (AWS Architecture
+# Blog, 2015), 02 numaralı defterdeki sarsıntı stratejilerinin kaynağıdır.
+# Yazı bunları, yayımladığı bir simülatörle küçük bir model üzerinde ölçtü:
+#
+# * N istemci birlikte başlar; her biri, iyimser eşzamanlılık denetimi altında
+#   bir satırı bir kez yazmak ister: satırın sürümünü okur, sonra yazar; yazma
+#   ancak okumasından bu yana kimse yazma işlemediyse (commit) işlenir;
+# * bir ağ atlaması |Normal(10 ms, 2 ms)| sürer;
+# * yazması başarısız olan bir istemci bir atlama artı geri çekilmesi kadar
+#   uyur ve başarılı olana kadar yeniden dener;
+# * k. yeniden denemeden önceki geri çekilme: `min(cap, base × 2^k)`, taban 5
+#   ms (yani ilk yeniden deneme en çok 10 ms bekler) ve tavan 2000 ms; 02
+#   numaralı defterdeki gibi sarsıntılı, artı "geri çekilme yok" (hemen
+#   yeniden deneme);
+# * **calls** (çağrılar) yazmaları sayar, **time** (süre) son istemcinin işini
+#   bitirdiği andır; ikisinin de 100 çalıştırma üzerinden ortalaması alınır.
+#
+# `retrylab.sim.contention` bu modeli bir olay kuyruğu olmadan yeniden kurar;
+# bu yüzden yazının bütün grafiği (19 istemci sayısı × 5 strateji × 100
+# çalıştırma) bu makinede, blog simülatörünün 50 s'si yerine yaklaşık bir
+# saniye sürer.
+
 # %% tags=["nbval-ignore-output"]
 sweep = sweep_with_progress()
 
@@ -351,6 +596,9 @@ show(contention_curves(sweep))
 
 # %% [markdown]
 # The blog's conclusions, checked at 100 clients:
+
+# %% [markdown] tags=["tr"]
+# Yazının sonuçları, 100 istemcide kontrol edilmiş hâliyle:
 
 # %%
 {name: round(ratio, 2) for name, ratio in findings(sweep, 100).items()}
@@ -371,18 +619,15 @@ show(contention_curves(sweep))
 #   blog's question is work as well as time.
 #
 # **Where the reproduction says more than the blog.** Decorrelated jitter's
-# time advantage shrinks as clients are added and is gone from about 140
-# clients: at 190 clients it is 2.5% *slower* than full jitter. That is not an
-# artefact of this re-implementation: running the blog's own simulator here
-# (100 runs, Python's generator seeded with 0) gave 5803 against 5731 ms at
-# 130 clients and 7906 against 7458 ms at 190. The blog's "slightly less
-# time" holds at moderate contention only.
+# time advantage is gone from about 140 clients: at 190 it is 2.5% *slower*
+# than full jitter. The blog's own simulator, run here (100 runs, seed 0),
+# agrees: 7906 against 7458 ms at 190 clients. Its "slightly less time"
+# holds at moderate contention only.
 #
-# **How close the reproduction is.** The blog's simulator, run here, gave
-# at 100 clients 1857, 797, 810, 1004 and 2423 calls (exponential, full,
-# equal, decorrelated, none); the table above has 1855, 795, 812, 1004 and
-# 2422. The random draws differ (numpy instead of Python's `random`), so the
-# numbers agree to about 1%, not digit for digit.
+# **How close the reproduction is.** The blog's own simulator, run here,
+# agrees with the table to about 1% (1857 against 1855 calls for plain
+# exponential at 100 clients): the random draws differ, numpy instead of
+# Python's `random`.
 #
 # What this means for the lesson's advice ("full jitter for a service that
 # recovers fast, decorrelated for one that recovers slowly"): this experiment
@@ -390,12 +635,52 @@ show(contention_curves(sweep))
 # better than none, and that among the jitters the differences are tens of
 # percent, not factors.
 
+# %% [markdown] tags=["tr"]
+# * **Tam sarsıntı, sarsıntısız üstel geri çekilmeye göre işi yarıdan fazla
+#   azaltır**: çağrıların 0,43'ü. ✔
+# * **Eşit sarsıntı tam sarsıntıyla aşağı yukarı aynı işi yapar ama daha uzun
+#   sürer**: çağrıların 1,02 katı, sürenin 1,36 katı. ✔
+# * **İlişkisiz sarsıntı tam sarsıntıdan biraz daha kısa sürer, ama daha çok
+#   çağrı yapar**: sürenin 0,95'i, çağrıların 1,26 katı. ✔ 100 istemcide; ama
+#   aşağıya bakın.
+# * **Sarsıntısız üstel geri çekilme açık ara kaybedendir**: buradaki diğer
+#   her stratejiden 9 kattan fazla yavaş ve sarsıntılı stratejilerin her
+#   birinin iki katından fazla çağrı. ✔
+# * **Hiç geri çekilmemek** en önce bitirir (istemciler hiç uyumaz) ama
+#   hepsinden çok iş yapar: 100 istemci için 2422 yazma, çoğu boşa. Yazının
+#   sorusu yalnızca süre değil, iş de.
+#
+# **Yeniden üretimin yazıdan fazlasını söylediği yer.** İlişkisiz sarsıntının
+# süre üstünlüğü yaklaşık 140 istemciden itibaren kayboluyor: 190 istemcide
+# tam sarsıntıdan %2,5 *daha yavaş*. Yazının kendi simülatörü de, burada
+# çalıştırıldığında (100 çalıştırma, tohum 0), aynısını söylüyor: 190
+# istemcide 7906'ya karşı 7458 ms. Yazının "biraz daha kısa sürer" sonucu
+# yalnızca orta düzey çekişmede geçerli.
+#
+# **Yeniden üretim ne kadar yakın.** Yazının kendi simülatörü, burada
+# çalıştırıldığında, tabloyla yaklaşık %1 içinde örtüşüyor (100 istemcide düz
+# üstel için 1857'ye karşı 1855 çağrı): rastgele çekilişler farklı, Python'un
+# `random` modülü yerine numpy.
+#
+# Bunun dersin önerisi ("hızlı toparlanan bir hizmet için tam sarsıntı, yavaş
+# toparlanan için ilişkisiz sarsıntı daha uygundur") için anlamı: bu deney
+# toparlanma hızını sınamıyor. Gösterdiği şey, herhangi bir sarsıntının hiç
+# sarsıntı olmamasından çok daha iyi olduğu ve sarsıntılar arasındaki
+# farkların kat değil, yüzde onlar düzeyinde olduğudur.
+
 # %% [markdown]
 # ### Explore: one client count
 #
 # Pick a `strategy` (highlighted), the number of `clients`, and the `base`
 # and `cap` of the backoff; the bars show all five strategies (100 runs
 # each).
+
+# %% [markdown] tags=["tr"]
+# ### Keşif: tek bir istemci sayısı
+#
+# Bir `strategy` (vurgulanır), istemci sayısını (`clients`) ve geri çekilmenin
+# `base` ve `cap` değerlerini seçin; çubuklar beş stratejinin hepsini gösterir
+# (her biri 100 çalıştırma).
 
 # %% tags=["nbval-ignore-output"]
 aws_view = contention_explorer()
@@ -425,6 +710,26 @@ print(aws_view.readout)
 #   of plain exponential backoff; equal jitter is slower; decorrelated is
 #   slightly faster only at moderate contention.
 
+# %% [markdown] tags=["tr"]
+# ## Özet
+#
+# * Birlikte hata alan ve sarsıntısız geri çekilen istemciler tekrar tekrar
+#   aynı 10 ms'lik adımda geri gelir: 3000 adımın 7'sinde 1000 yeniden deneme
+#   ve 1000 gözlemciden 800'üne hiç hizmet verilmemesi. Herhangi bir sarsıntı,
+#   istasyon geri geldikten yaklaşık 3-5 s sonra neredeyse hepsine hizmet
+#   verir.
+# * İstekleri geri çevirmek sunucuya iş yüklüyorsa, agresif yeniden denemeler
+#   onu kesintiden çok sonra da aşırı yüklü tutabilir: bir yeniden deneme
+#   fırtınası. Sarsıntı fırtınayı yayar ama küçültmez.
+# * Bir yeniden deneme bütçesi (gRPC'nin jeton kısması, SRE kitabının %10'u)
+#   ya da bir devre kesici bütün filonun yeniden denemelerini sınırlar ve
+#   fırtınayı hemen bitirir.
+# * Yeniden denemeler katmanlar boyunca çarpılır: 3 katman × 3 deneme en
+#   alttaki hizmete 27 çağrı bindirir; tek bir katmanda yeniden deneyin.
+# * AWS deneyi yeniden üretilebiliyor: tam sarsıntı, düz üstel geri çekilmenin
+#   yaptığı işin yarısından azını yapar; eşit sarsıntı daha yavaştır;
+#   ilişkisiz sarsıntı yalnızca orta düzey çekişmede biraz daha hızlıdır.
+
 # %% [markdown]
 # ## Exercises
 #
@@ -433,11 +738,21 @@ print(aws_view.readout)
 # how many of the 1000 observers would be served? Reason about the waves
 # first, then check with `outage_fleet("none", capacity=100)`.
 
+# %% [markdown] tags=["tr"]
+# ## Alıştırmalar
+#
+# **Alıştırma 1.** Sarsıntısız sürüde istasyon, geri geldikten sonra dalga
+# başına 50 istemciye, toplamda 200'üne hizmet veriyor. Adım başına **100**
+# isteğe hizmet verebilseydi, 1000 gözlemciden kaçına hizmet verilirdi? Önce
+# dalgalar üzerine akıl yürütün, sonra `outage_fleet("none", capacity=100)`
+# ile kontrol edin.
+
 # %%
 from retrylab.exercises.ex06 import (check_jitter_calls_ratio, check_layered,
                                      check_throttle_recovery,
                                      check_wave_capacity)
 
+# %% tags=["scaffold"]
 served = ...
 check_wave_capacity(served)
 
@@ -450,7 +765,12 @@ check_wave_capacity(served)
 # 3 attempts each). How many calls reach the database per user request when
 # it is down?
 
-# %%
+# %% [markdown] tags=["tr"]
+# **Alıştırma 2.** Zincire yeniden deneyen dördüncü bir katman ekleniyor (4
+# katman, her biri 3 deneme). Veritabanı kapalıyken kullanıcı isteği başına
+# veritabanına kaç çağrı ulaşır?
+
+# %% tags=["scaffold"]
 calls = ...
 check_layered(calls)
 
@@ -463,7 +783,12 @@ check_layered(calls)
 # fallen to 0 tokens. How many successful calls in a row does it take before
 # retries are allowed again?
 
-# %%
+# %% [markdown] tags=["tr"]
+# **Alıştırma 3.** Bir gRPC kısması (`max_tokens=10`, `token_ratio=0.1`) 0
+# jetona düşmüş. Yeniden denemelere yeniden izin verilmesi için art arda kaç
+# başarılı çağrı gerekir?
+
+# %% tags=["scaffold"]
 successes = ...
 check_throttle_recovery(successes)
 
@@ -478,15 +803,71 @@ while not t.can_retry():
 check_throttle_recovery(successes)
 
 # %% [markdown]
-# **Exercise 4.** At 100 clients, how many times more calls does
-# exponential backoff without jitter make than full jitter? Give the ratio
-# (exponential / full) to two decimals, from the sweep.
+# **Exercise 4.** At **150** clients (the tables above stop at 100 and 190),
+# how many times more calls does exponential backoff without jitter make
+# than full jitter? Predict first: more or less than at 100 clients? Then
+# give the ratio (exponential / full) to two decimals, from the sweep.
 
-# %%
+# %% [markdown] tags=["tr"]
+# **Alıştırma 4.** **150** istemcide (yukarıdaki tablolar 100 ve 190'da
+# duruyor) sarsıntısız üstel geri çekilme, tam sarsıntıya göre kaç kat daha
+# fazla çağrı yapar? Önce tahmin edin: 100 istemcidekinden fazla mı, az mı?
+# Sonra oranı (üstel / tam) taramadan, iki ondalık basamakla verin.
+
+# %% tags=["scaffold"]
 ratio = ...
 check_jitter_calls_ratio(ratio)
 
 # %% tags=["solution"]
-calls100 = sweep_table(sweep, "calls").loc[100]
-ratio = round(calls100["exponential"] / calls100["full"], 2)
+calls150 = sweep_table(sweep, "calls").loc[150]
+ratio = round(calls150["exponential"] / calls150["full"], 2)
 check_jitter_calls_ratio(ratio)
+
+# %% [markdown]
+# **Exercise 5 (open: change, predict, measure).** The storm rests on one
+# assumption: turning a request away costs the station a fifth of serving it
+# (`reject_cost=0.2`). Change it to `0.5` in the cell below. Predict first:
+# will the overload after the outage last longer or shorter, and will more
+# or fewer observers be served? Then run it, and try `0.05` as well.
+
+# %% [markdown] tags=["tr"]
+# **Alıştırma 5 (açık uçlu: değiştir, tahmin et, ölç).** Fırtına tek bir
+# varsayıma dayanıyor: bir isteği geri çevirmek istasyona, ona hizmet vermenin
+# beşte biri kadar mal oluyor (`reject_cost=0.2`). Aşağıdaki hücrede bunu
+# `0.5` yapın. Önce tahmin edin: kesintiden sonraki aşırı yük daha uzun mu
+# yoksa daha kısa mı sürecek, daha çok mu yoksa daha az mı gözlemciye hizmet
+# verilecek? Sonra çalıştırın ve `0.05` değerini de deneyin.
+
+# %%
+print(storm_fleet(reject_cost=0.2).run().readout())
+
+# %% [markdown] tags=["solution"]
+# A dearer rejection makes the storm worse. With 0.5 the station spends
+# most of each step turning retries away: 9,991 observers served instead of
+# 30,265, and all 4,000 steps after the outage overloaded. With 0.05 it
+# serves 54,220 and the overload is over after 527 steps, close to the
+# `reject_cost=0` run above (54,732, 440): somewhere between 0.05 and 0.2
+# the fleet tips into a storm that outlives its outage. The cure (bound the
+# fleet's retries with a budget or a breaker) does not depend on the
+# number; how bad the storm gets does.
+#
+# ---
+#
+# **Next:** [07 · Summary and capstone](07_summary_and_exercises.ipynb).
+# Back: [05b · The four common mistakes](05b_common_mistakes.ipynb).
+
+# %% [markdown] tags=["solution", "tr"]
+# Daha pahalı bir geri çevirme fırtınayı kötüleştirir. 0,5 ile istasyon her
+# adımın büyük kısmını yeniden denemeleri geri çevirmeye harcar: 30.265 yerine
+# 9.991 gözlemciye hizmet verilir ve kesintiden sonraki 4.000 adımın hepsi
+# aşırı yüklüdür. 0,05 ile 54.220 gözlemciye hizmet verir ve aşırı yük 527
+# adım sonra biter; bu, yukarıdaki `reject_cost=0` çalıştırmasına (54.732,
+# 440) yakındır: 0,05 ile 0,2 arasında bir yerde filo, kesintisinden uzun
+# süren bir fırtınaya devrilir. Çare (filonun yeniden denemelerini bir
+# bütçeyle ya da bir devre kesiciyle sınırlamak) bu sayıya bağlı değildir;
+# fırtınanın ne kadar kötüleşeceği ise bağlıdır.
+#
+# ---
+#
+# **Sonraki:** [07 · Özet ve bitirme projesi](07_summary_and_exercises.ipynb).
+# Geri: [05b · Dört yaygın hata](05b_common_mistakes.ipynb).

@@ -37,15 +37,22 @@ def check_int(name: str, value: Any, low: int | None = None,
 
 
 def check_number(name: str, value: Any, low: float | None = None,
-                 high: float | None = None, *, low_open: bool = False) -> float:
+                 high: float | None = None, *, low_open: bool = False,
+                 high_open: bool = False) -> float:
     """Return ``value`` as a float if it is a finite number in range.
+
+    ``low_open`` / ``high_open`` exclude the bound itself (``r`` in [0, 1)).
 
     >>> check_number("factor", 0.5, low=1)
     Traceback (most recent call last):
     ...
     ValueError: factor=0.5 is out of range: factor must be a number >= 1
+    >>> check_number("r", 1.0, low=0, high=1, high_open=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: r=1.0 is out of range: r must be a number >= 0 and < 1
     """
-    allowed = _num_range(low, high, low_open)
+    allowed = _num_range(low, high, low_open, high_open)
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise _fail(name, value, allowed)
     fvalue = float(value)
@@ -53,7 +60,7 @@ def check_number(name: str, value: Any, low: float | None = None,
         raise _fail(name, value, allowed)
     if low is not None and (fvalue < low or (low_open and fvalue == low)):
         raise _fail(name, value, allowed)
-    if high is not None and fvalue > high:
+    if high is not None and (fvalue > high or (high_open and fvalue == high)):
         raise _fail(name, value, allowed)
     return fvalue
 
@@ -81,12 +88,14 @@ def _int_range(low: int | None, high: int | None) -> str:
     return "an integer"
 
 
-def _num_range(low: float | None, high: float | None, low_open: bool) -> str:
+def _num_range(low: float | None, high: float | None, low_open: bool,
+               high_open: bool = False) -> str:
     lo = ">" if low_open else ">="
+    hi = "<" if high_open else "<="
     if low is not None and high is not None:
-        return f"a number {lo} {low:g} and <= {high:g}"
+        return f"a number {lo} {low:g} and {hi} {high:g}"
     if low is not None:
         return f"a number {lo} {low:g}"
     if high is not None:
-        return f"a number <= {high:g}"
+        return f"a number {hi} {high:g}"
     return "a finite number"

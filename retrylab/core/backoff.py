@@ -18,13 +18,17 @@ each limited by ``cap``. Jitter then turns the ceiling into the actual wait:
   lesson's Kotlin ``delay * (0.5 + Random.nextDouble())``.
 
 ``r`` is one draw of the generator in [0, 1) and rounding is JavaScript's
-``Math.round``, as in the lesson.
+``Math.round``, as in the lesson. Here ``ceiling`` is the *unrounded*
+``min(cap, base * factor ** n)``, rounded once at the end exactly as the
+lesson's ``Math.round(r * Math.min(TAVAN, TABAN * CARPAN ** n))``; with a
+fractional factor (1.5) that differs from rounding the ceiling first.
+:meth:`Backoff.ceiling` returns the rounded integer a table shows.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
@@ -37,6 +41,7 @@ from .jsround import js_round, js_round_array
 JITTERS: tuple[str, ...] = ("none", "full", "equal", "decorrelated", "proportional")
 GROWTHS: tuple[str, ...] = ("exponential", "linear", "constant")
 MAX_WAIT_MS = 86_400_000  # one day: the largest base, step or cap accepted
+_EXACT = 2 ** 53  # float64 counts whole ms exactly up to here (285,616 years)
 
 Jitter = Literal["none", "full", "equal", "decorrelated", "proportional"]
 Growth = Literal["exponential", "linear", "constant"]
@@ -103,74 +108,110 @@ class Backoff:
     # -- the ceiling ----------------------------------------------------------
 
     def ceiling(self, n: int) -> int:
-        """The un-jittered wait before retry ``n`` (0-based), capped.
+        """The un-jittered wait before retry ``n`` (0-based), capped, rounded to a ms.
+
+        This is the integer a table shows (and the wait with ``jitter="none"``);
+        the jitters multiply the draw by the *unrounded* ceiling, as the lesson's
+        JavaScript does (see :meth:`next_wait`).
 
         >>> Backoff(200, 2, 5000).ceiling(5)       # 6400 without the cap
         5000
         >>> Backoff(200, 2, None).ceiling(5)
         6400
+        >>> Backoff(300, 1.5, 5000).ceiling(2)     # 675 exactly; 300 * 1.5 ** 3 = 1012.5
+        675
         """
-        n = check_int("n", n, low=0)
+        return js_round(self._raw_ceiling(check_int("n", n, low=0)))
+
+    def _raw_ceiling(self, n: int) -> float:
+        """``min(cap, base * factor ** n)`` before rounding (the lesson's ``ustel(n)``)."""
         cap = math.inf if self.cap is None else self.cap
         if self.growth == "constant" or (self.factor == 1 and self.growth == "exponential"):
-            raw: float = self.base
-        elif self.growth == "linear":
-            raw = self.base + (self.base if self.step is None else self.step) * n
-        elif self.cap is not None and n * math.log(self.factor) > math.log(cap / self.base) + 1:
-            return int(cap)  # far beyond the cap: skip the huge power
-        else:
-            try:
-                raw = self.base * self.factor ** n
-            except OverflowError:
-                raise ValueError(f"n={n} is out of range: without a cap, "
-                                 f"{self.base} * {self.factor} ** n overflows") from None
-        return js_round(min(cap, raw))
+            return self.base
+        if self.growth == "linear":
+            return min(cap, self.base + (self.base if self.step is None else self.step) * n)
+        if self.cap is not None and n * math.log(self.factor) > math.log(cap / self.base) + 1:
+            return cap  # far beyond the cap: skip the huge power
+        try:
+            raw: float = self.base * self.factor ** n
+        except OverflowError:
+            raise ValueError(f"n={n} is out of range: without a cap, "
+                             f"{self.base} * {self.factor} ** n overflows") from None
+        return min(cap, raw)
 
     def ceilings(self, n: npt.ArrayLike) -> npt.NDArray[np.int64]:
-        """:meth:`ceiling` for an array of retry numbers (vectorized).
+        """:meth:`ceiling` for an array of retry numbers (vectorized, exact).
+
+        Without a cap, a ceiling over 2**53 ms (285,616 years, where float64
+        stops counting whole ms) is refused rather than silently saturated.
 
         >>> Backoff(200, 2, 5000).ceilings([0, 2, 9]).tolist()
         [200, 800, 5000]
+        >>> Backoff(1, cap=None, growth="linear").ceilings([4096, 10_000]).tolist()
+        [4097, 10001]
         """
-        idx = np.asarray(n, dtype=np.int64)
-        if idx.size and idx.min() < 0:
-            raise ValueError(f"n={int(idx.min())} is out of range: n must be an integer >= 0")
-        top = int(idx.max()) if idx.size else 0
-        table = np.array([self.ceiling(k) for k in range(min(top, self._saturation()) + 1)],
-                         dtype=np.int64)
-        return table[np.minimum(idx, len(table) - 1)]
+        return js_round_array(self._raw_ceilings(n))
 
-    def _saturation(self) -> int:
-        """A retry number from which the ceiling no longer changes (or 4096)."""
+    def _raw_ceilings(self, n: npt.ArrayLike) -> npt.NDArray[np.float64]:
+        """:meth:`_raw_ceiling` over an array, exact: one scalar computation per distinct n."""
+        idx = _check_n_array(n)
+        if idx.size == 0:
+            return np.zeros(idx.shape, dtype=np.float64)
+        top = int(idx.max())
         if self.growth == "constant" or (self.growth == "exponential" and self.factor == 1):
-            return 0
-        if self.cap is None:
-            return 4096
+            return np.full(idx.shape, float(self.base))
         if self.growth == "linear":
             step = self.base if self.step is None else self.step
-            return 0 if step == 0 else min(4096, math.ceil((self.cap - self.base) / step) + 1)
-        return min(4096, math.ceil(math.log(self.cap / self.base) / math.log(self.factor)) + 2)
+            _check_exact(top, self.base + step * top if self.cap is None else 0)
+            raw = self.base + step * idx.astype(np.float64)
+            return raw if self.cap is None else np.minimum(raw, float(self.cap))
+        sat = self._exponential_saturation()
+        if sat is not None:
+            idx = np.minimum(idx, sat)
+        uniq, inverse = np.unique(idx, return_inverse=True)
+        values = [self._raw_ceiling(int(k)) for k in uniq.tolist()]
+        _check_exact(int(uniq[int(np.argmax(values))]), max(values))
+        return np.asarray(values, dtype=np.float64)[inverse].reshape(idx.shape)
+
+    def _exponential_saturation(self) -> int | None:
+        """The first retry number whose raw ceiling is the cap (None without a cap)."""
+        if self.cap is None:
+            return None
+        k = max(0, math.ceil(math.log(self.cap / self.base) / math.log(self.factor)) - 2)
+        while self._raw_ceiling(k) < self.cap:  # a few steps at most: the log is close
+            k += 1
+        return k
 
     # -- one wait from one draw -----------------------------------------------
 
-    def next_wait(self, n: int, r: float, prev: int | None = None) -> int:
+    def next_wait(self, n: int, r: float, prev: float | None = None) -> int:
         """The wait before retry ``n`` given the draw ``r`` in [0, 1).
 
-        ``prev`` is the previous wait, used only by decorrelated jitter
-        (``None`` means ``base``, the lesson's starting value).
+        ``prev`` is the previous wait (>= 0 ms), used only by decorrelated
+        jitter (``None`` means ``base``, the lesson's starting value).
+
+        Full, equal and proportional jitter scale the *unrounded* ceiling
+        ``c = min(cap, base * factor ** n)``, then round once, exactly as the
+        lesson's ``Math.round(r * Math.min(TAVAN, TABAN * CARPAN ** n))``: with a
+        fractional factor the result can differ by 1 ms from rounding the
+        ceiling first. Whole-number factors give whole ceilings, so nothing
+        changes there.
 
         >>> b = Backoff(200, 2, 5000, jitter="full")
         >>> b.next_wait(0, 0.35), b.next_wait(9, 0.5)
         (70, 2500)
+        >>> Backoff(300, 1.5, 5000, jitter="full").next_wait(3, 0.5)   # 0.5 * 1012.5
+        506
         """
-        r = check_number("r", r, low=0, high=1)
+        n = check_int("n", n, low=0)
+        r = check_number("r", r, low=0, high=1, high_open=True)
         if self.jitter == "decorrelated":
-            p = self.base if prev is None else prev
+            p = self.base if prev is None else check_number("prev", prev, low=0)
             wait = js_round(self.base + r * (3 * p - self.base))
             return wait if self.cap is None else min(self.cap, wait)
-        c = self.ceiling(n)
         if self.jitter == "none":
-            return c
+            return self.ceiling(n)
+        c = self._raw_ceiling(n)
         if self.jitter == "full":
             return js_round(r * c)
         if self.jitter == "equal":
@@ -182,19 +223,28 @@ class Backoff:
                    prev: npt.ArrayLike | None = None) -> npt.NDArray[np.int64]:
         """:meth:`next_wait` for arrays of retry numbers, draws and previous waits.
 
+        Every element is checked as the scalar checks it: ``n`` whole and >= 0,
+        ``r`` in [0, 1), ``prev`` >= 0, all finite.
+
         >>> b = Backoff(200, 2, 5000, jitter="full")
         >>> b.next_waits([0, 1], [0.35, 0.74]).tolist()
         [70, 296]
         """
-        rr = np.asarray(r, dtype=np.float64)
+        rr = _check_array("r", r, "a number >= 0 and < 1", lambda a: (a >= 0) & (a < 1))
         if self.jitter == "decorrelated":
             p = (np.full(rr.shape, self.base, dtype=np.float64) if prev is None
-                 else np.asarray(prev, dtype=np.float64))
-            w = js_round_array(self.base + rr * (3 * p - self.base))
-            return w if self.cap is None else np.minimum(w, self.cap)
-        c = np.broadcast_to(self.ceilings(n), rr.shape).astype(np.float64)
+                 else _check_array("prev", prev, "a number >= 0 (a wait in ms)",
+                                   lambda a: a >= 0))
+            raw = self.base + rr * (3 * p - self.base)
+            if self.cap is not None:
+                raw = np.minimum(raw, float(self.cap))
+            elif raw.size and float(raw.max()) > _EXACT:
+                raise ValueError(f"prev={float(np.max(p)):g} is out of range: without a cap, "
+                                 f"the next wait passes 2**53 ms; give a cap")
+            return js_round_array(raw)
         if self.jitter == "none":
-            return c.astype(np.int64)
+            return np.broadcast_to(self.ceilings(n), rr.shape).copy()
+        c = np.broadcast_to(self._raw_ceilings(n), rr.shape)
         if self.jitter == "full":
             return js_round_array(rr * c)
         if self.jitter == "equal":
@@ -256,3 +306,46 @@ class Backoff:
         else:
             grow = f"constant: {self.base} ms"
         return f"{grow}, {cap}, {self.jitter} jitter"
+
+
+def _check_n_array(n: npt.ArrayLike) -> npt.NDArray[np.int64]:
+    """Retry numbers as int64, refusing NaN, fractions and negatives by name."""
+    a = np.asarray(n)
+    if a.dtype.kind == "b" or a.dtype.kind not in "iuf":
+        raise ValueError(f"n={n!r} is out of range: n must be whole numbers >= 0")
+    if a.dtype.kind == "f":
+        bad = ~(np.isfinite(a) & (a >= 0) & (a == np.floor(a)))
+        if bad.any():
+            raise ValueError(f"n={a[bad].flat[0]!r} is out of range: n must be whole "
+                             "numbers >= 0")
+        if a.size and float(a.max()) > 2 ** 62:
+            raise ValueError(f"n={float(a.max())!r} is out of range: n must be whole "
+                             "numbers >= 0 and < 2**62")
+    idx = a.astype(np.int64)
+    if idx.size and idx.min() < 0:
+        raise ValueError(f"n={int(idx.min())} is out of range: n must be an integer >= 0")
+    return idx
+
+
+def _check_array(name: str, value: npt.ArrayLike, allowed: str,
+                 ok: Callable[[npt.NDArray[np.float64]], npt.NDArray[np.bool_]],
+                 ) -> npt.NDArray[np.float64]:
+    """``value`` as a float64 array if every element is finite and ``ok``."""
+    try:
+        a = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name}={value!r} is out of range: {name} must be {allowed}"
+                         ) from None
+    bad = ~np.isfinite(a)
+    bad[~bad] = ~ok(a[~bad])
+    if bad.any():
+        raise ValueError(f"{name}={float(a[bad].flat[0])!r} is out of range: {name} must "
+                         f"be {allowed}")
+    return a
+
+
+def _check_exact(n: int, ceiling: float) -> None:
+    """Refuse a ceiling past 2**53 ms, where float64 (and so every draw) stops being exact."""
+    if ceiling > _EXACT:
+        raise ValueError(f"n={n} is out of range: without a cap its ceiling passes "
+                         "2**53 ms (285,616 years); give a cap or a smaller n")

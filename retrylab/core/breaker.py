@@ -14,10 +14,14 @@ is exactly reproducible and tests never sleep.
 
 from __future__ import annotations
 
+import math
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TypeVar
+
+import numpy as np
 
 from ._check import check_int
 from ._compat import StrEnum
@@ -38,7 +42,7 @@ class BreakerOpen(Exception):
 
     Distinct from a network error on purpose: the user should read "the
     service is not answering right now, try again in N s", and a "try again"
-    button does nothing until ``retry_in`` ms have passed.
+    button does nothing until ``retry_in`` ms have passed (always > 0).
     """
 
     def __init__(self, name: str, retry_in: int, state: State) -> None:
@@ -46,8 +50,13 @@ class BreakerOpen(Exception):
         self.retry_in = retry_in
         self.state = state
         where = f" for {name!r}" if name else ""
-        super().__init__(f"circuit open{where}: no request sent; a trial is allowed "
-                         f"in {retry_in} ms")
+        if state is State.HALF_OPEN:
+            text = (f"circuit half-open{where}: no request sent; the trial calls are in "
+                    f"flight, another is allowed in {retry_in} ms at the latest")
+        else:
+            text = (f"circuit open{where}: no request sent; a trial is allowed "
+                    f"in {retry_in} ms")
+        super().__init__(text)
 
 
 @dataclass(frozen=True)
@@ -60,6 +69,44 @@ class Transition:
     reason: str
 
 
+def check_now(now: object) -> int:
+    """The caller's clock reading as an int (ms), refusing NaN, inf, fractions and bools.
+
+    A NaN clock would otherwise compare False with everything and leave a
+    breaker open forever.
+
+    >>> check_now(1500), check_now(1500.0)
+    (1500, 1500)
+    >>> check_now(float("nan"))
+    Traceback (most recent call last):
+    ...
+    ValueError: now=nan is out of range: now must be a whole number of ms (an integer clock)
+    """
+    if isinstance(now, (int, np.integer)) and not isinstance(now, (bool, np.bool_)):
+        return int(now)
+    if isinstance(now, float) and math.isfinite(now) and now.is_integer():
+        return int(now)
+    raise ValueError(f"now={now!r} is out of range: now must be a whole number of ms "
+                     "(an integer clock)")
+
+
+def check_success(success: object) -> bool:
+    """A result as a bool; only ``True``/``False`` (or numpy's bools) are accepted.
+
+    ``record("failed", now)`` would otherwise count as a success (a non-empty
+    string is true) and close the breaker.
+
+    >>> check_success("failed")
+    Traceback (most recent call last):
+    ...
+    TypeError: success='failed' is not a bool: pass True for a success, False for a failure
+    """
+    if isinstance(success, (bool, np.bool_)):
+        return bool(success)
+    raise TypeError(f"success={success!r} is not a bool: pass True for a success, "
+                    "False for a failure")
+
+
 class CircuitBreaker:
     """A breaker on a caller-supplied clock.
 
@@ -69,6 +116,19 @@ class CircuitBreaker:
       The lesson's JavaScript lets *every* call through while half-open (its
       ``izinVer`` returns true until a result is reported); with concurrent
       callers that is a flood, not a trial, so the default here is 1.
+    - ``trial_timeout``: ms a trial may stay unanswered, >= 1; default the
+      cooldown (at least 1). A trial admitted but never recorded (its task was
+      cancelled, its thread died) would otherwise hold its slot forever and
+      keep the breaker half-open and refusing. When the oldest trial's lease
+      runs out, the breaker opens again as if that trial had failed, and the
+      cooldown restarts: resilience4j's "maximum wait duration in half-open
+      state" is the same fix.
+
+    Invariant: ``retry_in(now) > 0`` exactly when ``allow(now)`` would refuse.
+
+    Thread-safe: one lock guards every read and change, so threads (and
+    asyncio tasks, which never interleave inside a method) can share one
+    breaker; at most ``half_open_max_calls`` trials are ever in flight.
 
     The lesson's trace:
 
@@ -77,19 +137,33 @@ class CircuitBreaker:
     <State.OPEN: 'open'>
     >>> cb.allow(900), cb.allow(6000), cb.state
     (False, True, <State.HALF_OPEN: 'half_open'>)
+
+    A trial that never reports back loses its lease after the cooldown:
+
+    >>> cb.allow(6001), cb.retry_in(6001)         # the trial from 6000 is in flight
+    (False, 9999)
+    >>> cb.allow(11_000), cb.state                # lease over at 11000: open again
+    (False, <State.OPEN: 'open'>)
+    >>> cb.allow(16_000)
+    True
     """
 
     def __init__(self, threshold: int = 3, cooldown: int = 5000,
-                 half_open_max_calls: int = 1, name: str = "") -> None:
+                 half_open_max_calls: int = 1, name: str = "",
+                 trial_timeout: int | None = None) -> None:
         self.threshold = check_int("threshold", threshold, low=1, high=1_000_000)
         self.cooldown = check_int("cooldown", cooldown, low=0, high=86_400_000)
         self.half_open_max_calls = check_int("half_open_max_calls", half_open_max_calls,
                                              low=1, high=1_000_000)
+        self.trial_timeout = (max(1, self.cooldown) if trial_timeout is None else
+                              check_int("trial_timeout", trial_timeout, low=1,
+                                        high=86_400_000))
         self.name = name
         self._state = State.CLOSED
         self._failures = 0
         self._opened_at = 0
-        self._trials = 0
+        self._trials: list[int] = []   # admission times of the trials in flight
+        self._lock = threading.RLock()
         self.transitions: list[Transition] = []
 
     # -- reading --------------------------------------------------------------
@@ -104,28 +178,57 @@ class CircuitBreaker:
         """Failures in a row counted while closed."""
         return self._failures
 
+    @property
+    def trials_in_flight(self) -> int:
+        """Half-open trials admitted and not yet recorded or released."""
+        return len(self._trials)
+
     def retry_in(self, now: int) -> int:
-        """ms until a trial is allowed (0 unless open)."""
-        if self._state is not State.OPEN:
-            return 0
-        return max(0, self._opened_at + self.cooldown - now)
+        """ms until ``allow`` would let a call through: 0 if it would now, else > 0.
+
+        Open: the rest of the cooldown. Half-open with every trial slot taken:
+        until the oldest trial's lease ends plus a cooldown (a result recorded
+        earlier can make it sooner; the figure is the latest it can be).
+        """
+        now = check_now(now)
+        with self._lock:
+            state, opened_at, trials = self._state, self._opened_at, self._trials
+            # what allow(now) would do first (see _advance), without doing it
+            if state is State.HALF_OPEN and trials and now >= min(trials) + self.trial_timeout:
+                state, opened_at, trials = State.OPEN, min(trials) + self.trial_timeout, []
+            if state is State.OPEN and now - opened_at >= self.cooldown:
+                state, trials = State.HALF_OPEN, []
+            if state is State.CLOSED:
+                return 0
+            if state is State.OPEN:
+                return opened_at + self.cooldown - now
+            if len(trials) < self.half_open_max_calls:
+                return 0
+            return min(trials) + self.trial_timeout + self.cooldown - now
 
     def transition_counts(self) -> Counter[tuple[State, State]]:
         """How often each arrow of the state diagram was taken."""
-        return Counter((t.source, t.target) for t in self.transitions)
+        with self._lock:
+            return Counter((t.source, t.target) for t in self.transitions)
 
     # -- the two calls of the lesson -------------------------------------------
 
     def allow(self, now: int) -> bool:
-        """May a request go now? Open turns half-open once the cooldown is over."""
-        if self._state is State.OPEN and now - self._opened_at >= self.cooldown:
-            self._move(now, State.HALF_OPEN, f"cooldown of {self.cooldown} ms over")
-        if self._state is State.CLOSED:
-            return True
-        if self._state is State.HALF_OPEN and self._trials < self.half_open_max_calls:
-            self._trials += 1
-            return True
-        return False
+        """May a request go now? Open turns half-open once the cooldown is over.
+
+        A True while half-open admits a trial: report it with :meth:`record`
+        (or give the slot back with :meth:`release`); otherwise its lease runs
+        out after ``trial_timeout`` ms.
+        """
+        now = check_now(now)
+        with self._lock:
+            self._advance(now)
+            if self._state is State.CLOSED:
+                return True
+            if self._state is State.HALF_OPEN and len(self._trials) < self.half_open_max_calls:
+                self._trials.append(now)
+                return True
+            return False
 
     def record(self, success: bool, now: int) -> State:
         """Report a sent request's result; returns the new state.
@@ -133,38 +236,75 @@ class CircuitBreaker:
         A success closes the breaker and clears the count. A failure counts;
         the ``threshold``-th in a row, or any failure of a half-open trial,
         opens it and restarts the cooldown. Results that arrive while open
-        (calls let through before it opened) change nothing.
+        (calls let through before it opened) change nothing. ``success`` must
+        be a bool. Time alone moves nothing here (``allow`` applies cooldowns and
+        leases), so a late result of a trial whose lease ran out still counts.
         """
-        if self._state is State.OPEN:
-            return self._state
-        if success:
+        ok = check_success(success)
+        now = check_now(now)
+        with self._lock:
+            if self._state is State.OPEN:
+                return self._state
+            if ok:
+                if self._state is State.HALF_OPEN:
+                    self._move(now, State.CLOSED, "trial succeeded")
+                self._failures = 0
+                return self._state
+            self._failures += 1
             if self._state is State.HALF_OPEN:
-                self._move(now, State.CLOSED, "trial succeeded")
-            self._failures = 0
+                self._open(now, "trial failed")
+            elif self._failures >= self.threshold:
+                self._open(now, f"{self._failures} failures in a row")
             return self._state
-        self._failures += 1
-        if self._state is State.HALF_OPEN:
-            self._open(now, "trial failed")
-        elif self._failures >= self.threshold:
-            self._open(now, f"{self._failures} failures in a row")
-        return self._state
+
+    def release(self, now: int) -> None:
+        """Give back a trial slot without a result (the call was cancelled before it ended).
+
+        The state does not change: a cancellation says nothing about the
+        service. Nothing happens unless a trial admitted at or before ``now``
+        is in flight.
+        """
+        now = check_now(now)
+        with self._lock:
+            if self._trials:
+                self._trials.remove(now if now in self._trials else min(self._trials))
 
     def call(self, fn: Callable[[], T], now: int,
              is_failure: Callable[[T], bool] = lambda _: False) -> T:
         """Run ``fn`` through the breaker; raise :class:`BreakerOpen` if refused.
 
         An exception from ``fn`` counts as a failure and propagates, as does a
-        result for which ``is_failure`` is true (that one is returned).
+        result for which ``is_failure`` is true (that one is returned). Any
+        other exit (``CancelledError``, ``KeyboardInterrupt``, ``SystemExit``)
+        releases the trial slot without a result and is re-raised: the slot
+        is given back on every path.
         """
-        if not self.allow(now):
-            raise BreakerOpen(self.name, self.retry_in(now), self._state)
+        now = check_now(now)
+        with self._lock:
+            if not self.allow(now):
+                raise BreakerOpen(self.name, self.retry_in(now), self._state)
+        success: bool | None = None
         try:
             result = fn()
+            success = not is_failure(result)
         except Exception:
-            self.record(False, now)
+            success = False
             raise
-        self.record(not is_failure(result), now)
+        finally:
+            if success is None:
+                self.release(now)
+            else:
+                self.record(success, now)
         return result
+
+    def _advance(self, now: int) -> None:
+        """Apply what time alone does: a lost trial's lease ends, a cooldown ends."""
+        if self._state is State.HALF_OPEN and self._trials:
+            expired = min(self._trials) + self.trial_timeout
+            if now >= expired:
+                self._open(expired, f"trial not recorded within {self.trial_timeout} ms")
+        if self._state is State.OPEN and now - self._opened_at >= self.cooldown:
+            self._move(now, State.HALF_OPEN, f"cooldown of {self.cooldown} ms over")
 
     def _open(self, now: int, reason: str) -> None:
         self._move(now, State.OPEN, reason)
@@ -174,7 +314,7 @@ class CircuitBreaker:
     def _move(self, now: int, target: State, reason: str) -> None:
         self.transitions.append(Transition(now, self._state, target, reason))
         self._state = target
-        self._trials = 0
+        self._trials = []
 
     def __repr__(self) -> str:
         return (f"CircuitBreaker(threshold={self.threshold}, cooldown={self.cooldown}, "
@@ -186,7 +326,8 @@ class BreakerRegistry:
 
     With a single breaker for the whole app, one failing endpoint stops every
     screen. Per group, the measurement write path can be broken while the
-    station list still reads.
+    station list still reads. Thread-safe: ``get`` hands out exactly one
+    breaker per group, however many threads ask at once.
 
     >>> reg = BreakerRegistry(threshold=1, cooldown=5000)
     >>> reg.get("POST /measurements").record(False, 0)
@@ -197,22 +338,31 @@ class BreakerRegistry:
 
     def __init__(self, threshold: int = 3, cooldown: int = 5000,
                  half_open_max_calls: int = 1,
-                 group: Callable[[str], str] = lambda endpoint: endpoint) -> None:
-        CircuitBreaker(threshold, cooldown, half_open_max_calls)  # checks the arguments
+                 group: Callable[[str], str] = lambda endpoint: endpoint,
+                 trial_timeout: int | None = None) -> None:
+        # checks the arguments
+        CircuitBreaker(threshold, cooldown, half_open_max_calls, trial_timeout=trial_timeout)
         self._args = (threshold, cooldown, half_open_max_calls)
+        self._trial_timeout = trial_timeout
         self._group = group
         self._breakers: dict[str, CircuitBreaker] = {}
+        self._lock = threading.Lock()
 
     def get(self, endpoint: str) -> CircuitBreaker:
         """The breaker guarding ``endpoint``'s group."""
         key = self._group(endpoint)
-        if key not in self._breakers:
-            self._breakers[key] = CircuitBreaker(*self._args, name=key)
-        return self._breakers[key]
+        with self._lock:
+            breaker = self._breakers.get(key)
+            if breaker is None:
+                breaker = CircuitBreaker(*self._args, name=key,
+                                         trial_timeout=self._trial_timeout)
+                self._breakers[key] = breaker
+            return breaker
 
     def states(self) -> dict[str, State]:
         """Every group's current state."""
-        return {k: b.state for k, b in self._breakers.items()}
+        with self._lock:
+            return {k: b.state for k, b in self._breakers.items()}
 
 
 @dataclass(frozen=True)

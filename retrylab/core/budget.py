@@ -14,7 +14,10 @@ scalar object for :meth:`retrylab.policy.RetryPolicy.run` (the
   A6 "gRPC Retry Design" (github.com/grpc/proposal, ``A6-client-retries.md``),
   the ``retryThrottling`` setting with ``maxTokens`` and ``tokenRatio``: the
   token count starts at ``maxTokens`` and stays in [0, maxTokens]; every failed
-  RPC takes 1 token, every successful RPC adds ``tokenRatio``; "if token_count
+  RPC *with a retryable status* takes 1 token ("each failed RPC (with a status
+  code considered retryable ...) will decrement the token count by 1"), every
+  successful RPC adds ``tokenRatio``; a failure that would not be retried (a
+  404, a 422, a body error, a cancellation) changes nothing; "if token_count
   is less than or equal to maxTokens / 2, then RPCs will not be retried".
   gRPC keeps the count in thousandths of a token (integer "milli-tokens",
   ``tokenRatio`` has at most 3 decimals); so does this class, so 0.1 is exact.
@@ -26,6 +29,17 @@ scalar object for :meth:`retrylab.policy.RetryPolicy.run` (the
   *per-client* budget: the client tracks the ratio of its requests that are
   retries and retries only while that ratio is below 10%.
 
+Which failures count: :meth:`retrylab.policy.RetryPolicy.run` reports a
+success, and a failure only if its rule would retry it (so a 404 never drains
+the gRPC bucket; five of them leave a real 503 retried). The SRE budget counts
+requests and retries sent, so a failure that is not retried never charges it.
+
+Threads and tasks: both scalar budgets lock their counters, so one object can
+be shared by threads (and by asyncio tasks, which never interleave inside a
+method). The SRE budget's per-request attempt count follows one request at a
+time; with concurrent requests rely on the ratio and the policy's
+``max_attempts``. The vectorized arrays are for one simulation loop only.
+
 The book's client counts since start here; production budgets (Finagle's
 ``RetryBudget``, for one) count over a sliding window of a few seconds so old
 successes cannot pay for a new storm. That refinement is left out on purpose:
@@ -34,6 +48,7 @@ the simulations here last seconds to a minute.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Protocol
@@ -102,6 +117,8 @@ class GrpcRetryThrottle:
     _max_milli: int = field(init=False, repr=False)
     _ratio_milli: int = field(init=False, repr=False)
     _milli: int = field(init=False, repr=False)
+    _lock: threading.Lock = field(init=False, repr=False, compare=False,
+                                  default_factory=threading.Lock)
 
     def __post_init__(self) -> None:
         self._max_milli = _milli("max_tokens", self.max_tokens, 0, 1000)
@@ -120,10 +137,23 @@ class GrpcRetryThrottle:
     def on_request(self, first_try: bool) -> None:
         """Sending costs nothing: only outcomes move the tokens."""
 
-    def on_outcome(self, success: bool) -> None:
-        """A success adds ``token_ratio``; a failure takes 1 token."""
+    def on_outcome(self, success: bool, retryable: bool = True) -> None:
+        """A success adds ``token_ratio``; a retryable failure takes 1 token.
+
+        ``retryable=False`` (a 404, a body error, a cancellation: failures the
+        rule would not retry) changes nothing, as in gRPC A6.
+
+        >>> t = GrpcRetryThrottle(10, 0.1)
+        >>> for _ in range(5):
+        ...     t.on_outcome(False, retryable=False)
+        >>> t.tokens, t.can_retry()
+        (10.0, True)
+        """
+        if not success and not retryable:
+            return
         step = self._ratio_milli if success else -1000
-        self._milli = min(self._max_milli, max(0, self._milli + step))
+        with self._lock:
+            self._milli = min(self._max_milli, max(0, self._milli + step))
 
     def vectorized(self, groups: int) -> GrpcThrottleArray:
         """The same throttle for ``groups`` independent groups of clients (fresh buckets)."""
@@ -178,6 +208,8 @@ class SreRetryBudget:
     successes: int = field(default=0, init=False)
     _attempts: int = field(default=0, init=False, repr=False)
     _fraction: Fraction = field(init=False, repr=False)
+    _lock: threading.Lock = field(init=False, repr=False, compare=False,
+                                  default_factory=threading.Lock)
 
     def __post_init__(self) -> None:
         check_number("ratio", self.ratio, low=0, high=1, low_open=True)
@@ -186,22 +218,25 @@ class SreRetryBudget:
 
     def can_retry(self) -> bool:
         """Retry only while ``retries / requests < ratio`` and this request has attempts left."""
-        under = self.retries * self._fraction.denominator < (
-            self._fraction.numerator * self.requests)
-        return under and self._attempts < self.per_request
+        with self._lock:
+            under = self.retries * self._fraction.denominator < (
+                self._fraction.numerator * self.requests)
+            return under and self._attempts < self.per_request
 
     def on_request(self, first_try: bool) -> None:
         """Count a request, and a retry unless it is a first try."""
-        self.requests += 1
-        if first_try:
-            self._attempts = 1
-        else:
-            self.retries += 1
-            self._attempts += 1
+        with self._lock:
+            self.requests += 1
+            if first_try:
+                self._attempts = 1
+            else:
+                self.retries += 1
+                self._attempts += 1
 
-    def on_outcome(self, success: bool) -> None:
-        """Only counted for reporting: the budget looks at requests and retries."""
-        self.successes += int(success)
+    def on_outcome(self, success: bool, retryable: bool = True) -> None:
+        """Only counted for reporting: the budget looks at requests and retries sent."""
+        with self._lock:
+            self.successes += int(success)
 
     def vectorized(self, groups: int) -> SreBudgetArray:
         """The same budget for ``groups`` independent groups of clients (fresh counters)."""

@@ -21,7 +21,6 @@ own explicit list of statuses, as the mobile lesson advises).
 
 from __future__ import annotations
 
-import email.utils
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -31,6 +30,7 @@ from typing import Any, Literal
 import pandas as pd
 
 from ._check import check_int, check_number
+from .httpdate import parse_http_date
 
 Kind = Literal["success", "http", "network", "body", "cancelled"]
 KINDS: tuple[str, ...] = ("success", "http", "network", "body", "cancelled")
@@ -43,7 +43,8 @@ IDEMPOTENT_METHODS: frozenset[str] = SAFE_METHODS | {"PUT", "DELETE"}
 LESSON_SAFE_METHODS: frozenset[str] = frozenset({"GET", "HEAD", "OPTIONS"})
 
 _METHOD = re.compile(r"^[A-Za-z]{1,20}$")
-MAX_RETRY_AFTER_S = 86_400 * 365  # a year: anything longer is malformed
+MAX_RETRY_AFTER_S = 86_400 * 365  # a year: a longer Retry-After is clamped to it
+_DELAY_SECONDS = re.compile("[0-9]+")  # RFC 9110: 1*DIGIT, ASCII only
 
 
 @dataclass(frozen=True)
@@ -176,6 +177,41 @@ def check_method(method: str) -> str:
     return method.upper()
 
 
+def check_outcome(outcome: object) -> Outcome:
+    """Refuse what is not an :class:`Outcome` (a status code alone, say) by name.
+
+    >>> check_outcome("503")
+    Traceback (most recent call last):
+    ...
+    TypeError: outcome='503' is not an Outcome: pass one such as Outcome.http(503),
+    Outcome.network() or Outcome.success()
+    """
+    if not isinstance(outcome, Outcome):
+        raise TypeError(f"outcome={outcome!r} is not an Outcome: pass one such as "
+                        "Outcome.http(503), Outcome.network() or Outcome.success()")
+    return outcome
+
+
+def check_methods(name: str, methods: object) -> frozenset[str]:
+    """A set of HTTP method names, upper-cased; a bare string is refused.
+
+    ``"GET"`` would otherwise be read as the methods G, E and T (and ``in``
+    on a string matches substrings); ``{"get"}`` would never match ``"GET"``.
+
+    >>> sorted(check_methods("safe_methods", ["get", "HEAD"]))
+    ['GET', 'HEAD']
+    >>> check_methods("safe_methods", "GET")
+    Traceback (most recent call last):
+    ...
+    ValueError: safe_methods='GET' is out of range: safe_methods must be a set of method
+    names such as {'GET', 'HEAD'}, not one string
+    """
+    if isinstance(methods, (str, bytes)) or not isinstance(methods, Iterable):
+        raise ValueError(f"{name}={methods!r} is out of range: {name} must be a set of "
+                         "method names such as {'GET', 'HEAD'}, not one string")
+    return frozenset(check_method(m) for m in methods)
+
+
 def decide(outcome: Outcome, method: str, idempotency_key: bool = False, *,
            safe_methods: frozenset[str] = LESSON_SAFE_METHODS) -> Decision:
     """The retry decision with its reason (the lesson's ``denenirMi``).
@@ -188,15 +224,28 @@ def decide(outcome: Outcome, method: str, idempotency_key: bool = False, *,
     network error on POST without an idempotency key: the server may have acted;
     retrying could do it twice
     """
+    check_outcome(outcome)
     m = check_method(method)
+    if (safe_methods is not LESSON_SAFE_METHODS and safe_methods is not IDEMPOTENT_METHODS
+            and safe_methods is not SAFE_METHODS):
+        safe_methods = check_methods("safe_methods", safe_methods)
     if outcome.kind == "success":
         return Decision(False, "success: nothing to retry")
     if outcome.kind == "http":
         status = outcome.status or 0
         if status == 429:
             return Decision(True, "429: rate limited now; the limit resets with time")
+        if status == 501:
+            return Decision(True, "501: the lesson's rule retries every 5xx, but 501 Not "
+                                  "Implemented will not change: production_rule does not "
+                                  "retry it")
         if status >= 500:
             return Decision(True, f"{status}: the server's state right now; it can recover")
+        if status == 408:
+            return Decision(False, "408: not retried, as the lesson's rule treats every 4xx "
+                                   "but 429; yet 408 Request Timeout is the server saying it "
+                                   "timed out waiting for the request, and RFC 9110 says a "
+                                   "client MAY repeat it")
         if 400 <= status < 500:
             return Decision(False, f"{status}: a problem with the request itself; "
                                    "repeating it gives the same answer")
@@ -243,7 +292,7 @@ def retry_everything_rule(outcome: Outcome, method: str,
     >>> retry_everything_rule(Outcome.cancelled(), "GET").retry
     False
     """
-    if outcome.kind in ("success", "cancelled"):
+    if check_outcome(outcome).kind in ("success", "cancelled"):
         return decide(outcome, method, idempotency_key)
     check_method(method)
     return Decision(True, f"{outcome.label()}: retried anyway, as if every failure were "
@@ -264,7 +313,7 @@ class StatusRule:
 
     def __call__(self, outcome: Outcome, method: str,
                  idempotency_key: bool = False) -> Decision:
-        if outcome.kind != "http":
+        if check_outcome(outcome).kind != "http":
             return decide(outcome, method, idempotency_key, safe_methods=self.network_methods)
         check_method(method)
         listed = ", ".join(str(s) for s in sorted(self.statuses)) or "none"
@@ -306,11 +355,8 @@ def retry_statuses(statuses: Iterable[int], *,
     if isinstance(statuses, (str, bytes)) or not isinstance(statuses, Iterable):
         raise ValueError(f"statuses={statuses!r} is out of range: statuses must be a "
                          "list of HTTP statuses from 100 to 599, such as [429, 503]")
-    if isinstance(network_methods, (str, bytes)) or not isinstance(network_methods, Iterable):
-        raise ValueError(f"network_methods={network_methods!r} is out of range: "
-                         "network_methods must be a set of method names, such as {'GET'}")
     return StatusRule(frozenset(check_int("status", s, low=100, high=599) for s in statuses),
-                      frozenset(check_method(m) for m in network_methods))
+                      check_methods("network_methods", network_methods))
 
 
 def decision_table(methods: Iterable[str],
@@ -338,8 +384,11 @@ def decision_table(methods: Iterable[str],
             raise ValueError(f"outcomes[{name!r}]={o!r} is out of range: each outcome must "
                              "be an Outcome, such as Outcome.http(503)")
     decision: Rule = decide if rule is None else rule
+    if isinstance(methods, (str, bytes)) or not isinstance(methods, Iterable):
+        raise ValueError(f"methods={methods!r} is out of range: methods must be a list of "
+                         "method names such as ['GET', 'POST'], not one string")
     rows = [(m, name, key, d.retry, d.reason)
-            for m in (check_method(m) for m in methods)
+            for m in [check_method(m) for m in methods]
             for name, o in named.items() for key in (False, True)
             for d in (decision(o, m, key),)]
     return pd.DataFrame(rows, columns=["method", "outcome", "key", "retry", "reason"])
@@ -365,36 +414,44 @@ def verdict_table(decisions: pd.DataFrame) -> pd.DataFrame:
 def parse_retry_after(value: str, now: float | None = None) -> float:
     """Seconds to wait from a Retry-After header: delay-seconds or an HTTP-date.
 
+    RFC 9110 section 10.2.3: ``Retry-After = HTTP-date / delay-seconds``, and
+    delay-seconds is ``1*DIGIT``: ASCII digits only (``'٣'`` and ``'²'`` pass
+    ``str.isdigit`` and are refused here). Every HTTP-date form of section 5.6.7
+    is accepted (IMF-fixdate, RFC 850, asctime; :mod:`retrylab.core.httpdate`).
+
     ``now`` (POSIX seconds) is needed for an HTTP-date; a date in the past
-    means 0. A malformed or negative value raises ValueError with the value.
+    means 0. Anything longer than a year, as seconds or as a date, is clamped
+    to one year (:data:`MAX_RETRY_AFTER_S`), so ``31536001`` behaves as
+    ``31536000`` does and a policy's ``max_retry_after`` sees the clamped wait.
+    A malformed or negative value raises ValueError with the value.
 
     >>> parse_retry_after("2")
     2.0
     >>> parse_retry_after("Wed, 14 Jan 2026 10:00:05 GMT", now=1768384800.0)
     5.0
+    >>> parse_retry_after("Wed Jan 14 10:00:05 2026", now=1768384800.0)   # asctime
+    5.0
+    >>> parse_retry_after("31536001")                                    # clamped
+    31536000.0
     >>> parse_retry_after("-1")
     Traceback (most recent call last):
     ...
     ValueError: retry_after='-1' is out of range: Retry-After must be whole seconds
-    from 0 to 31536000 or an HTTP-date
+    (ASCII digits, clamped to 31536000) or an HTTP-date
     """
-    allowed = (f"is out of range: Retry-After must be whole seconds from 0 to "
-               f"{MAX_RETRY_AFTER_S} or an HTTP-date")
+    allowed = (f"is out of range: Retry-After must be whole seconds (ASCII digits, "
+               f"clamped to {MAX_RETRY_AFTER_S}) or an HTTP-date")
     if not isinstance(value, str):
         raise ValueError(f"retry_after={value!r} {allowed}")
-    text = value.strip()
-    if text.isdigit():
-        seconds = int(text)
-        if seconds > MAX_RETRY_AFTER_S:
-            raise ValueError(f"retry_after={value!r} {allowed}")
-        return float(seconds)
-    try:
-        when = email.utils.parsedate_to_datetime(text)
-    except (TypeError, ValueError, IndexError):
-        raise ValueError(f"retry_after={value!r} {allowed}") from None
-    if when is None or when.tzinfo is None:
+    text = value.strip(" \t")  # OWS: spaces and tabs only
+    if _DELAY_SECONDS.fullmatch(text):
+        return float(min(MAX_RETRY_AFTER_S, int(text)))
+    if now is not None:
+        check_number("now", now)
+    when = parse_http_date(text, now)
+    if when is None:
         raise ValueError(f"retry_after={value!r} {allowed}")
     if now is None:
         raise ValueError(f"now=None is out of range: Retry-After {value!r} is an "
                          "HTTP-date, so the current time (POSIX seconds) is needed")
-    return float(min(MAX_RETRY_AFTER_S, max(0.0, when.timestamp() - now)))
+    return float(min(MAX_RETRY_AFTER_S, max(0.0, when - now)))

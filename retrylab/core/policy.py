@@ -31,7 +31,15 @@ from typing import Any, Protocol
 from ._check import check_int
 from ._compat import StrEnum
 from .backoff import Backoff, Random
-from .outcome import LESSON_SAFE_METHODS, Decision, Outcome, Rule, check_method, decide
+from .outcome import (
+    LESSON_SAFE_METHODS,
+    Decision,
+    Outcome,
+    Rule,
+    check_method,
+    check_methods,
+    decide,
+)
 
 log = logging.getLogger("retrylab")
 
@@ -54,7 +62,8 @@ class RetryBudgetLike(Protocol):
 
     def on_request(self, first_try: bool) -> None: ...
 
-    def on_outcome(self, success: bool) -> None: ...
+    def on_outcome(self, success: bool) -> None:
+        """Called for a success, and for a failure only if the rule would retry it."""
 
 
 class MetricsLike(Protocol):
@@ -116,7 +125,8 @@ class RetryPolicy:
     - ``time_budget``: ms for the whole run, waits included; ``None`` = no budget.
     - ``max_retry_after``: ms; a longer Retry-After ends the run at once;
       ``None`` = always obey the server.
-    - ``safe_methods``: methods the default rule retries after a network error.
+    - ``safe_methods``: methods the default rule retries after a network error,
+      a set of names (any case; stored upper-case); a bare string is refused.
     - ``rule``: which failures are retried, a function ``(outcome, method,
       idempotency_key) -> Decision`` asked after every failed attempt (a
       success always stops the loop first); ``None`` = the lesson's
@@ -168,6 +178,9 @@ class RetryPolicy:
             check_int("time_budget", self.time_budget, low=0, high=86_400_000)
         if self.max_retry_after is not None:
             check_int("max_retry_after", self.max_retry_after, low=0, high=86_400_000)
+        methods = check_methods("safe_methods", self.safe_methods)
+        if not (isinstance(self.safe_methods, frozenset) and methods == self.safe_methods):
+            object.__setattr__(self, "safe_methods", methods)
         if self.rule is not None and not callable(self.rule):
             raise ValueError(f"rule={self.rule!r} is out of range: rule must be None or a "
                              "function (outcome, method, idempotency_key) -> Decision, "
@@ -252,12 +265,15 @@ class RetryPolicy:
                 retry_budget.on_request(first_try=attempt == 1)
             started = elapsed()
             outcome = yield None
-            if retry_budget is not None:
-                retry_budget.on_outcome(outcome.ok)
             history.append(Attempt(attempt, started, outcome))
             if outcome.ok:
+                if retry_budget is not None:
+                    retry_budget.on_outcome(True)
                 return finish(outcome, StopReason.SUCCESS, f"success on attempt {attempt}")
             decision = self.decide(outcome, m, idempotency_key)
+            if retry_budget is not None and decision.retry:
+                # gRPC A6: only a failure that would be retried drains the budget
+                retry_budget.on_outcome(False)
             if not decision.retry:
                 return finish(outcome, StopReason.NOT_RETRYABLE, decision.reason)
             if attempt >= self.max_attempts:

@@ -1,29 +1,67 @@
-"""Checkers for notebook 05 (the mobile lesson's retry policy)."""
+"""Checkers for notebooks 05, 05b and A1 (the mobile lesson's retry policy).
+
+Notebook 05: :func:`check_retryable`, :func:`check_proportional_range`;
+05b (the four mistakes): :func:`check_outage_policy`, :func:`check_lifecycle`;
+A1 (the code samples): :func:`check_kotlin_waits`. Every checker returns a
+:class:`~retrylab.exercises.Feedback` and never raises at the student.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Sequence, Sized
+from itertools import islice
 from typing import Any
 
-from ..core.outcome import Outcome, should_retry
+from ..core.outcome import Outcome
 from ..core.policy import RetryPolicy
 from ..lessons.mobile_code import kotlin_run
 from ..lessons.mobile_mistakes import LIFECYCLE_LOOPS, lifecycle_table, outage_cost
 from . import Feedback, as_wholes, prompt, right, unanswered, wrong
 
-#: The failures exercise 2 asks about, by label.
+#: The failures exercise 1 of notebook 05 asks about, by label.
 FAILURES: dict[str, Outcome] = {
     "400": Outcome.http(400), "401": Outcome.http(401), "404": Outcome.http(404),
     "429": Outcome.http(429), "502": Outcome.http(502), "503": Outcome.http(503),
     "network": Outcome.network("timeout"),
 }
-#: Exercise 3: at most this many requests during the 10-minute outage.
+#: After which failures a keyless POST may be sent again: the answer can change
+#: with time *and* the server said it did not act on the request (a 429 is the
+#: rate limiter turning it away before it is handled). A 502 or 503 may come
+#: from a gateway after the server behind it stored the write; a network error
+#: may have been lost on its way back after the store.
+KEYLESS_POST_SAFE = frozenset({"429"})
+#: Notebook 05 exercise 2: the retry whose proportional-jitter range is asked for
+#: (n = 3, 0-based as in ``base * 2**n``: the wait before attempt 5), and the base.
+RANGE_RETRY, RANGE_BASE = 3, 1000
+#: Answers longer than this are not read to the end (an endless iterator stops here).
+MAX_ITEMS = 100
+#: Exercise 3 of 05b: at most this many requests during the 10-minute outage.
 MAX_OUTAGE_REQUESTS = 5
+
+
+def _wholes(answer: Any) -> list[int] | None:
+    """:func:`as_wholes`, but None for a dict or a collection that fails while read.
+
+    >>> _wholes((4000.0, 12000)), _wholes({4000: 1}), _wholes(True)
+    ([4000, 12000], None, None)
+    """
+    if isinstance(answer, dict):
+        return None
+    try:
+        if isinstance(answer, Iterable) and not isinstance(answer, Sized):
+            answer = list(islice(answer, MAX_ITEMS + 1))  # an endless iterator ends here
+        if isinstance(answer, Sized) and len(answer) > MAX_ITEMS:
+            return None
+        return as_wholes(answer)
+    except Exception:  # a generator that raises: never raise at the student
+        return None
 
 
 def _chosen(name: str, answer: Any, what: str, example: Sequence[str],
             known: Sequence[str], known_as: str) -> set[str] | Feedback:
     """``answer`` as a set of labels from ``known``, or the Feedback saying what is off.
+
+    Labels may be given as strings or as whole numbers (``{429}`` is ``{"429"}``).
 
     >>> _chosen("loops", ["policy"], "loop names", ("policy",), ["policy", "kotlin"],
     ...         "a loop in the table")
@@ -35,82 +73,104 @@ def _chosen(name: str, answer: Any, what: str, example: Sequence[str],
     if unanswered(answer):
         quoted = ", ".join(f'"{e}"' for e in example)
         return prompt(f"a set of {what} such as {{{quoted}}}")
-    if isinstance(answer, str) or not isinstance(answer, Iterable):
-        shown = ", ".join(repr(e) for e in example)
-        return wrong(f"{name}={answer!r}: give a set of {what}, e.g. {{{shown}}}.")
-    given = {str(a) for a in answer}
+    shown = ", ".join(repr(e) for e in example)
+    if isinstance(answer, (str, bytes, dict)) or not isinstance(answer, Iterable):
+        return wrong(f"{name}={answer!r:.60}: give a set of {what}, e.g. {{{shown}}}.")
+    given: set[str] = set()
+    try:
+        for a in islice(answer, MAX_ITEMS):
+            if isinstance(a, bool) or not isinstance(a, (str, int)):
+                return wrong(f"{a!r:.40} is not {known_as}: {', '.join(known)}.")
+            given.add(str(a))
+    except Exception:  # a generator that raises: report, never raise at the student
+        return wrong(f"{name}: could not read it as a set of {what}, e.g. {{{shown}}}.")
     unknown = sorted(given - set(known))
     if unknown:
-        return wrong(f"{unknown[0]!r} is not {known_as}: {', '.join(known)}.")
+        return wrong(f"{unknown[0]!r:.40} is not {known_as}: {', '.join(known)}.")
     return given
 
 
-def _kotlin_waits() -> list[int]:
-    run = kotlin_run([Outcome.network()] * 3 + [Outcome.success()], max_retries=3)
-    return list(run.waits)
-
-
-def check_kotlin_waits(waits: Any) -> Feedback:
-    """Exercise 1: the three waits of ``executeWithRetry`` (base 1000 ms, lesson seed).
-
-    >>> check_kotlin_waits([850, 1918, 4957])
-    Correct: waits [850, 1918, 4957] ms: 1000 x 2^n x (0.5 + r), cut to whole ms by toLong().
-    """
-    if unanswered(waits):
-        return prompt("the list of three waits in ms")
-    expected = _kotlin_waits()
-    given = as_wholes(waits)
-    if given is None:
-        return wrong(f"waits={waits!r}: give a list of three whole numbers of ms.")
-    if given == expected:
-        return right(f"waits {expected} ms: 1000 x 2^n x (0.5 + r), cut to whole ms by "
-                     "toLong().")
-    if len(given) != len(expected):
-        return wrong(f"waits={given!r}: three failures before the success means three "
-                     "waits, one before each retry.")
-    if given == [1000, 2000, 4000]:
-        return wrong("waits=[1000, 2000, 4000] are the delays before jitter; the Kotlin "
-                     "multiplies each by (0.5 + Random.nextDouble()).")
-    if all(0 <= g - e <= 1 for g, e in zip(given, expected, strict=True)):
-        return wrong(f"waits={given!r}: nearly; Kotlin's toLong() truncates (4957.9 -> "
-                     "4957), it does not round.")
-    return wrong(f"waits={given!r}: run kotlin_run([Outcome.network()] * 3 + "
-                 "[Outcome.success()]) and read .waits, or compute "
-                 "int(1000 * 2**n * (0.5 + r)) with r from Mulberry32(SEED).")
-
-
 def check_retryable(answer: Any) -> Feedback:
-    """Exercise 2: which failures of a POST without an idempotency key are retried.
+    """Notebook 05, exercise 1: after which failures may a keyless POST be sent again?
 
-    >>> check_retryable({"429", "502", "503"}).correct
+    The question asks for the failures where retrying can help *and* cannot
+    store the write twice: only where the server said it did not act.
+
+    >>> check_retryable({"429"}).correct
     True
-    >>> print(check_retryable({"400", "502", "503", "429"}).message)
-    '400' is about the request itself: the server rejected it, so repeating it gives the
-    same answer (and stores nothing twice).
+    >>> print(check_retryable({"429", "503"}).message)
+    '503' may store a duplicate: a 503 can come from a gateway after the server behind it
+    stored the write. Unless the server says it did not act, a keyless POST retried after a
+    503 risks a second record.
     """
     given = _chosen("answer", answer, "labels", ("404", "network"), sorted(FAILURES),
                     "one of the labels")
     if isinstance(given, Feedback):
         return given
-    expected = {k for k, o in FAILURES.items() if should_retry(o, "POST")}
-    for label in sorted(given - expected):
+    for label in sorted(given - KEYLESS_POST_SAFE):
         if label == "network":
             return wrong("'network' on a POST without a key: the server may have stored "
                          "the write before the answer was lost; retrying could store it "
                          "twice.")
-        return wrong(f"{label!r} is about the request itself: the server rejected it, so "
-                     "repeating it gives the same answer (and stores nothing twice).")
-    missing = sorted(expected - given)
-    if missing:
-        return wrong(f"{missing[0]!r} is retried too: "
-                     + ("a rate limit resets with time." if missing[0] == "429"
-                        else "a 5xx is the server's state right now; it can recover."))
-    return right("429, 502 and 503 only: the server's answer can change with time; 4xx "
-                 "will not, and a network error on a POST needs an idempotency key.")
+        if label in ("502", "503"):
+            return wrong(f"{label!r} may store a duplicate: a {label} can come from a "
+                         "gateway after the server behind it stored the write. Unless the "
+                         f"server says it did not act, a keyless POST retried after a "
+                         f"{label} risks a second record.")
+        return wrong(f"{label!r} stores nothing twice, but retrying is useless: the server "
+                     "rejected the request itself, and the same request gets the same "
+                     "answer.")
+    if not given:
+        return wrong("an empty set: one of them is both worth retrying and safe for a "
+                     "keyless POST. Which answer says the server did not act, and can "
+                     "change with time?")
+    return right("429 only: the rate limiter turned the request away before it was "
+                 "handled, and the limit resets. A 502/503 or a network error may follow "
+                 "a stored write, so a keyless POST needs an idempotency key to be "
+                 "retried after them; the 4xx are rejections that will not change.")
+
+
+def check_proportional_range(answer: Any) -> Feedback:
+    """Notebook 05, exercise 2: the range of the wait before attempt 5 under the Kotlin jitter.
+
+    Base 1000 ms, doubling, no cap: the delay of retry n (0-based; attempt
+    n + 2 follows it) is ``1000 * 2**n``; proportional jitter multiplies it
+    by ``0.5 + r``. Attempt 5 follows retry n = 3.
+
+    >>> check_proportional_range((4000, 12000)).correct
+    True
+    >>> check_proportional_range([4000.0, 12000]).correct
+    True
+    """
+    if unanswered(answer):
+        return prompt("the shortest and longest wait in ms, as (low, high)")
+    pair = _wholes(answer)
+    if pair is None or len(pair) != 2:
+        return wrong(f"answer={answer!r:.60}: give two whole numbers of ms, (low, high).")
+    low, high = pair
+    delay = RANGE_BASE * 2 ** RANGE_RETRY
+    if (low, high) == (delay // 2, delay * 3 // 2):
+        return right(f"delay {delay} ms x [0.5, 1.5): from {delay // 2} up to (not "
+                     f"including) {delay * 3 // 2} ms, a 1:3 spread around the delay.")
+    if low > high:
+        return wrong(f"({low}, {high}): the low end is above the high end; swap them.")
+    if (low, high) == (0, delay):
+        return wrong(f"(0, {delay}) is full jitter (r x delay); the Kotlin sample uses "
+                     "delay x (0.5 + r).")
+    for other in (delay // 2, delay * 2):
+        if (low, high) == (other // 2, other * 3 // 2):
+            return wrong(f"({low}, {high}) is the range around a delay of {other} ms: the "
+                         "retry number is off by one. The first retry (n = 0) waits "
+                         "around the base, 1000 ms; attempt 5 follows the fourth retry, "
+                         f"n = {RANGE_RETRY}: 1000 x 2^{RANGE_RETRY}.")
+    if low == high:
+        return wrong(f"({low}, {high}) is a single wait; jitter makes it a range.")
+    return wrong(f"({low}, {high}): take the delay before attempt 5 (1000 x 2^"
+                 f"{RANGE_RETRY} ms) and multiply it by 0.5 and by 1.5.")
 
 
 def check_outage_policy(policy: Any) -> Feedback:
-    """Exercise 3: a background-sync policy that is cheap during a 10-minute outage.
+    """Notebook 05b: a background-sync policy that is cheap during a 10-minute outage.
 
     >>> check_outage_policy(RetryPolicy.background()).correct
     True
@@ -120,9 +180,13 @@ def check_outage_policy(policy: Any) -> Feedback:
     if unanswered(policy):
         return prompt("a RetryPolicy(...)")
     if not isinstance(policy, RetryPolicy):
-        return wrong(f"policy={policy!r}: build a RetryPolicy(max_attempts=..., "
+        return wrong(f"policy={policy!r:.60}: build a RetryPolicy(max_attempts=..., "
                      "backoff=Backoff(...), time_budget=...).")
-    cost = outage_cost(policy)
+    try:
+        cost = outage_cost(policy)
+    except Exception as e:  # never raise at the student
+        return wrong(f"the outage could not run this policy ({type(e).__name__}: "
+                     f"{e}); check its settings.")
     if cost.requests_during_outage > MAX_OUTAGE_REQUESTS:
         return wrong(f"it sent {cost.requests_during_outage} requests during the 10-minute "
                      f"outage; allow at most {MAX_OUTAGE_REQUESTS} (max_attempts).")
@@ -137,7 +201,7 @@ def check_outage_policy(policy: Any) -> Feedback:
 
 
 def check_lifecycle(loops: Any) -> Feedback:
-    """Exercise 4: which loops kept sending after the app went to the background.
+    """Notebook 05b: which loops kept sending after the app went to the background.
 
     >>> check_lifecycle({"policy_detached", "asyncio_port"}).correct
     True
@@ -157,3 +221,39 @@ def check_lifecycle(loops: Any) -> Feedback:
                      "'sent after background'.")
     return wrong(f"{sorted(expected - given)[0]!r} also sent requests after the "
                  "background.")
+
+
+def _kotlin_waits() -> list[int]:
+    run = kotlin_run([Outcome.network()] * 3 + [Outcome.success()], max_retries=3)
+    return list(run.waits)
+
+
+def check_kotlin_waits(waits: Any) -> Feedback:
+    """Appendix A1: the three waits of ``executeWithRetry`` (base 1000 ms, lesson seed).
+
+    >>> check_kotlin_waits([850, 1918, 4957])
+    Correct: waits [850, 1918, 4957] ms: 1000 x 2^n x (0.5 + r), cut to whole ms by toLong().
+    """
+    if unanswered(waits):
+        return prompt("the list of three waits in ms")
+    expected = _kotlin_waits()
+    given = _wholes(waits)
+    if given is None:
+        return wrong(f"waits={waits!r:.60}: give a list of three whole numbers of ms.")
+    if given == expected:
+        return right(f"waits {expected} ms: 1000 x 2^n x (0.5 + r), cut to whole ms by "
+                     "toLong().")
+    if len(given) != len(expected):
+        return wrong(f"waits={given!r:.60}: three failures before the success means three "
+                     "waits, one before each retry.")
+    if given == [1000, 2000, 4000]:
+        return wrong("waits=[1000, 2000, 4000] are the delays before jitter; the Kotlin "
+                     "multiplies each by (0.5 + Random.nextDouble()).")
+    if all(0 <= g - e <= 1 for g, e in zip(given, expected, strict=True)):
+        return wrong(f"waits={given!r}: nearly; Kotlin's toLong() truncates (4957.9 -> "
+                     "4957), it does not round.")
+    if min(given) < 0:
+        return wrong(f"waits={given!r:.60}: a wait is never negative.")
+    return wrong(f"waits={given!r:.60}: run kotlin_run([Outcome.network()] * 3 + "
+                 "[Outcome.success()]) and read .waits, or compute "
+                 "int(1000 * 2**n * (0.5 + r)) with r from Mulberry32(SEED).")

@@ -10,6 +10,8 @@ the checklist of :func:`retrylab.audit.audit` for background use.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from itertools import islice
 from typing import Any
 
 import pandas as pd
@@ -64,13 +66,19 @@ def check_capstone(policy: Any) -> Feedback:
     if unanswered(policy):
         return prompt("a RetryPolicy(max_attempts=..., backoff=Backoff(...), ...)")
     if not isinstance(policy, RetryPolicy):
-        return wrong(f"policy={policy!r}: build a RetryPolicy(...), not a "
+        return wrong(f"policy={policy!r:.60}: build a RetryPolicy(...), not a "
                      f"{type(policy).__name__}.")
-    failed_rules = [f.rule for f in audit(policy, user_facing=False) if not f.passed]
+    try:
+        failed_rules = [f.rule for f in audit(policy, user_facing=False) if not f.passed]
+    except Exception as e:  # never raise at the student
+        return wrong(f"the checklist could not read this policy ({type(e).__name__}: {e}).")
     if failed_rules:
         return wrong("the policy breaks the checklist first: " + ", ".join(failed_rules)
                      + " (see audit_table(policy, user_facing=False)).")
-    report = capstone_report(capstone_fleet(policy).run())
+    try:
+        report = capstone_report(capstone_fleet(policy).run())
+    except Exception as e:  # never raise at the student
+        return wrong(f"the simulation could not run this policy ({type(e).__name__}: {e}).")
     missed = report[report["verdict"] == "FAIL"]
     if len(missed):
         parts = [f"{t}: {row.measured:g} (wanted {row.wanted})" for t, row in missed.iterrows()]
@@ -114,10 +122,21 @@ def check_quiz(passing: Any) -> Feedback:
     if unanswered(passing):
         return prompt('a set of letters such as {"A", "B"}')
     want = {k for k, p in QUIZ.items() if all(f.passed for f in audit(p))}
+    example = "give a set of letters such as {'A', 'B'}"
+    if isinstance(passing, (bytes, dict)) or not isinstance(passing, Iterable):
+        return wrong(f"passing={passing!r:.60}: {example}.")
+    got: set[str] = set()
     try:
-        got = {str(x).upper() for x in passing}
-    except TypeError:
-        return wrong(f"passing={passing!r}: give a set of letters such as {{'A', 'B'}}.")
+        for x in islice(passing, 100):  # an endless iterator stops here
+            if not isinstance(x, str):
+                return wrong(f"{x!r:.40} is not a letter: {example}.")
+            got.add(x.strip().upper())
+    except Exception:  # never raise at the student
+        return wrong(f"passing: could not read it; {example}.")
+    unknown = sorted(got - set(QUIZ))
+    if unknown:
+        return wrong(f"{unknown[0]!r:.40} is not one of the policies "
+                     f"{', '.join(QUIZ)}.")
     if got == want:
         return right("A and E pass; B has too many attempts, C no time budget, D no jitter.")
     extra, missing = sorted(got - want), sorted(want - got)

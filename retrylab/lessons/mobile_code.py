@@ -1,6 +1,6 @@
 """The mobile lesson's Kotlin and Combine retry code in Python, flaws kept, and its strategies.
 
-Use it (notebook 05) to run the mobile lesson's samples side by side with
+Use it (appendix A1 and notebook 05b) to run the mobile lesson's samples side by side with
 :meth:`~retrylab.policy.RetryPolicy.run_async` on a virtual clock
 (:mod:`retrylab.lab.virtualtime`), so that every run is instant and exactly
 reproducible:
@@ -9,9 +9,12 @@ reproducible:
 - :func:`execute_with_retry`: the Kotlin ``executeWithRetry`` line for line
   (with the missing ``<T>`` declared), wait ``int(base * 2**n * (0.5 + r))``;
 - :func:`retry_with_backoff`: the Combine ``retryWithBackoff``, waits
-  ``base, 2 base, 4 base ...`` with no jitter and no cap, over a
-  :class:`ColdPublisher` (a new request per subscription) or a
-  :class:`FuturePublisher` (one request, its result replayed);
+  ``base, 2 base, 4 base ...``; its four flaws kept (every error retried, no
+  jitter, no cap, the main queue). It resubscribes to ``self``, as every
+  Combine retry does (Apple's ``retry(_:)`` too), so it sends again over a
+  :class:`ColdPublisher` (a new request per subscription) and not over a
+  :class:`FuturePublisher` (one request, its result replayed): a property of
+  the upstream, not a flaw of the sample;
 - :func:`kotlin_run`, :func:`combine_run`, :func:`policy_run`: one call each,
   summed up as a :class:`Run` for :func:`runs_table`;
 - :func:`strategy_backoff`: the lesson's fixed, incremental and exponential
@@ -367,13 +370,15 @@ Publisher = ColdPublisher | FuturePublisher
 
 async def retry_with_backoff(publisher: Publisher, retries: int = 3, base_delay: float = 1.0,
                              sleep: Callable[[int], Awaitable[Any]] | None = None) -> Any:
-    """The lesson's Combine ``retryWithBackoff``, its flaws kept.
+    """The lesson's Combine ``retryWithBackoff``, its four flaws kept.
 
-    On *any* error (no classification) it waits ``base_delay`` seconds (on the
-    main queue in Swift), then subscribes to the same publisher again with
-    ``retries - 1`` and ``base_delay * 2``: waits 1, 2, 4 s, no jitter, no cap.
-    With a :class:`FuturePublisher` nothing is sent again: the stored failure
-    is replayed.
+    The flaws: *any* error is retried (no classification); the waits have no
+    jitter and no cap; the wait is scheduled on the main queue (in Swift). It
+    waits ``base_delay`` seconds, then subscribes to the same publisher again
+    with ``retries - 1`` and ``base_delay * 2``: waits 1, 2, 4 s. Subscribing
+    again to ``self`` is not a flaw: it is how every Combine retry works,
+    Apple's ``retry(_:)`` included. Over a :class:`FuturePublisher` (with
+    either) nothing is sent again, because a ``Future`` replays its result.
 
     >>> server = MobileServer.scripted([Outcome.http(404)])
     >>> slept = []

@@ -1,6 +1,6 @@
 """The mobile lesson's scenarios measured: jitter spread, app lifecycle, an outage, a flaky batch.
 
-Use it (notebook 05) to put a number on each of the mobile lesson's claims and
+Use it (notebooks 05 and 05b) to put a number on each of the mobile lesson's claims and
 common mistakes, on a virtual clock (:mod:`retrylab.lab.virtualtime`), so that a
 ten-minute outage runs in milliseconds and every number is the same on every run:
 

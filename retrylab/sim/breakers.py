@@ -30,9 +30,11 @@ class BreakerSettings:
     threshold: int = 3
     cooldown: int = 5000
     half_open_max_calls: int = 1
+    trial_timeout: int | None = None
 
     def __post_init__(self) -> None:
-        CircuitBreaker(self.threshold, self.cooldown, self.half_open_max_calls)
+        CircuitBreaker(self.threshold, self.cooldown, self.half_open_max_calls,
+                       trial_timeout=self.trial_timeout)
 
     def describe(self) -> str:
         """One line for a readout."""
@@ -61,22 +63,39 @@ class BreakerArray:
     NAMES: tuple[str, ...] = ("closed", "open", "half_open")
 
     def __init__(self, n: int, threshold: int = 3, cooldown: int = 5000,
-                 half_open_max_calls: int = 1) -> None:
+                 half_open_max_calls: int = 1, trial_timeout: int | None = None) -> None:
         self.n = check_int("n", n, low=0, high=100_000_000)
-        settings = BreakerSettings(threshold, cooldown, half_open_max_calls)
+        settings = BreakerSettings(threshold, cooldown, half_open_max_calls, trial_timeout)
         self.threshold = settings.threshold
         self.cooldown = settings.cooldown
         self.half_open_max_calls = settings.half_open_max_calls
+        self.trial_timeout = CircuitBreaker(cooldown=self.cooldown,
+                                            trial_timeout=trial_timeout).trial_timeout
         self.state = np.zeros(self.n, dtype=np.int8)
         self.failures = np.zeros(self.n, dtype=np.int64)
         self.opened_at = np.zeros(self.n, dtype=np.int64)
         self.trials = np.zeros(self.n, dtype=np.int64)
+        self.trial_start = np.zeros(self.n, dtype=np.int64)  # first trial of the round
         self.opened = 0  #: how many times a breaker opened, over all clients
 
     def allow(self, idx: npt.ArrayLike, now: int) -> BoolArray:
-        """May each of these clients send now? Open turns half-open after the cooldown."""
+        """May each of these clients send now? Open turns half-open after the cooldown.
+
+        As in ``CircuitBreaker``, a trial unanswered for ``trial_timeout`` ms
+        (on a clock that never runs backwards) reopens the breaker.
+        """
         i = np.asarray(idx, dtype=np.int64)
         st = self.state[i]
+        lost = (st == 2) & (self.trials[i] > 0) & (
+            now >= self.trial_start[i] + self.trial_timeout)
+        if lost.any():
+            w = i[lost]
+            self.state[w] = 1
+            self.opened_at[w] = self.trial_start[w] + self.trial_timeout
+            self.trials[w] = 0
+            self.failures[w] = 0
+            self.opened += int(w.size)
+            st = self.state[i]
         wake = (st == 1) & (now - self.opened_at[i] >= self.cooldown)
         if wake.any():
             w = i[wake]
@@ -85,6 +104,8 @@ class BreakerArray:
             st = self.state[i]
         trial = (st == 2) & (self.trials[i] < self.half_open_max_calls)
         if trial.any():
+            first = i[trial & (self.trials[i] == 0)]
+            self.trial_start[first] = now
             self.trials[i[trial]] += 1
         return np.asarray((st == 0) | trial)
 

@@ -43,6 +43,9 @@ The model, one time step (``step_ms``, 10 ms by default) at a time:
   one budget for the whole fleet, like one service calling another).
 
 Everything is seeded: the same arguments give the same result, bit for bit.
+A run is bounded by the work it implies: at most :data:`MAX_STEPS` steps
+(``duration_ms / step_ms``) and :data:`MAX_ATTEMPTS` attempts (``clients x
+max_attempts``); a larger one is refused when the ``Fleet`` is built.
 """
 
 from __future__ import annotations
@@ -73,6 +76,10 @@ __all__ = [
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
+#: The most simulation steps in one run (duration_ms / step_ms): each is a pass of the loop.
+MAX_STEPS = 1_000_000
+#: The most attempts a run may imply (clients x attempts per client).
+MAX_ATTEMPTS = 20_000_000
 _PENDING, _SUCCESS, _MAX, _TIME, _BUDGET, _BREAKER = range(6)
 
 
@@ -127,6 +134,7 @@ class Fleet:
     seed: int = 0
 
     def __post_init__(self) -> None:
+        # bounded by the work a run implies: MAX_STEPS steps, MAX_ATTEMPTS attempts
         check_int("clients", self.clients, low=1, high=10_000_000)
         if not isinstance(self.policy, RetryPolicy):
             raise ValueError(f"policy={self.policy!r} is out of range: policy must be a "
@@ -151,6 +159,18 @@ class Fleet:
                              "SreRetryBudget(...)")
         check_int("budget_groups", self.budget_groups, low=1, high=self.clients)
         check_int("seed", self.seed, low=0, high=2**32 - 1)
+        steps = -(-duration // step)
+        if steps > MAX_STEPS:
+            raise ValueError(f"duration_ms={self.duration_ms} is out of range: at "
+                             f"step_ms={step} it is {steps:,} steps, and a run is limited to "
+                             f"{MAX_STEPS:,} steps; use a longer step_ms or a shorter "
+                             "duration_ms")
+        work = self.clients * self.max_attempts
+        if work > MAX_ATTEMPTS:
+            raise ValueError(f"clients={self.clients} is out of range: {self.clients:,} "
+                             f"clients x {self.max_attempts} attempts is {work:,} attempts, "
+                             f"and a run is limited to {MAX_ATTEMPTS:,}; use fewer clients "
+                             "or fewer attempts")
 
     def with_(self, **changes: Any) -> Fleet:
         """A copy with some fields changed."""
@@ -248,7 +268,7 @@ class _Simulation:
                                            else f.retry_budget.vectorized(f.budget_groups))
         self.breaker = (None if f.breaker is None else
                         BreakerArray(n, f.breaker.threshold, f.breaker.cooldown,
-                                     f.breaker.half_open_max_calls))
+                                     f.breaker.half_open_max_calls, f.breaker.trial_timeout))
         self.max_attempts = f.max_attempts
         cols = ("offered", "accepted", "rejected", "first_tries", "retries", "successes",
                 "waiting", "blocked_by_breaker", "gave_up", "capacity")

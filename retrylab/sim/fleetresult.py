@@ -204,6 +204,13 @@ def summary_table(results: Mapping[str, FleetResult]) -> pd.DataFrame:
     none     200            7700          1000        14280
     full     998            5937            77         4870
     """
+    if not isinstance(results, Mapping) or not results:
+        raise ValueError(f"results={results!r} is out of range: results must be a mapping "
+                         "of at least one name to a FleetResult, such as {'full': run}")
+    for name, r in results.items():
+        if not isinstance(r, FleetResult):
+            raise ValueError(f"results[{name!r}]={r!r} is out of range: each value must be "
+                             "a FleetResult (what Fleet(...).run() returns)")
     rows = {name: r.summary() for name, r in results.items()}
     table = pd.DataFrame.from_dict(rows, orient="index").drop(columns="clients")
     table["recovery_ms"] = table["recovery_ms"].astype("Int64")

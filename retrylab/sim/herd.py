@@ -19,6 +19,9 @@ from ..core.metrics import (
 )
 from ..core.rng import Mulberry32
 
+#: The most generator draws one call may take (clients, times attempt for decorrelated).
+MAX_DRAWS = 20_000_000
+
 
 def wakeups(backoff: Backoff, clients: int, attempt: int,
             rng: Mulberry32 | None = None) -> npt.NDArray[np.int64]:
@@ -26,7 +29,8 @@ def wakeups(backoff: Backoff, clients: int, attempt: int,
 
     Uses ``ceiling(attempt - 1)`` and the backoff's jitter, one draw per client
     in client order (none for ``"none"``; decorrelated jitter needs every
-    earlier retry too, so it draws ``attempt`` rounds of ``clients``).
+    earlier retry too, so it draws ``attempt`` rounds of ``clients``). A call
+    that would take more than :data:`MAX_DRAWS` draws is refused before drawing.
 
     The lesson's third attempt for 24 clients:
 
@@ -37,6 +41,13 @@ def wakeups(backoff: Backoff, clients: int, attempt: int,
     """
     clients = check_int("clients", clients, low=0, high=100_000_000)
     attempt = check_int("attempt", attempt, low=1, high=10_000)
+    draws = clients * (attempt if backoff.jitter == "decorrelated" else
+                       backoff.draws_per_wait)
+    if draws > MAX_DRAWS:
+        per = f" x attempt {attempt}" if backoff.jitter == "decorrelated" else ""
+        raise ValueError(f"clients={clients} is out of range: {clients:,} clients{per} is "
+                         f"{draws:,} draws, and wakeups is limited to {MAX_DRAWS:,}; use "
+                         "fewer clients or an earlier attempt")
     if backoff.jitter == "none":
         return np.full(clients, backoff.ceiling(attempt - 1), dtype=np.int64)
     backoff.check_rng(rng)

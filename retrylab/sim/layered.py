@@ -14,6 +14,9 @@ from ..core.outcome import Outcome
 from ..core.policy import RetryPolicy
 from ..core.rng import Mulberry32
 
+#: The most calls the bottom service may get in one simulation (each runs a retry loop).
+MAX_BOTTOM_CALLS = 250_000
+
 # -- layered retries ------------------------------------------------------------------------
 
 
@@ -65,7 +68,9 @@ def layered_calls(layers: int = 3, attempts: int | Sequence[int] = 3, requests: 
     slept: load, not time, is the question).
 
     Returns one row per service, top to bottom: ``service``, ``calls``,
-    ``per_request`` (calls / requests).
+    ``per_request`` (calls / requests). Bounded by the work it implies: a run
+    whose expected bottom load (``requests * expected_layered_load(...)``)
+    passes :data:`MAX_BOTTOM_CALLS` is refused before it starts.
 
     >>> layered_calls(3, 3, requests=10)
     service  calls  per_request
@@ -83,6 +88,14 @@ def layered_calls(layers: int = 3, attempts: int | Sequence[int] = 3, requests: 
     if len(names) != layers:
         raise ValueError(f"names={list(names)!r} is out of range: names must have "
                          f"{layers} entries")
+    expected_bottom = requests * expected_layered_load(layers, per, p)
+    if expected_bottom > MAX_BOTTOM_CALLS:
+        raise ValueError(f"attempts={attempts!r} is out of range: {requests} request(s) "
+                         f"through {layers} layers of {per} attempts would send about "
+                         f"{expected_bottom:,.0f} calls to the bottom service, and a simulation is "
+                         f"limited to {MAX_BOTTOM_CALLS:,}; use fewer layers, attempts or "
+                         "requests (expected_layered_load gives the figure without "
+                         "simulating)")
     rng = Mulberry32(seed)
     counts = [0] * layers
     policies = [RetryPolicy(max_attempts=k, backoff=Backoff(100, 2, 1000)) for k in per]

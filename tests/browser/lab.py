@@ -99,8 +99,10 @@ class LabServer:
         # The kernel must be the Python running pytest (same retrylab, same packages).
         spec_dir = dirs["JUPYTER_DATA_DIR"] / "kernels" / "python3"
         spec_dir.mkdir(parents=True)
+        # The display name ipykernel gives its own kernelspec: a notebook opened here
+        # and saved keeps the metadata the build wrote (tests/browser/test_open_save.py).
         spec = {"argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
-                "display_name": "Python 3 (retrylab tests)", "language": "python"}
+                "display_name": "Python 3 (ipykernel)", "language": "python"}
         (spec_dir / "kernel.json").write_text(json.dumps(spec))
         settings = dirs["JUPYTER_CONFIG_DIR"] / "lab" / "user-settings"
         for rel, value in USER_SETTINGS.items():

@@ -1,0 +1,245 @@
+# %% [markdown]
+# # 08 · From lesson to production: tenacity, urllib3 and httpx
+#
+# [← 07 · Summary and capstone](07_summary_and_exercises.ipynb) ·
+# **08 · from lesson to production** ·
+# [09 · Beyond the lessons →](09_beyond_the_lessons.ipynb)
+#
+# **Before you start:** notebooks 01 to 03 and 07, and the bridge extra
+# (`pip install "retrylab[bridge]"`; the test extra includes it).
+# **Time:** about 30 minutes.
+#
+# Notebook 07 ended with a policy that gets five thousand phones through the
+# station's restart. Your team does not run `retrylab` in production: it runs
+# tenacity, urllib3 or httpx. This notebook carries the policy across, runs it
+# through all three against the lab server, and shows where each library
+# behaves differently from the lesson, and why.
+#
+# **What you will be able to do**
+#
+# * explain why production libraries retry fewer failures than the lesson's
+#   rule, and measure the duplicates the lesson's rule stores;
+# * run one `RetryPolicy` through tenacity (`to_tenacity`), httpx
+#   (`RetryTransport`) and urllib3 (`to_urllib3`) and read their differences;
+# * write a urllib3 `Retry` by hand that comes as close to a policy as urllib3
+#   allows;
+# * name what production libraries add: per-kind counters, hooks, retry
+#   quotas, hedging and pushback.
+
+# %%
+import httpx
+import pandas as pd
+import urllib3
+
+from retrylab import (LabServer, Mulberry32, Outcome, RetryPolicy,
+                      RetryTransport, production_rule, to_tenacity,
+                      to_urllib3)
+from retrylab.exercises.ex08 import (POST_FAILURES, SHIPPED,
+                                     check_keyless_post, check_urllib3_retry)
+from retrylab.lab.bridge import urllib3_differences
+from retrylab.lessons.production import (compare_libraries, decision_sources,
+                                         duplicate_experiment)
+
+pd.set_option("display.max_colwidth", 100)
+pd.set_option("display.width", 120)
+
+# %% [markdown]
+# ## Two rules, both explained
+#
+# The lesson's rule retries 429 and every 5xx, for every method. RFC 9110
+# (section 9.2.2) says a client should not retry a non-idempotent request
+# automatically unless it knows the request was never applied. urllib3,
+# botocore and gRPC agree, and `production_rule` is their consensus: it
+# retries 408, 429, 500, 502, 503 and 504 for idempotent methods, never 501
+# or 505, and a POST without an idempotency key only when the server said it
+# did not act (408, 429) or the request never left the client
+# (`Outcome.network(sent=False)`). Each reason names its source:
+
+# %%
+decision_sources()
+
+# %% [markdown]
+# ## What the lesson's rule costs a write
+#
+# The lab's `fail_after` fault stores a write and *then* answers 500: the
+# server acted and failed afterwards. Five hundred POSTs without keys, one in
+# five hit by the fault, each run through the httpx transport:
+
+# %%
+reports = [duplicate_experiment(500, fail_rate=0.2, rule=r)
+           for r in ("lesson", "production")]
+pd.concat([r.series() for r in reports], axis=1)
+
+# %% [markdown]
+# The lesson's rule stores every unlucky write twice or more; the production
+# rule stores none twice. Its price is the `acknowledged` row: about a hundred
+# writes are stored although the client saw a 500. Only an idempotency key
+# removes both problems (notebook 03's write experiment).
+
+# %% [markdown]
+# ## The policy from notebook 07
+#
+# `SHIPPED` is the capstone policy with the production rule:
+
+# %%
+(SHIPPED.max_attempts, SHIPPED.backoff.describe(), SHIPPED.time_budget,
+ SHIPPED.max_retry_after, SHIPPED.rule.__name__)
+
+# %% [markdown]
+# ### tenacity
+#
+# `to_tenacity(policy, rng, method)` returns a `tenacity.Retrying` for a
+# function that returns an `Outcome`. Its decisions and waits are the
+# policy's, draw for draw (2,000 generated scenarios in the tests agree
+# attempt by attempt). tenacity's `sleep` takes seconds; here it only records.
+
+# %%
+slept = []
+retrying = to_tenacity(SHIPPED, Mulberry32(20260114), "GET",
+                       sleep=slept.append)
+answers = iter([Outcome.http(503), Outcome.http(503), Outcome.success()])
+outcome = retrying(lambda: next(answers))
+outcome, slept, retrying.statistics["stop_reason"]
+
+# %% [markdown]
+# ### httpx
+#
+# `RetryTransport` wraps httpx's own transport. It buffers the request body so
+# it can send it again, honours Retry-After, closes every answer it throws
+# away, and never retries a cancelled task. Here against the lab server, with
+# the lesson's generator:
+
+# %%
+waits = []
+transport = RetryTransport(SHIPPED, Mulberry32(20260114), sleep=waits.append,
+                           clock=None)
+with LabServer() as lab, httpx.Client(transport=transport) as client:
+    response = client.get(lab.url + "/measurements")
+response.status_code, response.json(), waits
+
+# %% [markdown]
+# ### urllib3
+#
+# urllib3's `Retry` has its own formula, so `to_urllib3` can only come close:
+
+# %%
+waits_u = []
+retry = to_urllib3(SHIPPED, sleeper=waits_u.append)
+with LabServer() as lab, urllib3.PoolManager(retries=retry) as pool:
+    status = pool.request("GET", lab.url + "/measurements").status
+status, waits_u, retry.backoff_factor
+
+# %% [markdown]
+# The first retry does not wait at all, and the second waits 15 s, the
+# *ceiling* of the policy's second retry rather than a jittered draw under
+# it. Every place where urllib3 cannot follow the policy:
+
+# %%
+urllib3_differences()
+
+# %% [markdown]
+# ## Side by side
+#
+# The same policy, the same generator seed and three situations for each
+# library: 503, 503 then 200; a 429 with `Retry-After: 2` every time; a
+# keyless POST answered 503 once. The columns: the waits of the first run,
+# the first wait after the 429, the 429 run's attempts and total wait, the
+# time budget each enforces, and whether the keyless POST was retried.
+
+# %%
+compare_libraries(SHIPPED)
+
+# %% [markdown]
+# tenacity and httpx follow the policy exactly because the bridge drives the
+# policy's own loop. urllib3 keeps its own arithmetic: no wait before the
+# first retry, doubling instead of the policy's factor 3, no jitter, and
+# Retry-After *instead of* the backoff. With the lesson's rule instead of the
+# production rule, the keyless POST is retried by all four:
+
+# %%
+compare_libraries(SHIPPED.with_(rule=None))[["keyless POST 503 retried"]]
+
+# %% [markdown]
+# ## What production libraries add
+#
+# The lessons' loop is the core; production libraries add what a fleet of
+# services needs around it:
+#
+# * **Per-kind counters (urllib3).** `Retry(total=5, connect=3, read=1,
+#   status=2)` spends separate budgets on connection errors, read errors and
+#   bad statuses; `Retry.history` records each one.
+#   [urllib3 `Retry`](https://urllib3.readthedocs.io/en/stable/reference/urllib3.util.html#urllib3.util.Retry)
+# * **Hooks and statistics (tenacity).** `before_sleep`, `after` and
+#   `retry_error_callback` run your code at each step, and
+#   `retrying.statistics` counts attempts and idle time.
+#   [tenacity](https://tenacity.readthedocs.io/en/latest/)
+# * **Retry quotas (botocore).** Standard mode keeps a token bucket per
+#   client: a retry costs tokens and a success gives some back, so a failing
+#   service stops receiving retries (notebook 06's retry budget).
+#   [boto3 retries](https://boto3.amazonaws.com/v1/documentation/api/latest/guide/retries.html)
+# * **Hedging and pushback (gRPC).** A hedged call sends a second copy before
+#   the first has failed, to cut tail latency; the server's
+#   `grpc-retry-pushback-ms` tells clients when to retry, or not to at all.
+#   [gRPC A6](https://github.com/grpc/proposal/blob/master/A6-client-retries.md)
+#
+# A tenacity hook on the bridged policy, for example, counts the retries:
+
+# %%
+seen = []
+hooked = retrying.copy(before_sleep=lambda rs: seen.append(rs.attempt_number))
+answers = iter([Outcome.http(503), Outcome.http(429), Outcome.success()])
+hooked(lambda: next(answers)), seen
+
+# %% [markdown]
+# ## Exercises
+#
+# **Exercise 1.** Your team's code uses urllib3 directly. Write the stock
+# `Retry` closest to `SHIPPED`: 5 attempts, the production rule's statuses
+# and idempotent methods, and waits whose second retry matches the policy's
+# second ceiling (5 s x 3). urllib3 sleeps `backoff_factor * 2 ** (n - 1)`
+# seconds before retry `n >= 2`.
+
+# %% tags=["scaffold"]
+from urllib3.util import Retry
+
+retry = Retry(total=..., backoff_factor=..., backoff_max=...,
+              status_forcelist=..., allowed_methods=...)
+check_urllib3_retry(retry)
+
+# %% tags=["solution"]
+from urllib3.util import Retry
+
+retry = Retry(total=4, backoff_factor=7.5, backoff_max=60,
+              status_forcelist=[408, 429, 500, 502, 503, 504],
+              allowed_methods=["GET", "HEAD", "OPTIONS", "TRACE", "PUT",
+                               "DELETE"])
+check_urllib3_retry(retry)
+
+# %% [markdown]
+# **Exercise 2.** A POST without an idempotency key failed. For which of
+# these does the production rule retry it? Answer with a set of labels.
+
+# %%
+list(POST_FAILURES)
+
+# %% tags=["scaffold"]
+answer = ...
+check_keyless_post(answer)
+
+# %% tags=["solution"]
+answer = {"408", "429", "refused (never sent)"}
+check_keyless_post(answer)
+
+# %% [markdown]
+# ## Summary
+#
+# * The lesson's rule is for learning; `production_rule` is what urllib3,
+#   botocore, gRPC and RFC 9110 agree on: a keyless POST is retried only when
+#   the server cannot have acted. On the lab the lesson's rule stored over a
+#   hundred duplicates in 500 writes; the production rule none.
+# * `to_tenacity` and `RetryTransport` run a policy exactly; `to_urllib3`
+#   comes as close as urllib3's formula allows, and its table says where not.
+# * Production libraries add counters, hooks, quotas, hedging and pushback
+#   around the same loop.
+#
+# **Next:** [09 · Beyond the lessons →](09_beyond_the_lessons.ipynb)

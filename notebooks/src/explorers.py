@@ -1,0 +1,143 @@
+# %% [markdown]
+# # The explorers, for the front of a classroom
+#
+# Every slider explorer of the course on one page, each with the two or three
+# sentences an instructor says while moving it. No exercises, no answers: this
+# notebook is meant to be shown, e.g. with Voila, which hides the code:
+#
+#     pip install -e ".[present]"
+#     voila notebooks/explorers.ipynb
+#
+# (or, in JupyterLab, View > Presentation Mode). The figures are drawn for a
+# projector: large fonts, colour-blind-safe colours that also differ by marker
+# and line style.
+
+# %% [markdown] tags=["tr"]
+# # Keşif araçları: sınıfın önünde göstermek için
+#
+# Kursun bütün kaydırıcılı keşif araçları tek sayfada; her birinin yanında,
+# eğitmenin kaydırıcıyı oynatırken söylediği iki üç cümle. Alıştırma yok, yanıt
+# yok: bu defter gösterilmek içindir, örneğin kodu gizleyen Voila ile:
+#
+#     pip install -e ".[present]"
+#     voila notebooks/tr/explorers.ipynb
+#
+# (ya da JupyterLab'de View > Presentation Mode). Grafikler projeksiyon için
+# çizilir: büyük yazı tipleri, renk körleri için güvenli ve işaretçi ile çizgi
+# biçimiyle de birbirinden ayrılan renkler.
+
+# %%
+from retrylab.viz.explorers import (backoff_explorer, breaker_explorer,
+                                    decision_explorer, herd_explorer)
+from retrylab.viz.fleetplots import contention_explorer, fleet_explorer
+
+# %% [markdown]
+# ## 1. Which failures are retried (notebook 01)
+#
+# Pick a method, a failure and whether the request carries an idempotency key:
+# the lesson's rule answers and says why. A 4xx is about the request itself,
+# except 429; a network error is retried only for safe methods, unless a key
+# makes the write safe to repeat.
+
+# %% [markdown] tags=["tr"]
+# ## 1. Hangi hatalar yeniden denenir (defter 01)
+#
+# Bir yöntem, bir hata türü ve isteğin tekillik anahtarı taşıyıp taşımadığını
+# seçin: dersin kuralı yanıt verir ve nedenini söyler. 4xx, 429 dışında,
+# isteğin kendisiyle ilgilidir; ağ hatası yalnızca güvenli yöntemlerde yeniden
+# denenir, bir anahtar yazma isteğinin tekrarlanmasını güvenli kılıyorsa o da
+# denenir.
+
+# %% tags=["nbval-ignore-output"]
+decision_explorer()
+
+# %% [markdown]
+# ## 2. How long to wait (notebook 02)
+#
+# The bars are the waits of one client for seed 20260114; the outlines are the
+# ceilings (base x factor^n, capped) the jitter draws under. Move `cap` below
+# `base` and the explorer says what to change.
+
+# %% [markdown] tags=["tr"]
+# ## 2. Ne kadar beklenir (defter 02)
+#
+# Çubuklar, 20260114 tohumu için tek bir istemcinin beklemeleridir; dış
+# çizgiler, sarsıntının altından seçim yaptığı üst sınırlardır
+# (base x factor^n, tavanlı). `cap` değerini `base` değerinin altına çekin;
+# keşif aracı neyi değiştirmeniz gerektiğini söyler.
+
+# %% tags=["nbval-ignore-output"]
+backoff_explorer()
+
+# %% [markdown]
+# ## 3. The herd (notebook 02)
+#
+# Clients that failed together wake up together unless jitter spreads them.
+# Widen the buckets and the peak the server sees changes: the ratio depends on
+# the bucket width as much as on the jitter.
+
+# %% [markdown] tags=["tr"]
+# ## 3. Sürü (defter 02)
+#
+# Birlikte hata alan istemciler, sarsıntı onları dağıtmadıkça birlikte uyanır.
+# Kovaları genişletin, sunucunun gördüğü tepe yük değişir: oran, sarsıntı kadar
+# kova genişliğine de bağlıdır.
+
+# %% tags=["nbval-ignore-output"]
+herd_explorer()
+
+# %% [markdown]
+# ## 4. The circuit breaker (notebook 04)
+#
+# The lesson's nine requests on a logical clock: three failures open the
+# breaker, the cooldown lets one trial through (half-open), and its result
+# closes or reopens it. Move the threshold and the cooldown.
+
+# %% [markdown] tags=["tr"]
+# ## 4. Devre kesici (defter 04)
+#
+# Dersin mantıksal bir saat üzerindeki dokuz isteği: üç hata devre kesiciyi
+# açar, soğuma süresi bir deneme isteğinin geçmesine izin verir (yarı açık) ve
+# bu denemenin sonucu devreyi kapatır ya da yeniden açar. Eşiği ve soğuma
+# süresini değiştirin.
+
+# %% tags=["nbval-ignore-output"]
+breaker_explorer()
+
+# %% [markdown]
+# ## 5. A fleet against one server (notebook 06)
+#
+# A thousand clients lose the server together. Without jitter the retries come
+# back in waves; with it the server recovers sooner. The storm scenario adds a
+# cost for every refused request: then a retry budget is what ends the storm.
+
+# %% [markdown] tags=["tr"]
+# ## 5. Tek bir sunucuya karşı bir istemci filosu (defter 06)
+#
+# Bin istemci sunucuyu aynı anda kaybeder. Sarsıntı olmadan yeniden denemeler
+# dalgalar hâlinde geri gelir; sarsıntıyla sunucu daha çabuk toparlanır.
+# Fırtına senaryosu reddedilen her isteğe bir maliyet ekler: bu durumda
+# fırtınayı bitiren, yeniden deneme bütçesidir.
+
+# %% tags=["nbval-ignore-output"]
+fleet_explorer()
+
+# %% tags=["nbval-ignore-output"]
+fleet_explorer("storm")
+
+# %% [markdown]
+# ## 6. Contention (notebook 06)
+#
+# The AWS Architecture Blog's experiment: clients competing for one row.
+# Exponential backoff without jitter makes more calls and takes far longer than
+# full or decorrelated jitter.
+
+# %% [markdown] tags=["tr"]
+# ## 6. Çekişme (defter 06)
+#
+# AWS Architecture Blog'un deneyi: tek bir satır için yarışan istemciler.
+# Sarsıntısız üstel geri çekilme, tam ya da ilişkisiz sarsıntıya göre daha çok
+# çağrı yapar ve çok daha uzun sürer.
+
+# %% tags=["nbval-ignore-output"]
+contention_explorer()

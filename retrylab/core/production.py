@@ -1,0 +1,135 @@
+"""The production rule: which failures the libraries teams use retry, as one :data:`Rule`.
+
+The lesson's rule (:func:`~retrylab.core.outcome.decide`) retries 429 and every
+5xx for any method. Production libraries are stricter, and they agree:
+
+- **RFC 9110 section 9.2.2**: a client "SHOULD NOT automatically retry a request
+  with a non-idempotent method unless it has some means to know that the request
+  semantics are actually idempotent [...] or some means to detect that the
+  original request was never applied". Idempotent methods are GET, HEAD,
+  OPTIONS, TRACE, PUT and DELETE.
+- **urllib3** (``urllib3.util.Retry``): ``DEFAULT_ALLOWED_METHODS`` are exactly
+  those six; status retries and read errors are gated by the method, while
+  connect errors (the request never left) are retried for any method;
+  ``RETRY_AFTER_STATUS_CODES`` are 413, 429 and 503.
+- **botocore** standard mode: connection errors, the transient statuses 500, 502,
+  503 and 504, throttling errors (429-like) and request timeouts are retried,
+  for every operation; 501 and the other client errors are not.
+- **gRPC A6** (client retries): "transparent" retries for an RPC that never left
+  the client, whatever its policy; a server can refuse a retry (pushback).
+
+:func:`production_rule` is their consensus:
+
+====================================  ==========  ============================
+outcome                               idempotent  POST / PATCH without a key
+====================================  ==========  ============================
+408, 429                              retry       retry (the server did not act)
+500, 502, 503, 504                    retry       no (it may have acted)
+501, 505, other 4xx, other 5xx        no          no
+network, ``sent=False``               retry       retry (it never left)
+network, ``sent=True`` or ``None``    retry       no
+body error, cancellation              no          no
+====================================  ==========  ============================
+
+With an idempotency key a POST or PATCH is retried like an idempotent method.
+A 503 with Retry-After is *not* treated as "the server did not act": RFC 9110
+section 15.6.4 only says the server is "currently unable to handle the request",
+a gateway may answer 503 after the origin acted, and urllib3 gates even a
+Retry-After 503 by ``allowed_methods``.
+"""
+
+from __future__ import annotations
+
+from .outcome import IDEMPOTENT_METHODS, Decision, Outcome, check_method
+
+#: Statuses retried for an idempotent request (urllib3 + botocore + RFC 9110 15.5.9).
+PRODUCTION_STATUSES: frozenset[int] = frozenset({408, 429, 500, 502, 503, 504})
+#: Statuses whose answer says the server did not act, so any method may be retried.
+NOT_ACTED_STATUSES: frozenset[int] = frozenset({408, 429})
+
+_NEVER = {
+    501: "501: RFC 9110 section 15.6.2 says the server does not support the method at "
+         "all, so no retry can succeed",
+    505: "505: RFC 9110 section 15.6.6 says the server refuses the HTTP version itself, "
+         "so no retry can succeed",
+}
+_NOT_ACTED = {
+    408: "408 on {m}: RFC 9110 section 15.5.9 says the server never received the whole "
+         "request, so it did not act and the client may repeat it",
+    429: "429 on {m}: RFC 6585 section 4 makes it a refusal for sending too many requests, "
+         "not a failure while acting, and botocore's standard mode retries throttling for "
+         "every operation",
+}
+
+
+def production_rule(outcome: Outcome, method: str, idempotency_key: bool = False) -> Decision:
+    """The consensus of RFC 9110, urllib3, botocore and gRPC A6 as a retry rule.
+
+    Use it as ``RetryPolicy(rule=production_rule)`` for code that talks to real
+    services; keep the lesson's :func:`~retrylab.core.outcome.decide` to
+    reproduce the lesson. A keyless POST is retried only when the request never
+    reached the server (``Outcome.network(sent=False)``) or the server said it
+    did not act (408, 429); every reason names its source.
+
+    >>> production_rule(Outcome.http(503), "GET").retry
+    True
+    >>> print(production_rule(Outcome.http(500), "POST").reason)
+    500 on POST without an idempotency key: RFC 9110 section 9.2.2 forbids an
+    automatic retry of a non-idempotent request that may have been applied
+    >>> production_rule(Outcome.http(500), "POST", idempotency_key=True).retry
+    True
+    >>> production_rule(Outcome.network(sent=False), "POST").retry
+    True
+    >>> production_rule(Outcome.http(501), "GET").retry
+    False
+    """
+    m = check_method(method)
+    if outcome.kind == "success":
+        return Decision(False, "success: nothing to retry")
+    if outcome.kind == "cancelled":
+        return Decision(False, "cancelled: the caller gave up, and gRPC A6 stops every "
+                               "retry attempt of a cancelled call")
+    if outcome.kind == "body":
+        return Decision(False, "body error: the answer arrived but the program could not "
+                               "use it, and urllib3 retries only connection, read and "
+                               "status failures")
+    idempotent = m in IDEMPOTENT_METHODS
+    if outcome.kind == "network":
+        if outcome.sent is False:
+            return Decision(True, f"network error before {m} left the client: urllib3 "
+                                  "retries connect errors for any method and gRPC A6 "
+                                  "retries such calls transparently")
+        if idempotent:
+            return Decision(True, f"network error on {m}: RFC 9110 section 9.2.2 makes "
+                                  f"{m} idempotent, so repeating it is safe")
+        if idempotency_key:
+            return Decision(True, f"network error on {m} with an idempotency key: the "
+                                  "IETF Idempotency-Key draft lets the server apply it once")
+        return Decision(False, f"network error after {m} may have reached the server: "
+                               "RFC 9110 section 9.2.2 forbids an automatic retry of a "
+                               "non-idempotent request that may have been applied")
+    status = outcome.status or 0
+    if status in _NEVER:
+        return Decision(False, _NEVER[status])
+    if status in NOT_ACTED_STATUSES:
+        return Decision(True, _NOT_ACTED[status].format(m=m))
+    if status not in PRODUCTION_STATUSES:
+        if 400 <= status < 500:
+            return Decision(False, f"{status}: a client error; RFC 9110 section 15.5 says "
+                                   "the request itself is at fault, and no library retries it")
+        if status >= 500:
+            return Decision(False, f"{status}: not one of botocore's transient statuses "
+                                   "500, 502, 503, 504, so not retried")
+        return Decision(False, f"{status}: not an error status; nothing to retry")
+    if idempotent:
+        return Decision(True, f"{status} on {m}: botocore and urllib3 retry this transient "
+                              f"status, and RFC 9110 section 9.2.2 makes {m} safe to repeat")
+    if idempotency_key:
+        return Decision(True, f"{status} on {m} with an idempotency key: the IETF "
+                              "Idempotency-Key draft lets the server apply it once")
+    return Decision(False, f"{status} on {m} without an idempotency key: RFC 9110 section "
+                           "9.2.2 forbids an automatic retry of a non-idempotent request "
+                           "that may have been applied")
+
+
+__all__ = ["NOT_ACTED_STATUSES", "PRODUCTION_STATUSES", "production_rule"]

@@ -1,0 +1,315 @@
+"""The same :class:`~retrylab.core.policy.RetryPolicy` in tenacity, urllib3 and httpx.
+
+Use it when a policy designed with the lessons must run in the library a team
+already uses (``pip install "retrylab[bridge]"``):
+
+- :func:`to_tenacity` -> a ``tenacity.Retrying`` for a function returning an
+  :class:`~retrylab.core.outcome.Outcome`; its decisions, waits, Retry-After
+  handling, attempt limit and time budget equal :meth:`RetryPolicy.run` exactly,
+  draw for draw;
+- :func:`to_urllib3` -> a :class:`PolicyRetry`, a ``urllib3.util.Retry`` subclass
+  that matches the policy where urllib3 allows and documents where it cannot;
+- :class:`~retrylab.lab.transport.RetryTransport`: an ``httpx`` transport, sync
+  and async, that retries with the policy itself.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+try:
+    import tenacity
+    import urllib3  # noqa: F401  (the extra's third package, checked here)
+    from urllib3.util.retry import Retry
+except ImportError as e:  # pragma: no cover - the extra is installed in CI
+    raise ImportError(f"retrylab.lab.bridge needs the bridge extra ({e.name} is missing): "
+                      'pip install "retrylab[bridge]"') from e
+
+from ..core.backoff import Random
+from ..core.outcome import Outcome, check_method
+from ..core.policy import Clock, RetryPolicy, StopReason, _checked
+from .transport import RetryTransport
+
+#: Methods probed to turn a rule into urllib3's ``allowed_methods``.
+PROBE_METHODS: tuple[str, ...] = ("GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE",
+                                  "POST", "PATCH")
+_STATE = "_retrylab_run"
+
+
+@dataclass
+class _Run:
+    """One tenacity call's view of the loop: the lazy waits and the time spent."""
+
+    waits: Any
+    start: float
+    slept: int = 0
+    planned_for: int = 0
+    planned: int | None = None
+
+
+def to_tenacity(policy: RetryPolicy, rng: Random | None, method: str = "GET",
+                idempotency_key: bool = False,
+                sleep: Callable[[float], Any] | None = None, *,
+                clock: Clock | None = None) -> tenacity.Retrying:
+    """A ``tenacity.Retrying`` that retries a function returning an Outcome as ``policy`` does.
+
+    Use it to hand a lesson-designed policy to code built on tenacity. Calling
+    the result with ``send`` returns the last Outcome, exactly the
+    ``outcome`` of ``policy.run(send, method, rng, ..., idempotency_key=...)``:
+    the same rule, ``max(backoff draw, Retry-After)`` as the wait, the draw
+    taken lazily and never on the last attempt, the attempt limit,
+    ``max_retry_after`` and the time budget (``clock()`` in ms as in
+    :meth:`RetryPolicy.run`; without it the budget counts the waits).
+    ``sleep`` is tenacity's (seconds; ``None`` = tenacity's ``time.sleep``).
+    ``retrying.statistics["stop_reason"]`` names why it stopped.
+
+    >>> from retrylab.core.rng import Mulberry32
+    >>> answers = iter([Outcome.http(503), Outcome.http(503), Outcome.success([1])])
+    >>> slept = []
+    >>> r = to_tenacity(RetryPolicy(), Mulberry32(20260114), sleep=slept.append)
+    >>> r(lambda: next(answers)).label(), [round(s * 1000) for s in slept]
+    ('success', [70, 184])
+    >>> r.statistics["stop_reason"], r.statistics["attempt_number"]
+    ('success', 3)
+    """
+    if not isinstance(policy, RetryPolicy):
+        raise ValueError(f"policy={policy!r} is out of range: policy must be a RetryPolicy")
+    m = check_method(method)
+    policy.backoff.check_rng(rng)
+    key = bool(idempotency_key)
+
+    def run_of(rs: tenacity.RetryCallState) -> _Run:
+        run: _Run = getattr(rs, _STATE)
+        return run
+
+    def elapsed(run: _Run) -> int:
+        return round(clock() - run.start) if clock is not None else run.slept
+
+    def before(rs: tenacity.RetryCallState) -> None:
+        if rs.attempt_number == 1:
+            setattr(rs, _STATE, _Run(policy.backoff.waits(rng),
+                                     clock() if clock is not None else 0.0))
+
+    def stopped(rs: tenacity.RetryCallState, reason: StopReason) -> None:
+        rs.retry_object.statistics["stop_reason"] = str(reason)
+
+    def retry(rs: tenacity.RetryCallState) -> bool:
+        assert rs.outcome is not None
+        if rs.outcome.failed:  # send raised: tenacity re-raises it, as policy.run does
+            return False
+        outcome = _checked(rs.outcome.result())
+        if outcome.ok:
+            stopped(rs, StopReason.SUCCESS)
+            return False
+        if not policy.decide(outcome, m, key).retry:
+            stopped(rs, StopReason.NOT_RETRYABLE)
+            return False
+        return True
+
+    def plan(rs: tenacity.RetryCallState) -> int | None:
+        """The wait before the next attempt in ms, or None to stop; decided once per
+        attempt, whether tenacity asks ``wait`` first (8.3+) or ``stop`` first (8.2)."""
+        run = run_of(rs)
+        if run.planned_for == rs.attempt_number:
+            return run.planned
+        run.planned_for, run.planned = rs.attempt_number, None
+        assert rs.outcome is not None
+        outcome = rs.outcome.result()
+        if rs.attempt_number >= policy.max_attempts:
+            stopped(rs, StopReason.MAX_ATTEMPTS)
+            return None  # no draw on the last attempt
+        suggested = outcome.retry_after_ms
+        if policy.max_retry_after is not None and suggested > policy.max_retry_after:
+            stopped(rs, StopReason.RETRY_AFTER_TOO_LONG)
+            return None
+        ms = max(next(run.waits), suggested)
+        if policy.time_budget is not None and elapsed(run) + ms > policy.time_budget:
+            stopped(rs, StopReason.TIME_BUDGET)
+            return None
+        run.slept += ms
+        run.planned = ms
+        return ms
+
+    def wait(rs: tenacity.RetryCallState) -> float:
+        ms = plan(rs)
+        return 0.0 if ms is None else ms / 1000
+
+    def stop(rs: tenacity.RetryCallState) -> bool:
+        return plan(rs) is None
+
+    def last_outcome(rs: tenacity.RetryCallState) -> Outcome:
+        assert rs.outcome is not None
+        result: Outcome = rs.outcome.result()
+        return result
+
+    kwargs: dict[str, Any] = {} if sleep is None else {"sleep": sleep}
+    return tenacity.Retrying(retry=retry, wait=wait, stop=stop, before=before,
+                             retry_error_callback=last_outcome, **kwargs)
+
+
+class PolicyRetry(Retry):
+    """A ``urllib3.util.Retry`` built from a :class:`RetryPolicy` by :func:`to_urllib3`.
+
+    It keeps urllib3's own counting, backoff formula and Retry-After handling
+    (so it behaves as the ``Retry`` a team would write by hand) and changes two
+    things: :meth:`is_retry` asks the policy's rule, and :meth:`sleep` calls an
+    injectable ``sleeper`` (seconds; default ``time.sleep``) with urllib3's own
+    amounts. Checked against the installed urllib3 (``urllib3.__version__``):
+
+    ==================  ==============================  ==============================
+    what                RetryPolicy.run                 PolicyRetry (urllib3 2.x)
+    ==================  ==============================  ==============================
+    attempt limit       ``max_attempts``                ``total = max_attempts - 1``;
+                                                        redirects count against it
+    status decision     the rule, for every method      the rule (stock urllib3: only
+                                                        ``allowed_methods`` and
+                                                        ``status_forcelist``)
+    network decision    the rule; ``sent`` tells        connect errors retried for any
+                        whether the request left        method; read errors only for
+                                                        ``allowed_methods`` (probed
+                                                        from the rule); other errors
+                                                        for any method
+    first retry wait    a backoff draw (70 ms in the    0: urllib3 never sleeps before
+                        lesson)                         its first retry
+    later waits         full jitter under               ``backoff_factor * 2 ** (n-1)``
+                        ``min(cap, base * factor**n)``  s (the ceiling itself); exact
+                                                        only for factor 2
+    jitter              drawn from ``rng``, one draw    ``backoff_jitter`` (2.x only;
+                        per wait, lazily                1.26 has none) *adds*
+                                                        ``random.random() * j`` s from
+                                                        the global ``random``;
+                                                        ``to_urllib3`` leaves it 0
+    Retry-After         ``max(draw, Retry-After)``      Retry-After *replaces* the
+                                                        backoff (and is never below 0)
+    long Retry-After    over ``max_retry_after``:       clamped to ``retry_after_max``
+                        give up, tell the user          and waited
+    time budget         ``time_budget`` ms              none: urllib3 has no clock
+    idempotency key     per request                     fixed when built
+                                                        (``idempotency_key=``)
+    cancellation        never retried                   not a urllib3 notion
+    ==================  ==============================  ==============================
+    """
+
+    def __init__(self, *args: Any, policy: RetryPolicy | None = None,
+                 idempotency_key: bool = False,
+                 sleeper: Callable[[float], Any] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.policy = policy if policy is not None else RetryPolicy()
+        self.idempotency_key = bool(idempotency_key)
+        self.sleeper: Callable[[float], Any] = time.sleep if sleeper is None else sleeper
+
+    def new(self, **kw: Any) -> PolicyRetry:
+        """A copy with counters changed (urllib3 calls it on every ``increment``)."""
+        kw.setdefault("policy", self.policy)
+        kw.setdefault("idempotency_key", self.idempotency_key)
+        kw.setdefault("sleeper", self.sleeper)
+        made: PolicyRetry = super().new(**kw)
+        return made
+
+    def is_retry(self, method: str, status_code: int, has_retry_after: bool = False) -> bool:
+        """Ask the policy's rule about an HTTP error (any method it allows)."""
+        if not 400 <= status_code <= 599:
+            return False
+        return self.policy.decide(Outcome.http(status_code), method,
+                                  self.idempotency_key).retry
+
+    def sleep(self, response: Any = None) -> None:
+        """urllib3's own sleep (Retry-After if given, else its backoff), via ``sleeper``.
+
+        ``sleeper`` is called once per retry, with 0.0 where urllib3 would not
+        sleep at all (its first retry), so a recording shows every retry.
+        """
+        if self.respect_retry_after_header and response:
+            seconds = self.get_retry_after(response)
+            if seconds:
+                self.sleeper(seconds)
+                return
+        self.sleeper(max(0.0, self.get_backoff_time()))
+
+
+#: Where urllib3 differs from :meth:`RetryPolicy.run` (the :class:`PolicyRetry` table):
+#: (what, the policy, urllib3 through PolicyRetry).
+URLLIB3_DIFFERENCES: tuple[tuple[str, str, str], ...] = (
+    ("attempt limit", "max_attempts", "total = max_attempts - 1; redirects count too"),
+    ("status decision", "the rule, for every method",
+     "the rule (stock urllib3: allowed_methods and status_forcelist)"),
+    ("network decision", "the rule; sent says if the request left",
+     "connect errors for any method; read errors for allowed_methods only"),
+    ("first retry wait", "a backoff draw", "0: urllib3 never sleeps before its first retry"),
+    ("later waits", "full jitter under min(cap, base * factor**n)",
+     "backoff_factor * 2**(n-1) s, the ceiling; exact only for factor 2"),
+    ("jitter", "drawn from rng, one draw per wait",
+     "backoff_jitter (2.x only) adds random.random() * j s from the global random; left 0"),
+    ("Retry-After", "max(draw, Retry-After)", "Retry-After replaces the backoff"),
+    ("long Retry-After", "over max_retry_after: give up", "clamped to retry_after_max, waited"),
+    ("time budget", "time_budget ms", "none: urllib3 has no clock"),
+    ("idempotency key", "per request", "fixed when built (idempotency_key=)"),
+)
+
+
+def urllib3_differences() -> pd.DataFrame:
+    """:data:`URLLIB3_DIFFERENCES` as a table, one row per behaviour.
+
+    >>> urllib3_differences().loc["first retry wait", "urllib3"]
+    '0: urllib3 never sleeps before its first retry'
+    """
+    return pd.DataFrame(URLLIB3_DIFFERENCES, columns=["what", "RetryPolicy.run", "urllib3"]
+                        ).set_index("what")
+
+
+def allowed_methods(policy: RetryPolicy, idempotency_key: bool = False) -> frozenset[str] | None:
+    """The methods ``policy`` retries after a network error that may have reached the server.
+
+    urllib3 gates read errors with this set; ``None`` means every method.
+
+    >>> sorted(allowed_methods(RetryPolicy()))
+    ['GET', 'HEAD', 'OPTIONS']
+    """
+    probe = Outcome.network(sent=True)
+    methods = frozenset(m for m in PROBE_METHODS
+                        if policy.decide(probe, m, idempotency_key).retry)
+    return None if methods == frozenset(PROBE_METHODS) else methods
+
+
+def to_urllib3(policy: RetryPolicy, *, idempotency_key: bool = False,
+               sleeper: Callable[[float], Any] | None = None) -> PolicyRetry:
+    """A urllib3 ``Retry`` that follows ``policy`` as far as urllib3 allows.
+
+    Use it as ``urllib3.PoolManager(retries=to_urllib3(policy))``. The settings:
+    ``total = max_attempts - 1``; ``backoff_factor = base * factor / 2000`` s,
+    so urllib3's retry ``n >= 2`` sleeps the policy's ceiling ``n - 1`` (the
+    first retry sleeps 0 in urllib3); ``backoff_max = cap``; ``allowed_methods``
+    from :func:`allowed_methods`; ``retry_after_max = max_retry_after``; the last
+    error answer is returned rather than raised. :class:`PolicyRetry` tabulates
+    every difference.
+
+    >>> r = to_urllib3(RetryPolicy())
+    >>> r.total, r.backoff_factor, r.backoff_max, sorted(r.allowed_methods)
+    (3, 0.2, 5.0, ['GET', 'HEAD', 'OPTIONS'])
+    >>> r.is_retry("GET", 503), r.is_retry("POST", 429), r.is_retry("GET", 404)
+    (True, True, False)
+    """
+    if not isinstance(policy, RetryPolicy):
+        raise ValueError(f"policy={policy!r} is out of range: policy must be a RetryPolicy")
+    b = policy.backoff
+    first = b.ceiling(1)  # urllib3's second retry sleeps backoff_factor * 2
+    kwargs: dict[str, Any] = {}
+    if policy.max_retry_after is not None:
+        kwargs["retry_after_max"] = policy.max_retry_after // 1000
+    return PolicyRetry(
+        total=policy.max_attempts - 1, connect=None, read=None, status=None, other=None,
+        allowed_methods=allowed_methods(policy, idempotency_key),
+        status_forcelist=sorted(s for s in range(400, 600)
+                                if policy.decide(Outcome.http(s), "GET").retry),
+        backoff_factor=first / 2000, backoff_max=(86_400.0 if b.cap is None else b.cap / 1000),
+        raise_on_status=False, respect_retry_after_header=True,
+        policy=policy, idempotency_key=idempotency_key, sleeper=sleeper, **kwargs)
+
+
+__all__ = ["PROBE_METHODS", "URLLIB3_DIFFERENCES", "PolicyRetry", "RetryTransport",
+           "allowed_methods", "to_tenacity", "to_urllib3", "urllib3_differences"]

@@ -1,0 +1,298 @@
+"""An httpx transport that retries with a :class:`~retrylab.core.policy.RetryPolicy`.
+
+Use it to give any ``httpx.Client`` or ``httpx.AsyncClient`` the lesson's loop:
+``httpx.Client(transport=RetryTransport(policy))``. It wraps another transport
+(by default httpx's own), buffers the request body so it can be sent again,
+honours Retry-After (``max(backoff draw, Retry-After)``, as the policy says),
+closes every answer it discards, and never retries a cancellation: an
+``asyncio.CancelledError`` propagates at once and no request follows it.
+
+How an exchange becomes an :class:`~retrylab.core.outcome.Outcome`:
+
+- a status of 400-599 -> ``Outcome.http(status, retry_after)`` (a malformed
+  Retry-After counts as absent); any other status -> a success, returned as is;
+- ``ConnectError``, ``ConnectTimeout``, ``PoolTimeout``, ``UnsupportedProtocol``
+  -> ``Outcome.network(sent=False)`` (the request never left);
+- read and write errors and timeouts, ``RemoteProtocolError`` ->
+  ``Outcome.network(sent=True)`` (it may have reached the server); other
+  transport errors -> ``sent=None``.
+
+When the loop stops on an error the last exception is raised again; the
+:class:`~retrylab.core.policy.RetryResult` rides on
+``response.extensions["retry_result"]``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import Awaitable, Callable, Generator
+from typing import Any
+
+import httpx
+
+from ..core.backoff import Random
+from ..core.outcome import Outcome, parse_retry_after
+from ..core.policy import Clock, RetryBudgetLike, RetryPolicy, RetryResult
+
+Sleep = Callable[[int], Any]
+AsyncSleep = Callable[[int], Awaitable[Any]]
+Loop = Generator[int | None, Outcome, RetryResult]
+
+_NEVER_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout,
+               httpx.UnsupportedProtocol)
+_MAYBE_SENT = (httpx.ReadError, httpx.WriteError, httpx.ReadTimeout, httpx.WriteTimeout,
+               httpx.RemoteProtocolError)
+
+
+def monotonic_ms() -> float:
+    """Milliseconds from a monotonic clock (the transport's default for time budgets)."""
+    return time.monotonic() * 1000
+
+
+def error_outcome(error: httpx.TransportError) -> Outcome:
+    """The Outcome of an httpx transport error, with ``sent`` filled in.
+
+    >>> error_outcome(httpx.ConnectError("refused")).sent
+    False
+    >>> error_outcome(httpx.ReadTimeout("slow")).sent
+    True
+    """
+    detail = f"{type(error).__name__}: {error}"
+    if isinstance(error, _NEVER_SENT):
+        return Outcome.network(detail, sent=False)
+    if isinstance(error, _MAYBE_SENT):
+        return Outcome.network(detail, sent=True)
+    return Outcome.network(detail)
+
+
+def response_outcome(response: httpx.Response, now: float) -> Outcome:
+    """The Outcome of an answer from its status and Retry-After (the body is not read).
+
+    >>> response_outcome(httpx.Response(429, headers={"Retry-After": "2"}), 0.0)
+    Outcome(kind='http', status=429, retry_after=2)
+    >>> response_outcome(httpx.Response(200), 0.0)
+    Outcome(kind='success')
+    """
+    status = response.status_code
+    if not 400 <= status <= 599:
+        return Outcome.success()
+    text = response.headers.get("Retry-After")
+    seconds: float | None = None
+    detail = ""
+    if text is not None:
+        try:
+            seconds = parse_retry_after(text, now=now)
+        except ValueError as e:
+            detail = f"malformed Retry-After {text!r} ignored: {e}"
+    return Outcome.http(status, retry_after=seconds, detail=detail)
+
+
+def _default_sleep(ms: int) -> None:
+    time.sleep(ms / 1000)
+
+
+async def _default_async_sleep(ms: int) -> None:
+    await asyncio.sleep(ms / 1000)
+
+
+class RetryTransport(httpx.BaseTransport, httpx.AsyncBaseTransport):
+    """An httpx transport (sync and async) that retries with ``policy``.
+
+    - ``rng``: the generator for jitter (default: a ``random.Random()`` seeded by
+      the system; pass ``Mulberry32(seed)`` for the lesson's numbers);
+    - ``transport``: the transport to wrap, sync for ``httpx.Client`` and async
+      for ``httpx.AsyncClient`` (default: ``httpx.HTTPTransport()`` /
+      ``httpx.AsyncHTTPTransport()``, made when first needed);
+    - ``sleep(ms)`` / ``async_sleep(ms)``: how to wait (default: really wait);
+    - ``clock()``: ms for the time budget (default: a monotonic clock;
+      ``None`` counts the waits only, as :meth:`RetryPolicy.run` does);
+    - ``now()``: POSIX seconds, to read an HTTP-date Retry-After;
+    - ``key_header``: a request carrying it has an idempotency key;
+    - ``retry_budget``: a budget shared by many requests (see ``retrylab.core.budget``).
+
+    >>> from retrylab.core.rng import Mulberry32
+    >>> from retrylab.lab.server import LabServer
+    >>> slept = []
+    >>> t = RetryTransport(RetryPolicy(), Mulberry32(20260114), sleep=slept.append)
+    >>> with LabServer() as lab, httpx.Client(transport=t) as client:
+    ...     response = client.get(lab.url + "/measurements")
+    >>> response.status_code, response.json(), slept
+    (200, [{'id': 'o-114', 'value': -4.2}], [70, 184])
+    >>> response.extensions["retry_result"].attempts
+    3
+    """
+
+    def __init__(self, policy: RetryPolicy, rng: Random | None = None, *,
+                 transport: httpx.BaseTransport | httpx.AsyncBaseTransport | None = None,
+                 sleep: Sleep | None = None, async_sleep: AsyncSleep | None = None,
+                 clock: Clock | None = monotonic_ms, now: Callable[[], float] = time.time,
+                 key_header: str = "Idempotency-Key",
+                 retry_budget: RetryBudgetLike | None = None) -> None:
+        if not isinstance(policy, RetryPolicy):
+            raise ValueError(f"policy={policy!r} is out of range: policy must be a "
+                             "RetryPolicy")
+        self.policy = policy
+        self.rng: Random = random.Random().random if rng is None else rng
+        self._transport = transport
+        self._own_sync: httpx.HTTPTransport | None = None
+        self._own_async: httpx.AsyncHTTPTransport | None = None
+        self._sleep: Sleep = _default_sleep if sleep is None else sleep
+        self._async_sleep: AsyncSleep = (_default_async_sleep if async_sleep is None
+                                         else async_sleep)
+        self.clock = clock
+        self.now = now
+        self.key_header = key_header
+        self.retry_budget = retry_budget
+
+    # -- the wrapped transports ---------------------------------------------------
+
+    def _sync(self) -> httpx.BaseTransport:
+        if self._transport is None:
+            if self._own_sync is None:
+                self._own_sync = httpx.HTTPTransport()
+            return self._own_sync
+        if not isinstance(self._transport, httpx.BaseTransport):
+            raise TypeError(f"transport={self._transport!r} is async; httpx.Client needs a "
+                            "sync transport such as httpx.HTTPTransport()")
+        return self._transport
+
+    def _async(self) -> httpx.AsyncBaseTransport:
+        if self._transport is None:
+            if self._own_async is None:
+                self._own_async = httpx.AsyncHTTPTransport()
+            return self._own_async
+        if not isinstance(self._transport, httpx.AsyncBaseTransport):
+            raise TypeError(f"transport={self._transport!r} is sync; httpx.AsyncClient needs "
+                            "an async transport such as httpx.AsyncHTTPTransport()")
+        return self._transport
+
+    def _loop(self, request: httpx.Request) -> Loop:
+        return self.policy.steps(request.method, self.rng,
+                                 idempotency_key=self.key_header in request.headers,
+                                 clock=self.clock, retry_budget=self.retry_budget)
+
+    # -- sync -----------------------------------------------------------------------
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        """Send ``request``, retrying as the policy says; return the last answer."""
+        inner = self._sync()
+        request.read()  # buffered, so it can be sent again
+        loop = self._loop(request)
+        response: httpx.Response | None = None
+        error: httpx.TransportError | None = None
+        try:
+            step = next(loop)
+            while True:
+                if step is None:
+                    if response is not None:
+                        response.close()
+                        response = None
+                    try:
+                        response = inner.handle_request(request)
+                        error, outcome = None, response_outcome(response, self.now())
+                    except httpx.TransportError as e:
+                        error, outcome = e, error_outcome(e)
+                    step = loop.send(outcome)
+                else:
+                    self._sleep(step)
+                    step = next(loop)
+        except StopIteration as stop:
+            return self._finish(stop.value, response, error)
+        except BaseException:
+            if response is not None:
+                response.close()
+            raise
+        finally:
+            loop.close()
+
+    # -- async ----------------------------------------------------------------------
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        """The same loop for ``httpx.AsyncClient``; a cancellation stops it at once."""
+        inner = self._async()
+        await request.aread()
+        loop = self._loop(request)
+        response: httpx.Response | None = None
+        error: httpx.TransportError | None = None
+        try:
+            step = next(loop)
+            while True:
+                if step is None:
+                    if response is not None:
+                        await response.aclose()
+                        response = None
+                    try:
+                        response = await inner.handle_async_request(request)
+                        error, outcome = None, response_outcome(response, self.now())
+                    except httpx.TransportError as e:
+                        error, outcome = e, error_outcome(e)
+                    step = loop.send(outcome)
+                else:
+                    await self._async_sleep(step)
+                    step = next(loop)
+        except StopIteration as stop:
+            return self._finish(stop.value, response, error)
+        except BaseException:  # CancelledError included: close, never retry
+            if response is not None:
+                await response.aclose()
+            raise
+        finally:
+            loop.close()
+
+    @staticmethod
+    def _finish(result: RetryResult, response: httpx.Response | None,
+                error: httpx.TransportError | None) -> httpx.Response:
+        if error is not None or response is None:
+            assert error is not None
+            raise error
+        response.extensions["retry_result"] = result
+        return response
+
+    def close(self) -> None:
+        """Close the wrapped sync transport (the one given, or the one made)."""
+        for t in (self._transport, self._own_sync):
+            if isinstance(t, httpx.BaseTransport):
+                t.close()
+
+    async def aclose(self) -> None:
+        """Close the wrapped async transport (the one given, or the one made)."""
+        for t in (self._transport, self._own_async):
+            if isinstance(t, httpx.AsyncBaseTransport):
+                await t.aclose()
+
+
+
+
+
+def outcome_sender(client: httpx.Client, method: str, url: str, *,
+                   now: Callable[[], float] = time.time,
+                   **kwargs: Any) -> Callable[[], Outcome]:
+    """A zero-argument ``send`` for ``RetryPolicy.run`` or ``to_tenacity`` over httpx.
+
+    Each call sends one request with ``client`` (give it no retrying transport)
+    and classifies the answer as :class:`RetryTransport` does; a 2xx body is
+    decoded as JSON when it is JSON.
+
+    >>> from retrylab.lab.server import LabServer
+    >>> with LabServer() as lab, httpx.Client() as client:
+    ...     send = outcome_sender(client, "GET", lab.url + "/measurements")
+    ...     [send().label() for _ in range(3)]
+    ['http/503', 'http/503', 'success']
+    """
+    def send() -> Outcome:
+        try:
+            response = client.request(method, url, **kwargs)
+        except httpx.TransportError as e:
+            return error_outcome(e)
+        outcome = response_outcome(response, now())
+        if outcome.ok and response.content.strip():
+            try:
+                return Outcome.success(response.json())
+            except ValueError:
+                return Outcome.body(f"{response.status_code} with a body that is not JSON")
+        return outcome
+
+    return send
+__all__ = ["RetryTransport", "error_outcome", "monotonic_ms", "outcome_sender", "response_outcome"]

@@ -1,0 +1,74 @@
+"""The classroom view: Voila renders notebooks/explorers.ipynb with every explorer live.
+
+Voila (the ``present`` extra) executes the notebook in a kernel of its own and
+sends the page with the code hidden. The test starts it on loopback, fetches the
+page once, and checks what a projector would show: one live widget per explorer
+cell, no traceback, no exercise.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOK = ROOT / "notebooks" / "explorers.ipynb"
+
+pytest.importorskip("voila")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def explorer_cells() -> int:
+    nb = json.loads(NOTEBOOK.read_text())
+    return sum(1 for c in nb["cells"] if c["cell_type"] == "code"
+               and "explorer(" in "".join(c["source"]))
+
+
+def test_voila_shows_every_explorer_and_no_exercise(tmp_path: Path) -> None:
+    shutil.copy(NOTEBOOK, tmp_path / NOTEBOOK.name)
+    port = free_port()
+    env_dirs = {k: str(tmp_path / k.lower()) for k in
+                ("JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR")}
+    env = {**os.environ, **env_dirs}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "voila", NOTEBOOK.name, "--no-browser", f"--port={port}",
+         "--Voila.ip=127.0.0.1"], cwd=tmp_path, env=env,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        page = ""
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=60) as r:
+                    page = r.read().decode()
+                break
+            except OSError:
+                if proc.poll() is not None:
+                    break
+                time.sleep(0.5)
+        log = proc.stdout.read() if proc.poll() is not None and proc.stdout else ""
+        assert page, f"voila did not answer: {log}"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    views = page.count("application/vnd.jupyter.widget-view+json")
+    assert views == explorer_cells() >= 6
+    assert "Traceback" not in page and '"ename"' not in page
+    assert "Exercise" not in page and "check_" not in page
