@@ -245,8 +245,8 @@
 # %% [markdown] tags=["tr"]
 # ## Her şey yeniden üretilebilir
 #
-# Dersler rastgele sayılarını küçük, tohumlu bir üreteçten (Mulberry32, tohum
-# 20260114) alır; bu yüzden yazdırdıkları tablolar doğrulanabilir. `retrylab`
+# Dersler rastgele sayılarını küçük, tohumlu bir üreteçten (Mulberry32,
+# tohum 20260114) alır; bu yüzden yazdırdıkları tablolar doğrulanabilir. `retrylab`
 # paketi bu üreteci bit düzeyinde birebir yeniden uygular. İşte ürettiği ilk üç
 # sayı ve dersin ilk tam sarsıntılı beklemesi, `round(r × 200)`:
 
@@ -304,8 +304,8 @@ result.attempts, result.waits, result.reason.value
 # server on your machine, and has you write it.
 
 # %% [markdown] tags=["tr"]
-# Üç deneme, 70 ms (yeniden deneme n = 0, 2. denemeden önce) ve 184 ms (n = 1,
-# 3. denemeden önce) olmak üzere iki bekleme ve gelen veri: dersin çıktısının ilk
+# Üç deneme, 70 ms (yeniden deneme n = 0, 2. denemeden önce) ve 184 ms
+# (n = 1, 3. denemeden önce) olmak üzere iki bekleme ve gelen veri: dersin çıktısının ilk
 # satırı. 03 numaralı defter aynı döngüyü kendi makinenizdeki gerçek bir HTTP
 # sunucusuna karşı çalıştırır ve döngüyü sizin yazmanızı ister.
 

@@ -853,8 +853,8 @@ check_expected_duplicates(answer)
 # %% [markdown] tags=["tr"]
 # **Alıştırma 5 (açık uçlu: değiştir, tahmin et, ölç).** 1.000 yazma isteğiyle
 # yapılan deneyi 0,2 yerine 0,4 kayıp oranıyla yeniden çalıştırın
-# (`write_experiment(1000, 0.2, ...)` içindeki `0.2` değerini değiştirin). Önce
-# 4. alıştırmanın formülüyle tahmin edin: `unsafe` kaç kopya kaydeder, `key` kaç
+# (`write_experiment(1000, 0.2, ...)` içindeki `0.2` değerini değiştirin).
+# Önce 4. alıştırmanın formülüyle tahmin edin: `unsafe` kaç kopya kaydeder, `key` kaç
 # onaysız yazma isteği bırakır? Sonra ölçün.
 
 # %% [markdown] tags=["solution"]
