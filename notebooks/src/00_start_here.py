@@ -36,6 +36,45 @@
 # until you do. The same notebooks with worked answers (and their "Correct"
 # outputs) are in `notebooks/solutions/`: open them when you want to compare.
 
+# %% [markdown] tags=["tr"]
+# # 00 · Buradan başlayın: yeniden deneme, geri çekilme, sarsıntı ve devre kesiciler
+#
+# **Sonraki:** [01 · Hangi hatalar yeniden denenir](01_which_errors_to_retry.ipynb) ·
+# **Ön koşullar:** Python (fonksiyonlar, listeler, döngüler); ağ bilgisi gerekmez ·
+# **Süre:** yaklaşık 20 dakika
+#
+# Dağın yükseklerindeki bir gözlemci, ölçümlerini birkaç saniyeliğine kopup geri
+# gelen bir bağlantı üzerinden **Kuzey Yamaç istasyonuna** gönderir. Şu anda
+# başarısız olan bir istek, 200 ms sonra yeniden gönderilirse çoğu zaman başarılı
+# olur ve telefonu tutan kişi bunu hiç fark etmez. Başka hatalar ise asla yeniden
+# denenmemelidir, bazıları da ancak dikkatle yeniden denenmelidir; yoksa zorlanan
+# bir sunucu kendi istemcileri tarafından düşürülür.
+#
+# Bu seri iki dersi, çalıştırıp üzerinde oynayabileceğiniz defterlere dönüştürür:
+#
+# * yeniden deneme ve geri çekilme üzerine bir **web istemcisi dersi**: hangi
+#   hatalar yeniden denenir, ne kadar beklenir, yerel bir sunucuya karşı yeniden
+#   deneme döngüsü ve devre kesici;
+# * yeniden deneme politikaları üzerine bir **mobil ders**: bir politikanın
+#   ayarları, sabit, artımlı ve üstel stratejiler, Kotlin coroutine'leri ile
+#   Combine ve dört yaygın hata.
+#
+# **Bu defterden sonra neler yapabileceksiniz**
+#
+# * her yeniden deneme politikasının yanıtladığı dört soruyu söylemek;
+# * her konunun defterini bulmak ve JupyterLab'de çalıştırmak;
+# * kaydırıcıları kullanmak: her grafik, hücre çalıştığında bir kez çizilir ve
+#   bir ayarı değiştirdiğinizde yeniden çizilir;
+# * bir yeniden deneme döngüsünü kendiniz çalıştırmak ve sonucunu okumak;
+# * denemeleri ve yeniden denemeleri buradaki her defterin saydığı gibi saymak ve
+#   derslerin Türkçe terimlerini İngilizce karşılıklarıyla birlikte okumak.
+#
+# **İki baskı.** Bu klasördeki defterler *öğrenci* baskısıdır: her alıştırma,
+# doldurulacak `...` içeren bir hücredir ve denetleyicisi siz doldurana kadar
+# "Henüz değil" ("Not yet") yanıtını verir. Çözümleri yapılmış aynı defterler (ve
+# "Doğru" ("Correct") çıktıları) `notebooks/tr/solutions/` içindedir:
+# karşılaştırmak istediğinizde onları açın.
+
 # %% [markdown]
 # ## The four questions
 #
@@ -51,6 +90,22 @@
 # Notebook 05 follows the mobile lesson, notebook 06 puts thousands of
 # simulated clients against one server, and notebook 07 gathers everything
 # into a checklist and a capstone exercise.
+
+# %% [markdown] tags=["tr"]
+# ## Dört soru
+#
+# Web dersi başarısız her istek için dört soru sorar ve dördü de yanlış
+# cevaplandığında ortaya çıkan sonucun aynı olduğunu belirtir: zaten zorlanan bir
+# sunucunun istemciler tarafından daha da zorlanması.
+#
+# 1. **Hangi hata yeniden denenir?** (defter 01)
+# 2. **Ne kadar beklenir?** (defter 02)
+# 3. **Kaç kez denenir ve ne zaman vazgeçilir?** (defter 03)
+# 4. **İstek göndermekten tümüyle ne zaman vazgeçilir?** (defter 04, devre kesici)
+#
+# 05 numaralı defter mobil dersi izler, 06 numaralı defter simüle edilen binlerce
+# istemciyi tek bir sunucunun karşısına koyar, 07 numaralı defter de her şeyi bir
+# kontrol listesinde ve bir bitirme alıştırmasında toplar.
 
 # %% [markdown]
 # ## Counting attempts and retries
@@ -76,6 +131,32 @@
 # So the 800 ms ceiling belongs to retry n = 2, the third retry, and comes
 # **before attempt 4**. (The lesson's own loop counts `deneme` from 0 and its
 # table from 1; the code is the same, only the labels differ.)
+
+# %% [markdown] tags=["tr"]
+# ## Denemeleri ve yeniden denemeleri saymak
+#
+# Her defterde ve her denetleyicide kullanılan tek bir kural:
+#
+# * **deneme**, isteğin bir kez gönderilmesidir ve 1'den sayılır: **1. deneme
+#   ilk gönderimdir**, 2. deneme ilk yeniden gönderimdir;
+# * **yeniden deneme**, bir hatadan sonraki bir bekleme ve bir denemedir.
+#   Formüllerde yeniden deneme numarası **n 0'dan sayılır**: n = 0 yeniden
+#   denemesi 2. denemeden önceki beklemedir; genel olarak n yeniden denemesi
+#   n + 2. denemeden önce gelir;
+# * satırlarını 1, 2, 3 diye numaralayan tablolar (dersin `deneme` sütunu,
+#   `waits_table`'ın `retry` sütunu) yeniden denemeleri 1'den sayar: k. satır
+#   n = k − 1'dir, yani k + 1. denemeden önceki beklemedir.
+#
+# Taban 200 ms ve çarpan 2 iken üst sınır min(5000, 200 × 2ⁿ) olur:
+#
+# | deneme | 1 | 2 | 3 | 4 | 5 |
+# |---|---|---|---|---|---|
+# | ondan önceki yeniden deneme n | - | 0 | 1 | 2 | 3 |
+# | beklemenin üst sınırı (ms) | - | 200 | 400 | 800 | 1600 |
+#
+# Demek ki 800 ms'lik üst sınır, üçüncü yeniden deneme olan n = 2'ye aittir ve
+# **4. denemeden önce** gelir. (Dersin kendi döngüsü `deneme`'yi 0'dan, tablosu
+# ise 1'den sayar; kod aynıdır, yalnızca etiketler farklıdır.)
 
 # %% [markdown]
 # ## The lessons' words
@@ -115,6 +196,44 @@
 # | kullanıcı tarafından tetiklenen / arka planda çalışan (istek) | user-triggered / background (request) | 03 |
 # | geçici / kalıcı hata | transient / permanent error (the mobile lesson) | 01, 05 |
 
+# %% [markdown] tags=["tr"]
+# ## Derslerin sözcükleri
+#
+# Dersler Türkçedir; defterler derslerden ve kodlarından alıntı yapar. Terimler,
+# derslerin kullandığı biçimiyle:
+#
+# | Türkçe | İngilizce | nerede |
+# |---|---|---|
+# | yeniden deneme | retry (web dersinin başlığı: *Yeniden Deneme ve Geri Çekilme*) | 00-07 |
+# | deneme, `enCokDeneme` | attempt; attempt limit, deneme sayısı üst sınırı (`max_attempts`) | 03 |
+# | geri çekilme, üstel geri çekilme | backoff, exponential backoff | 02 |
+# | bekleme, `beklemeler` | wait, waits (beklemeler) | 02, 03 |
+# | `TABAN` (taban) | base: geri çekilmenin tabanı, 200 ms (`yeniden-deneme.mjs` içinde aynı sözcük sunucunun taban URL'sini adlandırır) | 02, 03 |
+# | `CARPAN` (çarpan) | factor: çarpan, 2 | 02 |
+# | `TAVAN` (tavan) | cap: tavan, 5000 ms | 02 |
+# | sarsıntı | jitter | 02 |
+# | tam sarsıntı | full jitter | 02 |
+# | ilişkisiz sarsıntı | decorrelated jitter | 02 |
+# | sarsıntısız / sarsıntılı | without / with jitter | 02 |
+# | istemci, kova | client, bucket (histogramın kovası) | 02 |
+# | alt sınır | lower bound (beklemenin alt sınırı, Retry-After için) | 03 |
+# | sunucu önerisi (`sunucuOnerisi`) | sunucunun önerisi, Retry-After | 03 |
+# | hata sınıfı; ağ hatası (`ag`), gövde hatası (`govde`), iptal | failure class; network error, body error, cancellation | 01 |
+# | güvenli yöntem (`GUVENLI_YONTEM`) | safe method (GET, HEAD, OPTIONS) | 01 |
+# | tekillik anahtarı | idempotency key | 01 |
+# | sözleşme | contract | 01 |
+# | denenir mi (`denenirMi`) | is it retried? (kural) | 01 |
+# | devre kesici | circuit breaker | 04 |
+# | kapalı / açık / yarı açık (`kapali`, `acik`, `yariAcik`) | closed / open / half-open | 04 |
+# | eşik (`ESIK`) | threshold: eşik, 3 hata | 04 |
+# | soğuma (`SOGUMA`) | cooldown: soğuma süresi, 5000 ms | 04 |
+# | ardışık başarısızlık, `ardisikHata` | failures in a row | 04 |
+# | izin, gönderilen, engellenen | allowed, sent, blocked | 04 |
+# | tohum, üreteç | seed, generator | 00, 02 |
+# | toplam bütçe | total (time) budget: toplam süre bütçesi | 03 |
+# | kullanıcı tarafından tetiklenen / arka planda çalışan (istek) | user-triggered / background (request) | 03 |
+# | geçici / kalıcı hata | transient / permanent error (mobil ders) | 01, 05 |
+
 # %% [markdown]
 # ## Everything is reproducible
 #
@@ -122,6 +241,14 @@
 # (Mulberry32, seed 20260114), so their printed tables can be checked. The
 # `retrylab` package re-implements it bit for bit. Here are its first three
 # draws, and the lesson's first full-jitter wait, `round(r × 200)`:
+
+# %% [markdown] tags=["tr"]
+# ## Her şey yeniden üretilebilir
+#
+# Dersler rastgele sayılarını küçük, tohumlu bir üreteçten (Mulberry32,
+# tohum 20260114) alır; bu yüzden yazdırdıkları tablolar doğrulanabilir. `retrylab`
+# paketi bu üreteci bit düzeyinde birebir yeniden uygular. İşte ürettiği ilk üç
+# sayı ve dersin ilk tam sarsıntılı beklemesi, `round(r × 200)`:
 
 # %%
 from retrylab import Backoff, Mulberry32, Outcome, RetryPolicy
@@ -139,6 +266,11 @@ round(draws[0] * 200)
 # in every notebook identical on every run, so you can compare yours with the
 # lesson's and the tests can too.
 
+# %% [markdown] tags=["tr"]
+# Üretim ortamında bir üreteç hiçbir zaman tohumlanmaz; burada tohum, her
+# defterdeki her sayıyı her çalıştırmada aynı kılar; böylece siz de testler de
+# sonuçları dersinkilerle karşılaştırabilirsiniz.
+
 # %% [markdown]
 # ## A first retry loop
 #
@@ -146,6 +278,14 @@ round(draws[0] * 200)
 # The policy allows four attempts and waits with exponential backoff (base
 # 200 ms, factor 2, cap 5 s) and full jitter. Instead of really sleeping we
 # record each wait, exactly as the lesson does:
+
+# %% [markdown] tags=["tr"]
+# ## İlk yeniden deneme döngüsü
+#
+# İstasyon iki kez `503 Service Unavailable` yanıtı verir, sonra veriyi gönderir.
+# Politika dört denemeye izin verir ve üstel geri çekilme (taban 200 ms, çarpan 2,
+# tavan 5 s) ile tam sarsıntı kullanarak bekler. Gerçekten beklemek yerine, tıpkı
+# dersteki gibi her bekleme kaydedilir:
 
 # %%
 answers = iter([Outcome.http(503), Outcome.http(503),
@@ -162,6 +302,12 @@ result.attempts, result.waits, result.reason.value
 # 184 ms (n = 1, before attempt 3), and the data arrived: the first line of
 # the lesson's output. Notebook 03 runs the same loop against a real HTTP
 # server on your machine, and has you write it.
+
+# %% [markdown] tags=["tr"]
+# Üç deneme, 70 ms (yeniden deneme n = 0, 2. denemeden önce) ve 184 ms
+# (n = 1, 3. denemeden önce) olmak üzere iki bekleme ve gelen veri: dersin çıktısının ilk
+# satırı. 03 numaralı defter aynı döngüyü kendi makinenizdeki gerçek bir HTTP
+# sunucusuna karşı çalıştırır ve döngüyü sizin yazmanızı ister.
 
 # %%
 result.outcome.data
@@ -186,6 +332,26 @@ result.outcome.data
 # notebook use `retrylab`'s version. The lesson's JavaScript stands beside
 # each one.
 
+# %% [markdown] tags=["tr"]
+# ## Defterler
+#
+# | # | defter | neler yapabileceksiniz | siz yazarsınız |
+# |---|---|---|---|
+# | 00 | `00_start_here` | yolunuzu bulmak, ilk döngüyü çalıştırmak | |
+# | 01 | `01_which_errors_to_retry` | herhangi bir yöntem ve hata için yeniden denenip denenmeyeceğine ve nedenine karar vermek; yazma isteklerini tekillik anahtarlarıyla güvenli hâle getirmek | `should_retry` |
+# | 02 | `02_computing_the_wait` | sabit, doğrusal, üstel ve tavanlı beklemeleri hesaplamak ve sarsıntının bir sürüyü nasıl dağıttığını görmek | `full_jitter`, `decorrelated` |
+# | 03 | `03_the_retry_loop` | gerçek bir sunucuya karşı bir yeniden deneme döngüsü çalıştırmak, Retry-After'a uymak, deneme ve süre sınırları koymak | yeniden deneme döngüsü |
+# | 04 | `04_circuit_breaker` | bir devre kesiciyi kapalı, açık ve yarı açık durumlar boyunca izlemek ve kapsamını uç nokta başına belirlemek | bir devre kesici sınıfı |
+# | 05 | `05_mobile_retry_policy` | mobil dersin politikalarını ve kodunu eleştirel gözle okumak ve dersin dört yaygın hatasından kaçınmak |
+# | 06 | `06_retry_storms_lab` | binlerce istemcinin tek bir sunucuya karşı yeniden denemesini izlemek ve bir yeniden deneme fırtınasını durdurmak |
+# | 07 | `07_summary_and_exercises` | verilen bir senaryo için eksiksiz bir politika tasarlamak ve sınamak | |
+#
+# 01 ile 04 arasındaki defterlerde her mekanizmayı önce kendiniz, bir imza, bir
+# docstring ve `...` bulunan bir hücrede yazarsınız; bir denetleyici onu dersin
+# yazdırdığı çıktılara ve sizin görmediğiniz durumlara göre değerlendirir; defter
+# ancak bundan sonra `retrylab`'ın sürümünü kullanır. Her birinin yanında dersin
+# JavaScript kodu durur.
+
 # %% [markdown]
 # ## How to use the sliders
 #
@@ -198,6 +364,21 @@ result.outcome.data
 #
 # Each figure is drawn once when its cell runs, so the notebook also reads on
 # GitHub or nbviewer without a kernel; the sliders need a running kernel.
+
+# %% [markdown] tags=["tr"]
+# ## Kaydırıcılar nasıl kullanılır
+#
+# 02, 04, 05 ve 06 numaralı defterlerdeki keşif araçları bir grafik, altında bir
+# satır sayı (*gösterge*) ve bir sıra kaydırıcı gösterir. Bir kaydırıcıyı
+# sürükleyin ya da tutamacına tıklayıp ok tuşlarını kullanın; grafik ve gösterge
+# onu izler. Bir birleşim anlamsızsa (örneğin tabanın altında bir tavan), bir
+# ileti hangi değerin aralık dışında olduğunu ve neye izin verildiğini söyler; siz
+# düzeltene kadar son geçerli grafik yerinde kalır. Yavaş keşif araçları grafiği,
+# tutamacı bıraktığınızda yeniden çizer.
+#
+# Her grafik, hücresi çalıştığında bir kez çizilir; böylece defter çekirdek
+# (kernel) olmadan GitHub'da ya da nbviewer'da da okunabilir; kaydırıcılar ise
+# çalışan bir çekirdek gerektirir.
 
 # %% [markdown]
 # ## How to run the notebooks
@@ -216,6 +397,25 @@ result.outcome.data
 #
 # Run a notebook top to bottom with *Run → Restart Kernel and Run All Cells*.
 # Every notebook runs in well under thirty seconds.
+
+# %% [markdown] tags=["tr"]
+# ## Defterler nasıl çalıştırılır
+#
+# Deponun klasöründen, Python 3.10 veya daha yenisi bulunan bir makinede:
+#
+# ```bash
+# python3 -m venv .venv && .venv/bin/pip install -e . && .venv/bin/jupyter lab notebooks/tr/00_start_here.ipynb
+# ```
+#
+# conda ile ya da Binder üzerinde (Binder `environment.yml` dosyasını olduğu gibi
+# okur):
+#
+# ```bash
+# conda env create -f environment.yml && conda activate retrylab && jupyter lab notebooks/tr/
+# ```
+#
+# Bir defteri baştan sona *Run → Restart Kernel and Run All Cells* ile çalıştırın.
+# Her defter otuz saniyeden çok daha kısa sürede çalışır.
 
 # %% [markdown]
 # ## Summary
@@ -237,6 +437,27 @@ result.outcome.data
 # answers. With the same policy and seed, how many attempts does the loop make,
 # and what are the waits? Fill in `attempts` and `waits`.
 
+# %% [markdown] tags=["tr"]
+# ## Özet
+#
+# * Bir yeniden deneme politikası dört soruyu yanıtlar: hangi hatalar, ne kadar
+#   beklenir, kaç kez ve ne kadar süreyle denenir, istek göndermekten tümüyle ne
+#   zaman vazgeçilir.
+# * Derslerin sayıları tohumlu bir üreteçten gelir; bu yüzden bu serideki her
+#   tablo son basamağına kadar doğrulanabilir.
+# * `RetryPolicy.run` göndermeyi, beklemeyi ve üreteci argüman olarak alır;
+#   döngüdeki hiçbir şey kendiliğinden saat okumaz ya da beklemez.
+#
+# ## Alıştırmalar
+#
+# Her alıştırma hücresinde `...` bulunur: onu kendi yanıtınızla değiştirin ve
+# hücreyi çalıştırın; altındaki denetleyici "Henüz değil" ("Not yet"), "Tekrar
+# deneyin" ("Try again", bir ipucuyla) ya da "Doğru" ("Correct") der.
+#
+# **Alıştırma 1.** İstasyon artık yanıt vermeden önce *üç* kez 503 ile başarısız
+# oluyor. Aynı politika ve tohumla döngü kaç deneme yapar, beklemeler nelerdir?
+# `attempts` ve `waits` değerlerini doldurun.
+
 # %%
 from retrylab.exercises.ex00 import check_three_failures, check_which_notebook
 
@@ -255,6 +476,11 @@ check_three_failures(attempts, waits)
 # **Exercise 2.** Which notebook would you open to find out why a `POST` that
 # timed out must not simply be sent again? Give its number as an int.
 
+# %% [markdown] tags=["tr"]
+# **Alıştırma 2.** Zaman aşımına uğrayan bir `POST` isteğinin neden öylece
+# yeniden gönderilmemesi gerektiğini öğrenmek için hangi defteri açardınız?
+# Numarasını bir int olarak verin.
+
 # %% tags=["scaffold"]
 notebook = ...
 check_which_notebook(notebook)
@@ -269,12 +495,30 @@ check_which_notebook(notebook)
 # number of attempts change? Can the waits? Which bounds hold for *every*
 # seed? Then run it and compare.
 
+# %% [markdown] tags=["tr"]
+# **Alıştırma 3 (açık uçlu: değiştir, tahmin et, ölç).** İlk döngüde tohumu
+# `SEED` yerine `SEED + 1` yapın. Çalıştırmadan önce tahmin edin: deneme sayısı
+# değişir mi? Beklemeler değişebilir mi? Hangi sınırlar *her* tohum için
+# geçerlidir? Sonra çalıştırıp karşılaştırın.
+
 # %% [markdown] tags=["solution"]
 # The attempts stay 3: the station's answers (503, 503, data) do not depend
 # on the generator. The waits change, but each stays within its ceiling:
 # retry n = 0 waits 0-200 ms, n = 1 waits 0-400 ms, so the total is at most
 # 600 ms for any seed. A seed fixes one run; the ceilings bound all of them.
 # With `SEED + 1`:
+#
+# ```python
+# answers = iter([Outcome.http(503), Outcome.http(503), Outcome.success([])])
+# policy.run(lambda: next(answers), rng=Mulberry32(SEED + 1)).waits
+# ```
+
+# %% [markdown] tags=["solution", "tr"]
+# Deneme sayısı 3 olarak kalır: istasyonun yanıtları (503, 503, veri) üretece
+# bağlı değildir. Beklemeler değişir, ama her biri kendi üst sınırı içinde kalır:
+# n = 0 yeniden denemesi 0-200 ms, n = 1 yeniden denemesi 0-400 ms bekler; yani
+# toplam, her tohum için en çok 600 ms'dir. Bir tohum tek bir çalıştırmayı
+# sabitler; üst sınırlar hepsini sınırlar. `SEED + 1` ile:
 #
 # ```python
 # answers = iter([Outcome.http(503), Outcome.http(503), Outcome.success([])])

@@ -27,6 +27,37 @@
 #   duplicates without one;
 # * read the mobile lesson's claims about transient errors critically.
 
+# %% [markdown] tags=["tr"]
+# # 01 · Hangi hatalar yeniden denenir
+#
+# **Önceki:** [00 · Buradan başlayın](00_start_here.ipynb) ·
+# **Sonraki:** [02 · Bekleme süresinin hesabı](02_computing_the_wait.ipynb) ·
+# **Ön koşullar:** 00 numaralı defter (denemeler ve yeniden denemeler, terim
+# sözlüğü); "GET okur, POST yazar, 503 erişilemez demektir" düzeyinde HTTP
+# yöntemleri ve durum kodları · **Süre:** yaklaşık 45 dakika
+#
+# Dağdaki gözlemcinin **Kuzey Yamaç istasyonuyla** bağlantısı zaman zaman
+# birkaç saniyeliğine kopar. 200 ms sonra yeniden gönderilen bir istek çoğu
+# zaman başarılı olur ve kimse bir şey fark etmez. Ama bazı hatalar asla yeniden
+# denenmemelidir, bazıları da ancak dikkatle: iki kez kaydedilen bir ölçüm,
+# yanlış bir ölçümdür.
+#
+# Web dersinde karar iki bilgiye bakar: **hatanın sınıfı** ve **isteğin
+# yöntemi**. Bu defter ikisini de kendi makinenizdeki gerçek bir HTTP
+# sunucusuna karşı dener.
+#
+# **Neler yapabileceksiniz**
+#
+# * herhangi bir hatayı sınıfına (HTTP, ağ, gövde, iptal) yerleştirmek, yeniden
+#   denenip denenmediğini söylemek ve bu kuralı kendiniz yazmak;
+# * 429 ile 5xx'in neden yeniden denendiğini, diğer bütün 4xx'lerin neden
+#   denenmediğini açıklamak;
+# * bir ağ hatasının sonucu neden bilinmez bıraktığını ve ağ hatasından sonra
+#   hangi yöntemlerin yeniden gönderilebileceğini açıklamak;
+# * bir yazma isteğini tekillik anahtarıyla yeniden denemeye güvenli hâle
+#   getirmek ve anahtar olmadığında oluşan kopyaları saymak;
+# * mobil dersin geçici hatalar üzerine iddialarını eleştirel gözle okumak.
+
 # %%
 import time
 
@@ -69,6 +100,15 @@ pd.set_option("display.max_colwidth", 110)
 # exact, reproducible ways. In `"store"` mode, `POST /measurements` saves a
 # measurement, so we can count what the server really stored.
 
+# %% [markdown] tags=["tr"]
+# ## Laboratuvar sunucusu
+#
+# `LabServer`, bu defterin içinde çalışan küçük bir HTTP sunucusudur. Yalnızca
+# `127.0.0.1` üzerinde, boş bir bağlantı noktasında dinler ve istenirse tam
+# olarak belirlenmiş, yeniden üretilebilir biçimlerde başarısız olur. `"store"`
+# kipinde `POST /measurements` bir ölçüm kaydeder; böylece sunucunun gerçekte
+# neleri kaydettiği sayılabilir.
+
 # %%
 lab = LabServer("store")
 lab
@@ -88,6 +128,22 @@ lab
 # request and then close the connection without answering; `bad_json` sends
 # a body that is not JSON.
 
+# %% [markdown] tags=["tr"]
+# ## Dört hata sınıfı
+#
+# Ders her hatayı dört sınıftan birine yerleştirir:
+#
+# * **HTTP hatası**: sunucu yanıt verdi, ama bir hata durum koduyla. Sunucunun
+#   kararı bilinir.
+# * **ağ hatası**: hiçbir yanıt gelmedi (bağlantı reddedildi, sıfırlandı, zaman
+#   aşımına uğradı, kapandı).
+# * **gövde hatası**: bir yanıt geldi, ama gövdesi kullanılamıyor.
+# * **iptal**: çağıran taraf vazgeçti (kullanıcı ekrandan ayrıldı).
+#
+# Aşağıda laboratuvar sunucusundan her birinin bir örneği var. `drop`,
+# sunucunun isteği işleyip ardından bağlantıyı yanıt vermeden kapatmasını
+# sağlar; `bad_json` JSON olmayan bir gövde gönderir.
+
 # %% [markdown]
 # ## Write the rule yourself
 #
@@ -103,6 +159,24 @@ lab
 # Here is the lesson's JavaScript for it, from `yeniden-deneme.mjs` (its
 # rule has no key; the lesson's text adds it):
 
+# %% [markdown] tags=["tr"]
+# ## Kuralı kendiniz yazın
+#
+# Dersin bütün kuralı üç cümleye sığar:
+#
+# * bir **HTTP hatasından** sonra yalnızca **429** ve **5xx** yeniden denenir
+#   (bunlar zamanla değişir); diğer bütün durum kodları isteğin kendisiyle
+#   ilgilidir;
+# * bir **ağ hatasından** sonra yalnızca **güvenli yöntemler** olan GET, HEAD
+#   ve OPTIONS ya da yazma isteği sunucunun uyduğu bir **tekillik anahtarı**
+#   taşıyan herhangi bir yöntem yeniden denenir (sunucu isteği zaten işlemiş
+#   olabilir);
+# * bir **gövde hatası** ya da bir **iptal** (ya da bir başarı) asla yeniden
+#   denenmez.
+#
+# Bunun için dersin JavaScript kodu, `yeniden-deneme.mjs` dosyasından (kodun
+# kuralında anahtar yoktur; anahtarı dersin metni ekler):
+
 # %%
 from retrylab.exercises.build import check_should_retry
 from retrylab.lessons.js_programs import js_program
@@ -116,6 +190,14 @@ js_program("yeniden-deneme.mjs", "const GUVENLI_YONTEM", "return false;")
 # cases first, then every status from 400 to 599 and every method, with and
 # without a key, and names the first case where your rule and the lesson's
 # differ.
+
+# %% [markdown] tags=["tr"]
+# **Alıştırma 1 (kendin kur).** `should_retry` fonksiyonunu Python'da yazın.
+# Bir `Outcome` nesnesinin `.kind` alanı (`"success"`, `"http"`, `"network"`,
+# `"body"` ya da `"cancelled"`) ve `"http"` için `.status` alanı vardır.
+# Denetleyici önce dersin örneklerini, ardından 400'den 599'a kadar her durum
+# kodunu ve her yöntemi, anahtarlı ve anahtarsız olarak dener ve sizin
+# kuralınızla dersin kuralının ayrıştığı ilk örneği adıyla belirtir.
 
 # %% tags=["scaffold"]
 def should_retry(outcome, method, idempotency_key):
@@ -151,6 +233,13 @@ check_should_retry(should_retry)
 # notebook shows, against a real server, *why* each sentence of the rule is
 # there.
 
+# %% [markdown] tags=["tr"]
+# Buradan sonra defter aynı kuralın `retrylab` sürümünü kullanır:
+# `decide(outcome, method, idempotency_key)` kararı *ve gerekçesini* döndürür,
+# `retrylab.should_retry` ise yalnızca bool değeri. Defterin geri kalanı,
+# kuralın her cümlesinin *neden* orada olduğunu gerçek bir sunucuya karşı
+# gösterir.
+
 # %%
 lab.script("GET", "/station", faults=["drop"])
 lab.script("GET", "/broken", statuses=[200], faults=["bad_json"])
@@ -170,6 +259,9 @@ pd.DataFrame({name: {"kind": o.kind, "status": o.status,
 # %% [markdown]
 # Every outcome carries a `detail` in words:
 
+# %% [markdown] tags=["tr"]
+# Her sonuç, sözcüklerle yazılmış bir `detail` taşır:
+
 # %%
 for name, o in examples.items():
     print(f"{name:13} {o.detail or '-'}")
@@ -185,6 +277,18 @@ for name, o in examples.items():
 # a GET with a broken body would be retried four times. `retrylab`'s client
 # keeps the two apart (`Outcome.body`).
 
+# %% [markdown] tags=["tr"]
+# **Gövde hatası ve iptal hiçbir koşulda yeniden denenmez.** Gövde hatası
+# programın kendi hatasıdır (iki taraf biçim üzerinde anlaşamıyordur) ve
+# tekrarlanan istek aynı bozuk gövdeyi alır. İptal ise zaten bir vazgeçme
+# kararıdır.
+#
+# Dersin kendi kodu burada metniyle çelişiyor. `yeniden-deneme.mjs` içinde
+# `await yanit.json()`, `fetch` ile aynı `try` bloğundadır; bu yüzden gövdesi
+# JSON olmayan bir yanıt `catch` bloğuna düşer ve `{ tur: "ag" }`, yani bir
+# *ağ* hatası olur: gövdesi bozuk bir GET dört kez yeniden denenirdi.
+# `retrylab`'ın istemcisi ikisini birbirinden ayırır (`Outcome.body`).
+
 # %% [markdown]
 # ## HTTP errors: 4xx against 429 and 5xx
 #
@@ -192,6 +296,13 @@ for name, o in examples.items():
 # request itself: the same request gets the same answer. Two exceptions can
 # change with time: **429** (a rate limit, which resets) and **5xx** (the
 # server's state right now).
+
+# %% [markdown] tags=["tr"]
+# ## HTTP hataları: 4xx'e karşı 429 ve 5xx
+#
+# HTTP hatalarında sunucunun kararı bilinir. 4xx isteğin kendisiyle ilgilidir:
+# aynı isteği tekrarlamak aynı yanıtı üretir. İki istisna zamanla değişebilir:
+# **429** (sıfırlanan bir hız sınırı) ve **5xx** (sunucunun o anki durumu).
 
 # %%
 statuses = [400, 401, 403, 404, 409, 422, 429, 500, 502, 503]
@@ -203,6 +314,10 @@ pd.DataFrame([(s, decide(Outcome.http(s), "GET").retry,
 # %% [markdown]
 # Try it: send an invalid measurement three times. The answer does not
 # change, and nothing is stored:
+
+# %% [markdown] tags=["tr"]
+# Deneyin: geçersiz bir ölçümü üç kez gönderin. Yanıt değişmez ve hiçbir şey
+# kaydedilmez:
 
 # %%
 bad = [http_send(lab.url + "/measurements", "POST", {"value": "cold"})
@@ -216,6 +331,14 @@ bad = [http_send(lab.url + "/measurements", "POST", {"value": "cold"})
 # The answer may have been lost on the way back, *after* the server acted.
 # The lab can produce both cases: `close` shuts the connection before
 # handling the request, `drop` handles it and then loses the answer.
+
+# %% [markdown] tags=["tr"]
+# ## Ağ hataları: sunucu isteği işledi mi?
+#
+# Ağ hatalarında sunucunun isteği alıp almadığı bilinmez. Yanıt, sunucu isteği
+# işledikten *sonra*, dönüş yolunda kaybolmuş olabilir. Laboratuvar iki durumu
+# da üretebilir: `close` bağlantıyı isteği işlemeden önce kapatır, `drop`
+# isteği işler ve ardından yanıtı kaybeder.
 
 # %%
 lab.script("POST", "/measurements", faults=["close", "drop"])
@@ -232,6 +355,11 @@ pd.DataFrame({"client saw": [closed.kind, dropped.kind],
 # client gives up after 0.1 s; the measurement is stored anyway, after the
 # client has reported a failure:
 
+# %% [markdown] tags=["tr"]
+# Zaman aşımı da aynı türden bir hatadır. Burada sunucu 0,3 s harcar, istemci
+# ise 0,1 s sonra vazgeçer; istemci bir hata bildirdikten sonra ölçüm yine de
+# kaydedilir:
+
 # %%
 lab.script("POST", "/measurements", latency=0.3)
 before = lab.record_count
@@ -247,6 +375,12 @@ lab.record_count - before
 # once and stored the measurement twice. So after a network error the
 # decision moves to the **method**: a request that changes nothing can be
 # sent again; one that stores a measurement might store it twice.
+
+# %% [markdown] tags=["tr"]
+# İstemci üç kez aynı ağ hatasını gördü; sunucu bir kez hiçbir şey yapmadı, iki
+# kez ölçümü kaydetti. Bu yüzden ağ hatasında karar **yönteme** geçer: hiçbir
+# şeyi değiştirmeyen bir istek yeniden gönderilebilir; ölçüm kaydeden bir istek
+# ise ölçümü iki kez kaydedebilir.
 
 # %% [markdown]
 # ## Which methods may be sent again?
@@ -267,6 +401,28 @@ lab.record_count - before
 #
 # The last three columns say which methods each one retries after a network
 # error (without a key):
+
+# %% [markdown] tags=["tr"]
+# ## Hangi yöntemler yeniden gönderilebilir?
+#
+# Ders ağ hatasından sonra yalnızca önceki kursta tanımlanan **güvenli**
+# yöntemleri, `GET`, `HEAD` ve `OPTIONS`'ı (`GUVENLI_YONTEM`) yeniden dener.
+# Mobil ders ise başka bir şey söyler: "yeniden denemeleri yalnızca GET, PUT ve
+# DELETE ile sınırlayın". İkisi birbirini tutmaz ve ikisinin de bir kaynağı
+# vardır:
+#
+# * RFC 9110 §9.2.1, GET, HEAD, OPTIONS ve TRACE'i **güvenli** sayar: bu
+#   yöntemler sunucuda hiçbir şeyi değiştirmez.
+# * RFC 9110 §9.2.2, PUT, DELETE ve güvenli yöntemleri **idempotent**
+#   (tekrarlanması aynı sonucu veren) sayar: böyle bir isteği iki kez göndermek,
+#   bir kez göndermekle aynı *amaçlanan* etkiyi doğurur. Ayrıca idempotent
+#   isteklerin "bir iletişim hatası olursa otomatik olarak tekrarlanabileceğini"
+#   ve bir istemcinin, isteğin yine de idempotent olduğunu bilmedikçe ya da hiç
+#   uygulanmadığını anlayamadıkça idempotent olmayan bir isteği otomatik olarak
+#   yeniden denememesi gerektiğini ekler.
+#
+# Son üç sütun, her birinin ağ hatasından sonra (anahtar olmadan) hangi
+# yöntemleri yeniden denediğini gösterir:
 
 # %%
 methods = ["GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE", "POST", "PATCH"]
@@ -290,6 +446,18 @@ pd.DataFrame({m: {"safe (RFC)": m in SAFE_METHODS,
 # `decide` or `RetryPolicy` to use it. For `POST` both agree: never, without
 # more information. An idempotency key is that information.
 
+# %% [markdown] tags=["tr"]
+# Web dersinin kuralı daha katı olanıdır ve bunun nedenleri vardır: idempotent
+# olmak *sunucunun durumu* hakkında bir sözdür; yanıt ya da başka istemciler
+# hakkında değil. Tekrarlanan bir `DELETE` ikinci seferde 404 yanıtı alır;
+# tekrarlanan bir `PUT`, arada başka birinin yaptığı bir değişikliğin üzerine
+# yazabilir; üstelik bu söz ancak sunucunun kodu onu tutarsa geçerlidir. RFC'nin
+# kuralı kütüphanelerin olağan varsayılanıdır: urllib3 (`requests`'in altında
+# çalışan kütüphane), aksi söylenmedikçe tam olarak bu altı yöntemi yeniden
+# dener. Bu kuralı kullanmak için `decide`'a ya da `RetryPolicy`'ye
+# `safe_methods=IDEMPOTENT_METHODS` verin. `POST` için ikisi aynı şeyi söyler:
+# daha fazla bilgi olmadan asla. Tekillik anahtarı işte bu bilgidir.
+
 # %% [markdown]
 # ## The idempotency key: a contract
 #
@@ -299,6 +467,17 @@ pd.DataFrame({m: {"safe (RFC)": m in SAFE_METHODS,
 # key gets the first answer again and stores nothing new. The lesson is
 # careful to call this a contract that client and server agree on together:
 # a key sent to a server that ignores it protects nothing.
+
+# %% [markdown] tags=["tr"]
+# ## Tekillik anahtarı: bir sözleşme
+#
+# İstemci her *yazma isteği* için (her deneme için değil) benzersiz bir anahtar
+# üretir ve bunu o yazma isteğinin her denemesinde bir `Idempotency-Key`
+# başlığıyla gönderir. Sunucu anahtarı ilk yanıtıyla birlikte saklar. Aynı
+# anahtarla gelen bir tekrar ilk yanıtı yeniden alır ve yeni hiçbir şey
+# kaydedilmez. Ders bunu özenle, istemci ile sunucunun birlikte kararlaştırması
+# gereken bir sözleşme olarak adlandırır: anahtarı yok sayan bir sunucuya
+# gönderilen anahtar hiçbir şeyi korumaz.
 
 # %%
 keys = KeyMaker(seed=SEED)
@@ -320,6 +499,11 @@ first.data == again.data, lab.record_count - before
 # same body. (A repeat that arrives while the first is still being processed
 # gets 409 Conflict: try again later.)
 
+# %% [markdown] tags=["tr"]
+# Aynı anahtarın *farklı* bir gövdeyle gelmesi bir istemci hatasıdır (anahtar
+# başka bir ölçüm için yeniden kullanılmıştır). Sunucu tahmin yürütmek yerine
+# bunu 409 ile reddeder:
+
 # %%
 clash = http_send(url, "POST", {"value": 99.0}, {"Idempotency-Key": key})
 clash.status, clash.data["message"]
@@ -337,6 +521,21 @@ clash.status, clash.data["message"]
 #   mistake);
 # * `lesson`: no key, and the lesson's rule: no retry of POST after a
 #   network error.
+
+# %% [markdown] tags=["tr"]
+# ### Yanıtların %20'sini kaybeden bir bağlantı üzerinden 1.000 yazma isteği
+#
+# Şimdi asıl sınav. `write_experiment`, 1.000 ölçümü yeniden deneme döngüsünden
+# (4 deneme) geçirerek gönderir; bu sırada sunucu, yanıtlarının rastgele
+# seçilmiş %20'sini ölçümü *kaydettikten sonra* kaybeder (tohumlu olduğu için
+# her çalıştırmada aynı yanıtlar kaybolur). Üç istemci:
+#
+# * `key`: her yazma isteğinde bir tekillik anahtarı; bu yüzden POST ağ
+#   hatasından sonra yeniden denenir;
+# * `unsafe`: anahtar yok, ama POST ağ hatasından sonra yine de yeniden denenir
+#   (hatalı davranış);
+# * `lesson`: anahtar yok ve dersin kuralı geçerli: ağ hatasından sonra POST
+#   yeniden denenmez.
 
 # %% tags=["nbval-ignore-output"]
 bars = {mode: IntProgress(max=1000, description=mode) for mode in WRITE_MODES}
@@ -375,6 +574,24 @@ show(write_bars(counts, drop_rate=0.2))
 #
 # Only the key makes the write both safe and certain.
 
+# %% [markdown] tags=["tr"]
+# Tabloyu sunucunun gerçeğini akılda tutarak okuyun (`stored` ve `duplicates`,
+# istemcinin inandığından değil, sunucunun kayıtlarından gelir):
+#
+# * **key**: tam olarak 1.000 kayıt; hiçbiri kaybolmadı, hiçbiri iki kez
+#   yazılmadı. Kaybolan 249 yanıt yeniden denendi ve sunucu tekrarları
+#   belleğinden yanıtladı. İki yazma isteği dört yanıtını da kaybetti ve onaysız
+#   kaldı: veri güvendedir, aynı anahtarla sonradan yapılacak bir yeniden deneme
+#   bunu doğrular.
+# * **unsafe**: 1.000 ölçüm için 1.249 kayıt: yeniden denenen her kayıp yanıt
+#   bir kopyadır; 249 kopya, tam olarak ağ hatasından sonraki yeniden deneme
+#   sayısı kadar.
+# * **lesson**: kopya yok, ama istemcinin *başarısız* olarak bildirdiği 203
+#   ölçüm kaydedilmiştir. Kullanıcıya "kaydedilmedi" denir, kullanıcı
+#   "gönder"e elle yeniden basar ve kopya yine de ortaya çıkar.
+#
+# Yazma isteğini hem güvenli hem kesin kılan yalnızca anahtardır.
+
 # %% [markdown]
 # ## Transient and permanent errors: the mobile lesson
 #
@@ -400,6 +617,32 @@ show(write_bars(counts, drop_rate=0.2))
 # *rejected* the request, so it created nothing, and a repeat is rejected
 # again. Here are three malformed requests:
 
+# %% [markdown] tags=["tr"]
+# ## Geçici ve kalıcı hatalar: mobil ders
+#
+# Mobil ders aynı şeyi başka sözcüklerle söyler: yalnızca **geçici** hatalar
+# yeniden denenir: bağlantı zaman aşımları (`SocketTimeoutException`), geçici
+# sunucu kullanılamazlığı (HTTP 503, 502) ve DNS hataları; **kalıcı** hatalar,
+# yani HTTP 400, 401, 403, 404 ise asla, "çünkü bunlar ağ veya sunucuda değil,
+# istekte bir sorun olduğunu gösterir". Bu defterin diliyle: ağ hataları, 5xx
+# ve 429 geçicidir; diğer 4xx'ler kalıcıdır. (DNS hatası ya da reddedilen bir
+# bağlantı, istek yola çıkmadan önce olur; bu yüzden bunları yeniden denemek
+# bir POST için bile güvenlidir; dersin kuralı bu ayrımı yapmaz ve güvenli
+# tarafta kalır.)
+#
+# Dersin iki iddiası dikkat ister.
+#
+# **"Martin Kleppmann'ın “Designing Data-Intensive Applications” kitabına göre,
+# dağıtık sistemlerdeki arızaların %50'si geçicidir ve yeniden denemeyle
+# çözülür."** Kitapta böyle bir istatistik bulamadık. Bunu kaynaksız bir iddia
+# olarak ele alın: hataların ne kadarının geçici olduğu tümüyle sisteme
+# bağlıdır ve kendi sisteminiz için bunu öğrenmenin yolu ölçmektir (03 numaralı
+# defter, `RetryMetrics`).
+#
+# **"HTTP 400'ı yeniden denemek yinelenen veriler oluşturabilir."** 400,
+# sunucunun isteği *reddettiği* anlamına gelir; yani sunucu hiçbir şey
+# oluşturmamıştır ve tekrar da yeniden reddedilir. İşte bozuk biçimli üç istek:
+
 # %%
 before = lab.record_count
 rejected = [http_send(url, "POST", '{"value": -4.2').status for _ in range(3)]
@@ -411,6 +654,14 @@ rejected, lab.record_count - before
 # measurement and then fail before it answers. The lesson's rule retries 5xx
 # for every method, so a keyless POST can be doubled this way too. The lab's
 # `fail_after` fault does exactly that, once:
+
+# %% [markdown] tags=["tr"]
+# Gerçek kopya riski, idempotent olmayan bir isteğin bir **ağ hatasından**
+# (yukarıda) ya da bir **5xx**'ten sonra yeniden denenmesidir: sunucu ölçümü
+# kaydedip yanıt vermeden önce başarısız olabilir. Dersin kuralı 5xx'i her
+# yöntem için yeniden dener; bu yüzden anahtarsız bir POST bu yolla da iki kez
+# kaydedilebilir. Laboratuvarın `fail_after` arızası tam olarak bunu, bir kez
+# yapar:
 
 # %%
 lab.script("POST", "/measurements", faults=["fail_after"])
@@ -430,11 +681,21 @@ r.attempts, r.outcome.label(), lab.record_count - before
 # Without a key: two records for one measurement. With one: one record, and
 # the retry got the stored answer back.
 
+# %% [markdown] tags=["tr"]
+# Anahtar olmadan: bir ölçüm için iki kayıt. Anahtarla: tek kayıt; yeniden
+# deneme de saklanmış yanıtı geri aldı.
+
 # %% [markdown]
 # ## Your turn: the decision table
 #
 # Pick a method, a failure and whether an idempotency key was agreed; the
 # readout gives the lesson's decision and its reason.
+
+# %% [markdown] tags=["tr"]
+# ## Sıra sizde: karar tablosu
+#
+# Bir yöntem, bir hata ve bir tekillik anahtarı üzerinde anlaşılıp
+# anlaşılmadığını seçin; gösterge dersin kararını ve gerekçesini verir.
 
 # %% tags=["nbval-ignore-output"]
 explorer = decision_explorer()
@@ -450,6 +711,10 @@ assert explorer.readout == DecisionExplorer.readout_for(
 # Every combination at once: 7 methods × 9 outcomes × key or not.
 # `decision_table` asks `decide` about each one, a row each:
 
+# %% [markdown] tags=["tr"]
+# Bütün birleşimler bir arada: 7 yöntem × 9 sonuç × anahtarlı ya da anahtarsız.
+# `decision_table` her biri için `decide`'a sorar, her birine bir satır:
+
 # %%
 outcomes = {e: outcome_for(e) for e in ERRORS}
 decisions = decision_table(METHODS, outcomes)
@@ -460,12 +725,21 @@ len(decisions)
 # means retried in any case, `with key` only with an idempotency key, `no`
 # never:
 
+# %% [markdown] tags=["tr"]
+# `verdict_table` satırları her sonuç ve yöntem için tek sözcüğe indirger:
+# `retry` her durumda yeniden denendiği, `with key` yalnızca bir tekillik
+# anahtarıyla denendiği, `no` hiçbir zaman denenmediği anlamına gelir:
+
 # %%
 verdict_table(decisions)
 
 # %% [markdown]
 # And the reasons for one method, here `PUT`; change the filter to see
 # another:
+
+# %% [markdown] tags=["tr"]
+# Ve tek bir yöntemin, burada `PUT`'un gerekçeleri; başka bir yöntemi görmek
+# için filtreyi değiştirin:
 
 # %%
 for row in decisions.query("method == 'PUT'").itertuples():
@@ -497,6 +771,28 @@ lab.close()
 # **Exercise 2.** Which of these cases does the lesson's rule retry? Give a
 # set of letters.
 
+# %% [markdown] tags=["tr"]
+# ## Özet
+#
+# * Bir hata; HTTP hatası, ağ hatası, gövde hatası ya da iptaldir. Gövde
+#   hataları ve iptaller asla yeniden denenmez.
+# * HTTP hatasından sonra sunucunun kararı bilinir: 429 ve 5xx zamanla
+#   değişebilir ve yeniden denenir; diğer bütün 4xx'ler isteğin kendisiyle
+#   ilgilidir ve denenmez. 400 hiçbir şey oluşturmaz, bu yüzden onu yeniden
+#   denemek hiçbir şeyi kopyalamaz.
+# * Ağ hatasından sonra sunucunun isteği işleyip işlemediği bilinmez. Ders
+#   yalnızca GET, HEAD ve OPTIONS'ı yeniden dener; RFC 9110 (ve mobil ders) PUT
+#   ve DELETE'e de izin verir.
+# * Bir yazma isteği, istemci ile sunucunun birlikte tuttuğu bir sözleşme olan
+#   tekillik anahtarıyla yeniden denemeye güvenli hâle gelir: kayıplı bir
+#   bağlantı üzerinden 1.000 yazma isteği, anahtarlarla tam olarak 1.000,
+#   anahtarsız 1.249 kayıt bıraktı.
+#
+# ## Alıştırmalar
+#
+# **Alıştırma 2.** Dersin kuralı bu durumlardan hangilerini yeniden dener?
+# Harflerden oluşan bir küme verin.
+
 # %%
 from retrylab.exercises.ex01 import cases_table, check_retried_cases
 
@@ -515,6 +811,10 @@ check_retried_cases(answer)
 # 410, 413, 429, 501, 504 and 507. Which does the lesson's rule retry (for a
 # GET)? Give a set of numbers.
 
+# %% [markdown] tags=["tr"]
+# **Alıştırma 3.** 400, 401, 403, 404, 409, 422, 429, 500, 502 ve 503 durum
+# kodlarından hangileri yeniden denenir? Sayılardan oluşan bir küme verin.
+
 # %%
 from retrylab.exercises.ex01 import check_retried_statuses
 
@@ -531,6 +831,12 @@ check_retried_statuses(answer)
 # being dropped after the server stored the write, and each write had up to 4
 # attempts. How many duplicate records do 1,000 writes make *on average*?
 # Work it out, then compare with the `duplicates` the experiment counted.
+
+# %% [markdown] tags=["tr"]
+# **Alıştırma 4.** `unsafe` çalıştırmasında her yanıtın, sunucu yazma isteğini
+# kaydettikten sonra kaybolma olasılığı %20'ydi ve her yazma isteğinin en çok 4
+# denemesi vardı. 1.000 yazma isteği *ortalamada* kaç kopya kayıt oluşturur?
+# Hesaplayın, sonra deneyin saydığı `duplicates` değeriyle karşılaştırın.
 
 # %%
 from retrylab.exercises.ex01 import check_expected_duplicates
@@ -551,6 +857,13 @@ check_expected_duplicates(answer)
 # exercise 4: how many duplicates will `unsafe` store, and how many
 # unacknowledged writes will `key` leave? Then measure.
 
+# %% [markdown] tags=["tr"]
+# **Alıştırma 5 (açık uçlu: değiştir, tahmin et, ölç).** 1.000 yazma isteğiyle
+# yapılan deneyi 0,2 yerine 0,4 kayıp oranıyla yeniden çalıştırın
+# (`write_experiment(1000, 0.2, ...)` içindeki `0.2` değerini değiştirin).
+# Önce 4. alıştırmanın formülüyle tahmin edin: `unsafe` kaç kopya kaydeder, `key` kaç
+# onaysız yazma isteği bırakır? Sonra ölçün.
+
 # %% [markdown] tags=["solution"]
 # Expected duplicates: 1000 × (0.4 + 0.16 + 0.064) = 624 on average; the
 # seeded run stores 593, within the spread of one run. `key` still stores
@@ -559,3 +872,13 @@ check_expected_duplicates(answer)
 # a lossy link reliable. `lesson` stores no duplicates, yet 387 writes it
 # reports as failed were stored, and the user's manual resends would double
 # them.
+
+# %% [markdown] tags=["solution", "tr"]
+# Beklenen kopya sayısı: ortalamada 1000 × (0,4 + 0,16 + 0,064) = 624; tohumlu
+# çalıştırma 593 kopya kaydeder, bu da tek bir çalıştırmanın olağan saçılımı
+# içindedir. `key` yine tam olarak 1.000 kayıt saklar, ama dört yanıtını da
+# kaybeden yazma isteklerinin sayısı 28'e çıkar (beklenen 1000 × 0,4⁴ ≈ 26):
+# anahtar yeniden denemeyi güvenli kılar, kayıplı bir bağlantıyı güvenilir
+# kılmaz. `lesson` hiç kopya kaydetmez, ama başarısız olarak bildirdiği 387
+# yazma isteği kaydedilmiştir ve kullanıcının elle yeniden göndermeleri bunları
+# ikiye katlar.

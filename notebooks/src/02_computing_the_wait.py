@@ -21,6 +21,34 @@
 # * check a claim like "the peak falls to a quarter" and say what it depends on;
 # * choose between full and decorrelated jitter, knowing what the evidence says.
 
+# %% [markdown] tags=["tr"]
+# # 02 · Bekleme süresinin hesabı: geri çekilme, tavan ve sarsıntı
+#
+# **Önceki:** [01 · Hangi hatalar yeniden denenir](01_which_errors_to_retry.ipynb) ·
+# **Sonraki:** [03 · Yeniden deneme döngüsü](03_the_retry_loop.ipynb) ·
+# **Ön koşullar:** 00 numaralı defter (1. deneme ilk gönderimdir; yeniden deneme
+# n 0'dan sayılır), üsler ve `min` · **Süre:** yaklaşık 45 dakika
+#
+# Dağdaki gözlemci **Kuzey Yamaç istasyonuna** bir ölçüm gönderir; bağlantı
+# kopar ve istek başarısız olur. 01 numaralı defter yeniden denenip
+# *denenmeyeceğine* karar verdi. Bu defter **önce ne kadar bekleneceğine** karar
+# verir.
+#
+# **Neler yapabileceksiniz**
+#
+# * herhangi bir yeniden deneme için sabit, doğrusal, üstel ve tavanlı
+#   beklemeleri hesaplamak;
+# * tam sarsıntıyı ve ilişkisiz sarsıntıyı JavaScript'in yuvarlamasıyla kendiniz
+#   yazmak;
+# * dersin altı satırlık bekleme tablosunu yeniden üretmek ve iki sarsıntı
+#   sütununun neden tek bir rastgele sayı üretecini paylaştığını açıklamak;
+# * sarsıntının birlikte hata alan istemcileri nasıl dağıttığını bir
+#   histogramla göstermek ve toparlanan bir sunucunun gördüğü tepe yükü ölçmek;
+# * "tepe yük dörtte birine iniyor" gibi bir iddiayı sınamak ve neye bağlı
+#   olduğunu söylemek;
+# * kanıtların ne söylediğini bilerek tam sarsıntı ile ilişkisiz sarsıntı
+#   arasında seçim yapmak.
+
 # %%
 from retrylab import Backoff, Mulberry32
 from retrylab.lessons import outputs as lesson
@@ -46,6 +74,21 @@ SEED = lesson.SEED
 # them). `waits_table` gives the wait before each retry; adding them up gives
 # the moment each retry is sent.
 
+# %% [markdown] tags=["tr"]
+# ## Neden hemen yeniden denenmez, neden her 200 ms'de bir denenmez?
+#
+# Dersin iki gerekçesi:
+#
+# * **Hemen tekrar denemek işe yaramaz**: sorunun ortadan kalkması için zaman
+#   gerekir.
+# * **Sabit aralıkla denemek de yetmez**: sunucu ayağa kalkamamışsa her
+#   istemciden aynı yükü aynı sıklıkla almaya devam eder.
+#
+# Bir istemcinin bir kesintinin ilk 10 saniyesinde her stratejiyle kaç yeniden
+# deneme gönderdiğini sayın (hepsi 200 ms ile başlar; aşağıdaki tablo onları
+# açıklıyor). `waits_table` her yeniden denemeden önceki beklemeyi verir; bunları
+# topladığınızda her yeniden denemenin gönderildiği an çıkar.
+
 # %%
 strategies = lesson_backoffs()
 plain = {name: b for name, b in strategies.items() if b.jitter == "none"}
@@ -57,6 +100,12 @@ sent_at = waits_table(plain, retries=50).cumsum()
 # sends 5 and then backs off further. Every client does the same, so with a
 # thousand phones on the mountain the fixed strategy is 50,000 requests at a
 # server that is already down.
+
+# %% [markdown] tags=["tr"]
+# Sabit beklemeler 10 s içinde 50 yeniden deneme gönderir, doğrusal beklemeler
+# 9; üstel geri çekilme 5 gönderir ve ardından daha da geri çekilir. Her istemci
+# aynısını yapar; dağda bin telefon varken sabit strateji, zaten düşmüş bir
+# sunucuya 50.000 istek demektir.
 
 # %% [markdown]
 # ## Exponential backoff and its cap
@@ -70,6 +119,18 @@ sent_at = waits_table(plain, retries=50).cumsum()
 #
 # With the lesson's base 200 ms, factor 2 and cap 5000 ms:
 
+# %% [markdown] tags=["tr"]
+# ## Üstel geri çekilme ve tavanı
+#
+# **Üstel geri çekilme**, her yeniden denemede bekleme süresini bir çarpanla
+# büyütür: sorun kısa sürerse hızlı toparlanır, uzun sürerse istemci geri
+# çekilir. Üstel büyüme tek başına sınırsızdır, bu yüzden bir **tavan** konur.
+# $n$ numaralı yeniden denemeden önce ($n = 0$'dan sayarak):
+#
+# $$\text{ceiling}(n) = \min(\text{cap},\ \text{base} \times \text{factor}^n)$$
+#
+# Dersin değerleriyle, yani taban 200 ms, çarpan 2 ve tavan 5000 ms ile:
+
 # %%
 capped = Backoff(base=200, factor=2, cap=5000)
 capped.ceilings(range(8)).tolist()
@@ -77,6 +138,10 @@ capped.ceilings(range(8)).tolist()
 # %% [markdown]
 # The sixth wait would be 6400 ms; the cap holds it at 5000, and every later
 # wait stays there.
+
+# %% [markdown] tags=["tr"]
+# Altıncı bekleme 6400 ms olurdu; tavan onu 5000'de tutar ve sonraki bütün
+# beklemeler de orada kalır.
 
 # %% [markdown]
 # ## Write the two jitters yourself
@@ -96,6 +161,26 @@ capped.ceilings(range(8)).tolist()
 # `CARPAN` the factor, `TAVAN` the cap, `sarsıntı` jitter, `ilişkisiz`
 # decorrelated; see the glossary in notebook 00):
 
+# %% [markdown] tags=["tr"]
+# ## İki sarsıntıyı kendiniz yazın
+#
+# Ders beklemeye iki yolla **sarsıntı** (rastgelelik) katar. Burada `r`,
+# üretecin [0, 1) aralığından verdiği bir sayıdır; `round` ise JavaScript'in
+# yarımları *yukarı* yuvarlayan `Math.round` fonksiyonudur (`Math.round(2.5)`
+# 3'tür, Python'ın `round(2.5)` ifadesi ise 2): `retrylab.js_round` bu
+# yuvarlamadır.
+#
+# * **tam sarsıntı**, n yeniden denemesinden önce:
+#   `round(r × min(cap, base × factor^n))`, 0 ile üst sınır arasında düzgün
+#   dağılmış bir bekleme;
+# * **ilişkisiz sarsıntı**: `min(cap, round(base + r × (3 × prev − base)))`;
+#   burada `prev` bir önceki beklemedir (ilk yeniden deneme için taban, yani
+#   200 ms); her bekleme n'ye değil, bir öncekine bağlıdır.
+#
+# Dersin programı `geri-cekilme.mjs`, olduğu gibi (`TABAN` taban, `CARPAN`
+# çarpan, `TAVAN` tavan, `sarsıntı` jitter, `ilişkisiz` decorrelated demektir;
+# 00 numaralı defterdeki terim sözlüğüne bakın):
+
 # %%
 from retrylab import js_round
 from retrylab.exercises.build import check_decorrelated, check_full_jitter
@@ -109,6 +194,14 @@ js_program("geri-cekilme.mjs")
 # draw `r`, with the lesson's base 200 ms, factor 2 and cap 5000 ms. The
 # checker compares it with the six rows of the lesson's table, then with
 # cases you have not seen (exact halves included).
+
+# %% [markdown] tags=["tr"]
+# **Alıştırma 1 (kendin kur).** `full_jitter(n, r)` fonksiyonunu yazın: dersin
+# değerleriyle (taban 200 ms, çarpan 2, tavan 5000 ms) `r` sayısı için `n`
+# yeniden denemesinden önceki bekleme (n = 0 ilk yeniden denemedir, yani 2.
+# denemeden önceki bekleme). Denetleyici fonksiyonunuzu önce dersin tablosunun
+# altı satırıyla, ardından sizin görmediğiniz örneklerle (tam olarak yarıma
+# denk gelen değerler dahil) karşılaştırır.
 
 # %% tags=["scaffold"]
 def full_jitter(n, r):
@@ -130,6 +223,11 @@ check_full_jitter(full_jitter)
 # **Exercise 2 (build it).** Write `decorrelated(prev, r)`: the next
 # decorrelated wait after a wait of `prev` ms (the first call gets
 # `prev = 200`).
+
+# %% [markdown] tags=["tr"]
+# **Alıştırma 2 (kendin kur).** `decorrelated(prev, r)` fonksiyonunu yazın:
+# `prev` ms'lik bir beklemeden sonraki ilişkisiz sarsıntılı bekleme (ilk çağrı
+# `prev = 200` alır).
 
 # %% tags=["scaffold"]
 def decorrelated(prev, r):
@@ -153,6 +251,12 @@ check_decorrelated(decorrelated)
 # `Backoff.waits(rng)` the endless sequence. From here on the notebook uses
 # them.
 
+# %% [markdown] tags=["tr"]
+# `retrylab` ikisini de `Backoff(200, 2, 5000, jitter="full")` ve
+# `jitter="decorrelated"` olarak sunar: `Backoff.next_wait(n, r, prev)` tek bir
+# beklemedir, `Backoff.waits(rng)` ise sonsuz dizi. Buradan sonra defter
+# bunları kullanır.
+
 # %% [markdown]
 # ## The lesson's table, reproduced exactly
 #
@@ -160,11 +264,21 @@ check_decorrelated(decorrelated)
 # exponential wait without and with the cap, and two kinds of **jitter**
 # (randomness added to the wait). The lesson printed this:
 
+# %% [markdown] tags=["tr"]
+# ## Dersin tablosu, birebir yeniden üretilmiş
+#
+# Ders `geri-cekilme.mjs` programını çalıştırır ve altı satır yazdırır: sabit
+# bekleme, tavansız ve tavanlı üstel bekleme ve iki tür **sarsıntı** (beklemeye
+# katılan rastgelelik). Dersin yazdırdığı çıktı:
+
 # %%
 print(lesson.backoff_table_text("tr"))
 
 # %% [markdown]
 # The same table from `retrylab`, in English:
+
+# %% [markdown] tags=["tr"]
+# `retrylab`'dan aynı tablo, İngilizce olarak:
 
 # %%
 lesson.backoff_table()
@@ -179,6 +293,16 @@ lesson.backoff_table()
 # the full-jitter wait takes a draw, then the decorrelated wait takes the next.
 # The first four draws:
 
+# %% [markdown] tags=["tr"]
+# Satırlar, dersin `deneme` sütunu gibi yeniden denemeleri 1'den sayar: k.
+# satır n = k − 1 yeniden denemesidir, yani k + 1. denemeden önceki bekleme
+# (dolayısıyla üst sınırı 800 ms olan 3. satır, 4. denemeden önceki
+# beklemedir). Sarsıntı sütunları, yazdığınız iki fonksiyondur.
+#
+# **İki sarsıntı sütunu tek bir üreteci paylaşır ve sırayla sayı çeker.** Her
+# satırda önce tam sarsıntılı bekleme bir sayı alır, ardından ilişkisiz
+# sarsıntılı bekleme bir sonrakini. İlk dört sayı:
+
 # %%
 r = Mulberry32(SEED).random(4)
 r.round(4).tolist()
@@ -189,12 +313,22 @@ r.round(4).tolist()
 # each column a generator of its own and every jitter value after the very
 # first full-jitter one changes:
 
+# %% [markdown] tags=["tr"]
+# Birinci satır: tam sarsıntı `round(0.3504 × 200) = 70`, ilişkisiz sarsıntı
+# `round(200 + 0.4591 × (600 − 200)) = 384`. 2. satır 3. ve 4. sayıları
+# kullanır. Her sütuna kendi üretecini verirseniz, en baştaki tam sarsıntı
+# değeri dışında bütün sarsıntı değerleri değişir:
+
 # %%
 waits_table(shared=False)[["full jitter", "decorrelated"]]
 
 # %% [markdown]
 # Keep this in mind whenever you compare numbers with the lesson: the same
 # seed gives the same table only if the draws are taken in the same order.
+
+# %% [markdown] tags=["tr"]
+# Sayılarınızı dersinkilerle her karşılaştırdığınızda bunu aklınızda tutun: aynı
+# tohum, ancak sayılar aynı sırayla çekilirse aynı tabloyu verir.
 
 # %% [markdown]
 # ## Four growths side by side
@@ -203,6 +337,14 @@ waits_table(shared=False)[["full jitter", "decorrelated"]]
 # example: 2, 2, 2 s) and an **incremental** one that grows linearly (1, 2,
 # 3 s). Scaled to the same 200 ms start, with the web lesson's exponential,
 # capped and jittered waits:
+
+# %% [markdown] tags=["tr"]
+# ## Yan yana dört büyüme biçimi
+#
+# Mobil ders iki basit strateji ekler: **sabit** aralık (örneği: 2, 2, 2 s) ve
+# doğrusal olarak büyüyen **artımlı** aralık (1, 2, 3 s). Aynı 200 ms
+# başlangıcına ölçeklenmiş olarak, web dersinin üstel, tavanlı ve sarsıntılı
+# beklemeleriyle birlikte:
 
 # %%
 waits_table(strategies)
@@ -216,6 +358,13 @@ show(wait_schedule(strategies))
 # Full jitter lies anywhere below the capped line; decorrelated starts
 # higher, wanders (2121 then 1933) and reaches the cap at retry 6.
 
+# %% [markdown] tags=["tr"]
+# Grafiği soldan sağa okuyun. Sabit ve doğrusal beklemeler düşük kalır: sunucuya
+# durmadan istek gelir. Üstel bekleme hızla büyür ve 6. yeniden denemede tavanı
+# aşar. Tam sarsıntı, tavanlı çizginin altında herhangi bir yere düşer; ilişkisiz
+# sarsıntı daha yüksekten başlar, iner çıkar (2121, ardından 1933) ve 6. yeniden
+# denemede tavana ulaşır.
+
 # %% [markdown]
 # ## Four kinds of jitter
 #
@@ -228,6 +377,18 @@ show(wait_schedule(strategies))
 #
 # Each on a generator of its own (seed 20260114), six retries:
 
+# %% [markdown] tags=["tr"]
+# ## Dört tür sarsıntı
+#
+# | sarsıntı | bekleme | ne sağlar |
+# |---|---|---|
+# | tam | `round(r × ceiling)` | [0, üst sınır] aralığında düzgün dağılım; en geniş yayılım, bazı yeniden denemeler çok erken |
+# | eşit | `round(ceiling/2 + r × ceiling/2)` | hiçbir zaman üst sınırın yarısından kısa değil |
+# | ilişkisiz | `min(cap, round(base + r × (3 × prev − base)))` | önceki beklemeye bağlı; daha yumuşak büyüme |
+# | orantılı | `min(cap, round(ceiling × (0.5 + r)))` | mobil dersin Kotlin kodundaki `delay * (0.5 + Random.nextDouble())`: üst sınırın 0,5 ila 1,5 katı |
+#
+# Her biri kendi üretecinde (tohum 20260114), altı yeniden deneme:
+
 # %%
 kinds = {j: Backoff(200, 2, 5000, jitter=j)
          for j in ("full", "equal", "decorrelated", "proportional")}
@@ -237,6 +398,11 @@ waits_table(kinds, shared=False)
 # Equal jitter never drops below half the ceiling (100, 200, 400, ...), and
 # proportional jitter can go *above* the ceiling, up to 1.5 times it, until
 # the cap stops it.
+
+# %% [markdown] tags=["tr"]
+# Eşit sarsıntı hiçbir zaman üst sınırın yarısının altına inmez (100, 200, 400,
+# ...); orantılı sarsıntı ise tavan onu durdurana kadar üst sınırın *üstüne*,
+# 1,5 katına kadar çıkabilir.
 
 # %% [markdown]
 # ## The herd: 24 clients that failed together
@@ -249,11 +415,25 @@ waits_table(kinds, shared=False)
 # wake-up times in 200 ms buckets. (`herd_data` and the herd explorer take
 # this count as `attempt=3`, the lesson's `DENEME`.) The lesson printed this:
 
+# %% [markdown] tags=["tr"]
+# ## Sürü: birlikte hata alan 24 istemci
+#
+# İstasyonun sunucusu düştüğünde ona bağlı bütün istemciler aynı anda hata
+# alır. Hepsi aynı formülü uygularsa hepsi aynı anda geri döner ve sunucu ayağa
+# kalktığı anda bir dalga karşılar. Ders üçüncü yeniden denemesini bekleyen 24
+# istemciyi ele alır (dersteki "3. deneme": yeniden deneme n = 2, üst sınır
+# 800 ms, 4. denemeden önceki bekleme) ve uyanma zamanlarını 200 ms'lik
+# kovalarda sayar. (`herd_data` ve sürü keşif aracı bu sayıyı `attempt=3`
+# olarak, yani dersin `DENEME` değeri olarak alır.) Dersin yazdırdığı çıktı:
+
 # %%
 print(lesson.herd_text("tr"))
 
 # %% [markdown]
 # The same in English, and as a figure:
+
+# %% [markdown] tags=["tr"]
+# Aynısı İngilizce olarak ve bir grafik olarak:
 
 # %%
 print(lesson.herd_text("en"))
@@ -266,10 +446,21 @@ show(herd_histogram())
 # (24 draws of the same generator, client by client) they spread over four
 # buckets: 6, 5, 7 and 6.
 
+# %% [markdown] tags=["tr"]
+# Sarsıntı olmadan 24 istemcinin hepsi tam olarak 800 ms'de uyanır. Tam
+# sarsıntıyla (aynı üreteçten istemci istemci çekilen 24 sayı) dört kovaya
+# dağılırlar: 6, 5, 7 ve 6.
+
 # %% [markdown]
 # ## Checking a claim: "the peak falls to a quarter"
 #
 # The lesson says the peak load the server sees *falls to a quarter*. Check it:
+
+# %% [markdown] tags=["tr"]
+# ## Bir iddiayı sınamak: "tepe yük dörtte birine iniyor"
+#
+# Ders şöyle diyor: "Sunucunun gördüğü tepe yük dörtte birine iniyor." Bunu
+# sınayın:
 
 # %%
 herd = herd_data()
@@ -279,6 +470,11 @@ herd.peak_plain, herd.peak_jittered, round(herd.ratio, 2)
 # 24 → 7 is 0.29, not 0.25: a quarter would be 6. Close, but not what was
 # printed. And the number depends on something the sentence does not say,
 # the **bucket width**. Count the same 24 wake-ups in other widths:
+
+# %% [markdown] tags=["tr"]
+# 24 → 7, 0,25 değil 0,29'dur: dörtte bir 6 olurdu. Yakın, ama yazdırılan çıktı
+# bunu göstermiyor. Üstelik sayı, cümlenin söylemediği bir şeye bağlıdır:
+# **kova genişliğine**. Aynı 24 uyanışı başka genişliklerle sayın:
 
 # %%
 for width in (50, 100, 200, 400, 800):
@@ -293,6 +489,15 @@ for width in (50, 100, 200, 400, 800):
 # random draws are too few to land exactly on the average; ten thousand are
 # not:
 
+# %% [markdown] tags=["tr"]
+# 100 ms'lik kovalarla oran tam olarak dörtte birdir; 400 ms'lik kovalarla
+# yaklaşık yarıdır; 800 ms'lik kovalarla sarsıntı hiçbir şey yapmıyor gibi
+# görünür, çünkü her bekleme 0 ile 800 ms arasındadır. "Dörtte bir" nereden
+# geliyor? Tam sarsıntı istemcileri üst sınır olan 800 ms boyunca, yani dört
+# tane 200 ms'lik kovaya eşit olarak dağıtır: her kovaya **ortalamada** dörtte
+# bir düşer. Yirmi dört rastgele sayı tam ortalamaya denk gelmek için çok azdır; on
+# bin sayı ise yeterlidir:
+
 # %%
 print(herd_data(clients=10_000).summary())
 
@@ -302,6 +507,13 @@ print(herd_data(clients=10_000).summary())
 # requests arrive in the same millisecond; with full jitter they arrive over
 # 800 ms. Ask of your server: how many requests can it take in how many
 # milliseconds? Then choose the window, and the claim, from that.
+
+# %% [markdown] tags=["tr"]
+# **Akılda tutulacak ders:** "tepe", *pencere başına* bir sayımdır ve pencere
+# belirtilmedikçe tepe yüklerin oranı hiçbir şey ifade etmez. Sarsıntı olmadan 24
+# istek aynı milisaniyede gelir; tam sarsıntıyla 800 ms'ye yayılarak gelir.
+# Sunucunuza şunu sorun: kaç milisaniyede kaç istek kaldırabiliyor? Sonra
+# pencereyi de iddiayı da buna göre seçin.
 
 # %% [markdown]
 # ## Explore: the wait schedule
@@ -313,6 +525,16 @@ print(herd_data(clients=10_000).summary())
 # exponential strategies of the mobile lesson. The readout under the figure
 # lists the waits and their total.
 
+# %% [markdown] tags=["tr"]
+# ## Keşif: bekleme çizelgesi
+#
+# Kaydırıcıları oynatın. Çubuklar 20260114 tohumu için gerçek beklemelerdir;
+# kesikli dış çizgiler, beklemelerin altından seçildiği üst sınırlardır; kesikli
+# çizgi tavandır; gölgeli bant ise sarsıntının her beklemeyi koyabileceği
+# aralıktır. `growth` kaydırıcısı mobil dersin sabit (değişmeyen), artımlı
+# (doğrusal) ve üstel stratejileri arasında geçiş yapar. Grafiğin altındaki
+# gösterge beklemeleri ve toplamlarını listeler.
+
 # %% tags=["nbval-ignore-output"]
 schedule = backoff_explorer()
 schedule
@@ -320,6 +542,10 @@ schedule
 # %% [markdown]
 # The cell below moves the sliders from code, exactly as dragging them would,
 # and checks what the explorer shows.
+
+# %% [markdown] tags=["tr"]
+# Aşağıdaki hücre kaydırıcıları, tıpkı sürüklemiş gibi koddan oynatır ve keşif
+# aracının ne gösterdiğini denetler.
 
 # %%
 first = schedule.png
@@ -331,6 +557,10 @@ print(schedule.readout)
 # %% [markdown]
 # A cap below the base makes no sense. The explorer says so and keeps the last
 # good figure until you fix it:
+
+# %% [markdown] tags=["tr"]
+# Tabandan düşük bir tavan anlamsızdır. Keşif aracı bunu söyler ve siz
+# düzeltene kadar son geçerli grafiği yerinde tutar:
 
 # %%
 kept = schedule.png
@@ -349,6 +579,13 @@ print(schedule.readout)
 # Now the herd: the same backoff sliders, plus the number of clients, which
 # attempt they are on, and the bucket width. The readout gives the peak
 # without jitter, the peak with it, and their ratio.
+
+# %% [markdown] tags=["tr"]
+# ## Keşif: sürü
+#
+# Şimdi sürü: aynı geri çekilme kaydırıcıları, ayrıca istemci sayısı,
+# istemcilerin kaçıncı denemede olduğu ve kova genişliği. Gösterge sarsıntısız
+# tepe yükü, sarsıntılı tepe yükü ve ikisinin oranını verir.
 
 # %% tags=["nbval-ignore-output"]
 herd_view = herd_explorer()
@@ -371,6 +608,12 @@ print(herd_view.readout)
 # in the first half); `jitter = decorrelated` with `attempt` 6 and 10000
 # clients (look at the last bucket, discussed next).
 
+# %% [markdown] tags=["tr"]
+# Denenecek şeyler: `jitter = none` (oran 1.00x'te kalır); `attempt` 4 ya da 5
+# (daha geniş bir üst sınır sürüyü daha çok dağıtır); `jitter = equal` (ilk
+# yarıda kimse uyanmaz); `attempt` 6 ve 10000 istemciyle `jitter = decorrelated`
+# (son kovaya bakın; bir sonraki bölümde ele alınıyor).
+
 # %% [markdown]
 # ## Full or decorrelated?
 #
@@ -391,6 +634,27 @@ print(herd_view.readout)
 # `min(cap, ...)`, and every clipped wait is *exactly* the cap. After a few
 # attempts many clients land on the same millisecond again:
 
+# %% [markdown] tags=["tr"]
+# ## Tam mı, ilişkisiz mi?
+#
+# **Dersin önerisi:** tam sarsıntı, dağılımı en geniş olan yoldur ama bazı
+# denemeler çok erken olur; ilişkisiz sarsıntıda büyüme daha yumuşaktır.
+# Seçim, sunucunun toparlanma süresine bağlıdır: hızlı toparlanan bir hizmet
+# için tam sarsıntı, yavaş toparlanan için ilişkisiz sarsıntı daha uygundur.
+# Ders bunu bir öneri olarak verir ve bunu destekleyen hiçbir ölçüm göstermez.
+#
+# **Ölçülen:** AWS Architecture Blog'daki *Exponential Backoff And Jitter*
+# yazısı (Marc Brooker, 2015), tek bir kaynak için yarışan istemcileri simüle
+# etti. Sarsıntılı iki strateji de sarsıntısız üstel geri çekilmeyi açık ara
+# geride bıraktı; tam ve ilişkisiz sarsıntı birbirine yakın çıktı: tam sarsıntı
+# daha az çağrı yaptı, ilişkisiz sarsıntı biraz daha erken bitirdi. 06 numaralı
+# defter (`06_retry_storms_lab`) bu deneyi tekrarlar; böylece bunu burada
+# ölçebilirsiniz.
+#
+# **Formülün yaptığı bir şey:** ilişkisiz sarsıntılı beklemeler `min(cap, ...)`
+# ile kırpılır ve kırpılan her bekleme *tam olarak* tavana eşittir. Birkaç
+# denemeden sonra birçok istemci yeniden aynı milisaniyeye düşer:
+
 # %%
 deco = Backoff(200, 2, 5000, jitter="decorrelated")
 late = herd_data(deco, clients=10_000, attempt=6)
@@ -406,6 +670,12 @@ print(herd_data(full, clients=10_000, attempt=6).summary())
 # and has no such spike. Neither result makes one strategy always right;
 # both say: look at the distribution your clients will produce.
 
+# %% [markdown] tags=["tr"]
+# Aynı denemede tam sarsıntı 5000 ms'lik üst sınırın altından düzgün dağılımla
+# seçer ve böyle bir sivrilme göstermez. İki sonuç da bir stratejiyi her zaman
+# doğru kılmaz; ikisinin de söylediği şudur: istemcilerinizin üreteceği
+# dağılıma bakın.
+
 # %% [markdown]
 # ## A word on the seed
 #
@@ -414,6 +684,15 @@ print(herd_data(full, clients=10_000, attempt=6).summary())
 # same holds here: every client seeding the same generator with the same
 # number would draw the same "random" waits, and the herd would be back. Use
 # a seed to teach and to test; never to ship.
+
+# %% [markdown] tags=["tr"]
+# ## Tohum üzerine bir not
+#
+# Ders, tablo doğrulanabilsin diye rastgeleliği tohumlu bir üreteçle kurar ve
+# **uygulamada üretecin tohumsuz olduğunu** belirtir. Aynısı burada da
+# geçerlidir: aynı üreteci aynı sayıyla tohumlayan her istemci aynı "rastgele"
+# beklemeleri çeker ve sürü geri gelir. Tohumu öğretmek ve sınamak için
+# kullanın; asla üretimde kullanmayın.
 
 # %% [markdown]
 # ## Summary
@@ -431,6 +710,22 @@ print(herd_data(full, clients=10_000, attempt=6).summary())
 # * Full and decorrelated jitter are close in the AWS experiment; the
 #   lesson's "fast recovery: full, slow recovery: decorrelated" is advice.
 
+# %% [markdown] tags=["tr"]
+# ## Özet
+#
+# * Hemen yeniden denemek işe yaramaz, sabit aralık da zorlanan bir sunucuyu
+#   aynı yük altında tutar; üstel geri çekilmeyle istemci geri çekilir, tavan
+#   da beklemeyi sınırlı tutar: `min(cap, base × factor^n)`.
+# * Tam sarsıntı ve ilişkisiz sarsıntı tek bir üreteçten sırayla sayı çektiği
+#   sürece dersin tablosu birebir çıkar.
+# * Sarsıntı birlikte hata alan istemcileri dağıtır: tek bir anda toplanan 24
+#   istemci, 200 ms başına 6, 5, 7 ve 6 olur.
+# * "Dörtte bir", 800 ms'lik bir üst sınır altında 200 ms'lik kovalar için
+#   ortalamadır; dersin 24 istemcisi 0,29 verir ve oran genişlikle değişir.
+#   Pencereyi her zaman belirtin.
+# * AWS deneyinde tam ve ilişkisiz sarsıntı birbirine yakındır; dersin "hızlı
+#   toparlanma: tam, yavaş toparlanma: ilişkisiz" sözü bir öneridir.
+
 # %% [markdown]
 # ## Exercises
 #
@@ -438,6 +733,12 @@ print(herd_data(full, clients=10_000, attempt=6).summary())
 #
 # **Exercise 3.** A policy uses base 300 ms, factor 3 and a cap of 10 s.
 # List the ceilings before the first five retries, in ms.
+
+# %% [markdown] tags=["tr"]
+# ## Alıştırmalar
+#
+# **Alıştırma 3.** Bir politika taban 300 ms, çarpan 3 ve 10 s tavan kullanıyor.
+# İlk beş yeniden denemeden önceki üst sınırları ms cinsinden listeleyin.
 
 # %%
 from retrylab.exercises.ex02 import (check_ceilings, check_full_jitter_second,
@@ -458,6 +759,11 @@ check_ceilings(ceilings)
 # now? Work it out from the draws above, or with two `Backoff(...).waits(rng)`
 # on one shared `Mulberry32(SEED)`.
 
+# %% [markdown] tags=["tr"]
+# **Alıştırma 4.** Dersin tam sarsıntı sütunu 70, 296, 780 ile başlar.
+# `Mulberry32(SEED)` üretecini yalnızca tam sarsıntı kullanırsa ilk üç tam
+# sarsıntılı bekleme (taban 200, çarpan 2, tavan 5000) ne olur?
+
 # %% tags=["scaffold"]
 waits = ...
 check_full_jitter_second(waits)
@@ -476,6 +782,10 @@ check_full_jitter_second(waits)
 # **Exercise 5.** Find a bucket width (ms) at which the lesson's 24 jittered
 # clients really do peak at a quarter, 6 clients.
 
+# %% [markdown] tags=["tr"]
+# **Alıştırma 5.** Dersin sarsıntılı 24 istemcisinin tepe yükünün gerçekten
+# dörtte bire, 6 istemciye indiği bir kova genişliği (ms) bulun.
+
 # %% tags=["scaffold"]
 width = ...
 check_quarter_width(width)
@@ -489,6 +799,12 @@ check_quarter_width(width)
 # retry (n = 3, ceiling 1600 ms, before attempt 5; `attempt=4` in
 # `herd_data`), full jitter, 200 ms buckets. What is the largest number of
 # them in one bucket?
+
+# %% [markdown] tags=["tr"]
+# **Alıştırma 6.** Aynı 24 istemci yeniden hata alır ve *dördüncü* yeniden
+# denemelerini bekler (n = 3, üst sınır 1600 ms, 5. denemeden önce; `herd_data`
+# içinde `attempt=4`); tam sarsıntı, 200 ms'lik kovalar. Tek bir kovaya düşen en
+# büyük istemci sayısı kaçtır?
 
 # %% tags=["scaffold"]
 peak = ...
@@ -505,9 +821,24 @@ check_herd_attempt4(peak)
 # will the peak be higher or lower than full jitter's 7? Then measure with
 # `herd_view.set(...)` and read the readout.
 
+# %% [markdown] tags=["tr"]
+# **Alıştırma 7 (açık uçlu: değiştir, tahmin et, ölç).** Sürü keşif aracında
+# `jitter = equal` seçin. Bakmadan önce tahmin edin: üçüncü yeniden denemedeki
+# (üst sınır 800 ms) 24 istemci ve 200 ms'lik kovalarla hangi kovalar boş
+# kalır, tepe yük tam sarsıntının 7'sinden yüksek mi olur, düşük mü? Sonra
+# `herd_view.set(...)` ile ölçün ve göstergeyi okuyun.
+
 # %% [markdown] tags=["solution"]
 # Equal jitter waits `ceiling/2 + r × ceiling/2`, between 400 and 800 ms, so
 # the 0 and 200 ms buckets stay empty and the 24 clients share two buckets
 # instead of four (11 and 13): the peak nearly doubles, 13 instead of 7. Equal
 # jitter trades spread for a guaranteed minimum wait. Measure it with
 # `herd_view.set(jitter="equal", clients=24, attempt=3, width=200)`.
+
+# %% [markdown] tags=["solution", "tr"]
+# Eşit sarsıntı `ceiling/2 + r × ceiling/2` kadar, yani 400 ile 800 ms arasında
+# bekler; bu yüzden 0 ve 200 ms kovaları boş kalır ve 24 istemci dört yerine iki
+# kovayı paylaşır (11 ve 13): tepe yük neredeyse iki katına çıkar, 7 yerine 13.
+# Eşit sarsıntı, yayılımdan vazgeçip karşılığında garantili bir en kısa bekleme
+# sağlar. Bunu `herd_view.set(jitter="equal", clients=24, attempt=3, width=200)`
+# ile ölçün.
