@@ -411,8 +411,8 @@ r.waits, r.history[0].outcome.detail.split(":")[0]
 # is the same 120 s (the clock is fixed here so the number is too):
 
 # %% [markdown] tags=["tr"]
-# İlk bekleme geri çekilmeye düştü (70 ms); ikinci deneme yeniden düzgün bir
-# `Retry-After: 2` aldı.
+# İlk bekleme geri çekilmenin hesapladığı değere döndü (70 ms); ikinci deneme
+# yeniden düzgün bir `Retry-After: 2` aldı.
 #
 # `Retry-After` bir tarih de olabilir. İstemcinin saatinden iki dakika sonrası
 # yine 120 s'dir (sayı da sabit kalsın diye saat burada sabitlendi):

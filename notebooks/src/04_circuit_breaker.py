@@ -280,7 +280,7 @@ lesson.breaker_frame(rows)
 # Six sent, three blocked: three of the nine requests never went to the server.
 
 # %% [markdown] tags=["tr"]
-# Okunuşu:
+# Nasıl okunur:
 #
 # * **0 ve 200 ms**: birinci ve ikinci başarısızlık; hâlâ kapalı.
 # * **600 ms**: art arda üçüncü başarısızlık devre kesiciyi açar.

@@ -309,7 +309,7 @@ compare_libraries(SHIPPED.with_(rule=None))[["keyless POST 503 retried"]]
 #   [tenacity](https://tenacity.readthedocs.io/en/latest/)
 # * **Yeniden deneme kotaları (botocore).** Standart kip istemci başına bir jeton
 #   kovası tutar: bir yeniden deneme jeton harcar, bir başarı bir kısmını geri
-#   verir; böylece başarısız olan bir hizmete yeniden deneme gitmez olur (06
+#   verir; böylece başarısız olan bir hizmet artık yeniden deneme almaz (06
 #   numaralı defterin yeniden deneme bütçesi).
 #   [boto3 retries](https://boto3.amazonaws.com/v1/documentation/api/latest/guide/retries.html)
 # * **Yedekli istekler ve geri itme (gRPC).** Yedekli (hedged) bir çağrı, kuyruk
