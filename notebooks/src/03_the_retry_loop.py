@@ -22,6 +22,34 @@
 # * measure what retrying *every* error costs the person waiting;
 # * count retries, successes after a retry and waits over many runs.
 
+# %% [markdown] tags=["tr"]
+# # 03 · Yeniden deneme döngüsü
+#
+# **Önceki:** [02 · Bekleme süresinin hesabı](02_computing_the_wait.ipynb) ·
+# **Sonraki:** [04 · Devre kesici](04_circuit_breaker.ipynb) ·
+# **Ön koşullar:** 01 (kural: hangi başarısızlıklar yeniden denenir) ve 02 (tam
+# sarsıntı) numaralı defterler · **Süre:** yaklaşık 50 dakika
+#
+# Dağdaki gözlemci **Kuzey Yamaç istasyonundan** ölçümleri istiyor. 01 ve 02
+# numaralı defterler *hangi* başarısızlıkların yeniden deneneceğini ve *ne
+# kadar* bekleneceğini belirledi. Şimdi parçalar bir döngüye dönüşüyor ve döngü
+# gerçek bir sunucuyla karşılaşıyor: ne zaman duracağını ve sunucunun
+# söylediklerine ne kadar güveneceğini bilmesi gerekiyor.
+#
+# **Neler yapabileceksiniz**
+#
+# * dersin yeniden deneme döngüsünü kendiniz yazmak, sonra onu kendi
+#   makinenizdeki gerçek bir HTTP sunucusuna karşı çalıştırmak ve çıktısının her
+#   satırını okumak;
+# * sunucunun `Retry-After` değerini bekleme için alt sınır olarak kullanmak ve
+#   sunucu fazla uzun bir bekleme istediğinde vazgeçmek;
+# * bir döngüyü üç sınırıyla durdurmak: deneme sayısı üst sınırı, toplam süre
+#   bütçesi ve bir kişinin beklediği isteklerle arka plan istekleri için ayrı
+#   politikalar;
+# * *her* hatayı yeniden denemenin bekleyen kişiye neye mal olduğunu ölçmek;
+# * çok sayıda çalıştırma boyunca yeniden denemeleri, bir yeniden denemeden
+#   sonra gelen başarıları ve beklemeleri saymak.
+
 # %%
 import asyncio
 import logging
@@ -62,6 +90,21 @@ pd.set_option("display.width", 100)
 # | `/report` | 429 with `Retry-After: 2` |
 # | anything else | 404 |
 
+# %% [markdown] tags=["tr"]
+# ## Makinenizde gerçek bir sunucu
+#
+# Ders, betiğinin içinde küçük bir Node.js sunucusu başlatır. `LabServer` aynı
+# sunucunun Python'daki karşılığıdır. Yalnızca `127.0.0.1` üzerinde dinler
+# (makinenizin dışından hiçbir şey ona ulaşamaz), sistemin seçtiği boş bir
+# bağlantı noktasını kullanır ve şöyle yanıt verir:
+#
+# | yol | yanıt |
+# |---|---|
+# | `GET /measurements` | iki kez 503, ardından `[{"id": "o-114", "value": -4.2}]` |
+# | `POST /measurements` | 422, bir doğrulama hatası |
+# | `/report` | `Retry-After: 2` ile 429 |
+# | diğer her şey | 404 |
+
 # %%
 lab = LabServer()
 lab
@@ -72,6 +115,12 @@ lab
 # The lesson's loop, `yenidenDene` in `yeniden-deneme.mjs` (the whole
 # program, verbatim: its server, its generator, its rule, its loop and its
 # four calls):
+
+# %% [markdown] tags=["tr"]
+# ## Döngüyü kendiniz yazın
+#
+# Dersin döngüsü, `yeniden-deneme.mjs` içindeki `yenidenDene` (programın
+# tamamı, olduğu gibi: sunucusu, üreteci, kuralı, döngüsü ve dört çağrısı):
 
 # %%
 from retrylab import js_round, should_retry
@@ -98,6 +147,29 @@ js_program("yeniden-deneme.mjs")
 # checker runs your loop on the lesson's four scenarios with one shared
 # `Mulberry32(SEED)` (they must print "70, 184, 2000, 2000"), then on 80
 # servers you have not seen, and stops your loop if it never ends.
+
+# %% [markdown] tags=["tr"]
+# Sözcüklerle anlatılırsa, 1, 2, ... `max_attempts` sayısına kadar her deneme
+# için:
+#
+# 1. istek gönderilir ve bir `Outcome` alınır;
+# 2. başarıda, kuralın yeniden denemediği bir başarısızlıkta
+#    (`should_retry(outcome, method, False)`: 01 numaralı defterde yazdığınız ya
+#    da `retrylab.should_retry`) veya son denemeden sonra durulur;
+# 3. aksi hâlde n numaralı yeniden denemeden önce beklenir (1. denemeden sonra
+#    n = 0): 02 numaralı defterin tam sarsıntılı beklemesi,
+#    `js_round(rng() * min(5000, 200 * 2**n))`; sunucunun `Retry-After` değeri
+#    daha uzun bir bekleme istiyorsa bekleme o değere yükseltilir
+#    (`outcome.retry_after` saniye cinsindendir ya da None). Retry-After
+#    kazandığında bile her bekleme için `rng()` çekilir: ders de böyle yapar ve
+#    denetleyici çekilişleri sayar.
+#
+# **Alıştırma 1 (kendiniz kurun).** `retry` işlevini yazın. İşlev
+# `(attempts, outcome, waits)` döndürür: kaç kez gönderildiği, son sonuç ve ms
+# cinsinden beklemelerin listesi. Denetleyici döngünüzü önce dersin dört
+# senaryosunda tek bir ortak `Mulberry32(SEED)` ile çalıştırır ("70, 184, 2000,
+# 2000" yazdırmaları gerekir), sonra görmediğiniz 80 sunucuya karşı çalıştırır;
+# döngünüz hiç bitmezse onu durdurur.
 
 # %% tags=["scaffold"]
 def retry(send, method, max_attempts, sleep, rng):
@@ -136,6 +208,12 @@ check_retry_loop(retry)
 # a ceiling on Retry-After, metrics, logging). From here on the notebook
 # uses it.
 
+# %% [markdown] tags=["tr"]
+# `retrylab`'ın `RetryPolicy(max_attempts=...).run(send, method, rng, sleep)`
+# yöntemi aynı döngüdür; bu defterin aşağıda eklediği sınırlar da içindedir (bir
+# süre bütçesi, Retry-After için bir üst sınır, metrikler, günlük kaydı).
+# Defter bundan sonra onu kullanır.
+
 # %% [markdown]
 # ## The lesson's four scenarios
 #
@@ -143,6 +221,14 @@ check_retry_loop(retry)
 # with one shared generator (seed 20260114) and the lesson's limits (4, 4, 3
 # and 4 attempts). As in the lesson, each wait is recorded instead of slept.
 # This is what the lesson printed, character for character:
+
+# %% [markdown] tags=["tr"]
+# ## Dersin dört senaryosu
+#
+# `lesson_scenarios`, dersin dört `yenidenDene` çağrısını sırayla, tek bir
+# ortak üreteçle (tohum 20260114) ve dersin sınırlarıyla (4, 4, 3 ve 4 deneme)
+# çalıştırır. Dersteki gibi her bekleme, gerçekten beklenmek yerine kaydedilir.
+# Dersin yazdırdığı çıktı, harfi harfine şudur:
 
 # %%
 slept = []
@@ -152,6 +238,9 @@ print(retry_loop_text(results, requests, "tr"))
 # %% [markdown]
 # The same in English:
 
+# %% [markdown] tags=["tr"]
+# Aynı çıktı İngilizce:
+
 # %%
 print(retry_loop_text(results, requests, "en"))
 
@@ -159,6 +248,11 @@ print(retry_loop_text(results, requests, "en"))
 # Every attempt really crossed a socket. The server's log shows the eight
 # requests it received (the `time` column, which changes run to run, is left
 # out):
+
+# %% [markdown] tags=["tr"]
+# Her deneme gerçekten bir soketten geçti. Sunucunun günlüğü, aldığı sekiz
+# isteği gösteriyor (her çalıştırmada değişen `time` sütunu dışarıda
+# bırakıldı):
 
 # %%
 lab.log.drop(columns="time")
@@ -173,6 +267,16 @@ lab.log.drop(columns="time")
 # ceiling `min(5000, 200 × 2ⁿ)`: 0.350 × 200 before attempt 2 (n = 0) and
 # 0.459 × 400 before attempt 3 (n = 1).
 
+# %% [markdown] tags=["tr"]
+# ## Çıktıyı satır satır okumak
+#
+# **1. satır.** Sunucu iki kez 503 döndü, döngü iki kez bekledi ve üçüncü
+# deneme veriyi getirdi: [00 numaralı defterin](00_start_here.ipynb) döngüsü, bu
+# kez bir soket üzerinden. Telefonu tutan kişi bunların hiçbirini görmedi;
+# görünüm hâlâ "yükleniyor" durumundaydı. Beklemeler tam sarsıntıdır, yani bir
+# `r` çekilişi çarpı üst sınır `min(5000, 200 × 2ⁿ)`: 2. denemeden önce
+# 0,350 × 200 (n = 0), 3. denemeden önce 0,459 × 400 (n = 1).
+
 # %%
 draws = Mulberry32(SEED).random(4)
 backoff = Backoff(200, 2, 5000, jitter="full")
@@ -181,6 +285,10 @@ backoff = Backoff(200, 2, 5000, jitter="full")
 # %% [markdown]
 # **Lines 2 and 4.** The validation error and the missing route ended after
 # one attempt, without even a wait: repeating them cannot change the answer.
+
+# %% [markdown] tags=["tr"]
+# **2. ve 4. satırlar.** Doğrulama hatası ve bulunamayan yol tek denemede
+# bitti, beklenmedi bile: onları tekrarlamak yanıtı değiştiremez.
 
 # %%
 print(results[1].message)
@@ -191,6 +299,12 @@ print(results[3].message)
 # The backoff wanted 148 ms and 351 ms (the list above); the server said
 # `Retry-After: 2`, so the loop waited 2000 ms both times. The backoff draw is
 # still taken, so the generator stays in step with the lesson.
+
+# %% [markdown] tags=["tr"]
+# **3. satır.** Üçüncü ve dördüncü çekilişler `/report` senaryosuna aittir.
+# Geri çekilme 148 ms ve 351 ms istiyordu (yukarıdaki liste); sunucu
+# `Retry-After: 2` dediği için döngü iki seferde de 2000 ms bekledi. Geri
+# çekilme çekilişi yine de yapılır; böylece üreteç dersle aynı adımda kalır.
 
 # %% [markdown]
 # ## Retry-After is a lower bound
@@ -209,6 +323,26 @@ print(results[3].message)
 #
 # The server's number raises a short wait, and never shortens a long one.
 # Here are six retries against a server that always says `Retry-After: 2`:
+
+# %% [markdown] tags=["tr"]
+# ## Retry-After bir alt sınırdır
+#
+# Ders şöyle der: "Sunucu kendi toparlanma süresini istemciden iyi bilir, bu
+# yüzden önerisi taban değil tavan olarak değil, alt sınır olarak kullanılır."
+# Buradaki *taban*, dersin `TABAN` sabiti, yani geri çekilmenin tabanıdır
+# (200 ms); *tavan* da `TAVAN` sabiti, yani tavandır. Cümle şunu söyler: öneri
+# ne taban ne de tavan olarak, alt sınır olarak kullanılır. Öneri, geri
+# çekilmenin büyümeye başladığı tabanın da, büyümeyi sınırlayan tavanın da yerine
+# geçmez; yalnızca bu tek bekleme için bir en küçük değer koyar. (Bu defterin
+# önceki bir sürümü *taban* sözcüğünü İngilizcedeki "floor" anlamında okumuş,
+# floor zaten bir alt sınır olduğu için cümleyi bozuk saymıştı. Bu okuma
+# yanlıştı: cümle doğru ve kesindir.) Kodun yaptığı:
+#
+# **bekleme = max(geri çekilme beklemesi, Retry-After)**
+#
+# Sunucunun verdiği sayı kısa bir beklemeyi uzatır, uzun bir beklemeyi asla
+# kısaltmaz. Her zaman `Retry-After: 2` diyen bir sunucuya karşı altı yeniden
+# deneme:
 
 # %%
 waits = Backoff(200, 2, 5000, jitter="full").waits(Mulberry32(SEED))
@@ -229,6 +363,14 @@ show(retry_after_bars(table["backoff (ms)"], 2000))
 # suggestion is unreasonably long, telling the user beats waiting.
 # `max_retry_after` (ms) is that limit. The station now asks for two minutes:
 
+# %% [markdown] tags=["tr"]
+# İlk dört yeniden denemede sunucunun iki saniyesi kazanır; beşinciden
+# itibaren geri çekilme bu süreyi aşacak kadar büyümüştür ve o kazanır.
+#
+# **Öneri fazla uzunsa vazgeçin.** Ders: "Öneri makul olmayacak kadar uzunsa
+# denemeden vazgeçmek — kullanıcıya durumu bildirmek — beklemekten iyidir."
+# `max_retry_after` (ms) bu sınırdır. İstasyon şimdi iki dakika istiyor:
+
 # %%
 lab.script("GET", "/report", retry_after=120)
 patient = RetryPolicy(max_attempts=3, max_retry_after=10_000)
@@ -245,6 +387,16 @@ r.attempts, r.reason.value, r.message
 # `retrylab` parses both forms, and treats a malformed value as absent while
 # saying so in the outcome's `detail`:
 
+# %% [markdown] tags=["tr"]
+# **Başlığı okumak.** Dersin kodu başlığı
+# `Number(yanit.headers.get("retry-after") ?? 0) * 1000` ile okur; bu ifade
+# yalnızca tam saniyeleri anlar. `Retry-After` bir HTTP tarihi de olabilir,
+# bir sunucu anlamsız bir değer de gönderebilir; her iki durumda da `Number`
+# sonuç olarak `NaN` verir, `Math.max(wait, NaN)` de `NaN` olur ve `NaN` ms'lik
+# bir zamanlayıcı hemen tetiklenir: beklemenin tam tersi. `retrylab` iki biçimi
+# de ayrıştırır; bozuk bir değeri hiç gelmemiş sayar ve bunu sonucun `detail`
+# alanında belirtir:
+
 # %%
 lab.script("GET", "/report", faults=["bad_retry_after"])
 r = patient.run(sender(lab.url + "/report"), "GET", Mulberry32(SEED),
@@ -257,6 +409,13 @@ r.waits, r.history[0].outcome.detail.split(":")[0]
 #
 # `Retry-After` may also be a date. Two minutes ahead of the client's clock
 # is the same 120 s (the clock is fixed here so the number is too):
+
+# %% [markdown] tags=["tr"]
+# İlk bekleme geri çekilmenin hesapladığı değere döndü (70 ms); ikinci deneme
+# yeniden düzgün bir `Retry-After: 2` aldı.
+#
+# `Retry-After` bir tarih de olabilir. İstemcinin saatinden iki dakika sonrası
+# yine 120 s'dir (sayı da sabit kalsın diye saat burada sabitlendi):
 
 # %%
 lab.script("GET", "/report",
@@ -271,6 +430,13 @@ r.outcome.retry_after, r.reason.value
 #
 # **1. The attempt limit** prevents an endless loop. A station that stays down
 # (503 on every request) meets policies with 1 to 6 attempts:
+
+# %% [markdown] tags=["tr"]
+# ## Üç sınır
+#
+# **1. Deneme sayısı üst sınırı** sonsuz döngüyü engeller. Bir türlü ayağa
+# kalkmayan bir istasyon (her isteğe 503) 1 ile 6 arasında deneme yapan
+# politikalarla karşılaşıyor:
 
 # %%
 lab.script("GET", "/stations", statuses=[503], cycle=True)
@@ -288,6 +454,12 @@ pd.DataFrame.from_dict(rows, orient="index",
 # error". With a budget of 3 s the loop stops as soon as the *next* wait would
 # end past it, instead of waiting for nothing:
 
+# %% [markdown] tags=["tr"]
+# **2. Toplam süre bütçesi**, beklemeler dahil bütün çalışmayı sınırlar:
+# "kullanıcının bir düğmeye basıp sekiz saniye beklemesi, hata görmesinden
+# kötüdür". 3 s'lik bir bütçeyle döngü boşuna beklemek yerine, *bir sonraki*
+# beklemenin bütçeyi aşarak biteceği anda durur:
+
 # %%
 budget = RetryPolicy(max_attempts=10, time_budget=3000)
 r = budget.run(down, "GET", Mulberry32(SEED))
@@ -301,6 +473,16 @@ r.attempts, r.waits, r.message
 # **3. Different policies for different requests.** If a person is waiting,
 # few attempts and a short budget; a background refresh may try longer. The
 # presets `user_triggered()` and `background()` against the same dead station:
+
+# %% [markdown] tags=["tr"]
+# `clock` verilmezse bütçe yalnızca beklemeleri sayar; bu, sonucu yeniden
+# üretilebilir kılar. İsteklerin sürdüğü zamanı da saymak için `clock=`
+# (milisaniye) verin.
+#
+# **3. Farklı istekler için farklı politikalar.** Bir kişi bekliyorsa deneme
+# sayısı az ve süre kısa tutulur; arka plan tazelemesi daha uzun deneyebilir.
+# Hazır `user_triggered()` ve `background()` politikaları, yanıt vermeyen aynı
+# istasyona karşı:
 
 # %%
 presets = {"user_triggered": RetryPolicy.user_triggered(),
@@ -319,6 +501,12 @@ pd.DataFrame.from_dict(rows, orient="index", columns=columns)
 # part ways at once: one tells the user, the other waits (exercise 3 asks
 # why).
 
+# %% [markdown] tags=["tr"]
+# Düğmeye basan kişi istasyonun çalışmadığını saniyenin dörtte birinde öğrenir;
+# arka plan işi ise, kimse onu beklemezken, on bir saniyeden uzun süre denemeye
+# devam eder. `Retry-After: 30` karşısında ikisinin yolu hemen ayrılır: biri
+# kullanıcıya bildirir, öbürü bekler.
+
 # %%
 lab.script("GET", "/report", retry_after=30)
 for name, policy in presets.items():
@@ -336,6 +524,18 @@ for name, policy in presets.items():
 # A policy's `rule` decides which failures are retried; by default it is the
 # lesson's. `retry_everything_rule` retries every failure but a cancellation,
 # as a catch-all `catch (e) { retry() }` does:
+
+# %% [markdown] tags=["tr"]
+# ## Yaygın hata: her hatayı yeniden denemek
+#
+# Ders: "Yeniden denemenin en sık yapılan hatası, her hatayı denemeye
+# sokmaktır: kullanıcı yanlış bir değer girdiğinde hatayı öğrenmesi üç kat
+# gecikir." Bunu ölçelim. Laboratuvara giden her istek artık, yavaş bir mobil
+# bağlantıdaki gibi, 100 ms sürüyor ve kullanıcı geçersiz bir ölçüm gönderiyor
+# (422). Hangi başarısızlıkların yeniden deneneceğine politikanın `rule` ayarı
+# karar verir; varsayılan olarak bu, dersin kuralıdır. `retry_everything_rule`,
+# her şeyi yakalayan bir `catch (e) { retry() }` gibi, iptal dışındaki her
+# başarısızlığı yeniden dener:
 
 # %%
 print(retry_everything_rule(Outcome.http(422), "POST").reason)
@@ -357,6 +557,11 @@ for name, client in clients.items():
 # plus the waits. The requests took this long on the wire (measured, so it
 # varies a little from run to run):
 
+# %% [markdown] tags=["tr"]
+# Kullanıcının "geçersiz değer" uyarısını görmesine kadar geçen süre, isteklerin
+# süresi artı beklemelerdir. İstekler hatta şu kadar sürdü (ölçülen bir süre
+# olduğu için çalıştırmadan çalıştırmaya biraz değişir):
+
 # %%
 for name, (r, wire, _) in runs.items():
     print(f"{name:20} {r.attempts} attempt(s), requests {wire:.2f} s")
@@ -365,6 +570,10 @@ for name, (r, wire, _) in runs.items():
 # The waits alone, which do not depend on the network: three attempts where
 # one would do, plus the two waits between them.
 
+# %% [markdown] tags=["tr"]
+# Ağa bağlı olmayan beklemeler tek başına: birinin yeteceği yerde üç deneme,
+# artı aralarındaki iki bekleme.
+
 # %%
 pd.DataFrame({name: {"attempts": r.attempts, "waits (ms)": sum(w)}
               for name, (r, _, w) in runs.items()}).T
@@ -372,6 +581,10 @@ pd.DataFrame({name: {"attempts": r.attempts, "waits (ms)": sum(w)}
 # %% [markdown]
 # With an assumed 100 ms a request (the lab's latency here) and the recorded
 # waits (the loop recorded them instead of sleeping):
+
+# %% [markdown] tags=["tr"]
+# İstek başına varsayılan 100 ms (buradaki laboratuvar gecikmesi) ve kaydedilen
+# beklemelerle (döngü beklemek yerine onları kaydetti):
 
 # %%
 cost = pd.DataFrame({name: {"attempts": r.attempts, "waits (ms)": sum(w),
@@ -394,6 +607,18 @@ assert all(wire >= 0.1 * r.attempts for r, wire, _ in runs.values())
 # lesson's "üç kat" (three times) counts requests and leaves the waits out.
 # Either way the error was certain after the first answer.
 
+# %% [markdown] tags=["tr"]
+# "12,5 kat geç" sonucu yalnızca istek başına varsayılan 100 ms için
+# geçerlidir. Her gecikme için geçerli olan şudur: dersin 4 denemelik sınırıyla
+# her şeyi yakalayan bir döngü isteği **bir yerine 4 kez** gönderir; bu yüzden
+# kullanıcı en az **istek süresinin 4 katı, artı beklemeler** kadar bekler
+# (burada beklemeler 70 + 184 + 592 = 846 ms tutuyor, başka çekilişlerde
+# 200 + 400 + 800 = 1400 ms'ye kadar çıkabilir). İstek ne kadar hızlıysa
+# beklemelerin payı o kadar büyür: 100 ms'de 12,5×; kötü bir mobil bağlantıda
+# bir saniyede (4 × 1000 + 846) / 1000 ≈ 4,8×. Dersin "üç kat" ifadesi
+# istekleri sayar, beklemeleri dışarıda bırakır. Her iki durumda da hata ilk
+# yanıttan sonra kesinleşmişti.
+
 # %% [markdown]
 # ## Measuring many runs
 #
@@ -402,6 +627,15 @@ assert all(wire >= 0.1 * r.attempts for r, wire, _ in runs.values())
 # `RetryMetrics` collects every run it is given. Here 300 refreshes meet a
 # station whose link drops 30% of connections (a seeded `close` fault), under
 # the user-triggered policy:
+
+# %% [markdown] tags=["tr"]
+# ## Çok sayıda çalıştırmayı ölçmek
+#
+# Mobil dersin dördüncü hatası ölçmemektir: sayılar olmadan kaç isteğin
+# yeniden denendiğini ya da politikanın işe yarayıp yaramadığını bilemezsiniz.
+# `RetryMetrics`, kendisine verilen her çalıştırmayı toplar. Burada kullanıcı
+# tarafından tetiklenen politikayla yapılan 300 tazeleme, hattı bağlantıların
+# %30'unu koparan bir istasyonla karşılaşıyor (tohumlu bir `close` arızası):
 
 # %%
 flaky = LabServer(fail_first=0)
@@ -418,6 +652,11 @@ metrics.summary()
 # 11 gave up after three dropped connections in a row (0.3³ × 300 ≈ 8 were
 # expected). Why each run stopped:
 
+# %% [markdown] tags=["tr"]
+# 300 tazelemenin 289'u verisini aldı, bunların 81'i ancak bir yeniden deneme
+# sayesinde; 11'i art arda kopan üç bağlantıdan sonra vazgeçti (0,3³ × 300 ≈ 8
+# bekleniyordu). Her çalıştırmanın neden durduğu:
+
 # %%
 metrics.reasons_table()
 
@@ -425,6 +664,12 @@ metrics.reasons_table()
 # The wait distribution, in 50 ms buckets. With full jitter a first retry
 # waits anywhere in 0-200 ms and a second one anywhere in 0-400 ms, so the
 # buckets below 200 ms hold both kinds and the ones above only second retries:
+
+# %% [markdown] tags=["tr"]
+# 50 ms'lik kovalarda bekleme dağılımı. Tam sarsıntıda ilk yeniden deneme
+# 0-200 ms arasında herhangi bir süre, ikincisi 0-400 ms arasında herhangi bir
+# süre bekler; bu yüzden 200 ms'nin altındaki kovalarda iki tür de bulunur,
+# üstündekilerde yalnızca ikinci yeniden denemeler:
 
 # %%
 metrics.wait_histogram(50)
@@ -437,6 +682,12 @@ show(wait_histogram(metrics.waits, 50,
 # The loop also logs every decision through Python's `logging`, logger
 # `"retrylab"` (the lab server logs each request as `"retrylab.lab.server"`). Shown
 # here for one run of the lesson's first scenario on a fresh server:
+
+# %% [markdown] tags=["tr"]
+# Döngü her kararını Python'un `logging` modülü üzerinden, `"retrylab"` adlı
+# günlükçüye de yazar (laboratuvar sunucusu her isteği `"retrylab.lab.server"`
+# adıyla kaydeder). Burada dersin ilk senaryosunun yeni bir sunucuya karşı tek
+# bir çalıştırması için gösteriliyor:
 
 # %%
 logger = logging.getLogger("retrylab")
@@ -455,6 +706,13 @@ logger.setLevel(logging.NOTSET)
 # `RetryPolicy.run_async` is the same loop for `asyncio`, with real sleeps.
 # Cancelling its task (the user closed the screen) stops it at once, in the
 # middle of the two-second wait, and nothing more is sent:
+
+# %% [markdown] tags=["tr"]
+# ## Kullanıcı ayrıldığında: iptal
+#
+# `RetryPolicy.run_async`, `asyncio` için aynı döngüdür ve gerçekten bekler.
+# Görevini iptal etmek (kullanıcı ekranı kapattı) döngüyü iki saniyelik
+# beklemenin ortasında hemen durdurur ve başka hiçbir şey gönderilmez:
 
 # %%
 lab.unscript("GET", "/report")
@@ -497,6 +755,31 @@ flaky.close()
 # `Retry-After` in seconds or none), what does the loop wait? Give four waits
 # in ms.
 
+# %% [markdown] tags=["tr"]
+# ## Özet
+#
+# * Döngü gönderir, sınıflandırır ve ya durur ya da bekleyip yeniden gönderir;
+#   gerçek laboratuvar sunucusuna karşı dersin çıktısının tıpatıp aynısını
+#   yazdırır.
+# * Bekleme `max(backoff, Retry-After)` değeridir: sunucunun önerisi bir alt
+#   sınırdır. `max_retry_after` değerinden uzun bir öneri döngüyü bitirir ve
+#   kullanıcıya bildirilir.
+# * Bir döngüyü üç sınır durdurur: deneme sayısı üst sınırı, toplam süre bütçesi
+#   ve kullanıcı tarafından tetiklenen isteklerle arka plan istekleri için ayrı
+#   politikalar.
+# * Değişemeyecek bir hatayı (bir 422) yeniden denemek yalnızca kullanıcıyı
+#   geciktirir: en az deneme sayısı üst sınırı (4×) çarpı istek süresi, artı
+#   beklemeler kadar; istek başına varsayılan 100 ms'de 12,5×.
+# * `RetryMetrics` yeniden denemeleri, bir yeniden denemeden sonra gelen
+#   başarıları, durma nedenlerini ve bekleme dağılımını sayar; döngü `retrylab`
+#   günlükçüsüne yazar.
+#
+# ## Alıştırmalar
+#
+# **Alıştırma 2.** Her çift için (ms cinsinden geri çekilme beklemesi,
+# sunucunun saniye cinsinden `Retry-After` değeri ya da hiçbir şey) döngü ne
+# kadar bekler? Dört beklemeyi ms cinsinden verin.
+
 # %%
 from retrylab.exercises.ex03 import PAIRS, check_waits
 
@@ -514,6 +797,12 @@ check_waits(answer)
 # **Exercise 3.** The user presses "refresh" and the station answers 503
 # with `Retry-After: 30`. Why does `RetryPolicy.user_triggered()` stop? Give
 # the stop reason's value (a `StopReason`, such as `"max_attempts"`).
+
+# %% [markdown] tags=["tr"]
+# **Alıştırma 3.** Kullanıcı "yenile" düğmesine basıyor ve istasyon
+# `Retry-After: 30` ile 503 yanıtı veriyor. `RetryPolicy.user_triggered()`
+# neden durur? Durma nedeninin değerini verin (`"max_attempts"` gibi bir
+# `StopReason`).
 
 # %%
 from retrylab.exercises.ex03 import check_give_up_reason
@@ -535,6 +824,15 @@ check_give_up_reason(answer)
 # highest possible draws, with `Mulberry32(SEED)` and with 400 other seeds,
 # against both stations.
 
+# %% [markdown] tags=["tr"]
+# **Alıştırma 4.** Yenile düğmesinin politikasını tasarlayın: istasyon iki kez
+# 503 verip ardından başarılı olduğunda veriyi yine de almalı (dersin 1.
+# satırı), ama istasyon bir türlü ayağa kalkmadığında kullanıcı hatayı görmeden
+# önce toplam 500 ms'den fazla beklememeli, **üreteç ne çekerse çeksin**: üretim
+# ortamında üreteç tohumlanmaz. Denetleyici politikanızı mümkün olan en yüksek
+# çekilişlerle, `Mulberry32(SEED)` ile ve 400 başka tohumla, iki istasyona karşı
+# da çalıştırır.
+
 # %%
 from retrylab.exercises.ex03 import check_refresh_policy
 
@@ -554,6 +852,12 @@ check_refresh_policy(answer)
 # Predict the number of attempts and the waits before you run it, from the
 # waits of the attempt-limit table above it. Then measure.
 
+# %% [markdown] tags=["tr"]
+# **Alıştırma 5 (açık uçlu: değiştir, tahmin et, ölç).** "Üç sınır" bölümünde
+# bütçe politikasının `time_budget` değerini 3000'den 1000 ms'ye indirin.
+# Çalıştırmadan önce, hemen üstündeki deneme sayısı tablosunun beklemelerinden
+# yola çıkarak deneme sayısını ve beklemeleri tahmin edin. Sonra ölçün.
+
 # %% [markdown] tags=["solution"]
 # The waits of `Mulberry32(SEED)` are 70, 184, 592, ...; the loop stops as
 # soon as the *next* wait would end past the budget. 70 + 184 = 254 fits,
@@ -561,3 +865,12 @@ check_refresh_policy(answer)
 # end past 1000 ms, so the loop makes 4 attempts with waits [70, 184, 592] and
 # stops with `time_budget`. Check it with
 # `RetryPolicy(max_attempts=10, time_budget=1000).run(down, "GET", Mulberry32(SEED))`.
+
+# %% [markdown] tags=["solution", "tr"]
+# `Mulberry32(SEED)` beklemeleri 70, 184, 592, ... şeklindedir; döngü, *bir
+# sonraki* beklemenin bütçeyi aşarak biteceği anda durur. 70 + 184 = 254 sığar,
+# 254 + 592 = 846 sığar; dördüncü bekleme (1402 ms, bir sonraki çekiliş) ise
+# 1000 ms'yi aşarak biterdi. Bu yüzden döngü [70, 184, 592] beklemeleriyle 4
+# deneme yapar ve `time_budget` ile durur. Bunu
+# `RetryPolicy(max_attempts=10, time_budget=1000).run(down, "GET", Mulberry32(SEED))`
+# ile doğrulayın.

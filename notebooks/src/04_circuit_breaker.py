@@ -22,6 +22,31 @@
 # * tell the user the right thing when the breaker refuses a call;
 # * scope breakers per endpoint group, so one broken path does not stop the app.
 
+# %% [markdown] tags=["tr"]
+# # 04 · Devre kesici
+#
+# **Önceki:** [03 · Yeniden deneme döngüsü](03_the_retry_loop.ipynb) ·
+# **Sonraki:** [05 · Mobil geliştirmede yeniden deneme politikası](05_mobile_retry_policy.ipynb) ·
+# **Ön koşullar:** 03 numaralı defter (yeniden deneme döngüsü ve sınırları); iki
+# yöntemi olan bir Python sınıfı · **Süre:** yaklaşık 35 dakika
+#
+# Kuzey Yamaç istasyonu kötü bir saniye geçirmiyor: düşmüş durumda ve dakikalarca
+# öyle kalacak. Gözlemcinin uygulamasının yaptığı her istek yine kendi yeniden
+# deneme döngüsünü çalıştırıyor (02 ve 03 numaralı defterler) ve hiçbiri başarılı
+# olmayacak. Bu defter, durumu fark eden parçayı ekliyor: **devre kesici**.
+#
+# **Neler yapabileceksiniz**
+#
+# * yeniden denemelerin tek başına neden çökmüş bir hizmete yük bindirmeyi
+#   sürdürdüğünü ve devre kesicinin bir üst düzeyde neler kattığını açıklamak;
+# * bir devre kesiciyi kapalı, açık ve yarı açık durumlar boyunca olay olay
+#   izlemek ve eşiğin ve soğuma süresinin neyi değiştirdiğini tahmin etmek;
+# * bir devre kesici sınıfını kendiniz yazmak ve yarı açık durumun neden her
+#   çağırana değil, tek bir deneme isteğine izin vermesi gerektiğini açıklamak;
+# * devre kesici bir çağrıyı reddettiğinde kullanıcıya doğru şeyi söylemek;
+# * devre kesicileri uç nokta grubu başına kurmak; böylece bozuk tek bir yol
+#   bütün uygulamayı durdurmaz.
+
 # %%
 from retrylab import (Backoff, BreakerOpen, BreakerRegistry, CircuitBreaker,
                       Mulberry32, Outcome, RetryPolicy, replay)
@@ -38,6 +63,13 @@ from retrylab.viz.figure import show
 # press runs the retry loop of [notebook 03](03_the_retry_loop.ipynb) (4
 # attempts, full jitter; its attempt-limit table showed one such run). Every
 # attempt answers 503:
+
+# %% [markdown] tags=["tr"]
+# ## Neden devre kesici: yeniden deneme tek bir isteğin sorunudur
+#
+# Diyelim ki kullanıcı, istasyon çalışmıyorken "gönder" düğmesine beş kez basıyor
+# ve her basış 03 numaralı defterin yeniden deneme döngüsünü çalıştırıyor (4
+# deneme, tam sarsıntı). Her deneme 503 yanıtı alıyor:
 
 # %%
 policy = RetryPolicy(max_attempts=4,
@@ -67,6 +99,27 @@ sum(r.attempts for r in presses), sum(sum(r.waits) for r in presses)
 # threshold, `SOGUMA` the cooldown, `izinVer` "allow", `bildir` "report";
 # `kapali`, `acik`, `yariAcik` are closed, open, half-open):
 
+# %% [markdown] tags=["tr"]
+# Yanıt veremeyen bir sunucuya yirmi istek ve aralarında, kullanıcı dönen bir
+# yükleniyor simgesine bakarken, boşu boşuna 3860 ms bekleme. Döngülerin hiçbiri
+# tek başına yanlış bir şey yapmadı; sorun ancak isteklerin bütününe bakınca
+# görünüyor. Devre kesici bunu görür: art arda `threshold` başarısızlıktan sonra
+# **açılır** ve istek göndermeyi bırakır.
+#
+# ## Üç durum
+#
+# * **kapalı**: istekler geçer; art arda gelen başarısızlıklar sayılır, bir
+#   başarı sayacı sıfırlar;
+# * **açık**: hiçbir şey gönderilmez; her çağrı hemen başarısız olur;
+# * **yarı açık**: soğuma süresi dolduğunda (`now - opened_at >= cooldown`)
+#   **tek** bir deneme isteğine izin verilir. Deneme başarısız olursa devre
+#   kesici yeniden açılır ve soğuma baştan başlar; başarılı olursa devre kesici
+#   kapanır ve sayım yeniden başlar.
+#
+# Dersin programı `devre-kesici.mjs`, olduğu gibi (`ESIK` eşik, `SOGUMA` soğuma
+# süresidir; `izinVer` izin verir, `bildir` sonucu bildirir; `kapali`, `acik`,
+# `yariAcik` kapalı, açık ve yarı açık durumlardır):
+
 # %%
 from retrylab.exercises.build import check_breaker
 from retrylab.lessons.js_programs import js_program
@@ -80,6 +133,15 @@ js_program("devre-kesici.mjs")
 # lesson's *text*: half-open admits one trial, and refuses other calls until
 # that trial's result is recorded. The checker replays the lesson's nine
 # events (6 sent, 3 blocked), then 60 sequences you have not seen.
+
+# %% [markdown] tags=["tr"]
+# **Alıştırma 1 (kendiniz kurun).** `allow(now) -> bool` (`now` anında, ms
+# cinsinden, bir istek gönderilebilir mi?) ve `record(success, now)` (gönderilmiş
+# bir isteğin sonucu) yöntemleriyle `Breaker(threshold, cooldown)` sınıfını
+# yazın. Dersin *metnine* uyun: yarı açık durum tek bir deneme isteğini kabul
+# eder ve o denemenin sonucu kaydedilene kadar diğer çağrıları reddeder.
+# Denetleyici önce dersin dokuz olayını (6 gönderilen, 3 engellenen), ardından
+# görmediğiniz 60 diziyi yeniden oynatır.
 
 # %% tags=["scaffold"]
 class Breaker:
@@ -132,6 +194,13 @@ check_breaker(Breaker)
 # its transitions and `half_open_max_calls`. From here on the notebook uses
 # it. The same twenty attempts as above, 100 ms apart, through a breaker:
 
+# %% [markdown] tags=["tr"]
+# `retrylab`'ın `CircuitBreaker(threshold, cooldown)` sınıfında aynı
+# `allow(now)` ve `record(success, now)` yöntemleri vardır; bunlara ek olarak
+# `call`, `retry_in`, bir ad, geçişlerinin kaydı ve `half_open_max_calls`
+# bulunur. Defter bundan sonra onu kullanır. Yukarıdaki yirmi deneme, 100 ms
+# arayla, bu kez bir devre kesiciden geçerek:
+
 # %%
 cb = CircuitBreaker(threshold=3, cooldown=5000)
 sent = 0
@@ -145,10 +214,19 @@ sent, cb.state
 # Three requests reach the server; the other seventeen fail at once, without
 # touching the network.
 
+# %% [markdown] tags=["tr"]
+# Üç istek sunucuya ulaşır; diğer on yedisi ağa dokunmadan, hemen başarısız
+# olur.
+
 # %% [markdown]
 # ## The three states, in retrylab
 #
 # The diagram, with how often each arrow is taken in the lesson's trace below:
+
+# %% [markdown] tags=["tr"]
+# ## retrylab'da üç durum
+#
+# Diyagram, her okun aşağıdaki ders izinde kaç kez kullanıldığıyla birlikte:
 
 # %%
 traced = CircuitBreaker(threshold=3, cooldown=5000)
@@ -166,11 +244,22 @@ show(breaker_diagram(traced.transition_counts(), traced.state,
 # 5000 ms cooldown, fed nine events on a logical clock (ms), each a request
 # that would fail or succeed if sent. The lesson printed this:
 
+# %% [markdown] tags=["tr"]
+# ## Dersin izi, satır satır
+#
+# Ders `devre-kesici.mjs` programını çalıştırır: eşiği 3, soğuma süresi 5000 ms
+# olan bir devre kesiciye mantıksal bir saat (ms) üzerinde dokuz olay verilir;
+# her olay, gönderilirse başarısız ya da başarılı olacak bir istektir. Dersin
+# yazdırdığı çıktı:
+
 # %%
 print(lesson.breaker_text("tr"))
 
 # %% [markdown]
 # The same trace from `retrylab`, as a table:
+
+# %% [markdown] tags=["tr"]
+# Aynı iz `retrylab`'dan, tablo olarak:
 
 # %%
 lesson.breaker_frame(rows)
@@ -191,12 +280,35 @@ lesson.breaker_frame(rows)
 #
 # Six sent, three blocked: three of the nine requests never went to the server.
 
+# %% [markdown] tags=["tr"]
+# Nasıl okunur:
+#
+# * **0 ve 200 ms**: birinci ve ikinci başarısızlık; hâlâ kapalı.
+# * **600 ms**: art arda üçüncü başarısızlık devre kesiciyi açar.
+# * **900 ve 1500 ms**: açık, bu yüzden istekler **gönderilmez**. Çağrı hemen
+#   başarısız olur.
+# * **6000 ms**: açılmadan bu yana 5400 ms geçmiştir, soğuma süresinden fazla;
+#   bu yüzden devre kesici yarı açık olur ve deneme isteğini geçirir. Deneme
+#   başarısız olur: yeniden açık, soğuma 6000'den itibaren baştan başlar.
+# * **8000 ms**: yeni soğumaya girileli yalnızca 2000 ms oldu: engellenir.
+# * **11500 ms**: 6000'den bu yana 5500 ms: yarı açık, deneme başarılı, kapalı.
+# * **11800 ms**: kapalı, istek geçer.
+#
+# Altı istek gönderildi, üçü engellendi: dokuz isteğin üçü sunucuya hiç gitmedi.
+
 # %% [markdown]
 # ## The same trace over time
 #
 # Bands show the state, markers the requests. A band turns half-open as soon
 # as the cooldown is over: from then on a trial *would* be let through (the
 # breaker itself only notices when the next request asks).
+
+# %% [markdown] tags=["tr"]
+# ## Aynı iz, zaman ekseninde
+#
+# Bantlar durumu, işaretler istekleri gösterir. Soğuma süresi dolar dolmaz bant
+# yarı açık olur: o andan itibaren bir deneme isteği *geçirilebilirdi* (devre
+# kesicinin kendisi bunu ancak bir sonraki istek izin istediğinde fark eder).
 
 # %%
 show(breaker_timeline(rows, cooldown=5000))
@@ -212,6 +324,14 @@ for start, end, state in timeline_segments(rows, cooldown=5000):
 # events only, so you can walk through the trace one event at a time and watch
 # the current state move on the diagram. The readout counts the requests sent
 # and blocked so far.
+
+# %% [markdown] tags=["tr"]
+# ## Keşif: eşik, soğuma süresi ve olaylar arasında adım adım ilerleme
+#
+# `threshold` ve `cooldown` devre kesiciyi değiştirir; `step` yalnızca ilk
+# olayları gösterir, böylece izi olay olay dolaşabilir ve o anki durumun
+# diyagram üzerinde ilerleyişini izleyebilirsiniz. Gösterge, o ana kadar
+# gönderilen ve engellenen istekleri sayar.
 
 # %% tags=["nbval-ignore-output"]
 explorer = breaker_explorer()
@@ -239,6 +359,13 @@ explorer.set(cooldown=5000)
 # that opened at 600 ms is still open at 6000 and at 8000, so four requests
 # are blocked and the first trial is the one at 11500 ms, which succeeds.
 
+# %% [markdown] tags=["tr"]
+# Eşik 4 olduğunda dördüncü başarısızlık (900 ms) devre kesiciyi açar ve
+# yalnızca 1500 ve 8000 ms'deki istekler engellenir. Soğuma süresi 8000 ms
+# olduğunda 600 ms'de açılan devre kesici 6000'de ve 8000'de hâlâ açıktır; bu
+# yüzden dört istek engellenir ve ilk deneme isteği 11500 ms'deki olur, o da
+# başarılı olur.
+
 # %% [markdown]
 # ## A gap in the lesson: "a single trial request"
 #
@@ -252,6 +379,22 @@ explorer.set(cooldown=5000)
 #
 # `CircuitBreaker(half_open_max_calls=...)` sets how many trials may be in
 # flight. A very large value behaves like the lesson's code; the default is 1:
+
+# %% [markdown] tags=["tr"]
+# ## Dersteki bir boşluk: "tek bir deneme isteği"
+#
+# Dersin metnine göre devre yarı açık olduğunda **tek bir deneme isteğine** izin
+# verir. Dersin JavaScript kodu ise bunu yapmaz: `izinVer`,
+# `izin: durum !== "acik"` döndürür; bu değer, durum yarı açık olduğu sürece, bir
+# sonuç bildirilene kadar *her* çağrıda doğrudur (true). Dersin izinde olaylar
+# birer birer geldiği için kimse bunu fark etmez. Bir uygulamada olaylar böyle
+# gelmez: soğuma süresi dolduğunda kuyrukta üç istek bekler (ölçüm gönderimi,
+# istasyon listesi, bir fotoğraf) ve hiçbir yanıt gelmeden hepsi 6000 ms'de izin
+# ister.
+#
+# `CircuitBreaker(half_open_max_calls=...)`, aynı anda kaç deneme isteğinin yolda
+# olabileceğini belirler. Çok büyük bir değer dersin kodu gibi davranır;
+# varsayılan değer 1'dir:
 
 # %%
 like_lesson = CircuitBreaker(3, 5000, half_open_max_calls=1_000_000)
@@ -268,12 +411,27 @@ for breaker in (like_lesson, ours):
 # back, so the default is 1. (For the lesson's sequential trace both give the
 # same nine rows; `lesson.breaker_trace` relies on that.)
 
+# %% [markdown] tags=["tr"]
+# Dersin devre kesicisi üçünü birden, hâlâ çalışmıyor olabilecek bir hizmete
+# gönderir; oysa devre kesici tam da bu yükü durdurmak için kurulmuştur. Kuyruk
+# büyüdükçe dalga da büyür. Hizmetin geri gelip gelmediğini anlamak için tek bir
+# deneme yeter, bu yüzden varsayılan değer 1'dir. (Dersin sıralı izi için ikisi
+# de aynı dokuz satırı verir; `lesson.breaker_trace` buna dayanır.)
+
 # %% [markdown]
 # ## What the user should see when the breaker is open
 #
 # When the breaker refuses, the caller gets no response but an error, and the
 # lesson insists it must differ from a network error. `CircuitBreaker.call`
 # raises `BreakerOpen`, which carries the time left, `retry_in` (ms):
+
+# %% [markdown] tags=["tr"]
+# ## Devre kesici açıkken kullanıcı ne görmeli
+#
+# Devre kesici reddettiğinde çağrı noktası bir yanıt almaz ama bir hata alır;
+# ders bu hatanın ağ hatasından ayrılması gerektiğinde ısrar eder.
+# `CircuitBreaker.call`, kalan süreyi `retry_in` (ms) olarak taşıyan
+# `BreakerOpen` hatasını fırlatır:
 
 # %%
 writes = CircuitBreaker(3, 5000, name="POST /measurements")
@@ -298,6 +456,18 @@ refused.retry_in, refused.state
 # And the retry loop must not retry a `BreakerOpen` at once: nothing was
 # sent, and the answer will be the same until the cooldown is over.
 
+# %% [markdown] tags=["tr"]
+# | hata | ne oldu | kullanıcıya ne söylenmeli |
+# |---|---|---|
+# | ağ hatası | bir istek gönderildi; yanıt gelmedi (01 numaralı defter) | "İstasyonla bağlantı yok. Sinyalinizi kontrol edin." Bir yeniden deneme hemen işe yarayabilir. |
+# | `BreakerOpen` | **hiç istek gönderilmedi**; hizmet art arda başarısız oldu | "İstasyon şu anda yanıt vermiyor. 5 s sonra yeniden deneyin." |
+#
+# "Tekrar dene" düğmesi soğuma süresi dolana kadar bir şey yapmaz; bu yüzden
+# ileti ne kadar bekleneceğini söylemeli (4100 ms, *yukarı* yuvarlanarak 5 s) ya
+# da düğme o zamana kadar devre dışı kalmalı. Yeniden deneme döngüsü de bir
+# `BreakerOpen` hatasını hemen yeniden denememeli: hiçbir şey gönderilmedi ve
+# yanıt 4,1 saniye daha aynı olacak.
+
 # %% [markdown]
 # ## One breaker per endpoint group
 #
@@ -305,6 +475,15 @@ refused.retry_in, refused.state
 # screen. The lesson recommends one breaker per service or endpoint group: the
 # measurement **write path** can be broken while the **station list** still
 # reads. `BreakerRegistry` makes a breaker per group on first use:
+
+# %% [markdown] tags=["tr"]
+# ## Uç nokta grubu başına bir devre kesici
+#
+# Tek bir devre kesici tüm uygulamayı kapsarsa, bir uç noktanın arızası bütün
+# ekranları durdurur. Ders, devre kesicinin hizmet ya da uç nokta grubu başına
+# kurulmasını önerir: ölçüm **yazma yolu** arızalıyken **istasyon listesi**
+# okunabilir kalır. `BreakerRegistry`, her grup için ilk kullanımda bir devre
+# kesici oluşturur:
 
 # %%
 registry = BreakerRegistry(threshold=3, cooldown=5000)
@@ -320,6 +499,11 @@ registry.states()
 # The station list still loads; only uploads wait. Pass `group=` to map many
 # endpoints to one breaker (say, everything under `/measurements`).
 
+# %% [markdown] tags=["tr"]
+# İstasyon listesi gelmeye devam ediyor; yalnızca ölçüm gönderimleri bekliyor.
+# Birçok uç noktayı tek bir devre kesiciye bağlamak için `group=` verin (örneğin
+# `/measurements` altındaki her şeyi).
+
 # %% [markdown]
 # ## The mobile lesson's Kotlin breaker does not compile
 #
@@ -331,6 +515,19 @@ registry.states()
 # are not defined anywhere; `lastFailureTime` is declared and never used.
 # Read it as a sketch of the shape (check, run, count), not as code to copy.
 # `CircuitBreaker.call` above is a complete version of that shape.
+
+# %% [markdown] tags=["tr"]
+# ## Mobil dersin Kotlin devre kesicisi derlenmiyor
+#
+# Mobil ders aynı üç durumu (CLOSED, OPEN, HALF_OPEN) anlatır ve bir Kotlin
+# `CircuitBreaker` sınıfı gösterir. Basıldığı hâliyle bu sınıf derlenmez:
+# `suspend fun T.protect(block: suspend () -> T): T` hiç bildirilmemiş bir `T`
+# türünü kullanır (`fun <T> protect(...)` gerekirdi; `T.` alıcısı da hiçbir işe
+# yaramaz), `checkState`, `onSuccess`, `onFailure` ve `State` ise hiçbir yerde
+# tanımlanmamıştır; `lastFailureTime` bildirilir ama hiç kullanılmaz. Bunu
+# kopyalanacak bir kod olarak değil, biçimin (kontrol et, çalıştır, say) bir
+# taslağı olarak okuyun. Yukarıdaki `CircuitBreaker.call` bu biçimin eksiksiz
+# bir sürümüdür.
 
 # %% [markdown]
 # ## Summary
@@ -347,6 +544,23 @@ registry.states()
 #   when to try again (`retry_in`, rounded up). Scope breakers per endpoint
 #   group with `BreakerRegistry`.
 
+# %% [markdown] tags=["tr"]
+# ## Özet
+#
+# * Yeniden deneme tek bir isteğin sorunudur; devre kesici bütün isteklerin
+#   başarısızlıklarını görür ve art arda `threshold` başarısızlıktan sonra
+#   `cooldown` ms boyunca istek göndermeyi bırakır.
+# * Kapalı durum istekleri geçirir ve sayar, açık durum hiçbir şey göndermez,
+#   yarı açık durum kararı tek bir deneme isteğine bırakır: başarısızlık devreyi
+#   yeniden açar ve soğumayı baştan başlatır, başarı devreyi kapatır.
+# * Dersin dokuz olayı: 6 gönderilen, 3 engellenen; tıpatıp yeniden üretildi.
+# * Dersin kodu yarı açık durumda her çağıranı geçirir; tek bir deneme isteği
+#   (`half_open_max_calls=1`) ise dersin metninin anlattığı ve toparlanmakta olan
+#   bir hizmeti koruyan davranıştır.
+# * `BreakerOpen` bir ağ hatası değildir: hiçbir şey gönderilmedi; kullanıcıya ne
+#   zaman yeniden deneyebileceğini söyleyin (`retry_in`, yukarı yuvarlanmış).
+#   Devre kesicileri `BreakerRegistry` ile uç nokta grubu başına kurun.
+
 # %% [markdown]
 # ## Exercises
 #
@@ -355,6 +569,12 @@ registry.states()
 # **Exercise 2.** Replay the lesson's nine events through a breaker with
 # threshold 2 (cooldown 5000 ms). How many requests are sent, and how many
 # blocked?
+
+# %% [markdown] tags=["tr"]
+# ## Alıştırmalar
+#
+# **Alıştırma 2.** Dersin dokuz olayını eşiği 2 (soğuma süresi 5000 ms) olan bir
+# devre kesiciden yeniden geçirin. Kaç istek gönderilir, kaçı engellenir?
 
 # %%
 from retrylab.exercises.ex04 import (check_blocked_times, check_retry_in,
@@ -374,6 +594,10 @@ check_threshold_two(sent, blocked)
 # **Exercise 3.** With threshold 3 but a cooldown of 2000 ms, at which event
 # times is the request blocked? Think first, then check with `replay`.
 
+# %% [markdown] tags=["tr"]
+# **Alıştırma 3.** Eşik 3, ama soğuma süresi 2000 ms olduğunda hangi olay
+# anlarında istek engellenir? Önce düşünün, sonra `replay` ile doğrulayın.
+
 # %% tags=["scaffold"]
 times = ...
 check_blocked_times(times)
@@ -387,6 +611,11 @@ check_blocked_times(times)
 # **Exercise 4.** In the lesson's trace the call at 1500 ms is refused. How
 # many whole seconds should the message tell the user to wait, so that the
 # "try again" button works when the time is up?
+
+# %% [markdown] tags=["tr"]
+# **Alıştırma 4.** Dersin izinde 1500 ms'deki çağrı reddediliyor. Süre
+# dolduğunda "tekrar dene" düğmesinin işe yaraması için ileti kullanıcıya kaç
+# tam saniye beklemesini söylemeli?
 
 # %% tags=["scaffold"]
 seconds = ...
@@ -404,9 +633,24 @@ check_retry_in(seconds)
 # state after), then measure with
 # `replay([*lesson.BREAKER_EVENTS[:7], (11500, False), (11800, True)], CircuitBreaker(3, 5000))`.
 
+# %% [markdown] tags=["tr"]
+# **Alıştırma 5 (açık uçlu: değiştir, tahmin et, ölç).** Kendi `Breaker`
+# sınıfınızı (ya da `CircuitBreaker`) ve dersin olaylarını alın, ama 11500 ms'deki
+# olayı da başarısız yapın. 11500'den itibaren satırları tahmin edin (önceki
+# durum, gönderildi mi, sonraki durum), sonra şununla ölçün:
+# `replay([*lesson.BREAKER_EVENTS[:7], (11500, False), (11800, True)], CircuitBreaker(3, 5000))`.
+
 # %% [markdown] tags=["solution"]
 # At 11500 ms the cooldown since 6000 is over, so the trial is sent; it fails
 # and the breaker opens again, with a new cooldown from 11500. At 11800 ms
 # only 300 ms have passed: blocked, although that request would have
 # succeeded. Sent 5, blocked 4: a breaker refuses calls that would have
 # worked, which is the price of not loading a service that may still be down.
+
+# %% [markdown] tags=["solution", "tr"]
+# 11500 ms'de 6000'den bu yana süren soğuma dolmuştur, bu yüzden deneme isteği
+# gönderilir; başarısız olur ve devre kesici, 11500'den başlayan yeni bir
+# soğumayla yeniden açılır. 11800 ms'de yalnızca 300 ms geçmiştir: istek başarılı
+# olacak olsa da engellenir. 5 gönderilen, 4 engellenen: devre kesici işe
+# yarayacak çağrıları da reddeder; hâlâ çalışmıyor olabilecek bir hizmete yük
+# bindirmemenin bedeli budur.

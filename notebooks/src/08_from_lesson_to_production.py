@@ -26,6 +26,37 @@
 # * name what production libraries add: per-kind counters, hooks, retry
 #   quotas, hedging and pushback.
 
+# %% [markdown] tags=["tr"]
+# # 08 · Dersten üretim ortamına: tenacity, urllib3 ve httpx
+#
+# [← 07 · Özet ve bitirme alıştırması](07_summary_and_exercises.ipynb) ·
+# **08 · dersten üretim ortamına** ·
+# [09 · Derslerin ötesinde →](09_beyond_the_lessons.ipynb)
+#
+# **Başlamadan önce:** 01'den 03'e kadar olan defterler ve 07; ayrıca `bridge`
+# ek bağımlılık grubu (`pip install "retrylab[bridge]"`; test grubu bunu da
+# içerir). **Süre:** yaklaşık 30 dakika.
+#
+# 07 numaralı defter, beş bin telefonu istasyonun yeniden başlatılmasından
+# geçiren bir politikayla bitti. Ekibiniz üretim ortamında `retrylab`
+# çalıştırmıyor: tenacity, urllib3 ya da httpx çalıştırıyor. Bu defter
+# politikayı bu kütüphanelere taşıyor, üçünde de laboratuvar sunucusuna karşı
+# çalıştırıyor ve her kütüphanenin dersten nerede farklı davrandığını ve nedenini
+# gösteriyor.
+#
+# **Neler yapabileceksiniz**
+#
+# * üretim kütüphanelerinin neden dersin kuralından daha az başarısızlığı
+#   yeniden denediğini açıklamak ve dersin kuralının kaydettiği kopyaları ölçmek;
+# * tek bir `RetryPolicy` politikasını tenacity (`to_tenacity`), httpx
+#   (`RetryTransport`) ve urllib3 (`to_urllib3`) üzerinden çalıştırmak ve
+#   aralarındaki farkları okumak;
+# * bir politikaya urllib3'ün izin verdiği ölçüde yaklaşan bir urllib3 `Retry`
+#   nesnesini elle yazmak;
+# * üretim kütüphanelerinin eklediklerini adlandırmak: türe göre sayaçlar,
+#   kancalar, yeniden deneme kotaları, yedekli istekler (hedging) ve geri itme
+#   (pushback).
+
 # %%
 import httpx
 import pandas as pd
@@ -55,6 +86,19 @@ pd.set_option("display.width", 120)
 # did not act (408, 429) or the request never left the client
 # (`Outcome.network(sent=False)`). Each reason names its source:
 
+# %% [markdown] tags=["tr"]
+# ## İki kural, ikisi de gerekçeleriyle
+#
+# Dersin kuralı 429'u ve her 5xx'i, her yöntem için yeniden dener. RFC 9110
+# (bölüm 9.2.2), istemcinin idempotent olmayan bir isteği, isteğin hiç
+# uygulanmadığını bilmedikçe otomatik olarak yeniden denememesi gerektiğini
+# söyler. urllib3, botocore ve gRPC de aynı görüştedir; `production_rule` da
+# onların ortak noktasıdır: idempotent yöntemler için 408, 429, 500, 502, 503 ve
+# 504'ü yeniden dener, 501'i ya da 505'i asla; tekillik anahtarı olmayan bir
+# POST'u ise yalnızca sunucu işlem yapmadığını söylediğinde (408, 429) ya da
+# istek istemciden hiç çıkmadığında (`Outcome.network(sent=False)`) yeniden
+# dener. Her gerekçe kendi kaynağını belirtir:
+
 # %%
 decision_sources()
 
@@ -64,6 +108,14 @@ decision_sources()
 # The lab's `fail_after` fault stores a write and *then* answers 500: the
 # server acted and failed afterwards. Five hundred POSTs without keys, one in
 # five hit by the fault, each run through the httpx transport:
+
+# %% [markdown] tags=["tr"]
+# ## Dersin kuralı bir yazma isteğine neye mal olur
+#
+# Laboratuvarın `fail_after` arızası bir yazma isteğini kaydeder ve *ardından*
+# 500 yanıtı verir: sunucu işlemi yapmış, sonra başarısız olmuştur. Anahtarsız
+# beş yüz POST; beşte biri arızaya denk geliyor ve her biri httpx aktarım
+# katmanından (transport) geçiyor:
 
 # %%
 reports = [duplicate_experiment(500, fail_rate=0.2, rule=r)
@@ -76,10 +128,23 @@ pd.concat([r.series() for r in reports], axis=1)
 # writes are stored although the client saw a 500. Only an idempotency key
 # removes both problems (notebook 03's write experiment).
 
+# %% [markdown] tags=["tr"]
+# Dersin kuralı şanssız her yazma isteğini iki ya da daha fazla kez kaydeder;
+# üretim kuralı hiçbirini iki kez kaydetmez. Bunun bedeli `acknowledged`
+# satırındadır: istemci 500 görmesine rağmen yaklaşık yüz yazma isteği
+# kaydedilmiştir. İki sorunu birden ancak bir tekillik anahtarı ortadan kaldırır
+# (03 numaralı defterin yazma deneyi).
+
 # %% [markdown]
 # ## The policy from notebook 07
 #
 # `SHIPPED` is the capstone policy with the production rule:
+
+# %% [markdown] tags=["tr"]
+# ## 07 numaralı defterin politikası
+#
+# `SHIPPED`, bitirme alıştırmasının politikasının üretim kuralıyla donatılmış
+# hâlidir:
 
 # %%
 (SHIPPED.max_attempts, SHIPPED.backoff.describe(), SHIPPED.time_budget,
@@ -92,6 +157,14 @@ pd.concat([r.series() for r in reports], axis=1)
 # function that returns an `Outcome`. Its decisions and waits are the
 # policy's, draw for draw (2,000 generated scenarios in the tests agree
 # attempt by attempt). tenacity's `sleep` takes seconds; here it only records.
+
+# %% [markdown] tags=["tr"]
+# ### tenacity
+#
+# `to_tenacity(policy, rng, method)`, `Outcome` döndüren bir işlev için bir
+# `tenacity.Retrying` döndürür. Kararları ve beklemeleri, çekiliş çekilişine
+# politikanınkilerle aynıdır (testlerde üretilen 2.000 senaryo deneme deneme
+# örtüşür). tenacity'nin `sleep` işlevi saniye alır; burada yalnızca kaydeder.
 
 # %%
 slept = []
@@ -109,6 +182,14 @@ outcome, slept, retrying.statistics["stop_reason"]
 # away, and never retries a cancelled task. Here against the lab server, with
 # the lesson's generator:
 
+# %% [markdown] tags=["tr"]
+# ### httpx
+#
+# `RetryTransport`, httpx'in kendi aktarım katmanını (transport) sarar. İstek
+# gövdesini yeniden gönderebilmek için arabelleğe alır, Retry-After'a uyar,
+# attığı her yanıtı kapatır ve iptal edilmiş bir görevi asla yeniden denemez.
+# Burada laboratuvar sunucusuna karşı, dersin üreteciyle:
+
 # %%
 waits = []
 transport = RetryTransport(SHIPPED, Mulberry32(20260114), sleep=waits.append,
@@ -122,6 +203,12 @@ response.status_code, response.json(), waits
 #
 # urllib3's `Retry` has its own formula, so `to_urllib3` can only come close:
 
+# %% [markdown] tags=["tr"]
+# ### urllib3
+#
+# urllib3'ün `Retry` sınıfının kendi formülü vardır, bu yüzden `to_urllib3`
+# politikaya ancak yaklaşabilir:
+
 # %%
 waits_u = []
 retry = to_urllib3(SHIPPED, sleeper=waits_u.append)
@@ -133,6 +220,11 @@ status, waits_u, retry.backoff_factor
 # The first retry does not wait at all, and the second waits 15 s, the
 # *ceiling* of the policy's second retry rather than a jittered draw under
 # it. Every place where urllib3 cannot follow the policy:
+
+# %% [markdown] tags=["tr"]
+# İlk yeniden deneme hiç beklemez, ikincisi 15 s bekler: bu, politikanın ikinci
+# yeniden denemesinin altından sarsıntıyla çekilmiş bir değer değil, o yeniden
+# denemenin *üst sınırıdır*. urllib3'ün politikayı izleyemediği her yer:
 
 # %%
 urllib3_differences()
@@ -146,6 +238,16 @@ urllib3_differences()
 # the first wait after the 429, the 429 run's attempts and total wait, the
 # time budget each enforces, and whether the keyless POST was retried.
 
+# %% [markdown] tags=["tr"]
+# ## Yan yana
+#
+# Her kütüphane için aynı politika, aynı üreteç tohumu ve üç durum: 503, 503,
+# ardından 200; her seferinde `Retry-After: 2` ile gelen bir 429; bir kez 503
+# yanıtı alan anahtarsız bir POST. Sütunlar: ilk çalıştırmanın beklemeleri,
+# 429'dan sonraki ilk bekleme, 429 çalıştırmasının deneme sayısı ve toplam
+# beklemesi, her kütüphanenin uyguladığı süre bütçesi ve anahtarsız POST'un
+# yeniden denenip denenmediği.
+
 # %%
 compare_libraries(SHIPPED)
 
@@ -155,6 +257,13 @@ compare_libraries(SHIPPED)
 # first retry, doubling instead of the policy's factor 3, no jitter, and
 # Retry-After *instead of* the backoff. With the lesson's rule instead of the
 # production rule, the keyless POST is retried by all four:
+
+# %% [markdown] tags=["tr"]
+# tenacity ve httpx politikayı tam olarak izler, çünkü köprü politikanın kendi
+# döngüsünü çalıştırır. urllib3 kendi hesabını korur: ilk yeniden denemeden önce
+# bekleme yok, politikanın 3 çarpanı yerine ikiye katlama, sarsıntı yok ve geri
+# çekilmenin *yerine* Retry-After. Üretim kuralı yerine dersin kuralıyla,
+# anahtarsız POST dördünde de yeniden denenir:
 
 # %%
 compare_libraries(SHIPPED.with_(rule=None))[["keyless POST 503 retried"]]
@@ -184,6 +293,34 @@ compare_libraries(SHIPPED.with_(rule=None))[["keyless POST 503 retried"]]
 #
 # A tenacity hook on the bridged policy, for example, counts the retries:
 
+# %% [markdown] tags=["tr"]
+# ## Üretim kütüphanelerinin ekledikleri
+#
+# Derslerin döngüsü çekirdektir; üretim kütüphaneleri, bir hizmet filosunun bu
+# çekirdeğin çevresinde ihtiyaç duyduklarını ekler:
+#
+# * **Türe göre sayaçlar (urllib3).** `Retry(total=5, connect=3, read=1,
+#   status=2)` bağlantı hatalarına, okuma hatalarına ve kötü durum kodlarına ayrı
+#   bütçeler harcar; `Retry.history` her birini kaydeder.
+#   [urllib3 `Retry`](https://urllib3.readthedocs.io/en/stable/reference/urllib3.util.html#urllib3.util.Retry)
+# * **Kancalar ve istatistikler (tenacity).** `before_sleep`, `after` ve
+#   `retry_error_callback` her adımda sizin kodunuzu çalıştırır;
+#   `retrying.statistics` denemeleri ve boşta geçen süreyi sayar.
+#   [tenacity](https://tenacity.readthedocs.io/en/latest/)
+# * **Yeniden deneme kotaları (botocore).** Standart kip istemci başına bir jeton
+#   kovası tutar: bir yeniden deneme jeton harcar, bir başarı bir kısmını geri
+#   verir; böylece başarısız olan bir hizmet artık yeniden deneme almaz (06
+#   numaralı defterin yeniden deneme bütçesi).
+#   [boto3 retries](https://boto3.amazonaws.com/v1/documentation/api/latest/guide/retries.html)
+# * **Yedekli istekler ve geri itme (gRPC).** Yedekli (hedged) bir çağrı, kuyruk
+#   gecikmesini (tail latency) kısaltmak için ilki başarısız olmadan ikinci bir
+#   kopya gönderir; sunucunun `grpc-retry-pushback-ms` değeri istemcilere ne
+#   zaman yeniden deneyeceklerini ya da hiç denememelerini söyler.
+#   [gRPC A6](https://github.com/grpc/proposal/blob/master/A6-client-retries.md)
+#
+# Örneğin köprülenmiş politikaya takılan bir tenacity kancası yeniden denemeleri
+# sayar:
+
 # %%
 seen = []
 hooked = retrying.copy(before_sleep=lambda rs: seen.append(rs.attempt_number))
@@ -198,6 +335,16 @@ hooked(lambda: next(answers)), seen
 # and idempotent methods, and waits whose second retry matches the policy's
 # second ceiling (5 s x 3). urllib3 sleeps `backoff_factor * 2 ** (n - 1)`
 # seconds before retry `n >= 2`.
+
+# %% [markdown] tags=["tr"]
+# ## Alıştırmalar
+#
+# **Alıştırma 1.** Ekibinizin kodu urllib3'ü doğrudan kullanıyor. urllib3'ün
+# hazır `Retry` sınıfıyla `SHIPPED` politikasına en yakın nesneyi yazın: 5
+# deneme, üretim kuralının durum kodları ve idempotent yöntemleri ve ikinci
+# yeniden denemesi politikanın ikinci üst sınırına (5 s x 3) denk gelen
+# beklemeler. urllib3, `n >= 2` olan her `n` numaralı yeniden denemeden önce
+# `backoff_factor * 2 ** (n - 1)` saniye uyur.
 
 # %% tags=["scaffold"]
 from urllib3.util import Retry
@@ -218,6 +365,11 @@ check_urllib3_retry(retry)
 # %% [markdown]
 # **Exercise 2.** A POST without an idempotency key failed. For which of
 # these does the production rule retry it? Answer with a set of labels.
+
+# %% [markdown] tags=["tr"]
+# **Alıştırma 2.** Tekillik anahtarı olmayan bir POST başarısız oldu.
+# Aşağıdakilerden hangilerinde üretim kuralı onu yeniden dener? Yanıtı
+# etiketlerden oluşan bir küme olarak verin.
 
 # %%
 list(POST_FAILURES)
@@ -243,3 +395,19 @@ check_keyless_post(answer)
 #   around the same loop.
 #
 # **Next:** [09 · Beyond the lessons →](09_beyond_the_lessons.ipynb)
+
+# %% [markdown] tags=["tr"]
+# ## Özet
+#
+# * Dersin kuralı öğrenmek içindir; `production_rule`, urllib3, botocore, gRPC ve
+#   RFC 9110'un üzerinde anlaştığı kuraldır: anahtarsız bir POST yalnızca
+#   sunucunun işlem yapmış olamayacağı durumlarda yeniden denenir. Laboratuvarda
+#   dersin kuralı 500 yazma isteğinde yüzden fazla kopya kaydetti; üretim kuralı
+#   hiç kaydetmedi.
+# * `to_tenacity` ve `RetryTransport` bir politikayı tam olarak çalıştırır;
+#   `to_urllib3` urllib3'ün formülünün izin verdiği ölçüde yaklaşır, tablosu da
+#   nerede yaklaşamadığını söyler.
+# * Üretim kütüphaneleri aynı döngünün çevresine sayaçlar, kancalar, kotalar,
+#   yedekli istekler ve geri itme ekler.
+#
+# **Sonraki:** [09 · Derslerin ötesinde →](09_beyond_the_lessons.ipynb)
