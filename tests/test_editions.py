@@ -171,3 +171,27 @@ def test_instructor_shows_correct_for_every_checked_exercise(src: Path) -> None:
         if "solution" in tags(cell) and cell.cell_type == "code" and CHECK.search(cell.source):
             assert "Correct:" in text_of(cell), (
                 f"{src.stem} cell {cell.get('id')}: the solution does not show 'Correct'")
+
+
+@pytest.mark.parametrize("src", SOURCES, ids=IDS)
+def test_turkish_editions_differ_only_in_prose_and_the_language_cell(src: Path) -> None:
+    """Code cells of a Turkish edition are the English ones, but for the language cell."""
+    full = builder.parse(src.read_text())
+    for en, tr in ((builder.STUDENT, builder.STUDENT_TR),
+                   (builder.INSTRUCTOR, builder.INSTRUCTOR_TR)):
+        a, b = builder.edition_notebook(full, en), builder.edition_notebook(full, tr)
+        assert [c.cell_type for c in a.cells] == [c.cell_type for c in b.cells]
+        assert [c["id"] for c in a.cells] == [c["id"] for c in b.cells]
+        language = [i for i, c in enumerate(a.cells) if "language" in tags(c)]
+        assert len(language) == 1, f"{src.name}: one language cell, not {len(language)}"
+        for i, (x, y) in enumerate(zip(a.cells, b.cells, strict=True)):
+            if x.cell_type != "code":
+                if x.source.strip():
+                    assert x.source != y.source, (
+                        f"{src.name}: markdown cell {x['id']} has no Turkish twin")
+                continue
+            if i in language:
+                assert 'set_language("en")' in x.source
+                assert y.source == x.source.replace('set_language("en")', 'set_language("tr")')
+            else:
+                assert x.source == y.source, f"{src.name}: code cell {x['id']} differs"

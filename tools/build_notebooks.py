@@ -57,7 +57,12 @@ OUT = ROOT / "notebooks"
 #: Languages a translated cell may be tagged with (English is the source's own).
 LANGS = ("en", "tr")
 EDITION_TAGS = {"scaffold", "solution"}
-TAGS = {"nbval-ignore-output", "nbval-skip"} | EDITION_TAGS | (set(LANGS) - {"en"})
+#: The one code cell that differs between languages: it calls ``set_language("en")``,
+#: which an edition in another language builds as ``set_language("tr")``.
+LANGUAGE_TAG = "language"
+LANGUAGE_CALL = 'set_language("en")'
+TAGS = ({"nbval-ignore-output", "nbval-skip", LANGUAGE_TAG} | EDITION_TAGS
+        | (set(LANGS) - {"en"}))
 #: What JupyterLab writes for ipykernel's kernel, so opening a notebook changes nothing.
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 
@@ -81,10 +86,10 @@ class Edition:
 
 STUDENT = Edition("student", "", frozenset({"solution"}))
 INSTRUCTOR = Edition("instructor", "solutions", frozenset({"scaffold"}))
-#: Every edition that is built and committed. The Turkish pair is added here later:
-#: Edition("student-tr", "tr", frozenset({"solution"}), "tr") and
-#: Edition("instructor-tr", "tr/solutions", frozenset({"scaffold"}), "tr").
-EDITIONS: tuple[Edition, ...] = (STUDENT, INSTRUCTOR)
+STUDENT_TR = Edition("student-tr", "tr", frozenset({"solution"}), "tr")
+INSTRUCTOR_TR = Edition("instructor-tr", "tr/solutions", frozenset({"scaffold"}), "tr")
+#: Every edition that is built and committed.
+EDITIONS: tuple[Edition, ...] = (STUDENT, INSTRUCTOR, STUDENT_TR, INSTRUCTOR_TR)
 
 
 def parse(text: str) -> nbformat.NotebookNode:
@@ -109,6 +114,10 @@ def parse(text: str) -> nbformat.NotebookNode:
             raise SystemExit(f"unexpected cell metadata {sorted(extra)} in cell {i}")
         if {"scaffold", "solution"} <= set(tags):
             raise SystemExit(f"cell {i} is tagged both scaffold and solution: {first}")
+        if LANGUAGE_TAG in tags and (cell.cell_type != "code"
+                                     or cell.source.count(LANGUAGE_CALL) != 1):
+            raise SystemExit(f"cell {i}: the {LANGUAGE_TAG!r} cell is a code cell that calls "
+                             f"{LANGUAGE_CALL} exactly once: {first}")
         if "scaffold" in tags and cell.cell_type != "code":
             raise SystemExit(f"cell {i}: a scaffold is a code cell: {first}")
         langs = set(tags) & set(LANGS)
@@ -121,9 +130,9 @@ def parse(text: str) -> nbformat.NotebookNode:
                                  f"right after the English markdown cell it translates: {first}")
         if "solution" in tags and cell.cell_type == "code":
             before_tags = set(nb.cells[i - 1].metadata.get("tags", [])) if i else set()
-            if "scaffold" not in before_tags:
+            if not before_tags & {"scaffold", "solution"}:
                 raise SystemExit(f"cell {i}: a solution code cell comes right after its "
-                                 f"scaffold: {first}")
+                                 f"scaffold (or another solution cell): {first}")
         cell["id"] = f"c{i:03d}"  # stable ids: the same in every edition, clean diffs
     return nb
 
@@ -156,7 +165,11 @@ def edition_notebook(full: nbformat.NotebookNode, edition: Edition) -> nbformat.
         if set(tags) & edition.drops:
             cells.append(None)   # a placeholder, so a translation after it is dropped too
             continue
-        cells.append(nbformat.from_dict(dict(cell)))
+        cell = nbformat.from_dict(dict(cell))
+        if LANGUAGE_TAG in tags and edition.lang != "en":
+            cell.source = cell.source.replace(LANGUAGE_CALL,
+                                              f'set_language("{edition.lang}")')
+        cells.append(cell)
     nb.cells = [c for c in cells if c is not None]
     return nb
 

@@ -250,6 +250,11 @@
 # paketi bu üreteci bit düzeyinde birebir yeniden uygular. İşte ürettiği ilk üç
 # sayı ve dersin ilk tam sarsıntılı beklemesi, `round(r × 200)`:
 
+# %% tags=["language"]
+from retrylab.viz.i18n import set_language
+
+set_language("en")  # the language of this notebook's figures and explorers
+
 # %%
 from retrylab import Backoff, Mulberry32, Outcome, RetryPolicy
 from retrylab.lessons.outputs import SEED

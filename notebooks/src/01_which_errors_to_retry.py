@@ -58,6 +58,11 @@
 #   getirmek ve anahtar olmadığında oluşan kopyaları saymak;
 # * mobil dersin geçici hatalar üzerine iddialarını eleştirel gözle okumak.
 
+# %% tags=["language"]
+from retrylab.viz.i18n import set_language
+
+set_language("en")  # the language of this notebook's figures and explorers
+
 # %%
 import time
 

@@ -49,6 +49,11 @@
 # * kanıtların ne söylediğini bilerek tam sarsıntı ile ilişkisiz sarsıntı
 #   arasında seçim yapmak.
 
+# %% tags=["language"]
+from retrylab.viz.i18n import set_language
+
+set_language("en")  # the language of this notebook's figures and explorers
+
 # %%
 from retrylab import Backoff, Mulberry32
 from retrylab.lessons import outputs as lesson

@@ -50,6 +50,11 @@
 # * çok sayıda çalıştırma boyunca yeniden denemeleri, bir yeniden denemeden
 #   sonra gelen başarıları ve beklemeleri saymak.
 
+# %% tags=["language"]
+from retrylab.viz.i18n import set_language
+
+set_language("en")  # the language of this notebook's figures and explorers
+
 # %%
 import asyncio
 import logging

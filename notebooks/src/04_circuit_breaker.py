@@ -47,6 +47,11 @@
 # * devre kesicileri uç nokta grubu başına kurmak; böylece bozuk tek bir yol
 #   bütün uygulamayı durdurmaz.
 
+# %% tags=["language"]
+from retrylab.viz.i18n import set_language
+
+set_language("en")  # the language of this notebook's figures and explorers
+
 # %%
 from retrylab import (Backoff, BreakerOpen, BreakerRegistry, CircuitBreaker,
                       Mulberry32, Outcome, RetryPolicy, replay)

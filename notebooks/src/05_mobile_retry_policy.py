@@ -65,6 +65,11 @@
 # * devre kesicinin üç durumunun uzun bir kesintide bir telefona neler
 #   kazandırdığını söylemek.
 
+# %% tags=["language"]
+from retrylab.viz.i18n import set_language
+
+set_language("en")  # the language of this notebook's figures and explorers
+
 # %%
 import pandas as pd
 

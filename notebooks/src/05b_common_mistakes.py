@@ -53,6 +53,11 @@
 # * bir politikayı ayarlamak için `RetryMetrics`'in hangi sayıları verdiğini
 #   söylemek.
 
+# %% tags=["language"]
+from retrylab.viz.i18n import set_language
+
+set_language("en")  # the language of this notebook's figures and explorers
+
 # %%
 import pandas as pd
 

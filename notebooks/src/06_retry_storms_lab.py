@@ -77,6 +77,11 @@
 #   sonuçlarını ifade etmek ve yeniden üretimin nerede farklılaştığını
 #   söylemek.
 
+# %% tags=["language"]
+from retrylab.viz.i18n import set_language
+
+set_language("en")  # the language of this notebook's figures and explorers
+
 # %%
 from retrylab import Backoff, RetryPolicy
 from retrylab.core.budget import GrpcRetryThrottle, SreRetryBudget

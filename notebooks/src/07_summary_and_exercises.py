@@ -45,6 +45,11 @@
 # * somut bir kesinti için bir politika tasarlamak ve simülatörde kanıtlamak;
 # * kontrol listesinden geçen bir politikanın istasyonu neden yine de yüzüstü bırakabileceğini açıklamak.
 
+# %% tags=["language"]
+from retrylab.viz.i18n import set_language
+
+set_language("en")  # the language of this notebook's figures and explorers
+
 # %%
 import pandas as pd
 

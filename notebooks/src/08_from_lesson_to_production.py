@@ -57,6 +57,11 @@
 #   kancalar, yeniden deneme kotaları, yedekli istekler (hedging) ve geri itme
 #   (pushback).
 
+# %% tags=["language"]
+from retrylab.viz.i18n import set_language
+
+set_language("en")  # the language of this notebook's figures and explorers
+
 # %%
 import httpx
 import pandas as pd

@@ -57,6 +57,11 @@
 # (yeniden deneme fırtınaları) numaralı defterler. **Süre:** tek oturum,
 # yaklaşık 45 dakika.
 
+# %% tags=["language"]
+from retrylab.viz.i18n import set_language
+
+set_language("en")  # the language of this notebook's figures and explorers
+
 # %%
 from retrylab import (HedgingPolicy, MetastableModel, RateBreaker,
                       SreThrottle, compare_breakers, hedge, hedge_sweep,

@@ -50,6 +50,11 @@
 # * hangi kütüphanelerin gerçekten geri çekilmeyle yeniden denediğini, hangilerinin
 #   yalnızca bağlantıyı kurtardığını ayırt etmek.
 
+# %% tags=["language"]
+from retrylab.viz.i18n import set_language
+
+set_language("en")  # the language of this notebook's figures and explorers
+
 # %%
 import pandas as pd
 

@@ -26,6 +26,11 @@
 # çizilir: büyük yazı tipleri, renk körleri için güvenli ve işaretçi ile çizgi
 # biçimiyle de birbirinden ayrılan renkler.
 
+# %% tags=["language"]
+from retrylab.viz.i18n import set_language
+
+set_language("en")  # the language of this notebook's figures and explorers
+
 # %%
 from retrylab.viz.explorers import (backoff_explorer, breaker_explorer,
                                     decision_explorer, herd_explorer)

@@ -38,10 +38,9 @@ TR: dict[str, str] = {
 }
 
 
-def set_language(lang: str) -> str:
+def set_language(lang: str) -> None:
     """Make ``lang`` ("en" or "tr") the language of every figure and explorer from now on."""
     _current[0] = check_choice("lang", lang, LANGS)
-    return _current[0]
 
 
 def current() -> str:
