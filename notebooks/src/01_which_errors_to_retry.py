@@ -790,6 +790,8 @@ lab.close()
 #
 # ## Alıştırmalar
 #
+# Alıştırma 1, `should_retry` yazmak, kuralın tanıtıldığı yerde, [yukarıdadır](#Write-the-rule-yourself).
+#
 # **Alıştırma 2.** Dersin kuralı bu durumlardan hangilerini yeniden dener?
 # Harflerden oluşan bir küme verin.
 
@@ -812,8 +814,9 @@ check_retried_cases(answer)
 # GET)? Give a set of numbers.
 
 # %% [markdown] tags=["tr"]
-# **Alıştırma 3.** 400, 401, 403, 404, 409, 422, 429, 500, 502 ve 503 durum
-# kodlarından hangileri yeniden denenir? Sayılardan oluşan bir küme verin.
+# **Alıştırma 3.** Şu durum kodlarının hiçbiri yukarıdaki tabloda yok: 405,
+# 408, 410, 413, 429, 501, 504 ve 507. Dersin kuralı (bir GET için)
+# bunlardan hangilerini yeniden dener? Sayılardan oluşan bir küme verin.
 
 # %%
 from retrylab.exercises.ex01 import check_retried_statuses
