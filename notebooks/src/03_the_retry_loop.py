@@ -505,7 +505,7 @@ pd.DataFrame.from_dict(rows, orient="index", columns=columns)
 # Düğmeye basan kişi istasyonun çalışmadığını saniyenin dörtte birinde öğrenir;
 # arka plan işi ise, kimse onu beklemezken, on bir saniyeden uzun süre denemeye
 # devam eder. `Retry-After: 30` karşısında ikisinin yolu hemen ayrılır: biri
-# kullanıcıya bildirir, öbürü bekler.
+# kullanıcıya bildirir, öbürü bekler (nedenini alıştırma 3 soruyor).
 
 # %%
 lab.script("GET", "/report", retry_after=30)
@@ -530,7 +530,9 @@ for name, policy in presets.items():
 #
 # Ders: "Yeniden denemenin en sık yapılan hatası, her hatayı denemeye
 # sokmaktır: kullanıcı yanlış bir değer girdiğinde hatayı öğrenmesi üç kat
-# gecikir." Bunu ölçelim. Laboratuvara giden her istek artık, yavaş bir mobil
+# gecikir." [01 numaralı defter](01_which_errors_to_retry.ipynb), tekrarlanan
+# bir 422'nin yine aynı 422'yi aldığını gösterdi; burada tekrarların neye mal
+# olduğunu ölçüyoruz. Laboratuvara giden her istek artık, yavaş bir mobil
 # bağlantıdaki gibi, 100 ms sürüyor ve kullanıcı geçersiz bir ölçüm gönderiyor
 # (422). Hangi başarısızlıkların yeniden deneneceğine politikanın `rule` ayarı
 # karar verir; varsayılan olarak bu, dersin kuralıdır. `retry_everything_rule`,
@@ -775,6 +777,8 @@ flaky.close()
 #   günlükçüsüne yazar.
 #
 # ## Alıştırmalar
+#
+# Alıştırma 1, döngüyü yazmak, [yukarıdadır](#Write-the-loop-yourself).
 #
 # **Alıştırma 2.** Her çift için (ms cinsinden geri çekilme beklemesi,
 # sunucunun saniye cinsinden `Retry-After` değeri ya da hiçbir şey) döngü ne
