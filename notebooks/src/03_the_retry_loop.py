@@ -569,12 +569,12 @@ for name, (r, wire, _) in runs.items():
     print(f"{name:20} {r.attempts} attempt(s), requests {wire:.2f} s")
 
 # %% [markdown]
-# The waits alone, which do not depend on the network: three attempts where
-# one would do, plus the two waits between them.
+# The waits alone, which do not depend on the network: four attempts where
+# one would do, plus the three waits between them.
 
 # %% [markdown] tags=["tr"]
-# Ağa bağlı olmayan beklemeler tek başına: birinin yeteceği yerde üç deneme,
-# artı aralarındaki iki bekleme.
+# Ağa bağlı olmayan beklemeler tek başına: birinin yeteceği yerde dört deneme,
+# artı aralarındaki üç bekleme.
 
 # %%
 pd.DataFrame({name: {"attempts": r.attempts, "waits (ms)": sum(w)}
