@@ -381,7 +381,7 @@ r.attempts, r.reason.value, r.message
 # %% [markdown]
 # **Reading the header.** The lesson's code reads it with
 # `Number(yanit.headers.get("retry-after") ?? 0) * 1000`, which understands
-# only whole seconds. `Retry-After` may also be an HTTP-date, and a server may
+# only a number of seconds (not an HTTP-date). `Retry-After` may also be an HTTP-date, and a server may
 # send rubbish; either way `Number` gives `NaN`, `Math.max(wait, NaN)` is
 # `NaN`, and a timer of `NaN` ms fires at once: the opposite of waiting.
 # `retrylab` parses both forms, and treats a malformed value as absent while
@@ -390,7 +390,7 @@ r.attempts, r.reason.value, r.message
 # %% [markdown] tags=["tr"]
 # **Başlığı okumak.** Dersin kodu başlığı
 # `Number(yanit.headers.get("retry-after") ?? 0) * 1000` ile okur; bu ifade
-# yalnızca tam saniyeleri anlar. `Retry-After` bir HTTP tarihi de olabilir,
+# yalnızca saniye cinsinden bir sayıyı anlar (HTTP tarihini anlamaz). `Retry-After` bir HTTP tarihi de olabilir,
 # bir sunucu anlamsız bir değer de gönderebilir; her iki durumda da `Number`
 # sonuç olarak `NaN` verir, `Math.max(wait, NaN)` de `NaN` olur ve `NaN` ms'lik
 # bir zamanlayıcı hemen tetiklenir: beklemenin tam tersi. `retrylab` iki biçimi
