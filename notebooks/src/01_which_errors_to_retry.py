@@ -274,7 +274,8 @@ for name, o in examples.items():
 # The lesson's own code disagrees with its text here. In `yeniden-deneme.mjs`,
 # `await yanit.json()` sits in the same `try` as `fetch`, so a reply whose body
 # is not JSON lands in `catch` and becomes `{ tur: "ag" }`, a *network* error:
-# a GET with a broken body would be retried four times. `retrylab`'s client
+# a GET with a broken body would be sent four times (three retries).
+# `retrylab`'s client
 # keeps the two apart (`Outcome.body`).
 
 # %% [markdown] tags=["tr"]
@@ -286,7 +287,8 @@ for name, o in examples.items():
 # Dersin kendi kodu burada metniyle çelişiyor. `yeniden-deneme.mjs` içinde
 # `await yanit.json()`, `fetch` ile aynı `try` bloğundadır; bu yüzden gövdesi
 # JSON olmayan bir yanıt `catch` bloğuna düşer ve `{ tur: "ag" }`, yani bir
-# *ağ* hatası olur: gövdesi bozuk bir GET dört kez yeniden denenirdi.
+# *ağ* hatası olur: gövdesi bozuk bir GET dört kez gönderilirdi (üç yeniden
+# deneme).
 # `retrylab`'ın istemcisi ikisini birbirinden ayırır (`Outcome.body`).
 
 # %% [markdown]
