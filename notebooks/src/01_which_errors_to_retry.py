@@ -124,7 +124,8 @@ lab
 # * **body error**: an answer came, but its body cannot be used.
 # * **cancellation**: the caller gave up (the user left the screen).
 #
-# Here is one of each from the lab server. `drop` makes the server handle the
+# One of each from the lab server comes further down, after Exercise 1.
+# `drop` makes the server handle the
 # request and then close the connection without answering; `bad_json` sends
 # a body that is not JSON.
 
@@ -140,7 +141,8 @@ lab
 # * **gövde hatası**: bir yanıt geldi, ama gövdesi kullanılamıyor.
 # * **iptal**: çağıran taraf vazgeçti (kullanıcı ekrandan ayrıldı).
 #
-# Aşağıda laboratuvar sunucusundan her birinin bir örneği var. `drop`,
+# Laboratuvar sunucusundan her birinin birer örneği daha aşağıda, Alıştırma
+# 1'den sonra geliyor. `drop`,
 # sunucunun isteği işleyip ardından bağlantıyı yanıt vermeden kapatmasını
 # sağlar; `bad_json` JSON olmayan bir gövde gönderir.
 
