@@ -197,12 +197,14 @@ print(breaker_view.readout)
 
 # %% [markdown]
 # At 20% healthy failures the lesson's breaker keeps tripping on a service
-# that works; the rate breaker does not. Try `outage_failure` 0.6: which one
+# that works; the rate breaker trips far less (10.1 calls per client refused
+# while healthy, against 30.6). Try `outage_failure` 0.6: which one
 # notices a partial outage?
 
 # %% [markdown] tags=["tr"]
 # Sağlıklı hizmette hata oranı %20 olduğunda dersin kesicisi, çalışan bir
-# hizmette açılmayı sürdürüyor; oran tabanlı kesici açılmıyor.
+# hizmette açılmayı sürdürüyor; oran tabanlı kesici çok daha az açılıyor
+# (sağlıklıyken istemci başına 30,6 yerine 10,1 çağrı reddediliyor).
 # `outage_failure` için 0,6'yı deneyin: kısmi bir kesintiyi hangisi fark
 # ediyor?
 
