@@ -194,7 +194,7 @@ js_program("yeniden-deneme.mjs", "const GUVENLI_YONTEM", "return false;")
 # differ.
 
 # %% [markdown] tags=["tr"]
-# **Alıştırma 1 (kendin kur).** `should_retry` fonksiyonunu Python'da yazın.
+# **Alıştırma 1 (kendiniz kurun).** `should_retry` fonksiyonunu Python'da yazın.
 # Bir `Outcome` nesnesinin `.kind` alanı (`"success"`, `"http"`, `"network"`,
 # `"body"` ya da `"cancelled"`) ve `"http"` için `.status` alanı vardır.
 # Denetleyici önce dersin örneklerini, ardından 400'den 599'a kadar her durum

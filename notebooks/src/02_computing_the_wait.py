@@ -196,7 +196,7 @@ js_program("geri-cekilme.mjs")
 # cases you have not seen (exact halves included).
 
 # %% [markdown] tags=["tr"]
-# **Alıştırma 1 (kendin kur).** `full_jitter(n, r)` fonksiyonunu yazın: dersin
+# **Alıştırma 1 (kendiniz kurun).** `full_jitter(n, r)` fonksiyonunu yazın: dersin
 # değerleriyle (taban 200 ms, çarpan 2, tavan 5000 ms) `r` sayısı için `n`
 # yeniden denemesinden önceki bekleme (n = 0 ilk yeniden denemedir, yani 2.
 # denemeden önceki bekleme). Denetleyici fonksiyonunuzu önce dersin tablosunun
@@ -225,7 +225,7 @@ check_full_jitter(full_jitter)
 # `prev = 200`).
 
 # %% [markdown] tags=["tr"]
-# **Alıştırma 2 (kendin kur).** `decorrelated(prev, r)` fonksiyonunu yazın:
+# **Alıştırma 2 (kendiniz kurun).** `decorrelated(prev, r)` fonksiyonunu yazın:
 # `prev` ms'lik bir beklemeden sonraki ilişkisiz sarsıntılı bekleme (ilk çağrı
 # `prev = 200` alır).
 
