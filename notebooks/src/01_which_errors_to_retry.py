@@ -129,7 +129,8 @@ lab
 # * **body error**: an answer came, but its body cannot be used.
 # * **cancellation**: the caller gave up (the user left the screen).
 #
-# Here is one of each from the lab server. `drop` makes the server handle the
+# One of each from the lab server comes further down, after Exercise 1.
+# `drop` makes the server handle the
 # request and then close the connection without answering; `bad_json` sends
 # a body that is not JSON.
 
@@ -145,7 +146,8 @@ lab
 # * **gövde hatası**: bir yanıt geldi, ama gövdesi kullanılamıyor.
 # * **iptal**: çağıran taraf vazgeçti (kullanıcı ekrandan ayrıldı).
 #
-# Aşağıda laboratuvar sunucusundan her birinin bir örneği var. `drop`,
+# Laboratuvar sunucusundan her birinin birer örneği daha aşağıda, Alıştırma
+# 1'den sonra geliyor. `drop`,
 # sunucunun isteği işleyip ardından bağlantıyı yanıt vermeden kapatmasını
 # sağlar; `bad_json` JSON olmayan bir gövde gönderir.
 
@@ -197,7 +199,7 @@ js_program("yeniden-deneme.mjs", "const GUVENLI_YONTEM", "return false;")
 # differ.
 
 # %% [markdown] tags=["tr"]
-# **Alıştırma 1 (kendin kur).** `should_retry` fonksiyonunu Python'da yazın.
+# **Alıştırma 1 (kendiniz kurun).** `should_retry` fonksiyonunu Python'da yazın.
 # Bir `Outcome` nesnesinin `.kind` alanı (`"success"`, `"http"`, `"network"`,
 # `"body"` ya da `"cancelled"`) ve `"http"` için `.status` alanı vardır.
 # Denetleyici önce dersin örneklerini, ardından 400'den 599'a kadar her durum
@@ -279,7 +281,8 @@ for name, o in examples.items():
 # The lesson's own code disagrees with its text here. In `yeniden-deneme.mjs`,
 # `await yanit.json()` sits in the same `try` as `fetch`, so a reply whose body
 # is not JSON lands in `catch` and becomes `{ tur: "ag" }`, a *network* error:
-# a GET with a broken body would be retried four times. `retrylab`'s client
+# a GET with a broken body would be sent four times (three retries).
+# `retrylab`'s client
 # keeps the two apart (`Outcome.body`).
 
 # %% [markdown] tags=["tr"]
@@ -291,7 +294,8 @@ for name, o in examples.items():
 # Dersin kendi kodu burada metniyle çelişiyor. `yeniden-deneme.mjs` içinde
 # `await yanit.json()`, `fetch` ile aynı `try` bloğundadır; bu yüzden gövdesi
 # JSON olmayan bir yanıt `catch` bloğuna düşer ve `{ tur: "ag" }`, yani bir
-# *ağ* hatası olur: gövdesi bozuk bir GET dört kez yeniden denenirdi.
+# *ağ* hatası olur: gövdesi bozuk bir GET dört kez gönderilirdi (üç yeniden
+# deneme).
 # `retrylab`'ın istemcisi ikisini birbirinden ayırır (`Outcome.body`).
 
 # %% [markdown]
@@ -795,6 +799,8 @@ lab.close()
 #
 # ## Alıştırmalar
 #
+# Alıştırma 1, `should_retry` yazmak, kuralın tanıtıldığı yerde, [yukarıdadır](#Write-the-rule-yourself).
+#
 # **Alıştırma 2.** Dersin kuralı bu durumlardan hangilerini yeniden dener?
 # Harflerden oluşan bir küme verin.
 
@@ -817,8 +823,9 @@ check_retried_cases(answer)
 # GET)? Give a set of numbers.
 
 # %% [markdown] tags=["tr"]
-# **Alıştırma 3.** 400, 401, 403, 404, 409, 422, 429, 500, 502 ve 503 durum
-# kodlarından hangileri yeniden denenir? Sayılardan oluşan bir küme verin.
+# **Alıştırma 3.** Şu durum kodlarının hiçbiri yukarıdaki tabloda yok: 405,
+# 408, 410, 413, 429, 501, 504 ve 507. Dersin kuralı (bir GET için)
+# bunlardan hangilerini yeniden dener? Sayılardan oluşan bir küme verin.
 
 # %%
 from retrylab.exercises.ex01 import check_retried_statuses

@@ -201,7 +201,7 @@ js_program("geri-cekilme.mjs")
 # cases you have not seen (exact halves included).
 
 # %% [markdown] tags=["tr"]
-# **Alıştırma 1 (kendin kur).** `full_jitter(n, r)` fonksiyonunu yazın: dersin
+# **Alıştırma 1 (kendiniz kurun).** `full_jitter(n, r)` fonksiyonunu yazın: dersin
 # değerleriyle (taban 200 ms, çarpan 2, tavan 5000 ms) `r` sayısı için `n`
 # yeniden denemesinden önceki bekleme (n = 0 ilk yeniden denemedir, yani 2.
 # denemeden önceki bekleme). Denetleyici fonksiyonunuzu önce dersin tablosunun
@@ -230,7 +230,7 @@ check_full_jitter(full_jitter)
 # `prev = 200`).
 
 # %% [markdown] tags=["tr"]
-# **Alıştırma 2 (kendin kur).** `decorrelated(prev, r)` fonksiyonunu yazın:
+# **Alıştırma 2 (kendiniz kurun).** `decorrelated(prev, r)` fonksiyonunu yazın:
 # `prev` ms'lik bir beklemeden sonraki ilişkisiz sarsıntılı bekleme (ilk çağrı
 # `prev = 200` alır).
 
@@ -742,6 +742,8 @@ print(herd_data(full, clients=10_000, attempt=6).summary())
 # %% [markdown] tags=["tr"]
 # ## Alıştırmalar
 #
+# Alıştırma 1 ve 2, `full_jitter` ve `decorrelated` yazmak, [yukarıdadır](#Write-the-two-jitters-yourself).
+#
 # **Alıştırma 3.** Bir politika taban 300 ms, çarpan 3 ve 10 s tavan kullanıyor.
 # İlk beş yeniden denemeden önceki üst sınırları ms cinsinden listeleyin.
 
@@ -765,9 +767,12 @@ check_ceilings(ceilings)
 # on one shared `Mulberry32(SEED)`.
 
 # %% [markdown] tags=["tr"]
-# **Alıştırma 4.** Dersin tam sarsıntı sütunu 70, 296, 780 ile başlar.
-# `Mulberry32(SEED)` üretecini yalnızca tam sarsıntı kullanırsa ilk üç tam
-# sarsıntılı bekleme (taban 200, çarpan 2, tavan 5000) ne olur?
+# **Alıştırma 4.** Her satırda `geri-cekilme.mjs`, tek bir üreteç üzerinde
+# önce `tamSarsinti(n)`'yi (tam sarsıntı), ardından `iliskisizSarsinti()`'yi
+# (ilişkisiz sarsıntı) çağırır. Bu iki çağrının yerini değiştirin:
+# ilk üç tam sarsıntılı bekleme şimdi ne olur? Bunu yukarıda çekilen sayılardan
+# ya da ortak bir `Mulberry32(SEED)` üzerinde iki `Backoff(...).waits(rng)`
+# ile bulun.
 
 # %% tags=["scaffold"]
 waits = ...

@@ -386,7 +386,7 @@ r.attempts, r.reason.value, r.message
 # %% [markdown]
 # **Reading the header.** The lesson's code reads it with
 # `Number(yanit.headers.get("retry-after") ?? 0) * 1000`, which understands
-# only whole seconds. `Retry-After` may also be an HTTP-date, and a server may
+# only a number of seconds (not an HTTP-date). `Retry-After` may also be an HTTP-date, and a server may
 # send rubbish; either way `Number` gives `NaN`, `Math.max(wait, NaN)` is
 # `NaN`, and a timer of `NaN` ms fires at once: the opposite of waiting.
 # `retrylab` parses both forms, and treats a malformed value as absent while
@@ -395,7 +395,7 @@ r.attempts, r.reason.value, r.message
 # %% [markdown] tags=["tr"]
 # **Başlığı okumak.** Dersin kodu başlığı
 # `Number(yanit.headers.get("retry-after") ?? 0) * 1000` ile okur; bu ifade
-# yalnızca tam saniyeleri anlar. `Retry-After` bir HTTP tarihi de olabilir,
+# yalnızca saniye cinsinden bir sayıyı anlar (HTTP tarihini anlamaz). `Retry-After` bir HTTP tarihi de olabilir,
 # bir sunucu anlamsız bir değer de gönderebilir; her iki durumda da `Number`
 # sonuç olarak `NaN` verir, `Math.max(wait, NaN)` de `NaN` olur ve `NaN` ms'lik
 # bir zamanlayıcı hemen tetiklenir: beklemenin tam tersi. `retrylab` iki biçimi
@@ -510,7 +510,7 @@ pd.DataFrame.from_dict(rows, orient="index", columns=columns)
 # Düğmeye basan kişi istasyonun çalışmadığını saniyenin dörtte birinde öğrenir;
 # arka plan işi ise, kimse onu beklemezken, on bir saniyeden uzun süre denemeye
 # devam eder. `Retry-After: 30` karşısında ikisinin yolu hemen ayrılır: biri
-# kullanıcıya bildirir, öbürü bekler.
+# kullanıcıya bildirir, öbürü bekler (nedenini alıştırma 3 soruyor).
 
 # %%
 lab.script("GET", "/report", retry_after=30)
@@ -535,7 +535,9 @@ for name, policy in presets.items():
 #
 # Ders: "Yeniden denemenin en sık yapılan hatası, her hatayı denemeye
 # sokmaktır: kullanıcı yanlış bir değer girdiğinde hatayı öğrenmesi üç kat
-# gecikir." Bunu ölçelim. Laboratuvara giden her istek artık, yavaş bir mobil
+# gecikir." [01 numaralı defter](01_which_errors_to_retry.ipynb), tekrarlanan
+# bir 422'nin yine aynı 422'yi aldığını gösterdi; burada tekrarların neye mal
+# olduğunu ölçüyoruz. Laboratuvara giden her istek artık, yavaş bir mobil
 # bağlantıdaki gibi, 100 ms sürüyor ve kullanıcı geçersiz bir ölçüm gönderiyor
 # (422). Hangi başarısızlıkların yeniden deneneceğine politikanın `rule` ayarı
 # karar verir; varsayılan olarak bu, dersin kuralıdır. `retry_everything_rule`,
@@ -572,12 +574,12 @@ for name, (r, wire, _) in runs.items():
     print(f"{name:20} {r.attempts} attempt(s), requests {wire:.2f} s")
 
 # %% [markdown]
-# The waits alone, which do not depend on the network: three attempts where
-# one would do, plus the two waits between them.
+# The waits alone, which do not depend on the network: four attempts where
+# one would do, plus the three waits between them.
 
 # %% [markdown] tags=["tr"]
-# Ağa bağlı olmayan beklemeler tek başına: birinin yeteceği yerde üç deneme,
-# artı aralarındaki iki bekleme.
+# Ağa bağlı olmayan beklemeler tek başına: birinin yeteceği yerde dört deneme,
+# artı aralarındaki üç bekleme.
 
 # %%
 pd.DataFrame({name: {"attempts": r.attempts, "waits (ms)": sum(w)}
@@ -780,6 +782,8 @@ flaky.close()
 #   günlükçüsüne yazar.
 #
 # ## Alıştırmalar
+#
+# Alıştırma 1, döngüyü yazmak, [yukarıdadır](#Write-the-loop-yourself).
 #
 # **Alıştırma 2.** Her çift için (ms cinsinden geri çekilme beklemesi,
 # sunucunun saniye cinsinden `Retry-After` değeri ya da hiçbir şey) döngü ne

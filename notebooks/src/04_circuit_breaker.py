@@ -73,8 +73,9 @@ from retrylab.viz.figure import show
 # ## Neden devre kesici: yeniden deneme tek bir isteğin sorunudur
 #
 # Diyelim ki kullanıcı, istasyon çalışmıyorken "gönder" düğmesine beş kez basıyor
-# ve her basış 03 numaralı defterin yeniden deneme döngüsünü çalıştırıyor (4
-# deneme, tam sarsıntı). Her deneme 503 yanıtı alıyor:
+# ve her basış [03 numaralı defterin](03_the_retry_loop.ipynb) yeniden deneme
+# döngüsünü çalıştırıyor (4 deneme, tam sarsıntı; o defterin deneme sayısı üst
+# sınırı tablosu böyle bir çalıştırmayı gösterdi). Her deneme 503 yanıtı alıyor:
 
 # %%
 policy = RetryPolicy(max_attempts=4,
@@ -465,13 +466,14 @@ refused.retry_in, refused.state
 # | hata | ne oldu | kullanıcıya ne söylenmeli |
 # |---|---|---|
 # | ağ hatası | bir istek gönderildi; yanıt gelmedi (01 numaralı defter) | "İstasyonla bağlantı yok. Sinyalinizi kontrol edin." Bir yeniden deneme hemen işe yarayabilir. |
-# | `BreakerOpen` | **hiç istek gönderilmedi**; hizmet art arda başarısız oldu | "İstasyon şu anda yanıt vermiyor. 5 s sonra yeniden deneyin." |
+# | `BreakerOpen` | **hiç istek gönderilmedi**; hizmet art arda başarısız oldu | "İstasyon şu anda yanıt vermiyor. N s sonra yeniden deneyin." |
 #
 # "Tekrar dene" düğmesi soğuma süresi dolana kadar bir şey yapmaz; bu yüzden
-# ileti ne kadar bekleneceğini söylemeli (4100 ms, *yukarı* yuvarlanarak 5 s) ya
-# da düğme o zamana kadar devre dışı kalmalı. Yeniden deneme döngüsü de bir
+# ileti ne kadar bekleneceğini, bir insanın sayabileceği tam saniyelerle
+# söylemeli (`retry_in` değerinin nasıl yuvarlanacağı alıştırma 4'tür) ya da
+# düğme o zamana kadar devre dışı kalmalı. Yeniden deneme döngüsü de bir
 # `BreakerOpen` hatasını hemen yeniden denememeli: hiçbir şey gönderilmedi ve
-# yanıt 4,1 saniye daha aynı olacak.
+# yanıt soğuma süresi dolana kadar aynı olacak.
 
 # %% [markdown]
 # ## One breaker per endpoint group
@@ -577,6 +579,8 @@ registry.states()
 
 # %% [markdown] tags=["tr"]
 # ## Alıştırmalar
+#
+# Alıştırma 1, `Breaker` yazmak, durumların tanıtıldığı yerde, [yukarıdadır](#The-three-states).
 #
 # **Alıştırma 2.** Dersin dokuz olayını eşiği 2 (soğuma süresi 5000 ms) olan bir
 # devre kesiciden yeniden geçirin. Kaç istek gönderilir, kaçı engellenir?

@@ -41,7 +41,7 @@
 #
 # [← 05b · Dört yaygın hata](05b_common_mistakes.ipynb) ·
 # **06 · yeniden deneme fırtınaları** ·
-# [07 · Özet ve bitirme projesi →](07_summary_and_exercises.ipynb)
+# [07 · Özet ve bitirme alıştırması →](07_summary_and_exercises.ipynb)
 #
 # **Başlamadan önce:** 02 (sarsıntı), 03 (yeniden deneme döngüsü ve sınırları)
 # ve 04 (devre kesici) numaralı defterler. **Süre:** yaklaşık 40 dakika (keşif
@@ -874,5 +874,5 @@ print(storm_fleet(reject_cost=0.2).run().readout())
 #
 # ---
 #
-# **Sonraki:** [07 · Özet ve bitirme projesi](07_summary_and_exercises.ipynb).
+# **Sonraki:** [07 · Özet ve bitirme alıştırması](07_summary_and_exercises.ipynb).
 # Geri: [05b · Dört yaygın hata](05b_common_mistakes.ipynb).

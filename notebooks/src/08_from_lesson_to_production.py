@@ -131,14 +131,16 @@ pd.concat([r.series() for r in reports], axis=1)
 # The lesson's rule stores every unlucky write twice or more; the production
 # rule stores none twice. Its price is the `acknowledged` row: about a hundred
 # writes are stored although the client saw a 500. Only an idempotency key
-# removes both problems (notebook 03's write experiment).
+# removes both problems ([notebook 01](01_which_errors_to_retry.ipynb),
+# "1,000 writes over a link that loses 20% of the answers").
 
 # %% [markdown] tags=["tr"]
 # Dersin kuralı şanssız her yazma isteğini iki ya da daha fazla kez kaydeder;
 # üretim kuralı hiçbirini iki kez kaydetmez. Bunun bedeli `acknowledged`
 # satırındadır: istemci 500 görmesine rağmen yaklaşık yüz yazma isteği
 # kaydedilmiştir. İki sorunu birden ancak bir tekillik anahtarı ortadan kaldırır
-# (03 numaralı defterin yazma deneyi).
+# ([01 numaralı defter](01_which_errors_to_retry.ipynb), "Yanıtların %20'sini
+# kaybeden bir bağlantı üzerinden 1.000 yazma isteği").
 
 # %% [markdown]
 # ## The policy from notebook 07

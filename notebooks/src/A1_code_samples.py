@@ -508,7 +508,7 @@ print("1 shl 31 =", mobile.kotlin_shl(1, 31), "; 1 shl 32 =",
 # operator makes the pause between retries, while catch catches the error and
 # decides whether to retry or to return the failure."*
 #
-# The first sentence is right: Combine's `retry(_:)` resubscribes at once,
+# The second sentence is right: Combine's `retry(_:)` resubscribes at once,
 # with no delay. The sample does what the text says. In Python (we did not
 # compile the Swift):
 
@@ -550,7 +550,7 @@ print("1 shl 31 =", mobile.kotlin_shl(1, 31), "; 1 shl 32 =",
 # oluştururken, catch hatayı yakalar ve yeniden denemeye mi yoksa başarısızlık
 # döndürmeye mi karar verir."*
 #
-# İlk cümle doğrudur: Combine'ın `retry(_:)` operatörü beklemeden, hemen
+# İkinci cümle doğrudur: Combine'ın `retry(_:)` operatörü beklemeden, hemen
 # yeniden abone olur. Örnek, metnin söylediğini yapar. Python'da (Swift kodu
 # derlenmedi):
 
