@@ -195,3 +195,17 @@ def test_turkish_editions_differ_only_in_prose_and_the_language_cell(src: Path) 
                 assert y.source == x.source.replace('set_language("en")', 'set_language("tr")')
             else:
                 assert x.source == y.source, f"{src.name}: code cell {x['id']} differs"
+
+
+@pytest.mark.parametrize("src", SOURCES, ids=IDS)
+def test_in_notebook_links_land_on_a_heading_in_every_edition(src: Path) -> None:
+    full = builder.parse(src.read_text())
+    for edition in builder.EDITIONS:
+        nb = builder.edition_notebook(full, edition)
+        anchors = {builder._anchor(h) for c in nb.cells if c.cell_type == "markdown"
+                   for h in builder._headings(c.source)}
+        for c in nb.cells:
+            for target in re.findall(r"\]\(#([^)]+)\)", c.source if c.cell_type == "markdown"
+                                     else ""):
+                assert target in anchors, (
+                    f"{src.stem} [{edition.name}]: link #{target} has no heading")

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -171,7 +172,36 @@ def edition_notebook(full: nbformat.NotebookNode, edition: Edition) -> nbformat.
                                               f'set_language("{edition.lang}")')
         cells.append(cell)
     nb.cells = [c for c in cells if c is not None]
+    if edition.lang != "en":
+        _relink(full, nb, edition.lang)
     return nb
+
+
+def _anchor(heading: str) -> str:
+    """JupyterLab's anchor for a markdown heading: its text, spaces as dashes."""
+    return heading.lstrip("#").strip().replace(" ", "-")
+
+
+def _headings(source: str) -> list[str]:
+    return [line for line in source.splitlines() if re.match(r"^#{1,6} ", line)]
+
+
+def _relink(full: nbformat.NotebookNode, nb: nbformat.NotebookNode, lang: str) -> None:
+    """Point in-notebook links (``](#English-heading)``) at the translated headings.
+
+    A translation keeps its English cell's headings in the same order, so the
+    n-th heading of a twin is the n-th heading of the cell it translates.
+    """
+    moved: dict[str, str] = {}
+    for english, twin in zip(full.cells, full.cells[1:], strict=False):
+        if lang in twin.metadata.get("tags", []) and english.cell_type == "markdown":
+            for a, b in zip(_headings(english.source), _headings(twin.source), strict=False):
+                moved[_anchor(a)] = _anchor(b)
+    for cell in nb.cells:
+        if cell.cell_type == "markdown" and "](#" in cell.source:
+            cell.source = re.sub(r"\]\(#([^)]+)\)",
+                                 lambda m: f"](#{moved.get(m.group(1), m.group(1))})",
+                                 cell.source)
 
 
 def strip_widget_views(nb: nbformat.NotebookNode) -> None:
