@@ -133,7 +133,7 @@ def test_fleet_explorer_bad_value_keeps_the_last_render() -> None:
     ex = FleetExplorer(jitter="equal")
     kept, readout = ex.png, ex.readout
     ex.set(cap=100)                                  # below the base of 200
-    assert ex.message.startswith("cap=100 is out of range: cap must be >= base (base=200)")
+    assert ex.message == "cap=100 is below base=200: raise cap or lower base"
     assert ex.png == kept and ex.readout == readout
     ex.set(cap=1000)
     assert ex.message == ""
@@ -169,7 +169,7 @@ def test_contention_explorer_set_matches_readout_for() -> None:
     ex.set(base=100)
     kept = ex.png
     ex.set(cap=50)                                   # cap below base
-    assert ex.message == "cap=50 is out of range: cap must be >= base (base=100)"
+    assert ex.message == "cap=50 is below base=100: raise cap or lower base"
     assert ex.png == kept
     ex.set(base=50, cap=5000)
     assert ex.message == ""
