@@ -64,7 +64,7 @@ import io
 import re
 import traceback
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, ClassVar, cast
 
@@ -74,9 +74,18 @@ from cycler import cycler
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from PIL import Image
 
 from ..core._check import check_int
+from .controls import (
+    CONTROL_MIN_WIDTH,
+    align_descriptions,
+    choice_slider,
+    float_slider,
+    int_slider,
+    options_of,
+)
+from .prefetch import Prefetcher, enabled, key_of
+from .render import PNG_COMPRESS_LEVEL, _agg, animated_artists, blit, canvas_png
 
 __all__ = [
     "DPI",
@@ -124,13 +133,6 @@ CYCLE: tuple[str, ...] = ("blue", "orange", "green", "vermillion", "purple", "sk
 #: Fixed resolution of every PNG, so image bytes are reproducible run to run.
 DPI = 100
 
-#: zlib level of every PNG: 1 favours speed (a slider redraw encodes one PNG).
-PNG_COMPRESS_LEVEL = 1
-#: Every PNG is a 256-colour palette image (Pillow's fast octree quantizer): for
-#: flat-coloured figures it looks the same, encodes about 3x faster than RGBA
-#: (9 against 32 ms for the breaker explorer's 1000 x 460 px) and is about a
-#: third of the bytes, which the browser then receives and decodes sooner.
-PNG_COLOURS = 256
 
 #: rcParams for a projector: larger text, light grid, Okabe-Ito colour cycle.
 CLASSROOM_RC: dict[str, Any] = {
@@ -219,31 +221,6 @@ def to_png(fig: Figure, dpi: int = DPI) -> bytes:
     return buf.getvalue()
 
 
-def _agg(fig: Figure) -> FigureCanvasAgg:
-    return fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
-
-
-def canvas_png(fig: Figure) -> bytes:
-    """The PNG bytes of what ``fig``'s Agg canvas holds now, without drawing it again.
-
-    Use it after blitting (restoring a background and drawing some artists);
-    the encoding is :func:`to_png`'s.
-
-    >>> fig = new_figure((2, 1))
-    >>> fig.canvas.draw()
-    >>> canvas_png(fig) == to_png(fig)
-    True
-    """
-    canvas = _agg(fig)
-    size = canvas.get_width_height(physical=True)
-    rgba = canvas.buffer_rgba()  # type: ignore[no-untyped-call]
-    image = Image.frombuffer("RGBA", size, rgba, "raw", "RGBA", 0, 1)
-    image = image.convert("RGB").quantize(PNG_COLOURS, method=Image.Quantize.FASTOCTREE)
-    buf = io.BytesIO()
-    image.save(buf, format="png", compress_level=PNG_COMPRESS_LEVEL)
-    return buf.getvalue()
-
-
 def show(fig: Figure) -> None:
     """Display ``fig`` in a notebook as a PNG (no pyplot, nothing left open).
 
@@ -253,77 +230,6 @@ def show(fig: Figure) -> None:
     from IPython.display import Image, display
 
     display(Image(data=to_png(fig), format="png"))  # type: ignore[no-untyped-call]
-
-
-# -- controls ------------------------------------------------------------------
-
-_STYLE = {"description_width": "initial"}
-_LAYOUT = {"width": "420px"}
-#: The narrowest column of an explorer's control grid (two or three columns fit
-#: a JupyterLab notebook, so the controls take two to four rows).
-CONTROL_MIN_WIDTH = "300px"
-
-
-def int_slider(name: str, value: int, low: int, high: int, step: int = 1, *,
-               continuous_update: bool = True) -> Any:
-    """An ``IntSlider`` whose description is the parameter name.
-
-    >>> int_slider("clients", 24, 1, 1000).description
-    'clients'
-    """
-    return widgets.IntSlider(value=value, min=low, max=high, step=step, description=name,
-                             continuous_update=continuous_update, style=_STYLE,
-                             layout=widgets.Layout(**_LAYOUT))
-
-
-def float_slider(name: str, value: float, low: float, high: float, step: float = 0.1, *,
-                 continuous_update: bool = True, readout_format: str = ".1f") -> Any:
-    """A ``FloatSlider`` whose description is the parameter name.
-
-    >>> float_slider("factor", 2.0, 1.0, 4.0).value
-    2.0
-    """
-    return widgets.FloatSlider(value=value, min=low, max=high, step=step, description=name,
-                               continuous_update=continuous_update, style=_STYLE,
-                               readout_format=readout_format,
-                               layout=widgets.Layout(**_LAYOUT))
-
-
-def choice_slider(name: str, options: Sequence[Any], value: Any, *,
-                  continuous_update: bool = True) -> Any:
-    """A ``SelectionSlider`` for a categorical choice, so a keyboard moves it too.
-
-    ``options`` may be values or ``(label, value)`` pairs.
-
-    >>> choice_slider("jitter", ("none", "full"), "full").value
-    'full'
-    """
-    return widgets.SelectionSlider(options=list(options), value=value, description=name,
-                                   continuous_update=continuous_update, style=_STYLE,
-                                   layout=widgets.Layout(**_LAYOUT))
-
-
-def align_descriptions(controls: Iterable[Any]) -> str:
-    """Give controls one description width, so their slider tracks start at the same x.
-
-    Use it on the controls of one explorer (:class:`Explorer` does): the
-    width is the longest description plus two characters, in CSS ``ch`` (the
-    width of a "0", wider than the average lower-case letter), so no label is
-    cut. Returns the width set ("" when no control has a description style).
-
-    >>> controls = [int_slider("base", 200, 50, 2000),
-    ...             choice_slider("idempotency_key", [("no", False), ("yes", True)], False)]
-    >>> align_descriptions(controls), [c.style.description_width for c in controls]
-    ('17ch', ['17ch', '17ch'])
-    """
-    described = [c for c in controls
-                 if hasattr(getattr(c, "style", None), "description_width")]
-    if not described:
-        return ""
-    width = f"{max(len(c.description or '') for c in described) + 2}ch"
-    for c in described:
-        c.style.description_width = width
-    return width
 
 
 # -- the explorer ----------------------------------------------------------------
@@ -375,6 +281,9 @@ class Explorer:
     #: order, then z-order). The static part must not depend on the values (no
     #: axis limits or ticks that move); implies ``freeze_layout``.
     blit: ClassVar[bool] = False
+    #: Compute the settings one key press away in a background process while the
+    #: student looks (see :mod:`retrylab.viz.prefetch`; only in a live kernel).
+    prefetch: ClassVar[bool] = False
 
     # -- what a subclass supplies ------------------------------------------------
 
@@ -474,6 +383,8 @@ class Explorer:
         self._moved: str | None = None
         self._cache: OrderedDict[tuple[tuple[str, Any], ...], tuple[Any, str, bytes]] = (
             OrderedDict())
+        self._prefetcher = (Prefetcher(type(self), 2 * len(self.make_controls()) + 2)
+                            if self.prefetch and enabled() else None)
         self._readout = ""
         self._message = ""
         self._error = ""
@@ -488,7 +399,7 @@ class Explorer:
                     self.figure.canvas.draw()
                     self.figure.set_layout_engine("none")
             self._background: Any = None
-            self._animated = _animated_artists(self.figure) if self.blit else []
+            self._animated = animated_artists(self.figure) if self.blit else []
             self.image = widgets.Image(format="png")
             self.image.add_class("retrylab-image")
         self.readout_widget = widgets.HTML()
@@ -577,7 +488,7 @@ class Explorer:
     def redraw(self) -> None:
         """Compute, draw and render for the current values (the controls' callback)."""
         values = self.values
-        key = tuple(values.items())
+        key = key_of(values)
         cached = self._cache.get(key)
         try:
             if cached is not None:
@@ -587,7 +498,10 @@ class Explorer:
                     with classroom():
                         self.draw(result)  # the artists match the image; no render
             else:
-                result = self.compute(**values)
+                found, result = (self._prefetcher.take(key) if self._prefetcher is not None
+                                 else (False, None))
+                if not found:
+                    result = self.compute(**values)
                 text = self.readout_text(result)
                 png = b""
                 if self.figure is not None:
@@ -614,6 +528,13 @@ class Explorer:
         self._error = ""
         self.errors.outputs = ()
         self.redraws += 1
+        if self._prefetcher is not None:
+            self._prefetcher.around(values, self.controls, self._moved, set(self._cache))
+
+    def wait_prefetch(self, timeout: float = 120.0) -> None:
+        """Wait until the settings one key press away are computed (no-op without prefetch)."""
+        if self._prefetcher is not None:
+            self._prefetcher.wait(timeout)
 
     # -- internals ---------------------------------------------------------------
 
@@ -623,17 +544,9 @@ class Explorer:
         assert fig is not None
         if not self.blit:
             return to_png(fig)
-        canvas = _agg(fig)
         with classroom():
-            if self._background is None:
-                canvas.draw()  # type: ignore[no-untyped-call]  # not the animated ones
-                self._background = canvas.copy_from_bbox(fig.bbox)  # type: ignore[no-untyped-call]
-            else:
-                canvas.restore_region(self._background)  # type: ignore[no-untyped-call]
-            for artist in self._animated:
-                if artist.get_visible():
-                    fig.draw_artist(artist)
-        return canvas_png(fig)
+            png, self._background = blit(fig, self._background, self._animated)
+        return png
 
     def _on_change(self, change: Mapping[str, Any]) -> None:
         owner = change.get("owner")
@@ -656,9 +569,8 @@ class Explorer:
 
     def _check_value(self, name: str, value: Any) -> None:
         w = self.controls[name]
-        if isinstance(w, widgets.SelectionSlider | widgets.Dropdown |
-                      widgets.ToggleButtons | widgets.RadioButtons):
-            options = [o[1] if isinstance(o, tuple) else o for o in w.options]
+        options = options_of(w)
+        if options is not None:
             if value not in options:
                 raise ValueError(f"{name}={value!r} is out of range: {name} must be one of "
                                  + ", ".join(repr(o) for o in options))
@@ -698,18 +610,6 @@ class Explorer:
 _CAP_BELOW_BASE = re.compile(r"^cap=\S+ is out of range: cap must be >= base")
 #: A message that names its parameter first: ``name=value is out of range: ...``.
 _NAMED = re.compile(r"^(\w+)=")
-
-
-def _animated_artists(fig: Figure) -> list[Any]:
-    """The artists marked animated, in drawing order: figure-level first, then each Axes's
-    by z-order (the order Agg would draw them in)."""
-    def key(a: Any) -> float:
-        return float(a.get_zorder())
-
-    out = sorted((a for a in fig.get_children() if a.get_animated()), key=key)
-    for ax in fig.axes:
-        out += sorted((a for a in ax.get_children() if a.get_animated()), key=key)
-    return out
 
 
 def _reject_unknown(values: Mapping[str, Any], controls: Mapping[str, Any]) -> None:
