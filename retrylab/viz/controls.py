@@ -8,19 +8,20 @@ gives the values one key press away (what the benchmark and the prefetch use).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import ipywidgets as widgets
 
-__all__ = ["CONTROL_MIN_WIDTH", "align_descriptions", "choice_slider", "float_slider",
-           "int_slider", "neighbours"]
+__all__ = ["CONTROL_MIN_WIDTH", "align_descriptions", "choice_slider", "explain_message",
+           "float_slider", "int_slider", "neighbours"]
 
 _STYLE = {"description_width": "initial"}
 _LAYOUT = {"width": "420px"}
 #: The narrowest column of an explorer's control grid (two or three columns fit
 #: a JupyterLab notebook, so the controls take two to four rows).
-CONTROL_MIN_WIDTH = "300px"
+CONTROL_MIN_WIDTH = "260px"
 
 
 def int_slider(name: str, value: int, low: int, high: int, step: int = 1, *,
@@ -121,3 +122,44 @@ def neighbours(control: Any, value: Any = None) -> list[Any]:
         if control.min <= v <= control.max:
             out.append(v)
     return out
+
+
+#: The Backoff's (and the contention model's) message for a cap below the base.
+_CAP_BELOW_BASE = re.compile(r"^cap=\S+ is out of range: cap must be >= base")
+#: A message that names its parameter first: ``name=value is out of range: ...``.
+_NAMED = re.compile(r"^(\w+)=")
+
+
+def explain_message(message: str, moved: str | None, values: Mapping[str, Any]) -> str:
+    """The message an explorer shows for a ValueError ``message`` after control ``moved``
+    changed to ``values``.
+
+    It names the slider that moved and the fix. A cap below the base is
+    said from the moved slider's side; a message about another control
+    than the one moved says which move made it so. Without a moved control
+    (the first render) the message is kept.
+
+    >>> msg = "cap=1000 is out of range: cap must be >= base (base=1200)"
+    >>> explain_message(msg, "base", {"base": 1200, "cap": 1000})
+    'base=1200 is above cap=1000: lower base or raise cap'
+    >>> explain_message(msg, "cap", {"base": 1200, "cap": 1000})
+    'cap=1000 is below base=1200: raise cap or lower base'
+    >>> explain_message("width=50 is out of range: width must be >= 60 here", "attempt",
+    ...                 {"attempt": 9, "width": 50})
+    'attempt=9 makes width=50 too small: width=50 is out of range: width must be >= 60 here'
+    """
+    if moved is None or moved not in values:
+        return message
+    if _CAP_BELOW_BASE.match(message) and {"base", "cap"} <= set(values):
+        base, cap = values["base"], values["cap"]
+        if moved == "base":
+            return f"base={base} is above cap={cap}: lower base or raise cap"
+        return f"cap={cap} is below base={base}: raise cap or lower base"
+    named = _NAMED.match(message)
+    if named and named.group(1) != moved and named.group(1) in values:
+        other = named.group(1)
+        return (f"{moved}={values[moved]!r} makes {other}={values[other]!r} too small: "
+                f"{message}" if "must be >=" in message else
+                f"after {moved}={values[moved]!r}: {message}")
+    return message
+

@@ -61,7 +61,6 @@ from __future__ import annotations
 import base64
 import html
 import io
-import re
 import traceback
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping
@@ -80,11 +79,12 @@ from .controls import (
     CONTROL_MIN_WIDTH,
     align_descriptions,
     choice_slider,
+    explain_message,
     float_slider,
     int_slider,
     options_of,
 )
-from .prefetch import Prefetcher, enabled, key_of
+from .prefetch import Prefetcher, enabled, forced, key_of
 from .render import PNG_COMPRESS_LEVEL, _agg, animated_artists, blit, canvas_png
 
 __all__ = [
@@ -320,34 +320,9 @@ class Explorer:
     def explain(cls, message: str, moved: str | None, values: Mapping[str, Any]) -> str:
         """The message shown for a ValueError ``message`` after control ``moved`` changed.
 
-        It names the slider that moved and the fix. A cap below the base is
-        said from the moved slider's side; a message about another control
-        than the one moved says which move made it so. Without a moved control
-        (the first render) the message is kept.
-
-        >>> msg = "cap=1000 is out of range: cap must be >= base (base=1200)"
-        >>> Explorer.explain(msg, "base", {"base": 1200, "cap": 1000})
-        'base=1200 is above cap=1000: lower base or raise cap'
-        >>> Explorer.explain(msg, "cap", {"base": 1200, "cap": 1000})
-        'cap=1000 is below base=1200: raise cap or lower base'
-        >>> Explorer.explain("width=50 is out of range: width must be >= 60 here", "attempt",
-        ...                  {"attempt": 9, "width": 50})
-        'attempt=9 makes width=50 too small: width=50 is out of range: width must be >= 60 here'
+        See :func:`~retrylab.viz.controls.explain_message`; a subclass may say more.
         """
-        if moved is None or moved not in values:
-            return message
-        if _CAP_BELOW_BASE.match(message) and {"base", "cap"} <= set(values):
-            base, cap = values["base"], values["cap"]
-            if moved == "base":
-                return f"base={base} is above cap={cap}: lower base or raise cap"
-            return f"cap={cap} is below base={base}: raise cap or lower base"
-        named = _NAMED.match(message)
-        if named and named.group(1) != moved and named.group(1) in values:
-            other = named.group(1)
-            return (f"{moved}={values[moved]!r} makes {other}={values[other]!r} too small: "
-                    f"{message}" if "must be >=" in message else
-                    f"after {moved}={values[moved]!r}: {message}")
-        return message
+        return explain_message(message, moved, values)
 
     @classmethod
     def message_for(cls, moved: str | None = None, **values: Any) -> str:
@@ -383,8 +358,10 @@ class Explorer:
         self._moved: str | None = None
         self._cache: OrderedDict[tuple[tuple[str, Any], ...], tuple[Any, str, bytes]] = (
             OrderedDict())
-        self._prefetcher = (Prefetcher(type(self), 2 * len(self.make_controls()) + 2)
+        # room for the neighbours of two settings (a step and a step back)
+        self._prefetcher = (Prefetcher(type(self), 4 * len(self.make_controls()) + 4)
                             if self.prefetch and enabled() else None)
+        self._shown = False
         self._readout = ""
         self._message = ""
         self._error = ""
@@ -520,7 +497,8 @@ class Explorer:
             return
         self._readout = text
         self.readout_widget.value = (
-            f'<span style="white-space:pre-wrap;font-size:1.1em">{html.escape(text)}</span>')
+            f'<div style="white-space:pre-wrap;font-size:1.1em;line-height:1.35">'
+            f"{html.escape(text)}</div>")
         if self.image is not None:
             self._png = png
             self.image.value = png
@@ -528,8 +506,13 @@ class Explorer:
         self._error = ""
         self.errors.outputs = ()
         self.redraws += 1
-        if self._prefetcher is not None:
-            self._prefetcher.around(values, self.controls, self._moved, set(self._cache))
+        self._prefetch_around()
+
+    def _prefetch_around(self) -> None:
+        """Queue the settings one key press away: when on screen, or when forced."""
+        if self._prefetcher is not None and (self._shown or forced()):
+            self._prefetcher.around(self.values, self.controls, self._moved,
+                                    set(self._cache))
 
     def wait_prefetch(self, timeout: float = 120.0) -> None:
         """Wait until the settings one key press away are computed (no-op without prefetch)."""
@@ -597,6 +580,9 @@ class Explorer:
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         """The live widget, plus a PNG and text so a viewer without a kernel shows a render."""
         bundle: dict[str, Any] = {}
+        if not self._shown:
+            self._shown = True
+            self._prefetch_around()
         view = getattr(self.widget, "_repr_mimebundle_", None)
         if view is not None:
             bundle.update(view(**kwargs) or {})
@@ -604,12 +590,6 @@ class Explorer:
             bundle["image/png"] = base64.b64encode(self._png).decode("ascii")
         bundle["text/plain"] = self._repr_text()
         return bundle
-
-
-#: The Backoff's (and the contention model's) message for a cap below the base.
-_CAP_BELOW_BASE = re.compile(r"^cap=\S+ is out of range: cap must be >= base")
-#: A message that names its parameter first: ``name=value is out of range: ...``.
-_NAMED = re.compile(r"^(\w+)=")
 
 
 def _reject_unknown(values: Mapping[str, Any], controls: Mapping[str, Any]) -> None:

@@ -10,9 +10,10 @@ direction it moved. When the student presses the key, the result is already
 there, and the redraw is only draw + PNG. Results are the same pure function's,
 so what is shown does not depend on whether it was prefetched.
 
-Only in a live kernel (IPython with a ``kernel``), or when the environment
-variable ``RETRYLAB_PREFETCH=1``; ``RETRYLAB_PREFETCH=0`` turns it off. Tests
-and scripts compute in-process as before.
+Only for an explorer on screen in a live kernel (IPython with a ``kernel``;
+an explorer that a cell makes only to check it prefetches nothing), or for
+every explorer when the environment variable ``RETRYLAB_PREFETCH=1``;
+``RETRYLAB_PREFETCH=0`` turns it off. Tests and scripts compute in-process.
 
 >>> enabled() in (True, False)
 True
@@ -32,19 +33,27 @@ from typing import Any
 
 from .controls import neighbours
 
-__all__ = ["Prefetcher", "enabled"]
+__all__ = ["Prefetcher", "enabled", "forced"]
 
 Key = tuple[tuple[str, Hashable], ...]
 
 _POOL: ProcessPoolExecutor | None = None
 _LOCK = threading.Lock()
+#: The prefetcher of the explorer moved last: only its work is worth doing.
+_ACTIVE: Prefetcher | None = None
+
+
+def forced() -> bool | None:
+    """``RETRYLAB_PREFETCH``: True for 1 (every explorer), False for 0, None if unset."""
+    flag = os.environ.get("RETRYLAB_PREFETCH", "")
+    return None if flag not in ("0", "1") else flag == "1"
 
 
 def enabled() -> bool:
     """Prefetch here? ``RETRYLAB_PREFETCH`` 1/0 decides; else only inside a Jupyter kernel."""
-    flag = os.environ.get("RETRYLAB_PREFETCH", "")
-    if flag in ("0", "1"):
-        return flag == "1"
+    flag = forced()
+    if flag is not None:
+        return flag
     try:
         from IPython import get_ipython
     except ImportError:  # pragma: no cover - IPython comes with ipywidgets
@@ -58,9 +67,17 @@ def _pool() -> ProcessPoolExecutor:
     with _LOCK:
         if _POOL is None:
             _POOL = ProcessPoolExecutor(max_workers=1,
-                                        mp_context=multiprocessing.get_context("spawn"))
+                                        mp_context=multiprocessing.get_context("spawn"),
+                                        initializer=_lower_priority)
             atexit.register(_POOL.shutdown, wait=False, cancel_futures=True)
         return _POOL
+
+
+def _lower_priority() -> None:
+    """In the worker: give way to the kernel, the browser and everything else."""
+    if hasattr(os, "nice"):
+        with contextlib.suppress(OSError):
+            os.nice(19)
 
 
 def _compute(cls: Any, values: dict[str, Any]) -> Any:
@@ -86,14 +103,15 @@ class Prefetcher:
     def take(self, key: Key) -> tuple[bool, Any]:
         """``(True, result)`` if ``key`` was prefetched (waiting for it if it is being
         computed now), else ``(False, None)``. A ValueError of ``compute`` is raised."""
-        if key in self.results:
+        if key in self.results:  # kept (not popped): a step back finds it again
             self.hits += 1
-            return True, self.results.pop(key)
+            self.results.move_to_end(key)
+            return True, self.results[key]
         fut = self.pending.pop(key, None)
         if fut is not None and (fut.running() or fut.done()):
             result = fut.result()  # under way: sooner than starting again here
-            self.results.pop(key, None)
             self.hits += 1
+            self._keep(key, result)
             return True, result
         if fut is not None:
             fut.cancel()
@@ -112,10 +130,17 @@ class Prefetcher:
             for v in neighbours(controls[name], values[name]):
                 wanted.append({**values, name: v})
         keys = [key_of(w) for w in wanted]
+        global _ACTIVE
+        if _ACTIVE is not None and _ACTIVE is not self:
+            _ACTIVE.cancel()  # another explorer moved: its neighbours can wait
+        _ACTIVE = self
         for key, fut in list(self.pending.items()):
             if key not in keys and fut.cancel():
                 del self.pending[key]
         pool = _pool()
+        for key in reversed(keys):  # keep this state's neighbours longest, the first last
+            if key in self.results:
+                self.results.move_to_end(key)
         for key, want in zip(keys, wanted, strict=True):
             if key in known or key in self.results or key in self.pending:
                 continue
@@ -123,14 +148,24 @@ class Prefetcher:
             self.pending[key] = fut
             fut.add_done_callback(lambda f, k=key: self._done(k, f))  # type: ignore[misc]
 
+    def cancel(self) -> None:
+        """Drop what is queued and not started yet."""
+        for key, fut in list(self.pending.items()):
+            if fut.cancel():
+                del self.pending[key]
+
     def _done(self, key: Key, fut: Future[Any]) -> None:
         if fut.cancelled() or self.pending.get(key) is not fut:
             return
         self.pending.pop(key, None)
         if fut.exception() is None:
-            self.results[key] = fut.result()
-            while len(self.results) > self.size:
-                self.results.popitem(last=False)
+            self._keep(key, fut.result())
+
+    def _keep(self, key: Key, result: Any) -> None:
+        self.results[key] = result
+        self.results.move_to_end(key)
+        while len(self.results) > self.size:
+            self.results.popitem(last=False)
 
     def wait(self, timeout: float = 120.0) -> None:
         """Block until nothing is being prefetched (benchmarks; a person never waits)."""
