@@ -123,8 +123,8 @@ def test_bad_value_shows_message_keeps_image_and_fix_clears_it() -> None:
     ex = Bars()
     ex.set(b=7)
     good_png, good_readout = ex.png, ex.readout
-    ex.set(a=9)  # b=7 < a=9
-    assert ex.message == "b=7 is out of range: b must be >= a (a=9)"
+    ex.set(a=9)  # b=7 < a=9: the message names a, the slider that moved
+    assert ex.message == "a=9 makes b=7 too small: b=7 is out of range: b must be >= a (a=9)"
     assert "b must be &gt;= a" in ex.message_widget.value
     assert ex.png == good_png and ex.image.value == good_png
     assert ex.readout == good_readout and ex.redraws == 2

@@ -133,7 +133,7 @@ def test_fleet_explorer_bad_value_keeps_the_last_render() -> None:
     ex = FleetExplorer(jitter="equal")
     kept, readout = ex.png, ex.readout
     ex.set(cap=100)                                  # below the base of 200
-    assert ex.message.startswith("cap=100 is out of range: cap must be >= base (base=200)")
+    assert ex.message == "cap=100 is below base=200: raise cap or lower base"
     assert ex.png == kept and ex.readout == readout
     ex.set(cap=1000)
     assert ex.message == ""
@@ -169,9 +169,28 @@ def test_contention_explorer_set_matches_readout_for() -> None:
     ex.set(base=100)
     kept = ex.png
     ex.set(cap=50)                                   # cap below base
-    assert ex.message == "cap=50 is out of range: cap must be >= base (base=100)"
+    assert ex.message == "cap=50 is below base=100: raise cap or lower base"
     assert ex.png == kept
     ex.set(base=50, cap=5000)
     assert ex.message == ""
     assert ex.readout == ContentionExplorer.readout_for(strategy="decorrelated", clients=50,
                                                          base=50, cap=5000)
+
+
+def test_prefetch_computes_the_next_key_press_in_the_background(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RETRYLAB_PREFETCH", "1")
+    ex = ContentionExplorer()
+    ex.wait_prefetch()
+    # strategy up and down, clients, base and cap one step either way
+    assert len(ex._prefetcher.results) == 8 and ex._prefetcher.hits == 0
+    ex.set(clients=110)
+    assert ex._prefetcher.hits == 1
+    monkeypatch.setenv("RETRYLAB_PREFETCH", "0")
+    here = ContentionExplorer(clients=110)
+    assert here._prefetcher is None
+    assert ex.readout == here.readout == ContentionExplorer.readout_for(clients=110)
+    assert ex.png == here.png                        # the same figure, prefetched or not
+    ex.wait_prefetch()                               # now around clients=110
+    after = {**ex.values, "clients": 120}
+    assert tuple(after.items()) in ex._prefetcher.results

@@ -40,8 +40,7 @@ def test_backoff_explorer_cap_below_base_shows_the_message_and_keeps_the_image()
     ex.set(base=400)
     png, readout = ex.png, ex.readout
     ex.set(cap=300)
-    assert ex.message == ("cap=300 is out of range: cap must be >= base (base=400) "
-                          "and <= 86400000")
+    assert ex.message == "cap=300 is below base=400: raise cap or lower base"
     assert ex.png == png and ex.readout == readout
     ex.set(cap=4000)
     assert ex.message == "" and ex.png != png
@@ -55,7 +54,7 @@ def test_backoff_explorer_growth_gives_the_mobile_lessons_strategies() -> None:
     ex.set(growth="constant", jitter="none")
     assert ex.readout.startswith("waits 1000, 1000, 1000") and ex.png != first
     ex.set(cap=500)
-    assert ex.message.startswith("cap=500 is out of range: cap must be >= base")
+    assert ex.message == "cap=500 is below base=1000: raise cap or lower base"
     assert ex.readout.startswith("waits 1000, 1000")
     ex.set(cap=5000)
     assert ex.message == ""
@@ -102,11 +101,42 @@ def test_herd_explorer_width_and_jitter() -> None:
     assert ex.readout == "peak 24 -> 24 clients per 200 ms (1.00x)"
 
 
+def test_moving_base_above_cap_names_base_and_the_fix() -> None:
+    ex = backoff_explorer(cap=1000)
+    png, readout = ex.png, ex.readout
+    ex.set(base=1200)
+    assert ex.message == "base=1200 is above cap=1000: lower base or raise cap"
+    assert "cap=1000 is out of range" not in ex.message
+    assert ex.png == png and ex.readout == readout
+    assert BackoffExplorer.message_for("base", base=1200, cap=1000) == ex.message
+    assert BackoffExplorer.message_for("cap", base=1200, cap=1000) == (
+        "cap=1000 is below base=1200: raise cap or lower base")
+    assert BackoffExplorer.message_for("base", base=200) == ""
+    ex.set(cap=1500)                                 # the fix it names
+    assert ex.message == "" and ex.readout == BackoffExplorer.readout_for(base=1200, cap=1500)
+    herd = herd_explorer(cap=1000)
+    herd.set(base=1050)
+    assert herd.message == "base=1050 is above cap=1000: lower base or raise cap"
+
+
+def test_a_step_back_reuses_the_cached_render_and_keeps_the_artists_in_step() -> None:
+    ex = backoff_explorer()
+    first, title = ex.png, ex.plot.ax.get_title()
+    ex.set(base=250)
+    moved = ex.png
+    ex.set(base=200)                                 # seen before: from the cache
+    assert ex.png == first and ex.plot.ax.get_title() == title and ex.redraws == 3
+    fresh = backoff_explorer(base=250)
+    assert fresh.png == moved                        # a cold render gives the same bytes
+    ex.set(base=250)
+    assert ex.png == moved and ex.plot.ax.get_title() == fresh.plot.ax.get_title()
+
+
 def test_herd_explorer_bad_cap_then_fix() -> None:
     ex = herd_explorer()
     png = ex.png
     ex.set(cap=100)
-    assert ex.message.startswith("cap=100 is out of range: cap must be >= base (base=200)")
+    assert ex.message == "cap=100 is below base=200: raise cap or lower base"
     assert ex.png == png and ex.readout == "peak 24 -> 7 clients per 200 ms (0.29x)"
     ex.set(cap=1000)
     assert ex.message == ""

@@ -597,15 +597,16 @@ herd_view = herd_explorer()
 herd_view
 
 # %%
-before = herd_view.png
-herd_view.set(clients=10_000)
-assert herd_view.png != before
-assert herd_view.readout == HerdExplorer.readout_for(clients=10_000)
-print(herd_view.readout)
+herd_check = herd_explorer()  # its own explorer: the one above keeps its defaults
+before = herd_check.png
+herd_check.set(clients=10_000)
+assert herd_check.png != before
+assert herd_check.readout == HerdExplorer.readout_for(clients=10_000)
+print(herd_check.readout)
 
 # %%
-herd_view.set(clients=24, width=100)
-print(herd_view.readout)
+herd_check.set(clients=24, width=100)
+print(herd_check.readout)
 
 # %% [markdown]
 # Things to try: `jitter = none` (the ratio stays 1.00x); `attempt` 4 or 5

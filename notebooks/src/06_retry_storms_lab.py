@@ -261,11 +261,12 @@ herd_view = fleet_explorer()
 herd_view
 
 # %%
-before = herd_view.png
-herd_view.set(jitter="full")
-assert herd_view.png != before
-assert herd_view.readout == FleetExplorer.readout_for(jitter="full")
-print(herd_view.readout)
+herd_check = fleet_explorer()  # its own explorer: the one above keeps its defaults
+before = herd_check.png
+herd_check.set(jitter="full")
+assert herd_check.png != before
+assert herd_check.readout == FleetExplorer.readout_for(jitter="full")
+print(herd_check.readout)
 
 # %% [markdown]
 # A cap below the base is refused, and the figure keeps its last good state:
@@ -274,10 +275,10 @@ print(herd_view.readout)
 # Tabandan küçük bir tavan reddedilir ve grafik son geçerli durumunu korur:
 
 # %%
-herd_view.set(cap=100)
-print(herd_view.message)
-herd_view.set(cap=5000)
-assert herd_view.message == ""
+herd_check.set(cap=100)
+print(herd_check.message)
+herd_check.set(cap=5000)
+assert herd_check.message == ""
 
 # %% [markdown]
 # ## A retry storm
@@ -482,9 +483,9 @@ storm_view = fleet_explorer("storm")
 storm_view
 
 # %%
-storm_view.set(budget="grpc")
-assert storm_view.readout == StormExplorer.readout_for(budget="grpc")
-print(storm_view.readout)
+storm_check = fleet_explorer("storm", budget="grpc")  # its own: the one above keeps "none"
+assert storm_check.readout == StormExplorer.readout_for(budget="grpc")
+print(storm_check.readout)
 
 # %% [markdown]
 # ## Layered retries multiply
@@ -692,10 +693,11 @@ aws_view = contention_explorer()
 aws_view
 
 # %%
-aws_view.set(strategy="decorrelated", clients=190)
-assert aws_view.readout == ContentionExplorer.readout_for(
+aws_check = contention_explorer()  # its own explorer: the one above keeps its defaults
+aws_check.set(strategy="decorrelated", clients=190)
+assert aws_check.readout == ContentionExplorer.readout_for(
     strategy="decorrelated", clients=190)
-print(aws_view.readout)
+print(aws_check.readout)
 
 # %% [markdown]
 # ## Summary

@@ -7,7 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import numpy as np
 from matplotlib.axes import Axes
+from matplotlib.collections import PolyCollection
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle, FancyArrowPatch, Patch
 from matplotlib.text import Text
@@ -61,7 +63,8 @@ def arrow_labels(counts: Mapping[tuple[State, State], int] | None = None,
 
 def draw_breaker_diagram(ax: Axes, counts: Mapping[tuple[State, State], int] | None = None,
                          current: State = State.CLOSED, *, threshold: int | None = None,
-                         cooldown: int | None = None) -> dict[tuple[State, State], Text]:
+                         cooldown: int | None = None,
+                         fontsize: float = 10.5) -> dict[tuple[State, State], Text]:
     """Draw the three states and their arrows on ``ax``; returns the arrow labels."""
     current = State(current)
     nodes: dict[State, Circle] = {}
@@ -72,7 +75,7 @@ def draw_breaker_diagram(ax: Axes, counts: Mapping[tuple[State, State], int] | N
                         linewidth=4 if now else 1.2, zorder=3)
         ax.add_patch(circle)
         nodes[state] = circle
-        ax.text(x, y, NODE_TEXT[state], ha="center", va="center", fontsize=10.5, zorder=4)
+        ax.text(x, y, NODE_TEXT[state], ha="center", va="center", fontsize=fontsize, zorder=4)
         if now:
             above = state is State.HALF_OPEN  # below it, the arrows cross
             ax.text(x, y + RADIUS + 0.1 if above else y - RADIUS - 0.1, "current state",
@@ -89,14 +92,14 @@ def draw_breaker_diagram(ax: Axes, counts: Mapping[tuple[State, State], int] | N
         mx = (x1 + x2) / 2 + 0.5 * rad * (y2 - y1) + ox
         my = (y1 + y2) / 2 - 0.5 * rad * (x2 - x1) + oy
         texts[(source, target)] = ax.text(mx, my, labels[(source, target)], ha="center",
-                                          va="center", fontsize=10.5, zorder=5)
+                                          va="center", fontsize=fontsize, zorder=5)
     x, y = NODE_XY[State.CLOSED]
     ax.add_patch(FancyArrowPatch((x - 0.68, y + 0.38), (x - 0.68, y - 0.38),
                                  connectionstyle="arc3,rad=1.8", arrowstyle="-|>",
                                  mutation_scale=18, linewidth=1.6, color=PALETTE["black"],
                                  zorder=2))
     ax.text(x - 1.45, y + 0.6, "success resets\nthe failure count", ha="center",
-            va="bottom", fontsize=10.5)
+            va="bottom", fontsize=fontsize)
     ax.set_xlim(-2.5, 6.8)
     ax.set_ylim(-1.5, 4.1)
     ax.set_aspect("equal")
@@ -175,6 +178,12 @@ def timeline_segments(rows: Sequence[TraceRow], cooldown: int,
 
 
 LANES = {"succeeded": 2, "failed": 1, "blocked": 0}
+#: How each kind of request is marked on the timeline: (marker, colour, label).
+TIMELINE_KINDS = {
+    "succeeded": ("o", PALETTE["green"], "sent: succeeded"),
+    "failed": ("X", PALETTE["vermillion"], "sent: failed"),
+    "blocked": ("s", PALETTE["grey"], "blocked: not sent"),
+}
 
 
 def draw_breaker_timeline(ax: Axes, rows: Sequence[TraceRow], cooldown: int, *,
@@ -188,12 +197,7 @@ def draw_breaker_timeline(ax: Axes, rows: Sequence[TraceRow], cooldown: int, *,
     last = stop if upto is None else shown[-1].now if shown else 0
     for a, b, s in timeline_segments(shown, cooldown, end=last):
         ax.axvspan(a, b, color=STATE_COLOURS[s.value], alpha=0.28, linewidth=0)
-    kinds = {
-        "succeeded": ("o", PALETTE["green"], "sent: succeeded"),
-        "failed": ("X", PALETTE["vermillion"], "sent: failed"),
-        "blocked": ("s", PALETTE["grey"], "blocked: not sent"),
-    }
-    for kind, (marker, colour, label) in kinds.items():
+    for kind, (marker, colour, label) in TIMELINE_KINDS.items():
         xs = [r.now for r in shown if _kind(r) == kind]
         ax.plot(xs, [LANES[kind]] * len(xs), linestyle="none", marker=marker,
                 markersize=11, markerfacecolor=colour, markeredgecolor=PALETTE["black"],
@@ -250,21 +254,115 @@ def breaker_timeline(rows: Sequence[TraceRow] | None = None, cooldown: int = 500
 
 
 class BreakerPlot:
-    """The state diagram above the timeline, for the breaker explorer (redrawn whole)."""
+    """The state diagram beside the timeline, for the breaker explorer, updated in place.
 
-    def __init__(self, fig: Figure) -> None:
-        self.diagram, self.timeline = fig.subplots(2, 1, height_ratios=[1.4, 1])
+    Everything that does not depend on the settings (the axes, the arrows, the
+    lanes, the legend) is drawn once; :meth:`update` only restyles the nodes,
+    rewrites the labels and moves the bands, markers and cooldown arrows (an
+    Axes ``clear()`` and rebuild cost about 100 ms a redraw). With
+    ``animated=True`` the artists that change are marked animated, so an
+    explorer can blit them over the static rest (the arrows, clipped to the
+    circles, are the slowest part of the figure to draw).
+
+    >>> cb = CircuitBreaker(3, 5000)
+    >>> rows = replay(BREAKER_EVENTS, cb)
+    >>> plot = BreakerPlot(new_figure((10.0, 4.6)))
+    >>> plot.update(rows, 5000, 3, 4, cb.transition_counts(), State.OPEN)
+    >>> plot.diagram.get_title(), [len(m.get_xdata()) for m in plot.markers.values()]
+    ('State after event 4 of 9: open', [0, 3, 1])
+    """
+
+    def __init__(self, fig: Figure, animated: bool = False) -> None:
+        self.diagram, self.timeline = fig.subplots(1, 2, width_ratios=[1.25, 1.0])
+        self.labels = draw_breaker_diagram(self.diagram, fontsize=9.5)
+        self.nodes = {state: next(p for p in self.diagram.patches if isinstance(p, Circle)
+                                  and p.center == NODE_XY[state]) for state in State}
+        self.current = self.diagram.text(0, 0, "current state", ha="center", fontsize=11,
+                                         fontweight="bold", zorder=4)
+        for t in self.diagram.texts:  # the one draw_breaker_diagram put at CLOSED
+            if t is not self.current and t.get_text() == "current state":
+                t.set_visible(False)
+        ax = self.timeline
+        self.bands = PolyCollection([], transform=ax.get_xaxis_transform(), alpha=0.28,
+                                    linewidths=0)
+        ax.add_collection(self.bands)
+        self.markers = {}
+        for kind, (marker, colour, label) in TIMELINE_KINDS.items():
+            self.markers[kind] = ax.plot([], [], linestyle="none", marker=marker,
+                                         markersize=11, markerfacecolor=colour,
+                                         markeredgecolor=PALETTE["black"], label=label,
+                                         zorder=3)[0]
+        self.now_line = ax.axvline(np.nan, color=PALETTE["black"], linewidth=1.5,
+                                   linestyle=":")
+        # one cooldown arrow per opening at most, one opening per event at most
+        self.cooldowns: list[tuple[Any, Text]] = [
+            (ax.annotate("", xy=(0, 2.75), xytext=(0, 2.75),
+                         arrowprops={"arrowstyle": "<->", "color": PALETTE["black"]}),
+             ax.text(0, 2.85, "", ha="center", va="bottom", fontsize=10))
+            for _ in BREAKER_EVENTS]
+        for arrow, note in self.cooldowns:
+            arrow.set_visible(False)
+            note.set_visible(False)
+        ax.set_ylim(-0.6, 3.4)
+        ax.set_yticks(list(LANES.values()), list(LANES))
+        style(ax, None, "logical time (ms)", "request")
+        handles: list[Any] = [Patch(color=STATE_COLOURS[s.value], alpha=0.4,
+                                    label=s.value.replace("_", "-")) for s in State]
+        handles += list(self.markers.values())
+        ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=3,
+                  frameon=False, fontsize=10, handletextpad=0.4, columnspacing=1.0)
+        self.diagram.set_title("State after event 9 of 9: half-open")
+        ax.set_title("Timeline: sent 9, blocked 9")
+        ax.set_xlim(-200, BREAKER_EVENTS[-1][0] + 1000 if BREAKER_EVENTS else 1000)
+        if animated:
+            node_texts = set(NODE_TEXT.values())
+            moving: list[Any] = [*self.nodes.values(), self.current, *self.labels.values(),
+                                 self.diagram.title, ax.title, self.bands,
+                                 *self.markers.values(), self.now_line]
+            moving += [t for t in self.diagram.texts if t.get_text() in node_texts]
+            for arrow, note in self.cooldowns:
+                moving += [arrow, note]
+            for artist in moving:
+                artist.set_animated(True)
 
     def update(self, rows: Sequence[TraceRow], cooldown: int, threshold: int, upto: int,
                counts: Mapping[tuple[State, State], int], current: State) -> None:
-        """Redraw both axes for the first ``upto`` rows."""
-        self.diagram.clear()
-        self.timeline.clear()
-        draw_breaker_diagram(self.diagram, counts, current, threshold=threshold,
-                             cooldown=cooldown)
+        """Show the first ``upto`` rows: node styles, arrow labels, bands, markers."""
+        current = State(current)
+        for state, circle in self.nodes.items():
+            now = state is current
+            circle.set_alpha(1.0 if now else 0.35)
+            circle.set_linewidth(4 if now else 1.2)
+        x, y = NODE_XY[current]
+        above = current is State.HALF_OPEN  # below it, the arrows cross
+        self.current.set_position((x, y + RADIUS + 0.1 if above else y - RADIUS - 0.1))
+        self.current.set_verticalalignment("bottom" if above else "top")
+        for key, text in arrow_labels(counts, threshold, cooldown).items():
+            self.labels[key].set_text(text)
         self.diagram.set_title(f"State after event {upto} of {len(rows)}: "
                                f"{current.value.replace('_', '-')}")
-        draw_breaker_timeline(self.timeline, rows, cooldown, upto=upto)
-        shown = rows[:upto]
+        shown = list(rows[:upto])
+        stop = rows[-1].now + 1000 if rows else 1000
+        last = shown[-1].now if shown else 0
+        segments = timeline_segments(shown, cooldown, end=last)
+        self.bands.set_verts([[(a, 0), (a, 1), (b, 1), (b, 0)] for a, b, _ in segments])
+        self.bands.set_facecolor([STATE_COLOURS[s.value] for _, _, s in segments])
+        for kind, line in self.markers.items():
+            xs = [r.now for r in shown if _kind(r) == kind]
+            line.set_data(xs, [LANES[kind]] * len(xs))
+        opened = [r.now for r in shown
+                  if r.state_after is State.OPEN and r.state_before is not State.OPEN]
+        for i, (arrow, note) in enumerate(self.cooldowns):
+            used = i < len(opened)
+            arrow.set_visible(used)
+            note.set_visible(used)
+            if used:
+                arrow.xy = (opened[i] + cooldown, 2.75)
+                arrow.set_position((opened[i], 2.75))  # the tail (xytext)
+                note.set_position((opened[i] + cooldown / 2, 2.85))
+                note.set_text(f"cooldown {cooldown} ms")
+        self.now_line.set_xdata([shown[-1].now if shown else np.nan] * 2)
+        if self.timeline.get_xlim()[1] != stop:  # another trace: a new static part
+            self.timeline.set_xlim(-200, stop)
         sent = sum(r.allowed for r in shown)
         self.timeline.set_title(f"Timeline: sent {sent}, blocked {len(shown) - sent}")

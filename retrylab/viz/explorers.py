@@ -78,7 +78,8 @@ class BackoffExplorer(Explorer):
     """
 
     title = "wait schedule"
-    figsize = (8.0, 4.8)
+    figsize = (8.0, 4.4)
+    freeze_layout = True
 
     @classmethod
     def make_controls(cls) -> dict[str, Any]:
@@ -101,6 +102,10 @@ class BackoffExplorer(Explorer):
 
     def setup(self, fig: Figure) -> None:
         self.plot = WaitBarsPlot(fig, slots=MAX_RETRIES)
+        # lay out for the widest labels the sliders allow: 5-digit waits, two-line title
+        self.plot.ax.set_ylim(0, 22000)
+        self.plot.ax.set_title("exponential backoff, full jitter: base 2000 ms x 4, cap "
+                               "20000 ms\ntotal wait over 12 retries: 200000 ms")
 
     def draw(self, result: Schedule) -> None:
         self.plot.update(result)
@@ -197,7 +202,8 @@ class BreakerExplorer(Explorer):
     """
 
     title = "circuit breaker"
-    figsize = (9.0, 9.0)
+    figsize = (10.0, 4.6)
+    blit = True
 
     @classmethod
     def make_controls(cls) -> dict[str, Any]:
@@ -225,7 +231,7 @@ class BreakerExplorer(Explorer):
                 f"(event {result.step} of {len(result.rows)})")
 
     def setup(self, fig: Figure) -> None:
-        self.plot = BreakerPlot(fig)
+        self.plot = BreakerPlot(fig, animated=True)
 
     def draw(self, result: BreakerRun) -> None:
         self.plot.update(result.rows, result.cooldown, result.threshold, result.step,

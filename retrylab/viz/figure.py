@@ -62,7 +62,8 @@ import base64
 import html
 import io
 import traceback
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections import OrderedDict
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, ClassVar, cast
 
@@ -74,6 +75,17 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from ..core._check import check_int
+from .controls import (
+    CONTROL_MIN_WIDTH,
+    align_descriptions,
+    choice_slider,
+    explain_message,
+    float_slider,
+    int_slider,
+    options_of,
+)
+from .prefetch import Prefetcher, enabled, forced, key_of
+from .render import PNG_COMPRESS_LEVEL, _agg, animated_artists, blit, canvas_png
 
 __all__ = [
     "DPI",
@@ -82,6 +94,7 @@ __all__ = [
     "Explorer",
     "ExplorerError",
     "align_descriptions",
+    "canvas_png",
     "choice_slider",
     "classroom",
     "float_slider",
@@ -119,6 +132,7 @@ CYCLE: tuple[str, ...] = ("blue", "orange", "green", "vermillion", "purple", "sk
 
 #: Fixed resolution of every PNG, so image bytes are reproducible run to run.
 DPI = 100
+
 
 #: rcParams for a projector: larger text, light grid, Okabe-Ito colour cycle.
 CLASSROOM_RC: dict[str, Any] = {
@@ -195,13 +209,15 @@ def to_png(fig: Figure, dpi: int = DPI) -> bytes:
     >>> to_png(new_figure((2, 1)))[:8]
     b'\\x89PNG\\r\\n\\x1a\\n'
     """
-    canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
+    canvas = _agg(fig)
     buf = io.BytesIO()
     with classroom():
         if dpi == fig.dpi:  # the fast path: no savefig bookkeeping (~15 ms a render)
-            canvas.print_png(buf, metadata={"Software": None})  # type: ignore[no-untyped-call]
+            canvas.draw()  # type: ignore[no-untyped-call]
+            return canvas_png(fig)
         else:
-            fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": None})
+            fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": None},
+                        pil_kwargs={"compress_level": PNG_COMPRESS_LEVEL})
     return buf.getvalue()
 
 
@@ -216,74 +232,6 @@ def show(fig: Figure) -> None:
     display(Image(data=to_png(fig), format="png"))  # type: ignore[no-untyped-call]
 
 
-# -- controls ------------------------------------------------------------------
-
-_STYLE = {"description_width": "initial"}
-_LAYOUT = {"width": "420px"}
-
-
-def int_slider(name: str, value: int, low: int, high: int, step: int = 1, *,
-               continuous_update: bool = True) -> Any:
-    """An ``IntSlider`` whose description is the parameter name.
-
-    >>> int_slider("clients", 24, 1, 1000).description
-    'clients'
-    """
-    return widgets.IntSlider(value=value, min=low, max=high, step=step, description=name,
-                             continuous_update=continuous_update, style=_STYLE,
-                             layout=widgets.Layout(**_LAYOUT))
-
-
-def float_slider(name: str, value: float, low: float, high: float, step: float = 0.1, *,
-                 continuous_update: bool = True, readout_format: str = ".1f") -> Any:
-    """A ``FloatSlider`` whose description is the parameter name.
-
-    >>> float_slider("factor", 2.0, 1.0, 4.0).value
-    2.0
-    """
-    return widgets.FloatSlider(value=value, min=low, max=high, step=step, description=name,
-                               continuous_update=continuous_update, style=_STYLE,
-                               readout_format=readout_format,
-                               layout=widgets.Layout(**_LAYOUT))
-
-
-def choice_slider(name: str, options: Sequence[Any], value: Any, *,
-                  continuous_update: bool = True) -> Any:
-    """A ``SelectionSlider`` for a categorical choice, so a keyboard moves it too.
-
-    ``options`` may be values or ``(label, value)`` pairs.
-
-    >>> choice_slider("jitter", ("none", "full"), "full").value
-    'full'
-    """
-    return widgets.SelectionSlider(options=list(options), value=value, description=name,
-                                   continuous_update=continuous_update, style=_STYLE,
-                                   layout=widgets.Layout(**_LAYOUT))
-
-
-def align_descriptions(controls: Iterable[Any]) -> str:
-    """Give controls one description width, so their slider tracks start at the same x.
-
-    Use it on the controls of one explorer (:class:`Explorer` does): the
-    width is the longest description plus two characters, in CSS ``ch`` (the
-    width of a "0", wider than the average lower-case letter), so no label is
-    cut. Returns the width set ("" when no control has a description style).
-
-    >>> controls = [int_slider("base", 200, 50, 2000),
-    ...             choice_slider("idempotency_key", [("no", False), ("yes", True)], False)]
-    >>> align_descriptions(controls), [c.style.description_width for c in controls]
-    ('17ch', ['17ch', '17ch'])
-    """
-    described = [c for c in controls
-                 if hasattr(getattr(c, "style", None), "description_width")]
-    if not described:
-        return ""
-    width = f"{max(len(c.description or '') for c in described) + 2}ch"
-    for c in described:
-        c.style.description_width = width
-    return width
-
-
 # -- the explorer ----------------------------------------------------------------
 
 
@@ -295,16 +243,25 @@ class Explorer:
     """Base of every slider explorer: controls -> compute -> draw -> PNG, readout, message.
 
     The parts, in the order they are stacked in :attr:`widget` (a VBox with CSS
-    class ``retrylab-explorer``): the controls; the image; the readout
+    class ``retrylab-explorer``): the controls, in a grid of columns as many as
+    the width allows (class ``retrylab-controls``); the readout
     (``ipywidgets.HTML``, class ``retrylab-readout``); the message
     (``ipywidgets.HTML``, class ``retrylab-message``, empty when all is well,
-    the ValueError text on bad input); and an ``ipywidgets.Output`` (class
-    ``retrylab-errors``) that shows the traceback of any other exception.
+    the ValueError text on bad input, naming the slider that moved and the
+    fix, see :meth:`explain`); the image; and an ``ipywidgets.Output`` (class
+    ``retrylab-errors``) that shows the traceback of any other exception. The
+    readout and the message sit above the image, so they stay on screen while
+    a slider moves.
 
     Every change of a control's value runs :meth:`redraw` once, whether a
     person dragged the slider or :meth:`set` changed it. All controls of one
     explorer get the same description width (:func:`align_descriptions`), so
     their tracks line up.
+
+    Redraws are cached by the controls' values (the last :attr:`cache_size`
+    settings): stepping back to settings seen before reuses their result and
+    PNG bytes (``draw`` still runs, so the artists match the image) and skips
+    the computation and the Agg render.
     """
 
     #: A short title for the text/plain representation.
@@ -316,6 +273,17 @@ class Explorer:
     #: time). ``setup`` should then leave the widest labels the figure will
     #: need (e.g. a y range up to the largest value a slider allows).
     freeze_layout: ClassVar[bool] = False
+    #: How many settings' results and PNGs to keep (0: no cache). A result can be
+    #: large (a fleet's per-client table): lower it for those.
+    cache_size: ClassVar[int] = 32
+    #: Blit: draw the figure's static part once, then on every redraw restore it
+    #: and draw only the artists ``setup`` marked ``set_animated(True)`` (in axes
+    #: order, then z-order). The static part must not depend on the values (no
+    #: axis limits or ticks that move); implies ``freeze_layout``.
+    blit: ClassVar[bool] = False
+    #: Compute the settings one key press away in a background process while the
+    #: student looks (see :mod:`retrylab.viz.prefetch`; only in a live kernel).
+    prefetch: ClassVar[bool] = False
 
     # -- what a subclass supplies ------------------------------------------------
 
@@ -349,6 +317,28 @@ class Explorer:
         return {name: w.value for name, w in cls.make_controls().items()}
 
     @classmethod
+    def explain(cls, message: str, moved: str | None, values: Mapping[str, Any]) -> str:
+        """The message shown for a ValueError ``message`` after control ``moved`` changed.
+
+        See :func:`~retrylab.viz.controls.explain_message`; a subclass may say more.
+        """
+        return explain_message(message, moved, values)
+
+    @classmethod
+    def message_for(cls, moved: str | None = None, **values: Any) -> str:
+        """The message after ``moved`` changed to these settings (others at their defaults);
+        empty when they are fine. Browser tests compare the page with this.
+        """
+        merged = cls.default_values()
+        _reject_unknown(values, merged)
+        merged.update(values)
+        try:
+            cls.readout_text(cls.compute(**merged))
+        except ValueError as exc:
+            return cls.explain(str(exc), moved, merged)
+        return ""
+
+    @classmethod
     def readout_for(cls, **values: Any) -> str:
         """The readout for these settings (others at their defaults), computed directly.
 
@@ -365,6 +355,13 @@ class Explorer:
         self.controls: dict[str, Any] = self.make_controls()
         align_descriptions(self.controls.values())
         self.redraws = 0
+        self._moved: str | None = None
+        self._cache: OrderedDict[tuple[tuple[str, Any], ...], tuple[Any, str, bytes]] = (
+            OrderedDict())
+        # room for the neighbours of two settings (a step and a step back)
+        self._prefetcher = (Prefetcher(type(self), 4 * len(self.make_controls()) + 4)
+                            if self.prefetch and enabled() else None)
+        self._shown = False
         self._readout = ""
         self._message = ""
         self._error = ""
@@ -375,9 +372,11 @@ class Explorer:
             self.figure = new_figure(self.figsize)
             with classroom():
                 self.setup(self.figure)
-                if self.freeze_layout:
+                if self.freeze_layout or self.blit:
                     self.figure.canvas.draw()
                     self.figure.set_layout_engine("none")
+            self._background: Any = None
+            self._animated = animated_artists(self.figure) if self.blit else []
             self.image = widgets.Image(format="png")
             self.image.add_class("retrylab-image")
         self.readout_widget = widgets.HTML()
@@ -386,10 +385,16 @@ class Explorer:
         self.message_widget.add_class("retrylab-message")
         self.errors = widgets.Output()
         self.errors.add_class("retrylab-errors")
-        parts: list[Any] = [widgets.VBox(list(self.controls.values()))]
+        for w in self.controls.values():
+            w.layout.width = "auto"  # fill a grid cell
+        grid = widgets.GridBox(list(self.controls.values()), layout=widgets.Layout(
+            grid_template_columns=f"repeat(auto-fill, minmax({CONTROL_MIN_WIDTH}, 1fr))",
+            grid_gap="0px 16px", width="100%"))
+        grid.add_class("retrylab-controls")
+        parts: list[Any] = [grid, self.readout_widget, self.message_widget]
         if self.image is not None:
             parts.append(self.image)
-        parts += [self.readout_widget, self.message_widget, self.errors]
+        parts.append(self.errors)
         self.widget = widgets.VBox(parts)
         self.widget.add_class("retrylab-explorer")
         self._check_names(values)
@@ -460,30 +465,40 @@ class Explorer:
     def redraw(self) -> None:
         """Compute, draw and render for the current values (the controls' callback)."""
         values = self.values
+        key = key_of(values)
+        cached = self._cache.get(key)
         try:
-            result = self.compute(**values)
-        except ValueError as exc:
-            self._show_message(str(exc))
-            return
-        except Exception:
-            self._show_error(traceback.format_exc())
-            return
-        try:
-            text = self.readout_text(result)
-            png = b""
-            if self.figure is not None:
-                with classroom():
-                    self.draw(result)
-                png = to_png(self.figure)
-        except ValueError as exc:  # e.g. too many buckets to draw: still a bad value
-            self._show_message(str(exc))
+            if cached is not None:
+                self._cache.move_to_end(key)
+                result, text, png = cached
+                if self.figure is not None:
+                    with classroom():
+                        self.draw(result)  # the artists match the image; no render
+            else:
+                found, result = (self._prefetcher.take(key) if self._prefetcher is not None
+                                 else (False, None))
+                if not found:
+                    result = self.compute(**values)
+                text = self.readout_text(result)
+                png = b""
+                if self.figure is not None:
+                    with classroom():
+                        self.draw(result)
+                    png = self._render()
+                if self.cache_size > 0:
+                    self._cache[key] = (result, text, png)
+                    while len(self._cache) > self.cache_size:
+                        self._cache.popitem(last=False)
+        except ValueError as exc:  # a bad value, or e.g. too many buckets to draw
+            self._show_message(self.explain(str(exc), self._moved, values))
             return
         except Exception:
             self._show_error(traceback.format_exc())
             return
         self._readout = text
         self.readout_widget.value = (
-            f'<span style="white-space:pre-wrap;font-size:1.1em">{html.escape(text)}</span>')
+            f'<div style="white-space:pre-wrap;font-size:1.1em;line-height:1.35">'
+            f"{html.escape(text)}</div>")
         if self.image is not None:
             self._png = png
             self.image.value = png
@@ -491,10 +506,34 @@ class Explorer:
         self._error = ""
         self.errors.outputs = ()
         self.redraws += 1
+        self._prefetch_around()
+
+    def _prefetch_around(self) -> None:
+        """Queue the settings one key press away: when on screen, or when forced."""
+        if self._prefetcher is not None and (self._shown or forced()):
+            self._prefetcher.around(self.values, self.controls, self._moved,
+                                    set(self._cache))
+
+    def wait_prefetch(self, timeout: float = 120.0) -> None:
+        """Wait until the settings one key press away are computed (no-op without prefetch)."""
+        if self._prefetcher is not None:
+            self._prefetcher.wait(timeout)
 
     # -- internals ---------------------------------------------------------------
 
+    def _render(self) -> bytes:
+        """The figure's PNG: a full render, or the static background plus the animated artists."""
+        fig = self.figure
+        assert fig is not None
+        if not self.blit:
+            return to_png(fig)
+        with classroom():
+            png, self._background = blit(fig, self._background, self._animated)
+        return png
+
     def _on_change(self, change: Mapping[str, Any]) -> None:
+        owner = change.get("owner")
+        self._moved = next((n for n, w in self.controls.items() if w is owner), None)
         self.redraw()
 
     def _show_message(self, text: str) -> None:
@@ -513,9 +552,8 @@ class Explorer:
 
     def _check_value(self, name: str, value: Any) -> None:
         w = self.controls[name]
-        if isinstance(w, widgets.SelectionSlider | widgets.Dropdown |
-                      widgets.ToggleButtons | widgets.RadioButtons):
-            options = [o[1] if isinstance(o, tuple) else o for o in w.options]
+        options = options_of(w)
+        if options is not None:
             if value not in options:
                 raise ValueError(f"{name}={value!r} is out of range: {name} must be one of "
                                  + ", ".join(repr(o) for o in options))
@@ -542,6 +580,9 @@ class Explorer:
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         """The live widget, plus a PNG and text so a viewer without a kernel shows a render."""
         bundle: dict[str, Any] = {}
+        if not self._shown:
+            self._shown = True
+            self._prefetch_around()
         view = getattr(self.widget, "_repr_mimebundle_", None)
         if view is not None:
             bundle.update(view(**kwargs) or {})

@@ -167,6 +167,18 @@ class ExplorerKind:
         fn: Callable[..., str] = self.cls.readout_for  # type: ignore[attr-defined]
         return str(fn(**values))
 
+    def message_for(self, moved: str | None, values: dict[str, Any]) -> str:
+        """The message the explorer shows after ``moved`` changed to these settings: the
+        class's ``message_for`` (it names the moved slider), else the ValueError text."""
+        fn = getattr(self.cls, "message_for", None)
+        if callable(fn):
+            return str(fn(moved, **values))
+        try:
+            self.readout_for(values)
+        except ValueError as exc:
+            return str(exc)
+        return ""
+
     def png_for(self, values: dict[str, Any]) -> bytes | None:
         """The image the package renders for these settings (None if it cannot tell)."""
         try:

@@ -7,8 +7,10 @@ slider in it (base, factor, cap, jitter, threshold, cooldown, ...), focus the
 handle, press an arrow key, wait for the explorer's image to be redrawn, and check
 that the readout says exactly what the package computes, ``readout_for(**values)``
 of the explorer's class evaluated here from the values the page shows. Then set
-cap below base: the friendly "cap=... is out of range" message must appear while
-the image keeps its last good render, and clear once cap is raised again.
+cap below base: the friendly message naming the slider that moved and the fix
+("cap=100 is below base=200: raise cap or lower base", or "base=... is above
+cap=...: lower base or raise cap" when base moved) must appear while the image
+keeps its last good render, and clear once cap is raised again.
 """
 
 from __future__ import annotations
@@ -31,7 +33,9 @@ if TYPE_CHECKING:
 
 pytestmark = pytest.mark.browser
 
-OUT_OF_RANGE = r"cap=\S+ is out of range"
+#: The message after the cap slider moved below base, or the base slider above cap.
+CAP_BELOW_BASE = {"cap": r"^cap=\d+ is below base=\d+: raise cap or lower base$",
+                  "base": r"^base=\d+ is above cap=\d+: lower base or raise cap$"}
 
 
 @pytest.fixture(scope="module")
@@ -51,13 +55,15 @@ def _open(stem: str, notebook: Callable[[str], NotebookPage]) -> NotebookPage:
     return nb
 
 
-def _expected(kind: ExplorerKind, drv: ExplorerDriver) -> tuple[dict[str, Any], str | None, str]:
-    """(values on the page, expected readout or None, expected message or '')."""
+def _expected(kind: ExplorerKind, drv: ExplorerDriver,
+              moved: str | None = None) -> tuple[dict[str, Any], str | None, str]:
+    """(values on the page, expected readout or None, expected message or '') after
+    the slider ``moved`` changed."""
     values = kind.values(drv.controls())
     try:
         return values, kind.readout_for(values), ""
-    except ValueError as exc:
-        return values, None, normalize(str(exc))
+    except ValueError:
+        return values, None, normalize(kind.message_for(moved, values))
 
 
 def _same_png(kind: ExplorerKind, before: dict[str, Any], after: dict[str, Any]) -> bool:
@@ -105,7 +111,7 @@ def test_every_slider_redraws_with_the_package_readout(
                                 f" [{_shot(drv, artifacts, f'{stem}-{k}-{control.name}-key')}]")
                 continue
             moved += 1
-            values, want, want_msg = _expected(kind, drv)
+            values, want, want_msg = _expected(kind, drv, control.name)
             sample = {"notebook": stem, "explorer": k, "class": kind.cls.__name__,
                       "slider": control.name, "key": key, "from": control.text,
                       "to": drv.control(control.name).text}
@@ -185,11 +191,12 @@ def test_cap_below_base_shows_message_then_recovers(
         # cap to its minimum, then up while it is invalid only for its own range
         # (e.g. cap=0), so the message is about the combination when one is reachable.
         drv.press("cap", "Home")
-        values, want, want_msg = _expected(kind, drv)
+        moved = "cap"
+        values, want, want_msg = _expected(kind, drv, moved)
         for _ in range(50):
             if want is not None or "base" in want_msg or not drv.press("cap", "ArrowRight"):
                 break
-            values, want, want_msg = _expected(kind, drv)
+            values, want, want_msg = _expected(kind, drv, moved)
         if want is not None:  # the smallest cap is still >= base: raise base instead
             # That valid step redrew: its render is now the last good one.
             drv.wait_text(".retrylab-readout", normalize(want))
@@ -197,16 +204,20 @@ def test_cap_below_base_shows_message_then_recovers(
                 drv.wait_redraw(good_src, timeout_ms=10_000)
             good_src = drv.img_src()
             drv.press("base", "End")
-            values, want, want_msg = _expected(kind, drv)
+            moved = "base"
+            values, want, want_msg = _expected(kind, drv, moved)
         assert want is None, f"{where}: could not make cap < base with the keys ({values})"
-        assert re.search(OUT_OF_RANGE, want_msg), f"package message {want_msg!r}"
+        assert re.search(CAP_BELOW_BASE[moved], want_msg), f"package message {want_msg!r}"
         shown = drv.wait_text(".retrylab-message", want_msg, "contains")
         drv.page.wait_for_timeout(500)  # a late redraw would show up now
         shot = artifacts / f"{stem}-explorer-{k}-cap-below-base.png"
         nb.screenshot_element(drv.box, shot)
         assert shown, (f"{where}: for {values} the message is {drv.message()!r}, expected"
                        f" {want_msg!r} [{shot}]")
-        assert re.search(OUT_OF_RANGE, drv.message() or ""), drv.message()
+        assert re.search(CAP_BELOW_BASE[moved], drv.message() or ""), (
+            f"{where}: after moving {moved} the message {drv.message()!r} does not name"
+            f" {moved} and the fix")
+        assert "is out of range" not in (drv.message() or ""), drv.message()
         assert drv.img_src() == good_src, f"{where}: image changed on invalid input [{shot}]"
 
         # Fix it as a person would: raise cap step by step until it is >= base again.

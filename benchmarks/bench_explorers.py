@@ -1,0 +1,153 @@
+"""How long every slider explorer takes to redraw after one slider step from its defaults.
+
+One redraw is what a student waits for after a key press on a slider:
+``Explorer.set()`` = compute + draw + PNG bytes. For every ``Explorer``
+subclass found in ``retrylab.viz`` (a new explorer module is picked up with
+no edit here), for every control, one step up and one step down from the
+default (a choice slider: the next and the previous option), each step timed
+``--repeats`` times (the explorer is set back to its defaults, untimed, in
+between, so every timed ``set()`` is a real change). The first of the
+repeats is the one a student meets first: no redraw cache has seen those
+values yet; with prefetch (the default here, as in a notebook kernel; turn it
+off with ``--no-prefetch``) an explorer with ``prefetch = True`` has had the
+time to compute the settings one key press away (the benchmark waits for
+that before each timed step, as a student looks at the figure before the
+next key press); the others are the explorer's own cache of the settings it
+has shown. "first" columns give the first repeats alone.
+
+Wall-clock times depend on what else the machine runs: the load average is
+printed before and after, and each time is also taken as this process's CPU
+time (``time.process_time``), which a busy machine inflates much less.
+
+Targets (issue 14): median <= 50 ms and max <= 100 ms per explorer, over all
+its steps. The table prints each explorer's median and max, the worst step,
+the target and the ratio (median / 50 ms; <= 1 passes), then PASS/FAIL; the
+first line gives the machine's load, since a busy CPU slows every figure.
+
+Run: ``python benchmarks/bench_explorers.py [--repeats N] [--only NAME ...] [--steps]``;
+exit status 1 if a target is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import inspect
+import os
+import pkgutil
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import retrylab.viz
+from retrylab.viz.controls import neighbours
+from retrylab.viz.figure import Explorer
+
+MEDIAN_TARGET_MS = 50.0
+MAX_TARGET_MS = 100.0
+
+
+def explorer_classes() -> list[type[Explorer]]:
+    """Every concrete Explorer subclass defined in a retrylab.viz module, by module order."""
+    found: dict[str, type[Explorer]] = {}
+    for info in pkgutil.iter_modules(retrylab.viz.__path__, prefix="retrylab.viz."):
+        mod = importlib.import_module(info.name)
+        for _, obj in inspect.getmembers(mod, inspect.isclass):
+            if (issubclass(obj, Explorer) and obj is not Explorer
+                    and obj.__module__ == mod.__name__ and not inspect.isabstract(obj)):
+                found[f"{obj.__module__}.{obj.__qualname__}"] = obj
+    return list(found.values())
+
+
+def measure(cls: type[Explorer], repeats: int) -> dict[str, Any]:
+    """Times (ms, wall and CPU) of every step of ``cls``'s controls, and the build time."""
+    t0 = time.perf_counter()
+    ex = cls()
+    build_ms = (time.perf_counter() - t0) * 1000
+    defaults = ex.values
+    steps: list[dict[str, Any]] = []
+    for name, control in ex.controls.items():
+        for value in neighbours(control):
+            times, cpu = [], []
+            message = ""
+            for _ in range(repeats):
+                ex.wait_prefetch()
+                t0, c0 = time.perf_counter(), time.process_time()
+                ex.set(**{name: value})
+                times.append((time.perf_counter() - t0) * 1000)
+                cpu.append((time.process_time() - c0) * 1000)
+                message = ex.message
+                ex.set(**{name: defaults[name]})
+            steps.append({"step": f"{name}={value!r}", "times": times, "cpu": cpu,
+                          "median": statistics.median(times), "max": max(times),
+                          "first": times[0], "first_cpu": cpu[0], "message": message})
+    every = [t for s in steps for t in s["times"]]
+    every_cpu = [t for s in steps for t in s["cpu"]]
+    firsts = [s["first"] for s in steps]
+    return {"name": cls.__name__, "build_ms": build_ms, "steps": steps,
+            "median": statistics.median(every) if every else 0.0,
+            "max": max(every) if every else 0.0,
+            "cpu_median": statistics.median(every_cpu) if every else 0.0,
+            "cpu_max": max(every_cpu) if every else 0.0,
+            "first_median": statistics.median(firsts) if firsts else 0.0,
+            "first_cpu_max": max(s["first_cpu"] for s in steps) if steps else 0.0,
+            "worst": max(steps, key=lambda s: s["max"])["step"] if steps else "",
+            "png_kib": len(ex.png) / 1024}
+
+
+def load_line() -> str:
+    one, five, _ = os.getloadavg()
+    return (f"machine: {os.cpu_count()} CPUs, load average {one:.2f} (1 min), "
+            f"{five:.2f} (5 min); python {sys.version.split()[0]}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=8, help="timed set() per step (>= 8)")
+    parser.add_argument("--only", nargs="*", default=None, help="explorer class names")
+    parser.add_argument("--steps", action="store_true", help="also print every step")
+    parser.add_argument("--no-prefetch", action="store_true",
+                        help="compute every first step in-process (no background worker)")
+    args = parser.parse_args(argv)
+    os.environ["RETRYLAB_PREFETCH"] = "0" if args.no_prefetch else "1"
+    if args.repeats < 8:
+        parser.error(f"--repeats={args.repeats} is out of range: must be >= 8")
+    classes = [c for c in explorer_classes() if not args.only or c.__name__ in args.only]
+    print(load_line())
+    rows = [measure(cls, args.repeats) for cls in classes]
+    print(load_line())
+    print(f"prefetch: {'off' if args.no_prefetch else 'on'}; times in ms, wall clock "
+          "unless marked cpu")
+    header = (f"{'explorer':<22} {'median':>7} {'max':>7} {'target':>10} {'ratio':>6}  "
+              f"{'':4}  {'cpu med':>7} {'cpu max':>7} {'1st med':>7} {'1st cpu max':>11}  "
+              "worst step (first/median/max)")
+    print(header)
+    print("-" * len(header))
+    failed = 0
+    for r in rows:
+        ok = r["median"] <= MEDIAN_TARGET_MS and r["max"] <= MAX_TARGET_MS
+        failed += not ok
+        worst = next(s for s in r["steps"] if s["step"] == r["worst"]) if r["steps"] else None
+        detail = (f"{r['worst']} ({worst['first']:.0f}/{worst['median']:.0f}/"
+                  f"{worst['max']:.0f})" if worst else "")
+        print(f"{r['name']:<22} {r['median']:7.1f} {r['max']:7.1f} "
+              f"{'<=50/<=100':>10} {r['median'] / MEDIAN_TARGET_MS:6.2f}  "
+              f"{'PASS' if ok else 'FAIL':4}  {r['cpu_median']:7.1f} {r['cpu_max']:7.1f} "
+              f"{r['first_median']:7.1f} {r['first_cpu_max']:11.1f}  {detail}")
+        if args.steps:
+            for s in r["steps"]:
+                msg = f"  message: {s['message']}" if s["message"] else ""
+                print(f"    {s['step']:<28} first {s['first']:6.1f} median "
+                      f"{s['median']:6.1f} max {s['max']:6.1f}{msg}")
+    print(f"{len(rows) - failed} of {len(rows)} explorers within median "
+          f"{MEDIAN_TARGET_MS:.0f} ms and max {MAX_TARGET_MS:.0f} ms "
+          f"({args.repeats} repeats of every step)")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

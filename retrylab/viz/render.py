@@ -1,0 +1,79 @@
+"""PNG bytes from an Agg canvas, fast: what every figure and explorer redraw ends with.
+
+:func:`canvas_png` encodes what the canvas holds (after a full draw, or after
+blitting: a restored background and a few artists drawn over it, see
+:func:`blit`), as a 256-colour palette PNG at zlib level 1.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from PIL import Image
+
+__all__ = ["PNG_COLOURS", "PNG_COMPRESS_LEVEL", "animated_artists", "blit", "canvas_png"]
+
+#: zlib level of every PNG: 1 favours speed (a slider redraw encodes one PNG).
+PNG_COMPRESS_LEVEL = 1
+#: Every PNG is a 256-colour palette image (Pillow's fast octree quantizer): for
+#: flat-coloured figures it looks the same, encodes about 3x faster than RGBA
+#: (9 against 32 ms for the breaker explorer's 1000 x 460 px) and is about a
+#: third of the bytes, which the browser then receives and decodes sooner.
+PNG_COLOURS = 256
+
+
+def _agg(fig: Figure) -> FigureCanvasAgg:
+    return fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
+
+
+def canvas_png(fig: Figure) -> bytes:
+    """The PNG bytes of what ``fig``'s Agg canvas holds now, without drawing it again.
+
+    Use it after blitting (restoring a background and drawing some artists);
+    the encoding is :func:`to_png`'s.
+
+    >>> fig = Figure((2, 1), dpi=100)
+    >>> canvas = FigureCanvasAgg(fig)
+    >>> canvas.draw()
+    >>> canvas_png(fig)[:8]
+    b'\\x89PNG\\r\\n\\x1a\\n'
+
+    """
+    canvas = _agg(fig)
+    size = canvas.get_width_height(physical=True)
+    rgba = canvas.buffer_rgba()  # type: ignore[no-untyped-call]
+    image = Image.frombuffer("RGBA", size, rgba, "raw", "RGBA", 0, 1)
+    image = image.convert("RGB").quantize(PNG_COLOURS, method=Image.Quantize.FASTOCTREE)
+    buf = io.BytesIO()
+    image.save(buf, format="png", compress_level=PNG_COMPRESS_LEVEL)
+    return buf.getvalue()
+
+
+def animated_artists(fig: Figure) -> list[Any]:
+    """The artists marked animated, in drawing order: figure-level first, then each Axes's
+    by z-order (the order Agg would draw them in)."""
+    def key(a: Any) -> float:
+        return float(a.get_zorder())
+
+    out = sorted((a for a in fig.get_children() if a.get_animated()), key=key)
+    for ax in fig.axes:
+        out += sorted((a for a in ax.get_children() if a.get_animated()), key=key)
+    return out
+
+
+def blit(fig: Figure, background: Any, animated: list[Any]) -> tuple[bytes, Any]:
+    """Draw ``animated`` over the static ``background`` (drawn and saved if ``None``);
+    return the PNG and the background to keep for the next redraw."""
+    canvas = _agg(fig)
+    if background is None:
+        canvas.draw()  # type: ignore[no-untyped-call]  # skips the animated artists
+        background = canvas.copy_from_bbox(fig.bbox)  # type: ignore[no-untyped-call]
+    else:
+        canvas.restore_region(background)  # type: ignore[no-untyped-call]
+    for artist in animated:
+        if artist.get_visible():
+            fig.draw_artist(artist)
+    return canvas_png(fig), background
