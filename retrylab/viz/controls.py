@@ -14,6 +14,8 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from .i18n import translate
+
 __all__ = ["CONTROL_MIN_WIDTH", "align_descriptions", "choice_slider", "explain_message",
            "float_slider", "int_slider", "neighbours"]
 
@@ -26,24 +28,26 @@ CONTROL_MIN_WIDTH = "260px"
 
 def int_slider(name: str, value: int, low: int, high: int, step: int = 1, *,
                continuous_update: bool = True) -> Any:
-    """An ``IntSlider`` whose description is the parameter name.
+    """An ``IntSlider`` whose description is the parameter name (in the notebook's language).
 
     >>> int_slider("clients", 24, 1, 1000).description
     'clients'
     """
-    return widgets.IntSlider(value=value, min=low, max=high, step=step, description=name,
+    return widgets.IntSlider(value=value, min=low, max=high, step=step,
+                             description=translate(name), tooltip=name,
                              continuous_update=continuous_update, style=_STYLE,
                              layout=widgets.Layout(**_LAYOUT))
 
 
 def float_slider(name: str, value: float, low: float, high: float, step: float = 0.1, *,
                  continuous_update: bool = True, readout_format: str = ".1f") -> Any:
-    """A ``FloatSlider`` whose description is the parameter name.
+    """A ``FloatSlider`` whose description is the parameter name (in the notebook's language).
 
     >>> float_slider("factor", 2.0, 1.0, 4.0).value
     2.0
     """
-    return widgets.FloatSlider(value=value, min=low, max=high, step=step, description=name,
+    return widgets.FloatSlider(value=value, min=low, max=high, step=step,
+                               description=translate(name), tooltip=name,
                                continuous_update=continuous_update, style=_STYLE,
                                readout_format=readout_format,
                                layout=widgets.Layout(**_LAYOUT))
@@ -58,7 +62,12 @@ def choice_slider(name: str, options: Sequence[Any], value: Any, *,
     >>> choice_slider("jitter", ("none", "full"), "full").value
     'full'
     """
-    return widgets.SelectionSlider(options=list(options), value=value, description=name,
+    labelled: list[Any] = list(options)
+    if any(isinstance(o, str) and translate(o) != o for o in labelled):
+        # translated labels, the same values (ipywidgets wants all pairs or none)
+        labelled = [(translate(o), o) if isinstance(o, str) else o for o in labelled]
+    return widgets.SelectionSlider(options=labelled, value=value,
+                                   description=translate(name), tooltip=name,
                                    continuous_update=continuous_update, style=_STYLE,
                                    layout=widgets.Layout(**_LAYOUT))
 

@@ -84,6 +84,7 @@ from .controls import (
     int_slider,
     options_of,
 )
+from .i18n import translate_figure
 from .prefetch import Prefetcher, enabled, forced, key_of
 from .render import PNG_COMPRESS_LEVEL, _agg, animated_artists, blit, canvas_png
 
@@ -211,6 +212,7 @@ def to_png(fig: Figure, dpi: int = DPI) -> bytes:
     """
     canvas = _agg(fig)
     buf = io.BytesIO()
+    translate_figure(fig)  # the notebook's language (viz/i18n.py); nothing for English
     with classroom():
         if dpi == fig.dpi:  # the fast path: no savefig bookkeeping (~15 ms a render)
             canvas.draw()  # type: ignore[no-untyped-call]
@@ -372,6 +374,7 @@ class Explorer:
             self.figure = new_figure(self.figsize)
             with classroom():
                 self.setup(self.figure)
+                translate_figure(self.figure)  # before the layout is frozen
                 if self.freeze_layout or self.blit:
                     self.figure.canvas.draw()
                     self.figure.set_layout_engine("none")

@@ -15,6 +15,10 @@ overrides the notebook's setting for that call.
 'deneme'
 >>> t("attempt")
 'attempt'
+>>> translate("no jitter: peak 24 per 200 ms", "tr")
+"sarsıntısız: 200 ms'de tepe 24"
+>>> translate("full jitter: peak 7 per 200 ms", "tr")
+"tam sarsıntı: 200 ms'de tepe 7"
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..core._check import check_choice
 
@@ -36,9 +40,131 @@ _current: list[str] = ["en"]
 #: English label -> Turkish, in the lessons' own terms (deneme, bekleme, taban, tavan,
 #: sarsıntı, ilişkisiz sarsıntı, devre kesici, soğuma, yarı açık, tekillik anahtarı).
 TR: dict[str, str] = {
+    # -- words and short labels
     "attempt": "deneme",
+    "attempts": "deneme",
     "retry": "yeniden deneme",
+    "retries": "yeniden deneme",
+    "max_attempts": "en çok deneme",
     "wait (ms)": "bekleme (ms)",
+    "base": "taban",
+    "cap": "tavan",
+    "factor": "çarpan",
+    "jitter": "sarsıntı",
+    "growth": "büyüme",
+    "clients": "istemci",
+    "width": "kova genişliği",
+    "threshold": "eşik",
+    "cooldown": "soğuma",
+    "step": "adım",
+    "method": "yöntem",
+    "error": "hata",
+    "idempotency_key": "tekillik anahtarı",
+    "budget": "bütçe",
+    "strategy": "strateji",
+    "breaker": "devre kesici",
+    "reject_cost": "ret maliyeti",
+    "timeout": "zaman aşımı",
+    "spike_ms": "ani artış (ms)",
+    "k": "K",
+    "throttle": "kısma",
+    "degraded": "düşük kapasite",
+    "hedging_delay": "yedekleme gecikmesi",
+    "tail_alpha": "kuyruk alfa",
+    "slow": "yavaş oranı",
+    "base_failure": "olağan hata oranı",
+    "outage_failure": "kesinti hata oranı",
+    "failure_rate_threshold": "hata oranı eşiği",
+    "half_open_calls": "yarı açık çağrı",
+    "window_size": "pencere boyu",
+    "sweep": "tarama",
+    "fixed": "sabit",
+    "linear": "artımlı",
+    "constant": "sabit",
+    "exponential": "üstel",
+    "expo-\nnential": "üstel",
+    "capped": "tavanlı",
+    "full": "tam",
+    "full jitter": "tam sarsıntı",
+    "equal": "eşit",
+    "decorrelated": "ilişkisiz",
+    "decorr-\nelated": "ilişkisiz",
+    "proportional": "orantılı",
+    "none": "yok",
+    "no\nbackoff": "geri\nçekilme yok",
+    "closed": "kapalı",
+    "open": "açık",
+    "half-open": "yarı açık",
+    "half_open": "yarı açık",
+    "CLOSED\nrequests pass": "KAPALI\nistekler geçer",
+    "OPEN\nnothing sent": "AÇIK\ngönderilmez",
+    "HALF-OPEN\none trial": "YARI AÇIK\ntek deneme",
+    "current state": "şimdiki durum",
+    "succeeded": "başarılı",
+    "failed": "başarısız",
+    "blocked": "engellendi",
+    "blocked: not sent": "engellendi: gönderilmedi",
+    "sent: failed": "gönderildi: başarısız",
+    "sent: succeeded": "gönderildi: başarılı",
+    "trial failed": "deneme isteği başarısız",
+    "trial succeeded": "deneme isteği başarılı",
+    "cooldown over": "soğuma bitti",
+    "success resets\nthe failure count": "başarı hata\nsayacını sıfırlar",
+    "threshold failures in a row": "art arda eşik kadar hata",
+    "logical time (ms)": "mantıksal saat (ms)",
+    "capacity": "kapasite",
+    "server capacity": "sunucu kapasitesi",
+    "outage": "kesinti",
+    "peak": "tepe",
+    "served": "karşılanan",
+    "of which retries": "bunların yeniden denemeleri",
+    "sent (first tries + retries)": "gönderilen (ilk denemeler + yeniden denemeler)",
+    "clients waiting": "bekleyen istemciler",
+    "clients\nwaiting": "bekleyen\nistemciler",
+    "clients per bucket": "kova başına istemci",
+    "clients waking in the bucket": "kovada uyanan istemciler",
+    "wake-up time after the failure (ms)": "hatadan sonra uyanma zamanı (ms)",
+    "jitter range": "sarsıntı aralığı",
+    "ceiling: min(cap, base x factor^n)": "üst sınır: min(tavan, taban x çarpan^n)",
+    "retry number": "yeniden deneme numarası",
+    "wait before the retry (ms)": "yeniden denemeden önceki bekleme (ms)",
+    "requests per 10 ms step": "10 ms'lik adım başına istek",
+    "requests per 10 ms step\n(means over 100 ms)":
+        "10 ms'lik adım başına istek\n(100 ms ortalamaları)",
+    "time (s)": "zaman (s)",
+    "calls (mean of 100 runs)": "çağrı (100 çalıştırmanın ortalaması)",
+    "time until all done (ms, log)": "hepsinin bitme süresi (ms, log)",
+    "calls per user request": "kullanıcı isteği başına çağrı",
+    "simulated: calls per user request": "benzetim: kullanıcı isteği başına çağrı",
+    "arithmetic for the bottom service": "en alttaki hizmet için hesap",
+    "service (top to bottom)": "hizmet (yukarıdan aşağıya)",
+    "request": "istek",
+    "gateway": "ağ geçidi",
+    "station API": "istasyon API'si",
+    "database": "veritabanı",
+    "consecutive failures (lesson)": "art arda hatalar (ders)",
+    "failure rate (resilience4j)": "hata oranı (resilience4j)",
+    "calls let through (%)": "geçirilen çağrılar (%)",
+    "The same outage, two breakers": "Aynı kesinti, iki devre kesici",
+    "Hedging: latency against extra load": "Yedekli istekler: yanıt süresi ve ek yük",
+    "latency (ms)": "yanıt süresi (ms)",
+    "extra requests (%)": "ek istek (%)",
+    "chosen delay": "seçilen gecikme",
+    "p99 without hedging": "yedeklemesiz p99",
+    "A server loses capacity: who backs off?": "Sunucu kapasite kaybediyor: kim geri çekilir?",
+    "load / capacity": "yük / kapasite",
+    "requests / capacity": "istek / kapasite",
+    "offered": "gönderilen",
+    "offered, no throttle": "gönderilen, kısmasız",
+    "offered, throttled": "gönderilen, kısmalı",
+    "accepted, throttled": "kabul edilen, kısmalı",
+    "A load spike, then timeouts and retries":
+        "Ani yük artışı, ardından zaman aşımları ve yeniden denemeler",
+    "spike": "ani artış",
+    "users": "kullanıcılar",
+    "goodput": "yararlı iş",
+    "queue wait (s)": "kuyrukta bekleme (s)",
+    "retries everything": "her şeyi yeniden dener",
 }
 
 
@@ -69,12 +195,54 @@ def t(text: str, lang: str | None = None) -> str:
     return TR.get(text, text) if use == "tr" else text
 
 
-#: Labels with numbers in them: (pattern on the English, Turkish replacement).
-TR_PATTERNS: list[tuple[re.Pattern[str], str]] = []
-
-
-def _pattern(english: str, turkish: str) -> None:
-    TR_PATTERNS.append((re.compile(f"^{english}$"), turkish))
+#: Labels with numbers in them: (pattern on the whole English line, Turkish replacement).
+TR_PATTERNS: list[tuple[re.Pattern[str], str]] = [(re.compile(f"^{en}$"), tr) for en, tr in (
+    (r"actual wait \(seed (\d+)\)", r"gerçek bekleme (tohum \1)"),
+    (r"cap (\d+) ms", r"tavan \1 ms"),
+    (r"cooldown (\d+) ms", r"soğuma \1 ms"),
+    (r"peak (\d+)", r"tepe \1"),
+    (r"time: (\d+) ms", r"süre: \1 ms"),
+    (r"work: (\d+) calls \(([\d.]+) per client\)", r"iş: \1 çağrı (istemci başına \2)"),
+    (r"(\d+) failures in a row", r"art arda \1 hata"),
+    (r"\((\d+) times?\)", r"(\1 kez)"),
+    (r"cooldown of", r"soğuma süresi"),
+    (r"(\d+) ms over", r"(\1 ms) doldu"),
+    (r"trial (failed|succeeded)", r"deneme isteği \1"),
+    (r"no jitter: peak (\d+) per (\d+) ms", r"sarsıntısız: \2 ms'de tepe \1"),
+    (r"full jitter: peak (\d+) per (\d+) ms", r"tam sarsıntı: \2 ms'de tepe \1"),
+    (r"(\w+) jitter: peak (\d+) per (\d+) ms", r"\1 sarsıntı: \3 ms'de tepe \2"),
+    (r"(\d+) clients failed together: when they wake for retry (\d+)",
+     r"birlikte hata alan \1 istemci: \2. yeniden deneme için ne zaman uyanıyorlar"),
+    (r"peak (\d+) -> (\d+) clients per (\d+) ms \(([\d.]+)x\)",
+     r"tepe \1 -> \2 istemci / \3 ms (\4x)"),
+    (r"Circuit breaker: three states \(current: ([\w-]+)\)",
+     r"Devre kesici: üç durum (şimdiki: \1)"),
+    (r"State after event (\d+) of (\d+): ([\w-]+)", r"Durum, \2 olayın \1.'sinden sonra: \3"),
+    (r"Breaker timeline \(threshold (\d+), cooldown (\d+) ms\): sent (\d+), blocked (\d+)",
+     r"Devre kesici zaman çizelgesi (eşik \1, soğuma \2 ms): gönderilen \3, engellenen \4"),
+    (r"Timeline: sent (\d+), blocked (\d+)", r"Zaman çizelgesi: gönderilen \1, engellenen \2"),
+    (r"How long each strategy waits before each retry",
+     r"Her strateji her yeniden denemeden önce ne kadar bekler"),
+    (r"\(base (\d+) ms, factor ([\d.]+), seed (\d+)\)", r"(taban \1 ms, çarpan \2, tohum \3)"),
+    (r"(\w+): base (\d+) ms x ([\d.]+), cap (\d+) ms, (\w+) jitter",
+     r"\1: taban \2 ms x \3, tavan \4 ms, \5 sarsıntı"),
+    (r"total wait over (\d+) retries: (\d+) ms",
+     r"\1 yeniden denemede toplam bekleme: \2 ms"),
+    (r"(\d+) clients, base (\d+) ms, cap (\d+) ms: (.+) highlighted",
+     r"\1 istemci, taban \2 ms, tavan \3 ms: \4 vurgulu"),
+    (r"(\d+) layers x (\d+) attempts, bottom failing (\d+)%: (\d+) calls per request",
+     r"\1 katman x \2 deneme, en alttaki %\3 hatalı: istek başına \4 çağrı"),
+    (r"(\d+) clients at once; capacity (\d+) per (\d+) ms step; outage ([\d.]+)-([\d.]+) s",
+     r"aynı anda \1 istemci; \3 ms'lik adımda kapasite \2; kesinti \4-\5 s"),
+    (r"(\d+) clients over (\d+) s; capacity (\d+) per (\d+) ms step; outage ([\d.]+)-([\d.]+) s",
+     r"\2 s boyunca \1 istemci; \4 ms'lik adımda kapasite \3; kesinti \5-\6 s"),
+    (r"(\d+) attempts, (\w+) jitter, base (\d+) ms x ([\d.]+), cap (\d+) ms",
+     r"\1 deneme, \2 sarsıntı, taban \3 ms x \4, tavan \5 ms"),
+    (r"(\d+) attempts, no jitter, base (\d+) ms x ([\d.]+), cap (\d+) ms",
+     r"\1 deneme, sarsıntısız, taban \2 ms x \3, tavan \4 ms"),
+    (r"Retry-After: ([\d.]+) \((\d+) ms\)", r"Retry-After: \1 (\2 ms)"),
+    (r"(\d+) waits", r"\1 bekleme"),
+)]
 
 
 def translate(text: str, lang: str | None = None) -> str:
@@ -91,9 +259,16 @@ def translate(text: str, lang: str | None = None) -> str:
     if "\n" in text:
         return "\n".join(translate(line, use) for line in text.split("\n"))
     for pattern, turkish in TR_PATTERNS:
-        if pattern.match(text):
-            return pattern.sub(turkish, text)
+        m = pattern.match(text)
+        if m:  # each captured word is translated too ("full" -> "tam")
+            groups = [translate(g, use) if g else "" for g in m.groups()]
+            return _fill(turkish, groups)
     return text
+
+
+def _fill(template: str, groups: list[str]) -> str:
+    """``template`` with ``\\1``, ``\\2``... replaced by ``groups``."""
+    return re.sub(r"\\(\d)", lambda k: groups[int(k.group(1)) - 1], template)
 
 
 def translate_figure(fig: Figure, lang: str | None = None) -> None:
@@ -106,10 +281,26 @@ def translate_figure(fig: Figure, lang: str | None = None) -> None:
     if use == "en":
         return
     from matplotlib.text import Text
+    from matplotlib.ticker import FixedFormatter, FuncFormatter
 
+    for ax in fig.axes:  # tick labels given as text (lanes, strategies) are made at draw time
+        for axis in (ax.xaxis, ax.yaxis):
+            fmt = axis.get_major_formatter()
+            if isinstance(fmt, (FixedFormatter, FuncFormatter)) and not getattr(
+                    fmt, "retrylab_lang", None) == use:
+                axis.set_major_formatter(_translated_ticks(fmt, use))
     for artist in fig.findobj(Text):
         text = artist.get_text()
         if text:
             new = translate(text, use)
             if new != text:
                 artist.set_text(new)
+
+
+def _translated_ticks(inner: Any, lang: str) -> Any:
+    """A tick formatter that puts ``inner``'s text labels in ``lang``."""
+    from matplotlib.ticker import FuncFormatter
+
+    fmt = FuncFormatter(lambda x, pos: translate(str(inner(x, pos)), lang))
+    fmt.retrylab_lang = lang  # type: ignore[attr-defined]
+    return fmt

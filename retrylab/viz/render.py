@@ -14,6 +14,8 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from PIL import Image
 
+from .i18n import translate_figure
+
 __all__ = ["PNG_COLOURS", "PNG_COMPRESS_LEVEL", "animated_artists", "blit", "canvas_png"]
 
 #: zlib level of every PNG: 1 favours speed (a slider redraw encodes one PNG).
@@ -68,6 +70,7 @@ def blit(fig: Figure, background: Any, animated: list[Any]) -> tuple[bytes, Any]
     """Draw ``animated`` over the static ``background`` (drawn and saved if ``None``);
     return the PNG and the background to keep for the next redraw."""
     canvas = _agg(fig)
+    translate_figure(fig)  # the notebook's language (viz/i18n.py); nothing for English
     if background is None:
         canvas.draw()  # type: ignore[no-untyped-call]  # skips the animated artists
         background = canvas.copy_from_bbox(fig.bbox)  # type: ignore[no-untyped-call]
