@@ -286,8 +286,8 @@ def translate_figure(fig: Figure, lang: str | None = None) -> None:
     for ax in fig.axes:  # tick labels given as text (lanes, strategies) are made at draw time
         for axis in (ax.xaxis, ax.yaxis):
             fmt = axis.get_major_formatter()
-            if isinstance(fmt, (FixedFormatter, FuncFormatter)) and not getattr(
-                    fmt, "retrylab_lang", None) == use:
+            wrapped = getattr(fmt, "retrylab_lang", None) == use
+            if isinstance(fmt, (FixedFormatter, FuncFormatter)) and not wrapped:
                 axis.set_major_formatter(_translated_ticks(fmt, use))
     for artist in fig.findobj(Text):
         text = artist.get_text()
