@@ -5,6 +5,9 @@
 # **Prerequisites:** Python (functions, lists, loops); no networking needed ·
 # **Time:** about 20 minutes
 #
+# [![Binder](https://mybinder.org/badge_logo.svg)](https://mybinder.org/v2/gh/retrylab/retrylab/HEAD?urlpath=lab/tree/notebooks/00_start_here.ipynb) opens these
+# notebooks in your browser with nothing to install.
+#
 # An observer high on a mountain sends measurements to the **North Slope
 # station** over a link that drops for a few seconds and comes back. A request
 # that fails now often succeeds if it is sent again 200 ms later, and the
@@ -42,6 +45,9 @@
 # **Sonraki:** [01 · Hangi hatalar yeniden denenir](01_which_errors_to_retry.ipynb) ·
 # **Ön koşullar:** Python (fonksiyonlar, listeler, döngüler); ağ bilgisi gerekmez ·
 # **Süre:** yaklaşık 20 dakika
+#
+# [![Binder](https://mybinder.org/badge_logo.svg)](https://mybinder.org/v2/gh/retrylab/retrylab/HEAD?urlpath=lab/tree/notebooks/tr/00_start_here.ipynb) bu defterleri
+# hiçbir şey kurmadan tarayıcınızda açar.
 #
 # Dağın yükseklerindeki bir gözlemci, ölçümlerini birkaç saniyeliğine kopup geri
 # gelen bir bağlantı üzerinden **Kuzey Yamaç istasyonuna** gönderir. Şu anda
@@ -87,9 +93,13 @@
 # 3. **How many times, and when do we give up?** (notebook 03)
 # 4. **When do we stop sending altogether?** (notebook 04, the circuit breaker)
 #
-# Notebook 05 follows the mobile lesson, notebook 06 puts thousands of
-# simulated clients against one server, and notebook 07 gathers everything
-# into a checklist and a capstone exercise.
+# Notebook 05 follows the mobile lesson and 05b measures its four common
+# mistakes (the appendix A1 reads its code samples); notebook 06 puts
+# thousands of simulated clients against one server, and notebook 07 gathers
+# everything into a checklist and a capstone exercise. Notebook 08 carries the
+# policy into tenacity, urllib3 and httpx; notebook 09 goes beyond the lessons
+# (failure-rate breakers, hedging, adaptive throttling, metastable failure).
+# `explorers.ipynb` has every slider explorer on one page, for a classroom.
 
 # %% [markdown] tags=["tr"]
 # ## Dört soru
@@ -103,9 +113,14 @@
 # 3. **Kaç kez denenir ve ne zaman vazgeçilir?** (defter 03)
 # 4. **İstek göndermekten tümüyle ne zaman vazgeçilir?** (defter 04, devre kesici)
 #
-# 05 numaralı defter mobil dersi izler, 06 numaralı defter simüle edilen binlerce
-# istemciyi tek bir sunucunun karşısına koyar, 07 numaralı defter de her şeyi bir
-# kontrol listesinde ve bir bitirme alıştırmasında toplar.
+# 05 numaralı defter mobil dersi izler, 05b onun dört yaygın hatasını ölçer (ek
+# defter A1 dersin kod örneklerini okur); 06 numaralı defter simüle edilen
+# binlerce istemciyi tek bir sunucunun karşısına koyar, 07 numaralı defter de
+# her şeyi bir kontrol listesinde ve bir bitirme alıştırmasında toplar. 08
+# numaralı defter politikayı tenacity, urllib3 ve httpx'e taşır; 09 numaralı
+# defter derslerin ötesine geçer (hata oranına bakan devre kesiciler, yedekli
+# istekler, uyarlanır kısma, yarı kararlı arıza). `explorers.ipynb` bütün keşif
+# araçlarını sınıfta göstermek için tek sayfada toplar.
 
 # %% [markdown]
 # ## Counting attempts and retries
@@ -391,8 +406,10 @@ result.outcome.data
 # From the repository's folder, on a machine with Python 3.10 or newer:
 #
 # ```bash
-# python3 -m venv .venv && .venv/bin/pip install -e . && .venv/bin/jupyter lab notebooks/00_start_here.ipynb
+# python3 -m venv .venv && .venv/bin/pip install -e ".[notebooks]" -c constraints.txt && .venv/bin/jupyter lab notebooks/00_start_here.ipynb
 # ```
+#
+# (As root, e.g. in a container, add `--allow-root`.)
 #
 # With conda, or on Binder (which reads `environment.yml` as it is):
 #
@@ -402,6 +419,12 @@ result.outcome.data
 #
 # Run a notebook top to bottom with *Run → Restart Kernel and Run All Cells*.
 # Every notebook runs in well under thirty seconds.
+#
+# **In front of a class.** JupyterLab's *View → Presentation Mode* hides the
+# side panels and enlarges the notebook; the figures are drawn with fonts of at
+# least 14 px for a projector. To show only the explorers and their
+# explanations (no code, no exercises), install the `present` extra and run
+# Voila: `pip install -e ".[present]"`, then `voila notebooks/explorers.ipynb`.
 
 # %% [markdown] tags=["tr"]
 # ## Defterler nasıl çalıştırılır
@@ -409,8 +432,10 @@ result.outcome.data
 # Deponun klasöründen, Python 3.10 veya daha yenisi bulunan bir makinede:
 #
 # ```bash
-# python3 -m venv .venv && .venv/bin/pip install -e . && .venv/bin/jupyter lab notebooks/tr/00_start_here.ipynb
+# python3 -m venv .venv && .venv/bin/pip install -e ".[notebooks]" -c constraints.txt && .venv/bin/jupyter lab notebooks/tr/00_start_here.ipynb
 # ```
+#
+# (root olarak, örneğin bir kapsayıcıda, `--allow-root` ekleyin.)
 #
 # conda ile ya da Binder üzerinde (Binder `environment.yml` dosyasını olduğu gibi
 # okur):
@@ -421,6 +446,13 @@ result.outcome.data
 #
 # Bir defteri baştan sona *Run → Restart Kernel and Run All Cells* ile çalıştırın.
 # Her defter otuz saniyeden çok daha kısa sürede çalışır.
+#
+# **Sınıfta göstermek için.** JupyterLab'in *View → Presentation Mode* seçeneği
+# yan panelleri gizler ve defteri büyütür; grafikler projeksiyon için en az 14
+# piksellik yazıyla çizilir. Yalnızca keşif araçlarını ve açıklamalarını (kod ve
+# alıştırma olmadan) göstermek için `present` ek bağımlılık grubunu kurup Voila'yı
+# çalıştırın: `pip install -e ".[present]"`, ardından
+# `voila notebooks/tr/explorers.ipynb`.
 
 # %% [markdown]
 # ## Summary
