@@ -203,3 +203,15 @@ def test_outcome_for_rejects_unknown_errors() -> None:
     with pytest.raises(ValueError, match="error='timeout' is out of range"):
         outcome_for("timeout")
     assert outcome_for("200").kind == "success"
+
+
+@pytest.mark.parametrize("cls, name, value", [
+    (BackoffExplorer, "jitter", "decorrelated"), (HerdExplorer, "attempt", 5),
+    (BreakerExplorer, "step", 4), (BreakerExplorer, "threshold", 1)])
+def test_an_explorer_moved_renders_what_a_fresh_one_does(cls: type, name: str,
+                                                         value: object) -> None:
+    """The image depends on the settings only, not on what was shown before: what the
+    redraw cache and the prefetch worker rely on."""
+    moved = cls()
+    moved.set(**{name: value})
+    assert moved.png == cls(**{name: value}).png

@@ -277,6 +277,17 @@ class BreakerPlot:
         self.labels = draw_breaker_diagram(self.diagram, fontsize=9.5)
         self.nodes = {state: next(p for p in self.diagram.patches if isinstance(p, Circle)
                                   and p.center == NODE_XY[state]) for state in State}
+        # Clip the arrows to circles of a fixed edge: a node's edge widens when it is the
+        # current state, which would move the (static, drawn once) arrow ends.
+        proxies = {id(c): Circle(c.center, RADIUS, linewidth=4,
+                                 transform=self.diagram.transData)
+                   for c in self.nodes.values()}
+        for patch in self.diagram.patches:
+            if isinstance(patch, FancyArrowPatch):
+                if id(patch.patchA) in proxies:
+                    patch.set_patchA(proxies[id(patch.patchA)])
+                if id(patch.patchB) in proxies:
+                    patch.set_patchB(proxies[id(patch.patchB)])
         self.current = self.diagram.text(0, 0, "current state", ha="center", fontsize=11,
                                          fontweight="bold", zorder=4)
         for t in self.diagram.texts:  # the one draw_breaker_diagram put at CLOSED

@@ -80,6 +80,7 @@ class BackoffExplorer(Explorer):
     title = "wait schedule"
     figsize = (8.0, 4.4)
     freeze_layout = True
+    prefetch = True
 
     @classmethod
     def make_controls(cls) -> dict[str, Any]:
@@ -129,6 +130,7 @@ class HerdExplorer(Explorer):
     title = "the herd"
     figsize = (9.0, 4.4)
     freeze_layout = True
+    prefetch = True
 
     @classmethod
     def make_controls(cls) -> dict[str, Any]:
@@ -204,6 +206,7 @@ class BreakerExplorer(Explorer):
     title = "circuit breaker"
     figsize = (10.0, 4.6)
     blit = True
+    prefetch = True
 
     @classmethod
     def make_controls(cls) -> dict[str, Any]:

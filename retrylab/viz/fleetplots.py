@@ -432,6 +432,7 @@ class FleetExplorer(Explorer):
     figsize = (9.0, 4.4)
     freeze_layout = True
     cache_size = 8  # a result holds a table of every client
+    prefetch = True
     scenario = _Scenario("herd", 200, 5000, 8, (1000, 100, 20_000, 100),
                          lambda **kw: outage_fleet("none", **kw))
 
@@ -501,7 +502,6 @@ class StormExplorer(FleetExplorer):
     """
 
     title = "retry storm"
-    prefetch = True  # 60,000 clients over 6,000 steps: about 0.3 s to simulate
     scenario = _Scenario("storm", 100, 1000, 10, (60_000, 6000, 120_000, 6000), storm_fleet)
 
     @classmethod

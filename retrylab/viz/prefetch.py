@@ -2,13 +2,15 @@
 
 Use it for an explorer whose computation alone is slower than a redraw should
 be (the retry storm simulates 60,000 clients over 6,000 steps: about 0.3 s):
-set ``prefetch = True`` on the class. After every good redraw, a single
-worker process (spawned once per kernel, so it has its own CPU and no share
-of the kernel's GIL) computes ``compute(**values)`` for every control moved
-one step up and one step down, the slider that just moved first, in the
-direction it moved. When the student presses the key, the result is already
-there, and the redraw is only draw + PNG. Results are the same pure function's,
-so what is shown does not depend on whether it was prefetched.
+and for one whose drawing and PNG take most of the 100 ms a key press may
+cost: set ``prefetch = True`` on the class. After every good redraw, a
+single worker process (spawned once per kernel at the lowest priority, so it
+has its own CPU and no share of the kernel's GIL) computes, draws and renders
+the settings of every control moved one step up and one step down, the
+slider that just moved first. When the student presses the key, result,
+readout and PNG are there; the kernel only updates its artists (no render)
+and sends the image. They are the same pure functions' output, so what is
+shown does not depend on whether it was prefetched.
 
 Only for an explorer on screen in a live kernel (IPython with a ``kernel``;
 an explorer that a cell makes only to check it prefetches nothing), or for
@@ -80,9 +82,32 @@ def _lower_priority() -> None:
             os.nice(19)
 
 
-def _compute(cls: Any, values: dict[str, Any]) -> Any:
-    """Run in the worker: the explorer class's pure computation."""
-    return cls.compute(**values)
+#: In the worker: one explorer of each class, to draw and render on.
+_DRAWERS: dict[Any, Any] = {}
+
+
+def _compute(cls: Any, values: dict[str, Any]) -> tuple[Any, str, bytes | None]:
+    """Run in the worker: the explorer's result, readout and PNG for ``values``.
+
+    The PNG is drawn on the worker's own explorer of that class; explorers
+    whose layout is frozen render the same bytes whatever they showed before,
+    so it is the image the kernel would have rendered. A blitting explorer's
+    PNG (``None``) is left to the kernel: it costs little there.
+    """
+    result = cls.compute(**values)
+    text = cls.readout_text(result)
+    if cls.figsize is None:
+        return result, text, b""
+    if cls.blit:  # its image depends on what it showed before (anti-aliasing): kernel
+        return result, text, None
+    from .figure import classroom
+
+    drawer = _DRAWERS.get(cls)
+    if drawer is None:
+        drawer = _DRAWERS[cls] = cls()
+    with classroom():
+        drawer.draw(result)
+    return result, text, drawer._render()
 
 
 def key_of(values: Mapping[str, Any]) -> Key:
@@ -101,8 +126,8 @@ class Prefetcher:
         self.hits = 0
 
     def take(self, key: Key) -> tuple[bool, Any]:
-        """``(True, result)`` if ``key`` was prefetched (waiting for it if it is being
-        computed now), else ``(False, None)``. A ValueError of ``compute`` is raised."""
+        """``(True, (result, readout, png))`` if ``key`` was prefetched (waiting for it
+        if it is being computed now), else ``(False, None)``. A ValueError is raised."""
         if key in self.results:  # kept (not popped): a step back finds it again
             self.hits += 1
             self.results.move_to_end(key)
