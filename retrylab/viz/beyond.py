@@ -26,7 +26,7 @@ from ..sim.hedged import HedgeStats, hedge_sweep
 from ..sim.ratebreakers import BREAKER_KINDS, OutageRun, breaker_outage
 from ..sim.throttled import THROTTLES, ThrottleRun, throttled_fleet
 from .figure import PALETTE, Explorer, choice_slider, float_slider, int_slider, new_figure, style
-from .i18n import translate_figure
+from .render import finish_texts
 
 __all__ = [
     "HedgingExplorer",
@@ -59,7 +59,7 @@ class BackdropExplorer(Explorer):
 
     def setup(self, fig: Figure) -> None:
         dynamic = self.build(fig)
-        translate_figure(fig)                  # the notebook's language, before layout
+        finish_texts(fig)                      # language and text size, before layout
         fig.canvas.draw()                      # lay out once
         fig.set_layout_engine("none")
         for a in dynamic:

@@ -23,11 +23,11 @@ from .figure import PALETTE, STATE_COLOURS, new_figure, style
 
 NODE_XY: dict[State, tuple[float, float]] = {
     State.CLOSED: (0.0, 0.0), State.OPEN: (4.6, 0.0), State.HALF_OPEN: (2.3, 2.9)}
-NODE_TEXT = {State.CLOSED: "CLOSED\nrequests pass", State.OPEN: "OPEN\nnothing sent",
+NODE_TEXT = {State.CLOSED: "CLOSED\nall pass", State.OPEN: "OPEN\nnone sent",
              State.HALF_OPEN: "HALF-OPEN\none trial"}
 #: The arrows: (source, target, curvature, generic label, label offset).
 ARROWS: tuple[tuple[State, State, float, str, tuple[float, float]], ...] = (
-    (State.CLOSED, State.OPEN, 0.0, "threshold failures in a row", (0.0, -0.35)),
+    (State.CLOSED, State.OPEN, 0.0, "threshold failures in a row", (0.0, -0.8)),
     (State.OPEN, State.HALF_OPEN, 0.25, "cooldown over", (1.0, 0.15)),
     (State.HALF_OPEN, State.OPEN, 0.25, "trial failed", (-0.55, -0.35)),
     (State.HALF_OPEN, State.CLOSED, 0.25, "trial succeeded", (-0.8, 0.15)),
@@ -98,9 +98,9 @@ def draw_breaker_diagram(ax: Axes, counts: Mapping[tuple[State, State], int] | N
                                  connectionstyle="arc3,rad=1.8", arrowstyle="-|>",
                                  mutation_scale=18, linewidth=1.6, color=PALETTE["black"],
                                  zorder=2))
-    ax.text(x - 1.45, y + 0.6, "success resets\nthe failure count", ha="center",
+    ax.text(x - 1.75, y + 0.8, "success resets\nthe failure count", ha="center",
             va="bottom", fontsize=fontsize)
-    ax.set_xlim(-2.5, 6.8)
+    ax.set_xlim(-2.9, 6.8)
     ax.set_ylim(-1.5, 4.1)
     ax.set_aspect("equal")
     ax.axis("off")

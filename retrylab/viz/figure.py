@@ -84,9 +84,15 @@ from .controls import (
     int_slider,
     options_of,
 )
-from .i18n import translate_figure
 from .prefetch import Prefetcher, enabled, forced, key_of
-from .render import PNG_COMPRESS_LEVEL, _agg, animated_artists, blit, canvas_png
+from .render import (
+    PNG_COMPRESS_LEVEL,
+    _agg,
+    animated_artists,
+    blit,
+    canvas_png,
+    finish_texts,
+)
 
 __all__ = [
     "DPI",
@@ -214,7 +220,7 @@ def to_png(fig: Figure, dpi: int = DPI) -> bytes:
     """
     canvas = _agg(fig)
     buf = io.BytesIO()
-    translate_figure(fig)  # the notebook's language (viz/i18n.py); nothing for English
+    finish_texts(fig)  # the notebook's language, projector-sized text
     with classroom():
         if dpi == fig.dpi:  # the fast path: no savefig bookkeeping (~15 ms a render)
             canvas.draw()  # type: ignore[no-untyped-call]
@@ -376,7 +382,7 @@ class Explorer:
             self.figure = new_figure(self.figsize)
             with classroom():
                 self.setup(self.figure)
-                translate_figure(self.figure)  # before the layout is frozen
+                finish_texts(self.figure)  # language and text size, before the layout is frozen
                 if self.freeze_layout or self.blit:
                     self.figure.canvas.draw()
                     self.figure.set_layout_engine("none")

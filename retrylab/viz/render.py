@@ -12,11 +12,13 @@ from typing import Any
 
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.text import Text
 from PIL import Image
 
 from .i18n import translate_figure
 
-__all__ = ["PNG_COLOURS", "PNG_COMPRESS_LEVEL", "animated_artists", "blit", "canvas_png"]
+__all__ = ["MIN_FONT_PX", "PNG_COLOURS", "PNG_COMPRESS_LEVEL", "animated_artists", "blit",
+           "canvas_png", "finish_texts"]
 
 #: zlib level of every PNG: 1 favours speed (a slider redraw encodes one PNG).
 PNG_COMPRESS_LEVEL = 1
@@ -25,6 +27,27 @@ PNG_COMPRESS_LEVEL = 1
 #: (9 against 32 ms for the breaker explorer's 1000 x 460 px) and is about a
 #: third of the bytes, which the browser then receives and decodes sooner.
 PNG_COLOURS = 256
+
+
+#: The smallest text a figure shows, in pixels of its PNG: readable on a projector at
+#: 1280 x 720, where JupyterLab shows the figures at their own size.
+MIN_FONT_PX = 14
+
+
+def finish_texts(fig: Figure) -> None:
+    """Just before ``fig`` is drawn: its texts in the notebook's language, none too small.
+
+    >>> fig = Figure((2, 1), dpi=100)
+    >>> note = fig.text(0.5, 0.5, "x", fontsize=8)
+    >>> finish_texts(fig)
+    >>> round(note.get_fontsize() * fig.dpi / 72, 1)
+    14.0
+    """
+    translate_figure(fig)
+    floor = MIN_FONT_PX * 72 / fig.dpi
+    for text in fig.findobj(Text):
+        if float(text.get_fontsize()) < floor:
+            text.set_fontsize(floor)
 
 
 def _agg(fig: Figure) -> FigureCanvasAgg:
@@ -70,7 +93,7 @@ def blit(fig: Figure, background: Any, animated: list[Any]) -> tuple[bytes, Any]
     """Draw ``animated`` over the static ``background`` (drawn and saved if ``None``);
     return the PNG and the background to keep for the next redraw."""
     canvas = _agg(fig)
-    translate_figure(fig)  # the notebook's language (viz/i18n.py); nothing for English
+    finish_texts(fig)
     if background is None:
         canvas.draw()  # type: ignore[no-untyped-call]  # skips the animated artists
         background = canvas.copy_from_bbox(fig.bbox)  # type: ignore[no-untyped-call]
