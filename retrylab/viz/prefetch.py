@@ -27,6 +27,7 @@ import atexit
 import contextlib
 import multiprocessing
 import os
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Mapping
@@ -40,6 +41,9 @@ __all__ = ["Prefetcher", "enabled", "forced"]
 Key = tuple[tuple[str, Hashable], ...]
 
 _POOL: ProcessPoolExecutor | None = None
+#: True in the worker process: its own explorers (which draw the prefetched images)
+#: must never start a worker of their own, or each worker would spawn another.
+_IN_WORKER = False
 _LOCK = threading.Lock()
 #: The prefetcher of the explorer moved last: only its work is worth doing.
 _ACTIVE: Prefetcher | None = None
@@ -52,7 +56,10 @@ def forced() -> bool | None:
 
 
 def enabled() -> bool:
-    """Prefetch here? ``RETRYLAB_PREFETCH`` 1/0 decides; else only inside a Jupyter kernel."""
+    """Prefetch here? Never in the worker itself; else ``RETRYLAB_PREFETCH`` 1/0 decides;
+    else only inside a Jupyter kernel."""
+    if _IN_WORKER:
+        return False
     flag = forced()
     if flag is not None:
         return flag
@@ -70,9 +77,30 @@ def _pool() -> ProcessPoolExecutor:
         if _POOL is None:
             _POOL = ProcessPoolExecutor(max_workers=1,
                                         mp_context=multiprocessing.get_context("spawn"),
-                                        initializer=_lower_priority)
+                                        initializer=_worker_init)
             atexit.register(_POOL.shutdown, wait=False, cancel_futures=True)
         return _POOL
+
+
+def _worker_init() -> None:
+    """In the worker: never prefetch, die with the kernel, give way to everything else.
+
+    A worker whose kernel is killed (a restart, a crash, ``kill -9``) would
+    otherwise live on as an orphan; on Linux the kernel asks to be told
+    (``PR_SET_PDEATHSIG``) and the worker ends with it.
+    """
+    global _IN_WORKER
+    _IN_WORKER = True
+    os.environ["RETRYLAB_PREFETCH"] = "0"
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            import ctypes
+            import signal
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+            if os.getppid() == 1:  # the kernel died before the line above ran
+                os._exit(0)
+    _lower_priority()
 
 
 def _lower_priority() -> None:
