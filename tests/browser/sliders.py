@@ -104,14 +104,21 @@ class ExplorerDriver:
     def press(self, name: str, key: str, timeout_ms: float = 5_000) -> bool:
         """Focus ``name``'s handle, press ``key``; True once the slider moved."""
         before = self.slider_state(name)
-        self.handle(name).press(key)
-        try:
-            self.page.wait_for_function(
-                "([box, name, before]) => (" + JS_SLIDER_TEXT + ")([box, name]) !== before",
-                arg=[self.box.element_handle(), name, before], timeout=timeout_ms, polling=50)
-        except Exception:
-            return False
-        return True
+        for attempt in (1, 2):
+            handle = self.handle(name)
+            if attempt == 2:  # the key went elsewhere (focus lost to a redraw): as a person
+                handle.scroll_into_view_if_needed()  # would, look and put focus back
+                handle.focus()
+            handle.press(key)
+            try:
+                self.page.wait_for_function(
+                    "([box, name, before]) => (" + JS_SLIDER_TEXT + ")([box, name]) !== before",
+                    arg=[self.box.element_handle(), name, before], timeout=timeout_ms,
+                    polling=50)
+            except Exception:
+                continue
+            return True
+        return False
 
     def wait_redraw(self, old_src: str | None, timeout_ms: float = 30_000) -> float:
         """Wait for a new image src; return ms from the last keydown to the change."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 import configparser
 import json
 import re
+import shutil
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -37,6 +38,19 @@ def chosen() -> list[object]:
             if stem.split("/")[-1] in names]
 
 
+def _own_copy(lab: Lab, name: str) -> tuple[str, Path]:
+    """A copy of ``name`` beside it, opened instead: a second tab on the same path would
+    share the kernel of the page the slider tests keep, and Run All there would replace
+    the explorers that page shows."""
+    assert lab.server.root is not None
+    src = lab.server.root / name
+    if not src.exists():
+        pytest.skip(f"{name} is not built")
+    copy = src.with_name(f"saved-{src.name}")
+    shutil.copy2(src, copy)
+    return str(Path(name).with_name(copy.name)), copy
+
+
 def _diff(before: str, after: str) -> str:
     a, b = json.loads(before), json.loads(after)
     if a.get("metadata") != b.get("metadata"):
@@ -50,10 +64,7 @@ def _diff(before: str, after: str) -> str:
 
 @pytest.mark.parametrize("name", chosen())
 def test_open_then_save_leaves_the_file_unchanged(name: str, lab: Lab) -> None:
-    assert lab.server.root is not None
-    path = lab.server.root / name
-    if not path.exists():
-        pytest.skip(f"{name} is not built")
+    name, path = _own_copy(lab, name)
     before = path.read_bytes()
     mtime = path.stat().st_mtime_ns
     nb = lab._open(name)
@@ -111,8 +122,7 @@ def _sub(text: str, subs: list[tuple[re.Pattern[str], str]]) -> str:
 @pytest.mark.parametrize("name", chosen()[:2])
 def test_run_all_then_save_changes_only_what_no_seed_fixes(name: str, lab: Lab) -> None:
     """After Run All and a save, the file differs only in widget ids, counts and timings."""
-    assert lab.server.root is not None
-    path = lab.server.root / name
+    name, path = _own_copy(lab, name)
     before = path.read_text()
     nb = lab._open(name)
     try:
