@@ -51,6 +51,15 @@ MEDIAN_TARGET_MS = 50.0
 MAX_TARGET_MS = 100.0
 
 
+def _has_controls(cls: type[Explorer]) -> bool:
+    """False for a base class that leaves ``make_controls`` to its subclasses."""
+    try:
+        cls.make_controls()
+    except NotImplementedError:
+        return False
+    return True
+
+
 def explorer_classes() -> list[type[Explorer]]:
     """Every concrete Explorer subclass defined in a retrylab.viz module, by module order."""
     found: dict[str, type[Explorer]] = {}
@@ -58,7 +67,8 @@ def explorer_classes() -> list[type[Explorer]]:
         mod = importlib.import_module(info.name)
         for _, obj in inspect.getmembers(mod, inspect.isclass):
             if (issubclass(obj, Explorer) and obj is not Explorer
-                    and obj.__module__ == mod.__name__ and not inspect.isabstract(obj)):
+                    and obj.__module__ == mod.__name__ and not inspect.isabstract(obj)
+                    and _has_controls(obj)):
                 found[f"{obj.__module__}.{obj.__qualname__}"] = obj
     return list(found.values())
 
