@@ -3,17 +3,17 @@
 The lessons are Turkish course material; the notebooks come in English and in
 Turkish, built from one source, whose language cell calls
 :func:`set_language`. Every label a figure or an explorer shows goes through
-:func:`t`, which looks the English text up in :data:`TR` and falls back to
+:func:`translate`, which looks the English text up in :data:`TR` and falls back to
 English for anything without a translation (a test lists every label and
 requires its Turkish). A ``lang=`` argument, where a function takes one,
 overrides the notebook's setting for that call.
 
->>> t("wait (ms)", "tr")
+>>> translate("wait (ms)", "tr")
 'bekleme (ms)'
 >>> with language("tr"):
-...     t("attempt")
+...     translate("attempt")
 'deneme'
->>> t("attempt")
+>>> translate("attempt")
 'attempt'
 >>> translate("no jitter: peak 24 per 200 ms", "tr")
 "sarsıntısız: 200 ms'de tepe 24"
@@ -187,12 +187,6 @@ def language(lang: str) -> Iterator[str]:
         yield _current[0]
     finally:
         _current[0] = before
-
-
-def t(text: str, lang: str | None = None) -> str:
-    """``text`` in ``lang`` (default: the current language); English when untranslated."""
-    use = _current[0] if lang is None else check_choice("lang", lang, LANGS)
-    return TR.get(text, text) if use == "tr" else text
 
 
 #: Labels with numbers in them: (pattern on the whole English line, Turkish replacement).

@@ -104,9 +104,8 @@ def _seeded(text: str) -> dict[str, object]:
             out.pop("execution_count", None)
             data = out.get("data", {})
             data.pop("application/vnd.jupyter.widget-view+json", None)
-            for key in ("text", ):
-                if key in out:
-                    out[key] = _sub("".join(out[key]), subs)
+            if "text" in out:
+                out["text"] = _sub("".join(out["text"]), subs)
             if "text/plain" in data:
                 data["text/plain"] = _sub("".join(data["text/plain"]), subs)
     nb["metadata"].pop("widgets", None)
