@@ -31,10 +31,7 @@ exit status 1 if a target is missed.
 from __future__ import annotations
 
 import argparse
-import importlib
-import inspect
 import os
-import pkgutil
 import statistics
 import sys
 import time
@@ -43,34 +40,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import retrylab.viz
+from retrylab.viz.catalog import explorer_classes
 from retrylab.viz.controls import neighbours
 from retrylab.viz.figure import Explorer
 
 MEDIAN_TARGET_MS = 50.0
 MAX_TARGET_MS = 100.0
-
-
-def _has_controls(cls: type[Explorer]) -> bool:
-    """False for a base class that leaves ``make_controls`` to its subclasses."""
-    try:
-        cls.make_controls()
-    except NotImplementedError:
-        return False
-    return True
-
-
-def explorer_classes() -> list[type[Explorer]]:
-    """Every concrete Explorer subclass defined in a retrylab.viz module, by module order."""
-    found: dict[str, type[Explorer]] = {}
-    for info in pkgutil.iter_modules(retrylab.viz.__path__, prefix="retrylab.viz."):
-        mod = importlib.import_module(info.name)
-        for _, obj in inspect.getmembers(mod, inspect.isclass):
-            if (issubclass(obj, Explorer) and obj is not Explorer
-                    and obj.__module__ == mod.__name__ and not inspect.isabstract(obj)
-                    and _has_controls(obj)):
-                found[f"{obj.__module__}.{obj.__qualname__}"] = obj
-    return list(found.values())
 
 
 def measure(cls: type[Explorer], repeats: int) -> dict[str, Any]:
@@ -79,6 +54,8 @@ def measure(cls: type[Explorer], repeats: int) -> dict[str, Any]:
     ex = cls()
     build_ms = (time.perf_counter() - t0) * 1000
     defaults = ex.values
+    pre = ex._prefetcher
+    first_misses = pre.misses if pre is not None else 0  # the first render has nothing to take
     steps: list[dict[str, Any]] = []
     for name, control in ex.controls.items():
         for value in neighbours(control):
@@ -106,7 +83,10 @@ def measure(cls: type[Explorer], repeats: int) -> dict[str, Any]:
             "first_median": statistics.median(firsts) if firsts else 0.0,
             "first_cpu_max": max(s["first_cpu"] for s in steps) if steps else 0.0,
             "worst": max(steps, key=lambda s: s["max"])["step"] if steps else "",
-            "png_kib": len(ex.png) / 1024}
+            "png_kib": len(ex.png) / 1024,
+            # key presses the worker had ready, and those the kernel computed itself
+            "prefetch": (None if pre is None else
+                         (pre.hits, pre.misses - first_misses, list(pre.failures)))}
 
 
 def load_line() -> str:
@@ -148,6 +128,10 @@ def main(argv: list[str] | None = None) -> int:
               f"{'<=50/<=100':>10} {r['median'] / MEDIAN_TARGET_MS:6.2f}  "
               f"{'PASS' if ok else 'FAIL':4}  {r['cpu_median']:7.1f} {r['cpu_max']:7.1f} "
               f"{r['first_median']:7.1f} {r['first_cpu_max']:11.1f}  {detail}")
+        if r["prefetch"] is not None and (r["prefetch"][1] or r["prefetch"][2]):
+            hits, misses, failures = r["prefetch"]
+            print(f"    prefetch: {hits} settings taken ready, {misses} computed in-process"
+                  + "".join(f"\n    worker failed: {f}" for f in failures[-3:]))
         if args.steps:
             for s in r["steps"]:
                 msg = f"  message: {s['message']}" if s["message"] else ""

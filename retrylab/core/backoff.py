@@ -27,10 +27,11 @@ fractional factor (1.5) that differs from rounding the ceiling first.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -150,6 +151,11 @@ class Backoff:
         >>> Backoff(1, cap=None, growth="linear").ceilings([4096, 10_000]).tolist()
         [4097, 10001]
         """
+        if self.growth == "exponential" and self.factor != 1:
+            sat = self._exponential_saturation()
+            if sat is not None and sat <= _TABLE_MAX:  # capped: index the kept table
+                idx = np.minimum(_check_n_array(n), sat)
+                return np.asarray(_ceiling_table(self, sat, True)[idx])
         return js_round_array(self._raw_ceilings(n))
 
     def _raw_ceilings(self, n: npt.ArrayLike) -> npt.NDArray[np.float64]:
@@ -168,6 +174,8 @@ class Backoff:
         sat = self._exponential_saturation()
         if sat is not None:
             idx = np.minimum(idx, sat)
+            if sat <= _TABLE_MAX:  # capped (so exact): a table of every n up to the cap, kept
+                return np.asarray(_ceiling_table(self, sat, False)[idx])
         uniq, inverse = np.unique(idx, return_inverse=True)
         values = [self._raw_ceiling(int(k)) for k in uniq.tolist()]
         _check_exact(int(uniq[int(np.argmax(values))]), max(values))
@@ -175,10 +183,11 @@ class Backoff:
 
     def _exponential_saturation(self) -> int | None:
         """The first retry number whose raw ceiling is the cap (None without a cap)."""
-        if self.cap is None:
-            return None
-        k = max(0, math.ceil(math.log(self.cap / self.base) / math.log(self.factor)) - 2)
-        while self._raw_ceiling(k) < self.cap:  # a few steps at most: the log is close
+        return None if self.cap is None else _saturation(self, self.cap)
+
+    def _find_saturation(self, cap: int) -> int:
+        k = max(0, math.ceil(math.log(cap / self.base) / math.log(self.factor)) - 2)
+        while self._raw_ceiling(k) < cap:  # a few steps at most: the log is close
             k += 1
         return k
 
@@ -231,10 +240,45 @@ class Backoff:
         [70, 296]
         """
         rr = _check_array("r", r, "a number >= 0 and < 1", lambda a: (a >= 0) & (a < 1))
+        p = None
         if self.jitter == "decorrelated":
             p = (np.full(rr.shape, self.base, dtype=np.float64) if prev is None
                  else _check_array("prev", prev, "a number >= 0 (a wait in ms)",
                                    lambda a: a >= 0))
+        return self.checked_waits(n, rr, p)
+
+    def checked_waits(self, n: npt.ArrayLike, rr: npt.NDArray[np.float64],
+                      p: npt.NDArray[Any] | None) -> npt.NDArray[np.int64]:
+        """:meth:`next_waits` for draws ``rr`` and previous waits ``p`` already checked
+        (float64 arrays, finite, in range; ``p`` given for decorrelated jitter).
+
+        >>> b = Backoff(200, 2, 5000, jitter="decorrelated")
+        >>> b.checked_waits([0, 0], np.array([0.35, 0.74]), np.array([200.0, 5000.0])).tolist()
+        [340, 5000]
+        """
+        if self.jitter == "none":
+            waits = self.ceilings(n)
+            return waits if waits.shape == rr.shape else np.broadcast_to(waits, rr.shape).copy()
+        c = None if self.jitter == "decorrelated" else self._raw_ceilings(n)
+        if c is not None and c.shape != rr.shape:
+            c = np.broadcast_to(c, rr.shape)
+        return self.jittered(c, rr, p)
+
+    def jittered(self, c: npt.NDArray[np.float64] | None, rr: npt.NDArray[np.float64],
+                 p: npt.NDArray[Any] | None) -> npt.NDArray[np.int64]:
+        """The waits from unrounded ceilings ``c`` (``self._raw_ceilings(n)``, one per
+        wait; unused by decorrelated jitter), checked draws ``rr`` and, for
+        decorrelated jitter, the previous waits ``p``. A simulation that looks
+        its ceilings up in a table built once calls this directly.
+
+        >>> b = Backoff(200, 2, 5000, jitter="full")
+        >>> b.jittered(np.array([200.0, 400.0]), np.array([0.35, 0.74]), None).tolist()
+        [70, 296]
+        """
+        if self.jitter == "decorrelated":
+            if p is None:
+                raise ValueError("p=None is out of range: decorrelated jitter needs the "
+                                 "previous waits")
             raw = self.base + rr * (3 * p - self.base)
             if self.cap is not None:
                 raw = np.minimum(raw, float(self.cap))
@@ -242,9 +286,11 @@ class Backoff:
                 raise ValueError(f"prev={float(np.max(p)):g} is out of range: without a cap, "
                                  f"the next wait passes 2**53 ms; give a cap")
             return js_round_array(raw)
+        if c is None:
+            raise ValueError(f"c=None is out of range: jitter={self.jitter!r} needs the "
+                             "ceilings")
         if self.jitter == "none":
-            return np.broadcast_to(self.ceilings(n), rr.shape).copy()
-        c = np.broadcast_to(self._raw_ceilings(n), rr.shape)
+            return js_round_array(c)
         if self.jitter == "full":
             return js_round_array(rr * c)
         if self.jitter == "equal":
@@ -342,6 +388,29 @@ def _check_array(name: str, value: npt.ArrayLike, allowed: str,
         raise ValueError(f"{name}={float(a[bad].flat[0])!r} is out of range: {name} must "
                          f"be {allowed}")
     return a
+
+
+#: The longest table of ceilings :func:`_ceiling_table` keeps (retry numbers up to the cap's).
+_TABLE_MAX = 4096
+
+
+@functools.lru_cache(maxsize=128)
+def _saturation(backoff: Backoff, cap: int) -> int:
+    """:meth:`Backoff._exponential_saturation`, found once per backoff."""
+    return backoff._find_saturation(cap)
+
+
+@functools.lru_cache(maxsize=128)
+def _ceiling_table(backoff: Backoff, top: int, rounded: bool) -> npt.NDArray[Any]:
+    """``backoff._raw_ceiling(n)`` for n = 0..top, each computed as the scalar does
+    (exact), rounded as :meth:`Backoff.ceiling` rounds if ``rounded``; kept
+    read-only: a simulation asks for the same table thousands of times."""
+    table: npt.NDArray[Any] = np.asarray([backoff._raw_ceiling(k) for k in range(top + 1)],
+                                         dtype=np.float64)
+    if rounded:
+        table = js_round_array(table)
+    table.flags.writeable = False
+    return table
 
 
 def _check_exact(n: int, ceiling: float) -> None:

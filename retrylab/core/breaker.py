@@ -19,12 +19,13 @@ import threading
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
 from ._check import check_int
 from ._compat import StrEnum
+from ._locked import Locked
 
 T = TypeVar("T")
 
@@ -107,7 +108,7 @@ def check_success(success: object) -> bool:
                     "False for a failure")
 
 
-class CircuitBreaker:
+class CircuitBreaker(Locked):
     """A breaker on a caller-supplied clock.
 
     - ``threshold``: failures in a row that open it, >= 1.
@@ -148,6 +149,9 @@ class CircuitBreaker:
     True
     """
 
+    #: reentrant: ``call`` holds it while it asks ``allow`` and records
+    _lock_kind: ClassVar[Any] = threading.RLock
+
     def __init__(self, threshold: int = 3, cooldown: int = 5000,
                  half_open_max_calls: int = 1, name: str = "",
                  trial_timeout: int | None = None) -> None:
@@ -163,7 +167,7 @@ class CircuitBreaker:
         self._failures = 0
         self._opened_at = 0
         self._trials: list[int] = []   # admission times of the trials in flight
-        self._lock = threading.RLock()
+        self._lock = self._new_lock()
         self.transitions: list[Transition] = []
 
     # -- reading --------------------------------------------------------------

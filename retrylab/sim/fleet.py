@@ -270,6 +270,9 @@ class _Simulation:
                         BreakerArray(n, f.breaker.threshold, f.breaker.cooldown,
                                      f.breaker.half_open_max_calls, f.breaker.trial_timeout))
         self.max_attempts = f.max_attempts
+        #: the unrounded ceiling before each retry (decorrelated jitter has none)
+        self.ceilings = (None if f.policy.backoff.jitter == "decorrelated" else
+                         f.policy.backoff._raw_ceilings(np.arange(self.max_attempts)))
         cols = ("offered", "accepted", "rejected", "first_tries", "retries", "successes",
                 "waiting", "blocked_by_breaker", "gave_up", "capacity")
         self.series = {c: np.zeros(self.n_steps, dtype=np.int64) for c in cols}
@@ -286,11 +289,16 @@ class _Simulation:
         arrived = 0
         finished = 0
         out_lo, out_hi = f.outage if f.outage is not None else (0, 0)
+        all_fail = f.outage_mode == "error"
+        # how many clients have arrived by the end of each step, and each step's capacity
+        arrivals = np.searchsorted(self.arrive_step, np.arange(self.n_steps),
+                                   side="right").tolist()
+        capacity = s["capacity"].tolist()
         for t in range(self.n_steps):
             now = t * self.step
             down = out_lo <= now < out_hi
-            cap = int(s["capacity"][t])
-            hi = int(np.searchsorted(self.arrive_step, t, side="right"))
+            cap = capacity[t]
+            hi = arrivals[t]
             if hi > arrived:
                 active = np.concatenate([active, np.arange(arrived, hi, dtype=np.int64)])
                 arrived = hi
@@ -300,7 +308,7 @@ class _Simulation:
                 continue
             due = active[self.next_step[active] == t]
             if due.size:
-                done = self._step(t, now, due, cap, down and f.outage_mode == "error")
+                done = self._step(t, now, due, cap, down and all_fail)
                 finished += done
                 stale += done
                 if stale * 4 > active.size:
@@ -324,7 +332,7 @@ class _Simulation:
                 due = due[ok]
         offered = due.size
         first = self.attempts[due] == 0
-        n_first = int(first.sum())
+        n_first = int(np.count_nonzero(first))
         s["offered"][t] = offered
         s["first_tries"][t] = n_first
         s["retries"][t] = offered - n_first
@@ -354,24 +362,30 @@ class _Simulation:
         self.next_step[won] = -1
         lost = due[~success]
         at_limit = self.attempts[lost] >= self.max_attempts
-        self._give_up(lost[at_limit], _MAX, now + step)
-        gave_up += int(at_limit.sum())
-        lost = lost[~at_limit]
+        n_limit = int(np.count_nonzero(at_limit))
+        if n_limit:
+            self._give_up(lost[at_limit], _MAX, now + step)
+            gave_up += n_limit
+            lost = lost[~at_limit]
         if lost.size:
             backoff = self.fleet.policy.backoff
             draws = (self.jitter.random(lost.size) if backoff.draws_per_wait
                      else np.zeros(lost.size))
-            wait = backoff.next_waits(self.attempts[lost] - 1, draws, self.prev[lost])
+            # the draws come straight from the generator, in [0, 1), and the ceilings
+            # from a table: Backoff.next_waits without its checks
+            ceil = None if self.ceilings is None else self.ceilings[self.attempts[lost] - 1]
+            wait = backoff.jittered(ceil, draws, self.prev[lost])
             self.prev[lost] = wait
             when = -(-(now + step + wait) // step)
-            late = self._past_budget(lost, when)
-            self._give_up(lost[late], _TIME, now + step)
-            gave_up += int(late.sum())
-            lost, when = lost[~late], when[~late]
+            if self.fleet.policy.time_budget is not None:
+                late = self._past_budget(lost, when)
+                self._give_up(lost[late], _TIME, now + step)
+                gave_up += int(np.count_nonzero(late))
+                lost, when = lost[~late], when[~late]
             if self.budget is not None and lost.size:
                 allowed = self.budget.can_retry(self.group[lost])
                 self._give_up(lost[~allowed], _BUDGET, now + step)
-                gave_up += int((~allowed).sum())
+                gave_up += int(np.count_nonzero(~allowed))
                 lost, when = lost[allowed], when[allowed]
             self.next_step[lost] = when
         s["gave_up"][t] = gave_up

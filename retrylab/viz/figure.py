@@ -530,9 +530,20 @@ class Explorer:
 
     def _prefetch_around(self) -> None:
         """Queue the settings one key press away: when on screen, or when forced."""
-        if self._prefetcher is not None and (self._shown or forced()):
-            self._prefetcher.around(self.values, self.controls, self._moved,
-                                    set(self._cache))
+        if self._prefetcher is None or not (self._shown or forced()):
+            return
+        here = key_of(self.values)
+        # the neighbours this explorer already holds are not computed again, so they
+        # must stay in its cache until the next key press: keep them the newest (all
+        # but the current setting's place, which comes last)
+        near = [key_of(v) for v in
+                Prefetcher.neighbour_settings(self.values, self.controls, self._moved)]
+        held = [k for k in near if k in self._cache][:max(0, self.cache_size - 1)]
+        for k in reversed(held):
+            self._cache.move_to_end(k)
+        if here in self._cache:
+            self._cache.move_to_end(here)
+        self._prefetcher.around(self.values, self.controls, self._moved, set(held))
 
     def wait_prefetch(self, timeout: float = 120.0) -> None:
         """Wait until the settings one key press away are computed (no-op without prefetch)."""

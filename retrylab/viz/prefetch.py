@@ -32,11 +32,12 @@ import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
 from .controls import neighbours
 
-__all__ = ["Prefetcher", "enabled", "forced"]
+__all__ = ["PATIENCE_S", "Prefetcher", "enabled", "forced"]
 
 Key = tuple[tuple[str, Hashable], ...]
 
@@ -47,6 +48,10 @@ _IN_WORKER = False
 _LOCK = threading.Lock()
 #: The prefetcher of the explorer moved last: only its work is worth doing.
 _ACTIVE: Prefetcher | None = None
+#: How many times the worker was started again after it died.
+_RESTARTS = 0
+#: The longest a key press waits for the worker's computation of that very setting (s).
+PATIENCE_S = 0.25
 
 
 def forced() -> bool | None:
@@ -80,6 +85,19 @@ def _pool() -> ProcessPoolExecutor:
                                         initializer=_worker_init)
             atexit.register(_POOL.shutdown, wait=False, cancel_futures=True)
         return _POOL
+
+
+def _restart_pool() -> bool:
+    """After the worker died: start a new one, once per kernel; False if it died again."""
+    global _POOL, _RESTARTS
+    with _LOCK:
+        if _RESTARTS >= 1:
+            return False
+        _RESTARTS += 1
+        old, _POOL = _POOL, None
+    if old is not None:
+        old.shutdown(wait=False, cancel_futures=True)
+    return True
 
 
 def _worker_init() -> None:
@@ -151,37 +169,63 @@ class Prefetcher:
         self.size = size
         self.results: OrderedDict[Key, Any] = OrderedDict()
         self.pending: dict[Key, Future[Any]] = {}
+        #: settings found prefetched, and settings the kernel had to compute itself
         self.hits = 0
+        self.misses = 0
+        #: what went wrong in the worker other than a bad setting (newest last, at most 20)
+        self.failures: list[str] = []
+        #: False once the worker cannot be used (it died twice): the kernel computes all
+        self.working = True
 
     def take(self, key: Key) -> tuple[bool, Any]:
-        """``(True, (result, readout, png))`` if ``key`` was prefetched (waiting for it
-        if it is being computed now), else ``(False, None)``. A ValueError is raised."""
+        """``(True, (result, readout, png))`` if ``key`` was prefetched, else ``(False, None)``.
+
+        A computation of ``key`` under way is waited for at most
+        :data:`PATIENCE_S` (the worker runs at the lowest priority: on a busy
+        machine it may be starved, and a key press must never hang on it);
+        after that, or if it failed in any way, the kernel computes it itself
+        (a bad setting's ValueError is then raised there, with its message).
+        """
         if key in self.results:  # kept (not popped): a step back finds it again
             self.hits += 1
             self.results.move_to_end(key)
             return True, self.results[key]
         fut = self.pending.pop(key, None)
         if fut is not None and (fut.running() or fut.done()):
-            result = fut.result()  # under way: sooner than starting again here
+            try:
+                result = fut.result(timeout=PATIENCE_S)
+            except FutureTimeout:
+                self.misses += 1
+                return False, None  # left running: its result is dropped (_done)
+            except Exception as exc:  # any failure: compute here instead
+                self._failed(exc)
+                self.misses += 1
+                return False, None
             self.hits += 1
             self._keep(key, result)
             return True, result
         if fut is not None:
             fut.cancel()
+        self.misses += 1
         return False, None
 
-    def around(self, values: Mapping[str, Any], controls: Mapping[str, Any],
-               moved: str | None, known: set[Key]) -> None:
-        """Start computing the settings one step from ``values`` (the moved control first,
-        in the direction it moved); drop what is queued for older settings."""
-        wanted: list[dict[str, Any]] = []
+    @staticmethod
+    def neighbour_settings(values: Mapping[str, Any], controls: Mapping[str, Any],
+                           moved: str | None) -> list[dict[str, Any]]:
+        """The settings one step from ``values``: each control up and down, ``moved`` first."""
         names = list(controls)
         if moved is not None and moved in controls:
             names.remove(moved)
             names.insert(0, moved)
-        for name in names:
-            for v in neighbours(controls[name], values[name]):
-                wanted.append({**values, name: v})
+        return [{**values, name: v} for name in names
+                for v in neighbours(controls[name], values[name])]
+
+    def around(self, values: Mapping[str, Any], controls: Mapping[str, Any],
+               moved: str | None, known: set[Key]) -> None:
+        """Start computing the settings one step from ``values`` (the moved control first,
+        in the direction it moved), but those in ``known`` (the explorer holds them);
+        drop what is queued for older settings."""
+        wanted = self.neighbour_settings(values, controls, moved)
         keys = [key_of(w) for w in wanted]
         global _ACTIVE
         if _ACTIVE is not None and _ACTIVE is not self:
@@ -190,16 +234,21 @@ class Prefetcher:
         for key, fut in list(self.pending.items()):
             if key not in keys and fut.cancel():
                 del self.pending[key]
-        pool = _pool()
         for key in reversed(keys):  # keep this state's neighbours longest, the first last
             if key in self.results:
                 self.results.move_to_end(key)
-        for key, want in zip(keys, wanted, strict=True):
-            if key in known or key in self.results or key in self.pending:
-                continue
-            fut = pool.submit(_compute, self.cls, want)
-            self.pending[key] = fut
-            fut.add_done_callback(lambda f, k=key: self._done(k, f))  # type: ignore[misc]
+        if not self.working:
+            return
+        try:
+            for key, want in zip(keys, wanted, strict=True):
+                if key in known or key in self.results or key in self.pending:
+                    continue
+                fut = _pool().submit(_compute, self.cls, want)
+                self.pending[key] = fut
+                fut.add_done_callback(lambda f, k=key: self._done(k, f))  # type: ignore[misc]
+        except Exception as exc:  # the worker died (BrokenProcessPool)
+            self._failed(exc)
+            self.working = _restart_pool()
 
     def cancel(self) -> None:
         """Drop what is queued and not started yet."""
@@ -208,11 +257,22 @@ class Prefetcher:
                 del self.pending[key]
 
     def _done(self, key: Key, fut: Future[Any]) -> None:
-        if fut.cancelled() or self.pending.get(key) is not fut:
+        if fut.cancelled():
+            return
+        exc = fut.exception()
+        if exc is not None:
+            self._failed(exc)
+        if self.pending.get(key) is not fut:
             return
         self.pending.pop(key, None)
-        if fut.exception() is None:
+        if exc is None:
             self._keep(key, fut.result())
+
+    def _failed(self, exc: BaseException) -> None:
+        """Note a failure in the worker; a bad setting (ValueError) is not one."""
+        if not isinstance(exc, ValueError):
+            self.failures.append(f"{type(exc).__name__}: {exc}")
+            del self.failures[:-20]
 
     def _keep(self, key: Key, result: Any) -> None:
         self.results[key] = result
