@@ -76,13 +76,13 @@ def test_a_dead_worker_is_started_again_once_then_left_alone(
     monkeypatch.setattr(prefetch, "_RESTARTS", 0)
     monkeypatch.setattr(prefetch, "_POOL", None)
     p = Prefetcher(FleetExplorer, 48)
-    controls = FleetExplorer.make_controls()
-    values = FleetExplorer.default_values()
-    p.around(values, controls, None, set())      # no exception reaches the widget
+    wanted = Prefetcher.neighbour_settings(FleetExplorer.default_values(),
+                                           FleetExplorer.make_controls(), None)
+    p.around(wanted, set())                      # no exception reaches the widget
     assert p.working and len(p.failures) == 1    # started again once
-    p.around(values, controls, None, set())
+    p.around(wanted, set())
     assert not p.working and len(p.failures) == 2
-    p.around(values, controls, None, set())      # from now on the kernel computes all
+    p.around(wanted, set())                      # from now on the kernel computes all
     assert len(p.failures) == 2
 
 
@@ -139,3 +139,40 @@ def test_every_setting_one_press_from_the_defaults_is_prefetched(
         ex.set(**{name: defaults[name]})
     assert ex._prefetcher.failures == []
     assert ex._prefetcher.misses == first, "a setting one key press away was not prefetched"
+
+
+def test_the_breakers_sliders_are_greyed_out_while_it_is_off(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Threshold and cooldown change nothing while the breaker is off: they are disabled,
+    a value of theirs is served from the cache (no new simulation), and nothing is
+    prefetched for them."""
+    monkeypatch.setenv("RETRYLAB_PREFETCH", "0")
+    ex = FleetExplorer()
+    assert ex.controls["threshold"].disabled and ex.controls["cooldown"].disabled
+    assert not ex.controls["base"].disabled
+    png, readout = ex.png, ex.readout
+    computed: list[dict[str, Any]] = []
+    real = FleetExplorer.compute.__func__  # type: ignore[attr-defined]
+    monkeypatch.setattr(FleetExplorer, "compute",
+                        classmethod(lambda cls, **v: computed.append(v) or real(cls, **v)))
+    ex.set(threshold=7, cooldown=9000)
+    assert computed == [] and ex.png == png and ex.readout == readout
+    ex.set(breaker="on")                         # now they matter, with the values set
+    assert not ex.controls["threshold"].disabled and not ex.controls["cooldown"].disabled
+    assert len(computed) == 1
+    assert computed[0]["threshold"] == 7 and computed[0]["cooldown"] == 9000
+    ex.set(breaker="off")                        # the first render's cache entry again
+    assert ex.png == png and len(computed) == 1
+    ex.set(breaker="on")
+    assert ex.readout == FleetExplorer.readout_for(breaker="on", threshold=7, cooldown=9000)
+
+
+def test_nothing_is_prefetched_for_a_greyed_out_slider(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RETRYLAB_PREFETCH", "1")
+    asked: list[list[dict[str, Any]]] = []
+    monkeypatch.setattr(Prefetcher, "around", lambda self, wanted, known: asked.append(wanted))
+    FleetExplorer()
+    moved = {name for w in asked[-1] for name, v in w.items()
+             if v != FleetExplorer.default_values()[name]}
+    assert "threshold" not in moved and "cooldown" not in moved
+    assert {"base", "breaker", "budget"} <= moved

@@ -3,7 +3,8 @@
 Use it to see what a retry policy does when *many* clients follow it at once:
 the numbers a single request never shows (load per step, time to recover
 after an outage, total requests sent). Vectorized with numpy over clients, so
-100,000 clients over a simulated minute take about a second.
+100,000 clients over a simulated minute take about 0.2 s (the storm scenario; see
+benchmarks/bench_core.py).
 
 The model, one time step (``step_ms``, 10 ms by default) at a time:
 

@@ -1,4 +1,4 @@
-"""The figure and widget kit: a colour-blind-safe palette, PNG rendering, and the Explorer base.
+"""The Explorer base (sliders, readout, image), with the figure kit re-exported.
 
 Use it for every figure and every slider explorer in retrylab, so they all look
 and behave alike: Okabe-Ito colours, projector-sized text, one Figure per
@@ -60,18 +60,12 @@ from __future__ import annotations
 
 import base64
 import html
-import io
 import traceback
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
-from typing import Any, ClassVar, cast
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 import ipywidgets as widgets
-import matplotlib
-from cycler import cycler
-from matplotlib.axes import Axes
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from ..core._check import check_int
@@ -84,10 +78,18 @@ from .controls import (
     int_slider,
     options_of,
 )
+from .kit import (
+    DPI,
+    PALETTE,
+    STATE_COLOURS,
+    classroom,
+    new_figure,
+    show,
+    style,
+    to_png,
+)
 from .prefetch import Prefetcher, enabled, forced, key_of
 from .render import (
-    PNG_COMPRESS_LEVEL,
-    _agg,
     animated_artists,
     blit,
     canvas_png,
@@ -111,136 +113,6 @@ __all__ = [
     "style",
     "to_png",
 ]
-
-#: Okabe & Ito's colour-blind-safe palette (2008), by name.
-PALETTE: dict[str, str] = {
-    "black": "#000000",
-    "orange": "#E69F00",
-    "sky": "#56B4E9",
-    "green": "#009E73",
-    "yellow": "#F0E442",
-    "blue": "#0072B2",
-    "vermillion": "#D55E00",
-    "purple": "#CC79A7",
-    "grey": "#999999",
-}
-
-#: The breaker's states: closed is healthy green, open the alarm vermillion,
-#: half-open the in-between orange (keys are the ``State`` values).
-STATE_COLOURS: dict[str, str] = {
-    "closed": PALETTE["green"],
-    "open": PALETTE["vermillion"],
-    "half_open": PALETTE["orange"],
-}
-
-#: The order in which series take colours (black is kept for reference lines).
-CYCLE: tuple[str, ...] = ("blue", "orange", "green", "vermillion", "purple", "sky",
-                          "yellow", "grey")
-
-#: Fixed resolution of every PNG, so image bytes are reproducible run to run.
-DPI = 100
-
-
-#: rcParams for a projector: larger text, light grid, Okabe-Ito colour cycle.
-CLASSROOM_RC: dict[str, Any] = {
-    "font.size": 12,
-    "axes.titlesize": 14,
-    "axes.labelsize": 12,
-    "xtick.labelsize": 11,
-    "ytick.labelsize": 11,
-    "legend.fontsize": 11,
-    "axes.grid": True,
-    "grid.alpha": 0.3,
-    "axes.spines.top": False,
-    "axes.spines.right": False,
-    "axes.prop_cycle": cycler(color=[PALETTE[c] for c in CYCLE]),
-    "svg.hashsalt": "retrylab",
-    # a fixed title height: no search for decorations above the axes on every draw
-    "axes.titley": 1.0,
-}
-
-
-@contextmanager
-def classroom() -> Iterator[None]:
-    """Within this block, new artists get the classroom style (:data:`CLASSROOM_RC`).
-
-    Use it around building a figure; :func:`new_figure` and :class:`Explorer`
-    already do.
-    """
-    with matplotlib.rc_context(cast(Any, CLASSROOM_RC)):
-        yield
-
-
-def style(ax: Axes, title: str | None = None, xlabel: str | None = None,
-          ylabel: str | None = None) -> Axes:
-    """Give one Axes the classroom look: sizes, a light grid, no top/right spines.
-
-    Use it on axes made outside :func:`classroom`, before plotting on them (it
-    also sets the Okabe-Ito colour cycle); the labels are set if given.
-
-    >>> ax = new_figure((4, 3)).add_subplot()
-    >>> style(ax, "Waits", "retry", "wait (ms)").get_ylabel()
-    'wait (ms)'
-    """
-    if title is not None:
-        ax.set_title(title, fontsize=CLASSROOM_RC["axes.titlesize"])
-    if xlabel is not None:
-        ax.set_xlabel(xlabel, fontsize=CLASSROOM_RC["axes.labelsize"])
-    if ylabel is not None:
-        ax.set_ylabel(ylabel, fontsize=CLASSROOM_RC["axes.labelsize"])
-    ax.tick_params(labelsize=CLASSROOM_RC["xtick.labelsize"])
-    ax.set_prop_cycle(color=[PALETTE[c] for c in CYCLE])
-    ax.grid(True, alpha=CLASSROOM_RC["grid.alpha"])
-    ax.set_axisbelow(True)
-    for side in ("top", "right"):
-        ax.spines[side].set_visible(False)
-    return ax
-
-
-def new_figure(figsize: tuple[float, float] = (8.0, 4.5)) -> Figure:
-    """A Figure on its own Agg canvas, never registered with pyplot.
-
-    Use it instead of ``plt.figure()``: nothing is kept in a global list, so
-    nothing leaks into a notebook's outputs or memory.
-
-    >>> new_figure((4, 3)).get_size_inches().tolist()
-    [4.0, 3.0]
-    """
-    with classroom():
-        fig = Figure(figsize=figsize, dpi=DPI, layout="constrained")
-    FigureCanvasAgg(fig)
-    return fig
-
-
-def to_png(fig: Figure, dpi: int = DPI) -> bytes:
-    """Render ``fig`` to PNG bytes with Agg at a fixed dpi (no pyplot involved).
-
-    >>> to_png(new_figure((2, 1)))[:8]
-    b'\\x89PNG\\r\\n\\x1a\\n'
-    """
-    canvas = _agg(fig)
-    buf = io.BytesIO()
-    finish_texts(fig)  # the notebook's language, projector-sized text
-    with classroom():
-        if dpi == fig.dpi:  # the fast path: no savefig bookkeeping (~15 ms a render)
-            canvas.draw()  # type: ignore[no-untyped-call]
-            return canvas_png(fig)
-        else:
-            fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": None},
-                        pil_kwargs={"compress_level": PNG_COMPRESS_LEVEL})
-    return buf.getvalue()
-
-
-def show(fig: Figure) -> None:
-    """Display ``fig`` in a notebook as a PNG (no pyplot, nothing left open).
-
-    Use it for static figures: the cell output is the image (and the fixed
-    text ``<IPython.core.display.Image object>``, which nbval compares).
-    """
-    from IPython.display import Image, display
-
-    display(Image(data=to_png(fig), format="png"))  # type: ignore[no-untyped-call]
-
 
 # -- the explorer ----------------------------------------------------------------
 
@@ -312,6 +184,16 @@ class Explorer:
     def readout_text(cls, result: Any) -> str:
         """The plain text printed beside the figure for ``result``."""
         raise NotImplementedError
+
+    @classmethod
+    def inactive_controls(cls, values: Mapping[str, Any]) -> set[str]:
+        """The controls that cannot change anything at these values (default: none).
+
+        They are shown greyed out (``disabled``), so a student does not move a
+        slider that does nothing (the breaker's threshold while the breaker is
+        off), and nothing is prefetched for them.
+        """
+        return set()
 
     def setup(self, fig: Figure) -> None:
         """Make the axes and artists once (default: nothing)."""
@@ -408,11 +290,13 @@ class Explorer:
         parts.append(self.errors)
         self.widget = widgets.VBox(parts)
         self.widget.add_class("retrylab-explorer")
+        self._defaults = {name: w.value for name, w in self.controls.items()}
         self._check_names(values)
         for name, value in values.items():
             self._assign(name, value)
         for w in self.controls.values():
             w.observe(self._on_change, names="value")
+        self._grey_out()
         self.redraw()
         if self._error:
             raise ExplorerError(f"the first render of {type(self).__name__} failed:\n"
@@ -475,7 +359,7 @@ class Explorer:
 
     def redraw(self) -> None:
         """Compute, draw and render for the current values (the controls' callback)."""
-        values = self.values
+        values = self.canonical(self.values)
         key = key_of(values)
         cached = self._cache.get(key)
         try:
@@ -532,18 +416,22 @@ class Explorer:
         """Queue the settings one key press away: when on screen, or when forced."""
         if self._prefetcher is None or not (self._shown or forced()):
             return
-        here = key_of(self.values)
+        here = key_of(self.canonical(self.values))
+        active = {n: w for n, w in self.controls.items() if not getattr(w, "disabled", False)}
+        wanted: dict[Any, dict[str, Any]] = {}
+        for v in Prefetcher.neighbour_settings(self.values, active, self._moved):
+            c = self.canonical(v)
+            wanted.setdefault(key_of(c), c)
+        wanted.pop(here, None)
         # the neighbours this explorer already holds are not computed again, so they
         # must stay in its cache until the next key press: keep them the newest (all
         # but the current setting's place, which comes last)
-        near = [key_of(v) for v in
-                Prefetcher.neighbour_settings(self.values, self.controls, self._moved)]
-        held = [k for k in near if k in self._cache][:max(0, self.cache_size - 1)]
+        held = [k for k in wanted if k in self._cache][:max(0, self.cache_size - 1)]
         for k in reversed(held):
             self._cache.move_to_end(k)
         if here in self._cache:
             self._cache.move_to_end(here)
-        self._prefetcher.around(self.values, self.controls, self._moved, set(held))
+        self._prefetcher.around(list(wanted.values()), set(held))
 
     def wait_prefetch(self, timeout: float = 120.0) -> None:
         """Wait until the settings one key press away are computed (no-op without prefetch)."""
@@ -565,7 +453,21 @@ class Explorer:
     def _on_change(self, change: Mapping[str, Any]) -> None:
         owner = change.get("owner")
         self._moved = next((n for n, w in self.controls.items() if w is owner), None)
+        self._grey_out()
         self.redraw()
+
+    def canonical(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """``values`` with each inactive control at its default: the same result, so one
+        cache entry serves every value of a slider that can change nothing."""
+        inactive = self.inactive_controls(values)
+        return {n: self._defaults[n] if n in inactive else v for n, v in values.items()}
+
+    def _grey_out(self) -> None:
+        """Disable the controls that can change nothing now; enable the others."""
+        inactive = self.inactive_controls(self.values)
+        for name, w in self.controls.items():
+            if hasattr(w, "disabled") and w.disabled != (name in inactive):
+                w.disabled = name in inactive
 
     def _show_message(self, text: str) -> None:
         self._message = text

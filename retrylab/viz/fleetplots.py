@@ -470,6 +470,11 @@ class FleetExplorer(Explorer):
         return fleet.run()
 
     @classmethod
+    def inactive_controls(cls, values: Mapping[str, Any]) -> set[str]:
+        """The breaker's threshold and cooldown do nothing while it is off."""
+        return {"threshold", "cooldown"} if values.get("breaker") == "off" else set()
+
+    @classmethod
     def readout_text(cls, result: FleetResult) -> str:
         stopped = ", ".join(f"{k} {v}" for k, v in result.reasons().items())
         return f"{result.readout()}\nstopped: {stopped}"

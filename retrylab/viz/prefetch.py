@@ -1,7 +1,7 @@
 """Compute, in a background process, the settings one key press away from an explorer's.
 
 Use it for an explorer whose computation alone is slower than a redraw should
-be (the retry storm simulates 60,000 clients over 6,000 steps: about 0.3 s):
+be (the retry storm simulates 60,000 clients over 6,000 steps: about 0.15 s):
 and for one whose drawing and PNG take most of the 100 ms a key press may
 cost: set ``prefetch = True`` on the class. After every good redraw, a
 single worker process (spawned once per kernel at the lowest priority, so it
@@ -220,12 +220,10 @@ class Prefetcher:
         return [{**values, name: v} for name in names
                 for v in neighbours(controls[name], values[name])]
 
-    def around(self, values: Mapping[str, Any], controls: Mapping[str, Any],
-               moved: str | None, known: set[Key]) -> None:
-        """Start computing the settings one step from ``values`` (the moved control first,
-        in the direction it moved), but those in ``known`` (the explorer holds them);
-        drop what is queued for older settings."""
-        wanted = self.neighbour_settings(values, controls, moved)
+    def around(self, wanted: list[dict[str, Any]], known: set[Key]) -> None:
+        """Start computing the settings ``wanted`` (those one key press away, the likeliest
+        first), but those in ``known`` (the explorer holds them); drop what is queued for
+        older settings."""
         keys = [key_of(w) for w in wanted]
         global _ACTIVE
         if _ACTIVE is not None and _ACTIVE is not self:

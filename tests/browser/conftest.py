@@ -98,9 +98,26 @@ class BrowserRun:
 
 RUN = BrowserRun()
 
-#: Key press to redrawn image (issue 14): median at most this, over at least this many.
+#: Key press to redrawn image (issue 14): median at most this, over at least this many
+#: presses in these notebooks (the issue's; the others are printed, not judged).
 KEY_MEDIAN_TARGET_MS = 100.0
 KEY_PRESSES_WANTED = 20
+KEY_TARGET_NOTEBOOKS = ("02_computing_the_wait", "04_circuit_breaker", "06_retry_storms_lab")
+
+
+def key_press_target(samples: list[dict[str, Any]]) -> tuple[int, float | None, bool]:
+    """(presses, median ms, target met) over the presses in :data:`KEY_TARGET_NOTEBOOKS`.
+
+    >>> key_press_target([{"notebook": "02_computing_the_wait", "latency_ms": 80.0},
+    ...                   {"notebook": "09_beyond_the_lessons", "latency_ms": 10.0}])
+    (1, 80.0, False)
+    """
+    lat = [float(x["latency_ms"]) for x in samples
+           if "latency_ms" in x and x["notebook"] in KEY_TARGET_NOTEBOOKS]
+    median = statistics.median(lat) if lat else None
+    ok = len(lat) >= KEY_PRESSES_WANTED and median is not None and (
+        median <= KEY_MEDIAN_TARGET_MS)
+    return len(lat), median, ok
 
 
 def key_press_table(samples: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
@@ -371,11 +388,13 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
                       f" Run All {RUN.run_all_s[name]:.1f} s")
     lat = data["key_to_redraw_ms"]
     if lat["n"]:
-        ok = lat["n"] >= KEY_PRESSES_WANTED and lat["median"] <= KEY_MEDIAN_TARGET_MS
-        tr.write_line(f"slider key press -> redrawn image: median {lat['median']:.0f} ms"
-                      f" (min {lat['min']:.0f}, max {lat['max']:.0f}, n={lat['n']});"
-                      f" target median <= {KEY_MEDIAN_TARGET_MS:.0f} ms over >="
-                      f" {KEY_PRESSES_WANTED} presses: {'PASS' if ok else 'FAIL'}")
+        n, median, ok = key_press_target(RUN.key_samples)
+        shown = "n/a" if median is None else f"{median:.0f} ms"
+        tr.write_line(f"slider key press -> redrawn image in 02, 04 and 06: median {shown}"
+                      f" over {n} presses; target median <= {KEY_MEDIAN_TARGET_MS:.0f} ms"
+                      f" over >= {KEY_PRESSES_WANTED}: {'PASS' if ok else 'FAIL'}")
+        tr.write_line(f"  every notebook: median {lat['median']:.0f} ms (min {lat['min']:.0f},"
+                      f" max {lat['max']:.0f}, n={lat['n']})")
         for name, row in key_press_table(RUN.key_samples).items():
             tr.write_line(f"  {name}: median {row['median']:.0f} ms, max {row['max']:.0f} ms,"
                           f" n={row['n']}")

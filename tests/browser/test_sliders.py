@@ -166,6 +166,39 @@ def test_every_slider_redraws_with_the_package_readout(
     assert not failures, "\n".join(failures)
 
 
+#: The tallest an explorer may be (issue 14): a 1080p screen shows it whole, with its
+#: readout and message, while a slider moves.
+EXPLORER_MAX_PX = 650
+
+
+@pytest.mark.parametrize("stem", slider_stems())
+def test_every_explorer_fits_on_screen_with_its_readout_above_the_figure(
+        stem: str, notebook: Callable[[str], NotebookPage], browser_run: BrowserRun) -> None:
+    nb = _open(stem, notebook)
+    boxes = nb.page.locator(".retrylab-explorer")
+    failures = []
+    for k in range(boxes.count()):
+        box = boxes.nth(k)
+        box.scroll_into_view_if_needed()
+        whole = box.bounding_box()
+        assert whole is not None, f"{stem} explorer {k}: not on the page"
+        height = round(whole["height"])
+        browser_run.notes.append(f"{stem} explorer {k}: {height} px tall")
+        if height > EXPLORER_MAX_PX:
+            failures.append(f"{stem} explorer {k}: {height} px tall, more than "
+                            f"{EXPLORER_MAX_PX}")
+        image = box.locator("img").first
+        if image.count() == 0:
+            continue
+        img = image.bounding_box()
+        for part in (".retrylab-readout", ".retrylab-message"):
+            where = box.locator(part).first.bounding_box()
+            if img is not None and where is not None and where["y"] > img["y"]:
+                failures.append(f"{stem} explorer {k}: {part} is below the figure "
+                                f"({where['y']:.0f} px against {img['y']:.0f} px)")
+    assert not failures, "\n".join(failures)
+
+
 @pytest.mark.parametrize("stem", slider_stems())
 def test_cap_below_base_shows_message_then_recovers(
         stem: str, notebook: Callable[[str], NotebookPage], kinds: ExplorerKinds,
