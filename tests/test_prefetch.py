@@ -176,3 +176,27 @@ def test_nothing_is_prefetched_for_a_greyed_out_slider(monkeypatch: pytest.Monke
              if v != FleetExplorer.default_values()[name]}
     assert "threshold" not in moved and "cooldown" not in moved
     assert {"base", "breaker", "budget"} <= moved
+
+
+def test_the_worker_survives_an_interrupt_of_its_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Jupyter's Kernel > Interrupt signals the kernel's process group, the worker with it.
+    Before, the worker died of the KeyboardInterrupt ("Process SpawnProcess-1:" in the
+    log) and every later key press was computed in the kernel."""
+    import os
+    import signal
+
+    monkeypatch.setenv("RETRYLAB_PREFETCH", "1")
+    ex = ContentionExplorer()
+    ex.wait_prefetch()
+    pool = prefetch._POOL
+    assert pool is not None
+    (pid,) = pool._processes                     # type: ignore[attr-defined]
+    os.kill(pid, signal.SIGINT)
+    time.sleep(0.5)
+    ex.set(base=6)
+    ex.wait_prefetch()
+    assert prefetch._POOL is pool and os.waitpid(pid, os.WNOHANG) == (0, 0)
+    assert ex._prefetcher.failures == [] and ex._prefetcher.working
+    hits = ex._prefetcher.hits
+    ex.set(base=7)                               # one step on: computed by the worker
+    assert ex._prefetcher.hits == hits + 1

@@ -27,6 +27,7 @@ import atexit
 import contextlib
 import multiprocessing
 import os
+import signal
 import sys
 import threading
 from collections import OrderedDict
@@ -101,7 +102,8 @@ def _restart_pool() -> bool:
 
 
 def _worker_init() -> None:
-    """In the worker: never prefetch, die with the kernel, give way to everything else.
+    """In the worker: never prefetch, die with the kernel, ignore the kernel's interrupts,
+    give way to everything else.
 
     A worker whose kernel is killed (a restart, a crash, ``kill -9``) would
     otherwise live on as an orphan; on Linux the kernel asks to be told
@@ -110,10 +112,12 @@ def _worker_init() -> None:
     global _IN_WORKER
     _IN_WORKER = True
     os.environ["RETRYLAB_PREFETCH"] = "0"
+    # Jupyter interrupts a kernel by signalling its process group, which holds the
+    # worker too: Ctrl-C (Kernel > Interrupt) stops the student's cell, not this.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
             import ctypes
-            import signal
 
             ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
             if os.getppid() == 1:  # the kernel died before the line above ran
