@@ -200,3 +200,60 @@ def test_the_worker_survives_an_interrupt_of_its_kernel(monkeypatch: pytest.Monk
     hits = ex._prefetcher.hits
     ex.set(base=7)                               # one step on: computed by the worker
     assert ex._prefetcher.hits == hits + 1
+
+
+def test_results_landing_from_the_pool_thread_never_break_a_key_press() -> None:
+    """The pool's thread keeps results (evicting the oldest) while the kernel's thread
+    takes them: before the lock, a result evicted between "is it there?" and "take it"
+    raised KeyError in the slider's callback."""
+    import sys
+    import threading
+
+    p = Prefetcher(FleetExplorer, 1)
+    keys = [key_of({"base": b}) for b in range(2)]
+    stop = threading.Event()
+    errors: list[BaseException] = []
+
+    def land() -> None:
+        i = 0
+        while not stop.is_set():
+            p._keep(keys[i % len(keys)], ("result", "readout", b""))
+            i += 1
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    pool_thread = threading.Thread(target=land)
+    pool_thread.start()
+    try:
+        for i in range(200_000):
+            try:
+                p.take(keys[i % len(keys)])
+            except BaseException as exc:  # any of them is the failure
+                errors.append(exc)
+                break
+    finally:
+        stop.set()
+        pool_thread.join()
+        sys.setswitchinterval(interval)
+    assert errors == []
+    assert p.hits + p.misses == 200_000
+
+
+@pytest.mark.parametrize(("patience", "taken"), [(0.0, False), (2.0, True)])
+def test_a_key_press_waits_about_as_long_as_computing_it_here_would_take(
+        patience: float, taken: bool) -> None:
+    """The worker is 0.6 s into a setting: an explorer whose own computation costs more
+    than that waits for it; one that computes faster (or a starved worker) does not."""
+    import threading
+
+    p = Prefetcher(FleetExplorer, 8)
+    key = key_of({"base": 250})
+    fut = _running()
+    p.pending[key] = fut
+    timer = threading.Timer(0.6, fut.set_result, args=(("result", "readout", b""),))
+    timer.start()
+    try:
+        found, _ = p.take(key, patience)
+    finally:
+        timer.join()
+    assert found is taken

@@ -60,6 +60,7 @@ from __future__ import annotations
 
 import base64
 import html
+import time
 import traceback
 from collections import OrderedDict
 from collections.abc import Mapping
@@ -248,6 +249,9 @@ class Explorer:
         align_descriptions(self.controls.values())
         self.redraws = 0
         self._moved: str | None = None
+        self._moved_from: Any = None
+        #: what a setting costs to compute and render here (s, a running mean)
+        self._cost_s = 0.0
         self._cache: OrderedDict[tuple[tuple[str, Any], ...], tuple[Any, str, bytes]] = (
             OrderedDict())
         # room for the neighbours of two settings (a step and a step back)
@@ -372,7 +376,8 @@ class Explorer:
             else:
                 taken: tuple[bool, Any] = (False, None)
                 if self._prefetcher is not None:
-                    taken = self._prefetcher.take(key)
+                    # wait for the worker about as long as computing it here would take
+                    taken = self._prefetcher.take(key, 1.5 * self._cost_s)
                 found, payload = taken
                 if found:  # rendered in the worker: only move the artists here
                     result, text, png = payload
@@ -382,6 +387,7 @@ class Explorer:
                         if png is None:  # a blitting explorer renders here
                             png = self._render()
                 else:
+                    started = time.perf_counter()
                     result = self.compute(**values)
                     text = self.readout_text(result)
                     png = b""
@@ -389,6 +395,8 @@ class Explorer:
                         with classroom():
                             self.draw(result)
                         png = self._render()
+                    took = time.perf_counter() - started
+                    self._cost_s = took if self._cost_s == 0 else (self._cost_s + took) / 2
                 if self.cache_size > 0:
                     self._cache[key] = (result, text, png)
                     while len(self._cache) > self.cache_size:
@@ -419,7 +427,8 @@ class Explorer:
         here = key_of(self.canonical(self.values))
         active = {n: w for n, w in self.controls.items() if not getattr(w, "disabled", False)}
         wanted: dict[Any, dict[str, Any]] = {}
-        for v in Prefetcher.neighbour_settings(self.values, active, self._moved):
+        for v in Prefetcher.neighbour_settings(self.values, active, self._moved,
+                                               self._moved_from):
             c = self.canonical(v)
             wanted.setdefault(key_of(c), c)
         wanted.pop(here, None)
@@ -453,6 +462,7 @@ class Explorer:
     def _on_change(self, change: Mapping[str, Any]) -> None:
         owner = change.get("owner")
         self._moved = next((n for n, w in self.controls.items() if w is owner), None)
+        self._moved_from = change.get("old")
         self._grey_out()
         self.redraw()
 

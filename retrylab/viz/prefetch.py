@@ -38,7 +38,7 @@ from typing import Any
 
 from .controls import neighbours
 
-__all__ = ["PATIENCE_S", "Prefetcher", "enabled", "forced"]
+__all__ = ["MAX_PATIENCE_S", "PATIENCE_S", "Prefetcher", "enabled", "forced"]
 
 Key = tuple[tuple[str, Hashable], ...]
 
@@ -51,8 +51,10 @@ _LOCK = threading.Lock()
 _ACTIVE: Prefetcher | None = None
 #: How many times the worker was started again after it died.
 _RESTARTS = 0
-#: The longest a key press waits for the worker's computation of that very setting (s).
+#: The shortest and the longest a key press waits for the worker's computation of that
+#: very setting (s); in between, about what computing it in the kernel would take.
 PATIENCE_S = 0.25
+MAX_PATIENCE_S = 2.0
 
 
 def forced() -> bool | None:
@@ -180,24 +182,32 @@ class Prefetcher:
         self.failures: list[str] = []
         #: False once the worker cannot be used (it died twice): the kernel computes all
         self.working = True
+        # results and pending change in the pool's thread too (its done callbacks): a
+        # result evicted between "is it there?" and "take it" must not raise here
+        self._lock = threading.RLock()
 
-    def take(self, key: Key) -> tuple[bool, Any]:
+    def take(self, key: Key, patience: float = PATIENCE_S) -> tuple[bool, Any]:
         """``(True, (result, readout, png))`` if ``key`` was prefetched, else ``(False, None)``.
 
-        A computation of ``key`` under way is waited for at most
-        :data:`PATIENCE_S` (the worker runs at the lowest priority: on a busy
-        machine it may be starved, and a key press must never hang on it);
-        after that, or if it failed in any way, the kernel computes it itself
-        (a bad setting's ValueError is then raised there, with its message).
+        A computation of ``key`` under way is waited for at most ``patience``
+        seconds, clamped to [:data:`PATIENCE_S`, :data:`MAX_PATIENCE_S`]: about
+        what computing it here would take (the worker runs at the lowest
+        priority, so on a busy machine it may be starved, and a key press must
+        never hang on it). After that, or if it failed in any way, the kernel
+        computes it itself (a bad setting's ValueError is then raised there,
+        with its message).
         """
-        if key in self.results:  # kept (not popped): a step back finds it again
-            self.hits += 1
-            self.results.move_to_end(key)
-            return True, self.results[key]
-        fut = self.pending.pop(key, None)
+        patience = min(MAX_PATIENCE_S, max(PATIENCE_S, patience))
+        with self._lock:
+            kept = self.results.get(key)
+            if kept is not None:  # kept (not popped): a step back finds it again
+                self.hits += 1
+                self.results.move_to_end(key)
+                return True, kept
+            fut = self.pending.pop(key, None)
         if fut is not None and (fut.running() or fut.done()):
             try:
-                result = fut.result(timeout=PATIENCE_S)
+                result = fut.result(timeout=patience)
             except FutureTimeout:
                 self.misses += 1
                 return False, None  # left running: its result is dropped (_done)
@@ -215,14 +225,34 @@ class Prefetcher:
 
     @staticmethod
     def neighbour_settings(values: Mapping[str, Any], controls: Mapping[str, Any],
-                           moved: str | None) -> list[dict[str, Any]]:
-        """The settings one step from ``values``: each control up and down, ``moved`` first."""
+                           moved: str | None, back: Any = None) -> list[dict[str, Any]]:
+        """The settings one key press from ``values``, the likeliest next press first.
+
+        With ``moved`` (the control that just changed, from the value ``back``): one
+        more step the same way; then the next control down the panel, both ways;
+        then ``moved`` stepping back; then the other controls in panel order after
+        it (wrapping round). Without it, every control in panel order, up then down.
+
+        >>> from retrylab.viz.controls import int_slider
+        >>> c = {n: int_slider(n, 5, 0, 10) for n in "abc"}
+        >>> order = Prefetcher.neighbour_settings({"a": 5, "b": 6, "c": 5}, c, "b", back=5)
+        >>> [next(f"{n}={w[n]}" for n in "abc" if w[n] != {"a": 5, "b": 6, "c": 5}[n])
+        ...  for w in order]
+        ['b=7', 'c=6', 'c=4', 'b=5', 'a=6', 'a=4']
+        """
+        def steps(name: str) -> list[dict[str, Any]]:
+            return [{**values, name: v} for v in neighbours(controls[name], values[name])]
+
         names = list(controls)
-        if moved is not None and moved in controls:
-            names.remove(moved)
-            names.insert(0, moved)
-        return [{**values, name: v} for name in names
-                for v in neighbours(controls[name], values[name])]
+        if moved is None or moved not in controls:
+            return [w for name in names for w in steps(name)]
+        i = names.index(moved)
+        after = names[i + 1:] + names[:i]
+        on = [w for w in steps(moved) if w[moved] != back]
+        stepping_back = [w for w in steps(moved) if w[moved] == back]
+        nxt = steps(after[0]) if after else []
+        rest = [w for name in after[1:] for w in steps(name)]
+        return on + nxt + stepping_back + rest
 
     def around(self, wanted: list[dict[str, Any]], known: set[Key]) -> None:
         """Start computing the settings ``wanted`` (those one key press away, the likeliest
@@ -233,30 +263,33 @@ class Prefetcher:
         if _ACTIVE is not None and _ACTIVE is not self:
             _ACTIVE.cancel()  # another explorer moved: its neighbours can wait
         _ACTIVE = self
-        for key, fut in list(self.pending.items()):
-            if key not in keys and fut.cancel():
-                del self.pending[key]
-        for key in reversed(keys):  # keep this state's neighbours longest, the first last
-            if key in self.results:
-                self.results.move_to_end(key)
-        if not self.working:
-            return
-        try:
-            for key, want in zip(keys, wanted, strict=True):
-                if key in known or key in self.results or key in self.pending:
-                    continue
-                fut = _pool().submit(_compute, self.cls, want)
-                self.pending[key] = fut
-                fut.add_done_callback(lambda f, k=key: self._done(k, f))  # type: ignore[misc]
-        except Exception as exc:  # the worker died (BrokenProcessPool)
-            self._failed(exc)
-            self.working = _restart_pool()
+        with self._lock:
+            for key, fut in list(self.pending.items()):
+                if key not in keys and fut.cancel():
+                    self.pending.pop(key, None)
+            for key in reversed(keys):  # keep this state's neighbours longest, first last
+                if key in self.results:
+                    self.results.move_to_end(key)
+            if not self.working:
+                return
+            try:
+                for key, want in zip(keys, wanted, strict=True):
+                    if key in known or key in self.results or key in self.pending:
+                        continue
+                    fut = _pool().submit(_compute, self.cls, want)
+                    self.pending[key] = fut
+                    fut.add_done_callback(
+                        lambda f, k=key: self._done(k, f))  # type: ignore[misc]
+            except Exception as exc:  # the worker died (BrokenProcessPool)
+                self._failed(exc)
+                self.working = _restart_pool()
 
     def cancel(self) -> None:
         """Drop what is queued and not started yet."""
-        for key, fut in list(self.pending.items()):
-            if fut.cancel():
-                del self.pending[key]
+        with self._lock:
+            for key, fut in list(self.pending.items()):
+                if fut.cancel():
+                    self.pending.pop(key, None)
 
     def _done(self, key: Key, fut: Future[Any]) -> None:
         if fut.cancelled():
@@ -264,11 +297,12 @@ class Prefetcher:
         exc = fut.exception()
         if exc is not None:
             self._failed(exc)
-        if self.pending.get(key) is not fut:
-            return
-        self.pending.pop(key, None)
-        if exc is None:
-            self._keep(key, fut.result())
+        with self._lock:
+            if self.pending.get(key) is not fut:
+                return
+            self.pending.pop(key, None)
+            if exc is None:
+                self._keep(key, fut.result())
 
     def _failed(self, exc: BaseException) -> None:
         """Note a failure in the worker; a bad setting (ValueError) is not one."""
@@ -277,13 +311,16 @@ class Prefetcher:
             del self.failures[:-20]
 
     def _keep(self, key: Key, result: Any) -> None:
-        self.results[key] = result
-        self.results.move_to_end(key)
-        while len(self.results) > self.size:
-            self.results.popitem(last=False)
+        with self._lock:
+            self.results[key] = result
+            self.results.move_to_end(key)
+            while len(self.results) > self.size:
+                self.results.popitem(last=False)
 
     def wait(self, timeout: float = 120.0) -> None:
         """Block until nothing is being prefetched (benchmarks; a person never waits)."""
-        for fut in list(self.pending.values()):
+        with self._lock:
+            waiting = list(self.pending.values())
+        for fut in waiting:
             with contextlib.suppress(Exception):  # a bad setting's ValueError: nothing kept
                 fut.result(timeout=timeout)

@@ -296,12 +296,14 @@ class Lab:
         return nb
 
     def release(self, name: str) -> None:
-        """Close a notebook's tab unless a slider test will use it again."""
+        """Close a notebook's tab and shut its kernel down, unless a slider test will use
+        it again (a student has one or two notebooks open, not thirteen)."""
         if Path(name).stem in self.keep:
             return
         nb = self.pages.pop(name, None)
         if nb is not None:
             nb.close()
+        self.server.shutdown_session(name)
 
     def close_all(self) -> None:
         for nb in self.pages.values():

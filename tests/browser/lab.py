@@ -198,6 +198,18 @@ class LabServer:
         return any(s.get("path") == path and (s.get("kernel") or {}).get("execution_state")
                    == "idle" for s in sessions)
 
+    def shutdown_session(self, path: str) -> None:
+        """Shut the kernel of notebook ``path`` down (best effort), as closing it and
+        choosing "Shut Down Kernel" would: its idle kernel and prefetch worker no longer
+        share the machine with the notebooks still being tested."""
+        with contextlib.suppress(Exception):
+            sessions = self.api("sessions")
+            assert isinstance(sessions, list)
+            for session in sessions:
+                if session.get("path") == path:
+                    with contextlib.suppress(Exception):
+                        self.api(f"sessions/{session['id']}", method="DELETE")
+
     def shutdown_kernels(self) -> None:
         """Shut every running kernel down through the REST API (best effort)."""
         with contextlib.suppress(Exception):

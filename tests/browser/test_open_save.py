@@ -84,6 +84,7 @@ def test_open_then_save_leaves_the_file_unchanged(name: str, lab: Lab) -> None:
         assert dirty == 0, f"{name}: JupyterLab marked the notebook modified on opening"
     finally:
         nb.close()
+        lab.server.shutdown_session(name)
 
 
 def _sanitizers() -> list[tuple[re.Pattern[str], str]]:
@@ -112,6 +113,21 @@ def _seeded(text: str) -> dict[str, object]:
     return nb
 
 
+def _whole(path: Path, deadline: float) -> str:
+    """The file once the save has finished writing it: the server may truncate it before
+    writing, and a read in between finds an empty or half-written file."""
+    while True:
+        text = path.read_text()
+        try:
+            json.loads(text)
+        except ValueError:
+            if time.monotonic() > deadline:
+                return text  # the test then shows what was there
+            time.sleep(0.1)
+            continue
+        return text
+
+
 def _sub(text: str, subs: list[tuple[re.Pattern[str], str]]) -> str:
     for pattern, replace in subs:
         text = pattern.sub(replace, text)
@@ -133,9 +149,10 @@ def test_run_all_then_save_changes_only_what_no_seed_fixes(name: str, lab: Lab) 
         deadline = time.monotonic() + 20
         while path.stat().st_mtime_ns == mtime and time.monotonic() < deadline:
             nb.page.wait_for_timeout(200)
-        after = path.read_text()
+        after = _whole(path, deadline)
     finally:
         nb.close()
+        lab.server.shutdown_session(name)
     a, b = _seeded(before), _seeded(after)
     for i, (x, y) in enumerate(zip(a["cells"], b["cells"], strict=True)):
         assert x == y, f"{name}: cell {i} changed after Run All + save: {x} != {y}"
