@@ -56,3 +56,27 @@ def test_recovering_settings() -> None:
     assert "refused" in check_recovering_settings({"retries": 2, "timeout": -5}).message
     assert not check_recovering_settings("fast").correct
     assert not check_recovering_settings({"timeout": ..., "retries": 2}).answered
+
+
+def test_a_function_that_never_returns_is_reported_not_waited_for(monkeypatch) -> None:
+    """Before, notebook 09's checkers called the student's function with no time limit:
+    a loop that never ends hung the kernel. They now run under the build checkers'
+    harness (a time limit; the thread is left behind, the kernel answers)."""
+    import threading
+
+    from retrylab.exercises import _build_harness
+
+    monkeypatch.setattr(_build_harness, "TIME_LIMIT", 0.3)
+    over = threading.Event()  # ends the loops the checker leaves behind, once judged
+
+    def forever(*args: object) -> None:
+        while not over.is_set():
+            pass
+
+    try:
+        for check in (check_failure_rate, check_sre_probability, check_hedged_latency):
+            feedback = check(forever)
+            assert not feedback.correct
+            assert "did not finish within 0.3 s for forever(" in feedback.message, check
+    finally:
+        over.set()

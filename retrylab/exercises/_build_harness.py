@@ -1,8 +1,9 @@
 """The harness of the build-it-yourself checkers: the lesson's data, running the
 student's code under a time limit, and reading what it returns.
 
-Used by :mod:`retrylab.exercises.build` (waits and the rule) and
-:mod:`retrylab.exercises.build_loop` (the loop and the breaker).
+Used by :mod:`retrylab.exercises.build` (waits and the rule),
+:mod:`retrylab.exercises.build_loop` (the loop and the breaker) and
+:mod:`retrylab.exercises.ex09` (notebook 09's functions).
 """
 
 from __future__ import annotations

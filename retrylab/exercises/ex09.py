@@ -16,22 +16,29 @@ from ..core.metastable import MetastableModel
 from ..core.ratebreaker import RateWindow
 from ..core.throttle import sre_reject_probability
 from . import Feedback, as_number, prompt, right, unanswered, wrong
+from ._build_harness import _run, _Session
 
 __all__ = ["check_failure_rate", "check_hedged_latency", "check_recovering_settings",
            "check_sre_probability"]
 
 
-def _not_written(fn: Callable[..., Any], *args: Any) -> bool:
-    """True if ``fn`` still has the scaffold's ``...`` body (it returns None)."""
-    got, error = _call(fn, *args)
-    return not error and got is None
+def _check_function(fn: Any, signature: str,
+                    battery: Callable[[Callable[..., Any]], Feedback]) -> Feedback:
+    """The prologue every function checker here shares, then ``battery(call)`` under the
+    build checkers' harness: ``call(*args)`` runs the student's function with a time
+    limit (one that loops forever is reported, the kernel never hangs), reports what
+    it raises, and takes a first ``None`` (or ``...``) as the unfilled scaffold."""
+    name = signature.split("(")[0]
+    if unanswered(fn):
+        return prompt(f"a function {signature}")
+    if not callable(fn):
+        return wrong(f"fn={fn!r}: pass the function itself, not its result.")
+    shown = getattr(fn, "__name__", name)
 
+    def run(session: _Session) -> Feedback:
+        return battery(lambda *args: session.call(f"{shown}{args!r}", fn, *args))
 
-def _call(fn: Callable[..., Any], *args: Any) -> tuple[Any, str]:
-    try:
-        return fn(*args), ""
-    except Exception as exc:  # the student's code: report, never re-raise
-        return None, f"{fn.__name__}{args!r} raised {type(exc).__name__}: {exc}"
+    return _run(run, f"the body of {name} (it returns None so far)")
 
 
 def _reference_rate(outcomes: list[bool], minimum: int) -> float:
@@ -58,16 +65,12 @@ def check_failure_rate(fn: Any) -> Feedback:
     ...                    else 100.0 * sum(failed) / len(failed))
     Correct: 50% for the example, -1 below the minimum number of calls, as resilience4j.
     """
-    if unanswered(fn):
-        return prompt("a function failure_rate(failed, minimum)")
-    if not callable(fn):
-        return wrong(f"fn={fn!r}: pass the function itself, not its result.")
-    if _not_written(fn, [True, False, False, True], 4):
-        return prompt("the body of failure_rate (it returns None so far)")
+    return _check_function(fn, "failure_rate(failed, minimum)", _failure_rate_battery)
+
+
+def _failure_rate_battery(call: Callable[..., Any]) -> Feedback:
     for outcomes, minimum in FAILURE_RATE_CASES:
-        got, error = _call(fn, list(outcomes), minimum)
-        if error:
-            return wrong(error)
+        got = call(list(outcomes), minimum)
         want = _reference_rate(list(outcomes), minimum)
         value = as_number(got)
         if value is None:
@@ -96,16 +99,12 @@ def check_sre_probability(fn: Any) -> Feedback:
     >>> check_sre_probability(lambda r, a, k: max(0, (r - k * a) / (r + 1)))
     Correct: max(0, (requests - K * accepts) / (requests + 1)): 0.364 for the example.
     """
-    if unanswered(fn):
-        return prompt("a function reject_probability(requests, accepts, k)")
-    if not callable(fn):
-        return wrong(f"fn={fn!r}: pass the function itself, not its result.")
-    if _not_written(fn, 10, 3, 2.0):
-        return prompt("the body of reject_probability (it returns None so far)")
+    return _check_function(fn, "reject_probability(requests, accepts, k)", _sre_battery)
+
+
+def _sre_battery(call: Callable[..., Any]) -> Feedback:
     for r, a, k in SRE_CASES:
-        got, error = _call(fn, r, a, k)
-        if error:
-            return wrong(error)
+        got = call(r, a, k)
         want = sre_reject_probability(r, a, k)
         value = as_number(got)
         if value is None:
@@ -138,16 +137,12 @@ def check_hedged_latency(fn: Any) -> Feedback:
     ...                      first if first <= delay else min(first, delay + second))
     Correct: 80 ms for the example: the copy sent at 50 ms answers after 30 more.
     """
-    if unanswered(fn):
-        return prompt("a function hedged_latency(first, second, delay)")
-    if not callable(fn):
-        return wrong(f"fn={fn!r}: pass the function itself, not its result.")
-    if _not_written(fn, 400, 30, 50):
-        return prompt("the body of hedged_latency (it returns None so far)")
+    return _check_function(fn, "hedged_latency(first, second, delay)", _hedge_battery)
+
+
+def _hedge_battery(call: Callable[..., Any]) -> Feedback:
     for first, second, delay in HEDGE_CASES:
-        got, error = _call(fn, first, second, delay)
-        if error:
-            return wrong(error)
+        got = call(first, second, delay)
         want = hedge(HedgingPolicy(2, delay), [first, second]).latency
         value = as_number(got)
         if value is None or value != want:
