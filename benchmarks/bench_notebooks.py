@@ -34,9 +34,6 @@ ALL_TARGET_S = 60.0
 def run(path: Path) -> float:
     """Seconds to execute ``path`` in a fresh kernel (kernel start included)."""
     nb = nbformat.read(path, as_version=4)
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
-    os.environ.update(env)
     start = time.perf_counter()
     NotebookClient(nb, timeout=300, kernel_name="python3",
                    resources={"metadata": {"path": str(path.parent)}}).execute()
@@ -49,6 +46,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--edition", type=Path, default=ROOT / "notebooks",
                         help="the folder of one edition (default: notebooks/)")
     args = parser.parse_args(argv)
+    # the kernels import this checkout's retrylab
+    os.environ["PYTHONPATH"] = os.pathsep.join(
+        p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
     folder: Path = args.edition
     paths = ([folder / f"{Path(n).stem}.ipynb" for n in args.names] if args.names
              else sorted(folder.glob("*.ipynb")))

@@ -238,6 +238,9 @@ class Backoff:
         >>> b = Backoff(200, 2, 5000, jitter="full")
         >>> b.next_waits([0, 1], [0.35, 0.74]).tolist()
         [70, 296]
+        >>> Backoff(200, 2, 5000, jitter="decorrelated").next_waits(0, [0.35, 0.74],
+        ...                                                          [200, 5000]).tolist()
+        [340, 5000]
         """
         rr = _check_array("r", r, "a number >= 0 and < 1", lambda a: (a >= 0) & (a < 1))
         p = None
@@ -245,17 +248,6 @@ class Backoff:
             p = (np.full(rr.shape, self.base, dtype=np.float64) if prev is None
                  else _check_array("prev", prev, "a number >= 0 (a wait in ms)",
                                    lambda a: a >= 0))
-        return self.checked_waits(n, rr, p)
-
-    def checked_waits(self, n: npt.ArrayLike, rr: npt.NDArray[np.float64],
-                      p: npt.NDArray[Any] | None) -> npt.NDArray[np.int64]:
-        """:meth:`next_waits` for draws ``rr`` and previous waits ``p`` already checked
-        (float64 arrays, finite, in range; ``p`` given for decorrelated jitter).
-
-        >>> b = Backoff(200, 2, 5000, jitter="decorrelated")
-        >>> b.checked_waits([0, 0], np.array([0.35, 0.74]), np.array([200.0, 5000.0])).tolist()
-        [340, 5000]
-        """
         if self.jitter == "none":
             waits = self.ceilings(n)
             return waits if waits.shape == rr.shape else np.broadcast_to(waits, rr.shape).copy()

@@ -37,6 +37,12 @@ def check_ceilings(ceilings: Any) -> Feedback:
     return right("300, 900, 2700, 8100, then 24300 capped to 10000 ms.")
 
 
+def _full_jitter_alone() -> list[int]:
+    """The first three full-jitter waits on a generator of their own: draws 1, 2 and 3."""
+    return list(itertools.islice(
+        Backoff(200, 2, 5000, jitter="full").waits(Mulberry32(SEED)), 3))
+
+
 @checker
 def check_full_jitter_alone(waits: Any) -> Feedback:
     """The first three full-jitter waits from a fresh generator used by nobody else.
@@ -46,8 +52,7 @@ def check_full_jitter_alone(waits: Any) -> Feedback:
     """
     if unanswered(waits):
         return prompt("a list of three waits in ms")
-    b = Backoff(200, 2, 5000, jitter="full")
-    want = list(itertools.islice(b.waits(Mulberry32(SEED)), 3))
+    want = _full_jitter_alone()
     got = as_wholes(waits)
     if got is None or len(got) != 3:
         return wrong(f"waits={shown(waits)}: give a list of exactly three whole numbers of ms.")
@@ -89,9 +94,7 @@ def check_full_jitter_second(waits: Any) -> Feedback:
     if got == [70, 296, 780]:
         return wrong("waits=[70, 296, 780] are the table as printed: there full jitter "
                      "draws first in each row (draws 1, 3, 5). Swapped, it gets the others.")
-    alone = list(itertools.islice(Backoff(200, 2, 5000, jitter="full").waits(Mulberry32(SEED)),
-                                  3))
-    if got == alone:
+    if got == _full_jitter_alone():
         return wrong(f"waits={got!r} is full jitter on a generator of its own (draws 1, 2, 3); "
                      "here it still shares the generator, and draws second in each row.")
     if got != want:
