@@ -13,7 +13,14 @@ from retrylab.core.breaker import CircuitBreaker, State
 from retrylab.core.budget import GrpcRetryThrottle, SreRetryBudget
 from retrylab.core.policy import RetryPolicy
 from retrylab.sim.breakers import BreakerArray, BreakerSettings
-from retrylab.sim.fleet import Fleet, outage_fleet, served_under_load, simulate_fleet, storm_fleet
+from retrylab.sim.fleet import (
+    Fleet,
+    _Simulation,
+    outage_fleet,
+    served_under_load,
+    simulate_fleet,
+    storm_fleet,
+)
 from retrylab.sim.fleetresult import FleetResult
 from retrylab.sim.layered import expected_layered_load, layered_calls
 
@@ -92,6 +99,39 @@ def test_same_seed_same_output(fleet: Fleet) -> None:
     a, b = fleet.run(), fleet.run()
     pd.testing.assert_frame_equal(a.steps, b.steps)
     pd.testing.assert_frame_equal(a.clients, b.clients)
+
+
+def _same_result(a: FleetResult, b: FleetResult) -> None:
+    pd.testing.assert_frame_equal(a.steps, b.steps)
+    pd.testing.assert_frame_equal(a.clients, b.clients)
+    assert a.breaker_openings == b.breaker_openings
+
+
+@settings(max_examples=120, deadline=None)
+@given(fleet=fleets)
+def test_quiet_steps_taken_at_once_give_the_step_by_step_result(fleet: Fleet) -> None:
+    _same_result(_Simulation(fleet, quiet_runs=False).run(), fleet.run())
+
+
+@pytest.mark.parametrize("changes", [
+    {}, {"retry_budget": GrpcRetryThrottle()}, {"retry_budget": SreRetryBudget(),
+                                                "budget_groups": 7},
+    {"breaker": BreakerSettings(3, 5000)}, {"reject_cost": 0.0}, {"outage_mode": "error"},
+    {"clients": 20_000, "capacity": 3}, {"outage": None}], ids=repr)
+def test_the_storm_is_the_same_bit_for_bit_with_quiet_runs(
+        changes: dict[str, object], monkeypatch: pytest.MonkeyPatch) -> None:
+    fleet = storm_fleet(**changes)
+    quiet: list[int] = []
+    original = _Simulation._quiet
+
+    def counting(self: _Simulation, start: int, end: int, lo: int, hi: int) -> None:
+        quiet.append(end - start)
+        original(self, start, end, lo, hi)
+
+    monkeypatch.setattr(_Simulation, "_quiet", counting)
+    _same_result(_Simulation(fleet, quiet_runs=False).run(), fleet.run())
+    if changes in ({"retry_budget": GrpcRetryThrottle()}, {"outage": None}):
+        assert sum(quiet) > 4000  # the storm ends (or never starts): most steps are quiet
 
 
 def test_different_seeds_differ_where_randomness_matters() -> None:

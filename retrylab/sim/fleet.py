@@ -244,8 +244,11 @@ def storm_fleet(**changes: Any) -> Fleet:
 class _Simulation:
     """The mutable state of one run (arrays over clients) and the step loop."""
 
-    def __init__(self, fleet: Fleet) -> None:
+    def __init__(self, fleet: Fleet, quiet_runs: bool = True) -> None:
         self.fleet = fleet
+        #: take a run of quiet steps (see :meth:`_quiet_until`) in one go; False: every
+        #: step through the loop (the reference the fast path is tested against)
+        self.quiet_runs = quiet_runs
         f = fleet
         n = f.clients
         self.step = f.step_ms
@@ -295,7 +298,20 @@ class _Simulation:
         arrivals = np.searchsorted(self.arrive_step, np.arange(self.n_steps),
                                    side="right").tolist()
         capacity = s["capacity"].tolist()
-        for t in range(self.n_steps):
+        quiet_end = self._quiet_until(arrivals, capacity) if self.quiet_runs else None
+        t = -1
+        while t + 1 < self.n_steps:
+            t += 1
+            if quiet_end is not None and arrived == finished and quiet_end[t] > t + 1:
+                # nobody is waiting to retry, and every step up to quiet_end serves all
+                # its newcomers at their first try: take those steps at once
+                end = quiet_end[t]
+                self._quiet(t, end, arrived, arrivals[end - 1])
+                arrived = finished = arrivals[end - 1]
+                active = active[:0]
+                stale = 0
+                t = end - 1
+                continue
             now = t * self.step
             down = out_lo <= now < out_hi
             cap = capacity[t]
@@ -317,6 +333,51 @@ class _Simulation:
                     stale = 0
             s["waiting"][t] = arrived - finished
         return self._result()
+
+    def _quiet_until(self, arrivals: list[int], capacity: list[int]) -> list[int]:
+        """For each step, the first step at or after it that is not quiet.
+
+        A step is quiet when its newcomers (first tries) all fit in its capacity
+        and succeed (not an ``"error"`` outage). Started with nobody waiting to
+        retry, a run of quiet steps sends first tries only, and each succeeds:
+        no draw from either generator, no failure, and a fresh per-client breaker
+        that allows and records a success changes nothing. So the run can be
+        taken at once (:meth:`_quiet`), bit for bit what the loop would do.
+        """
+        f = self.fleet
+        n = self.n_steps
+        new = np.diff(np.asarray(arrivals, dtype=np.int64), prepend=0)
+        quiet = new <= np.asarray(capacity, dtype=np.int64)
+        if f.outage is not None and f.outage_mode == "error":
+            now = np.arange(n, dtype=np.int64) * self.step
+            quiet &= (new == 0) | ~((now >= f.outage[0]) & (now < f.outage[1]))
+        # the next index at or after each step where quiet is False (n if none)
+        loud = np.flatnonzero(~quiet)
+        nxt = np.searchsorted(loud, np.arange(n), side="left")
+        ends = np.append(loud, n)[nxt]
+        return cast(list[int], ends.tolist())
+
+    def _quiet(self, start: int, end: int, lo: int, hi: int) -> None:
+        """Steps ``start`` to ``end - 1``, all quiet: clients ``lo`` to ``hi - 1`` arrive
+        in them, are sent once, and succeed in the step they arrive in."""
+        s, step = self.series, self.step
+        idx = slice(lo, hi)
+        self.attempts[idx] = 1
+        self.reason[idx] = _SUCCESS
+        self.finish[idx] = self.arrive_step[idx] * step + step
+        self.next_step[idx] = -1
+        new = np.bincount(self.arrive_step[idx] - start, minlength=end - start)
+        for col in ("offered", "accepted", "first_tries", "successes"):
+            s[col][start:end] = new
+        if self.budget is not None:  # shared counters: step by step, as the loop would
+            a = lo
+            for b in (lo + np.cumsum(new)).tolist():
+                if b > a:
+                    group = self.group[a:b]
+                    yes = np.ones(group.size, dtype=bool)
+                    self.budget.on_requests(group, yes)
+                    self.budget.on_outcomes(group, yes)
+                    a = b
 
     def _step(self, t: int, now: int, due: IntArray, cap: int, all_fail: bool) -> int:
         """Send the due clients' requests; return how many clients finished."""
