@@ -2,7 +2,8 @@
 
 :func:`canvas_png` encodes what the canvas holds (after a full draw, or after
 blitting: a restored background and a few artists drawn over it, see
-:func:`blit`), as a 256-colour palette PNG at zlib level 1.
+:func:`blit`), as a 256-colour palette PNG at zlib level 1. Every canvas it hands out reuses the
+glyphs of texts drawn before (:mod:`retrylab.viz.glyphs`): text is most of an Agg draw.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from matplotlib.figure import Figure
 from matplotlib.text import Text
 from PIL import Image
 
+from .glyphs import remember_text
 from .i18n import translate_figure
 
 __all__ = ["MIN_FONT_PX", "PNG_COLOURS", "PNG_COMPRESS_LEVEL", "animated_artists", "blit",
@@ -51,7 +53,10 @@ def finish_texts(fig: Figure) -> None:
 
 
 def _agg(fig: Figure) -> FigureCanvasAgg:
-    return fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
+    """``fig``'s Agg canvas (made if it has none), remembering its texts' glyphs."""
+    canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
+    remember_text(canvas)
+    return canvas
 
 
 def canvas_png(fig: Figure) -> bytes:
