@@ -257,3 +257,31 @@ def test_a_key_press_waits_about_as_long_as_computing_it_here_would_take(
     finally:
         timer.join()
     assert found is taken
+
+
+def test_an_interrupt_while_the_worker_starts_does_not_kill_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worker ignored SIGINT only once it had imported the package (about a second):
+    Kernel > Interrupt, or a shutdown, in that second killed it with a traceback, and
+    the next key press found the pool broken."""
+    import os
+    import signal
+
+    monkeypatch.setenv("RETRYLAB_PREFETCH", "1")
+    monkeypatch.setattr(prefetch, "_POOL", None)         # a worker not started yet
+    before = signal.getsignal(signal.SIGINT)
+    ex = ContentionExplorer()                            # submits: the worker starts
+    assert signal.getsignal(signal.SIGINT) is before     # the kernel's handler is back
+    pool = prefetch._POOL
+    assert pool is not None
+    try:
+        (pid,) = pool._processes                         # type: ignore[attr-defined]
+        os.kill(pid, signal.SIGINT)                      # still importing
+        ex.wait_prefetch()
+        assert os.waitpid(pid, os.WNOHANG) == (0, 0), "the worker died"
+        assert ex._prefetcher is not None and ex._prefetcher.failures == []
+        hits = ex._prefetcher.hits
+        ex.set(clients=110)
+        assert ex._prefetcher.hits == hits + 1
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)

@@ -51,6 +51,8 @@ _LOCK = threading.Lock()
 _ACTIVE: Prefetcher | None = None
 #: How many times the worker was started again after it died.
 _RESTARTS = 0
+#: The pool whose worker is known to be running (it started ignoring SIGINT).
+_STARTED: ProcessPoolExecutor | None = None
 #: The shortest and the longest a key press waits for the worker's computation of that
 #: very setting (s); in between, about what computing it in the kernel would take.
 PATIENCE_S = 0.25
@@ -88,6 +90,43 @@ def _pool() -> ProcessPoolExecutor:
                                         initializer=_worker_init)
             atexit.register(_POOL.shutdown, wait=False, cancel_futures=True)
         return _POOL
+
+
+@contextlib.contextmanager
+def _born_deaf_to_interrupts() -> Any:
+    """Around a submission, which may start the worker: the worker is born ignoring SIGINT.
+
+    Jupyter interrupts (and, on shutdown, stops) a kernel by signalling its
+    process group, the worker's too. :func:`_worker_init` makes the worker
+    ignore SIGINT, but only after it has imported matplotlib and the package
+    (about a second): an interrupt in that second killed it with a
+    KeyboardInterrupt traceback, and the next key press found the pool broken.
+    A signal ignored when a process starts stays ignored in it (Python keeps
+    an inherited SIG_IGN), so the kernel ignores SIGINT for the microseconds
+    a submission takes, only while the worker may not be running yet.
+    """
+    if (_STARTED is not None and _STARTED is _POOL) or (
+            threading.current_thread() is not threading.main_thread()):
+        yield
+        return
+    try:
+        old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except (ValueError, OSError):  # no signals here (an embedded interpreter)
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+def _mark_started() -> None:
+    """After a submission: the worker runs once the pool has all its processes."""
+    global _STARTED
+    pool = _POOL
+    if pool is not None and _STARTED is not pool and len(
+            getattr(pool, "_processes", None) or ()) >= getattr(pool, "_max_workers", 1):
+        _STARTED = pool
 
 
 def _restart_pool() -> bool:
@@ -276,7 +315,9 @@ class Prefetcher:
                 for key, want in zip(keys, wanted, strict=True):
                     if key in known or key in self.results or key in self.pending:
                         continue
-                    fut = _pool().submit(_compute, self.cls, want)
+                    with _born_deaf_to_interrupts():
+                        fut = _pool().submit(_compute, self.cls, want)
+                    _mark_started()
                     self.pending[key] = fut
                     fut.add_done_callback(
                         lambda f, k=key: self._done(k, f))  # type: ignore[misc]
