@@ -14,8 +14,10 @@ new call's graphics context (colour, alpha, clip), so the pixels are the same
 bytes. The key holds everything the bitmaps depend on: the string, its font
 properties and the rcParams that resolve them, the position (to the fraction
 of a pixel), the angle, dpi, canvas height, hinting and anti-aliasing. Math
-text, and a Matplotlib whose ``draw_text`` hands over anything but arrays,
-are drawn as before, never remembered.
+text, and anything ``draw_text`` hands over that is not a 2-D bitmap, is drawn
+as before, never remembered. Matplotlib 3.10 (one bitmap per string) and 3.11
+(one per glyph) are both tested pixel for pixel. Drawing is as thread-safe as
+Matplotlib's own text drawing, which is not: draw a figure from one thread.
 
 >>> from matplotlib.figure import Figure
 >>> from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -43,8 +45,8 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg
 
 __all__ = ["MAX_TEXTS", "afresh", "remember_text", "remembered"]
 
-#: The most texts remembered (least recently drawn forgotten first): a few explorers'
-#: worth of settings, a few hundred kB of bitmaps.
+#: The most texts remembered (least recently drawn forgotten first): about 2 kB each,
+#: so at most about 8 MB; every explorer's first render together holds about 180.
 MAX_TEXTS = 4000
 
 _RC_KEYS = ("font.family", "font.serif", "font.sans-serif", "font.monospace", "font.cursive",
@@ -88,9 +90,12 @@ class _Recorder:
 
     def draw_text_image(self, image: Any, x: Any, y: Any, angle: Any, gc: Any) -> None:
         if self.glyphs is not None:
-            if isinstance(image, np.ndarray):
-                self.glyphs.append((image.copy(), x, y, angle))
-            else:  # an older Matplotlib hands over its font object: not remembered
+            # Matplotlib 3.11 hands over each glyph's bitmap; older ones the font, whose
+            # buffer is the whole string's bitmap (copied now: the font is reused)
+            bitmap = np.array(image, dtype=np.uint8, copy=True)
+            if bitmap.ndim == 2:
+                self.glyphs.append((bitmap, x, y, angle))
+            else:  # anything else: drawn, never remembered
                 self.glyphs = None
         self.inner.draw_text_image(image, x, y, angle, gc)
 
