@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from retrylab.core.breaker import CircuitBreaker
+from retrylab.core.breaker import BreakerRegistry, CircuitBreaker
 from retrylab.core.budget import GrpcRetryThrottle, SreRetryBudget
 from retrylab.core.ratebreaker import RateBreaker
 from retrylab.core.throttle import AdaptiveRateLimiter, RateClocker, SreThrottle, TokenBucket
@@ -45,12 +45,16 @@ def _used(obj: Any) -> Any:
         obj.record(250)
     elif isinstance(obj, AdaptiveRateLimiter):
         obj.on_response(True, 100)
+    elif isinstance(obj, BreakerRegistry):
+        obj.get("POST /measurements").record(False, 0)
+        obj.get("GET /stations").record(True, 0)
     return obj
 
 
 OBJECTS = [
     GrpcRetryThrottle(10, 0.1), SreRetryBudget(), CircuitBreaker(3, 5000), RateBreaker(),
     SreThrottle(), TokenBucket(5.0), RateClocker(), AdaptiveRateLimiter(),
+    BreakerRegistry(threshold=1),
 ]
 
 

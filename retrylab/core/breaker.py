@@ -325,13 +325,23 @@ class CircuitBreaker(Locked):
                 f"state={self._state.value!r}, failures={self._failures})")
 
 
-class BreakerRegistry:
+def each_endpoint(endpoint: str) -> str:
+    """The default grouping of :class:`BreakerRegistry`: every endpoint a group of its own.
+
+    >>> each_endpoint("GET /stations")
+    'GET /stations'
+    """
+    return endpoint
+
+
+class BreakerRegistry(Locked):
     """One breaker per endpoint group, made on first use.
 
     With a single breaker for the whole app, one failing endpoint stops every
     screen. Per group, the measurement write path can be broken while the
     station list still reads. Thread-safe: ``get`` hands out exactly one
-    breaker per group, however many threads ask at once.
+    breaker per group, however many threads ask at once. It copies and pickles
+    with its breakers (a ``group`` function of your own must pickle too).
 
     >>> reg = BreakerRegistry(threshold=1, cooldown=5000)
     >>> reg.get("POST /measurements").record(False, 0)
@@ -342,7 +352,7 @@ class BreakerRegistry:
 
     def __init__(self, threshold: int = 3, cooldown: int = 5000,
                  half_open_max_calls: int = 1,
-                 group: Callable[[str], str] = lambda endpoint: endpoint,
+                 group: Callable[[str], str] = each_endpoint,
                  trial_timeout: int | None = None) -> None:
         # checks the arguments
         CircuitBreaker(threshold, cooldown, half_open_max_calls, trial_timeout=trial_timeout)
