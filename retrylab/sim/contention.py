@@ -172,8 +172,9 @@ def race(read: FloatArray, write: FloatArray, retry: Retry) -> tuple[FloatArray,
     attempt = np.ones((runs, clients), dtype=np.int64)
     committed_at = np.empty((runs, clients))
     last = np.full(runs, -np.inf)            # the latest commit of each run
-    rows = np.arange(runs)
+    row_start = np.arange(runs) * clients   # flat index of each run's first client
     read_flat, write_flat, attempt_flat = read.ravel(), write.ravel(), attempt.ravel()
+    committed_flat = committed_at.ravel()
     for _ in range(clients):
         # A client that read before the latest commit has failed (its write, now or
         # later, sees a newer version): it hears so, sleeps, and tries again.
@@ -185,11 +186,11 @@ def race(read: FloatArray, write: FloatArray, retry: Retry) -> tuple[FloatArray,
             read_flat[idx] = new_read
             write_flat[idx] = new_write
         # The earliest pending write in each run commits.
-        j = np.argmin(write, axis=1)
-        last = write[rows, j]
-        committed_at[rows, j] = last
-        write[rows, j] = np.inf
-        read[rows, j] = np.inf
+        j = row_start + np.argmin(write, axis=1)
+        last = write_flat[j]
+        committed_flat[j] = last
+        write_flat[j] = np.inf
+        read_flat[j] = np.inf
     return committed_at, attempt
 
 
@@ -223,7 +224,12 @@ def contention(clients: int, strategy: str, runs: int = 100, seed: int = 0,
     rng = np.random.default_rng(seed)
 
     def hops(*shape: int) -> FloatArray:
-        return np.abs(rng.normal(hop_mean, hop_sd, shape))
+        # |normal(hop_mean, hop_sd)|, computed in place: the same draws and arithmetic
+        # as rng.normal (mean + sd * z), without its temporaries
+        z = rng.standard_normal(shape)
+        z *= hop_sd
+        z += hop_mean
+        return np.abs(z, out=z)
 
     first = hops(3, runs, clients)
     read = first[0]                        # the read reaches the server
@@ -239,8 +245,12 @@ def contention(clients: int, strategy: str, runs: int = 100, seed: int = 0,
         if sleep is not None:
             sleep[idx] = wait
         h = hops(4, idx.size)  # the failure comes back, then read, version, write
-        new_read = failed_write + h[0] + h[1] + wait
-        return new_read, new_read + h[2] + h[3]
+        new_read = failed_write + h[0]
+        new_read += h[1]
+        new_read += wait
+        new_write = new_read + h[2]
+        new_write += h[3]
+        return new_read, new_write
 
     committed_at, attempts = race(read, write, retry)
     calls = attempts.sum(axis=1)
