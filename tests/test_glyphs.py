@@ -2,24 +2,23 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from retrylab.viz import glyphs
 from retrylab.viz.catalog import explorer_classes
-from retrylab.viz.controls import neighbours
 from retrylab.viz.figure import Explorer
 from retrylab.viz.kit import to_png
+from retrylab.viz.prefetch import Prefetcher
 
 
-def _settings(cls: type[Explorer]) -> list[dict[str, object]]:
+def _settings(cls: type[Explorer]) -> list[dict[str, Any]]:
     """The defaults, then every control one step either way (the redraws a student makes)."""
     ex = cls()
-    out = [ex.values]
-    for name, control in ex.controls.items():
-        out += [{**ex.values, name: v} for v in neighbours(control, ex.values[name])]
-    return out
+    return [ex.values, *Prefetcher.neighbour_settings(ex.values, ex.controls, None)]
 
 
 @pytest.mark.parametrize("cls", [c for c in explorer_classes() if c.figsize is not None],

@@ -439,8 +439,9 @@ class _Simulation:
             wait = backoff.jittered(ceil, draws, self.prev[lost])
             self.prev[lost] = wait
             when = -(-(now + step + wait) // step)
-            if self.fleet.policy.time_budget is not None:
-                late = self._past_budget(lost, when)
+            budget_ms = self.fleet.policy.time_budget
+            if budget_ms is not None:
+                late = self._past_budget(lost, when, budget_ms)
                 self._give_up(lost[late], _TIME, now + step)
                 gave_up += int(np.count_nonzero(late))
                 lost, when = lost[~late], when[~late]
@@ -453,13 +454,10 @@ class _Simulation:
         s["gave_up"][t] = gave_up
         return won.size + gave_up
 
-    def _past_budget(self, idx: IntArray, when: IntArray) -> BoolArray:
+    def _past_budget(self, idx: IntArray, when: IntArray, budget_ms: int) -> BoolArray:
         """Would an attempt sent at step ``when`` end after the client's time budget?"""
-        budget = self.fleet.policy.time_budget
-        if budget is None:
-            return np.zeros(idx.size, dtype=bool)
         ends = (when + 1 - self.arrive_step[idx]) * self.step
-        return np.asarray(ends > budget)
+        return np.asarray(ends > budget_ms)
 
     def _give_up(self, idx: IntArray, reason: int, at: int) -> None:
         self.reason[idx] = reason

@@ -152,7 +152,5 @@ def remember_text(canvas: FigureCanvasAgg) -> None:
     """Make ``canvas``'s renderer reuse the glyphs of texts it has drawn before (this
     renderer only: other figures draw as Matplotlib does)."""
     renderer: Any = canvas.get_renderer()  # type: ignore[no-untyped-call]
-    if getattr(renderer, "_retrylab_glyphs", False):
-        return
-    renderer.draw_text = MethodType(_draw_text, renderer)
-    renderer._retrylab_glyphs = True
+    if "draw_text" not in vars(renderer):  # not yet: Matplotlib's method is the class's
+        renderer.draw_text = MethodType(_draw_text, renderer)

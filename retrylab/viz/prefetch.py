@@ -51,8 +51,6 @@ _LOCK = threading.Lock()
 _ACTIVE: Prefetcher | None = None
 #: How many times the worker was started again after it died.
 _RESTARTS = 0
-#: The pool whose worker is known to be running (it started ignoring SIGINT).
-_STARTED: ProcessPoolExecutor | None = None
 #: The shortest and the longest a key press waits for the worker's computation of that
 #: very setting (s); in between, about what computing it in the kernel would take.
 PATIENCE_S = 0.25
@@ -105,8 +103,10 @@ def _born_deaf_to_interrupts() -> Any:
     an inherited SIG_IGN), so the kernel ignores SIGINT for the microseconds
     a submission takes, only while the worker may not be running yet.
     """
-    if (_STARTED is not None and _STARTED is _POOL) or (
-            threading.current_thread() is not threading.main_thread()):
+    pool = _POOL
+    started = pool is not None and len(getattr(pool, "_processes", None) or ()) >= getattr(
+        pool, "_max_workers", 1)
+    if started or threading.current_thread() is not threading.main_thread():
         yield
         return
     try:
@@ -118,15 +118,6 @@ def _born_deaf_to_interrupts() -> Any:
         yield
     finally:
         signal.signal(signal.SIGINT, old)
-
-
-def _mark_started() -> None:
-    """After a submission: the worker runs once the pool has all its processes."""
-    global _STARTED
-    pool = _POOL
-    if pool is not None and _STARTED is not pool and len(
-            getattr(pool, "_processes", None) or ()) >= getattr(pool, "_max_workers", 1):
-        _STARTED = pool
 
 
 def _restart_pool() -> bool:
@@ -317,7 +308,6 @@ class Prefetcher:
                         continue
                     with _born_deaf_to_interrupts():
                         fut = _pool().submit(_compute, self.cls, want)
-                    _mark_started()
                     self.pending[key] = fut
                     fut.add_done_callback(
                         lambda f, k=key: self._done(k, f))  # type: ignore[misc]
