@@ -1,6 +1,6 @@
 """The package's layers: imports run only downward, and each layer keeps to its job.
 
-    core  <-  sim, lab  <-  viz  <-  lessons  <-  exercises  <-  notebooks
+    i18n  <-  core  <-  sim, lab  <-  viz  <-  lessons  <-  exercises  <-  notebooks
 
 A module may import from its own layer or from a lower one; ``sim`` and ``lab``
 are peers and import neither each other nor anything above. ``retrylab/__init__.py``
@@ -22,9 +22,11 @@ ROOT = Path(__file__).resolve().parents[1]
 PKG = ROOT / "retrylab"
 
 #: Layer -> rank; a module may import only ranks below its own (or its own layer).
-RANK = {"core": 0, "sim": 1, "lab": 1, "viz": 2, "lessons": 3, "exercises": 4}
+RANK = {"i18n": 0, "core": 1, "sim": 2, "lab": 2, "viz": 3, "lessons": 4, "exercises": 5}
 #: Third-party or standard modules a layer must never import.
 BANNED = {
+    "i18n": {"matplotlib", "ipywidgets", "IPython", "numpy", "pandas", "socket", "http",
+             "httpx", "time", "datetime"},
     "core": {"matplotlib", "ipywidgets", "IPython", "socket", "socketserver", "http",
              "urllib", "urllib3", "httpx", "h11", "selectors", "time", "datetime"},
     "sim": {"matplotlib", "ipywidgets", "IPython", "socket", "socketserver", "http",

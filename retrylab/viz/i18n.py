@@ -23,19 +23,18 @@ overrides the notebook's setting for that call.
 
 from __future__ import annotations
 
-import contextlib
 import re
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..core._check import check_choice
+from ..i18n import LANGS, current, language, set_language
+
+__all__ = ["LANGS", "TR", "current", "language", "set_language", "translate", "translate_figure"]
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 Lang = Literal["en", "tr"]
-LANGS: tuple[str, ...] = ("en", "tr")
-_current: list[str] = ["en"]
 
 #: English label -> Turkish, in the lessons' own terms (deneme, bekleme, taban, tavan,
 #: sarsıntı, ilişkisiz sarsıntı, devre kesici, soğuma, yarı açık, tekillik anahtarı).
@@ -168,27 +167,6 @@ TR: dict[str, str] = {
 }
 
 
-def set_language(lang: str) -> None:
-    """Make ``lang`` ("en" or "tr") the language of every figure and explorer from now on."""
-    _current[0] = check_choice("lang", lang, LANGS)
-
-
-def current() -> str:
-    """The language figures and explorers use now."""
-    return _current[0]
-
-
-@contextlib.contextmanager
-def language(lang: str) -> Iterator[str]:
-    """Use ``lang`` inside a ``with`` block, then go back to the previous language."""
-    before = _current[0]
-    set_language(lang)
-    try:
-        yield _current[0]
-    finally:
-        _current[0] = before
-
-
 #: Labels with numbers in them: (pattern on the whole English line, Turkish replacement).
 TR_PATTERNS: list[tuple[re.Pattern[str], str]] = [(re.compile(f"^{en}$"), tr) for en, tr in (
     (r"actual wait \(seed (\d+)\)", r"gerçek bekleme (tohum \1)"),
@@ -245,7 +223,7 @@ def translate(text: str, lang: str | None = None) -> str:
     >>> translate("wait (ms)\nattempt", "tr")
     'bekleme (ms)\ndeneme'
     """
-    use = _current[0] if lang is None else check_choice("lang", lang, LANGS)
+    use = current() if lang is None else check_choice("lang", lang, LANGS)
     if use == "en" or not text:
         return text
     if text in TR:
@@ -271,7 +249,7 @@ def translate_figure(fig: Figure, lang: str | None = None) -> None:
     Called just before a figure is rendered, so each figure and explorer is drawn
     in the notebook's language without any of them knowing about languages.
     """
-    use = _current[0] if lang is None else check_choice("lang", lang, LANGS)
+    use = current() if lang is None else check_choice("lang", lang, LANGS)
     if use == "en":
         return
     from matplotlib.text import Text
