@@ -107,7 +107,7 @@ __all__ = [
 
 #: Names that need the bridge extra (tenacity, urllib3, httpx): imported on first use,
 #: so ``import retrylab`` never needs them.
-_BRIDGE = ("to_tenacity", "to_urllib3", "RetryTransport", "PolicyRetry")
+_BRIDGE = ("to_tenacity", "to_tenacity_async", "to_urllib3", "RetryTransport", "PolicyRetry")
 __all__ += list(_BRIDGE)
 
 

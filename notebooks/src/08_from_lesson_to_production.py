@@ -68,7 +68,7 @@ import pandas as pd
 import urllib3
 
 from retrylab import (LabServer, Mulberry32, Outcome, RetryPolicy,
-                      RetryTransport, production_rule, to_tenacity,
+                      RetryTransport, decide, production_rule, to_tenacity,
                       to_urllib3)
 from retrylab.exercises.ex08 import (POST_FAILURES, SHIPPED,
                                      check_keyless_post, check_urllib3_retry)
@@ -273,7 +273,7 @@ compare_libraries(SHIPPED)
 # anahtarsız POST dördünde de yeniden denenir:
 
 # %%
-compare_libraries(SHIPPED.with_(rule=None))[["keyless POST 503 retried"]]
+compare_libraries(SHIPPED.with_(rule=decide))[["keyless POST 503 retried"]]
 
 # %% [markdown]
 # ## What production libraries add
