@@ -162,3 +162,33 @@ def test_check_int_refuses_huge_text_without_printing_it() -> None:
         RetryPolicy(max_attempts="9" * 5000)  # type: ignore[arg-type]
     assert len(str(info.value)) < 300 and "5002 characters" in str(info.value)
     assert math.isfinite(1.0)
+
+
+def test_an_endless_virtual_sleep_is_refused_not_spun() -> None:
+    # before: the virtual clock jumped a day at a time, for ever, at 100% CPU
+    from retrylab.lab.virtualtime import run_virtual, sleep_ms
+
+    with pytest.raises(ValueError, match=r"ms=inf is out of range"):
+        run_virtual(sleep_ms(float("inf")))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"ms=-1 is out of range"):
+        run_virtual(sleep_ms(-1))
+
+    async def forever() -> None:
+        import asyncio
+
+        await asyncio.sleep(float("inf"))
+
+    with pytest.raises(RuntimeError, match="wait forever"):
+        run_virtual(forever())
+
+
+def test_huge_sizes_are_refused_before_any_memory_is_taken() -> None:
+    from retrylab import Mulberry32, bucket_counts, contention
+
+    with pytest.raises(ValueError, match=r"n=1000000000000 is out of range.*size limit"):
+        Mulberry32(1).random(10**12)
+    with pytest.raises(ValueError, match=r"clients \* runs .* is out of range.*size limit"):
+        contention(10000, "full", runs=100000)
+    with pytest.raises(ValueError, match=r"buckets.*size limit.*larger width"):
+        bucket_counts([0, 10**12], width=1)
+    assert bucket_counts([0, 10**12], width=10**6).tolist() == [1, 1]

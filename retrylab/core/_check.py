@@ -147,12 +147,11 @@ def check_size(name: str, value: Any, limit: int) -> int:
     ValueError: n=1000000000000 is out of range: n must be an integer from 0 to 100000000
     (a size limit: larger would not fit in memory)
     """
-    try:
-        return check_int(name, value, low=0, high=limit)
-    except ArgumentTypeError:
-        raise
-    except ValueError as e:
-        raise ValueError(f"{e} (a size limit: larger would not fit in memory)") from None
+    n = check_int(name, value, low=0)
+    if n > limit:
+        raise ValueError(f"{name}={_shown(value)} is out of range: {name} must be an integer "
+                         f"from 0 to {limit} (a size limit: larger would not fit in memory)")
+    return n
 
 
 def _int_range(low: int | None, high: int | None) -> str:
