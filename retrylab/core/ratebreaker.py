@@ -271,7 +271,7 @@ class RateBreaker(Locked):
         """
         ok = check_success(success)
         now = check_clock(now)
-        duration = check_int("duration", duration, low=0)
+        duration = check_int("duration", duration, low=0, high=86_400_000)
         with self._lock:
             self._expire_half_open(now)
             if self._state is State.HALF_OPEN and self._trials > 0:
