@@ -128,6 +128,24 @@ async def _stop(task: asyncio.Future[Any]) -> None:
             await response.aclose()
 
 
+def _retrieve(task: asyncio.Future[Any]) -> None:
+    if not task.cancelled():
+        task.exception()  # retrieved, so asyncio does not log it as forgotten
+
+
+async def _aclose_apart(response: httpx.Response) -> None:
+    """Close a discarded answer in a task of its own, waiting on a plain future.
+
+    httpcore closes a connection inside a shielded anyio scope, and on Python
+    3.10 a cancel that lands there is swallowed: the loop would go on to the
+    next attempt. Here the cancel reaches this task whatever the close does
+    (the close itself finishes on its own).
+    """
+    closing = asyncio.ensure_future(response.aclose())
+    closing.add_done_callback(_retrieve)
+    await asyncio.wait({closing})
+
+
 Exchange = tuple[httpx.Response | None, httpx.TransportError | None, Outcome]
 
 
@@ -341,8 +359,8 @@ class RetryTransport(httpx.BaseTransport, httpx.AsyncBaseTransport):
             while True:
                 if step is None:
                     if response is not None:
-                        await response.aclose()
-                        response = None
+                        discarded, response = response, None
+                        await _aclose_apart(discarded)
                     shorten()
                     attempt = asyncio.ensure_future(self._async_exchange(inner, request))
                     try:
