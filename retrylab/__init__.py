@@ -11,6 +11,9 @@ from __future__ import annotations
 # -- the seeded generator ----------------------------------------------------
 from .core.rng import Mulberry32
 
+# -- a wrong type is a TypeError (and a ValueError, for older callers) -------
+from .core._check import ArgumentTypeError
+
 # -- which failures are retried ---------------------------------------------
 from .core.outcome import (
     IDEMPOTENT_METHODS,
@@ -81,7 +84,7 @@ from .sim.throttled import throttled_fleet
 from .sim.metastable import metastable_fleet
 
 __all__ = [
-    "Mulberry32",
+    "Mulberry32", "ArgumentTypeError",
     "IDEMPOTENT_METHODS", "LESSON_SAFE_METHODS", "SAFE_METHODS", "Decision", "Outcome",
     "decide", "decision_table", "parse_retry_after", "retry_everything_rule", "retry_statuses",
     "should_retry", "verdict_table", "production_rule",
@@ -104,7 +107,7 @@ __all__ = [
 
 #: Names that need the bridge extra (tenacity, urllib3, httpx): imported on first use,
 #: so ``import retrylab`` never needs them.
-_BRIDGE = ("to_tenacity", "to_urllib3", "RetryTransport", "PolicyRetry")
+_BRIDGE = ("to_tenacity", "to_tenacity_async", "to_urllib3", "RetryTransport", "PolicyRetry")
 __all__ += list(_BRIDGE)
 
 

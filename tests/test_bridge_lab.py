@@ -6,7 +6,15 @@ from __future__ import annotations
 import pytest
 import urllib3
 
-from retrylab import Backoff, LabServer, Mulberry32, Outcome, RetryPolicy, production_rule
+from retrylab import (
+    Backoff,
+    LabServer,
+    Mulberry32,
+    Outcome,
+    RetryPolicy,
+    decide,
+    production_rule,
+)
 from retrylab.lab.bridge import PolicyRetry, allowed_methods, to_urllib3
 from retrylab.lessons.production import (
     compare_libraries,
@@ -117,7 +125,7 @@ def test_keyless_posts_under_fail_after_duplicate_only_with_the_lessons_rule() -
 
 
 def test_compare_libraries_shows_each_difference() -> None:
-    table = compare_libraries(RetryPolicy(max_attempts=3))
+    table = compare_libraries(RetryPolicy(max_attempts=3, rule=decide))
     assert table.loc["policy", "503, 503, 200 waits"] == [70, 184]
     assert table.loc["tenacity", "503, 503, 200 waits"] == [70, 184]
     assert table.loc["urllib3", "503, 503, 200 waits"] == [0, 400]

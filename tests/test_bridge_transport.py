@@ -9,7 +9,14 @@ from collections.abc import AsyncIterator, Iterator
 import httpx
 import pytest
 
-from retrylab import Backoff, Mulberry32, RetryPolicy, RetryTransport, production_rule
+from retrylab import (
+    Backoff,
+    Mulberry32,
+    RetryPolicy,
+    RetryTransport,
+    decide,
+    production_rule,
+)
 from retrylab.lab.transport import error_outcome
 
 FIXED = RetryPolicy(max_attempts=4, backoff=Backoff(100, 2, 5000, jitter="none"))
@@ -206,7 +213,7 @@ def test_a_refused_post_over_real_sockets() -> None:
 
     with LabServer() as lab:
         url = lab.url + "/measurements"  # closed below: nothing listens there any more
-    for rule, attempts in ((production_rule, 3), (None, 1)):
+    for rule, attempts in ((production_rule, 3), (None, 3), (decide, 1)):
         slept: list[int] = []
         t = RetryTransport(RetryPolicy(max_attempts=3, rule=rule), Mulberry32(20260114),
                            sleep=slept.append)

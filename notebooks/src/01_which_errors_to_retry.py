@@ -510,12 +510,41 @@ first.data == again.data, lab.record_count - before
 
 # %% [markdown] tags=["tr"]
 # Aynı anahtarın *farklı* bir gövdeyle gelmesi bir istemci hatasıdır (anahtar
-# başka bir ölçüm için yeniden kullanılmıştır). Sunucu tahmin yürütmek yerine
-# bunu 409 ile reddeder:
+# başka bir ölçüm için yeniden kullanılmıştır). Sunucu tahmin yürütmek yerine,
+# IETF taslağı "The Idempotency-Key HTTP Header Field"ın dediği gibi bunu 422
+# ile reddeder. "Farklı", başka bir JSON değeri demektir: başka boşluklarla
+# gönderilen `{"value": -4.2}` aynı gövdedir. (İlki hâlâ işlenirken gelen bir
+# tekrar 409 Conflict alır: daha sonra yeniden deneyin.)
 
 # %%
 clash = http_send(url, "POST", {"value": 99.0}, {"Idempotency-Key": key})
 clash.status, clash.data["message"]
+
+# %% [markdown]
+# That 409 deserves a retry of its own. A client whose first attempt timed out
+# sends its retry while the server is still storing the first one; the lab
+# answers `409` with `Retry-After: 1` ("still being processed, retry later").
+# Giving up there reports a failure for a write that is about to be stored,
+# and a user's "try again" with a *new* key would store it twice. So a keyed
+# request retries a 409 that carries Retry-After, after the wait; without a
+# key, or without Retry-After, a 409 is an ordinary conflict:
+
+# %% [markdown] tags=["tr"]
+# O 409 kendi başına bir yeniden denemeyi hak eder. İlk denemesi zaman aşımına
+# uğrayan bir istemci, sunucu ilkini hâlâ kaydederken yeniden denemesini
+# gönderir; laboratuvar `Retry-After: 1` ile `409` yanıtı verir ("hâlâ
+# işleniyor, daha sonra yeniden deneyin"). Orada vazgeçmek, birazdan
+# kaydedilecek bir yazma isteği için başarısızlık bildirir; kullanıcının *yeni*
+# bir anahtarla "yeniden dene" demesi de onu iki kez kaydettirir. Bu yüzden
+# tekillik anahtarı olan bir istek, Retry-After taşıyan bir 409'u bekledikten
+# sonra yeniden dener; anahtar ya da Retry-After yoksa 409 sıradan bir
+# çakışmadır:
+
+# %%
+in_flight = Outcome.http(409, retry_after=1)
+(decide(in_flight, "POST", idempotency_key=True).retry,
+ decide(in_flight, "POST", idempotency_key=False).retry,
+ decide(Outcome.http(409), "POST", idempotency_key=True).retry)
 
 # %% [markdown]
 # ### 1,000 writes over a link that loses 20% of the answers

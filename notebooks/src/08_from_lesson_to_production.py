@@ -68,7 +68,7 @@ import pandas as pd
 import urllib3
 
 from retrylab import (LabServer, Mulberry32, Outcome, RetryPolicy,
-                      RetryTransport, production_rule, to_tenacity,
+                      RetryTransport, decide, production_rule, to_tenacity,
                       to_urllib3)
 from retrylab.exercises.ex08 import (POST_FAILURES, SHIPPED,
                                      check_keyless_post, check_urllib3_retry)
@@ -141,6 +141,30 @@ pd.concat([r.series() for r in reports], axis=1)
 # kaydedilmiştir. İki sorunu birden ancak bir tekillik anahtarı ortadan kaldırır
 # ([01 numaralı defter](01_which_errors_to_retry.ipynb), "Yanıtların %20'sini
 # kaybeden bir bağlantı üzerinden 1.000 yazma isteği").
+
+# %% [markdown]
+# ### A key in flight
+#
+# A key brings one answer of its own: `409 Conflict` with Retry-After, which the
+# IETF Idempotency-Key draft sends while the first request with that key is
+# still being processed. It arrives when a client timed out and retried too
+# early. It means "retry later", and `production_rule` (like the adapters, which
+# use it by default) retries it for a keyed request, after the Retry-After:
+
+# %% [markdown] tags=["tr"]
+# ### İşlenmekte olan bir anahtar
+#
+# Tekillik anahtarı kendine özgü bir yanıt da getirir: Retry-After taşıyan
+# `409 Conflict`. IETF Idempotency-Key taslağı bunu, o anahtarla gelen ilk
+# istek hâlâ işlenirken gönderir. Zaman aşımına uğrayıp çok erken yeniden
+# deneyen bir istemci bu yanıtı alır. Anlamı "daha sonra yeniden deneyin"dir;
+# `production_rule` (onu varsayılan olarak kullanan bağdaştırıcılar da) anahtarı
+# olan bir istek için bu yanıtı Retry-After kadar bekledikten sonra yeniden dener:
+
+# %%
+in_flight = Outcome.http(409, retry_after=1)
+print(production_rule(in_flight, "POST", idempotency_key=True).reason)
+production_rule(in_flight, "POST", idempotency_key=False).retry
 
 # %% [markdown]
 # ## The policy from notebook 07
@@ -273,7 +297,7 @@ compare_libraries(SHIPPED)
 # anahtarsız POST dördünde de yeniden denenir:
 
 # %%
-compare_libraries(SHIPPED.with_(rule=None))[["keyless POST 503 retried"]]
+compare_libraries(SHIPPED.with_(rule=decide))[["keyless POST 503 retried"]]
 
 # %% [markdown]
 # ## What production libraries add

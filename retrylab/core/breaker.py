@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import math
 import threading
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
-from ._check import check_int
+from ._check import ArgumentTypeError, check_int, type_error
 from ._compat import StrEnum
 from ._locked import Locked
 
@@ -70,6 +70,10 @@ class Transition:
     reason: str
 
 
+#: How many transitions a breaker keeps in ``transitions`` (the oldest are dropped).
+MAX_TRANSITIONS = 10_000
+
+
 def check_now(now: object) -> int:
     """The caller's clock reading as an int (ms), refusing NaN, inf, fractions and bools.
 
@@ -82,13 +86,20 @@ def check_now(now: object) -> int:
     Traceback (most recent call last):
     ...
     ValueError: now=nan is out of range: now must be a whole number of ms (an integer clock)
+    >>> check_now("1500")
+    Traceback (most recent call last):
+    ...
+    retrylab.ArgumentTypeError: now='1500' is out of range: now must be a whole number of
+    ms (an integer clock), not a str
     """
-    if isinstance(now, (int, np.integer)) and not isinstance(now, (bool, np.bool_)):
+    allowed = "a whole number of ms (an integer clock)"
+    if isinstance(now, (bool, np.bool_)) or not isinstance(now, (int, float, np.integer)):
+        raise type_error("now", now, allowed)
+    if isinstance(now, (int, np.integer)):
         return int(now)
-    if isinstance(now, float) and math.isfinite(now) and now.is_integer():
+    if math.isfinite(now) and now.is_integer():
         return int(now)
-    raise ValueError(f"now={now!r} is out of range: now must be a whole number of ms "
-                     "(an integer clock)")
+    raise ValueError(f"now={now!r} is out of range: now must be {allowed}")
 
 
 def check_success(success: object) -> bool:
@@ -100,12 +111,13 @@ def check_success(success: object) -> bool:
     >>> check_success("failed")
     Traceback (most recent call last):
     ...
-    TypeError: success='failed' is not a bool: pass True for a success, False for a failure
+    retrylab.ArgumentTypeError: success='failed' is not a bool: pass True for a success,
+    False for a failure
     """
     if isinstance(success, (bool, np.bool_)):
         return bool(success)
-    raise TypeError(f"success={success!r} is not a bool: pass True for a success, "
-                    "False for a failure")
+    raise ArgumentTypeError(f"success={success!r} is not a bool: pass True for a success, "
+                            "False for a failure")
 
 
 class CircuitBreaker(Locked):
@@ -168,7 +180,20 @@ class CircuitBreaker(Locked):
         self._opened_at = 0
         self._trials: list[int] = []   # admission times of the trials in flight
         self._lock = self._new_lock()
-        self.transitions: list[Transition] = []
+        #: The last :data:`MAX_TRANSITIONS` changes of state, oldest first (a deque:
+        #: a breaker that flaps for weeks keeps a bounded log).
+        self.transitions: deque[Transition] = deque(maxlen=MAX_TRANSITIONS)
+
+    def __copy__(self) -> CircuitBreaker:
+        """An independent breaker in the same state (its own trials, log and lock)."""
+        twin = type(self).__new__(type(self))
+        with self._lock:
+            state = dict(self.__dict__)
+            state["_trials"] = list(self._trials)
+            state["transitions"] = deque(self.transitions, maxlen=self.transitions.maxlen)
+        state["_lock"] = self._new_lock()
+        twin.__dict__.update(state)
+        return twin
 
     # -- reading --------------------------------------------------------------
 

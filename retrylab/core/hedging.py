@@ -42,10 +42,10 @@ delay cut the 99.9th-percentile latency of 1,000 reads from 1,800 ms to
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from ._check import check_int
+from ._check import check_int, type_error
 
 __all__ = ["HedgeResult", "HedgingPolicy", "hedge"]
 
@@ -69,8 +69,14 @@ class HedgingPolicy:
         n = check_int("max_attempts", self.max_attempts, low=1, high=1_000)
         object.__setattr__(self, "max_attempts", min(n, MAX_HEDGES))
         check_int("hedging_delay", self.hedging_delay, low=0, high=86_400_000)
-        object.__setattr__(self, "non_fatal_status_codes",
-                           tuple(self.non_fatal_status_codes))
+        codes = self.non_fatal_status_codes
+        allowed = "a list of gRPC status names such as ('UNAVAILABLE',), not one string"
+        if isinstance(codes, (str, bytes)) or not isinstance(codes, Iterable):
+            raise type_error("non_fatal_status_codes", codes, allowed)
+        codes = tuple(codes)
+        if not all(isinstance(c, str) for c in codes):
+            raise type_error("non_fatal_status_codes", codes, allowed)
+        object.__setattr__(self, "non_fatal_status_codes", codes)
 
 
 @dataclass(frozen=True)

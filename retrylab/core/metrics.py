@@ -87,6 +87,10 @@ class RetryMetrics:
         return bucket_counts(self.waits, width).rename("waits")
 
 
+#: Buckets :func:`bucket_counts` may span from the smallest wait to the largest.
+MAX_BUCKETS = 10_000_000
+
+
 def bucket_counts(waits: npt.ArrayLike, width: int = 200) -> pd.Series:
     """How many wake-ups fall in each ``width``-ms bucket, by bucket start.
 
@@ -101,6 +105,11 @@ def bucket_counts(waits: npt.ArrayLike, width: int = 200) -> pd.Series:
     if w.size == 0:
         return pd.Series([], dtype=np.int64, name="clients").rename_axis("bucket_ms")
     lo = int(idx.min())
+    span = int(idx.max()) - lo + 1
+    if span > MAX_BUCKETS:
+        raise ValueError(f"waits span {span:,} buckets of width={width}: the span is out of "
+                         f"range: at most {MAX_BUCKETS:,} buckets (a size limit), so use a "
+                         f"larger width (>= {(span * width) // MAX_BUCKETS + 1})")
     counts = np.bincount(idx - lo)
     nz = np.flatnonzero(counts)
     return pd.Series(counts[nz], index=pd.Index((nz + lo) * width, name="bucket_ms"),

@@ -29,7 +29,7 @@ from typing import Any, Literal
 
 import pandas as pd
 
-from ._check import check_int, check_number
+from ._check import ArgumentTypeError, check_bool, check_int, check_number, type_error
 from .httpdate import parse_http_date
 
 Kind = Literal["success", "http", "network", "body", "cancelled"]
@@ -42,7 +42,13 @@ IDEMPOTENT_METHODS: frozenset[str] = SAFE_METHODS | {"PUT", "DELETE"}
 #: The lesson's own set (`GUVENLI_YONTEM`): what it retries after a network error.
 LESSON_SAFE_METHODS: frozenset[str] = frozenset({"GET", "HEAD", "OPTIONS"})
 
-_METHOD = re.compile(r"^[A-Za-z]{1,20}$")
+#: Why a keyed 409 with Retry-After is retried (the same words in production_rule).
+KEY_IN_FLIGHT_REASON = ("409 with Retry-After on {m} with an idempotency key: the IETF "
+                        "Idempotency-Key draft's answer while the first request with that "
+                        "key is still being processed; retry after the wait and get its "
+                        "answer")
+
+_METHOD = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]{1,20}")  # RFC 9110 9.1: a token
 MAX_RETRY_AFTER_S = 86_400 * 365  # a year: a longer Retry-After is clamped to it
 _DELAY_SECONDS = re.compile("[0-9]+")  # RFC 9110: 1*DIGIT, ASCII only
 
@@ -168,12 +174,15 @@ Rule = Callable[[Outcome, str, bool], Decision]
 def check_method(method: str) -> str:
     """Upper-case an HTTP method name, rejecting what is not one.
 
-    >>> check_method("get")
-    'GET'
+    >>> check_method("get"), check_method("M-SEARCH")
+    ('GET', 'M-SEARCH')
     """
-    if not isinstance(method, str) or not _METHOD.match(method):
+    if not isinstance(method, str):
+        raise type_error("method", method, "an HTTP method name such as 'GET' or 'POST'")
+    if not _METHOD.fullmatch(method):
         raise ValueError(f"method={method!r} is out of range: method must be an HTTP "
-                         "method name such as 'GET' or 'POST' (1 to 20 letters)")
+                         "method name such as 'GET' or 'POST' (an RFC 9110 token of 1 to "
+                         "20 letters, digits or !#$%&'*+-.^_`|~)")
     return method.upper()
 
 
@@ -203,12 +212,12 @@ def check_methods(name: str, methods: object) -> frozenset[str]:
     >>> check_methods("safe_methods", "GET")
     Traceback (most recent call last):
     ...
-    ValueError: safe_methods='GET' is out of range: safe_methods must be a set of method
-    names such as {'GET', 'HEAD'}, not one string
+    retrylab.ArgumentTypeError: safe_methods='GET' is out of range: safe_methods must be
+    a set of method names such as {'GET', 'HEAD'}, not one string
     """
     if isinstance(methods, (str, bytes)) or not isinstance(methods, Iterable):
-        raise ValueError(f"{name}={methods!r} is out of range: {name} must be a set of "
-                         "method names such as {'GET', 'HEAD'}, not one string")
+        raise ArgumentTypeError(f"{name}={methods!r} is out of range: {name} must be a set "
+                                "of method names such as {'GET', 'HEAD'}, not one string")
     return frozenset(check_method(m) for m in methods)
 
 
@@ -223,9 +232,19 @@ def decide(outcome: Outcome, method: str, idempotency_key: bool = False, *,
     >>> print(decide(Outcome.network(), "POST").reason)
     network error on POST without an idempotency key: the server may have acted;
     retrying could do it twice
+
+    Beyond the lesson: a 409 with Retry-After on a keyed request is the IETF
+    Idempotency-Key draft's "the first request with this key is still being
+    processed, retry later" (the lab answers it so), and it is retried:
+
+    >>> decide(Outcome.http(409, retry_after=1), "POST", True).retry
+    True
+    >>> decide(Outcome.http(409), "POST", True).retry
+    False
     """
     check_outcome(outcome)
     m = check_method(method)
+    idempotency_key = check_bool("idempotency_key", idempotency_key)
     if (safe_methods is not LESSON_SAFE_METHODS and safe_methods is not IDEMPOTENT_METHODS
             and safe_methods is not SAFE_METHODS):
         safe_methods = check_methods("safe_methods", safe_methods)
@@ -241,6 +260,8 @@ def decide(outcome: Outcome, method: str, idempotency_key: bool = False, *,
                                   "retry it")
         if status >= 500:
             return Decision(True, f"{status}: the server's state right now; it can recover")
+        if status == 409 and idempotency_key and outcome.retry_after is not None:
+            return Decision(True, KEY_IN_FLIGHT_REASON.format(m=m))
         if status == 408:
             return Decision(False, "408: not retried, as the lesson's rule treats every 4xx "
                                    "but 429; yet 408 Request Timeout is the server saying it "
@@ -295,6 +316,7 @@ def retry_everything_rule(outcome: Outcome, method: str,
     if check_outcome(outcome).kind in ("success", "cancelled"):
         return decide(outcome, method, idempotency_key)
     check_method(method)
+    check_bool("idempotency_key", idempotency_key)
     return Decision(True, f"{outcome.label()}: retried anyway, as if every failure were "
                           'temporary (the lesson\'s "most common mistake")')
 
@@ -316,6 +338,7 @@ class StatusRule:
         if check_outcome(outcome).kind != "http":
             return decide(outcome, method, idempotency_key, safe_methods=self.network_methods)
         check_method(method)
+        check_bool("idempotency_key", idempotency_key)
         listed = ", ".join(str(s) for s in sorted(self.statuses)) or "none"
         if outcome.status in self.statuses:
             return Decision(True, f"{outcome.status}: on the list of statuses to retry "
@@ -353,8 +376,8 @@ def retry_statuses(statuses: Iterable[int], *,
     ValueError: status=600 is out of range: status must be an integer from 100 to 599
     """
     if isinstance(statuses, (str, bytes)) or not isinstance(statuses, Iterable):
-        raise ValueError(f"statuses={statuses!r} is out of range: statuses must be a "
-                         "list of HTTP statuses from 100 to 599, such as [429, 503]")
+        raise ArgumentTypeError(f"statuses={statuses!r} is out of range: statuses must be "
+                                "a list of HTTP statuses from 100 to 599, such as [429, 503]")
     return StatusRule(frozenset(check_int("status", s, low=100, high=599) for s in statuses),
                       check_methods("network_methods", network_methods))
 
@@ -381,12 +404,13 @@ def decision_table(methods: Iterable[str],
              else {o.label(): o for o in outcomes})
     for name, o in named.items():
         if not isinstance(o, Outcome):
-            raise ValueError(f"outcomes[{name!r}]={o!r} is out of range: each outcome must "
-                             "be an Outcome, such as Outcome.http(503)")
+            raise ArgumentTypeError(f"outcomes[{name!r}]={o!r} is out of range: each "
+                                    "outcome must be an Outcome, such as Outcome.http(503)")
     decision: Rule = decide if rule is None else rule
     if isinstance(methods, (str, bytes)) or not isinstance(methods, Iterable):
-        raise ValueError(f"methods={methods!r} is out of range: methods must be a list of "
-                         "method names such as ['GET', 'POST'], not one string")
+        raise ArgumentTypeError(f"methods={methods!r} is out of range: methods must be a "
+                                "list of method names such as ['GET', 'POST'], not one "
+                                "string")
     rows = [(m, name, key, d.retry, d.reason)
             for m in [check_method(m) for m in methods]
             for name, o in named.items() for key in (False, True)
@@ -411,6 +435,34 @@ def verdict_table(decisions: pd.DataFrame) -> pd.DataFrame:
     return verdict.unstack()
 
 
+_DAY_NAMES = frozenset({"mon", "tue", "wed", "thu", "fri", "sat", "sun", "monday", "tuesday",
+                        "wednesday", "thursday", "friday", "saturday", "sunday"})
+
+
+def _one_value(text: str) -> bool:
+    """True if the comma in ``text`` is the one inside an HTTP-date ("Wed, 14 Jan ...")."""
+    head, _, rest = text.partition(",")
+    return head.strip().lower() in _DAY_NAMES and "," not in rest
+
+
+def _split_values(text: str, value: str) -> list[str]:
+    """A joined Retry-After list split into its values (a date keeps its own comma)."""
+    parts = [p.strip(" \t") for p in text.split(",")]
+    values: list[str] = []
+    i = 0
+    while i < len(parts):
+        if parts[i].lower() in _DAY_NAMES and i + 1 < len(parts):
+            values.append(f"{parts[i]}, {parts[i + 1]}")
+            i += 2
+        else:
+            values.append(parts[i])
+            i += 1
+    if len(values) > 16 or any(not v for v in values):
+        raise ValueError(f"retry_after={value[:80]!r} is out of range: Retry-After must be "
+                         "whole seconds or an HTTP-date (or the same header a few times)")
+    return values
+
+
 def parse_retry_after(value: str, now: float | None = None) -> float:
     """Seconds to wait from a Retry-After header: delay-seconds or an HTTP-date.
 
@@ -433,6 +485,12 @@ def parse_retry_after(value: str, now: float | None = None) -> float:
     5.0
     >>> parse_retry_after("31536001")                                    # clamped
     31536000.0
+
+    The header sent twice arrives joined (``3600, 3600``, as a proxy may add
+    it): identical values are one value, differing values take the larger.
+
+    >>> parse_retry_after("3600, 3600"), parse_retry_after("2, 5")
+    (3600.0, 5.0)
     >>> parse_retry_after("-1")
     Traceback (most recent call last):
     ...
@@ -442,12 +500,18 @@ def parse_retry_after(value: str, now: float | None = None) -> float:
     allowed = (f"is out of range: Retry-After must be whole seconds (ASCII digits, "
                f"clamped to {MAX_RETRY_AFTER_S}) or an HTTP-date")
     if not isinstance(value, str):
-        raise ValueError(f"retry_after={value!r} {allowed}")
+        raise ArgumentTypeError(f"retry_after={value!r} {allowed}")
     text = value.strip(" \t")  # OWS: spaces and tabs only
-    if _DELAY_SECONDS.fullmatch(text):
-        return float(min(MAX_RETRY_AFTER_S, int(text)))
     if now is not None:
         check_number("now", now)
+    if "," in text and not _one_value(text):
+        # the same header twice, joined by a proxy or a client library: "3600, 3600"
+        return max(parse_retry_after(part, now) for part in _split_values(text, value))
+    if _DELAY_SECONDS.fullmatch(text):
+        digits = text.lstrip("0")
+        if len(digits) > len(str(MAX_RETRY_AFTER_S)):   # no int() of 5,000 digits
+            return float(MAX_RETRY_AFTER_S)
+        return float(min(MAX_RETRY_AFTER_S, int(digits or "0")))
     when = parse_http_date(text, now)
     if when is None:
         raise ValueError(f"retry_after={value!r} {allowed}")

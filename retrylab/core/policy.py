@@ -28,7 +28,7 @@ from collections.abc import Awaitable, Callable, Generator
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from ._check import check_int
+from ._check import ArgumentTypeError, check_bool, check_int
 from ._compat import StrEnum
 from .backoff import Backoff, Random
 from .outcome import (
@@ -172,8 +172,8 @@ class RetryPolicy:
     def __post_init__(self) -> None:
         check_int("max_attempts", self.max_attempts, low=1, high=1000)
         if not isinstance(self.backoff, Backoff):
-            raise ValueError(f"backoff={self.backoff!r} is out of range: backoff must be "
-                             "a Backoff(base, factor, cap, jitter=...)")
+            raise ArgumentTypeError(f"backoff={self.backoff!r} is out of range: backoff "
+                                    "must be a Backoff(base, factor, cap, jitter=...)")
         if self.time_budget is not None:
             check_int("time_budget", self.time_budget, low=0, high=86_400_000)
         if self.max_retry_after is not None:
@@ -182,9 +182,9 @@ class RetryPolicy:
         if not (isinstance(self.safe_methods, frozenset) and methods == self.safe_methods):
             object.__setattr__(self, "safe_methods", methods)
         if self.rule is not None and not callable(self.rule):
-            raise ValueError(f"rule={self.rule!r} is out of range: rule must be None or a "
-                             "function (outcome, method, idempotency_key) -> Decision, "
-                             "such as retry_everything_rule")
+            raise ArgumentTypeError(f"rule={self.rule!r} is out of range: rule must be None "
+                                    "or a function (outcome, method, idempotency_key) -> "
+                                    "Decision, such as retry_everything_rule")
 
     # -- presets ------------------------------------------------------------------
 
@@ -243,6 +243,7 @@ class RetryPolicy:
         the :class:`RetryResult`. Drive it with :meth:`run` or :meth:`run_async`.
         """
         m = check_method(method)
+        idempotency_key = check_bool("idempotency_key", idempotency_key)
         waits_iter = self.backoff.waits(rng)
         start = clock() if clock is not None else 0.0
         slept = 0

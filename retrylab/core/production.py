@@ -32,6 +32,14 @@ body error, cancellation              no          no
 ====================================  ==========  ============================
 
 With an idempotency key a POST or PATCH is retried like an idempotent method.
+A **409 that carries Retry-After on a request with an idempotency key** is
+retried too (after the Retry-After): the IETF Idempotency-Key draft
+(draft-ietf-httpapi-idempotency-key-header, "Error Scenarios") answers 409
+Conflict when "a request is outstanding for the same key" ("retry later");
+the first request is still being processed, so giving up would report a
+failure for a write that is about to be stored, and a "try again" with a new
+key would then store it twice. A 409 without Retry-After, or without a key,
+is an ordinary conflict and is not retried.
 A 503 with Retry-After is *not* treated as "the server did not act": RFC 9110
 section 15.6.4 only says the server is "currently unable to handle the request",
 a gateway may answer 503 after the origin acted, and urllib3 gates even a
@@ -40,12 +48,23 @@ Retry-After 503 by ``allowed_methods``.
 
 from __future__ import annotations
 
-from .outcome import IDEMPOTENT_METHODS, Decision, Outcome, check_method
+from ._check import check_bool
+from .outcome import (
+    IDEMPOTENT_METHODS,
+    KEY_IN_FLIGHT_REASON,
+    Decision,
+    Outcome,
+    check_method,
+    check_outcome,
+)
 
 #: Statuses retried for an idempotent request (urllib3 + botocore + RFC 9110 15.5.9).
 PRODUCTION_STATUSES: frozenset[int] = frozenset({408, 429, 500, 502, 503, 504})
 #: Statuses whose answer says the server did not act, so any method may be retried.
 NOT_ACTED_STATUSES: frozenset[int] = frozenset({408, 429})
+
+#: The reason for retrying a keyed 409 with Retry-After (the lesson's rule gives it too).
+KEY_IN_FLIGHT = KEY_IN_FLIGHT_REASON
 
 _NEVER = {
     501: "501: RFC 9110 section 15.6.2 says the server does not support the method at "
@@ -82,8 +101,12 @@ def production_rule(outcome: Outcome, method: str, idempotency_key: bool = False
     True
     >>> production_rule(Outcome.http(501), "GET").retry
     False
+    >>> production_rule(Outcome.http(409, retry_after=1), "POST", idempotency_key=True).retry
+    True
     """
+    check_outcome(outcome)
     m = check_method(method)
+    idempotency_key = check_bool("idempotency_key", idempotency_key)
     if outcome.kind == "success":
         return Decision(False, "success: nothing to retry")
     if outcome.kind == "cancelled":
@@ -109,6 +132,8 @@ def production_rule(outcome: Outcome, method: str, idempotency_key: bool = False
                                "RFC 9110 section 9.2.2 forbids an automatic retry of a "
                                "non-idempotent request that may have been applied")
     status = outcome.status or 0
+    if status == 409 and idempotency_key and outcome.retry_after is not None:
+        return Decision(True, KEY_IN_FLIGHT.format(m=m))
     if status in _NEVER:
         return Decision(False, _NEVER[status])
     if status in NOT_ACTED_STATUSES:
@@ -132,4 +157,4 @@ def production_rule(outcome: Outcome, method: str, idempotency_key: bool = False
                            "that may have been applied")
 
 
-__all__ = ["NOT_ACTED_STATUSES", "PRODUCTION_STATUSES", "production_rule"]
+__all__ = ["KEY_IN_FLIGHT", "NOT_ACTED_STATUSES", "PRODUCTION_STATUSES", "production_rule"]

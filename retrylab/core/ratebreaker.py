@@ -53,14 +53,18 @@ threads: every method takes one lock.
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from dataclasses import dataclass
+from typing import TypeVar
 
-from ._check import check_choice, check_int, check_number
+from ._check import check_choice, check_int, check_number, type_error
 from ._locked import Locked
-from .breaker import State, Transition
+from .breaker import MAX_TRANSITIONS, State, Transition, check_success
 
-__all__ = ["WINDOW_TYPES", "RateBreaker", "RateWindow"]
+__all__ = ["WINDOW_TYPES", "RateBreaker", "RateWindow", "check_clock"]
+
+_T = TypeVar("_T")
 
 #: ``"count"`` is resilience4j's COUNT_BASED, ``"time"`` its TIME_BASED.
 WINDOW_TYPES: tuple[str, ...] = ("count", "time")
@@ -137,6 +141,23 @@ class RateWindow:
         return -1.0 if calls == 0 or calls < self.minimum else 100.0 * slow / calls
 
 
+def check_clock(now: _T) -> _T:
+    """A logical clock reading in ms: any finite number (an int stays an int).
+
+    >>> check_clock(1500)
+    1500
+    >>> check_clock(float("nan"))
+    Traceback (most recent call last):
+    ...
+    ValueError: now=nan is out of range: now must be a finite number of ms
+    """
+    if isinstance(now, bool) or not isinstance(now, (int, float)):
+        raise type_error("now", now, "a finite number of ms")
+    if isinstance(now, float) and not math.isfinite(now):
+        raise ValueError(f"now={now!r} is out of range: now must be a finite number of ms")
+    return now
+
+
 class RateBreaker(Locked):
     """A failure-rate breaker with resilience4j's settings (see the module docstring).
 
@@ -173,8 +194,10 @@ class RateBreaker(Locked):
         self._window = self._closed_window()
         self._since = 0
         self._permits = 0
+        self._trials = 0        # half-open calls let through, not yet recorded or released
         self.not_permitted = 0  #: calls refused so far
-        self.transitions: list[Transition] = []
+        #: The last :data:`~retrylab.core.breaker.MAX_TRANSITIONS` changes of state.
+        self.transitions: deque[Transition] = deque(maxlen=MAX_TRANSITIONS)
 
     def _closed_window(self) -> RateWindow:
         return RateWindow(self.window_type, self.window_size, self.minimum_calls)
@@ -188,25 +211,46 @@ class RateBreaker(Locked):
 
     def failure_rate(self, now: int) -> float:
         """The current window's failure rate in percent (-1 below its minimum)."""
+        now = check_clock(now)
         with self._lock:
             return self._window.failure_rate(now)
 
     def slow_rate(self, now: int) -> float:
         """The current window's slow-call rate in percent (-1 below its minimum)."""
+        now = check_clock(now)
         with self._lock:
             return self._window.slow_rate(now)
 
     def retry_in(self, now: int) -> int:
-        """ms until a call may go (0 unless open)."""
+        """ms until a call may go: 0 when :meth:`allow` would let one through, else > 0.
+
+        Open: the rest of ``wait_in_open``. Half-open with every trial out: with
+        ``max_wait_in_half_open``, until it gives up on them and has waited in
+        open again (the latest it can be); without it nobody knows when the
+        trials will report, so ``wait_in_open`` (at least 1 ms) is the hint.
+        """
+        now = check_clock(now)
         with self._lock:
-            if self._state is not State.OPEN:
+            state, since = self._state, self._since
+            if (state is State.HALF_OPEN and self.max_wait_in_half_open > 0
+                    and now - since >= self.max_wait_in_half_open):
+                state, since = State.OPEN, now
+            if state is State.OPEN:
+                if now > since + self.wait_in_open:
+                    return 0
+                return max(1, math.ceil(since + self.wait_in_open + 1 - now))
+            if state is State.CLOSED or self._permits > 0:
                 return 0
-            return max(0, self._since + self.wait_in_open + 1 - now)
+            if self.max_wait_in_half_open > 0:
+                return max(1, math.ceil(since + self.max_wait_in_half_open
+                                        + self.wait_in_open + 1 - now))
+            return max(1, self.wait_in_open)
 
     # -- the two calls ------------------------------------------------------------
 
     def allow(self, now: int) -> bool:
         """May a call go now? Open turns half-open strictly after ``wait_in_open``."""
+        now = check_clock(now)
         with self._lock:
             self._expire_half_open(now)
             if self._state is State.OPEN and now > self._since + self.wait_in_open:
@@ -215,15 +259,24 @@ class RateBreaker(Locked):
                 return True
             if self._state is State.HALF_OPEN and self._permits > 0:
                 self._permits -= 1
+                self._trials += 1
                 return True
             self.not_permitted += 1
             return False
 
     def record(self, success: bool, now: int, duration: int = 0) -> State:
-        """Report a sent call's result (``duration`` in ms); returns the new state."""
-        duration = check_int("duration", duration, low=0)
+        """Report a sent call's result (``duration`` in ms); returns the new state.
+
+        ``success`` must be a bool (``"failed"`` is a TypeError, not a success).
+        """
+        ok = check_success(success)
+        now = check_clock(now)
+        duration = check_int("duration", duration, low=0, high=86_400_000)
         with self._lock:
             self._expire_half_open(now)
+            if self._state is State.HALF_OPEN and self._trials > 0:
+                self._trials -= 1
+            success = ok
             self._window.add(not success, duration > self.slow_call_duration, now)
             if self._state is State.OPEN:
                 return self._state      # late results are counted, nothing is decided
@@ -242,6 +295,20 @@ class RateBreaker(Locked):
                            f"failure rate {fail:.0f}%")
             return self._state
 
+    def release(self, now: int) -> None:
+        """Give back a half-open trial that will never report (its call was cancelled).
+
+        The permit is handed out again, so a lost trial does not leave the
+        breaker half-open and refusing; the state does not change. Nothing
+        happens unless a trial is in flight.
+        """
+        now = check_clock(now)
+        with self._lock:
+            self._expire_half_open(now)
+            if self._state is State.HALF_OPEN and self._trials > 0:
+                self._trials -= 1
+                self._permits += 1
+
     def _expire_half_open(self, now: int) -> None:
         if (self._state is State.HALF_OPEN and self.max_wait_in_half_open > 0
                 and now - self._since >= self.max_wait_in_half_open):
@@ -252,6 +319,7 @@ class RateBreaker(Locked):
         self.transitions.append(Transition(now, self._state, target, reason))
         self._state = target
         self._since = now
+        self._trials = 0
         if target is State.HALF_OPEN:
             self._permits = self.half_open_calls
             self._window = RateWindow("count", self.half_open_calls, self.half_open_calls)

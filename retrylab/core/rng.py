@@ -25,12 +25,15 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ._check import check_int
+from ._check import check_int, check_size
 
 _MASK = 0xFFFFFFFF
 _STEP = 0x6D2B79F5
 _SCALE = 1.0 / 4294967296.0
 _CHUNK = 1 << 20  # draws per vectorized block: bounds temporary memory
+#: The most draws one ``random(n)`` call returns (800 MB of float64): a larger n is
+#: refused with a ValueError instead of failing with a MemoryError.
+MAX_DRAWS = 100_000_000
 
 
 class Mulberry32:
@@ -72,7 +75,7 @@ class Mulberry32:
         >>> [a() for _ in range(3)] == b.random(3).tolist()
         True
         """
-        n = check_int("n", n, low=0)
+        n = check_size("n", n, MAX_DRAWS)
         out = np.empty(n, dtype=np.float64)
         start = self._state
         for lo in range(0, n, _CHUNK):

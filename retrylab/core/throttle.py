@@ -54,6 +54,9 @@ def sre_reject_probability(requests: float, accepts: float, k: float = 2.0) -> f
     >>> sre_reject_probability(100, 50), sre_reject_probability(100, 20)
     (0.0, 0.594059405940594)
     """
+    requests = check_number("requests", requests, low=0)
+    accepts = check_number("accepts", accepts, low=0)
+    k = check_number("k", k, low=0)
     return max(0.0, (requests - k * accepts) / (requests + 1))
 
 
@@ -80,6 +83,7 @@ class SreThrottle(Locked):
 
     def counts(self, now: int) -> tuple[int, int]:
         """(requests, accepts) in the window ending at ``now``."""
+        now = check_int("now", now)
         with self._lock:
             self._evict(now)
             return len(self._requests), len(self._accepts)
@@ -92,6 +96,7 @@ class SreThrottle(Locked):
     def request(self, now: int, draw: float = 1.0) -> bool:
         """Count a request; True if it should be sent (``draw >= p``)."""
         check_number("draw", draw, low=0.0, high=1.0)
+        now = check_int("now", now)
         p = self.reject_probability(now)
         with self._lock:
             self._requests.append(now)
@@ -99,6 +104,7 @@ class SreThrottle(Locked):
 
     def accepted(self, now: int) -> None:
         """The backend accepted a request."""
+        now = check_int("now", now)
         with self._lock:
             self._accepts.append(now)
 
@@ -169,6 +175,7 @@ class TokenBucket(Locked):
 
     def set_rate(self, rate: float, now: int) -> None:
         """botocore's ``max_rate`` setter: refill at the old rate, then change it."""
+        now = check_int("now", now)
         rate = check_number("max_rate", rate, low=0.0)
         with self._lock:
             self._refill(now)
@@ -177,7 +184,12 @@ class TokenBucket(Locked):
             self.capacity = min(self.capacity, self.max_capacity)
 
     def acquire(self, now: int, amount: float = 1.0) -> int:
-        """Take ``amount`` tokens; return the ms to wait before sending (0: send now)."""
+        """Take ``amount`` tokens; return the ms to wait before sending (0: send now).
+
+        ``amount`` is a number of tokens > 0 and at most 1,000,000.
+        """
+        now = check_int("now", now)
+        amount = check_number("amount", amount, low=0, high=1_000_000, low_open=True)
         with self._lock:
             self._refill(now)
             if amount <= self.capacity and self._last <= now:

@@ -15,8 +15,7 @@ already uses (``pip install "retrylab[bridge]"``):
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,9 +29,11 @@ except ImportError as e:  # pragma: no cover - the extra is installed in CI
     raise ImportError(f"retrylab.lab.bridge needs the bridge extra ({e.name} is missing): "
                       'pip install "retrylab[bridge]"') from e
 
+from ..core._check import ArgumentTypeError, check_bool
 from ..core.backoff import Random
 from ..core.outcome import Outcome, check_method
 from ..core.policy import Clock, RetryPolicy, StopReason, _checked
+from ..core.production import production_rule
 from .transport import RetryTransport
 
 #: Methods probed to turn a rule into urllib3's ``allowed_methods``.
@@ -52,36 +53,21 @@ class _Run:
     planned: int | None = None
 
 
-def to_tenacity(policy: RetryPolicy, rng: Random | None, method: str = "GET",
-                idempotency_key: bool = False,
-                sleep: Callable[[float], Any] | None = None, *,
-                clock: Clock | None = None) -> tenacity.Retrying:
-    """A ``tenacity.Retrying`` that retries a function returning an Outcome as ``policy`` does.
-
-    Use it to hand a lesson-designed policy to code built on tenacity. Calling
-    the result with ``send`` returns the last Outcome, exactly the
-    ``outcome`` of ``policy.run(send, method, rng, ..., idempotency_key=...)``:
-    the same rule, ``max(backoff draw, Retry-After)`` as the wait, the draw
-    taken lazily and never on the last attempt, the attempt limit,
-    ``max_retry_after`` and the time budget (``clock()`` in ms as in
-    :meth:`RetryPolicy.run`; without it the budget counts the waits).
-    ``sleep`` is tenacity's (seconds; ``None`` = tenacity's ``time.sleep``).
-    ``retrying.statistics["stop_reason"]`` names why it stopped.
-
-    >>> from retrylab.core.rng import Mulberry32
-    >>> answers = iter([Outcome.http(503), Outcome.http(503), Outcome.success([1])])
-    >>> slept = []
-    >>> r = to_tenacity(RetryPolicy(), Mulberry32(20260114), sleep=slept.append)
-    >>> r(lambda: next(answers)).label(), [round(s * 1000) for s in slept]
-    ('success', [70, 184])
-    >>> r.statistics["stop_reason"], r.statistics["attempt_number"]
-    ('success', 3)
-    """
+def _check_policy(policy: object) -> RetryPolicy:
     if not isinstance(policy, RetryPolicy):
-        raise ValueError(f"policy={policy!r} is out of range: policy must be a RetryPolicy")
+        raise ArgumentTypeError(f"policy={policy!r} is out of range: policy must be a "
+                                "RetryPolicy")
+    return policy
+
+
+def _strategies(policy: RetryPolicy, rng: Random | None, method: str, idempotency_key: bool,
+                clock: Clock | None) -> dict[str, Any]:
+    """tenacity's ``retry``, ``wait``, ``stop``, ``before`` and ``retry_error_callback``
+    for ``policy``: plain functions, accepted by ``Retrying`` and ``AsyncRetrying`` alike."""
+    _check_policy(policy)
     m = check_method(method)
     policy.backoff.check_rng(rng)
-    key = bool(idempotency_key)
+    key = check_bool("idempotency_key", idempotency_key)
 
     def run_of(rs: tenacity.RetryCallState) -> _Run:
         run: _Run = getattr(rs, _STATE)
@@ -109,11 +95,13 @@ def to_tenacity(policy: RetryPolicy, rng: Random | None, method: str = "GET",
         if not policy.decide(outcome, m, key).retry:
             stopped(rs, StopReason.NOT_RETRYABLE)
             return False
-        return True
+        # the policy's own limits are decided here too, so a copy(stop=...) that
+        # replaces ``stop`` adds a limit instead of turning "stop" into 0 s retries
+        return plan(rs) is not None
 
     def plan(rs: tenacity.RetryCallState) -> int | None:
         """The wait before the next attempt in ms, or None to stop; decided once per
-        attempt, whether tenacity asks ``wait`` first (8.3+) or ``stop`` first (8.2)."""
+        attempt, whichever of ``retry``, ``wait`` and ``stop`` tenacity asks first."""
         run = run_of(rs)
         if run.planned_for == rs.attempt_number:
             return run.planned
@@ -147,9 +135,66 @@ def to_tenacity(policy: RetryPolicy, rng: Random | None, method: str = "GET",
         result: Outcome = rs.outcome.result()
         return result
 
-    kwargs: dict[str, Any] = {} if sleep is None else {"sleep": sleep}
-    return tenacity.Retrying(retry=retry, wait=wait, stop=stop, before=before,
-                             retry_error_callback=last_outcome, **kwargs)
+    return {"retry": retry, "wait": wait, "stop": stop, "before": before,
+            "retry_error_callback": last_outcome}
+
+
+def to_tenacity(policy: RetryPolicy, rng: Random | None, method: str = "GET",
+                idempotency_key: bool = False,
+                sleep: Callable[[float], Any] | None = None, *,
+                clock: Clock | None = None) -> tenacity.Retrying:
+    """A ``tenacity.Retrying`` that retries a function returning an Outcome as ``policy`` does.
+
+    Use it to hand a lesson-designed policy to code built on tenacity. Calling
+    the result with ``send`` returns the last Outcome, exactly the
+    ``outcome`` of ``policy.run(send, method, rng, ..., idempotency_key=...)``:
+    the same rule, ``max(backoff draw, Retry-After)`` as the wait, the draw
+    taken lazily and never on the last attempt, the attempt limit,
+    ``max_retry_after`` and the time budget (``clock()`` in ms as in
+    :meth:`RetryPolicy.run`; without it the budget counts the waits).
+    ``sleep`` is tenacity's (seconds; ``None`` = tenacity's ``time.sleep``).
+    ``retrying.statistics["stop_reason"]`` names why it stopped. The policy's
+    limits hold in a ``retrying.copy(stop=...)`` too: the new ``stop`` is one
+    more limit. :func:`to_tenacity_async` is the same for coroutines.
+
+    >>> from retrylab.core.rng import Mulberry32
+    >>> answers = iter([Outcome.http(503), Outcome.http(503), Outcome.success([1])])
+    >>> slept = []
+    >>> r = to_tenacity(RetryPolicy(), Mulberry32(20260114), sleep=slept.append)
+    >>> r(lambda: next(answers)).label(), [round(s * 1000) for s in slept]
+    ('success', [70, 184])
+    >>> r.statistics["stop_reason"], r.statistics["attempt_number"]
+    ('success', 3)
+    """
+    kwargs = _strategies(policy, rng, method, idempotency_key, clock)
+    if sleep is not None:
+        kwargs["sleep"] = sleep
+    return tenacity.Retrying(**kwargs)
+
+
+def to_tenacity_async(policy: RetryPolicy, rng: Random | None, method: str = "GET",
+                      idempotency_key: bool = False,
+                      sleep: Callable[[float], Awaitable[Any]] | None = None, *,
+                      clock: Clock | None = None) -> tenacity.AsyncRetrying:
+    """:func:`to_tenacity` for a coroutine function: a ``tenacity.AsyncRetrying``.
+
+    ``sleep`` is awaited with seconds (``None`` = ``asyncio.sleep``); the
+    decisions, waits and draws are those of :meth:`RetryPolicy.run_async`.
+
+    >>> import asyncio
+    >>> from retrylab.core.rng import Mulberry32
+    >>> answers = iter([Outcome.http(503), Outcome.http(503), Outcome.success([1])])
+    >>> slept = []
+    >>> async def nap(s): slept.append(round(s * 1000))
+    >>> async def send(): return next(answers)
+    >>> r = to_tenacity_async(RetryPolicy(), Mulberry32(20260114), sleep=nap)
+    >>> asyncio.run(r(send)).label(), slept
+    ('success', [70, 184])
+    """
+    kwargs = _strategies(policy, rng, method, idempotency_key, clock)
+    if sleep is not None:
+        kwargs["sleep"] = sleep
+    return tenacity.AsyncRetrying(**kwargs)
 
 
 class PolicyRetry(Retry):
@@ -158,7 +203,7 @@ class PolicyRetry(Retry):
     It keeps urllib3's own counting, backoff formula and Retry-After handling
     (so it behaves as the ``Retry`` a team would write by hand) and changes two
     things: :meth:`is_retry` asks the policy's rule, and :meth:`sleep` calls an
-    injectable ``sleeper`` (seconds; default ``time.sleep``) with urllib3's own
+    injectable ``sleeper`` (seconds; default: urllib3's own sleep) with urllib3's own
     amounts. Checked against the installed urllib3 (``urllib3.__version__``):
 
     ==================  ==============================  ==============================
@@ -199,9 +244,14 @@ class PolicyRetry(Retry):
                  idempotency_key: bool = False,
                  sleeper: Callable[[float], Any] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.policy = policy if policy is not None else RetryPolicy()
-        self.idempotency_key = bool(idempotency_key)
-        self.sleeper: Callable[[float], Any] = time.sleep if sleeper is None else sleeper
+        #: The policy whose rule decides (default: ``RetryPolicy(rule=production_rule)``;
+        #: a policy without a rule gets production_rule too, as in :func:`to_urllib3`).
+        self.policy = _production(RetryPolicy() if policy is None else _check_policy(policy))
+        self.idempotency_key = check_bool("idempotency_key", idempotency_key)
+        #: Called with the seconds of each retry's wait; ``None``: urllib3's own
+        #: sleeping, through ``time.sleep`` looked up when it sleeps (so
+        #: ``mock.patch("time.sleep")`` reaches it, as in urllib3's own tests).
+        self.sleeper: Callable[[float], Any] | None = sleeper
 
     def new(self, **kw: Any) -> PolicyRetry:
         """A copy with counters changed (urllib3 calls it on every ``increment``)."""
@@ -212,18 +262,26 @@ class PolicyRetry(Retry):
         return made
 
     def is_retry(self, method: str, status_code: int, has_retry_after: bool = False) -> bool:
-        """Ask the policy's rule about an HTTP error (any method it allows)."""
+        """Ask the policy's rule about an HTTP error (any method it allows).
+
+        ``has_retry_after`` reaches the rule as a Retry-After (its value does not
+        matter to a decision), so a keyed 409 with Retry-After is retried.
+        """
         if not 400 <= status_code <= 599:
             return False
-        return self.policy.decide(Outcome.http(status_code), method,
-                                  self.idempotency_key).retry
+        outcome = Outcome.http(status_code, retry_after=0 if has_retry_after else None)
+        return self.policy.decide(outcome, method, self.idempotency_key).retry
 
     def sleep(self, response: Any = None) -> None:
         """urllib3's own sleep (Retry-After if given, else its backoff), via ``sleeper``.
 
         ``sleeper`` is called once per retry, with 0.0 where urllib3 would not
         sleep at all (its first retry), so a recording shows every retry.
+        Without a sleeper this is urllib3's own ``Retry.sleep``.
         """
+        if self.sleeper is None:
+            super().sleep(response)
+            return
         if self.respect_retry_after_header and response:
             seconds = self.get_retry_after(response)
             if seconds:
@@ -262,6 +320,39 @@ def urllib3_differences() -> pd.DataFrame:
                         ).set_index("what")
 
 
+#: urllib3's own ``test/test_retry.py`` run with ``Retry`` replaced by
+#: :class:`PolicyRetry`: the tests that fail, and why (what PolicyRetry does instead).
+URLLIB3_TEST_DIFFERENCES: dict[str, str] = {
+    "test_string": "the repr names the class, PolicyRetry(total=10, ...), not Retry(...)",
+    "test_status_forcelist": "is_retry asks the policy's rule, not status_forcelist: the "
+                             "default production_rule does not retry 418, and retries 503 on "
+                             "GET whatever the list says",
+    "test_allowed_methods_with_status_forcelist": "is_retry asks the policy's rule, not "
+                                                  "allowed_methods: production_rule never "
+                                                  "retries a keyless POST after a 500 (RFC "
+                                                  "9110 section 9.2.2), even with "
+                                                  "allowed_methods=None or ['POST']",
+    "test_false_allowed_methods": "is_retry asks the policy's rule, not allowed_methods: "
+                                  "allowed_methods=False does not make production_rule retry "
+                                  "a keyless POST after a 500",
+}
+
+
+def urllib3_test_differences() -> Mapping[str, str]:
+    """urllib3's own Retry tests that :class:`PolicyRetry` fails, test name -> reason.
+
+    The test suite runs urllib3's ``test/test_retry.py`` (from the sdist of the
+    installed version) with ``Retry`` replaced by ``PolicyRetry`` and uses this
+    as its list of expected failures: every other test must pass, and every
+    test named here must fail. A name without ``[...]`` covers every
+    parametrization of that test.
+
+    >>> all(name.startswith("test_") for name in urllib3_test_differences())
+    True
+    """
+    return dict(URLLIB3_TEST_DIFFERENCES)
+
+
 def allowed_methods(policy: RetryPolicy, idempotency_key: bool = False) -> frozenset[str] | None:
     """The methods ``policy`` retries after a network error that may have reached the server.
 
@@ -276,6 +367,11 @@ def allowed_methods(policy: RetryPolicy, idempotency_key: bool = False) -> froze
     return None if methods == frozenset(PROBE_METHODS) else methods
 
 
+def _production(policy: RetryPolicy) -> RetryPolicy:
+    """``policy`` with production_rule if it has no rule of its own (the adapters' default)."""
+    return policy if policy.rule is not None else policy.with_(rule=production_rule)
+
+
 def to_urllib3(policy: RetryPolicy, *, idempotency_key: bool = False,
                sleeper: Callable[[float], Any] | None = None) -> PolicyRetry:
     """A urllib3 ``Retry`` that follows ``policy`` as far as urllib3 allows.
@@ -288,19 +384,26 @@ def to_urllib3(policy: RetryPolicy, *, idempotency_key: bool = False,
     error answer is returned rather than raised. :class:`PolicyRetry` tabulates
     every difference.
 
+    A policy without a rule (``rule=None``) gets
+    :func:`~retrylab.core.production.production_rule`: this is the adapter a
+    team copies into production, where the lesson's rule would retry a keyless
+    POST after a 500. Ask for the lesson's rule by name, ``rule=decide``.
+
     >>> r = to_urllib3(RetryPolicy())
     >>> r.total, r.backoff_factor, r.backoff_max, sorted(r.allowed_methods)
-    (3, 0.2, 5.0, ['GET', 'HEAD', 'OPTIONS'])
-    >>> r.is_retry("GET", 503), r.is_retry("POST", 429), r.is_retry("GET", 404)
-    (True, True, False)
+    (3, 0.2, 5.0, ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PUT', 'TRACE'])
+    >>> r.is_retry("GET", 503), r.is_retry("POST", 500), r.is_retry("GET", 404)
+    (True, False, False)
+    >>> to_urllib3(RetryPolicy(max_retry_after=500)).retry_after_max
+    0.5
     """
-    if not isinstance(policy, RetryPolicy):
-        raise ValueError(f"policy={policy!r} is out of range: policy must be a RetryPolicy")
+    policy = _production(_check_policy(policy))
+    idempotency_key = check_bool("idempotency_key", idempotency_key)
     b = policy.backoff
     first = b.ceiling(1)  # urllib3's second retry sleeps backoff_factor * 2
     kwargs: dict[str, Any] = {}
     if policy.max_retry_after is not None:
-        kwargs["retry_after_max"] = policy.max_retry_after // 1000
+        kwargs["retry_after_max"] = policy.max_retry_after / 1000  # not rounded to 0
     return PolicyRetry(
         total=policy.max_attempts - 1, connect=None, read=None, status=None, other=None,
         allowed_methods=allowed_methods(policy, idempotency_key),
@@ -311,5 +414,6 @@ def to_urllib3(policy: RetryPolicy, *, idempotency_key: bool = False,
         policy=policy, idempotency_key=idempotency_key, sleeper=sleeper, **kwargs)
 
 
-__all__ = ["PROBE_METHODS", "URLLIB3_DIFFERENCES", "PolicyRetry", "RetryTransport",
-           "allowed_methods", "to_tenacity", "to_urllib3", "urllib3_differences"]
+__all__ = ["PROBE_METHODS", "URLLIB3_DIFFERENCES", "URLLIB3_TEST_DIFFERENCES", "PolicyRetry",
+           "RetryTransport", "allowed_methods", "to_tenacity", "to_tenacity_async",
+           "to_urllib3", "urllib3_differences", "urllib3_test_differences"]

@@ -13,18 +13,35 @@ Limits that keep a lab alive under load or abuse:
   with ``Retry-After: 1`` and closed, without a thread;
 - an idle timeout: a connection that sends nothing for ``idle_timeout``
   seconds is closed, so idle keep-alive clients do not hold threads forever;
+- deadlines for a whole request, as nginx's ``client_header_timeout`` and
+  ``client_body_timeout``: the request line and headers must have arrived
+  ``header_timeout`` seconds after their first byte, the body
+  ``body_timeout`` seconds after the headers, however slowly they drip (a
+  byte every few seconds resets no clock), or the connection is closed;
 - when ``accept()`` fails for lack of file descriptors the loop pauses 50 ms
   instead of spinning.
+
+Requests it refuses with 400 (and closes, so nothing after them is read as a
+request): a field name that is not an RFC 9110 token, such as
+``Content-Length : 5`` with whitespace before the colon (RFC 9112 section
+5.1: a server MUST reject it, or a body could be smuggled in as a second
+request); a Content-Length that is not one short whole number; a request
+line that is not HTTP/1.x (HTTP/2.0 gets 505); two ``Idempotency-Key``
+headers, or one that is neither a key nor a valid sf-string. Every answer
+has a status line, a garbage request line's too.
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
+import io
 import json
 import logging
+import re
 import socket
 import socketserver
+import time
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import TYPE_CHECKING, Any, cast
@@ -43,6 +60,86 @@ MAX_KEY = 255                # characters an Idempotency-Key may have
 _OUT_OF_FDS = {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM}
 _PHRASES = {s.value for s in HTTPStatus}
 Reply = tuple[int, Any, dict[str, str]]
+_TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")   # RFC 9110 5.6.2: a field name
+_MAX_LENGTH_DIGITS = 15     # a Content-Length longer than this is no body the lab reads
+
+
+class _DeadlineIO(io.RawIOBase):
+    """The connection's reading side, with a deadline for a whole phase of a request.
+
+    Every read waits at most ``idle`` seconds (the idle timeout), and never past
+    the deadline of the phase in progress: :meth:`headers` arms one that starts
+    with the first byte of a request, :meth:`body` one that starts now. Past
+    it, a read raises ``TimeoutError``, as an idle timeout does.
+    """
+
+    def __init__(self, sock: socket.socket, idle: float) -> None:
+        super().__init__()
+        self._sock = sock
+        self._idle = idle
+        self._deadline: float | None = None
+        self._pending: float | None = None   # armed at the next byte that arrives
+
+    def readable(self) -> bool:
+        return True
+
+    def headers(self, seconds: float) -> None:
+        self._deadline, self._pending = None, seconds
+
+    def body(self, seconds: float) -> None:
+        self._deadline, self._pending = time.monotonic() + seconds, None
+
+    def clear(self) -> None:
+        self._deadline = self._pending = None
+
+    def readinto(self, buffer: Any) -> int:
+        wait = self._idle
+        if self._deadline is not None:
+            left = self._deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("the request did not arrive within its deadline")
+            wait = min(wait, left)
+        self._sock.settimeout(wait)
+        try:
+            n = self._sock.recv_into(buffer)
+        finally:
+            self._sock.settimeout(self._idle)
+        if n and self._pending is not None:
+            self._deadline, self._pending = time.monotonic() + self._pending, None
+        return n
+
+
+def parse_key(raw: str) -> str:
+    """The Idempotency-Key's value: an sf-string (the draft's form) unquoted, else as sent.
+
+    The IETF draft defines the field as an RFC 8941 sf-string (``"abc"``, with
+    ``\\`` and ``\"`` escapes); a bare value (``abc``) is taken as it is, as
+    the lab always has. A quoted value that is not a valid sf-string is a
+    ValueError.
+
+    >>> parse_key('"8e03978e-40d5"'), parse_key("k-1"), parse_key('"a\\\\"b"')
+    ('8e03978e-40d5', 'k-1', 'a"b')
+    """
+    text = raw.strip(" \t")
+    if not text.startswith('"'):
+        return text
+    out: list[str] = []
+    i = 1
+    while i < len(text):
+        c = text[i]
+        if c == "\\" and i + 1 < len(text) and text[i + 1] in '"\\':
+            out.append(text[i + 1])
+            i += 2
+        elif c == '"':
+            if i != len(text) - 1:
+                break
+            return "".join(out)
+        elif c == "\\" or not " " <= c <= "~":
+            break
+        else:
+            out.append(c)
+            i += 1
+    raise ValueError(f"Idempotency-Key {raw[:40]!r} is not a valid sf-string")
 
 
 class LabHTTPServer(ThreadingHTTPServer):
@@ -123,6 +220,13 @@ class LabHandler(BaseHTTPRequestHandler):
     def setup(self) -> None:
         super().setup()
         self.connection.settimeout(self.lab.idle_timeout)  # each read or write waits this
+        self._io = _DeadlineIO(self.connection, self.lab.idle_timeout)
+        self.rfile = io.BufferedReader(self._io)
+
+    def handle_one_request(self) -> None:
+        """One request: its line and headers must arrive within ``header_timeout``."""
+        self._io.headers(self.lab.header_timeout)
+        super().handle_one_request()
 
     def log_message(self, format: str, *args: Any) -> None:
         """Quiet: the lab keeps its own log (``lab.log``)."""
@@ -136,6 +240,8 @@ class LabHandler(BaseHTTPRequestHandler):
                    explain: str | None = None) -> None:
         """Errors found while parsing the request line or headers, as JSON."""
         self.close_connection = True
+        if self.request_version == "HTTP/0.9":  # a garbage line: still a status line
+            self.request_version = "HTTP/1.0"
         text = message or HTTPStatus(code).phrase
         self.lab._record(self.command or "?", getattr(self, "path", "?") or "?", code,
                          None, None)
@@ -144,10 +250,17 @@ class LabHandler(BaseHTTPRequestHandler):
     # -- one request ----------------------------------------------------------------
 
     def _dispatch(self) -> None:
+        self._io.clear()  # the headers are in
+        if self.request_version == "HTTP/0.9":
+            self.request_version = "HTTP/1.0"  # answered with a status line all the same
         method = self.command.upper()
         path = urlsplit(self.path).path
-        key = self.headers.get("Idempotency-Key")
+        raw_key = self.headers.get("Idempotency-Key")
+        key: str | None = raw_key
         try:
+            if raw_key is not None:
+                with contextlib.suppress(ValueError):
+                    key = parse_key(raw_key)  # a bad one is refused by _check_headers
             self._handle(method, path, key)
         except TimeoutError:
             raise  # handle_one_request closes the connection
@@ -232,6 +345,28 @@ class LabHandler(BaseHTTPRequestHandler):
 
     def _check_headers(self, key: str | None) -> Reply | None:
         """RFC 9112 section 3.2: an HTTP/1.1 request has exactly one Host; a valid key."""
+        bad = [name for name in self.headers if not _TOKEN.fullmatch(name)]
+        if self.headers.defects or self.headers.get_payload():
+            # the parser stopped at a line that is not "name: value" (such as
+            # "Content-Length : 5") and kept the rest aside: that line is refused
+            text = str(self.headers.get_payload()).split("\n", 1)[0]
+            bad = [text.split(":", 1)[0] or text]
+        if bad:
+            self.close_connection = True  # the rest of the stream is not read as a request
+            return 400, {"code": "bad_header",
+                         "message": f"the field name {bad[0][:40]!r} is not a token; RFC 9112 "
+                                    "section 5.1 allows no whitespace before the colon"}, {}
+        keys = self.headers.get_all("Idempotency-Key") or []
+        if len(keys) > 1:
+            self.close_connection = True
+            return 400, {"code": "bad_header",
+                         "message": f"{len(keys)} Idempotency-Key headers: a request has one "
+                                    "key, or none"}, {}
+        if keys:
+            try:
+                parse_key(keys[0])
+            except ValueError as e:
+                return 400, {"code": "bad_header", "message": str(e)}, {}
         hosts = self.headers.get_all("Host") or []
         if len(hosts) > 1 or (self.request_version == "HTTP/1.1" and not hosts):
             self.close_connection = True
@@ -262,7 +397,8 @@ class LabHandler(BaseHTTPRequestHandler):
             return b"", None
         text = lengths[0].strip()
         # isdigit() alone accepts '²' and '٣'; RFC 9110 8.6 allows ASCII digits only
-        if len(set(lengths)) > 1 or not (text.isascii() and text.isdigit()):
+        if len(set(lengths)) > 1 or not (text.isascii() and text.isdigit()) \
+                or len(text) > _MAX_LENGTH_DIGITS:  # and int() of 5,000 digits raises
             self.close_connection = True
             shown = lengths[0] if len(lengths) == 1 else ", ".join(lengths)
             return b"", (400, {"code": "bad_header",
@@ -270,6 +406,7 @@ class LabHandler(BaseHTTPRequestHandler):
                                           "number of bytes"}, {})
         n = int(text)
         limit = self.lab.max_body
+        self._io.body(self.lab.body_timeout)
         try:
             if n > limit:
                 if n <= _DRAIN_LIMIT:
@@ -282,6 +419,8 @@ class LabHandler(BaseHTTPRequestHandler):
             data = self.rfile.read(n)
         except TimeoutError:
             return None, None  # the client stopped sending: treated as gone
+        finally:
+            self._io.clear()
         if len(data) < n:
             return None, None
         return data, None

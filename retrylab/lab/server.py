@@ -65,6 +65,8 @@ HOSTS: tuple[str, ...] = ("127.0.0.1", "::1")
 MAX_BODY = 16 * 1024          # bytes a request body may have
 MAX_CONNECTIONS = 512         # open connections served at once; one more gets 503
 IDLE_TIMEOUT = 5.0            # seconds an idle connection is kept open
+HEADER_TIMEOUT = 10.0         # seconds for a request line + headers, from their first byte
+BODY_TIMEOUT = 10.0           # seconds for a request body, from the end of the headers
 FIRST_RECORD = 115            # stored records continue the lesson's "o-114"
 MEASUREMENT = [{"id": "o-114", "value": -4.2}]
 RECORD_FIELDS = ("value", "station", "ref")
@@ -88,6 +90,11 @@ class LabServer:
       answered 503 with ``Retry-After: 1`` and closed.
     - ``idle_timeout``: seconds a connection may send nothing (between
       requests, or in the middle of one) before the lab closes it.
+    - ``header_timeout`` / ``body_timeout``: seconds the request line and
+      headers may take from their first byte, and the body from the end of the
+      headers (nginx's ``client_header_timeout`` / ``client_body_timeout``):
+      a client that drips a byte now and then is closed at the deadline, so
+      slow clients cannot hold every connection.
 
     >>> from retrylab.lab.client import http_send
     >>> with LabServer() as lab:
@@ -98,7 +105,9 @@ class LabServer:
     def __init__(self, mode: Mode = "lesson", *, fail_first: int = 2, seed: int = 0,
                  max_body: int = MAX_BODY, host: str = "127.0.0.1",
                  max_connections: int = MAX_CONNECTIONS,
-                 idle_timeout: float = IDLE_TIMEOUT) -> None:
+                 idle_timeout: float = IDLE_TIMEOUT,
+                 header_timeout: float = HEADER_TIMEOUT,
+                 body_timeout: float = BODY_TIMEOUT) -> None:
         self.mode: Mode = cast(Mode, check_choice("mode", mode, MODES))
         self.fail_first = check_int("fail_first", fail_first, low=0, high=1_000_000)
         self.seed = check_int("seed", seed, low=0, high=2**63 - 1)
@@ -109,6 +118,10 @@ class LabServer:
         self.max_connections = check_int("max_connections", max_connections, low=1,
                                          high=100_000)
         self.idle_timeout = check_number("idle_timeout", idle_timeout, low=0, high=3600,
+                                         low_open=True)
+        self.header_timeout = check_number("header_timeout", header_timeout, low=0,
+                                           high=3600, low_open=True)
+        self.body_timeout = check_number("body_timeout", body_timeout, low=0, high=3600,
                                          low_open=True)
         self._lock = threading.Lock()
         self._stopping = threading.Event()

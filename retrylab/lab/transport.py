@@ -17,6 +17,14 @@ How an exchange becomes an :class:`~retrylab.core.outcome.Outcome`:
   ``Outcome.network(sent=True)`` (it may have reached the server); other
   transport errors -> ``sent=None``.
 
+A policy without a rule gets :func:`~retrylab.core.production.production_rule`
+(the lesson's rule only when asked by name, ``rule=decide``). Each answer's
+body is read inside the transport (unless the request is streamed, see
+:class:`RetryTransport`), so a 2xx cut off mid-body is ``Outcome.network(sent=True)``
+and retried as the rule says. A time budget is a deadline: each attempt's
+timeouts are shortened to what is left of it. An ``httpx.LocalProtocolError``
+(a request that can never be sent) is raised at once.
+
 When the loop stops on an error the last exception is raised again; the
 :class:`~retrylab.core.policy.RetryResult` rides on
 ``response.extensions["retry_result"]``.
@@ -32,9 +40,11 @@ from typing import Any
 
 import httpx
 
+from ..core._check import ArgumentTypeError, check_bool
 from ..core.backoff import Random
 from ..core.outcome import Outcome, parse_retry_after
 from ..core.policy import Clock, RetryBudgetLike, RetryPolicy, RetryResult
+from ..core.production import production_rule
 
 Sleep = Callable[[int], Any]
 AsyncSleep = Callable[[int], Awaitable[Any]]
@@ -42,6 +52,7 @@ Loop = Generator[int | None, Outcome, RetryResult]
 
 _NEVER_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout,
                httpx.UnsupportedProtocol)
+_PHASES = ("connect", "read", "write", "pool")
 _MAYBE_SENT = (httpx.ReadError, httpx.WriteError, httpx.ReadTimeout, httpx.WriteTimeout,
                httpx.RemoteProtocolError)
 
@@ -97,9 +108,55 @@ async def _default_async_sleep(ms: int) -> None:
     await asyncio.sleep(ms / 1000)
 
 
+def _read_failed(error: httpx.TransportError, status: int) -> Outcome:
+    """The Outcome of an answer whose body could not be read to its end."""
+    return Outcome.network(f"the answer ({status}) was cut off before its body ended "
+                           f"({type(error).__name__}: {error})", sent=True)
+
+
+async def _stop(task: asyncio.Future[Any]) -> None:
+    """Cancel ``task`` until it has ended (a library may swallow one cancel), then
+    close the answer it may have produced all the same."""
+    while not task.done():
+        task.cancel()
+        await asyncio.wait({task}, timeout=0.05)
+    if task.cancelled():
+        return
+    if task.exception() is None:
+        response, _, _ = task.result()
+        if response is not None:
+            await response.aclose()
+
+
+def _retrieve(task: asyncio.Future[Any]) -> None:
+    if not task.cancelled():
+        task.exception()  # retrieved, so asyncio does not log it as forgotten
+
+
+async def _aclose_apart(response: httpx.Response) -> None:
+    """Close a discarded answer in a task of its own, waiting on a plain future.
+
+    httpcore closes a connection inside a shielded anyio scope, and on Python
+    3.10 a cancel that lands there is swallowed: the loop would go on to the
+    next attempt. Here the cancel reaches this task whatever the close does
+    (the close itself finishes on its own).
+    """
+    closing = asyncio.ensure_future(response.aclose())
+    closing.add_done_callback(_retrieve)
+    await asyncio.wait({closing})
+
+
+Exchange = tuple[httpx.Response | None, httpx.TransportError | None, Outcome]
+
+
 class RetryTransport(httpx.BaseTransport, httpx.AsyncBaseTransport):
     """An httpx transport (sync and async) that retries with ``policy``.
 
+    - ``policy``: its ``rule`` decides; a policy without one (``rule=None``)
+      gets :func:`~retrylab.core.production.production_rule` here, because this
+      is the adapter a team copies into production and the lesson's rule would
+      retry a keyless POST after a 500 (a duplicate write). Ask for the lesson's
+      rule by name: ``RetryPolicy(rule=decide)``;
     - ``rng``: the generator for jitter (default: a ``random.Random()`` seeded by
       the system; pass ``Mulberry32(seed)`` for the lesson's numbers);
     - ``transport``: the transport to wrap, sync for ``httpx.Client`` and async
@@ -107,10 +164,22 @@ class RetryTransport(httpx.BaseTransport, httpx.AsyncBaseTransport):
       ``httpx.AsyncHTTPTransport()``, made when first needed);
     - ``sleep(ms)`` / ``async_sleep(ms)``: how to wait (default: really wait);
     - ``clock()``: ms for the time budget (default: a monotonic clock;
-      ``None`` counts the waits only, as :meth:`RetryPolicy.run` does);
+      ``None`` counts the waits only, as :meth:`RetryPolicy.run` does). With a
+      clock the budget is a deadline: each attempt's timeouts (connect, read,
+      write, pool) are shortened to the budget left;
     - ``now()``: POSIX seconds, to read an HTTP-date Retry-After;
     - ``key_header``: a request carrying it has an idempotency key;
-    - ``retry_budget``: a budget shared by many requests (see ``retrylab.core.budget``).
+    - ``retry_budget``: a budget shared by many requests (see ``retrylab.core.budget``);
+    - ``read_body``: read each answer's body inside the transport (default
+      True), so a 2xx whose body is cut off is a network error the rule can
+      retry instead of an exception in the caller. A download that must be
+      streamed passes ``extensions={"retrylab.stream": True}`` on its request
+      (or the transport is made with ``read_body=False``): its body is then
+      read by the caller and a cut-off body is not retried.
+
+    A request that can never be sent (``httpx.LocalProtocolError``: a header
+    value with a newline, say) is raised at once, never retried; with
+    ``max_attempts=1`` the request body is not buffered (nothing is sent twice).
 
     >>> from retrylab.core.rng import Mulberry32
     >>> from retrylab.lab.server import LabServer
@@ -129,11 +198,14 @@ class RetryTransport(httpx.BaseTransport, httpx.AsyncBaseTransport):
                  sleep: Sleep | None = None, async_sleep: AsyncSleep | None = None,
                  clock: Clock | None = monotonic_ms, now: Callable[[], float] = time.time,
                  key_header: str = "Idempotency-Key",
-                 retry_budget: RetryBudgetLike | None = None) -> None:
+                 retry_budget: RetryBudgetLike | None = None,
+                 read_body: bool = True) -> None:
         if not isinstance(policy, RetryPolicy):
-            raise ValueError(f"policy={policy!r} is out of range: policy must be a "
-                             "RetryPolicy")
-        self.policy = policy
+            raise ArgumentTypeError(f"policy={policy!r} is out of range: policy must be a "
+                                    "RetryPolicy")
+        #: The policy the transport runs: the one given, with production_rule when
+        #: it has no rule of its own.
+        self.policy = policy if policy.rule is not None else policy.with_(rule=production_rule)
         self.rng: Random = random.Random().random if rng is None else rng
         self._transport = transport
         self._own_sync: httpx.HTTPTransport | None = None
@@ -145,6 +217,7 @@ class RetryTransport(httpx.BaseTransport, httpx.AsyncBaseTransport):
         self.now = now
         self.key_header = key_header
         self.retry_budget = retry_budget
+        self.read_body = check_bool("read_body", read_body)
 
     # -- the wrapped transports ---------------------------------------------------
 
@@ -173,13 +246,53 @@ class RetryTransport(httpx.BaseTransport, httpx.AsyncBaseTransport):
                                  idempotency_key=self.key_header in request.headers,
                                  clock=self.clock, retry_budget=self.retry_budget)
 
+    def _reads(self, request: httpx.Request) -> bool:
+        return self.read_body and not request.extensions.get("retrylab.stream", False)
+
+    def _deadline(self, request: httpx.Request) -> Callable[[], None]:
+        """A function that shortens the request's timeouts to the time budget left."""
+        budget, clock = self.policy.time_budget, self.clock
+        if budget is None or clock is None:
+            return lambda: None
+        start = clock()
+        given: dict[str, float | None] = dict(request.extensions.get("timeout") or {})
+
+        def shorten() -> None:
+            left = max(0.001, (budget - (clock() - start)) / 1000)
+            timeouts = {k: (left if v is None else min(float(v), left))
+                        for k, v in (given or dict.fromkeys(_PHASES)).items()}
+            request.extensions = {**request.extensions, "timeout": timeouts}
+
+        return shorten
+
     # -- sync -----------------------------------------------------------------------
+
+    def _exchange(self, inner: httpx.BaseTransport, request: httpx.Request) -> Exchange:
+        """One attempt: (the answer or None, the error or None, its Outcome)."""
+        try:
+            response = inner.handle_request(request)
+        except httpx.LocalProtocolError:
+            raise  # it can never be sent: not a failure to retry
+        except httpx.TransportError as e:
+            return None, e, error_outcome(e)
+        if self._reads(request):
+            try:
+                response.read()
+            except httpx.TransportError as e:
+                response.close()
+                return None, e, _read_failed(e, response.status_code)
+            except BaseException:
+                response.close()
+                raise
+        return response, None, response_outcome(response, self.now())
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         """Send ``request``, retrying as the policy says; return the last answer."""
         inner = self._sync()
-        request.read()  # buffered, so it can be sent again
+        if self.policy.max_attempts > 1:
+            request.read()  # buffered, so it can be sent again
         loop = self._loop(request)
+        shorten = self._deadline(request)
         response: httpx.Response | None = None
         error: httpx.TransportError | None = None
         try:
@@ -189,11 +302,8 @@ class RetryTransport(httpx.BaseTransport, httpx.AsyncBaseTransport):
                     if response is not None:
                         response.close()
                         response = None
-                    try:
-                        response = inner.handle_request(request)
-                        error, outcome = None, response_outcome(response, self.now())
-                    except httpx.TransportError as e:
-                        error, outcome = e, error_outcome(e)
+                    shorten()
+                    response, error, outcome = self._exchange(inner, request)
                     step = loop.send(outcome)
                 else:
                     self._sleep(step)
@@ -209,11 +319,39 @@ class RetryTransport(httpx.BaseTransport, httpx.AsyncBaseTransport):
 
     # -- async ----------------------------------------------------------------------
 
+    async def _async_exchange(self, inner: httpx.AsyncBaseTransport,
+                              request: httpx.Request) -> Exchange:
+        try:
+            response = await inner.handle_async_request(request)
+        except httpx.LocalProtocolError:
+            raise
+        except httpx.TransportError as e:
+            return None, e, error_outcome(e)
+        if self._reads(request):
+            try:
+                await response.aread()
+            except httpx.TransportError as e:
+                await response.aclose()
+                return None, e, _read_failed(e, response.status_code)
+            except BaseException:
+                await response.aclose()
+                raise
+        return response, None, response_outcome(response, self.now())
+
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        """The same loop for ``httpx.AsyncClient``; a cancellation stops it at once."""
+        """The same loop for ``httpx.AsyncClient``; a cancellation stops it at once.
+
+        Each attempt runs in a task of its own and this one waits on it, as
+        :func:`~retrylab.lab.client.async_send` does: a cancel that lands as
+        the answer arrives can be swallowed inside httpx's stack (anyio's
+        cancel scopes on Python 3.10), but never here, so it always stops
+        the loop; the attempt is cancelled and its answer, if any, closed.
+        """
         inner = self._async()
-        await request.aread()
+        if self.policy.max_attempts > 1:
+            await request.aread()
         loop = self._loop(request)
+        shorten = self._deadline(request)
         response: httpx.Response | None = None
         error: httpx.TransportError | None = None
         try:
@@ -221,13 +359,16 @@ class RetryTransport(httpx.BaseTransport, httpx.AsyncBaseTransport):
             while True:
                 if step is None:
                     if response is not None:
-                        await response.aclose()
-                        response = None
+                        discarded, response = response, None
+                        await _aclose_apart(discarded)
+                    shorten()
+                    attempt = asyncio.ensure_future(self._async_exchange(inner, request))
                     try:
-                        response = await inner.handle_async_request(request)
-                        error, outcome = None, response_outcome(response, self.now())
-                    except httpx.TransportError as e:
-                        error, outcome = e, error_outcome(e)
+                        await asyncio.wait({attempt})
+                    except asyncio.CancelledError:
+                        await _stop(attempt)
+                        raise
+                    response, error, outcome = attempt.result()
                     step = loop.send(outcome)
                 else:
                     await self._async_sleep(step)
@@ -261,9 +402,6 @@ class RetryTransport(httpx.BaseTransport, httpx.AsyncBaseTransport):
         for t in (self._transport, self._own_async):
             if isinstance(t, httpx.AsyncBaseTransport):
                 await t.aclose()
-
-
-
 
 
 def outcome_sender(client: httpx.Client, method: str, url: str, *,

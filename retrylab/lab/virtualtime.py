@@ -16,10 +16,13 @@ at 0; :func:`now_ms` reads it in integer ms.
 from __future__ import annotations
 
 import asyncio
+import math
 import selectors
 from collections.abc import Callable, Coroutine, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
+
+from ..core._check import type_error
 
 __all__ = ["VirtualTimeLoop", "now_ms", "run_virtual", "sleep_ms"]
 
@@ -80,6 +83,10 @@ class VirtualTimeLoop(asyncio.SelectorEventLoop):
         selector.advance = self._advance
 
     def _advance(self, seconds: float) -> None:
+        scheduled = getattr(self, "_scheduled", None)
+        if scheduled and not math.isfinite(scheduled[0].when()):
+            raise RuntimeError("virtual time: the next timer is at infinity, so the program "
+                               "would wait forever (asyncio.sleep(inf)?)")
         self._virtual_now += seconds
 
     def time(self) -> float:
@@ -131,4 +138,9 @@ async def sleep_ms(ms: int) -> None:
     >>> run_virtual(wait_then_read())
     1500
     """
+    if isinstance(ms, bool) or not isinstance(ms, (int, float)):
+        raise type_error("ms", ms, "a number of ms >= 0")
+    if not (math.isfinite(ms) and ms >= 0):
+        raise ValueError(f"ms={ms!r} is out of range: ms must be a finite number of ms "
+                         ">= 0 (an endless sleep never ends, even in virtual time)")
     await asyncio.sleep(ms / 1000)

@@ -23,7 +23,7 @@ import pandas as pd
 from ..core._check import check_choice, check_int, check_number
 from ..core.backoff import Random
 from ..core.constants import RETRY_SCENARIOS, SEED
-from ..core.outcome import Outcome
+from ..core.outcome import Outcome, decide
 from ..core.policy import RetryPolicy
 from ..core.production import production_rule
 from ..core.rng import Mulberry32
@@ -82,7 +82,7 @@ def duplicate_experiment(writes: int = 500, fail_rate: float = 0.2, rule: str = 
         raise ValueError(f"lab.mode={lab.mode!r} is out of range: duplicate_experiment "
                          "needs a LabServer('store')")
     policy = RetryPolicy(max_attempts=max_attempts,
-                         rule=production_rule if rule == "production" else None)
+                         rule=production_rule if rule == "production" else decide)
     lab.script("POST", "/measurements", fault_rate=rate, fault="fail_after", seed=seed)
     first_record, first_request = lab.record_count, lab.requests
     tag = f"d{seed}-{rule}-"
@@ -165,7 +165,8 @@ def library_scenarios(library: str, lab: LabServer,
         raise ValueError(f"lab={lab!r} is out of range: library_scenarios needs a fresh "
                          "LabServer() in mode 'lesson'")
     rng = Mulberry32(SEED) if rng is None else rng
-    runs = [_run_one(library, RetryPolicy(max_attempts=attempts), lab, method, path, rng)
+    runs = [_run_one(library, RetryPolicy(max_attempts=attempts, rule=decide), lab, method,
+                     path, rng)
             for _, _, method, path, attempts in RETRY_SCENARIOS]
     return runs, lab.measurement_requests
 
@@ -220,8 +221,6 @@ def decision_sources(methods: tuple[str, ...] = ("GET", "POST")) -> pd.DataFrame
     >>> t.loc[("POST", "http/500"), ["lesson", "production"]].tolist()
     [True, False]
     """
-    from ..core.outcome import decide
-
     outcomes = {"http/500": Outcome.http(500), "http/501": Outcome.http(501),
                 "http/429": Outcome.http(429), "network, sent=False": Outcome.network(sent=False),
                 "network, sent=True": Outcome.network(sent=True)}

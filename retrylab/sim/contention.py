@@ -194,6 +194,11 @@ def race(read: FloatArray, write: FloatArray, retry: Retry) -> tuple[FloatArray,
     return committed_at, attempt
 
 
+#: clients * runs a :func:`contention` call may simulate at once (about 10 floats each
+#: at a time, so some 800 MB at the limit): 10,000 clients x 1,000 runs, say.
+MAX_CELLS = 10_000_000
+
+
 def contention(clients: int, strategy: str, runs: int = 100, seed: int = 0,
                base: float = 5, cap: float = 2000, *, hop_mean: float = 10,
                hop_sd: float = 2) -> ContentionResult:
@@ -213,6 +218,10 @@ def contention(clients: int, strategy: str, runs: int = 100, seed: int = 0,
     clients = check_int("clients", clients, low=1, high=10_000)
     check_choice("strategy", strategy, STRATEGIES)
     runs = check_int("runs", runs, low=1, high=100_000)
+    if clients * runs > MAX_CELLS:
+        raise ValueError(f"clients * runs = {clients} * {runs} = {clients * runs:,} is out of "
+                         f"range: clients * runs must be at most {MAX_CELLS:,} (a size limit: "
+                         "each client of each run keeps its arrays in memory); use fewer runs")
     seed = check_int("seed", seed, low=0, high=2**63 - 1)
     base = check_number("base", base, low=0, high=86_400_000, low_open=True)
     cap = check_number("cap", cap, low=0, high=86_400_000)
