@@ -10,7 +10,7 @@ from matplotlib.figure import Figure
 
 from retrylab import State
 from retrylab.core._check import check_int
-from retrylab.viz.figure import (
+from retrylab.viz.explorer import (
     PALETTE,
     STATE_COLOURS,
     Explorer,
@@ -209,7 +209,7 @@ def test_check_messages_match_the_core_format() -> None:
 def test_show_displays_a_png_without_pyplot(capsys: pytest.CaptureFixture[str]) -> None:
     import matplotlib.pyplot as plt
 
-    from retrylab.viz.figure import show
+    from retrylab.viz.explorer import show
 
     before = plt.get_fignums()
     show(new_figure((2, 1)))

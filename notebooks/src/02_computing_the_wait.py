@@ -57,9 +57,9 @@ set_language("en")  # the language of this notebook's figures and explorers
 # %%
 from retrylab import Backoff, Mulberry32
 from retrylab.lessons import outputs as lesson
-from retrylab.viz.figure import show
-from retrylab.viz.herdplot import herd_data, herd_histogram
-from retrylab.viz.schedule import lesson_backoffs, wait_schedule, waits_table
+from retrylab.viz.kit import show
+from retrylab.viz.herd import herd_data, herd_histogram
+from retrylab.viz.backoff import lesson_backoffs, wait_schedule, waits_table
 from retrylab.viz.explorers import (BackoffExplorer, HerdExplorer,
                               backoff_explorer, herd_explorer)
 

@@ -77,10 +77,10 @@ from retrylab import Backoff, CircuitBreaker, Outcome, RetryPolicy, decide, repl
 from retrylab.lessons import mobile_code as mobile
 from retrylab.lessons import mobile_mistakes as mobilesim
 from retrylab.lessons.outputs import SEED
-from retrylab.viz.breakerplot import breaker_diagram
-from retrylab.viz.figure import show
-from retrylab.viz.herdplot import herd_data, herd_histogram
-from retrylab.viz.schedule import wait_schedule, waits_table
+from retrylab.viz.breaker import breaker_diagram
+from retrylab.viz.kit import show
+from retrylab.viz.herd import herd_data, herd_histogram
+from retrylab.viz.backoff import wait_schedule, waits_table
 
 pd.set_option("display.width", 120)
 pd.set_option("display.max_colwidth", 80)

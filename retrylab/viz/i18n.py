@@ -276,3 +276,22 @@ def _translated_ticks(inner: Any, lang: str) -> Any:
     fmt = FuncFormatter(lambda x, pos: translate(str(inner(x, pos)), lang))
     fmt.retrylab_lang = lang  # type: ignore[attr-defined]
     return fmt
+
+
+#: The smallest text, in PNG pixels (see :data:`retrylab.viz.kit.MIN_FONT_PX`).
+_FLOOR_PX = 14
+
+
+def finish_texts(fig: Figure) -> None:
+    """Legacy, for the explorers not yet converted to templates at the call site (the
+    fleet engineer's ``BackdropExplorer``): the texts of ``fig`` translated from
+    :data:`TR`, none below the 14 px floor. Goes when ``viz/beyond.py`` is converted;
+    the explorer base and ``to_png`` no longer call it.
+    """
+    from matplotlib.text import Text
+
+    translate_figure(fig)
+    floor = _FLOOR_PX * 72 / fig.dpi
+    for text in fig.findobj(Text):
+        if float(text.get_fontsize()) < floor:
+            text.set_fontsize(floor)
