@@ -16,7 +16,7 @@ import pytest
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 
-from retrylab.viz import backoff, beyond, breaker, explorers, fleetplots, herd
+from retrylab.viz import backoff, beyond, breaker, contention, explorers, fleet, herd
 from retrylab.viz.catalog import explorer_classes
 from retrylab.viz.explorer import Explorer, to_png
 from retrylab.viz.i18n import current, language, set_language, translate
@@ -27,7 +27,7 @@ WORDS = re.compile(r"[A-Za-z]{2}")
 
 
 def figure_functions() -> Iterator[tuple[str, Figure]]:
-    for mod in (backoff, herd, breaker, fleetplots, beyond):
+    for mod in (backoff, herd, breaker, fleet, contention, beyond):
         for name, fn in inspect.getmembers(mod, inspect.isfunction):
             if fn.__module__ != mod.__name__ or name.startswith("_"):
                 continue

@@ -91,12 +91,12 @@ from retrylab.sim.breakers import BreakerSettings
 from retrylab.sim.layered import expected_layered_load, layered_calls
 from retrylab.sim.fleet import outage_fleet, storm_fleet
 from retrylab.sim.fleetresult import summary_table
-from retrylab.viz.fleetplots import (ContentionExplorer, FleetExplorer,
-                               StormExplorer, compare_fleets,
-                               contention_curves, contention_explorer,
-                               describe_fleet, fleet_explorer,
-                               fleet_timeline, layered_load,
-                               sweep_with_progress)
+from retrylab.sim.fleetview import describe_fleet
+from retrylab.viz.contention import (ContentionExplorer, contention_curves,
+                                     contention_explorer, layered_load,
+                                     sweep_with_progress)
+from retrylab.viz.fleet import (FleetExplorer, StormExplorer, compare_fleets,
+                                fleet_explorer, fleet_timeline)
 
 # %% [markdown]
 # ## The simulator
