@@ -70,7 +70,7 @@ class SchedulePlot:
             self.lines[name] = line
         self.cap_line = self.ax.axhline(0, color=PALETTE["black"], linestyle=(0, (6, 3)),
                                         linewidth=1.5, label="cap")
-        self.ax.legend(loc="upper left", ncols=2, frameon=False)
+        self.ax.legend(loc="upper left", ncols=2, frameon=False, fontsize=11)
 
     def update(self, table: pd.DataFrame, caps: Sequence[int]) -> None:
         """Show ``table`` (rows = retries) and a line at the largest cap (if any)."""
@@ -89,7 +89,7 @@ class SchedulePlot:
         self.ax.set_xlim(0.5, len(x) + 0.5)
         self.ax.set_xticks(x)
         self.ax.set_ylim(0, top * 1.12 + 1)
-        self.ax.legend(loc="upper left", ncols=2, frameon=False)
+        self.ax.legend(loc="upper left", ncols=2, frameon=False, fontsize=11)
 
 
 def wait_schedule(backoffs: Mapping[str, Backoff] | None = None, retries: int = 6,
@@ -268,7 +268,7 @@ def retry_after_bars(backoff_waits: npt.ArrayLike, retry_after_ms: int = 2000) -
     ax.plot(x, [max(d, suggested) for d in draws], "o", color=PALETTE["black"],
             label="the loop waits")
     ax.set_xticks(x)
-    ax.legend(loc="upper left")
+    ax.legend(loc="upper left", fontsize=11)
     return fig
 
 
@@ -291,7 +291,7 @@ def wait_histogram(waits: npt.ArrayLike, width: int = 50, *,
     ax = style(fig.add_subplot(), title, f"wait (ms, {width} ms buckets)", "number of waits")
     ax.bar(counts.index.to_numpy() + width / 2, counts.to_numpy(), width=width * 0.9,
            color=PALETTE["blue"], label=f"{int(counts.sum())} waits")
-    ax.legend()
+    ax.legend(fontsize=11)
     return fig
 
 
@@ -335,11 +335,11 @@ def write_bars(counts: pd.DataFrame, drop_rate: float) -> Figure:
     for shift, (row, colour, hatch, label) in zip((-0.2, 0.2), WRITE_BARS, strict=True):
         bars = ax.bar(x + shift, counts.loc[row].to_numpy(), 0.4, color=PALETTE[colour],
                       hatch=hatch, edgecolor=PALETTE["black"], linewidth=0.6, label=label)
-        ax.bar_label(bars)
+        ax.bar_label(bars, fontsize=SMALL_PT)
     ax.set_xticks(x, [str(c) for c in counts.columns])
     top = max(int(counts.loc[row].max()) for row, *_ in WRITE_BARS)
     ax.set_ylim(0, max(top, 1) * 1.2)
-    ax.legend()
+    ax.legend(fontsize=11)
     return fig
 
 

@@ -288,7 +288,7 @@ class Explorer:
                 for artist in returned or ():
                     artist.set_animated(True)
                 self._animated = animated_artists(self.figure)
-                if self._animated and self.margins is None:
+                if self.margins is None and self.figure.get_layout_engine() is not None:
                     self.figure.canvas.draw()  # the layout, once: then fixed
                     self.figure.set_layout_engine("none")
             self.image = widgets.Image(format="png")

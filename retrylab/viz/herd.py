@@ -69,7 +69,7 @@ class HerdPlot:
         style(self.axes[0], "", _("wake-up time after the failure (ms)"),
               _("clients per bucket"))
         style(self.axes[1], "", _("wake-up time after the failure (ms)"))
-        self.axes[1].legend(loc="upper right", frameon=False)
+        self.axes[1].legend(loc="upper right", frameon=False, fontsize=11)
         self.title = fig.suptitle("", fontsize=14)
 
     def move(self, data: HerdData) -> float:
