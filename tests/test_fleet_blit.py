@@ -1,5 +1,5 @@
-"""The fleet, storm, contention and notebook 09 explorers blit, the same bytes however a
-setting is reached, and draw in the language of the kernel."""
+"""The fleet, storm, contention and notebook 09 explorers blit and draw in the language of
+the kernel (the same PNG bytes for a step or a fresh draw: tests/test_explorer_base.py)."""
 
 from __future__ import annotations
 
@@ -29,19 +29,6 @@ def steps(cls: type[Explorer]) -> list[tuple[str, Any]]:
     """One key press from the defaults on every control (the first neighbour)."""
     ex_controls = cls.make_controls()
     return [(name, neighbours(c)[0]) for name, c in ex_controls.items() if neighbours(c)]
-
-
-@pytest.mark.parametrize("lang", ["en", "tr"])
-@pytest.mark.parametrize("cls", EXPLORERS, ids=lambda c: c.__name__)
-def test_a_step_and_a_fresh_draw_give_the_same_png(cls: type[Explorer], lang: str) -> None:
-    with language(lang):
-        ex = cls()
-        ex.cache_size = 0
-        for name, value in steps(cls):
-            ex.set(**{name: value})
-            assert ex.message == ""
-            assert ex.png == cls(**{name: value}).png, f"{name}={value!r}"
-            ex.set(**{name: cls.default_values()[name]})
 
 
 @pytest.mark.parametrize("cls", EXPLORERS, ids=lambda c: c.__name__)
