@@ -194,10 +194,11 @@ def _g(value: float) -> float | int:
 #: order of the strategies by calls and by time (tests/test_fleet_scale.py).
 EXPLORER_RUNS = 20
 
-#: The calls panel's y ranges, and the time panel's (log scale: decades).
+#: The calls panel's y ranges (one saved background each).
 CALL_LEVELS: tuple[int, ...] = (100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000,
                                 100_000, 200_000, 500_000)
-TIME_LEVELS: tuple[int, ...] = tuple(10**k for k in range(2, 9))
+#: The time panel's range (log scale), fixed: every setting the sliders allow fits in it.
+TIME_RANGE_MS: tuple[float, float] = (100.0, 1e7)
 
 
 @dataclass(frozen=True)
@@ -285,22 +286,16 @@ class ContentionExplorer(Explorer):
               _("calls (mean of {runs} runs)").format(runs=EXPLORER_RUNS))
         style(self.ax_time, _("time until all are done"), None, _("time (ms, log)"))
         self.ax_time.set_yscale("log")
+        self.ax_time.set_ylim(*TIME_RANGE_MS)
         fig.suptitle(_("N clients race to update one row: the strategy picked is "
                        "outlined (readout: the numbers)"), fontsize=14)
         return [*self.bars_calls, *self.bars_time]
 
     def level(self, result: ContentionRun) -> Hashable:
-        calls = [r.calls for r in result.results.values()]
-        times = [r.time_ms for r in result.results.values()]
-        low = next((lv for lv in reversed(TIME_LEVELS) if lv <= min(times) * 0.7),
-                   TIME_LEVELS[0] // 10)
-        return (quantize(max(calls) * 1.08, CALL_LEVELS), low,
-                quantize(max(times) * 1.5, TIME_LEVELS))
+        return quantize(max(r.calls for r in result.results.values()) * 1.08, CALL_LEVELS)
 
-    def apply_level(self, level: tuple[int, int, int]) -> None:
-        top, low, high = level
-        self.ax_calls.set_ylim(0, top)
-        self.ax_time.set_ylim(low, high)
+    def apply_level(self, level: int) -> None:
+        self.ax_calls.set_ylim(0, level)
 
     def draw(self, result: ContentionRun) -> None:
         for i, s in enumerate(STRATEGIES):
