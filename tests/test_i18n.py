@@ -90,24 +90,4 @@ def test_every_explorer_works_in_turkish(cls: type[Explorer]) -> None:
         assert ex.figure is None or ex.png[:4] == b"\x89PNG"
 
 
-def _small_texts(fig: Figure) -> list[str]:
-    return sorted({f"{a.get_text()!r} {a.get_fontsize() * fig.dpi / 72:.1f} px"
-                   for a in fig.findobj(Text)
-                   if a.get_text().strip() and a.get_visible()
-                   and a.get_fontsize() * fig.dpi / 72 < 14 - 1e-6})
-
-
-@pytest.mark.parametrize("cls", explorer_classes(), ids=lambda c: c.__name__)
-def test_explorer_text_is_at_least_14_px_for_a_projector(cls: type[Explorer]) -> None:
-    ex = cls()
-    if ex.figure is None:
-        pytest.skip("a text-only explorer")
-    assert _small_texts(ex.figure) == []
-
-
-def test_figure_text_is_at_least_14_px_for_a_projector() -> None:
-    small = {}
-    for name, fig in figure_functions():
-        to_png(fig)
-        small[name] = _small_texts(fig)
-    assert {k: v for k, v in small.items() if v} == {}
+# The 14 px floor is tests/test_explorer_base.py's: sizes are set where texts are made.
