@@ -10,7 +10,7 @@ from matplotlib.figure import Figure
 
 from retrylab import State
 from retrylab.core._check import check_int
-from retrylab.viz.figure import (
+from retrylab.viz.explorer import (
     PALETTE,
     STATE_COLOURS,
     Explorer,
@@ -209,7 +209,7 @@ def test_check_messages_match_the_core_format() -> None:
 def test_show_displays_a_png_without_pyplot(capsys: pytest.CaptureFixture[str]) -> None:
     import matplotlib.pyplot as plt
 
-    from retrylab.viz.figure import show
+    from retrylab.viz.explorer import show
 
     before = plt.get_fignums()
     show(new_figure((2, 1)))
@@ -240,7 +240,7 @@ def test_a_value_error_while_drawing_is_a_message_too() -> None:
 
 def test_controls_of_one_explorer_share_one_description_width() -> None:
     from retrylab.viz.explorers import BackoffExplorer, DecisionExplorer
-    from retrylab.viz.fleetplots import FleetExplorer
+    from retrylab.viz.fleet import FleetExplorer
     widths = {}
     for cls in (Bars, Words, BackoffExplorer, DecisionExplorer):
         ex = cls()

@@ -9,20 +9,21 @@ from retrylab.core.budget import GrpcRetryThrottle
 from retrylab.sim.breakers import BreakerSettings
 from retrylab.sim.contention import contention_sweep
 from retrylab.sim.fleet import outage_fleet, storm_fleet
-from retrylab.viz.figure import to_png
-from retrylab.viz.fleetplots import (
+from retrylab.sim.fleetview import describe_fleet, step_series
+from retrylab.viz.contention import (
     ContentionExplorer,
+    contention_curves,
+    contention_explorer,
+    layered_load,
+)
+from retrylab.viz.fleet import (
     FleetExplorer,
     StormExplorer,
     compare_fleets,
-    contention_curves,
-    contention_explorer,
-    describe_fleet,
     fleet_explorer,
     fleet_timeline,
-    layered_load,
-    step_series,
 )
+from retrylab.viz.kit import to_png
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -118,11 +119,13 @@ def test_fleet_explorer_set_matches_readout_for() -> None:
     ex = fleet_explorer()
     assert isinstance(ex, FleetExplorer)
     assert ex.readout == FleetExplorer.readout_for()
-    assert ex.readout.startswith("served 200 of 1000 clients (800 gave up)")
+    assert ex.readout.splitlines()[0] == ("simulated at full scale: 1000 clients, "
+                                          "capacity 50 per 10 ms step")
+    assert ex.readout.splitlines()[1].startswith("served 200 of 1000 clients (800 gave up)")
     first = ex.png
     ex.set(jitter="full")
     assert ex.readout == FleetExplorer.readout_for(jitter="full")
-    assert ex.readout.startswith("served 998 of 1000 clients")
+    assert ex.readout.splitlines()[1].startswith("served 998 of 1000 clients")
     assert ex.png != first and ex.redraws == 2
     ex.set(breaker="on", threshold=2)
     assert ex.readout == FleetExplorer.readout_for(jitter="full", breaker="on", threshold=2)
@@ -147,7 +150,8 @@ def test_storm_explorer_budget_ends_the_storm() -> None:
     ex.set(budget="grpc")
     assert ex.readout == StormExplorer.readout_for(clients=12_000, budget="grpc")
     lines = ex.readout.splitlines()
-    assert lines[2].startswith("backlog cleared") and "retry_budget" in lines[3]
+    assert lines[0].startswith("simulated at 1/10 scale in 100 ms steps: 1200 clients")
+    assert lines[3].startswith("backlog cleared") and "retry_budget" in lines[4]
     ex.set(budget="none", reject_cost=0.0)
     assert ex.readout == StormExplorer.readout_for(clients=12_000, reject_cost=0.0)
     assert set(ex.values) - set(FleetExplorer.default_values()) == {"reject_cost"}
@@ -157,15 +161,18 @@ def test_storm_explorer_budget_ends_the_storm() -> None:
 
 def test_contention_explorer_set_matches_readout_for() -> None:
     ex = contention_explorer()
-    assert ex.readout.splitlines() == [
-        "full jitter, 100 clients: 795.1 calls (7.95 per client), 4889 ms (mean of 100 runs)",
-        "vs exponential without jitter: 0.43x the calls, 0.08x the time"]
+    assert ex.readout.splitlines()[:3] == [
+        "full jitter, 100 clients: 797.0 calls (7.97 per client), 5032 ms (mean of 20 runs)",
+        "vs exponential without jitter: 0.43x the calls, 0.08x the time",
+        "each strategy (mean of 20 runs; the notebook's sweep: 100):"]
     first = ex.png
     ex.set(strategy="decorrelated", clients=50)
     assert ex.readout == ContentionExplorer.readout_for(strategy="decorrelated", clients=50)
     assert ex.png != first
     heights = [b.get_height() for b in ex.bars_calls]
-    assert heights[0] == pytest.approx(620.78) and np.argmax(heights) == 4
+    assert heights[0] == pytest.approx(ex.compute("decorrelated", 50, 5, 2000)
+                                       .results["exponential"].calls)
+    assert np.argmax(heights) == 4
     ex.set(base=100)
     kept = ex.png
     ex.set(cap=50)                                   # cap below base
@@ -175,79 +182,3 @@ def test_contention_explorer_set_matches_readout_for() -> None:
     assert ex.message == ""
     assert ex.readout == ContentionExplorer.readout_for(strategy="decorrelated", clients=50,
                                                          base=50, cap=5000)
-
-
-def test_prefetch_computes_the_next_key_press_in_the_background(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("RETRYLAB_PREFETCH", "1")
-    ex = ContentionExplorer()
-    ex.wait_prefetch()
-    # strategy up and down, clients, base and cap one step either way
-    assert len(ex._prefetcher.results) == 8 and ex._prefetcher.hits == 0
-    ex.set(clients=110)
-    assert ex._prefetcher.hits == 1
-    monkeypatch.setenv("RETRYLAB_PREFETCH", "0")
-    here = ContentionExplorer(clients=110)
-    assert here._prefetcher is None
-    assert ex.readout == here.readout == ContentionExplorer.readout_for(clients=110)
-    assert ex.png == here.png                        # the same figure, prefetched or not
-    ex.wait_prefetch()                               # now around clients=110
-    after = {**ex.values, "clients": 120}
-    assert tuple(after.items()) in ex._prefetcher.results
-
-
-def test_the_prefetch_worker_never_starts_a_worker_of_its_own(monkeypatch) -> None:
-    """Each worker's own explorers draw its images: they must not prefetch, even with
-    RETRYLAB_PREFETCH=1 inherited from the kernel (that spawned one worker per worker,
-    until the machine ran out of memory)."""
-    from retrylab.viz import prefetch
-    from retrylab.viz.fleetplots import fleet_explorer
-
-    monkeypatch.setenv("RETRYLAB_PREFETCH", "1")
-    assert prefetch.enabled()
-    started: list[object] = []
-    monkeypatch.setattr(prefetch, "_pool", lambda: started.append(1))
-    monkeypatch.setattr(prefetch, "_IN_WORKER", True)   # what _worker_init sets
-    assert not prefetch.enabled()
-    ex = fleet_explorer("storm")                         # the worker's drawer explorer
-    ex.set(budget="grpc")
-    assert started == [] and ex._prefetcher is None
-
-
-def test_the_prefetch_worker_ends_with_its_kernel() -> None:
-    """A kernel killed with SIGKILL leaves no worker behind, and the worker has no worker."""
-    import os
-    import signal
-    import subprocess
-    import sys
-    import time
-
-    code = ("import os, time\n"
-            "os.environ['RETRYLAB_PREFETCH'] = '1'\n"
-            "from retrylab.viz.fleetplots import fleet_explorer\n"
-            "from retrylab.viz import prefetch\n"
-            "ex = fleet_explorer('storm'); ex.set(budget='grpc')\n"
-            "ex._prefetcher.wait(60)\n"
-            "print(*prefetch._POOL._processes, flush=True)\n"
-            "time.sleep(60)\n")
-    kernel = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
-    try:
-        assert kernel.stdout is not None
-        workers = [int(p) for p in kernel.stdout.readline().split()]
-        assert len(workers) == 1
-        children = subprocess.run(["pgrep", "-P", str(workers[0])], capture_output=True,
-                                  text=True).stdout.split()
-        assert children == [], "the worker started a worker of its own"
-    finally:
-        kernel.send_signal(signal.SIGKILL)
-        kernel.wait(10)
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        try:
-            os.kill(workers[0], 0)
-        except ProcessLookupError:
-            break
-        time.sleep(0.1)
-    else:
-        os.kill(workers[0], signal.SIGKILL)
-        raise AssertionError("the worker outlived its killed kernel")

@@ -82,7 +82,7 @@ def test_herd_explorer_lesson_and_ten_thousand_clients() -> None:
     ex = herd_explorer()
     assert ex.readout == "peak 24 -> 7 clients per 200 ms (0.29x)"
     assert [w.description for w in ex.controls.values()] == [
-        "base", "factor", "cap", "jitter", "clients", "attempt", "width"]
+        "base", "factor", "cap", "jitter", "clients", "retry", "width"]
     assert all(not w.continuous_update for w in ex.controls.values())
     png = ex.png
     ex.set(clients=10000)
@@ -158,7 +158,7 @@ def test_breaker_explorer_lesson_defaults_and_step_through() -> None:
     assert ex.readout == "sent 4, blocked 2; state open at 6000 ms (event 6 of 9)"
     assert ex.readout == BreakerExplorer.readout_for(step=6)
     assert ex.png != png
-    assert ex.plot.diagram.get_title() == "State after event 6 of 9: open"
+    assert ex.plot.diagram.get_title() == "states"     # the numbers are in the readout
 
 
 def test_breaker_explorer_threshold_and_cooldown() -> None:
@@ -206,12 +206,12 @@ def test_outcome_for_rejects_unknown_errors() -> None:
 
 
 @pytest.mark.parametrize("cls, name, value", [
-    (BackoffExplorer, "jitter", "decorrelated"), (HerdExplorer, "attempt", 5),
+    (BackoffExplorer, "jitter", "decorrelated"), (HerdExplorer, "retry", 4),
     (BreakerExplorer, "step", 4), (BreakerExplorer, "threshold", 1)])
 def test_an_explorer_moved_renders_what_a_fresh_one_does(cls: type, name: str,
                                                          value: object) -> None:
     """The image depends on the settings only, not on what was shown before: what the
-    redraw cache and the prefetch worker rely on."""
+    redraw cache relies on, and each level's saved background."""
     moved = cls()
     moved.set(**{name: value})
     assert moved.png == cls(**{name: value}).png

@@ -56,9 +56,9 @@ import pandas as pd
 from retrylab import (Backoff, CircuitBreaker, Mulberry32, Outcome,
                       RetryPolicy, should_retry)
 from retrylab.lessons.audit import audit_table
-from retrylab.viz.figure import show
+from retrylab.viz.kit import show
 from retrylab.lessons.outputs import SEED
-from retrylab.viz.fleetplots import fleet_timeline
+from retrylab.viz.fleet import fleet_timeline
 
 pd.set_option("display.max_colwidth", 90)
 

@@ -54,12 +54,12 @@ threads: every method takes one lock.
 from __future__ import annotations
 
 import math
+import threading
 from collections import deque
 from dataclasses import dataclass
 from typing import TypeVar
 
 from ._check import check_choice, check_int, check_number, type_error
-from ._locked import Locked
 from .breaker import MAX_TRANSITIONS, State, Transition, check_success
 
 __all__ = ["WINDOW_TYPES", "RateBreaker", "RateWindow", "check_clock"]
@@ -158,7 +158,7 @@ def check_clock(now: _T) -> _T:
     return now
 
 
-class RateBreaker(Locked):
+class RateBreaker:
     """A failure-rate breaker with resilience4j's settings (see the module docstring).
 
     Same vocabulary as :class:`~retrylab.core.breaker.CircuitBreaker`:
@@ -189,7 +189,7 @@ class RateBreaker(Locked):
         self.max_wait_in_half_open = check_int("max_wait_in_half_open",
                                                max_wait_in_half_open, low=0, high=86_400_000)
         self.name = name
-        self._lock = self._new_lock()
+        self._lock = threading.Lock()
         self._state = State.CLOSED
         self._window = self._closed_window()
         self._since = 0
