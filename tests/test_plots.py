@@ -160,7 +160,7 @@ def test_herd_histogram_bar_heights_are_the_lessons_counts() -> None:
     assert jittered.values.tolist() == [6, 5, 7, 6, 0, 0]
     assert jittered.edges.tolist() == [0, 200, 400, 600, 800, 1000, 1200]
     assert [t.get_text() for t in fig.retrylab_plot.peaks] == ["peak 24", "peak 7"]
-    assert "peak 24 -> 7 clients per 200 ms (0.29x)" in fig.get_suptitle()
+    assert "peak 24 -> 7 clients per 200 ms (0.29x)" in fig.retrylab_plot.title.get_text()
     assert fig.axes[0].get_xlabel() == "wake-up time after the failure (ms)"
 
 

@@ -6,7 +6,7 @@ step sliders.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -331,19 +331,16 @@ class BreakerPlot:
         ax.set_title(_("timeline"), fontsize=14)
         ax.set_xlim(-200, BREAKER_EVENTS[-1][0] + 1000 if BREAKER_EVENTS else 1000)
         if animated:
-            node_texts = set(NODE_TEXT.values())
-            moving: list[Any] = [*self.nodes.values(), self.current, *self.labels.values(),
-                                 self.bands,
-                                 *self.markers.values(), self.now_line]
-            moving += [t for t in self.diagram.texts if t.get_text() in node_texts]
+            moving: list[Any] = [*self.labels.values(), self.bands, *self.markers.values(),
+                                 self.now_line]
             for arrow, note in self.cooldowns:
                 moving += [arrow, note]
             for artist in moving:
                 artist.set_animated(True)
 
-    def update(self, rows: Sequence[TraceRow], cooldown: int, threshold: int, upto: int,
-               counts: Mapping[tuple[State, State], int], current: State) -> None:
-        """Show the first ``upto`` rows: node styles, arrow labels, bands, markers."""
+    def show_state(self, current: State) -> None:
+        """Mark ``current`` on the diagram: its node opaque and bold, the note beside it
+        (the breaker explorer's static part, one saved background per state)."""
         current = State(current)
         for state, circle in self.nodes.items():
             now = state is current
@@ -353,6 +350,11 @@ class BreakerPlot:
         above = current is State.HALF_OPEN  # below it, the arrows cross
         self.current.set_position((x, y + RADIUS + 0.1 if above else y - RADIUS - 0.1))
         self.current.set_verticalalignment("bottom" if above else "top")
+
+    def update(self, rows: Sequence[TraceRow], cooldown: int, threshold: int, upto: int,
+               counts: Mapping[tuple[State, State], int], current: State) -> None:
+        """Show the first ``upto`` rows: node styles, arrow labels, bands, markers."""
+        self.show_state(current)
         for key, text in arrow_labels(counts, threshold, cooldown).items():
             self.labels[key].set_text(text)
         shown = list(rows[:upto])
@@ -448,6 +450,12 @@ class BreakerExplorer(Explorer):
 
     def setup(self, fig: Figure) -> None:
         self.plot = BreakerPlot(fig, animated=True)
+
+    def level(self, result: BreakerRun) -> Hashable:
+        return result.state  # the diagram's nodes: three saved backgrounds
+
+    def apply_level(self, level: State) -> None:
+        self.plot.show_state(level)
 
     def draw(self, result: BreakerRun) -> None:
         self.plot.update(result.rows, result.cooldown, result.threshold, result.step,
