@@ -133,7 +133,7 @@ def test_full_jitter_endless(short_limit: float, release: threading.Event) -> No
     start = time.monotonic()
     fb = check_full_jitter(spin)
     assert time.monotonic() - start < 5
-    fails_with(fb, "did not finish within 0.5 s", "full_jitter(0, 0.35041")
+    fails_with(fb, "stopped after 0.5 s", "full_jitter(0, 0.35041")
 
 
 @pytest.mark.parametrize("garbage", [5, "x", 2.5, [1, 2]])
@@ -407,7 +407,7 @@ def test_retry_loop_spins(short_limit: float, release: threading.Event) -> None:
     start = time.monotonic()
     fb = check_retry_loop(spin)
     assert time.monotonic() - start < 5
-    fails_with(fb, "did not finish within 0.5 s", "your loop (with a server answering 503")
+    fails_with(fb, "stopped after 0.5 s", "your loop (with a server answering 503")
 
 
 def test_retry_loop_raises_and_types() -> None:
@@ -572,5 +572,5 @@ def test_breaker_broken_classes(short_limit: float, release: threading.Event) ->
     start = time.monotonic()
     fb = check_breaker(Stuck)
     assert time.monotonic() - start < 5
-    fails_with(fb, "did not finish within 0.5 s", "allow(0)")
+    fails_with(fb, "stopped after 0.5 s", "allow(0)")
     fails_with(check_breaker(int), "int(3, 5000) raised ValueError")

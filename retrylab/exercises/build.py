@@ -14,11 +14,11 @@ The first difference is named in the lesson's words, and when the student's
 answers match one of the usual mistakes (Python's ``round``, ``n`` off by one,
 no cap, Retry-After taken as the exact wait...) the message says which.
 
-The student's code runs in a daemon thread with a time limit of
-:data:`TIME_LIMIT` seconds per call, so an endless loop is reported instead of
-hanging the kernel. A Python thread cannot be killed: a function that never
-returns keeps running in the background (using CPU) until the kernel restarts;
-the checker only stops waiting for it.
+The student's code runs with a time limit of :data:`TIME_LIMIT` seconds per
+call, in a short-lived child process where the platform can fork: an endless
+loop is reported and stopped with its verdict (the child ends and is reaped),
+so nothing keeps running in the kernel. Where there is no fork (Windows) it
+runs in a daemon thread, which cannot be stopped: the message says so.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from typing import Any
 from ..core.jsround import js_round
 from ..core.outcome import Outcome, should_retry
 from ..core.rng import Mulberry32
+from ..i18n import pgettext
 from . import Feedback, prompt, right, unanswered, wrong
 from ._build_harness import (
     _DECO,
@@ -207,7 +208,7 @@ def check_full_jitter(fn: Any) -> Feedback:
         return right(f"all 6 rows of the lesson's table (70 296 780 303 480 957) and "
                      f"{len(cases)} unseen cases match, exact .5 halves included.")
 
-    return _run(battery, "your function full_jitter(n, r)")
+    return _run(battery, "your function full_jitter(n, r)", pgettext("return value", "the wait"))
 
 
 # == 2. decorrelated jitter ===========================================================
@@ -234,7 +235,7 @@ def _deco_cases() -> list[tuple[int, float]]:
     while len(cases) < 200:
         rng = Mulberry32(seed)
         prev = BASE
-        for _ in range(6):       # a chain, as the lesson's table is
+        for _step in range(6):       # a chain, as the lesson's table is
             r = rng()
             cases.append((prev, r))
             prev = _deco(prev, r)
@@ -310,7 +311,8 @@ def check_decorrelated(fn: Any) -> Feedback:
         return right(f"all 6 rows of the lesson's table (384 1034 2121 1933 3986 5000) and "
                      f"{len(cases)} unseen cases match.")
 
-    return _run(battery, "your function decorrelated(prev, r)")
+    return _run(battery, "your function decorrelated(prev, r)",
+                pgettext("return value", "the wait"))
 
 
 # == 3. which failures are retried ====================================================
@@ -418,7 +420,8 @@ def check_should_retry(fn: Any) -> Feedback:
         return right(f"the lesson's {len(lesson)} cases and {len(unseen)} unseen ones "
                      "(every 4xx and 5xx, network errors with and without a key) match.")
 
-    return _run(battery, "your function should_retry(outcome, method, idempotency_key)")
+    return _run(battery, "your function should_retry(outcome, method, idempotency_key)",
+                pgettext("return value", "True or False"))
 
 
 # The loop and the breaker live in build_loop (one module a job); import them from here.

@@ -14,6 +14,7 @@ from ..core.breaker import CircuitBreaker
 from ..core.outcome import Outcome
 from ..core.policy import RetryPolicy
 from ..core.rng import Mulberry32
+from ..i18n import pgettext
 from . import Feedback, prompt, right, unanswered, wrong
 from ._build_harness import (
     _FULL,
@@ -300,7 +301,7 @@ def check_retry_loop(fn: Any) -> Feedback:
 
     def battery(s: _Session) -> Feedback:
         student_rng, reference_rng = Mulberry32(SEED), Mulberry32(SEED)
-        for (_, name, method, _, limit), script in zip(RETRY_SCENARIOS, _LESSON_SCRIPTS,
+        for (_tr, name, method, _path, limit), script in zip(RETRY_SCENARIOS, _LESSON_SCRIPTS,
                                                       strict=True):
             case = _Case(script, method, limit, seed=SEED, name=name)
             got = _student(s, fn, case, student_rng)
@@ -323,7 +324,8 @@ def check_retry_loop(fn: Any) -> Feedback:
                      f"{len(cases)} unseen servers match: attempts, outcome, waits, sleeps "
                      "and draws.")
 
-    return _run(battery, "your function retry(send, method, max_attempts, sleep, rng)")
+    return _run(battery, "your function retry(send, method, max_attempts, sleep, rng)",
+                pgettext("return value", "the tuple (attempts, outcome, waits)"))
 
 
 # == 5. the circuit breaker ==============================================================
@@ -461,7 +463,7 @@ def _breaker_cases() -> list[tuple[int, int, list[_Event]]]:
         threshold = 1 + int(rng() * 4)
         cooldown = (1, 50, 100, 5000)[int(rng() * 4)]
         now, events = 0, []
-        for _ in range(12 + int(rng() * 12)):
+        for _event in range(12 + int(rng() * 12)):
             step = (0, 1, cooldown - 1, cooldown, cooldown + 1, int(rng() * 2 * cooldown))
             now += step[int(rng() * len(step))]
             extra = 1 if rng() < 0.2 else 2 if rng() < 0.05 else 0
@@ -512,4 +514,5 @@ def check_breaker(cls: Any) -> Feedback:
                      "event sequences match, the cooldown's exact boundary and a second "
                      "call during the half-open trial included.")
 
-    return _run(battery, "your class Breaker(threshold, cooldown)")
+    return _run(battery, "your class Breaker(threshold, cooldown)",
+                pgettext("return value", "True or False"))

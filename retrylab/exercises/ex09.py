@@ -15,6 +15,7 @@ from ..core.hedging import HedgingPolicy, hedge
 from ..core.metastable import MetastableModel
 from ..core.ratebreaker import RateWindow
 from ..core.throttle import sre_reject_probability
+from ..i18n import pgettext
 from . import Feedback, as_number, prompt, right, unanswered, wrong
 from ._build_harness import _run, _Session
 
@@ -38,7 +39,8 @@ def _check_function(fn: Any, signature: str,
     def run(session: _Session) -> Feedback:
         return battery(lambda *args: session.call(f"{shown}{args!r}", fn, *args))
 
-    return _run(run, f"the body of {name} (it returns None so far)")
+    return _run(run, f"the body of {name} (it returns None so far)",
+                pgettext("return value", "its result"))
 
 
 def _reference_rate(outcomes: list[bool], minimum: int) -> float:
