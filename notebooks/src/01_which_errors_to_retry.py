@@ -777,8 +777,9 @@ lab.close()
 #
 # Exercise 1, writing `should_retry`, is [above](#Write-the-rule-yourself), where the rule is introduced.
 #
-# **Exercise 2.** Which of these cases does the lesson's rule retry? Give a
-# set of letters.
+# **Exercise 2.** Which of these cases does the lesson's rule retry? None
+# of their statuses or methods is a row or column of the table above: apply
+# the rule, do not look it up. Give a set of letters.
 
 # %% [markdown] tags=["tr"]
 # ## Özet
@@ -802,7 +803,9 @@ lab.close()
 # Alıştırma 1, `should_retry` yazmak, kuralın tanıtıldığı yerde, [yukarıdadır](#Write-the-rule-yourself).
 #
 # **Alıştırma 2.** Dersin kuralı bu durumlardan hangilerini yeniden dener?
-# Harflerden oluşan bir küme verin.
+# Durum kodlarının ya da yöntemlerinin hiçbiri yukarıdaki tablonun bir satırı
+# ya da sütunu değildir: tabloya bakmayın, kuralı uygulayın. Harflerden oluşan
+# bir küme verin.
 
 # %%
 from retrylab.exercises.ex01 import cases_table, check_retried_cases
@@ -819,12 +822,12 @@ check_retried_cases(answer)
 
 # %% [markdown]
 # **Exercise 3.** None of these statuses is in the table above: 405, 408,
-# 410, 413, 429, 501, 504 and 507. Which does the lesson's rule retry (for a
+# 410, 413, 425, 501, 504 and 507. Which does the lesson's rule retry (for a
 # GET)? Give a set of numbers.
 
 # %% [markdown] tags=["tr"]
 # **Alıştırma 3.** Şu durum kodlarının hiçbiri yukarıdaki tabloda yok: 405,
-# 408, 410, 413, 429, 501, 504 ve 507. Dersin kuralı (bir GET için)
+# 408, 410, 413, 425, 501, 504 ve 507. Dersin kuralı (bir GET için)
 # bunlardan hangilerini yeniden dener? Sayılardan oluşan bir küme verin.
 
 # %%
@@ -835,20 +838,26 @@ answer = ...
 check_retried_statuses(answer)
 
 # %% tags=["solution"]
-answer = {429, 501, 504, 507}
+answer = {501, 504, 507}
 check_retried_statuses(answer)
 
 # %% [markdown]
 # **Exercise 4.** In the `unsafe` run, every answer had a 20% chance of
-# being dropped after the server stored the write, and each write had up to 4
-# attempts. How many duplicate records do 1,000 writes make *on average*?
-# Work it out, then compare with the `duplicates` the experiment counted.
+# being dropped after the server stored the write, each write had up to 4
+# attempts, and the experiment counted 249 duplicates. Now a worse link drops
+# **30%** of the answers, and the client allows only **3** attempts. How many
+# duplicate records do 1,000 keyless writes make *on average*? Work it out
+# first; then you may measure it with
+# `write_experiment(1000, 0.3, "unsafe", max_attempts=3)`.
 
 # %% [markdown] tags=["tr"]
 # **Alıştırma 4.** `unsafe` çalıştırmasında her yanıtın, sunucu yazma isteğini
-# kaydettikten sonra kaybolma olasılığı %20'ydi ve her yazma isteğinin en çok 4
-# denemesi vardı. 1.000 yazma isteği *ortalamada* kaç kopya kayıt oluşturur?
-# Hesaplayın, sonra deneyin saydığı `duplicates` değeriyle karşılaştırın.
+# kaydettikten sonra kaybolma olasılığı %20'ydi, her yazma isteğinin en çok 4
+# denemesi vardı ve deney 249 kopya saydı. Şimdi daha kötü bir bağlantı
+# yanıtların **%30'unu** kaybediyor ve istemci yalnızca **3** denemeye izin
+# veriyor. Anahtarsız 1.000 yazma isteği *ortalamada* kaç kopya kayıt
+# oluşturur? Önce hesaplayın; sonra
+# `write_experiment(1000, 0.3, "unsafe", max_attempts=3)` ile ölçebilirsiniz.
 
 # %%
 from retrylab.exercises.ex01 import check_expected_duplicates
@@ -858,7 +867,7 @@ answer = ...
 check_expected_duplicates(answer)
 
 # %% tags=["solution"]
-answer = 1000 * (0.2 + 0.2**2 + 0.2**3)
+answer = 1000 * (0.3 + 0.3**2)
 check_expected_duplicates(answer)
 
 

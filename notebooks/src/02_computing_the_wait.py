@@ -750,7 +750,7 @@ print(herd_data(full, clients=10_000, attempt=6).summary())
 
 # %%
 from retrylab.exercises.ex02 import (check_ceilings, check_full_jitter_second,
-                                     check_herd_attempt4, check_quarter_width)
+                                     check_herd_attempt4, check_third_width)
 
 # %% tags=["scaffold"]
 ceilings = ...
@@ -790,20 +790,24 @@ for _ in range(3):
 check_full_jitter_second(waits)
 
 # %% [markdown]
-# **Exercise 5.** Find a bucket width (ms) at which the lesson's 24 jittered
-# clients really do peak at a quarter, 6 clients.
+# **Exercise 5.** The widths above are round numbers. What is the
+# *narrowest* bucket width (a whole number of ms) at which the busiest bucket
+# of the lesson's 24 jittered clients holds a third of them, 8 clients? Try
+# widths with `herd_data(width=...)` (a loop over `range(1, 801)` does it).
 
 # %% [markdown] tags=["tr"]
-# **Alıştırma 5.** Dersin sarsıntılı 24 istemcisinin tepe yükünün gerçekten
-# dörtte bire, 6 istemciye indiği bir kova genişliği (ms) bulun.
+# **Alıştırma 5.** Yukarıdaki genişlikler yuvarlak sayılar. Dersin sarsıntılı
+# 24 istemcisinin en kalabalık kovasının üçte birini, 8 istemciyi tuttuğu *en dar*
+# kova genişliği (tam sayı ms) kaçtır? Genişlikleri `herd_data(width=...)` ile
+# deneyin (`range(1, 801)` üzerinde bir döngü bunu yapar).
 
 # %% tags=["scaffold"]
 width = ...
-check_quarter_width(width)
+check_third_width(width)
 
 # %% tags=["solution"]
-width = 100
-check_quarter_width(width)
+width = min(w for w in range(1, 801) if herd_data(width=w).peak_jittered >= 8)
+check_third_width(width)
 
 # %% [markdown]
 # **Exercise 6.** The same 24 clients fail again and wait for their *fourth*

@@ -617,21 +617,25 @@ times = [r.now for r in trace3 if not r.allowed]
 check_blocked_times(times)
 
 # %% [markdown]
-# **Exercise 4.** In the lesson's trace the call at 1500 ms is refused. How
-# many whole seconds should the message tell the user to wait, so that the
-# "try again" button works when the time is up?
+# **Exercise 4.** The team raises the cooldown to **7500 ms** (threshold 3,
+# the lesson's events). The call at 1500 ms is refused again. How many whole
+# seconds should the message tell the user to wait, so that the "try again"
+# button works when the time is up?
 
 # %% [markdown] tags=["tr"]
-# **Alıştırma 4.** Dersin izinde 1500 ms'deki çağrı reddediliyor. Süre
-# dolduğunda "tekrar dene" düğmesinin işe yaraması için ileti kullanıcıya kaç
-# tam saniye beklemesini söylemeli?
+# **Alıştırma 4.** Ekip soğuma süresini **7500 ms**'ye çıkarıyor (eşik 3,
+# dersin olayları). 1500 ms'deki çağrı yine reddediliyor. Süre dolduğunda
+# "tekrar dene" düğmesinin işe yaraması için ileti kullanıcıya kaç tam saniye
+# beklemesini söylemeli?
 
 # %% tags=["scaffold"]
 seconds = ...
 check_retry_in(seconds)
 
 # %% tags=["solution"]
-seconds = -(-refused.retry_in // 1000)  # round up
+slow = CircuitBreaker(3, 7500)
+replay(lesson.BREAKER_EVENTS[:3], slow)
+seconds = -(-slow.retry_in(1500) // 1000)  # round up
 check_retry_in(seconds)
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..core.outcome import Outcome
 from ..core.policy import RetryPolicy
+from ..i18n import _
 from ..lessons.mobile_code import kotlin_run
 from ..lessons.mobile_mistakes import LIFECYCLE_LOOPS, lifecycle_table, outage_cost
 from . import Feedback, as_wholes, prompt, right, unanswered, wrong
@@ -221,6 +222,24 @@ def check_lifecycle(loops: Any) -> Feedback:
                      "'sent after background'.")
     return wrong(f"{sorted(expected - given)[0]!r} also sent requests after the "
                  "background.")
+
+
+def measure_lifecycle(prediction: Any, background_at: int = 15_000,
+                      latency_ms: int = 10_000) -> Any:
+    """The lifecycle table, once a prediction is made (notebook 05b, exercise 3).
+
+    Until ``prediction`` holds an answer the measurement is not shown, so the page
+    never prints the answer under an exercise that asks to predict it.
+
+    >>> measure_lifecycle(...)
+    Not yet: write your prediction in kept_sending above and run it, then run this cell.
+    >>> int(measure_lifecycle({"policy"}).loc["policy", "sent after background"])
+    0
+    """
+    if unanswered(prediction):
+        return Feedback(False, _("write your prediction in kept_sending above and run it, "
+                                 "then run this cell."), answered=False)
+    return lifecycle_table(background_at=background_at, latency_ms=latency_ms)
 
 
 def _kotlin_waits() -> list[int]:
