@@ -713,6 +713,8 @@ explorer
 # %%
 explorer.set(method="PUT", error="network", idempotency_key=False)
 print(explorer.readout)
+
+# %% tags=["test"]
 assert explorer.readout == DecisionExplorer.readout_for(
     method="PUT", error="network", idempotency_key=False)
 

@@ -552,12 +552,16 @@ schedule
 # Aşağıdaki hücre kaydırıcıları, tıpkı sürüklemiş gibi koddan oynatır ve keşif
 # aracının ne gösterdiğini denetler.
 
-# %%
+# %% tags=["test"]
 first = schedule.png
+
+# %%
 schedule.set(jitter="decorrelated")
+print(schedule.readout)
+
+# %% tags=["test"]
 assert schedule.png != first
 assert schedule.readout == BackoffExplorer.readout_for(jitter="decorrelated")
-print(schedule.readout)
 
 # %% [markdown]
 # A cap below the base makes no sense. The explorer says so and keeps the last
@@ -567,16 +571,22 @@ print(schedule.readout)
 # Tabandan düşük bir tavan anlamsızdır. Keşif aracı bunu söyler ve siz
 # düzeltene kadar son geçerli grafiği yerinde tutar:
 
-# %%
+# %% tags=["test"]
 kept = schedule.png
+
+# %%
 schedule.set(cap=100)
-assert schedule.png == kept
 print(schedule.message)
+
+# %% tags=["test"]
+assert schedule.png == kept
 
 # %%
 schedule.set(cap=5000, jitter="full")
-assert schedule.message == ""
 print(schedule.readout)
+
+# %% tags=["test"]
+assert schedule.message == ""
 
 # %% [markdown]
 # ## Explore: the herd
@@ -598,11 +608,12 @@ herd_view
 
 # %%
 herd_check = herd_explorer()  # its own explorer: the one above keeps its defaults
-before = herd_check.png
 herd_check.set(clients=10_000)
-assert herd_check.png != before
-assert herd_check.readout == HerdExplorer.readout_for(clients=10_000)
 print(herd_check.readout)
+
+# %% tags=["test"]
+assert herd_check.png != herd_explorer().png  # the setting redrew the figure
+assert herd_check.readout == HerdExplorer.readout_for(clients=10_000)
 
 # %%
 herd_check.set(clients=24, width=100)

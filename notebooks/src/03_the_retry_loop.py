@@ -600,7 +600,7 @@ cost = pd.DataFrame({name: {"attempts": r.attempts, "waits (ms)": sum(w),
 cost["times later"] = (cost["user waits (ms)"] / 100).round(1)
 cost
 
-# %%
+# %% tags=["test"]
 assert all(wire >= 0.1 * r.attempts for r, wire, _ in runs.values())
 
 # %% [markdown]

@@ -343,12 +343,16 @@ for start, end, state in timeline_segments(rows, cooldown=5000):
 explorer = breaker_explorer()
 explorer
 
-# %%
+# %% tags=["test"]
 first = explorer.png
+
+# %%
 explorer.set(step=6)
+print(explorer.readout)
+
+# %% tags=["test"]
 assert explorer.png != first
 assert explorer.readout == BreakerExplorer.readout_for(step=6)
-print(explorer.readout)
 
 # %%
 explorer.set(step=9, threshold=4)

@@ -262,11 +262,12 @@ herd_view
 
 # %%
 herd_check = fleet_explorer()  # its own explorer: the one above keeps its defaults
-before = herd_check.png
 herd_check.set(jitter="full")
-assert herd_check.png != before
-assert herd_check.readout == FleetExplorer.readout_for(jitter="full")
 print(herd_check.readout)
+
+# %% tags=["test"]
+assert herd_check.png != fleet_explorer().png  # the setting redrew the figure
+assert herd_check.readout == FleetExplorer.readout_for(jitter="full")
 
 # %% [markdown]
 # A cap below the base is refused, and the figure keeps its last good state:
@@ -278,6 +279,8 @@ print(herd_check.readout)
 herd_check.set(cap=100)
 print(herd_check.message)
 herd_check.set(cap=5000)
+
+# %% tags=["test"]
 assert herd_check.message == ""
 
 # %% [markdown]
@@ -484,8 +487,10 @@ storm_view
 
 # %%
 storm_check = fleet_explorer("storm", budget="grpc")  # its own: the one above keeps "none"
-assert storm_check.readout == StormExplorer.readout_for(budget="grpc")
 print(storm_check.readout)
+
+# %% tags=["test"]
+assert storm_check.readout == StormExplorer.readout_for(budget="grpc")
 
 # %% [markdown]
 # ## Layered retries multiply
@@ -695,9 +700,11 @@ aws_view
 # %%
 aws_check = contention_explorer()  # its own explorer: the one above keeps its defaults
 aws_check.set(strategy="decorrelated", clients=190)
+print(aws_check.readout)
+
+# %% tags=["test"]
 assert aws_check.readout == ContentionExplorer.readout_for(
     strategy="decorrelated", clients=190)
-print(aws_check.readout)
 
 # %% [markdown]
 # ## Summary

@@ -198,8 +198,10 @@ breaker_view
 
 # %%
 breaker_view.set(base_failure=0.2)
-assert breaker_view.readout == RateBreakerExplorer.readout_for(base_failure=0.2)
 print(breaker_view.readout)
+
+# %% tags=["test"]
+assert breaker_view.readout == RateBreakerExplorer.readout_for(base_failure=0.2)
 
 # %% [markdown]
 # At 20% healthy failures the lesson's breaker keeps tripping on a service
@@ -301,8 +303,10 @@ hedge_view
 
 # %%
 hedge_view.set(hedging_delay=100)
-assert hedge_view.readout == HedgingExplorer.readout_for(hedging_delay=100)
 print(hedge_view.readout)
+
+# %% tags=["test"]
+assert hedge_view.readout == HedgingExplorer.readout_for(hedging_delay=100)
 
 # %% [markdown]
 # ## 3. A client that throttles itself
@@ -406,8 +410,10 @@ throttle_view
 
 # %%
 throttle_view.set(throttle="adaptive")
-assert throttle_view.readout == ThrottleExplorer.readout_for(throttle="adaptive")
 print(throttle_view.readout)
+
+# %% tags=["test"]
+assert throttle_view.readout == ThrottleExplorer.readout_for(throttle="adaptive")
 
 # %% [markdown]
 # ## 4. Metastable failure
@@ -486,8 +492,10 @@ meta_view
 
 # %%
 meta_view.set(budget="10%")
-assert meta_view.readout == MetastableExplorer.readout_for(budget="10%")
 print(meta_view.readout)
+
+# %% tags=["test"]
+assert meta_view.readout == MetastableExplorer.readout_for(budget="10%")
 
 # %% [markdown]
 # The same model played by 20,000 simulated clients, each with its own
