@@ -291,25 +291,38 @@ lesson.backoff_table()
 # %% [markdown]
 # The rows count retries from 1, as the lesson's `deneme` column does: row
 # k is retry n = k − 1, the wait before attempt k + 1 (so row 3, ceiling
-# 800 ms, is the wait before attempt 4). The jitter columns are the two
-# functions you wrote.
-#
-# **The two jitter columns share one generator and draw in turn.** In each row
-# the full-jitter wait takes a draw, then the decorrelated wait takes the next.
-# The first four draws:
+# 800 ms, is the wait before attempt 4). The jitter columns above are
+# retrylab's. Here they are again from the two functions you wrote, on the
+# same shared generator (where one of yours is still the scaffold or not
+# Correct yet, retrylab's stands in for it, and the first line says so):
 
 # %% [markdown] tags=["tr"]
 # Satırlar, dersin `deneme` sütunu gibi yeniden denemeleri 1'den sayar: k.
 # satır n = k − 1 yeniden denemesidir, yani k + 1. denemeden önceki bekleme
 # (dolayısıyla üst sınırı 800 ms olan 3. satır, 4. denemeden önceki
-# beklemedir). Sarsıntı sütunları, yazdığınız iki fonksiyondur.
-#
-# **İki sarsıntı sütunu tek bir üreteci paylaşır ve sırayla sayı çeker.** Her
-# satırda önce tam sarsıntılı bekleme bir sayı alır, ardından ilişkisiz
-# sarsıntılı bekleme bir sonrakini. İlk dört sayı:
+# beklemedir). Yukarıdaki sarsıntı sütunları retrylab'ındır. İşte aynı ortak
+# üreteçle, yazdığınız iki fonksiyondan yeniden hesaplanmış hâlleri
+# (fonksiyonlarınızdan biri hâlâ iskeletse ya da henüz Doğru değilse yerine
+# retrylab'ınki kullanılır ve ilk satır bunu söyler):
 
 # %%
-r = Mulberry32(SEED).random(4)
+from retrylab.exercises.yours import jitter_columns
+
+jitter_columns(full_jitter, decorrelated)
+
+# %% [markdown]
+# **The two jitter columns share one generator and draw in turn.** In each row
+# the full-jitter wait takes a draw, then the decorrelated wait takes the next.
+# The first six draws (rows 1 to 3; exercise 4 needs them):
+
+# %% [markdown] tags=["tr"]
+# **İki sarsıntı sütunu tek bir üreteci paylaşır ve sırayla sayı çeker.** Her
+# satırda önce tam sarsıntılı bekleme bir sayı alır, ardından ilişkisiz
+# sarsıntılı bekleme bir sonrakini. İlk altı sayı (1-3. satırlar; 4. alıştırma
+# bunlara ihtiyaç duyar):
+
+# %%
+r = Mulberry32(SEED).random(6)
 r.round(4).tolist()
 
 # %% [markdown]
@@ -649,7 +662,7 @@ print(herd_check.readout)
 #
 # **One thing the formula does:** decorrelated waits are clipped by
 # `min(cap, ...)`, and every clipped wait is *exactly* the cap. After a few
-# attempts many clients land on the same millisecond again:
+# retries many clients land on the same millisecond again:
 
 # %% [markdown] tags=["tr"]
 # ## Tam mı, ilişkisiz mi?
@@ -670,7 +683,7 @@ print(herd_check.readout)
 #
 # **Formülün yaptığı bir şey:** ilişkisiz sarsıntılı beklemeler `min(cap, ...)`
 # ile kırpılır ve kırpılan her bekleme *tam olarak* tavana eşittir. Birkaç
-# denemeden sonra birçok istemci yeniden aynı milisaniyeye düşer:
+# yeniden denemeden sonra birçok istemci yeniden aynı milisaniyeye düşer:
 
 # %%
 deco = Backoff(200, 2, 5000, jitter="decorrelated")
@@ -683,12 +696,14 @@ full = Backoff(200, 2, 5000, jitter="full")
 print(herd_data(full, clients=10_000, attempt=6).summary())
 
 # %% [markdown]
-# Full jitter at the same attempt draws uniformly below the 5000 ms ceiling
-# and has no such spike. Neither result makes one strategy always right;
+# Full jitter before the same retry (the sixth, n = 5: 200 x 2^5 = 6400 ms,
+# capped at 5000) draws uniformly below the 5000 ms ceiling and has no such
+# spike. Neither result makes one strategy always right;
 # both say: look at the distribution your clients will produce.
 
 # %% [markdown] tags=["tr"]
-# Aynı denemede tam sarsıntı 5000 ms'lik üst sınırın altından düzgün dağılımla
+# Aynı yeniden denemeden önce (altıncı, n = 5: 200 x 2^5 = 6400 ms, 5000'e
+# kırpılır) tam sarsıntı 5000 ms'lik üst sınırın altından düzgün dağılımla
 # seçer ve böyle bir sivrilme göstermez. İki sonuç da bir stratejiyi her zaman
 # doğru kılmaz; ikisinin de söylediği şudur: istemcilerinizin üreteceği
 # dağılıma bakın.

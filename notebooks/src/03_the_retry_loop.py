@@ -320,9 +320,7 @@ print(results[3].message)
 # (200 ms), and *tavan* its `TAVAN`, the cap: "not as the base, not as the
 # cap, but as a lower bound". The suggestion does not replace the base the
 # backoff grows from, nor the cap that limits it; it only sets a minimum for
-# this one wait. (An earlier version of this notebook read *taban* as
-# "floor", called the sentence garbled because a floor is a lower bound, and
-# was wrong: the sentence is precise.) What the code does:
+# this one wait. What the code does:
 #
 # **wait = max(backoff wait, Retry-After)**
 #
@@ -338,10 +336,7 @@ print(results[3].message)
 # (200 ms); *tavan* da `TAVAN` sabiti, yani tavandır. Cümle şunu söyler: öneri
 # ne taban ne de tavan olarak, alt sınır olarak kullanılır. Öneri, geri
 # çekilmenin büyümeye başladığı tabanın da, büyümeyi sınırlayan tavanın da yerine
-# geçmez; yalnızca bu tek bekleme için bir en küçük değer koyar. (Bu defterin
-# önceki bir sürümü *taban* sözcüğünü İngilizcedeki "floor" anlamında okumuş,
-# floor zaten bir alt sınır olduğu için cümleyi bozuk saymıştı. Bu okuma
-# yanlıştı: cümle doğru ve kesindir.) Kodun yaptığı:
+# geçmez; yalnızca bu tek bekleme için bir en küçük değer koyar. Kodun yaptığı:
 #
 # **bekleme = max(geri çekilme beklemesi, Retry-After)**
 #
