@@ -136,18 +136,31 @@ js_program("devre-kesici.mjs")
 # **Exercise 1 (build it).** Write the class `Breaker(threshold, cooldown)`
 # with `allow(now) -> bool` (may a request be sent at time `now`, in ms?) and
 # `record(success, now)` (the result of a request that was sent). Keep to the
-# lesson's *text*: half-open admits one trial, and refuses other calls until
-# that trial's result is recorded. The checker replays the lesson's nine
-# events (6 sent, 3 blocked), then 60 sequences you have not seen.
+# lesson's *text*, not to its code, in one place: the text says half-open
+# admits **a single trial request**, but `izinVer` above returns
+# `izin: durum !== "acik"`, true for *every* call while half-open. Three
+# requests queued when the cooldown ends would all go to a service that may
+# still be down, the very load a breaker is built to stop (the section
+# *A gap in the lesson*
+# below measures it). So: admit one trial, and refuse other calls until its
+# result is recorded. The checker replays the lesson's nine events (6 sent,
+# 3 blocked), then sequences you have not seen, every boundary included.
 
 # %% [markdown] tags=["tr"]
 # **Alıştırma 1 (kendiniz kurun).** `allow(now) -> bool` (`now` anında, ms
 # cinsinden, bir istek gönderilebilir mi?) ve `record(success, now)` (gönderilmiş
 # bir isteğin sonucu) yöntemleriyle `Breaker(threshold, cooldown)` sınıfını
-# yazın. Dersin *metnine* uyun: yarı açık durum tek bir deneme isteğini kabul
-# eder ve o denemenin sonucu kaydedilene kadar diğer çağrıları reddeder.
-# Denetleyici önce dersin dokuz olayını (6 gönderilen, 3 engellenen), ardından
-# görmediğiniz 60 diziyi yeniden oynatır.
+# yazın. Bir noktada dersin kodu yerine *metnine* uyun: metin yarı açık
+# durumun **tek bir deneme isteğine** izin verdiğini söyler, ama yukarıdaki
+# `izinVer`, yarı açıkken *her* çağrıda doğru olan `izin: durum !== "acik"`
+# değerini döndürür. Soğuma bittiğinde kuyrukta bekleyen üç istek, hâlâ
+# çalışmıyor olabilecek bir hizmete birden gider; devre kesici tam da bu yükü
+# durdurmak için kurulur (aşağıdaki
+# *Dersteki bir boşluk*
+# bölümü bunu ölçer). Öyleyse: tek bir denemeye izin verin ve sonucu
+# kaydedilene kadar diğer çağrıları reddedin. Denetleyici önce dersin dokuz
+# olayını (6 gönderilen, 3 engellenen), ardından görmediğiniz dizileri, her
+# sınır dahil, yeniden oynatır.
 
 # %% tags=["scaffold"]
 class Breaker:
