@@ -117,22 +117,25 @@ lab
 # %% [markdown]
 # ## Write the loop yourself
 #
-# The lesson's loop, `yenidenDene` in `yeniden-deneme.mjs` (the whole
-# program, verbatim: its server, its generator, its rule, its loop and its
-# four calls):
+# The lesson's loop, `yenidenDene` in `yeniden-deneme.mjs`, with the wait
+# and the rule it calls: a verbatim excerpt, the 33 lines you need for the
+# build below. The whole program (its server, its generator and its four
+# calls too, 96 lines) is `js_program("yeniden-deneme.mjs")`.
 
 # %% [markdown] tags=["tr"]
 # ## Döngüyü kendiniz yazın
 #
-# Dersin döngüsü, `yeniden-deneme.mjs` içindeki `yenidenDene` (programın
-# tamamı, olduğu gibi: sunucusu, üreteci, kuralı, döngüsü ve dört çağrısı):
+# Dersin döngüsü, `yeniden-deneme.mjs` içindeki `yenidenDene`, çağırdığı
+# bekleme ve kuralla birlikte: aşağıdaki alıştırma için gereken 33 satırlık,
+# olduğu gibi alınmış bir bölüm. Programın tamamı (sunucusu, üreteci ve dört
+# çağrısıyla, 96 satır) `js_program("yeniden-deneme.mjs")` ile görülür.
 
 # %%
 from retrylab import js_round, should_retry
 from retrylab.exercises.build import check_retry_loop
 from retrylab.lessons.js_programs import js_program
 
-js_program("yeniden-deneme.mjs")
+js_program("yeniden-deneme.mjs", "const bekleme =", "await uyu(sure)")
 
 # %% [markdown]
 # In words, for attempt 1, 2, ... up to `max_attempts`:
