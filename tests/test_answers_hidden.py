@@ -35,6 +35,7 @@ _spec.loader.exec_module(build_tool)
 MODULES = {
     "01_which_errors_to_retry": "ex01",
     "02_computing_the_wait": "ex02",
+    "03_the_retry_loop": "ex03",
     "04_circuit_breaker": "ex04",
     "08_from_lesson_to_production": "ex08",
 }

@@ -802,14 +802,18 @@ check_waits(answer)
 
 # %% [markdown]
 # **Exercise 3.** The user presses "refresh" and the station answers 503
-# with `Retry-After: 30`. Why does `RetryPolicy.user_triggered()` stop? Give
-# the stop reason's value (a `StopReason`, such as `"max_attempts"`).
+# with `Retry-After: 2` every time. Why does `RetryPolicy.user_triggered()`
+# stop? Read the preset's limits (`RetryPolicy.user_triggered()` prints
+# them) and reason before you run it. Give the stop reason's value (a
+# `StopReason`, such as `"max_attempts"`).
 
 # %% [markdown] tags=["tr"]
-# **Alıştırma 3.** Kullanıcı "yenile" düğmesine basıyor ve istasyon
-# `Retry-After: 30` ile 503 yanıtı veriyor. `RetryPolicy.user_triggered()`
-# neden durur? Durma nedeninin değerini verin (`"max_attempts"` gibi bir
-# `StopReason`).
+# **Alıştırma 3.** Kullanıcı "yenile" düğmesine basıyor ve istasyon her
+# seferinde `Retry-After: 2` ile 503 yanıtı veriyor.
+# `RetryPolicy.user_triggered()` neden durur? Çalıştırmadan önce hazır
+# politikanın sınırlarını okuyun (`RetryPolicy.user_triggered()` onları
+# yazdırır) ve akıl yürütün. Durma nedeninin değerini verin (`"max_attempts"`
+# gibi bir `StopReason`).
 
 # %%
 from retrylab.exercises.ex03 import check_give_up_reason
@@ -819,7 +823,7 @@ answer = ...
 check_give_up_reason(answer)
 
 # %% tags=["solution"]
-answer = "retry_after_too_long"
+answer = "time_budget"
 check_give_up_reason(answer)
 
 # %% [markdown]
