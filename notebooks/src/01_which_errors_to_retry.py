@@ -5,7 +5,7 @@
 # **Next:** [02 · Computing the wait](02_computing_the_wait.ipynb) ·
 # **Prerequisites:** notebook 00 (attempts and retries, the glossary); HTTP
 # methods and status codes at the level of "GET reads, POST writes, 503 means
-# unavailable" · **Time:** about 45 minutes
+# unavailable" · **Time:** about 60 minutes
 #
 # The observer on the mountain loses the link to the **North Slope station**
 # for a few seconds at a time. A request sent again 200 ms later often works,
@@ -34,7 +34,7 @@
 # **Sonraki:** [02 · Bekleme süresinin hesabı](02_computing_the_wait.ipynb) ·
 # **Ön koşullar:** 00 numaralı defter (denemeler ve yeniden denemeler, terim
 # sözlüğü); "GET okur, POST yazar, 503 erişilemez demektir" düzeyinde HTTP
-# yöntemleri ve durum kodları · **Süre:** yaklaşık 45 dakika
+# yöntemleri ve durum kodları · **Süre:** yaklaşık 60 dakika
 #
 # Dağdaki gözlemcinin **Kuzey Yamaç istasyonuyla** bağlantısı zaman zaman
 # birkaç saniyeliğine kopar. 200 ms sonra yeniden gönderilen bir istek çoğu

@@ -4,7 +4,7 @@
 # **Previous:** [01 · Which errors to retry](01_which_errors_to_retry.ipynb) ·
 # **Next:** [03 · The retry loop](03_the_retry_loop.ipynb) ·
 # **Prerequisites:** notebook 00 (attempt 1 is the first send; retry n counts
-# from 0), exponents and `min` · **Time:** about 45 minutes
+# from 0), exponents and `min` · **Time:** about 75 minutes
 #
 # The observer on the mountain sends a measurement to the **North Slope
 # station**; the link drops, and the request fails. Notebook 01 decided
@@ -27,7 +27,7 @@
 # **Önceki:** [01 · Hangi hatalar yeniden denenir](01_which_errors_to_retry.ipynb) ·
 # **Sonraki:** [03 · Yeniden deneme döngüsü](03_the_retry_loop.ipynb) ·
 # **Ön koşullar:** 00 numaralı defter (1. deneme ilk gönderimdir; yeniden deneme
-# n 0'dan sayılır), üsler ve `min` · **Süre:** yaklaşık 45 dakika
+# n 0'dan sayılır), üsler ve `min` · **Süre:** yaklaşık 75 dakika
 #
 # Dağdaki gözlemci **Kuzey Yamaç istasyonuna** bir ölçüm gönderir; bağlantı
 # kopar ve istek başarısız olur. 01 numaralı defter yeniden denenip

@@ -4,7 +4,7 @@
 # **Previous:** [02 · Computing the wait](02_computing_the_wait.ipynb) ·
 # **Next:** [04 · The circuit breaker](04_circuit_breaker.ipynb) ·
 # **Prerequisites:** notebooks 01 (the rule: which failures are retried) and
-# 02 (full jitter) · **Time:** about 50 minutes
+# 02 (full jitter) · **Time:** about 60 minutes
 #
 # The observer on the mountain asks the **North Slope station** for its
 # measurements. Notebooks 01 and 02 settled *which* failures are retried and
@@ -28,7 +28,7 @@
 # **Önceki:** [02 · Bekleme süresinin hesabı](02_computing_the_wait.ipynb) ·
 # **Sonraki:** [04 · Devre kesici](04_circuit_breaker.ipynb) ·
 # **Ön koşullar:** 01 (kural: hangi başarısızlıklar yeniden denenir) ve 02 (tam
-# sarsıntı) numaralı defterler · **Süre:** yaklaşık 50 dakika
+# sarsıntı) numaralı defterler · **Süre:** yaklaşık 60 dakika
 #
 # Dağdaki gözlemci **Kuzey Yamaç istasyonundan** ölçümleri istiyor. 01 ve 02
 # numaralı defterler *hangi* başarısızlıkların yeniden deneneceğini ve *ne

@@ -4,7 +4,7 @@
 # **Previous:** [03 · The retry loop](03_the_retry_loop.ipynb) ·
 # **Next:** [05 · The mobile retry policy](05_mobile_retry_policy.ipynb) ·
 # **Prerequisites:** notebook 03 (the retry loop and its limits); a Python
-# class with two methods · **Time:** about 35 minutes
+# class with two methods · **Time:** about 50 minutes
 #
 # The North Slope station is not having a bad second: it is down, for
 # minutes. Every request the observer's app makes still runs its own retry
@@ -28,7 +28,7 @@
 # **Önceki:** [03 · Yeniden deneme döngüsü](03_the_retry_loop.ipynb) ·
 # **Sonraki:** [05 · Mobil geliştirmede yeniden deneme politikası](05_mobile_retry_policy.ipynb) ·
 # **Ön koşullar:** 03 numaralı defter (yeniden deneme döngüsü ve sınırları); iki
-# yöntemi olan bir Python sınıfı · **Süre:** yaklaşık 35 dakika
+# yöntemi olan bir Python sınıfı · **Süre:** yaklaşık 50 dakika
 #
 # Kuzey Yamaç istasyonu kötü bir saniye geçirmiyor: düşmüş durumda ve dakikalarca
 # öyle kalacak. Gözlemcinin uygulamasının yaptığı her istek yine kendi yeniden

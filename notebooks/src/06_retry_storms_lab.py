@@ -6,7 +6,7 @@
 # [07 · Summary and capstone →](07_summary_and_exercises.ipynb)
 #
 # **Before you start:** notebooks 02 (jitter), 03 (the retry loop and its
-# limits) and 04 (the circuit breaker). **Time:** about 40 minutes (the
+# limits) and 04 (the circuit breaker). **Time:** about 55 minutes (the
 # explorers invite longer).
 #
 # So far one observer on the mountain retried one request to the **North
@@ -44,7 +44,7 @@
 # [07 · Özet ve bitirme alıştırması →](07_summary_and_exercises.ipynb)
 #
 # **Başlamadan önce:** 02 (sarsıntı), 03 (yeniden deneme döngüsü ve sınırları)
-# ve 04 (devre kesici) numaralı defterler. **Süre:** yaklaşık 40 dakika (keşif
+# ve 04 (devre kesici) numaralı defterler. **Süre:** yaklaşık 55 dakika (keşif
 # araçları daha uzun kalmaya davet ediyor).
 #
 # Şimdiye kadar dağdaki tek bir gözlemci, **Kuzey Yamaç istasyonuna** giden
