@@ -257,7 +257,7 @@ RULE_MISTAKES: list[tuple[str, Callable[..., Any], str]] = [
     ("408 retried", variant(http=lambda o, m, k: rule(o, m, k) or o.status == 408),
      "408 is about the request itself"),
     ("network retried for POST with PUT's rule",
-     variant(network=lambda o, m, k: m != "POST" or k), "without an idempotency key"),
+     variant(network=lambda o, m, k: m != "POST" or k), "TRACE is idempotent in RFC 9110"),
 ]
 
 
@@ -415,7 +415,9 @@ LOOP_MISTAKES: list[tuple[str, Callable[..., Any], str]] = [
 
 @pytest.mark.parametrize(("name", "fn", "hint"), LOOP_MISTAKES, ids=[m[0] for m in LOOP_MISTAKES])
 def test_retry_loop_mistakes(name: str, fn: Callable[..., Any], hint: str) -> None:
-    fails_with(check_retry_loop(fn), hint)
+    fb = check_retry_loop(fn)
+    fails_with(fb, hint)
+    assert fb.message.count(hint) == 1, fb.message   # the hint is said once
 
 
 def test_retry_loop_names_the_lesson_scenario() -> None:

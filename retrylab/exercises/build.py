@@ -399,7 +399,7 @@ def _rule_hint(o: Outcome, method: str, key: bool, want: bool) -> str:
                         "not act twice.")
             return (f" A network error on {method} is retried: a safe method changes "
                     "nothing, so sending it again is harmless.")
-        if method in ("PUT", "DELETE"):
+        if method in ("PUT", "DELETE", "TRACE"):
             return (f" The lesson retries a network error only for its safe methods GET, "
                     f"HEAD and OPTIONS (GUVENLI_YONTEM); {method} is idempotent in "
                     "RFC 9110, but the lesson sends it again only with an idempotency key.")

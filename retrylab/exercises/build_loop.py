@@ -323,6 +323,13 @@ def _loop_hint(s: _Session, fn: Callable[..., Any]) -> str:
     return ""
 
 
+def _explain(s: _Session, fn: Callable[..., Any], got: _Seen, want: _Seen) -> str:
+    """The first difference, then the usual mistake the probes find (each said once)."""
+    difference = _loop_difference(got, want)
+    hint = _loop_hint(s, fn)
+    return difference + ("" if hint and hint in difference else hint)
+
+
 def _loop_cases() -> list[_Case]:
     """Unseen scripted servers: many seeds, methods, limits and answers."""
     pool = (Outcome.http(503), Outcome.http(500), Outcome.http(502), Outcome.http(504),
@@ -395,7 +402,7 @@ def check_retry_loop(fn: Any) -> Feedback:
                 return wrong(f'the lesson\'s scenario "{name}" ({method}, max_attempts='
                              f"{limit}, the lesson's one generator shared by all four): your "
                              f"loop gave {got.line()}; the lesson prints {want.line()}."
-                             + _loop_difference(got, want) + _loop_hint(s, fn))
+                             + _explain(s, fn, got, want))
         cases = _loop_cases()
         for case in cases:
             got = _student(s, fn, case)
@@ -403,8 +410,7 @@ def check_retry_loop(fn: Any) -> Feedback:
             if got != want:
                 return wrong(f"the lesson's four scenarios match, but with {case.describe()} "
                              f"your loop gave {got.line()}; the lesson's loop gives "
-                             f"{want.line()}." + _loop_difference(got, want)
-                             + _loop_hint(s, fn))
+                             f"{want.line()}." + _explain(s, fn, got, want))
         return right(f"the lesson's four scenarios (waits 70, 184, 2000, 2000) and "
                      f"{len(cases)} unseen servers match: attempts, outcome, waits, sleeps "
                      "and draws.")
