@@ -38,6 +38,7 @@ MODULES = {
     "03_the_retry_loop": "ex03",
     "04_circuit_breaker": "ex04",
     "08_from_lesson_to_production": "ex08",
+    "09_beyond_the_lessons": "ex09",
 }
 
 

@@ -80,3 +80,15 @@ def test_a_function_that_never_returns_is_reported_not_waited_for(monkeypatch) -
             assert "stopped after 0.3 s: forever(" in feedback.message, check
     finally:
         over.set()
+
+
+def test_shortest_timeout() -> None:
+    """Exercise 4 asks for a setting the page does not show (it shows 1 s and 3 s)."""
+    from retrylab.exercises.ex09 import check_shortest_timeout
+    assert check_shortest_timeout(1500).correct
+    assert check_shortest_timeout(1494).correct        # the whole-ms edge
+    assert "a shorter timeout does too" in check_shortest_timeout(3000).message
+    assert "still metastable" in check_shortest_timeout(1400).message
+    assert "still metastable" in check_shortest_timeout(1000).message
+    assert "from 100 to 10000" in check_shortest_timeout("soon").message
+    assert not check_shortest_timeout(...).answered
