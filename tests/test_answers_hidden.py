@@ -39,6 +39,7 @@ MODULES = {
     "04_circuit_breaker": "ex04",
     "08_from_lesson_to_production": "ex08",
     "09_beyond_the_lessons": "ex09",
+    "A1_code_samples": "ex05",
 }
 
 
