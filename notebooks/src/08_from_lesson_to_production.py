@@ -221,7 +221,7 @@ waits_u = []
 retry = to_urllib3(SHIPPED, sleeper=waits_u.append)
 with LabServer() as lab, urllib3.PoolManager(retries=retry) as pool:
     status = pool.request("GET", lab.url + "/measurements").status
-status, waits_u, retry.backoff_factor
+status, waits_u
 
 # %% [markdown]
 # The first retry does not wait at all, and the second waits 15 s, the

@@ -192,6 +192,7 @@ def check_rules_disagree(answer: Any) -> Feedback:
 #: (tests/test_answers_hidden.py fails if one shows above its exercise).
 ANSWERS: dict[str, tuple[str, ...]] = {
     "check_rules_disagree": ("408, 500, 501, 503",),
+    "check_urllib3_retry": ("7.5", "backoff_factor=7.5"),
 }
 
 __all__ = ["POST_FAILURES", "SHIPPED", "check_keyless_post", "check_rules_disagree",
