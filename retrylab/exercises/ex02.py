@@ -8,6 +8,7 @@ from typing import Any
 from ..core.backoff import Backoff
 from ..core.constants import SEED
 from ..core.rng import Mulberry32
+from ..i18n import _
 from ..sim.herd import herd_data
 from . import Feedback, as_whole, as_wholes, checker, prompt, right, shown, unanswered, wrong
 
@@ -85,7 +86,7 @@ def check_full_jitter_second(waits: Any) -> Feedback:
     full = Backoff(200, 2, 5000, jitter="full").waits(rng)
     deco = Backoff(200, 2, 5000, jitter="decorrelated").waits(rng)
     want = []
-    for _ in range(3):
+    for _row in range(3):
         next(deco)
         want.append(next(full))
     got = as_wholes(waits)
@@ -128,6 +129,42 @@ def check_quarter_width(width: Any) -> Feedback:
                  "herd_data(width=...).")
 
 
+def third_width() -> int:
+    """The narrowest bucket width (ms) at which the lesson's 24 jittered clients peak at 8.
+
+    >>> third_width()
+    176
+    """
+    return next(w for w in range(1, 801) if herd_data(width=w).peak_jittered >= 8)
+
+
+@checker
+def check_third_width(width: Any) -> Feedback:
+    """The narrowest bucket width (ms) at which the lesson's 24 jittered clients peak at a
+    third of them, 8 (the notebook shows 50, 100, 200, 400 and 800 ms).
+
+    >>> check_third_width(176).correct, check_third_width(180).correct
+    (True, False)
+    """
+    if unanswered(width):
+        return prompt(_("a bucket width in ms, a whole number from 1 to 800"))
+    whole = as_whole(width)
+    if whole is None or not 1 <= whole <= 800:
+        return wrong(_("width={width}: give a whole number of ms from 1 to 800.")
+                     .format(width=shown(width)))
+    want = third_width()
+    peak = herd_data(width=whole).peak_jittered
+    if whole == want:
+        return right(_("{width} ms is the narrowest: there the busiest bucket first holds 8 "
+                       "of 24, a third. The same herd gives a quarter at 100 ms and 7 at "
+                       "200 ms: a ratio means nothing without its window.").format(width=want))
+    if peak >= 8:
+        return wrong(_("width={width}: the peak is {peak}, but a narrower width already "
+                       "reaches 8: try every width below it.").format(width=whole, peak=peak))
+    return wrong(_("width={width}: the busiest bucket holds {peak} of 24, not 8: wider "
+                   "buckets gather more clients.").format(width=whole, peak=peak))
+
+
 @checker
 def check_herd_attempt4(peak: Any) -> Feedback:
     """The jittered peak per 200 ms for the lesson's 24 clients waiting for their fourth
@@ -154,3 +191,11 @@ def check_herd_attempt4(peak: Any) -> Feedback:
                      "24, 3) and read peak_jittered.")
     return right(f"{want} of 24 per 200 ms: the ceiling is 1600 ms, so eight buckets "
                  "share them.")
+
+
+#: What each closed exercise's checker accepts, as the page could print it
+#: (tests/test_answers_hidden.py fails if one shows above its exercise).
+ANSWERS: dict[str, tuple[str, ...]] = {
+    "check_third_width": ("176 ms", "width=176", "per 176 ms"),
+    "check_ceilings": ("300, 900, 2700, 8100, 10000", "[300, 900, 2700, 8100, 10000]"),
+}
