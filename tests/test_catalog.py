@@ -100,3 +100,22 @@ def test_viz_shares_the_one_language() -> None:
         assert i18n.current() == "tr"
     finally:
         set_language("en")
+
+
+@pytest.mark.parametrize("lang", catalog_tool.LANGS)
+def test_no_message_is_translated_twice(lang: str) -> None:
+    """A union merge of two branches' .po can leave one message twice; gettext would
+    silently keep one of the two translations."""
+    seen: dict[tuple[str | None, str], int] = {}
+    context: str | None = None
+    for line in catalog_tool.po_path(lang).read_text(encoding="utf-8").splitlines():
+        if line.startswith("msgctxt "):
+            context = line[8:]
+        elif line.startswith("msgid ") and line != 'msgid ""':
+            key = (context, line[6:])
+            seen[key] = seen.get(key, 0) + 1
+            context = None
+        elif line.startswith("msgid "):
+            context = None
+    twice = [key for key, n in seen.items() if n > 1]
+    assert twice == [], f"messages with two entries in the {lang} catalogue: {twice}"
