@@ -26,7 +26,7 @@
 # * name what production libraries add: per-kind counters, hooks, retry
 #   quotas, hedging and pushback.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="94f7a857"
 # # 08 · Dersten üretim ortamına: tenacity, urllib3 ve httpx
 #
 # [← 07 · Özet ve bitirme alıştırması](07_summary_and_exercises.ipynb) ·
@@ -91,7 +91,7 @@ pd.set_option("display.width", 120)
 # did not act (408, 429) or the request never left the client
 # (`Outcome.network(sent=False)`). Each reason names its source:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="cf4d4f57"
 # ## İki kural, ikisi de gerekçeleriyle
 #
 # Dersin kuralı 429'u ve her 5xx'i, her yöntem için yeniden dener. RFC 9110
@@ -114,7 +114,7 @@ decision_sources()
 # server acted and failed afterwards. Five hundred POSTs without keys, one in
 # five hit by the fault, each run through the httpx transport:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="890f503c"
 # ## Dersin kuralı bir yazma isteğine neye mal olur
 #
 # Laboratuvarın `fail_after` arızası bir yazma isteğini kaydeder ve *ardından*
@@ -134,7 +134,7 @@ pd.concat([r.series() for r in reports], axis=1)
 # removes both problems ([notebook 01](01_which_errors_to_retry.ipynb),
 # "1,000 writes over a link that loses 20% of the answers").
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="89a76216"
 # Dersin kuralı şanssız her yazma isteğini iki ya da daha fazla kez kaydeder;
 # üretim kuralı hiçbirini iki kez kaydetmez. Bunun bedeli `acknowledged`
 # satırındadır: istemci 500 görmesine rağmen yaklaşık yüz yazma isteği
@@ -147,7 +147,7 @@ pd.concat([r.series() for r in reports], axis=1)
 #
 # `SHIPPED` is the capstone policy with the production rule:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="34da9562"
 # ## 07 numaralı defterin politikası
 #
 # `SHIPPED`, bitirme alıştırmasının politikasının üretim kuralıyla donatılmış
@@ -165,7 +165,7 @@ pd.concat([r.series() for r in reports], axis=1)
 # policy's, draw for draw (2,000 generated scenarios in the tests agree
 # attempt by attempt). tenacity's `sleep` takes seconds; here it only records.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="b37180dc"
 # ### tenacity
 #
 # `to_tenacity(policy, rng, method)`, `Outcome` döndüren bir işlev için bir
@@ -189,7 +189,7 @@ outcome, slept, retrying.statistics["stop_reason"]
 # away, and never retries a cancelled task. Here against the lab server, with
 # the lesson's generator:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="4a696879"
 # ### httpx
 #
 # `RetryTransport`, httpx'in kendi aktarım katmanını (transport) sarar. İstek
@@ -210,7 +210,7 @@ response.status_code, response.json(), waits
 #
 # urllib3's `Retry` has its own formula, so `to_urllib3` can only come close:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="405fa45c"
 # ### urllib3
 #
 # urllib3'ün `Retry` sınıfının kendi formülü vardır, bu yüzden `to_urllib3`
@@ -228,7 +228,7 @@ status, waits_u, retry.backoff_factor
 # *ceiling* of the policy's second retry rather than a jittered draw under
 # it. Every place where urllib3 cannot follow the policy:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="e5813393"
 # İlk yeniden deneme hiç beklemez, ikincisi 15 s bekler: bu, politikanın ikinci
 # yeniden denemesinin altından sarsıntıyla çekilmiş bir değer değil, o yeniden
 # denemenin *üst sınırıdır*. urllib3'ün politikayı izleyemediği her yer:
@@ -245,7 +245,7 @@ urllib3_differences()
 # the first wait after the 429, the 429 run's attempts and total wait, the
 # time budget each enforces, and whether the keyless POST was retried.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="987b35a7"
 # ## Yan yana
 #
 # Her kütüphane için aynı politika, aynı üreteç tohumu ve üç durum: 503, 503,
@@ -265,7 +265,7 @@ compare_libraries(SHIPPED)
 # Retry-After *instead of* the backoff. With the lesson's rule instead of the
 # production rule, the keyless POST is retried by all four:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="94afe720"
 # tenacity ve httpx politikayı tam olarak izler, çünkü köprü politikanın kendi
 # döngüsünü çalıştırır. urllib3 kendi hesabını korur: ilk yeniden denemeden önce
 # bekleme yok, politikanın 3 çarpanı yerine ikiye katlama, sarsıntı yok ve geri
@@ -300,7 +300,7 @@ compare_libraries(SHIPPED.with_(rule=None))[["keyless POST 503 retried"]]
 #
 # A tenacity hook on the bridged policy, for example, counts the retries:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="605ddf5b"
 # ## Üretim kütüphanelerinin ekledikleri
 #
 # Derslerin döngüsü çekirdektir; üretim kütüphaneleri, bir hizmet filosunun bu
@@ -343,7 +343,7 @@ hooked(lambda: next(answers)), seen
 # second ceiling (5 s x 3). urllib3 sleeps `backoff_factor * 2 ** (n - 1)`
 # seconds before retry `n >= 2`.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="4305ee0d"
 # ## Alıştırmalar
 #
 # **Alıştırma 1.** Ekibinizin kodu urllib3'ü doğrudan kullanıyor. urllib3'ün
@@ -373,7 +373,7 @@ check_urllib3_retry(retry)
 # **Exercise 2.** A POST without an idempotency key failed. For which of
 # these does the production rule retry it? Answer with a set of labels.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="9ca91ab2"
 # **Alıştırma 2.** Tekillik anahtarı olmayan bir POST başarısız oldu.
 # Aşağıdakilerden hangilerinde üretim kuralı onu yeniden dener? Yanıtı
 # etiketlerden oluşan bir küme olarak verin.
@@ -403,7 +403,7 @@ check_keyless_post(answer)
 #
 # **Next:** [09 · Beyond the lessons →](09_beyond_the_lessons.ipynb)
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="84590c0b"
 # ## Özet
 #
 # * Dersin kuralı öğrenmek içindir; `production_rule`, urllib3, botocore, gRPC ve
