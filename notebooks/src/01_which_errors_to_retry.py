@@ -243,7 +243,7 @@ check_should_retry(should_retry)
 # %% [markdown] tags=["tr"] en_hash="37a2cdeb"
 # Buradan sonra defter aynı kuralın `retrylab` sürümünü kullanır:
 # `decide(outcome, method, idempotency_key)` kararı *ve gerekçesini* döndürür,
-# `retrylab.should_retry` ise yalnızca bool değeri. Defterin geri kalanı,
+# `retrylab.should_retry` ise yalnızca bool değerini döndürür. Defterin geri kalanı,
 # kuralın her cümlesinin *neden* orada olduğunu gerçek bir sunucuya karşı
 # gösterir.
 
@@ -426,7 +426,7 @@ lab.record_count - before
 #   (tekrarlanması aynı sonucu veren) sayar: böyle bir isteği iki kez göndermek,
 #   bir kez göndermekle aynı *amaçlanan* etkiyi doğurur. Ayrıca idempotent
 #   isteklerin "bir iletişim hatası olursa otomatik olarak tekrarlanabileceğini"
-#   ve bir istemcinin, isteğin yine de idempotent olduğunu bilmedikçe ya da hiç
+#   ve bir istemcinin, yöntemden bağımsız olarak isteğin anlamının aslında idempotent olduğunu bilmedikçe ya da hiç
 #   uygulanmadığını anlayamadıkça idempotent olmayan bir isteği otomatik olarak
 #   yeniden denememesi gerektiğini ekler.
 #
@@ -869,7 +869,7 @@ check_expected_duplicates(answer)
 # unacknowledged writes will `key` leave? Then measure.
 
 # %% [markdown] tags=["tr"] en_hash="b19471dd"
-# **Alıştırma 5 (açık uçlu: değiştir, tahmin et, ölç).** 1.000 yazma isteğiyle
+# **Alıştırma 5 (açık uçlu: değiştirin, tahmin edin, ölçün).** 1.000 yazma isteğiyle
 # yapılan deneyi 0,2 yerine 0,4 kayıp oranıyla yeniden çalıştırın
 # (`write_experiment(1000, 0.2, ...)` içindeki `0.2` değerini değiştirin).
 # Önce 4. alıştırmanın formülüyle tahmin edin: `unsafe` kaç kopya kaydeder, `key` kaç

@@ -533,10 +533,10 @@ print(herd_data(clients=10_000).summary())
 # %% [markdown] tags=["tr"] en_hash="56b73545"
 # ## Keşif: bekleme çizelgesi
 #
-# Kaydırıcıları oynatın. Çubuklar 20260114 tohumu için gerçek beklemelerdir;
+# Kaydırıcıları hareket ettirin. Çubuklar 20260114 tohumu için gerçek beklemelerdir;
 # kesikli dış çizgiler, beklemelerin altından seçildiği üst sınırlardır; kesikli
 # çizgi tavandır; gölgeli bant ise sarsıntının her beklemeyi koyabileceği
-# aralıktır. `growth` kaydırıcısı mobil dersin sabit (değişmeyen), artımlı
+# aralıktır. **büyüme** kaydırıcısı (kodda `growth`) mobil dersin sabit (değişmeyen), artımlı
 # (doğrusal) ve üstel stratejileri arasında geçiş yapar. Grafiğin altındaki
 # gösterge beklemeleri ve toplamlarını listeler.
 
@@ -549,7 +549,7 @@ schedule
 # and checks what the explorer shows.
 
 # %% [markdown] tags=["tr"] en_hash="780fd439"
-# Aşağıdaki hücre kaydırıcıları, tıpkı sürüklemiş gibi koddan oynatır ve keşif
+# Aşağıdaki hücre kaydırıcıları, siz sürüklemişsiniz gibi koddan hareket ettirir ve keşif
 # aracının ne gösterdiğini denetler.
 
 # %%
@@ -833,7 +833,7 @@ check_herd_attempt4(peak)
 # `herd_view.set(...)` and read the readout.
 
 # %% [markdown] tags=["tr"] en_hash="ac037293"
-# **Alıştırma 7 (açık uçlu: değiştir, tahmin et, ölç).** Sürü keşif aracında
+# **Alıştırma 7 (açık uçlu: değiştirin, tahmin edin, ölçün).** Sürü keşif aracında
 # `jitter = equal` seçin. Bakmadan önce tahmin edin: üçüncü yeniden denemedeki
 # (üst sınır 800 ms) 24 istemci ve 200 ms'lik kovalarla hangi kovalar boş
 # kalır, tepe yük tam sarsıntının 7'sinden yüksek mi olur, düşük mü? Sonra

@@ -566,7 +566,7 @@ for name, client in clients.items():
 
 # %% [markdown] tags=["tr"] en_hash="174ba84b"
 # Kullanıcının "geçersiz değer" uyarısını görmesine kadar geçen süre, isteklerin
-# süresi artı beklemelerdir. İstekler hatta şu kadar sürdü (ölçülen bir süre
+# süresi artı beklemelerdir. İstekler ağda (hat üzerinde) şu kadar sürdü (ölçülen bir süre
 # olduğu için çalıştırmadan çalıştırmaya biraz değişir):
 
 # %%
@@ -615,7 +615,7 @@ assert all(wire >= 0.1 * r.attempts for r, wire, _ in runs.values())
 # Either way the error was certain after the first answer.
 
 # %% [markdown] tags=["tr"] en_hash="f3e29268"
-# "12,5 kat geç" sonucu yalnızca istek başına varsayılan 100 ms için
+# "12,5 kat daha geç" sonucu yalnızca istek başına varsayılan 100 ms için
 # geçerlidir. Her gecikme için geçerli olan şudur: dersin 4 denemelik sınırıyla
 # her şeyi yakalayan bir döngü isteği **bir yerine 4 kez** gönderir; bu yüzden
 # kullanıcı en az **istek süresinin 4 katı, artı beklemeler** kadar bekler
@@ -769,8 +769,7 @@ flaky.close()
 #   gerçek laboratuvar sunucusuna karşı dersin çıktısının tıpatıp aynısını
 #   yazdırır.
 # * Bekleme `max(backoff, Retry-After)` değeridir: sunucunun önerisi bir alt
-#   sınırdır. `max_retry_after` değerinden uzun bir öneri döngüyü bitirir ve
-#   kullanıcıya bildirilir.
+#   sınırdır. `max_retry_after` değerinden uzun bir öneri döngüyü bitirir; durum kullanıcıya bildirilir.
 # * Bir döngüyü üç sınır durdurur: deneme sayısı üst sınırı, toplam süre bütçesi
 #   ve kullanıcı tarafından tetiklenen isteklerle arka plan istekleri için ayrı
 #   politikalar.
@@ -861,7 +860,7 @@ check_refresh_policy(answer)
 # waits of the attempt-limit table above it. Then measure.
 
 # %% [markdown] tags=["tr"] en_hash="5c0b7c1e"
-# **Alıştırma 5 (açık uçlu: değiştir, tahmin et, ölç).** "Üç sınır" bölümünde
+# **Alıştırma 5 (açık uçlu: değiştirin, tahmin edin, ölçün).** "Üç sınır" bölümünde
 # bütçe politikasının `time_budget` değerini 3000'den 1000 ms'ye indirin.
 # Çalıştırmadan önce, hemen üstündeki deneme sayısı tablosunun beklemelerinden
 # yola çıkarak deneme sayısını ve beklemeleri tahmin edin. Sonra ölçün.

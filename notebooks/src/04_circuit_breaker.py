@@ -30,8 +30,7 @@
 # **Ön koşullar:** 03 numaralı defter (yeniden deneme döngüsü ve sınırları); iki
 # yöntemi olan bir Python sınıfı · **Süre:** yaklaşık 35 dakika
 #
-# Kuzey Yamaç istasyonu kötü bir saniye geçirmiyor: düşmüş durumda ve dakikalarca
-# öyle kalacak. Gözlemcinin uygulamasının yaptığı her istek yine kendi yeniden
+# Kuzey Yamaç istasyonundaki sorun bu kez birkaç saniyelik değil: sunucu çökmüş ve dakikalarca öyle kalacak. Gözlemcinin uygulamasının yaptığı her istek yine kendi yeniden
 # deneme döngüsünü çalıştırıyor (02 ve 03 numaralı defterler) ve hiçbiri başarılı
 # olmayacak. Bu defter, durumu fark eden parçayı ekliyor: **devre kesici**.
 #
@@ -334,8 +333,7 @@ for start, end, state in timeline_segments(rows, cooldown=5000):
 # %% [markdown] tags=["tr"] en_hash="66840024"
 # ## Keşif: eşik, soğuma süresi ve olaylar arasında adım adım ilerleme
 #
-# `threshold` ve `cooldown` devre kesiciyi değiştirir; `step` yalnızca ilk
-# olayları gösterir, böylece izi olay olay dolaşabilir ve o anki durumun
+# **eşik** (`threshold`) ve **soğuma** (`cooldown`) kaydırıcıları devre kesiciyi değiştirir; **adım** (`step`) yalnızca ilk olayları gösterir, böylece izi olay olay dolaşabilir ve o anki durumun
 # diyagram üzerinde ilerleyişini izleyebilirsiniz. Gösterge, o ana kadar
 # gönderilen ve engellenen istekleri sayar.
 
@@ -470,7 +468,7 @@ refused.retry_in, refused.state
 #
 # "Tekrar dene" düğmesi soğuma süresi dolana kadar bir şey yapmaz; bu yüzden
 # ileti ne kadar bekleneceğini, bir insanın sayabileceği tam saniyelerle
-# söylemeli (`retry_in` değerinin nasıl yuvarlanacağı alıştırma 4'tür) ya da
+# söylemeli (`retry_in` değerinin nasıl yuvarlanacağı 4. alıştırmanın konusudur) ya da
 # düğme o zamana kadar devre dışı kalmalı. Yeniden deneme döngüsü de bir
 # `BreakerOpen` hatasını hemen yeniden denememeli: hiçbir şey gönderilmedi ve
 # yanıt soğuma süresi dolana kadar aynı olacak.
@@ -643,8 +641,8 @@ check_retry_in(seconds)
 # `replay([*lesson.BREAKER_EVENTS[:7], (11500, False), (11800, True)], CircuitBreaker(3, 5000))`.
 
 # %% [markdown] tags=["tr"] en_hash="92ce3232"
-# **Alıştırma 5 (açık uçlu: değiştir, tahmin et, ölç).** Kendi `Breaker`
-# sınıfınızı (ya da `CircuitBreaker`) ve dersin olaylarını alın, ama 11500 ms'deki
+# **Alıştırma 5 (açık uçlu: değiştirin, tahmin edin, ölçün).** Kendi `Breaker`
+# sınıfınızı (ya da `CircuitBreaker`'ı) ve dersin olaylarını alın, ama 11500 ms'deki
 # olayı da başarısız yapın. 11500'den itibaren satırları tahmin edin (önceki
 # durum, gönderildi mi, sonraki durum), sonra şununla ölçün:
 # `replay([*lesson.BREAKER_EVENTS[:7], (11500, False), (11800, True)], CircuitBreaker(3, 5000))`.

@@ -44,8 +44,7 @@
 #
 # Dağdaki gözlemci Kuzey Yamaç uygulamasını artık bir telefonda taşıyor.
 # Telefon Wi-Fi ile mobil veri arasında geçiş yapıyor, aşağı inerken tünelde
-# sinyali kaybediyor ve gözlemci onu cebine koyduğu her seferde arka plana
-# geçiyor. Mobil ders (*Mobil Geliştirmede Yeniden Deneme Politikası — özü,
+# sinyali kaybediyor ve gözlemci telefonu cebine her koyduğunda uygulama arka plana geçiyor. Mobil ders (*Mobil Geliştirmede Yeniden Deneme Politikası — özü,
 # stratejileri ve ilkeleri*) tam olarak bunu konu alıyor.
 #
 # Ders üç bölümde okunur: bu defter, [05b](05b_common_mistakes.ipynb) (dersin
@@ -504,8 +503,7 @@ mobilesim.jitter_spread(clients=1000, attempt=3, base=1000, width=500)
 # pencere ikisinde de gecikme kadar geniştir, bu yüzden tepe aynıdır. Fark,
 # pencerenin *nerede* durduğundadır. Tam sarsıntı 0'dan başlar ve sürünün ilk
 # üyelerini az önce çökmüş bir sunucuya hemen geri gönderir; orantılı sarsıntı
-# herkesi en az 2 s uzakta tutar, ama her kullanıcıyı ortalamada iki kat uzun
-# bekletir. Histogramlar, her biri aynı sürünün sarsıntısız hâliyle birlikte:
+# herkesi en az 2 s uzakta tutar, ama her kullanıcıyı ortalama olarak iki kat daha uzun bekletir. Histogramlar, her biri aynı sürünün sarsıntısız hâliyle birlikte:
 
 # %%
 for jitter in ("proportional", "full"):
@@ -520,7 +518,7 @@ for jitter in ("proportional", "full"):
 # and will the two jitters still tie? Then run it and compare.
 
 # %% [markdown] tags=["tr"] en_hash="512f647b"
-# **Alıştırma 3 (açık uçlu: değiştir, tahmin et, ölç).** Aşağıdaki hücrede
+# **Alıştırma 3 (açık uçlu: değiştirin, tahmin edin, ölçün).** Aşağıdaki hücrede
 # `attempt=3` değerini `attempt=5` yapın (16 s'lik bir gecikme). Çalıştırmadan
 # önce tahmin edin: en yoğun 500 ms, 3. yeniden denemedeki 140'tan daha çok mu
 # yoksa daha az mı telefon içerecek ve iki sarsıntı yine berabere kalacak mı?
@@ -637,7 +635,7 @@ show(breaker_diagram(cb.transition_counts(), cb.state,
 # devreyi kapattı. Devre kesici olmasaydı 306'sının hepsi gönderilecekti. Eşik
 # ve soğuma süresi için keşif aracı 04 numaralı defterdedir.
 #
-# **Alıştırma 4 (açık uçlu: değiştir, tahmin et, ölç).** Aşağıdaki hücrede
+# **Alıştırma 4 (açık uçlu: değiştirin, tahmin edin, ölçün).** Aşağıdaki hücrede
 # soğuma süresini iki katına, 60 s'ye çıkarın. 306 denemeden kaçının sunucuya
 # ulaşacağını tahmin edin, sonra çalıştırın.
 

@@ -124,8 +124,7 @@ pd.set_option("display.max_colwidth", 80)
 # sonucu veren) olarak tanımlar ve istemcilerin idempotent istekleri otomatik
 # olarak yeniden denemesine izin verir. Web dersi daha katıdır: ağ hatasından
 # sonra yalnızca GET, HEAD ve OPTIONS'ı yeniden dener, çünkü geç tekrarlanan
-# bir PUT başka birinin daha yeni bir PUT'unun üzerine yazabilir, tekrarlanan
-# bir DELETE de işe yaramış bir isteğe 404 yanıtı verir. 01 numaralı defterin
+# bir PUT başka birinin daha yeni bir PUT'unun üzerine yazabilir, tekrarlanan bir DELETE de, ilk istek başarılı olduğu hâlde 404 alır. 01 numaralı defterin
 # yöntem tablosu ("Hangi yöntemler yeniden gönderilebilir?") iki kuralı yan
 # yana koyar; `safe_methods=IDEMPOTENT_METHODS` RFC'nin daha geniş kuralını
 # verir.
@@ -232,7 +231,7 @@ check_outage_policy(sync_policy)
 # of the policies change?
 
 # %% [markdown] tags=["tr"] en_hash="2d108b34"
-# **Alıştırma 2 (açık uçlu: değiştir, tahmin et, ölç).** Radyonun kuyruğu bir
+# **Alıştırma 2 (açık uçlu: değiştirin, tahmin edin, ölçün).** Radyonun kuyruğu bir
 # varsayımdır. Bazı ağlar radyoyu bir aktarımdan sonra 10 s açık tutar.
 # Aşağıda `tail_ms=5000` değerini `tail_ms=10_000` yapın ve önce tahmin edin:
 # hangi sütunlar değişir, hangi politikanın radyo süresi en çok artar ve
@@ -371,11 +370,11 @@ mobilesim.lifecycle_table(background_at=15_000, latency_ms=10_000)
 #   sıradan bir başarısızlık görüyor (bir hata iletisi, metriklerde bir
 #   başarısızlık).
 # * `kotlin_retry_all`: `isRetriable = { true }` ile `catch` bloğu `delay()`'e
-#   geçer; `delay()` iptal edilmiş bir coroutine içinde hemen fırlatır.
+#   geçer; `delay()` iptal edilmiş bir coroutine içinde hemen `CancellationException` fırlatır.
 #   Kurtaran tasarım değil, `delay`: 0 ms'lik bir gecikmeyle kurtulmazdı (ek
 #   A1).
 # * `asyncio_port`: aynı kod asyncio ile. asyncio bir iptali *bir kez* iletir;
-#   `CancelledError`'u yutan bir döngü düpedüz devam eder, bu yüzden 3 istek
+#   `CancelledError`'u yutan bir döngü hiçbir şey olmamış gibi sürer, bu yüzden 3 istek
 #   daha gönderdi. Python 3.8'den beri `CancelledError`'un bir `BaseException`
 #   olmasının nedeni budur: düz bir `except Exception` onu yutmaz.
 #
@@ -429,7 +428,7 @@ mobilesim.lifecycle_table(background_at=15_000, latency_ms=10_000)
 # ya da bir zaman aşımıyla başarısız olur; isteklerin %5'i artık var olmayan
 # bir şeyi ister, bir 404) `mobilesim.flaky_batch` ile bunu yapmanızı sağlar.
 #
-# **Alıştırma 4 (açık uçlu: değiştir, tahmin et, ölç).** `failure_rate=0.3`
+# **Alıştırma 4 (açık uçlu: değiştirin, tahmin edin, ölçün).** `failure_rate=0.3`
 # ile 500 arka plan isteği. Bunu `0.6` yapın. Önce tahmin edin: yaklaşık kaç
 # istek daha vazgeçecek (arka arkaya beş başarısız deneme: 0,3⁵'e karşı 0,6⁵)
 # ve "yeniden denemeden sonra başarı" artacak mı, azalacak mı? Sonra

@@ -232,7 +232,7 @@ show(compare_fleets({"no jitter": runs["none"],
 #
 # Sarsıntılı stratejiler birbirlerinden, sarsıntısızdan farklı oldukları kadar
 # farklı değiller ve sıralamaları senaryoya bağlı: burada birikimi ilk eşit
-# sarsıntı temizliyor (3,1 s), çünkü üst sınırının ilk yarısında hiç yeniden
+# sarsıntı temizliyor (3,1 s): üst sınırının ilk yarısında hiç yeniden
 # denemediği için kesinti içinde daha az deneme harcıyor. Bu defterin
 # sonundaki AWS deneyi onları farklı sıralıyor.
 
@@ -344,7 +344,7 @@ show(fleet_timeline(storm_run))
 # yük, nedeninden uzun sürüyor**: kesintiden sonraki 4000 adımın 3821'i
 # aşırı yüklü ve yükü yalnızca istemcilerin deneme sayısı üst sınırı yavaş
 # yavaş eritiyor. Bu bir *yarı kararlı* (metastable) arızadır: kesinti
-# bitmiştir, ama sistem istemcilerinin davranışı yüzünden çökük kalır.
+# bitmiştir, ama sistem istemcilerinin davranışı yüzünden çökmüş hâlde kalır.
 #
 # Sarsıntı bu kez işe yaramıyor. Yeniden denemeleri zamana yayıyor, ama
 # sayılarını azaltmıyor:
@@ -419,8 +419,7 @@ throttle.tokens, throttle.can_retry()
 # İkisi de hem `RetryPolicy.run(..., retry_budget=...)` içine hem de filoya
 # takılabilir; filoda bütün filo tek bir bütçeyi paylaşır, tıpkı bir hizmetin
 # bir başkasını çağırması gibi. Fırtına yeniden; her iki bütçeyle ve istemci
-# başına bir devre kesiciyle (04 numaralı defterdeki gibi 3 hata onu 5 s için
-# açar):
+# başına bir devre kesiciyle (04 numaralı defterdeki gibi 3 hata onu 5 s boyunca açık tutar):
 
 # %%
 ends = {
@@ -819,7 +818,7 @@ check_throttle_recovery(successes)
 # **Alıştırma 4.** **150** istemcide (yukarıdaki tablolar 100 ve 190'da
 # duruyor) sarsıntısız üstel geri çekilme, tam sarsıntıya göre kaç kat daha
 # fazla çağrı yapar? Önce tahmin edin: 100 istemcidekinden fazla mı, az mı?
-# Sonra oranı (üstel / tam) taramadan, iki ondalık basamakla verin.
+# Sonra oranı (üstel / tam) tarama sonuçlarından okuyup iki ondalık basamakla verin.
 
 # %% tags=["scaffold"]
 ratio = ...
@@ -838,7 +837,7 @@ check_jitter_calls_ratio(ratio)
 # or fewer observers be served? Then run it, and try `0.05` as well.
 
 # %% [markdown] tags=["tr"] en_hash="ebe10722"
-# **Alıştırma 5 (açık uçlu: değiştir, tahmin et, ölç).** Fırtına tek bir
+# **Alıştırma 5 (açık uçlu: değiştirin, tahmin edin, ölçün).** Fırtına tek bir
 # varsayıma dayanıyor: bir isteği geri çevirmek istasyona, ona hizmet vermenin
 # beşte biri kadar mal oluyor (`reject_cost=0.2`). Aşağıdaki hücrede bunu
 # `0.5` yapın. Önce tahmin edin: kesintiden sonraki aşırı yük daha uzun mu

@@ -48,7 +48,7 @@
 #
 # * üretim kütüphanelerinin neden dersin kuralından daha az başarısızlığı
 #   yeniden denediğini açıklamak ve dersin kuralının kaydettiği kopyaları ölçmek;
-# * tek bir `RetryPolicy` politikasını tenacity (`to_tenacity`), httpx
+# * tek bir `RetryPolicy` nesnesini tenacity (`to_tenacity`), httpx
 #   (`RetryTransport`) ve urllib3 (`to_urllib3`) üzerinden çalıştırmak ve
 #   aralarındaki farkları okumak;
 # * bir politikaya urllib3'ün izin verdiği ölçüde yaklaşan bir urllib3 `Retry`
@@ -307,8 +307,7 @@ compare_libraries(SHIPPED.with_(rule=None))[["keyless POST 503 retried"]]
 # çekirdeğin çevresinde ihtiyaç duyduklarını ekler:
 #
 # * **Türe göre sayaçlar (urllib3).** `Retry(total=5, connect=3, read=1,
-#   status=2)` bağlantı hatalarına, okuma hatalarına ve kötü durum kodlarına ayrı
-#   bütçeler harcar; `Retry.history` her birini kaydeder.
+#   status=2)` bağlantı hatalarına, okuma hatalarına ve kötü durum kodlarına için ayrı bütçeler tutar; `Retry.history` her birini kaydeder.
 #   [urllib3 `Retry`](https://urllib3.readthedocs.io/en/stable/reference/urllib3.util.html#urllib3.util.Retry)
 # * **Kancalar ve istatistikler (tenacity).** `before_sleep`, `after` ve
 #   `retry_error_callback` her adımda sizin kodunuzu çalıştırır;
@@ -319,8 +318,7 @@ compare_libraries(SHIPPED.with_(rule=None))[["keyless POST 503 retried"]]
 #   verir; böylece başarısız olan bir hizmet artık yeniden deneme almaz (06
 #   numaralı defterin yeniden deneme bütçesi).
 #   [boto3 retries](https://boto3.amazonaws.com/v1/documentation/api/latest/guide/retries.html)
-# * **Yedekli istekler ve geri itme (gRPC).** Yedekli (hedged) bir çağrı, kuyruk
-#   gecikmesini (tail latency) kısaltmak için ilki başarısız olmadan ikinci bir
+# * **Yedekli istekler ve geri itme (gRPC).** Yedek istek (hedging), uç gecikmeyi (tail latency, p99) kısaltmak için ilki başarısız olmadan ikinci bir
 #   kopya gönderir; sunucunun `grpc-retry-pushback-ms` değeri istemcilere ne
 #   zaman yeniden deneyeceklerini ya da hiç denememelerini söyler.
 #   [gRPC A6](https://github.com/grpc/proposal/blob/master/A6-client-retries.md)

@@ -45,11 +45,10 @@
 #   söylemek;
 # * kazandırdığı p99 yanıt süresine ve mal olduğu ek isteklere bakarak bir
 #   **yedek istek gecikmesi** (hedging delay) seçmek (gRPC'nin hedging (yedek istek) politikası, "The Tail at Scale");
-# * bir istemcinin, sunucunun kabul ettiklerine bakarak **kendi kendini nasıl
-#   kıstığını** açıklamak (SRE kitabının formülü, botocore'un uyarlanır kipi
+# * bir istemcinin, sunucunun kabul ettiklerine bakarak **hızını kendiliğinden nasıl kıstığını** açıklamak (SRE kitabının formülü, botocore'un uyarlanır kipi
 #   (adaptive mode));
 # * bir **yarı kararlı arızayı** (metastable failure), yani sunucuyu deviren
-#   ani yük artışı geçtikten sonra da yeniden denemelerin onu çökük tuttuğu
+#   ani yük artışı geçtikten sonra da yeniden denemelerin onu çökmüş tuttuğu
 #   durumu tanımak ve onu sona erdiren ayarları seçmek.
 #
 # **Ön koşullar:** 03 (yeniden deneme döngüsü), 04 (devre kesici) ve 06
@@ -317,7 +316,7 @@ print(hedge_view.readout)
 # With `K = 2` the client may send about twice what is accepted:
 
 # %% [markdown] tags=["tr"] en_hash="8e5e31ce"
-# ## 3. Kendi kendini kısan bir istemci
+# ## 3. Hızını kendisi kısıtlayan bir istemci
 #
 # Bir yeniden deneme bütçesi yeniden denemeleri sınırlar. **Uyarlanır kısma**
 # (adaptive throttling) ise istemcinin, sunucunun kabul ettiğini gördüğü
@@ -427,7 +426,7 @@ print(throttle_view.readout)
 # ## 4. Yarı kararlı arıza
 #
 # Bronson ve arkadaşları ("Metastable Failures in Distributed Systems", HotOS
-# 2021), tetikleyicileri ortadan kalktıktan sonra da çökük kalan sistemleri
+# 2021), tetikleyicileri ortadan kalktıktan sonra da çökmüş kalan sistemleri
 # anlatır. En basiti şöyledir: kapasitesinin %80'inde çalışan bir sunucu; kısa
 # bir ani yük artışı bir kuyruk biriktirir; kuyruktaki bekleme istemcilerin
 # zaman aşımını geçer; zaman aşımına uğrayan her istek yeniden denenir, böylece
@@ -495,8 +494,8 @@ print(meta_view.readout)
 
 # %% [markdown] tags=["tr"] en_hash="bcbf4566"
 # Aynı model, her birinin kendi zaman aşımı, yeniden denemeleri ve bütçesi
-# olan 20.000 simüle istemciyle, FIFO bir sunucuyla ve 50 ms'lik adımlarla
-# (`metastable_fleet`) oynatıldığında aynı hükümlere varıyor:
+# olan 20.000 simüle edilen istemciyle, FIFO bir sunucuyla ve 50 ms'lik adımlarla
+# (`metastable_fleet`) oynatıldığında aynı sonuçları veriyor:
 
 # %%
 from retrylab import metastable_fleet
@@ -553,7 +552,7 @@ print("\n".join(metastable_fleet(coarse.with_(**change), 20_000).summary()
 # bir boolean listesidir (True = çağrı başarısız oldu); başarısız çağrıların
 # yüzdesini döndürün, çağrı sayısı `minimum`'dan azken (ya da hiç çağrı
 # yokken) ise -1.
-# `[True, False, False, True]` ve minimum 4 için sonuç 50,0'dır.
+# `[True, False, False, True]` ve minimum 4 için sonuç `50.0`'dır.
 
 # %% tags=["scaffold"]
 from retrylab.exercises.ex09 import check_failure_rate
@@ -583,7 +582,7 @@ check_failure_rate(failure_rate)
 
 # %% [markdown] tags=["tr"] en_hash="34beebcf"
 # **Alıştırma 2.** SRE kitabındaki `reject_probability(requests, accepts, k)`
-# işlevini yazın. K = 2 iken 10 istek ve 3 kabul için sonuç 0,364'tür.
+# işlevini yazın. K = 2 iken 10 istek ve 3 kabul için sonuç `0.364`'tür.
 
 # %% tags=["scaffold"]
 from retrylab.exercises.ex09 import check_sre_probability

@@ -323,7 +323,7 @@ print("1 shl 31 =", mobile.kotlin_shl(1, 31), "; 1 shl 32 =",
 #   (defter 05, 4. bölüm): hiçbir zaman yarısından kısa değildir, yayılım
 #   1:3'tür. Bu bir sürüyü dağıtır, ama iddia kodun yaptığından fazlasını söyler.
 # * **`catch (e: Exception)` iptali de yakalar.** Uygulama arka plana geçip
-#   coroutine'i iptal edildiğinde `CancellationException` bu `catch` bloğuna
+#   coroutine iptal edildiğinde `CancellationException` bu `catch` bloğuna
 #   düşer. Ardından ne olduğunu [05b](05b_common_mistakes.ipynb) defterindeki
 #   3. hata gösterir.
 # * **`lastError!!` satırına** `maxRetries >= 0` için **hiç ulaşılmaz**: son
@@ -463,7 +463,7 @@ print("1 shl 31 =", mobile.kotlin_shl(1, 31), "; 1 shl 32 =",
 # >   değil. Bir `Interceptor`, böyle bir politikayı *sizin* yazacağınız yerdir.
 # > * **Retrofit**'in kendine ait bir yeniden deneme mekanizması yoktur;
 # >   istekleri OkHttp üzerinden gönderir.
-# > * **Ktor**'un `HttpRequestRetry` eklentisi gerçektir: `retryOnServerErrors(maxRetries)`,
+# > * **Ktor**'un `HttpRequestRetry` eklentisi gerçekten vardır: `retryOnServerErrors(maxRetries)`,
 # >   tavanlı `exponentialDelay(...)` (`maxDelayMs`, varsayılan 60 s) ve eklenen
 # >   rastgele milisaniyeler (`randomizationMs`) sunar; ayrıca `Retry-After`'a
 # >   uyar.

@@ -16,7 +16,7 @@
 # # Keşif araçları: sınıfın önünde göstermek için
 #
 # Kursun bütün kaydırıcılı keşif araçları tek sayfada; her birinin yanında,
-# eğitmenin kaydırıcıyı oynatırken söylediği iki üç cümle. Alıştırma yok, yanıt
+# eğitmenin kaydırıcıyı hareket ettirirken söyleyeceği iki üç cümle. Alıştırma yok, yanıt
 # yok: bu defter gösterilmek içindir, örneğin kodu gizleyen Voila ile:
 #
 #     pip install -e ".[present]"
@@ -68,7 +68,7 @@ decision_explorer()
 #
 # Çubuklar, 20260114 tohumu için tek bir istemcinin beklemeleridir; dış
 # çizgiler, sarsıntının altından seçim yaptığı üst sınırlardır
-# (base x factor^n, tavanlı). `cap` değerini `base` değerinin altına çekin;
+# (taban × çarpanⁿ, tavanla sınırlı). **tavan** değerini **taban** değerinin altına çekin;
 # keşif aracı neyi değiştirmeniz gerektiğini söyler.
 
 # %% tags=["nbval-ignore-output"]
