@@ -16,6 +16,7 @@ keeps its last good render, and clear once cap is raised again.
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -184,6 +185,10 @@ def test_every_explorer_fits_on_screen_with_its_readout_above_the_figure(
         assert whole is not None, f"{stem} explorer {k}: not on the page"
         height = round(whole["height"])
         browser_run.notes.append(f"{stem} explorer {k}: {height} px tall")
+        shots = os.environ.get("RETRYLAB_SHOTS")  # a folder for every explorer's picture
+        if shots:
+            Path(shots).mkdir(parents=True, exist_ok=True)
+            box.screenshot(path=str(Path(shots) / f"{stem}-{k}.png"))
         if height > EXPLORER_MAX_PX:
             failures.append(f"{stem} explorer {k}: {height} px tall, more than "
                             f"{EXPLORER_MAX_PX}")
