@@ -10,6 +10,7 @@ from matplotlib.figure import Figure
 
 from retrylab import State
 from retrylab.core._check import check_int
+from retrylab.viz.controls import label_of
 from retrylab.viz.figure import (
     PALETTE,
     STATE_COLOURS,
@@ -244,14 +245,14 @@ def test_controls_of_one_explorer_share_one_description_width() -> None:
     widths = {}
     for cls in (Bars, Words, BackoffExplorer, DecisionExplorer):
         ex = cls()
-        assert [w.description for w in ex.controls.values()] == list(ex.controls)
+        assert [w.description for w in ex.controls.values()] == [label_of(n) for n in ex.controls]
         found = {w.style.description_width for w in ex.controls.values()}
         assert len(found) == 1
         widths[cls.__name__] = found.pop()
-    assert widths == {"Bars": "6ch", "Words": "3ch", "BackoffExplorer": "9ch",
+    assert widths == {"Bars": "6ch", "Words": "3ch", "BackoffExplorer": "11ch",
                       "DecisionExplorer": "17ch"}
-    fleet = FleetExplorer.make_controls()            # "threshold" is the longest
-    assert align_descriptions(fleet.values()) == "11ch"
+    fleet = FleetExplorer.make_controls()            # "cooldown (ms)" is the longest
+    assert align_descriptions(fleet.values()) == "15ch"
 
 
 def test_align_descriptions_leaves_each_control_its_own_style() -> None:
