@@ -16,7 +16,7 @@ from retrylab.viz.beyond import (
     rate_breaker_explorer,
     throttle_explorer,
 )
-from retrylab.viz.figure import to_png
+from retrylab.viz.kit import to_png
 
 CASES = [(rate_breaker_explorer, RateBreakerExplorer, {"threshold": 5}),
          (hedging_explorer, HedgingExplorer, {"hedging_delay": 100}),

@@ -10,8 +10,7 @@ from matplotlib.figure import Figure
 
 from retrylab import State
 from retrylab.core._check import check_int
-from retrylab.viz.controls import label_of
-from retrylab.viz.figure import (
+from retrylab.viz.explorer import (
     PALETTE,
     STATE_COLOURS,
     Explorer,
@@ -210,7 +209,7 @@ def test_check_messages_match_the_core_format() -> None:
 def test_show_displays_a_png_without_pyplot(capsys: pytest.CaptureFixture[str]) -> None:
     import matplotlib.pyplot as plt
 
-    from retrylab.viz.figure import show
+    from retrylab.viz.explorer import show
 
     before = plt.get_fignums()
     show(new_figure((2, 1)))
@@ -245,14 +244,14 @@ def test_controls_of_one_explorer_share_one_description_width() -> None:
     widths = {}
     for cls in (Bars, Words, BackoffExplorer, DecisionExplorer):
         ex = cls()
-        assert [w.description for w in ex.controls.values()] == [label_of(n) for n in ex.controls]
+        assert [w.description for w in ex.controls.values()] == list(ex.controls)
         found = {w.style.description_width for w in ex.controls.values()}
         assert len(found) == 1
         widths[cls.__name__] = found.pop()
-    assert widths == {"Bars": "6ch", "Words": "3ch", "BackoffExplorer": "11ch",
+    assert widths == {"Bars": "6ch", "Words": "3ch", "BackoffExplorer": "9ch",
                       "DecisionExplorer": "17ch"}
-    fleet = FleetExplorer.make_controls()            # "cooldown (ms)" is the longest
-    assert align_descriptions(fleet.values()) == "15ch"
+    fleet = FleetExplorer.make_controls()            # "threshold" is the longest
+    assert align_descriptions(fleet.values()) == "11ch"
 
 
 def test_align_descriptions_leaves_each_control_its_own_style() -> None:

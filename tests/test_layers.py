@@ -167,7 +167,7 @@ def test_base_install_needs_no_drawing_library() -> None:
 
 
 def test_viz_without_matplotlib_names_the_extra() -> None:
-    done = run_python("import retrylab.viz.schedule\n")
+    done = run_python("import retrylab.viz.backoff\n")
     assert done.returncode != 0
     assert "ImportError" in done.stderr
     assert 'pip install "retrylab[notebooks]"' in done.stderr

@@ -25,7 +25,7 @@ from retrylab.lessons.mobile_mistakes import (
 
 
 def test_proportional_keeps_a_one_to_three_spread_full_starts_at_zero() -> None:
-    t = jitter_spread(clients=2000, attempt=4, base=500)
+    t = jitter_spread(clients=2000, retry=3, base=500)
     c = 4000
     assert (t["ceiling"] == c).all()
     assert t.loc["none", "busiest"] == 2000

@@ -12,15 +12,7 @@ from matplotlib.figure import Figure
 
 from retrylab import Backoff, CircuitBreaker, State, replay
 from retrylab.lessons.outputs import BREAKER_EVENTS, backoff_table, breaker_trace
-from retrylab.viz.breakerplot import (
-    arrow_labels,
-    breaker_diagram,
-    breaker_timeline,
-    timeline_segments,
-)
-from retrylab.viz.figure import PALETTE, STATE_COLOURS, to_png
-from retrylab.viz.herdplot import herd_data, herd_histogram
-from retrylab.viz.schedule import (
+from retrylab.viz.backoff import (
     jitter_range,
     lesson_backoffs,
     retry_after_bars,
@@ -31,6 +23,14 @@ from retrylab.viz.schedule import (
     waits_table,
     write_bars,
 )
+from retrylab.viz.breaker import (
+    arrow_labels,
+    breaker_diagram,
+    breaker_timeline,
+    timeline_segments,
+)
+from retrylab.viz.herd import herd_data, herd_histogram
+from retrylab.viz.kit import PALETTE, STATE_COLOURS, to_png
 
 
 def _png_ok(fig: Figure) -> None:
@@ -160,7 +160,7 @@ def test_herd_histogram_bar_heights_are_the_lessons_counts() -> None:
     assert jittered.values.tolist() == [6, 5, 7, 6, 0, 0]
     assert jittered.edges.tolist() == [0, 200, 400, 600, 800, 1000, 1200]
     assert [t.get_text() for t in fig.retrylab_plot.peaks] == ["peak 24", "peak 7"]
-    assert "peak 24 -> 7 clients per 200 ms (0.29x)" in fig.get_suptitle()
+    assert "peak 24 -> 7 clients per 200 ms (0.29x)" in fig.retrylab_plot.title.get_text()
     assert fig.axes[0].get_xlabel() == "wake-up time after the failure (ms)"
 
 
@@ -172,10 +172,10 @@ def test_herd_peak_depends_on_the_bucket_width() -> None:
 
 
 @settings(max_examples=25, deadline=None)
-@given(clients=st.integers(1, 300), attempt=st.integers(1, 6),
+@given(clients=st.integers(1, 300), retry=st.integers(0, 5),
        jitter=st.sampled_from(["full", "equal", "decorrelated", "proportional"]))
-def test_herd_counts_add_up_to_the_clients(clients: int, attempt: int, jitter: str) -> None:
-    data = herd_data(Backoff(200, 2, 5000, jitter=jitter), clients, attempt)  # type: ignore[arg-type]
+def test_herd_counts_add_up_to_the_clients(clients: int, retry: int, jitter: str) -> None:
+    data = herd_data(Backoff(200, 2, 5000, jitter=jitter), clients, retry)  # type: ignore[arg-type]
     assert int(data.plain.sum()) == int(data.jittered.sum()) == clients
     assert data.peak_plain == clients and 0 < data.peak_jittered <= clients
 

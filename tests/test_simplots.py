@@ -9,7 +9,6 @@ from retrylab.core.budget import GrpcRetryThrottle
 from retrylab.sim.breakers import BreakerSettings
 from retrylab.sim.contention import contention_sweep
 from retrylab.sim.fleet import outage_fleet, storm_fleet
-from retrylab.viz.figure import to_png
 from retrylab.viz.fleetplots import (
     ContentionExplorer,
     FleetExplorer,
@@ -23,6 +22,7 @@ from retrylab.viz.fleetplots import (
     layered_load,
     step_series,
 )
+from retrylab.viz.kit import to_png
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -175,79 +175,3 @@ def test_contention_explorer_set_matches_readout_for() -> None:
     assert ex.message == ""
     assert ex.readout == ContentionExplorer.readout_for(strategy="decorrelated", clients=50,
                                                          base=50, cap=5000)
-
-
-def test_prefetch_computes_the_next_key_press_in_the_background(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("RETRYLAB_PREFETCH", "1")
-    ex = ContentionExplorer()
-    ex.wait_prefetch()
-    # strategy up and down, clients, base and cap one step either way
-    assert len(ex._prefetcher.results) == 8 and ex._prefetcher.hits == 0
-    ex.set(clients=110)
-    assert ex._prefetcher.hits == 1
-    monkeypatch.setenv("RETRYLAB_PREFETCH", "0")
-    here = ContentionExplorer(clients=110)
-    assert here._prefetcher is None
-    assert ex.readout == here.readout == ContentionExplorer.readout_for(clients=110)
-    assert ex.png == here.png                        # the same figure, prefetched or not
-    ex.wait_prefetch()                               # now around clients=110
-    after = {**ex.values, "clients": 120}
-    assert tuple(after.items()) in ex._prefetcher.results
-
-
-def test_the_prefetch_worker_never_starts_a_worker_of_its_own(monkeypatch) -> None:
-    """Each worker's own explorers draw its images: they must not prefetch, even with
-    RETRYLAB_PREFETCH=1 inherited from the kernel (that spawned one worker per worker,
-    until the machine ran out of memory)."""
-    from retrylab.viz import prefetch
-    from retrylab.viz.fleetplots import fleet_explorer
-
-    monkeypatch.setenv("RETRYLAB_PREFETCH", "1")
-    assert prefetch.enabled()
-    started: list[object] = []
-    monkeypatch.setattr(prefetch, "_pool", lambda: started.append(1))
-    monkeypatch.setattr(prefetch, "_IN_WORKER", True)   # what _worker_init sets
-    assert not prefetch.enabled()
-    ex = fleet_explorer("storm")                         # the worker's drawer explorer
-    ex.set(budget="grpc")
-    assert started == [] and ex._prefetcher is None
-
-
-def test_the_prefetch_worker_ends_with_its_kernel() -> None:
-    """A kernel killed with SIGKILL leaves no worker behind, and the worker has no worker."""
-    import os
-    import signal
-    import subprocess
-    import sys
-    import time
-
-    code = ("import os, time\n"
-            "os.environ['RETRYLAB_PREFETCH'] = '1'\n"
-            "from retrylab.viz.fleetplots import fleet_explorer\n"
-            "from retrylab.viz import prefetch\n"
-            "ex = fleet_explorer('storm'); ex.set(budget='grpc')\n"
-            "ex._prefetcher.wait(60)\n"
-            "print(*prefetch._POOL._processes, flush=True)\n"
-            "time.sleep(60)\n")
-    kernel = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
-    try:
-        assert kernel.stdout is not None
-        workers = [int(p) for p in kernel.stdout.readline().split()]
-        assert len(workers) == 1
-        children = subprocess.run(["pgrep", "-P", str(workers[0])], capture_output=True,
-                                  text=True).stdout.split()
-        assert children == [], "the worker started a worker of its own"
-    finally:
-        kernel.send_signal(signal.SIGKILL)
-        kernel.wait(10)
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        try:
-            os.kill(workers[0], 0)
-        except ProcessLookupError:
-            break
-        time.sleep(0.1)
-    else:
-        os.kill(workers[0], signal.SIGKILL)
-        raise AssertionError("the worker outlived its killed kernel")

@@ -35,7 +35,7 @@ c = contention(10, "full", runs=3)
 assert c.calls > 0 and c.time_ms > 0
 
 try:
-    import retrylab.viz.figure  # noqa: F401
+    import retrylab.viz.explorer  # noqa: F401
 except ImportError as e:
     assert 'pip install "retrylab[notebooks]"' in str(e), e
 else:

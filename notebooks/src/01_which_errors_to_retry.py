@@ -80,12 +80,12 @@ from retrylab import (
     decision_table,
     verdict_table,
 )
-from retrylab.viz.figure import show
+from retrylab.viz.kit import show
 from retrylab.lab.client import KeyMaker, http_send, sender
 from retrylab.lessons.lab_experiments import WRITE_MODES, write_experiment
 from retrylab.lab.server import LabServer
 from retrylab.lessons.outputs import SEED
-from retrylab.viz.schedule import write_bars
+from retrylab.viz.backoff import write_bars
 from retrylab.viz.explorers import (
     ERRORS,
     METHODS,

@@ -57,9 +57,9 @@ set_language("en")  # the language of this notebook's figures and explorers
 # %%
 from retrylab import Backoff, Mulberry32
 from retrylab.lessons import outputs as lesson
-from retrylab.viz.figure import show
-from retrylab.viz.herdplot import herd_data, herd_histogram
-from retrylab.viz.schedule import lesson_backoffs, wait_schedule, waits_table
+from retrylab.viz.kit import show
+from retrylab.viz.herd import herd_data, herd_histogram
+from retrylab.viz.backoff import lesson_backoffs, wait_schedule, waits_table
 from retrylab.viz.explorers import (BackoffExplorer, HerdExplorer,
                               backoff_explorer, herd_explorer)
 
@@ -417,10 +417,11 @@ waits_table(kinds, shared=False)
 # at the same moment, and the server meets a wave just as it stands up. The
 # lesson takes 24 clients waiting for their third retry (its "3. deneme":
 # retry n = 2, ceiling 800 ms, the wait before attempt 4) and counts their
-# wake-up times in 200 ms buckets. (`herd_data` and the herd explorer take
-# this count as `attempt=3`, the lesson's `DENEME`.) The lesson printed this:
+# wake-up times in 200 ms buckets. (`herd_data` and the herd explorer count
+# retries from 0 like the formulas: this is their `retry=2`.) The lesson
+# printed this:
 
-# %% [markdown] tags=["tr"] en_hash="516c46e0"
+# %% [markdown] tags=["tr"] en_hash="105dc809"
 # ## Sürü: birlikte hata alan 24 istemci
 #
 # İstasyonun sunucusu düştüğünde ona bağlı bütün istemciler aynı anda hata
@@ -428,8 +429,9 @@ waits_table(kinds, shared=False)
 # kalktığı anda bir dalga karşılar. Ders üçüncü yeniden denemesini bekleyen 24
 # istemciyi ele alır (dersteki "3. deneme": yeniden deneme n = 2, üst sınır
 # 800 ms, 4. denemeden önceki bekleme) ve uyanma zamanlarını 200 ms'lik
-# kovalarda sayar. (`herd_data` ve sürü keşif aracı bu sayıyı `attempt=3`
-# olarak, yani dersin `DENEME` değeri olarak alır.) Dersin yazdırdığı çıktı:
+# kovalarda sayar. (`herd_data` ve sürü keşif aracı yeniden denemeleri
+# formüller gibi 0'dan sayar: bu onların `retry=2` değeridir.) Dersin
+# yazdırdığı çıktı:
 
 # %%
 print(lesson.herd_text("tr"))
@@ -582,14 +584,15 @@ print(schedule.readout)
 # ## Explore: the herd
 #
 # Now the herd: the same backoff sliders, plus the number of clients, which
-# attempt they are on, and the bucket width. The readout gives the peak
+# retry they wait for (`retry`, n counted from 0), and the bucket width. The readout gives the peak
 # without jitter, the peak with it, and their ratio.
 
-# %% [markdown] tags=["tr"] en_hash="191f4c31"
+# %% [markdown] tags=["tr"] en_hash="bb4d2ded"
 # ## Keşif: sürü
 #
 # Şimdi sürü: aynı geri çekilme kaydırıcıları, ayrıca istemci sayısı,
-# istemcilerin kaçıncı denemede olduğu ve kova genişliği. Gösterge sarsıntısız
+# istemcilerin beklediği yeniden deneme (`retry`, n 0'dan sayılır) ve kova
+# genişliği. Gösterge sarsıntısız
 # tepe yükü, sarsıntılı tepe yükü ve ikisinin oranını verir.
 
 # %% tags=["nbval-ignore-output"]
@@ -609,15 +612,15 @@ herd_check.set(clients=24, width=100)
 print(herd_check.readout)
 
 # %% [markdown]
-# Things to try: `jitter = none` (the ratio stays 1.00x); `attempt` 4 or 5
+# Things to try: `jitter = none` (the ratio stays 1.00x); `retry` 3 or 4
 # (a wider ceiling spreads the herd further); `jitter = equal` (nobody wakes
-# in the first half); `jitter = decorrelated` with `attempt` 6 and 10000
+# in the first half); `jitter = decorrelated` with `retry` 5 and 10000
 # clients (look at the last bucket, discussed next).
 
-# %% [markdown] tags=["tr"] en_hash="aa59923b"
-# Denenecek şeyler: `jitter = none` (oran 1.00x'te kalır); `attempt` 4 ya da 5
+# %% [markdown] tags=["tr"] en_hash="739e8795"
+# Denenecek şeyler: `jitter = none` (oran 1.00x'te kalır); `retry` 3 ya da 4
 # (daha geniş bir üst sınır sürüyü daha çok dağıtır); `jitter = equal` (ilk
-# yarıda kimse uyanmaz); `attempt` 6 ve 10000 istemciyle `jitter = decorrelated`
+# yarıda kimse uyanmaz); `retry` 5 ve 10000 istemciyle `jitter = decorrelated`
 # (son kovaya bakın; bir sonraki bölümde ele alınıyor).
 
 # %% [markdown]
@@ -663,13 +666,13 @@ print(herd_check.readout)
 
 # %%
 deco = Backoff(200, 2, 5000, jitter="decorrelated")
-late = herd_data(deco, clients=10_000, attempt=6)
+late = herd_data(deco, clients=10_000, retry=5)
 print(late.summary())
 print("clients waking at exactly 5000 ms:", int(late.jittered.loc[5000]))
 
 # %%
 full = Backoff(200, 2, 5000, jitter="full")
-print(herd_data(full, clients=10_000, attempt=6).summary())
+print(herd_data(full, clients=10_000, retry=5).summary())
 
 # %% [markdown]
 # Full jitter at the same attempt draws uniformly below the 5000 ms ceiling
@@ -807,14 +810,14 @@ check_quarter_width(width)
 
 # %% [markdown]
 # **Exercise 6.** The same 24 clients fail again and wait for their *fourth*
-# retry (n = 3, ceiling 1600 ms, before attempt 5; `attempt=4` in
+# retry (n = 3, ceiling 1600 ms, before attempt 5; `retry=3` in
 # `herd_data`), full jitter, 200 ms buckets. What is the largest number of
 # them in one bucket?
 
-# %% [markdown] tags=["tr"] en_hash="5f25878a"
+# %% [markdown] tags=["tr"] en_hash="b48fbb9b"
 # **Alıştırma 6.** Aynı 24 istemci yeniden hata alır ve *dördüncü* yeniden
 # denemelerini bekler (n = 3, üst sınır 1600 ms, 5. denemeden önce; `herd_data`
-# içinde `attempt=4`); tam sarsıntı, 200 ms'lik kovalar. Tek bir kovaya düşen en
+# içinde `retry=3`); tam sarsıntı, 200 ms'lik kovalar. Tek bir kovaya düşen en
 # büyük istemci sayısı kaçtır?
 
 # %% tags=["scaffold"]
@@ -822,7 +825,7 @@ peak = ...
 check_herd_attempt4(peak)
 
 # %% tags=["solution"]
-peak = herd_data(Backoff(200, 2, 5000, jitter="full"), clients=24, attempt=4).peak_jittered
+peak = herd_data(Backoff(200, 2, 5000, jitter="full"), clients=24, retry=3).peak_jittered
 check_herd_attempt4(peak)
 
 # %% [markdown]
@@ -844,12 +847,12 @@ check_herd_attempt4(peak)
 # the 0 and 200 ms buckets stay empty and the 24 clients share two buckets
 # instead of four (11 and 13): the peak nearly doubles, 13 instead of 7. Equal
 # jitter trades spread for a guaranteed minimum wait. Measure it with
-# `herd_view.set(jitter="equal", clients=24, attempt=3, width=200)`.
+# `herd_view.set(jitter="equal", clients=24, retry=2, width=200)`.
 
-# %% [markdown] tags=["solution", "tr"] en_hash="a39ea595"
+# %% [markdown] tags=["solution", "tr"] en_hash="86639b5f"
 # Eşit sarsıntı `ceiling/2 + r × ceiling/2` kadar, yani 400 ile 800 ms arasında
 # bekler; bu yüzden 0 ve 200 ms kovaları boş kalır ve 24 istemci dört yerine iki
 # kovayı paylaşır (11 ve 13): tepe yük neredeyse iki katına çıkar, 7 yerine 13.
 # Eşit sarsıntı, yayılımdan vazgeçip karşılığında garantili bir en kısa bekleme
-# sağlar. Bunu `herd_view.set(jitter="equal", clients=24, attempt=3, width=200)`
+# sağlar. Bunu `herd_view.set(jitter="equal", clients=24, retry=2, width=200)`
 # ile ölçün.

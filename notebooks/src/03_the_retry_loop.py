@@ -72,12 +72,12 @@ from retrylab import (
     RetryPolicy,
     retry_everything_rule,
 )
-from retrylab.viz.figure import show
+from retrylab.viz.kit import show
 from retrylab.lab.client import async_sender, sender
 from retrylab.lab.server import LabServer
 from retrylab.lessons.lab_experiments import lesson_scenarios
 from retrylab.lessons.outputs import SEED, retry_loop_text
-from retrylab.viz.schedule import retry_after_bars, wait_histogram
+from retrylab.viz.backoff import retry_after_bars, wait_histogram
 
 pd.set_option("display.width", 100)
 

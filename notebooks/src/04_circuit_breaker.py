@@ -55,10 +55,10 @@ set_language("en")  # the language of this notebook's figures and explorers
 from retrylab import (Backoff, BreakerOpen, BreakerRegistry, CircuitBreaker,
                       Mulberry32, Outcome, RetryPolicy, replay)
 from retrylab.lessons import outputs as lesson
-from retrylab.viz.breakerplot import (breaker_diagram, breaker_timeline,
+from retrylab.viz.breaker import (breaker_diagram, breaker_timeline,
                                       timeline_segments)
 from retrylab.viz.explorers import BreakerExplorer, breaker_explorer
-from retrylab.viz.figure import show
+from retrylab.viz.kit import show
 
 # %% [markdown]
 # ## Why a breaker: retrying is one request's business

@@ -76,10 +76,10 @@ from retrylab import Backoff, CircuitBreaker, Outcome, RetryPolicy, decide, repl
 from retrylab.lessons import mobile_code as mobile
 from retrylab.lessons import mobile_mistakes as mobilesim
 from retrylab.lessons.outputs import SEED
-from retrylab.viz.breakerplot import breaker_diagram
-from retrylab.viz.figure import show
-from retrylab.viz.herdplot import herd_data, herd_histogram
-from retrylab.viz.schedule import wait_schedule, waits_table
+from retrylab.viz.breaker import breaker_diagram
+from retrylab.viz.kit import show
+from retrylab.viz.herd import herd_data, herd_histogram
+from retrylab.viz.backoff import wait_schedule, waits_table
 
 pd.set_option("display.width", 120)
 pd.set_option("display.max_colwidth", 80)
@@ -486,7 +486,7 @@ check_proportional_range(attempt5_range)
 # Gecikmesi 4 s olan üçüncü yeniden denemeleri için ne zaman uyanırlar?
 
 # %%
-mobilesim.jitter_spread(clients=1000, attempt=3, base=1000, width=500)
+mobilesim.jitter_spread(clients=1000, retry=2, base=1000, width=500)
 
 # %% [markdown]
 # Both jitters turn one spike of 1,000 requests into a spread whose busiest
@@ -508,24 +508,25 @@ mobilesim.jitter_spread(clients=1000, attempt=3, base=1000, width=500)
 # %%
 for jitter in ("proportional", "full"):
     herd = Backoff(1000, 2, None, jitter=jitter)
-    print(herd_data(herd, 1000, 3, SEED, 500).summary(), f"({jitter})")
-    show(herd_histogram(herd, clients=1000, attempt=3, width=500))
+    print(herd_data(herd, 1000, 2, SEED, 500).summary(), f"({jitter})")
+    show(herd_histogram(herd, clients=1000, retry=2, width=500))
 
 # %% [markdown]
-# **Exercise 3 (open: change, predict, measure).** Change `attempt=3` to
-# `attempt=5` in the cell below (a 16 s delay). Before you run it, predict:
+# **Exercise 3 (open: change, predict, measure).** Change `retry=2` to
+# `retry=4` in the cell below (the fifth retry, a 16 s delay; n counts from 0). Before you run it, predict:
 # will the busiest 500 ms hold more or fewer phones than the 140 of retry 3,
 # and will the two jitters still tie? Then run it and compare.
 
-# %% [markdown] tags=["tr"] en_hash="512f647b"
-# **Alıştırma 3 (açık uçlu: değiştirin, tahmin edin, ölçün).** Aşağıdaki hücrede
-# `attempt=3` değerini `attempt=5` yapın (16 s'lik bir gecikme). Çalıştırmadan
+# %% [markdown] tags=["tr"] en_hash="60050926"
+# **Alıştırma 3 (açık uçlu: değiştir, tahmin et, ölç).** Aşağıdaki hücrede
+# `retry=2` değerini `retry=4` yapın (beşinci yeniden deneme, 16 s'lik bir
+# gecikme; n 0'dan sayılır). Çalıştırmadan
 # önce tahmin edin: en yoğun 500 ms, 3. yeniden denemedeki 140'tan daha çok mu
 # yoksa daha az mı telefon içerecek ve iki sarsıntı yine berabere kalacak mı?
 # Sonra çalıştırın ve karşılaştırın.
 
 # %%
-mobilesim.jitter_spread(clients=1000, attempt=3, base=1000, width=500)
+mobilesim.jitter_spread(clients=1000, retry=2, base=1000, width=500)
 
 # %% [markdown] tags=["solution"]
 # At retry 5 the window is four times as wide (16 s for both jitters), so

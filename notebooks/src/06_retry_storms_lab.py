@@ -86,7 +86,7 @@ set_language("en")  # the language of this notebook's figures and explorers
 from retrylab import Backoff, RetryPolicy
 from retrylab.core.budget import GrpcRetryThrottle, SreRetryBudget
 from retrylab.sim.contention import findings, sweep_table
-from retrylab.viz.figure import show
+from retrylab.viz.kit import show
 from retrylab.sim.breakers import BreakerSettings
 from retrylab.sim.layered import expected_layered_load, layered_calls
 from retrylab.sim.fleet import outage_fleet, storm_fleet

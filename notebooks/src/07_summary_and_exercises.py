@@ -56,7 +56,7 @@ import pandas as pd
 from retrylab import (Backoff, CircuitBreaker, Mulberry32, Outcome,
                       RetryPolicy, should_retry)
 from retrylab.lessons.audit import audit_table
-from retrylab.viz.figure import show
+from retrylab.viz.kit import show
 from retrylab.lessons.outputs import SEED
 from retrylab.viz.fleetplots import fleet_timeline
 

@@ -61,7 +61,7 @@ import pandas as pd
 from retrylab import Backoff, Outcome, RetryPolicy
 from retrylab.lessons import mobile_code as mobile
 from retrylab.lessons.outputs import SEED
-from retrylab.viz.herdplot import herd_data
+from retrylab.sim.herd import herd_data
 
 pd.set_option("display.width", 120)
 pd.set_option("display.max_colwidth", 80)

@@ -19,13 +19,12 @@ import threading
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar
+from typing import TypeVar
 
 import numpy as np
 
 from ._check import check_int
 from ._compat import StrEnum
-from ._locked import Locked
 
 T = TypeVar("T")
 
@@ -108,7 +107,7 @@ def check_success(success: object) -> bool:
                     "False for a failure")
 
 
-class CircuitBreaker(Locked):
+class CircuitBreaker:
     """A breaker on a caller-supplied clock.
 
     - ``threshold``: failures in a row that open it, >= 1.
@@ -149,9 +148,6 @@ class CircuitBreaker(Locked):
     True
     """
 
-    #: reentrant: ``call`` holds it while it asks ``allow`` and records
-    _lock_kind: ClassVar[Any] = threading.RLock
-
     def __init__(self, threshold: int = 3, cooldown: int = 5000,
                  half_open_max_calls: int = 1, name: str = "",
                  trial_timeout: int | None = None) -> None:
@@ -167,7 +163,8 @@ class CircuitBreaker(Locked):
         self._failures = 0
         self._opened_at = 0
         self._trials: list[int] = []   # admission times of the trials in flight
-        self._lock = self._new_lock()
+        # reentrant: ``call`` holds it while it asks ``allow`` and records
+        self._lock = threading.RLock()
         self.transitions: list[Transition] = []
 
     # -- reading --------------------------------------------------------------
@@ -334,14 +331,13 @@ def each_endpoint(endpoint: str) -> str:
     return endpoint
 
 
-class BreakerRegistry(Locked):
+class BreakerRegistry:
     """One breaker per endpoint group, made on first use.
 
     With a single breaker for the whole app, one failing endpoint stops every
     screen. Per group, the measurement write path can be broken while the
     station list still reads. Thread-safe: ``get`` hands out exactly one
-    breaker per group, however many threads ask at once. It copies and pickles
-    with its breakers (a ``group`` function of your own must pickle too).
+    breaker per group, however many threads ask at once.
 
     >>> reg = BreakerRegistry(threshold=1, cooldown=5000)
     >>> reg.get("POST /measurements").record(False, 0)

@@ -53,11 +53,11 @@ threads: every method takes one lock.
 
 from __future__ import annotations
 
+import threading
 from collections import deque
 from dataclasses import dataclass
 
 from ._check import check_choice, check_int, check_number
-from ._locked import Locked
 from .breaker import State, Transition
 
 __all__ = ["WINDOW_TYPES", "RateBreaker", "RateWindow"]
@@ -137,7 +137,7 @@ class RateWindow:
         return -1.0 if calls == 0 or calls < self.minimum else 100.0 * slow / calls
 
 
-class RateBreaker(Locked):
+class RateBreaker:
     """A failure-rate breaker with resilience4j's settings (see the module docstring).
 
     Same vocabulary as :class:`~retrylab.core.breaker.CircuitBreaker`:
@@ -168,7 +168,7 @@ class RateBreaker(Locked):
         self.max_wait_in_half_open = check_int("max_wait_in_half_open",
                                                max_wait_in_half_open, low=0, high=86_400_000)
         self.name = name
-        self._lock = self._new_lock()
+        self._lock = threading.Lock()
         self._state = State.CLOSED
         self._window = self._closed_window()
         self._since = 0

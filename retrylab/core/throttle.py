@@ -39,10 +39,10 @@ takes one lock per call, so it can be shared across threads.
 from __future__ import annotations
 
 import math
+import threading
 from collections import deque
 
 from ._check import check_int, check_number
-from ._locked import Locked
 
 __all__ = ["AdaptiveRateLimiter", "CubicRate", "RateClocker", "SreThrottle", "TokenBucket",
            "sre_reject_probability"]
@@ -57,7 +57,7 @@ def sre_reject_probability(requests: float, accepts: float, k: float = 2.0) -> f
     return max(0.0, (requests - k * accepts) / (requests + 1))
 
 
-class SreThrottle(Locked):
+class SreThrottle:
     """The SRE book's client-side throttle over a trailing window (see the module docstring).
 
     Use ``request(now, draw)`` before each request: it counts the request and
@@ -71,7 +71,7 @@ class SreThrottle(Locked):
         self.window = check_int("window", window, low=1, high=86_400_000)
         self._requests: deque[int] = deque()
         self._accepts: deque[int] = deque()
-        self._lock = self._new_lock()
+        self._lock = threading.Lock()
 
     def _evict(self, now: int) -> None:
         for q in (self._requests, self._accepts):
@@ -139,7 +139,7 @@ class CubicRate:
         return float(rate) * self.beta
 
 
-class TokenBucket(Locked):
+class TokenBucket:
     """botocore's ``TokenBucket`` on a logical clock: ``acquire`` says how long to wait.
 
     Capacity starts at 0 and refills at ``max_rate`` tokens a second (at
@@ -158,7 +158,7 @@ class TokenBucket(Locked):
         self.fill_rate = self.min_rate
         self.max_capacity = 1.0
         self._last = check_int("now", now)
-        self._lock = self._new_lock()
+        self._lock = threading.Lock()
         self.set_rate(max_rate, now)
 
     def _refill(self, now: int) -> None:
@@ -190,7 +190,7 @@ class TokenBucket(Locked):
             return wait
 
 
-class RateClocker(Locked):
+class RateClocker:
     """botocore's ``RateClocker``: the measured send rate, an EMA over 0.5 s buckets.
 
     >>> c = RateClocker(now=0)
@@ -204,7 +204,7 @@ class RateClocker(Locked):
         self.rate = 0.0
         self._count = 0
         self._last = (check_int("now", now) // 1000) * 1000   # botocore: floor(time)
-        self._lock = self._new_lock()
+        self._lock = threading.Lock()
 
     def record(self, now: int) -> float:
         """Count one request sent at ``now``; return the measured rate."""
@@ -219,7 +219,7 @@ class RateClocker(Locked):
             return self.rate
 
 
-class AdaptiveRateLimiter(Locked):
+class AdaptiveRateLimiter:
     """botocore's ``ClientRateLimiter``: CUBIC rate + token bucket + measured rate.
 
     ``before_send(now)`` returns the ms to wait before sending (0 until the
@@ -243,7 +243,7 @@ class AdaptiveRateLimiter(Locked):
         self.bucket = TokenBucket(1.0, now)
         self.clocker = RateClocker(now)
         self.enabled = False
-        self._lock = self._new_lock()
+        self._lock = threading.Lock()
 
     def before_send(self, now: int) -> int:
         """ms to wait before this request may go."""

@@ -61,12 +61,13 @@ __all__ = [
 # -- jitter: proportional against full ---------------------------------------------------------
 
 
-def jitter_spread(clients: int = 1000, attempt: int = 3, base: int = 1000, width: int = 500,
+def jitter_spread(clients: int = 1000, retry: int = 2, base: int = 1000, width: int = 500,
                   seed: int = SEED) -> pd.DataFrame:
     """Wake-ups of ``clients`` that failed together, for no, proportional and full jitter.
 
     Exponential growth from ``base`` with no cap (the Kotlin sample's); the
-    ceiling of retry ``attempt`` is ``base * 2 ** (attempt - 1)``. Columns: the
+    ceiling of retry ``retry`` (counted from 0, as the formulas' n: 2 is the third
+    retry) is ``base * 2 ** retry``. Columns: the
     shortest, longest and mean wait (ms), longest / shortest, and the busiest
     ``width``-ms bucket (clients, and share of all).
 
@@ -77,11 +78,11 @@ def jitter_spread(clients: int = 1000, attempt: int = 3, base: int = 1000, width
     rows = {}
     for jitter in ("none", "proportional", "full"):
         b = Backoff(base, 2, None, jitter=jitter)
-        w = wakeups(b, clients, attempt, Mulberry32(seed))
+        w = wakeups(b, clients, retry + 1, Mulberry32(seed))
         counts = bucket_counts(w, width)
         lo, hi = int(w.min()), int(w.max())
         rows[jitter] = {
-            "ceiling": b.ceiling(attempt - 1),
+            "ceiling": b.ceiling(retry),
             "shortest": lo,
             "longest": hi,
             "mean": round(float(np.mean(w))),

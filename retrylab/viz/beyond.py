@@ -25,8 +25,8 @@ from ..core.metastable import MetastableModel, MetastableRun
 from ..sim.hedged import HedgeStats, hedge_sweep
 from ..sim.ratebreakers import BREAKER_KINDS, OutageRun, breaker_outage
 from ..sim.throttled import THROTTLES, ThrottleRun, throttled_fleet
-from .figure import PALETTE, Explorer, choice_slider, float_slider, int_slider, new_figure, style
-from .render import finish_texts
+from .explorer import PALETTE, Explorer, choice_slider, float_slider, int_slider, new_figure, style
+from .i18n import finish_texts
 
 __all__ = [
     "HedgingExplorer",

@@ -2,7 +2,7 @@
 
 A benchmark or a test that must cover every explorer asks here, so a new
 explorer module is covered with no edit anywhere else. Base classes that
-leave :meth:`~retrylab.viz.figure.Explorer.make_controls` to a subclass are
+leave :meth:`~retrylab.viz.explorer.Explorer.make_controls` to a subclass are
 left out: they cannot be shown.
 
 >>> names = [c.__name__ for c in explorer_classes()]
@@ -16,7 +16,7 @@ import importlib
 import inspect
 import pkgutil
 
-from .figure import Explorer
+from .explorer import Explorer
 
 __all__ = ["explorer_classes"]
 

@@ -1,9 +1,9 @@
 """The explorers' controls: sliders named after their parameter, one description width.
 
 Use :func:`int_slider`, :func:`float_slider` and :func:`choice_slider` in an
-explorer's ``make_controls``; :class:`~retrylab.viz.figure.Explorer` lines
+explorer's ``make_controls``; :class:`~retrylab.viz.explorer.Explorer` lines
 their descriptions up with :func:`align_descriptions` and :func:`neighbours`
-gives the values one key press away (what the benchmark and the prefetch use).
+gives the values one key press away (what the benchmark and the tests use).
 """
 
 from __future__ import annotations

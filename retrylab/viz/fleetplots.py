@@ -44,7 +44,7 @@ from ..sim.contention import STRATEGIES, ContentionResult, contention, sweep_tab
 from ..sim.fleet import Fleet, outage_fleet, storm_fleet
 from ..sim.fleetresult import FleetResult
 from ..sim.layered import expected_layered_load, layered_calls
-from .figure import PALETTE, Explorer, choice_slider, float_slider, int_slider, new_figure, style
+from .explorer import PALETTE, Explorer, choice_slider, float_slider, int_slider, new_figure, style
 
 __all__ = [
     "STRATEGY_STYLE",

@@ -1,9 +1,11 @@
-"""The figure kit: a colour-blind-safe palette, the classroom style, PNG rendering.
+"""The style kit: a colour-blind-safe palette, the classroom style, PNG rendering.
 
-Use it for every figure in retrylab (:mod:`retrylab.viz.figure` re-exports it,
-with the :class:`~retrylab.viz.figure.Explorer` base), so they all look alike:
-Okabe-Ito colours, projector-sized text, one Agg canvas per figure and no
-pyplot global state.
+Every figure module of retrylab imports this (not the explorer base), so they
+all look alike: Okabe-Ito colours, projector-sized text, one Agg canvas per
+figure and no pyplot global state. Text sizes are set where each text is made,
+never raised at render time: nothing smaller than :data:`MIN_FONT_PT` (14 px in
+the PNG, readable on a projector at 1280 x 720); ``tests/test_fonts.py`` checks
+every explorer and figure.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import io
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 import matplotlib
 from cycler import cycler
@@ -19,10 +21,10 @@ from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from .render import PNG_COMPRESS_LEVEL, _agg, canvas_png, finish_texts
+from .png import PNG_COMPRESS_LEVEL, agg_canvas, canvas_png
 
-__all__ = ["CLASSROOM_RC", "CYCLE", "DPI", "PALETTE", "STATE_COLOURS", "classroom",
-           "new_figure", "show", "style", "to_png"]
+__all__ = ["CLASSROOM_RC", "CYCLE", "DPI", "MIN_FONT_PT", "MIN_FONT_PX", "PALETTE",
+           "SMALL_PT", "STATE_COLOURS", "classroom", "new_figure", "show", "style", "to_png"]
 
 #: Okabe & Ito's colour-blind-safe palette (2008), by name.
 PALETTE: dict[str, str] = {
@@ -51,6 +53,15 @@ CYCLE: tuple[str, ...] = ("blue", "orange", "green", "vermillion", "purple", "sk
 
 #: Fixed resolution of every PNG, so image bytes are reproducible run to run.
 DPI = 100
+
+#: The smallest text a figure shows, in pixels of its PNG: readable on a projector at
+#: 1280 x 720, where JupyterLab shows the figures at their own size.
+MIN_FONT_PX = 14
+#: The same floor in points at :data:`DPI` (10.08 pt): the size of the small texts
+#: (notes, legends, bar labels); set where the text is made.
+MIN_FONT_PT = MIN_FONT_PX * 72 / DPI
+#: The size of a figure's small texts (legends, notes, per-bar labels): the floor.
+SMALL_PT = MIN_FONT_PT
 
 
 #: rcParams for a projector: larger text, light grid, Okabe-Ito colour cycle.
@@ -109,17 +120,19 @@ def style(ax: Axes, title: str | None = None, xlabel: str | None = None,
     return ax
 
 
-def new_figure(figsize: tuple[float, float] = (8.0, 4.5)) -> Figure:
+def new_figure(figsize: tuple[float, float] = (8.0, 4.5), *,
+               layout: Literal["constrained"] | None = "constrained") -> Figure:
     """A Figure on its own Agg canvas, never registered with pyplot.
 
     Use it instead of ``plt.figure()``: nothing is kept in a global list, so
-    nothing leaks into a notebook's outputs or memory.
+    nothing leaks into a notebook's outputs or memory. ``layout=None`` leaves
+    the axes where ``fig.subplots_adjust`` puts them (an explorer's fixed layout).
 
     >>> new_figure((4, 3)).get_size_inches().tolist()
     [4.0, 3.0]
     """
     with classroom():
-        fig = Figure(figsize=figsize, dpi=DPI, layout="constrained")
+        fig = Figure(figsize=figsize, dpi=DPI, layout=layout)
     FigureCanvasAgg(fig)
     return fig
 
@@ -130,9 +143,8 @@ def to_png(fig: Figure, dpi: int = DPI) -> bytes:
     >>> to_png(new_figure((2, 1)))[:8]
     b'\\x89PNG\\r\\n\\x1a\\n'
     """
-    canvas = _agg(fig)
+    canvas = agg_canvas(fig)
     buf = io.BytesIO()
-    finish_texts(fig)  # the notebook's language, projector-sized text
     with classroom():
         if dpi == fig.dpi:  # the fast path: no savefig bookkeeping (~15 ms a render)
             canvas.draw()  # type: ignore[no-untyped-call]

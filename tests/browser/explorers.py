@@ -38,7 +38,7 @@ PACKAGE = "retrylab"
 def explorer_modules(package: str = PACKAGE) -> list[str]:
     """Modules of ``package`` whose source mentions ``readout_for`` (no import needed).
 
-    >>> "retrylab.viz.figure" in explorer_modules()
+    >>> "retrylab.viz.explorer" in explorer_modules()
     True
     """
     spec = importlib.util.find_spec(package)

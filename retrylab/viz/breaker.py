@@ -1,10 +1,13 @@
-"""The breaker figures: the state diagram (closed, open, half-open) with its arrows
-counted, and the timeline of a trace on the logical clock.
+"""The breaker figures and explorer: the state diagram (closed, open, half-open) with
+its arrows counted, the timeline of a trace on the logical clock, and
+:class:`BreakerExplorer`, the lesson's nine events under threshold, cooldown and
+step sliders.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -17,7 +20,9 @@ from matplotlib.text import Text
 from ..core._check import check_int
 from ..core.breaker import CircuitBreaker, State, TraceRow, replay
 from ..core.constants import BREAKER_EVENTS
-from .figure import PALETTE, STATE_COLOURS, new_figure, style
+from ..i18n import _
+from .explorer import Explorer, int_slider
+from .kit import PALETTE, SMALL_PT, STATE_COLOURS, new_figure, style
 
 # -- the breaker ------------------------------------------------------------------
 
@@ -50,7 +55,7 @@ def arrow_labels(counts: Mapping[tuple[State, State], int] | None = None,
     'cooldown of\\n5000 ms over\\n(2 times)'
     """
     labels: dict[tuple[State, State], str] = {}
-    for source, target, _, text, _ in ARROWS:
+    for source, target, _rad, text, _offset in ARROWS:
         if source is State.CLOSED and threshold is not None:
             text = f"{threshold} failures in a row"
         if source is State.OPEN and cooldown is not None:
@@ -83,7 +88,7 @@ def draw_breaker_diagram(ax: Axes, counts: Mapping[tuple[State, State], int] | N
                     fontweight="bold", zorder=4)
     labels = arrow_labels(counts, threshold, cooldown)
     texts: dict[tuple[State, State], Text] = {}
-    for source, target, rad, _, (ox, oy) in ARROWS:
+    for source, target, rad, _label, (ox, oy) in ARROWS:
         (x1, y1), (x2, y2) = NODE_XY[source], NODE_XY[target]
         ax.add_patch(FancyArrowPatch(
             (x1, y1), (x2, y2), connectionstyle=f"arc3,rad={rad}", arrowstyle="-|>",
@@ -207,7 +212,7 @@ def draw_breaker_timeline(ax: Axes, rows: Sequence[TraceRow], cooldown: int, *,
             ax.annotate("", xy=(r.now + cooldown, 2.75), xytext=(r.now, 2.75),
                         arrowprops={"arrowstyle": "<->", "color": PALETTE["black"]})
             ax.text(r.now + cooldown / 2, 2.85, f"cooldown {cooldown} ms", ha="center",
-                    va="bottom", fontsize=10)
+                    va="bottom", fontsize=SMALL_PT)
     if shown and upto is not None:
         ax.axvline(shown[-1].now, color=PALETTE["black"], linewidth=1.5, linestyle=":")
     ax.set_xlim(-200, stop)
@@ -218,7 +223,7 @@ def draw_breaker_timeline(ax: Axes, rows: Sequence[TraceRow], cooldown: int, *,
                                 label=s.value.replace("_", "-")) for s in State]
     handles += ax.get_legend_handles_labels()[0]
     ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=6,
-              frameon=False, fontsize=10, handletextpad=0.4, columnspacing=1.0)
+              frameon=False, fontsize=SMALL_PT, handletextpad=0.4, columnspacing=1.0)
 
 
 def _kind(row: TraceRow) -> str:
@@ -268,13 +273,13 @@ class BreakerPlot:
     >>> rows = replay(BREAKER_EVENTS, cb)
     >>> plot = BreakerPlot(new_figure((10.0, 4.6)))
     >>> plot.update(rows, 5000, 3, 4, cb.transition_counts(), State.OPEN)
-    >>> plot.diagram.get_title(), [len(m.get_xdata()) for m in plot.markers.values()]
-    ('State after event 4 of 9: open', [0, 3, 1])
+    >>> [len(m.get_xdata()) for m in plot.markers.values()]
+    [0, 3, 1]
     """
 
     def __init__(self, fig: Figure, animated: bool = False) -> None:
         self.diagram, self.timeline = fig.subplots(1, 2, width_ratios=[1.25, 1.0])
-        self.labels = draw_breaker_diagram(self.diagram, fontsize=9.5)
+        self.labels = draw_breaker_diagram(self.diagram, fontsize=SMALL_PT)
         self.nodes = {state: next(p for p in self.diagram.patches if isinstance(p, Circle)
                                   and p.center == NODE_XY[state]) for state in State}
         # Clip the arrows to circles of a fixed edge: a node's edge widens when it is the
@@ -309,7 +314,7 @@ class BreakerPlot:
         self.cooldowns: list[tuple[Any, Text]] = [
             (ax.annotate("", xy=(0, 2.75), xytext=(0, 2.75),
                          arrowprops={"arrowstyle": "<->", "color": PALETTE["black"]}),
-             ax.text(0, 2.85, "", ha="center", va="bottom", fontsize=10))
+             ax.text(0, 2.85, "", ha="center", va="bottom", fontsize=SMALL_PT))
             for _ in BREAKER_EVENTS]
         for arrow, note in self.cooldowns:
             arrow.set_visible(False)
@@ -321,24 +326,21 @@ class BreakerPlot:
                                     label=s.value.replace("_", "-")) for s in State]
         handles += list(self.markers.values())
         ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=3,
-                  frameon=False, fontsize=10, handletextpad=0.4, columnspacing=1.0)
-        self.diagram.set_title("State after event 9 of 9: half-open")
-        ax.set_title("Timeline: sent 9, blocked 9")
+                  frameon=False, fontsize=SMALL_PT, handletextpad=0.4, columnspacing=1.0)
+        self.diagram.set_title(_("states"), fontsize=14)
+        ax.set_title(_("timeline"), fontsize=14)
         ax.set_xlim(-200, BREAKER_EVENTS[-1][0] + 1000 if BREAKER_EVENTS else 1000)
         if animated:
-            node_texts = set(NODE_TEXT.values())
-            moving: list[Any] = [*self.nodes.values(), self.current, *self.labels.values(),
-                                 self.diagram.title, ax.title, self.bands,
-                                 *self.markers.values(), self.now_line]
-            moving += [t for t in self.diagram.texts if t.get_text() in node_texts]
+            moving: list[Any] = [*self.labels.values(), self.bands, *self.markers.values(),
+                                 self.now_line]
             for arrow, note in self.cooldowns:
                 moving += [arrow, note]
             for artist in moving:
                 artist.set_animated(True)
 
-    def update(self, rows: Sequence[TraceRow], cooldown: int, threshold: int, upto: int,
-               counts: Mapping[tuple[State, State], int], current: State) -> None:
-        """Show the first ``upto`` rows: node styles, arrow labels, bands, markers."""
+    def show_state(self, current: State) -> None:
+        """Mark ``current`` on the diagram: its node opaque and bold, the note beside it
+        (the breaker explorer's static part, one saved background per state)."""
         current = State(current)
         for state, circle in self.nodes.items():
             now = state is current
@@ -348,10 +350,13 @@ class BreakerPlot:
         above = current is State.HALF_OPEN  # below it, the arrows cross
         self.current.set_position((x, y + RADIUS + 0.1 if above else y - RADIUS - 0.1))
         self.current.set_verticalalignment("bottom" if above else "top")
+
+    def update(self, rows: Sequence[TraceRow], cooldown: int, threshold: int, upto: int,
+               counts: Mapping[tuple[State, State], int], current: State) -> None:
+        """Show the first ``upto`` rows: node styles, arrow labels, bands, markers."""
+        self.show_state(current)
         for key, text in arrow_labels(counts, threshold, cooldown).items():
             self.labels[key].set_text(text)
-        self.diagram.set_title(f"State after event {upto} of {len(rows)}: "
-                               f"{current.value.replace('_', '-')}")
         shown = list(rows[:upto])
         stop = rows[-1].now + 1000 if rows else 1000
         last = shown[-1].now if shown else 0
@@ -375,5 +380,88 @@ class BreakerPlot:
         self.now_line.set_xdata([shown[-1].now if shown else np.nan] * 2)
         if self.timeline.get_xlim()[1] != stop:  # another trace: a new static part
             self.timeline.set_xlim(-200, stop)
-        sent = sum(r.allowed for r in shown)
-        self.timeline.set_title(f"Timeline: sent {sent}, blocked {len(shown) - sent}")
+
+
+# -- the breaker explorer ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BreakerRun:
+    """The lesson's events replayed: every row, and the breaker after ``step`` of them."""
+
+    threshold: int
+    cooldown: int
+    step: int
+    rows: tuple[TraceRow, ...]
+    counts: dict[tuple[State, State], int]
+    state: State
+
+    @property
+    def sent(self) -> int:
+        """Requests sent among the first ``step`` events."""
+        return sum(r.allowed for r in self.rows[:self.step])
+
+    @property
+    def blocked(self) -> int:
+        """Requests refused among the first ``step`` events."""
+        return self.step - self.sent
+
+
+class BreakerExplorer(Explorer):
+    """The lesson's nine events through a breaker: threshold, cooldown, and a step slider.
+
+    >>> BreakerExplorer.readout_for(threshold=4)
+    'sent 7, blocked 2; state closed at 11800 ms (event 9 of 9)'
+    >>> BreakerExplorer.readout_for(step=4)
+    'sent 3, blocked 1; state open at 900 ms (event 4 of 9)'
+    """
+
+    title = "circuit breaker"
+    figsize = (10.0, 4.6)
+
+    @classmethod
+    def make_controls(cls) -> dict[str, Any]:
+        n = len(BREAKER_EVENTS)
+        return {
+            "threshold": int_slider("threshold", 3, 1, 6, continuous_update=False),
+            "cooldown": int_slider("cooldown", 5000, 0, 10000, 500, continuous_update=False),
+            "step": int_slider("step", n, 0, n, continuous_update=False),
+        }
+
+    @classmethod
+    def compute(cls, threshold: int, cooldown: int, step: int) -> BreakerRun:
+        rows = tuple(replay(BREAKER_EVENTS, CircuitBreaker(threshold, cooldown)))
+        cb = CircuitBreaker(threshold, cooldown)
+        replay(BREAKER_EVENTS[:step], cb)
+        return BreakerRun(threshold, cooldown, step, rows, dict(cb.transition_counts()),
+                          cb.state)
+
+    @classmethod
+    def readout_text(cls, result: BreakerRun) -> str:
+        if result.step == 0:
+            return _("sent {sent}, blocked {blocked}; state {state} before the first "
+                     "event").format(sent=result.sent, blocked=result.blocked,
+                                     state=_(result.state.value))
+        return _("sent {sent}, blocked {blocked}; state {state} at {now} ms (event {step} "
+                 "of {events})").format(sent=result.sent, blocked=result.blocked,
+                                        state=_(result.state.value),
+                                        now=result.rows[result.step - 1].now,
+                                        step=result.step, events=len(result.rows))
+
+    def setup(self, fig: Figure) -> None:
+        self.plot = BreakerPlot(fig, animated=True)
+
+    def level(self, result: BreakerRun) -> Hashable:
+        return result.state  # the diagram's nodes: three saved backgrounds
+
+    def apply_level(self, level: State) -> None:
+        self.plot.show_state(level)
+
+    def draw(self, result: BreakerRun) -> None:
+        self.plot.update(result.rows, result.cooldown, result.threshold, result.step,
+                         result.counts, result.state)
+
+
+def breaker_explorer(**values: Any) -> BreakerExplorer:
+    """Sliders threshold, cooldown and step redrawing the state diagram and the timeline."""
+    return BreakerExplorer(**values)

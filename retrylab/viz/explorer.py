@@ -1,24 +1,39 @@
-"""The Explorer base (sliders, readout, image), with the figure kit re-exported.
+"""The Explorer base: controls -> compute -> draw (blitted) -> PNG, readout and message.
 
-Use it for every figure and every slider explorer in retrylab, so they all look
-and behave alike: Okabe-Ito colours, projector-sized text, one Figure per
-explorer re-rendered to PNG bytes into an ``ipywidgets.Image`` (no flicker, no
-figure leaking into a cell's outputs, no pyplot global state).
+Every slider explorer in retrylab is one of these, so they all look and behave
+alike, and every one is fast by construction: the figure's static part (axes,
+ticks, labels, legend, titles) is drawn once, and a redraw only draws the few
+artists that change over a saved background (Matplotlib's documented blitting:
+``copy_from_bbox``, ``restore_region``, ``draw_artist``), then encodes the
+canvas as a palette PNG (:mod:`retrylab.viz.png`). Text that changes goes in
+the HTML readout beside the image, not in the figure.
 
-How to write an explorer: subclass :class:`Explorer` and supply
+The blit API (what a subclass writes):
 
 - ``make_controls()`` (classmethod): the named controls, built with
-  :func:`int_slider`, :func:`float_slider` or :func:`choice_slider` so each
-  slider's ``description`` is the parameter name;
+  :func:`int_slider`, :func:`float_slider` or :func:`choice_slider`;
 - ``compute(**values)`` (classmethod, pure): the numbers for those values;
   raise ``ValueError`` for a bad combination (the message is shown to the
   student and the image keeps its last good render);
-- ``readout_text(result)`` (classmethod): the plain text printed beside the
-  figure;
-- ``setup(fig)`` (once) and ``draw(result)`` (every change): make the axes and
-  artists on the explorer's one Figure, then update them in place.
+- ``readout_text(result)`` (classmethod): the text beside the figure (every
+  number that changes: totals, peaks, the state);
+- ``setup(fig)`` (once): make the axes and every artist, with their final
+  labels and fixed font sizes; mark the ones that change
+  ``set_animated(True)``, or return them (the base marks them). Place the axes
+  with ``margins`` (a class attribute, ``fig.subplots_adjust`` arguments: the
+  layout is then fixed by construction) or leave the figure's constrained
+  layout, which is computed once, right after ``setup``;
+- ``draw(result)`` (every change): update the animated artists in place;
+- optional ``level(result) -> hashable`` and ``apply_level(level)``: a limit
+  that must follow the data is quantized to a few levels (e.g. the y range
+  rounded up to 1000, 2000, 5000, 10000 ms); ``apply_level`` sets the static
+  part for a level (limits, ticks) and the base keeps one saved background per
+  level, drawn the first time the level is met.
 
-A class attribute ``figsize = None`` gives a text-only explorer (no image).
+The static part of a level must not depend on anything but the level, so an
+image is the same bytes however its setting was reached. An explorer whose
+``setup`` marks no artist animated is drawn in full every time (a text-only
+explorer, ``figsize = None``, has no image).
 
 >>> class Square(Explorer):
 ...     title = "n squared"
@@ -33,9 +48,13 @@ A class attribute ``figsize = None`` gives a text-only explorer (no image).
 ...     def readout_text(cls, result):
 ...         return f"n squared = {result}"
 ...     def setup(self, fig):
-...         ax = fig.add_subplot()
-...         self.bar = ax.bar([0], [0], color=PALETTE["blue"])[0]
-...         ax.set_ylim(0, 100)
+...         self.ax = fig.add_subplot()
+...         self.bar = self.ax.bar([0], [0], color=PALETTE["blue"])[0]
+...         return [self.bar]                    # the artist that changes
+...     def level(self, result):
+...         return 25 if result <= 25 else 100   # two y ranges, two backgrounds
+...     def apply_level(self, level):
+...         self.ax.set_ylim(0, level)
 ...     def draw(self, result):
 ...         self.bar.set_height(result)
 >>> ex = Square()
@@ -52,6 +71,10 @@ A class attribute ``figsize = None`` gives a text-only explorer (no image).
 ('n squared = 16', 2)
 >>> ex.set(n=5); ex.message            # fixing it clears the message
 ''
+>>> ex.set(n=7); sorted(ex.backgrounds)  # 49 is past the first level
+[25, 100]
+>>> Square(n=7).png == ex.png          # a step or a fresh draw: the same bytes
+True
 >>> Square.readout_for(n=7)
 'n squared = 49'
 """
@@ -60,10 +83,9 @@ from __future__ import annotations
 
 import base64
 import html
-import time
 import traceback
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import ipywidgets as widgets
@@ -77,7 +99,6 @@ from .controls import (
     explain_message,
     float_slider,
     int_slider,
-    limit_note,
     options_of,
 )
 from .kit import (
@@ -90,13 +111,7 @@ from .kit import (
     style,
     to_png,
 )
-from .prefetch import Prefetcher, enabled, forced, key_of
-from .render import (
-    animated_artists,
-    blit,
-    canvas_png,
-    finish_texts,
-)
+from .png import agg_canvas, canvas_png
 
 __all__ = [
     "DPI",
@@ -105,12 +120,14 @@ __all__ = [
     "Explorer",
     "ExplorerError",
     "align_descriptions",
+    "animated_artists",
     "canvas_png",
     "choice_slider",
     "classroom",
     "float_slider",
     "int_slider",
     "new_figure",
+    "quantize",
     "show",
     "style",
     "to_png",
@@ -152,22 +169,12 @@ class Explorer:
     title: ClassVar[str] = "explorer"
     #: Figure size in inches; ``None`` for a text-only explorer.
     figsize: ClassVar[tuple[float, float] | None] = (8.0, 4.5)
-    #: Lay the figure out once, right after :meth:`setup`, and keep that layout:
-    #: a redraw then skips the constrained-layout pass (about a quarter of its
-    #: time). ``setup`` should then leave the widest labels the figure will
-    #: need (e.g. a y range up to the largest value a slider allows).
-    freeze_layout: ClassVar[bool] = False
+    #: Where the axes go (``Figure.subplots_adjust`` arguments): a layout fixed by
+    #: construction. ``None``: the constrained layout, computed once after ``setup``.
+    margins: ClassVar[Mapping[str, float] | None] = None
     #: How many settings' results and PNGs to keep (0: no cache). A result can be
     #: large (a fleet's per-client table): lower it for those.
     cache_size: ClassVar[int] = 32
-    #: Blit: draw the figure's static part once, then on every redraw restore it
-    #: and draw only the artists ``setup`` marked ``set_animated(True)`` (in axes
-    #: order, then z-order). The static part must not depend on the values (no
-    #: axis limits or ticks that move); implies ``freeze_layout``.
-    blit: ClassVar[bool] = False
-    #: Compute the settings one key press away in a background process while the
-    #: student looks (see :mod:`retrylab.viz.prefetch`; only in a live kernel).
-    prefetch: ClassVar[bool] = False
 
     # -- what a subclass supplies ------------------------------------------------
 
@@ -193,15 +200,23 @@ class Explorer:
 
         They are shown greyed out (``disabled``), so a student does not move a
         slider that does nothing (the breaker's threshold while the breaker is
-        off), and nothing is prefetched for them.
+        off), and one cache entry serves all their values.
         """
         return set()
 
-    def setup(self, fig: Figure) -> None:
-        """Make the axes and artists once (default: nothing)."""
+    def setup(self, fig: Figure) -> Iterable[Any] | None:
+        """Make the axes and artists once; mark the changing ones animated, or return them."""
+        return None
 
     def draw(self, result: Any) -> None:
-        """Update the artists on :attr:`figure` for ``result`` (default: nothing)."""
+        """Update the animated artists on :attr:`figure` for ``result`` (default: nothing)."""
+
+    def level(self, result: Any) -> Hashable:
+        """The static part ``result`` needs (quantized limits); default: one for all."""
+        return None
+
+    def apply_level(self, level: Any) -> None:
+        """Set the static part for ``level`` (limits, ticks); default: nothing."""
 
     # -- the package's own readout, without widgets ------------------------------------
 
@@ -250,41 +265,38 @@ class Explorer:
         align_descriptions(self.controls.values())
         self.redraws = 0
         self._moved: str | None = None
-        self._moved_from: Any = None
-        #: what a setting costs to compute and render here (s, a running mean)
-        self._cost_s = 0.0
         self._cache: OrderedDict[tuple[tuple[str, Any], ...], tuple[Any, str, bytes]] = (
             OrderedDict())
-        # room for the neighbours of two settings (a step and a step back)
-        self._prefetcher = (Prefetcher(type(self), 4 * len(self.make_controls()) + 4)
-                            if self.prefetch and enabled() else None)
-        self._shown = False
         self._readout = ""
         self._message = ""
         self._error = ""
         self._png = b""
         self.figure: Figure | None = None
         self.image: Any = None
+        #: the saved background of each level met so far
+        self.backgrounds: dict[Hashable, Any] = {}
+        self._level: Hashable = _NO_LEVEL
+        self._animated: list[Any] = []
         if self.figsize is not None:
-            self.figure = new_figure(self.figsize)
+            self.figure = new_figure(self.figsize,
+                                     layout=None if self.margins is not None else "constrained")
+            agg_canvas(self.figure)
+            if self.margins is not None:
+                self.figure.subplots_adjust(**self.margins)
             with classroom():
-                self.setup(self.figure)
-                finish_texts(self.figure)  # language and text size, before the layout is frozen
-                if self.freeze_layout or self.blit:
-                    self.figure.canvas.draw()
+                returned = self.setup(self.figure)
+                for artist in returned or ():
+                    artist.set_animated(True)
+                self._animated = animated_artists(self.figure)
+                if self.margins is None and self.figure.get_layout_engine() is not None:
+                    self.figure.canvas.draw()  # the layout, once: then fixed
                     self.figure.set_layout_engine("none")
-            self._background: Any = None
-            self._animated = animated_artists(self.figure) if self.blit else []
             self.image = widgets.Image(format="png")
             self.image.add_class("retrylab-image")
         self.readout_widget = widgets.HTML()
         self.readout_widget.add_class("retrylab-readout")
         self.message_widget = widgets.HTML()
         self.message_widget.add_class("retrylab-message")
-        #: says when the control just moved is at an end of its range (a key press
-        #: there changes nothing, and this says why)
-        self.limit_widget = widgets.HTML()
-        self.limit_widget.add_class("retrylab-limit")
         self.errors = widgets.Output()
         self.errors.add_class("retrylab-errors")
         for w in self.controls.values():
@@ -293,7 +305,7 @@ class Explorer:
             grid_template_columns=f"repeat(auto-fill, minmax({CONTROL_MIN_WIDTH}, 1fr))",
             grid_gap="0px 16px", width="100%"))
         grid.add_class("retrylab-controls")
-        parts: list[Any] = [grid, self.limit_widget, self.readout_widget, self.message_widget]
+        parts: list[Any] = [grid, self.readout_widget, self.message_widget]
         if self.image is not None:
             parts.append(self.image)
         parts.append(self.errors)
@@ -369,39 +381,21 @@ class Explorer:
     def redraw(self) -> None:
         """Compute, draw and render for the current values (the controls' callback)."""
         values = self.canonical(self.values)
-        key = key_of(values)
+        key = tuple(values.items())
         cached = self._cache.get(key)
         try:
             if cached is not None:
                 self._cache.move_to_end(key)
                 result, text, png = cached
                 if self.figure is not None:
-                    with classroom():
-                        self.draw(result)  # the artists match the image; no render
+                    self._draw(result)  # the artists match the image; no render
             else:
-                taken: tuple[bool, Any] = (False, None)
-                if self._prefetcher is not None:
-                    # wait for the worker about as long as computing it here would take
-                    taken = self._prefetcher.take(key, 1.5 * self._cost_s)
-                found, payload = taken
-                if found:  # rendered in the worker: only move the artists here
-                    result, text, png = payload
-                    if self.figure is not None:
-                        with classroom():
-                            self.draw(result)
-                        if png is None:  # a blitting explorer renders here
-                            png = self._render()
-                else:
-                    started = time.perf_counter()
-                    result = self.compute(**values)
-                    text = self.readout_text(result)
-                    png = b""
-                    if self.figure is not None:
-                        with classroom():
-                            self.draw(result)
-                        png = self._render()
-                    took = time.perf_counter() - started
-                    self._cost_s = took if self._cost_s == 0 else (self._cost_s + took) / 2
+                result = self.compute(**values)
+                text = self.readout_text(result)
+                png = b""
+                if self.figure is not None:
+                    self._draw(result)
+                    png = self._render()
                 if self.cache_size > 0:
                     self._cache[key] = (result, text, png)
                     while len(self._cache) > self.cache_size:
@@ -423,54 +417,42 @@ class Explorer:
         self._error = ""
         self.errors.outputs = ()
         self.redraws += 1
-        self._prefetch_around()
-
-    def _prefetch_around(self) -> None:
-        """Queue the settings one key press away: when on screen, or when forced."""
-        if self._prefetcher is None or not (self._shown or forced()):
-            return
-        here = key_of(self.canonical(self.values))
-        active = {n: w for n, w in self.controls.items() if not getattr(w, "disabled", False)}
-        wanted: dict[Any, dict[str, Any]] = {}
-        for v in Prefetcher.neighbour_settings(self.values, active, self._moved,
-                                               self._moved_from):
-            c = self.canonical(v)
-            wanted.setdefault(key_of(c), c)
-        wanted.pop(here, None)
-        # the neighbours this explorer already holds are not computed again, so they
-        # must stay in its cache until the next key press: keep them the newest (all
-        # but the current setting's place, which comes last)
-        held = [k for k in wanted if k in self._cache][:max(0, self.cache_size - 1)]
-        for k in reversed(held):
-            self._cache.move_to_end(k)
-        if here in self._cache:
-            self._cache.move_to_end(here)
-        self._prefetcher.around(list(wanted.values()), set(held))
-
-    def wait_prefetch(self, timeout: float = 120.0) -> None:
-        """Wait until the settings one key press away are computed (no-op without prefetch)."""
-        if self._prefetcher is not None:
-            self._prefetcher.wait(timeout)
 
     # -- internals ---------------------------------------------------------------
 
+    def _draw(self, result: Any) -> None:
+        """The static part of ``result``'s level, then its artists updated in place."""
+        with classroom():
+            level = self.level(result) if self._animated else None
+            if level != self._level:
+                self.apply_level(level)
+                self._level = level
+            self.draw(result)
+
     def _render(self) -> bytes:
-        """The figure's PNG: a full render, or the static background plus the animated artists."""
+        """The figure's PNG: the level's background restored, the animated artists drawn
+        over it (a full draw for an explorer without animated artists)."""
         fig = self.figure
         assert fig is not None
-        if not self.blit:
+        if not self._animated:
             return to_png(fig)
+        canvas = agg_canvas(fig)
         with classroom():
-            png, self._background = blit(fig, self._background, self._animated)
-        return png
+            background = self.backgrounds.get(self._level)
+            if background is None:
+                canvas.draw()  # type: ignore[no-untyped-call]  # skips the animated artists
+                background = canvas.copy_from_bbox(fig.bbox)  # type: ignore[no-untyped-call]
+                self.backgrounds[self._level] = background
+            else:
+                canvas.restore_region(background)  # type: ignore[no-untyped-call]
+            for artist in self._animated:
+                if artist.get_visible():
+                    fig.draw_artist(artist)
+        return canvas_png(fig)
 
     def _on_change(self, change: Mapping[str, Any]) -> None:
         owner = change.get("owner")
         self._moved = next((n for n, w in self.controls.items() if w is owner), None)
-        self._moved_from = change.get("old")
-        note = limit_note(self._moved, owner) if self._moved is not None else ""
-        self.limit_widget.value = (
-            "" if not note else f'<span style="color:#555">{html.escape(note)}</span>')
         self._grey_out()
         self.redraw()
 
@@ -531,9 +513,6 @@ class Explorer:
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         """The live widget, plus a PNG and text so a viewer without a kernel shows a render."""
         bundle: dict[str, Any] = {}
-        if not self._shown:
-            self._shown = True
-            self._prefetch_around()
         view = getattr(self.widget, "_repr_mimebundle_", None)
         if view is not None:
             bundle.update(view(**kwargs) or {})
@@ -541,6 +520,32 @@ class Explorer:
             bundle["image/png"] = base64.b64encode(self._png).decode("ascii")
         bundle["text/plain"] = self._repr_text()
         return bundle
+
+
+def quantize(value: float, levels: Sequence[float]) -> Any:
+    """The smallest of ``levels`` (ascending) at or above ``value``; the largest if none is:
+    a limit that follows the data, in a few steps (one saved background each).
+
+    >>> quantize(800, (1000, 2000, 5000)), quantize(2000, (1000, 2000, 5000)), quantize(9e9, (1, 2))
+    (1000, 2000, 2)
+    """
+    return next((lv for lv in levels if value <= lv), levels[-1])
+
+
+#: The level before any: the first redraw always applies its level.
+_NO_LEVEL = object()
+
+
+def animated_artists(fig: Figure) -> list[Any]:
+    """The artists marked animated, in drawing order: figure-level first, then each Axes's
+    by z-order (the order a full draw would draw them in)."""
+    def key(a: Any) -> float:
+        return float(a.get_zorder())
+
+    out = sorted((a for a in fig.get_children() if a.get_animated()), key=key)
+    for ax in fig.axes:
+        out += sorted((a for a in ax.get_children() if a.get_animated()), key=key)
+    return out
 
 
 def _reject_unknown(values: Mapping[str, Any], controls: Mapping[str, Any]) -> None:

@@ -1,5 +1,9 @@
-"""The wait figures: schedules of ceilings and draws, one client's waits, Retry-After
-against the backoff draw, a wait histogram and the lab's writes.
+"""The wait figures and the backoff explorer: schedules of ceilings and draws, one
+client's waits, Retry-After against the backoff draw, a wait histogram, the lab's
+writes; :class:`BackoffExplorer` redraws one backoff's waits under its sliders.
+
+The numbers behind them (waits tables, schedules, jitter ranges) are in
+:mod:`retrylab.sim.schedule`, re-exported here.
 
 Each public function returns a new Figure on its own Agg canvas (never registered
 with pyplot); each has a ``*Plot`` class behind it that draws once and then updates
@@ -9,11 +13,8 @@ marker or line style as well as colour, so the figures survive grey-scale printi
 
 from __future__ import annotations
 
-import itertools
-import math
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -22,68 +23,37 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
 from ..core._check import check_int, check_number
-from ..core.backoff import Backoff
+from ..core.backoff import JITTERS, Backoff
 from ..core.constants import SEED
-from ..core.rng import Mulberry32
+from ..i18n import N_, _
 from ..sim.herd import bucket_counts
-from .figure import PALETTE, new_figure, style
+from ..sim.schedule import Schedule, jitter_range, lesson_backoffs, schedule_data, waits_table
+from .explorer import Explorer, choice_slider, float_slider, int_slider, quantize
+from .kit import PALETTE, SMALL_PT, new_figure, style
+
+__all__ = [
+    "BackoffExplorer",
+    "Schedule",
+    "SchedulePlot",
+    "WaitBarsPlot",
+    "backoff_controls",
+    "backoff_explorer",
+    "jitter_range",
+    "lesson_backoffs",
+    "retry_after_bars",
+    "schedule_data",
+    "wait_bars",
+    "wait_histogram",
+    "wait_schedule",
+    "waits_table",
+    "write_bars",
+]
 
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 LINESTYLES = ("-", "--", "-.", ":")
 
 
 # -- wait schedules ---------------------------------------------------------------
-
-
-def lesson_backoffs() -> dict[str, Backoff]:
-    """The strategies the two lessons compare, all starting at 200 ms.
-
-    Fixed and incremental are the mobile lesson's (2, 2, 2 s and 1, 2, 3 s in
-    its words); the rest are the web lesson's table columns, in its order, so
-    that full jitter and decorrelated jitter draw in turn from one generator.
-
-    >>> {k: b.ceiling(5) for k, b in lesson_backoffs().items()}
-    ... # doctest: +NORMALIZE_WHITESPACE
-    {'fixed': 200, 'linear': 1200, 'exponential': 6400, 'capped': 5000,
-     'full jitter': 5000, 'decorrelated': 5000}
-    """
-    return {
-        "fixed": Backoff(200, 1, 5000, growth="constant"),
-        "linear": Backoff(200, 1, 5000, growth="linear"),
-        "exponential": Backoff(200, 2, None),
-        "capped": Backoff(200, 2, 5000),
-        "full jitter": Backoff(200, 2, 5000, jitter="full"),
-        "decorrelated": Backoff(200, 2, 5000, jitter="decorrelated"),
-    }
-
-
-def waits_table(backoffs: Mapping[str, Backoff] | None = None, retries: int = 6,
-                seed: int = SEED, *, shared: bool = True) -> pd.DataFrame:
-    """The waits (ms) before retries 1..``retries`` for each strategy, one column each.
-
-    ``shared=True`` (the lesson's way) draws from one ``Mulberry32(seed)`` row by
-    row, strategies in turn in mapping order (un-jittered ones draw nothing);
-    ``shared=False`` gives each strategy its own generator from ``seed``.
-
-    >>> waits_table()[["full jitter", "decorrelated"]].T.values.tolist()
-    [[70, 296, 780, 303, 480, 957], [384, 1034, 2121, 1933, 3986, 5000]]
-    >>> waits_table(shared=False)["full jitter"].tolist()
-    [70, 184, 592, 1402, 3120, 3309]
-    """
-    backoffs = lesson_backoffs() if backoffs is None else backoffs
-    retries = check_int("retries", retries, low=1, high=1000)
-    if shared:
-        rng = Mulberry32(seed)
-        its = {name: b.waits(rng) for name, b in backoffs.items()}
-    else:
-        its = {name: b.waits(Mulberry32(seed)) for name, b in backoffs.items()}
-    rows = [[next(it) for it in its.values()] for _ in range(retries)]
-    if rows and max(max(row) for row in rows) > 2**62:
-        raise ValueError(f"retries={retries} is out of range: a wait without a cap "
-                         "exceeds 2**62 ms; use fewer retries or a cap")
-    frame = pd.DataFrame(rows, columns=list(its), index=pd.RangeIndex(1, retries + 1,
-                                                                      name="retry"))
-    return frame.astype("int64")
 
 
 class SchedulePlot:
@@ -100,7 +70,7 @@ class SchedulePlot:
             self.lines[name] = line
         self.cap_line = self.ax.axhline(0, color=PALETTE["black"], linestyle=(0, (6, 3)),
                                         linewidth=1.5, label="cap")
-        self.ax.legend(loc="upper left", ncols=2, frameon=False)
+        self.ax.legend(loc="upper left", ncols=2, frameon=False, fontsize=11)
 
     def update(self, table: pd.DataFrame, caps: Sequence[int]) -> None:
         """Show ``table`` (rows = retries) and a line at the largest cap (if any)."""
@@ -119,7 +89,7 @@ class SchedulePlot:
         self.ax.set_xlim(0.5, len(x) + 0.5)
         self.ax.set_xticks(x)
         self.ax.set_ylim(0, top * 1.12 + 1)
-        self.ax.legend(loc="upper left", ncols=2, frameon=False)
+        self.ax.legend(loc="upper left", ncols=2, frameon=False, fontsize=11)
 
 
 def wait_schedule(backoffs: Mapping[str, Backoff] | None = None, retries: int = 6,
@@ -148,129 +118,96 @@ def wait_schedule(backoffs: Mapping[str, Backoff] | None = None, retries: int = 
 
 # -- one client's waits ------------------------------------------------------------
 
-#: The largest draw a generator in [0, 1) gives, so the top of a jitter range is reachable.
-_TOP_DRAW = math.nextafter(1.0, 0.0)
-
-
-def jitter_range(backoff: Backoff, n: int, prev: int | None = None) -> tuple[int, int]:
-    """The shortest and longest wait before retry ``n`` that jitter can give.
-
-    Use it to shade where a jittered wait may land. It is the backoff's own
-    :meth:`~retrylab.backoff.Backoff.next_wait` at the smallest and largest
-    draw (every jitter grows with the draw); ``prev`` is the previous wait,
-    which only decorrelated jitter uses.
-
-    >>> b = Backoff(1000, 2, None, jitter="proportional")
-    >>> jitter_range(b, 2)                   # 0.5 to 1.5 times the 4000 ms ceiling
-    (2000, 6000)
-    >>> jitter_range(Backoff(200, 2, 5000, jitter="full"), 2)
-    (0, 800)
-    """
-    return backoff.next_wait(n, 0.0, prev), backoff.next_wait(n, _TOP_DRAW, prev)
-
-
-@dataclass(frozen=True)
-class Schedule:
-    """One backoff's waits for one generator, the ceilings, and where jitter can put each wait."""
-
-    backoff: Backoff
-    seed: int
-    waits: tuple[int, ...]
-    ceilings: tuple[int, ...]
-    low: tuple[int, ...]
-    high: tuple[int, ...]
-
-
-def schedule_data(backoff: Backoff | None = None, retries: int = 6,
-                  seed: int = SEED) -> Schedule:
-    """The waits before retries 1..``retries`` from ``Mulberry32(seed)``, with their ranges.
-
-    Use it for the numbers behind :func:`wait_bars`. Default: the lesson's
-    backoff, base 200 ms x 2, cap 5000 ms, full jitter.
-
-    >>> s = schedule_data(retries=3)
-    >>> s.waits, s.ceilings, s.low, s.high
-    ((70, 184, 592), (200, 400, 800), (0, 0, 0), (200, 400, 800))
-    """
-    b = Backoff(200, 2, 5000, jitter="full") if backoff is None else backoff
-    retries = check_int("retries", retries, low=1, high=1000)
-    waits = tuple(itertools.islice(b.waits(Mulberry32(seed)), retries))
-    ranges = [jitter_range(b, n, None if n == 0 else waits[n - 1]) for n in range(retries)]
-    return Schedule(b, seed, waits, tuple(b.ceiling(n) for n in range(retries)),
-                    tuple(lo for lo, _ in ranges), tuple(hi for _, hi in ranges))
-
-
 #: The ceiling's formula for each growth, for the legend.
-CEILING_LABELS = {"exponential": "ceiling: min(cap, base x factor^n)",
-                  "linear": "ceiling: min(cap, base + step x n)",
-                  "constant": "ceiling: base"}
+CEILING_LABELS = {"exponential": N_("ceiling: min(cap, base x factor^n)"),
+                  "linear": N_("ceiling: min(cap, base + step x n)"),
+                  "constant": N_("ceiling: base")}
 
 
 class WaitBarsPlot:
     """One client's waits as bars, the jitter range shaded, the ceilings outlined, the cap dashed.
 
-    Made once for up to ``slots`` retries, then :meth:`update` moves the
-    artists in place (what :class:`~retrylab.widgets.BackoffExplorer` redraws).
+    Made once for up to ``slots`` retries; :meth:`move` updates the bars, bands,
+    outlines and the cap line in place (the artists the backoff explorer
+    animates), :meth:`frame` the limits, legend and title (the static part).
+    ``labels=True`` writes each wait above its bar (the static figure's; the
+    explorer's readout lists them).
     """
 
-    def __init__(self, fig: Figure, slots: int = 12) -> None:
+    def __init__(self, fig: Figure, slots: int = 12, *, labels: bool = True) -> None:
         self.slots = check_int("slots", slots, low=1, high=100)
         self.ax = fig.add_subplot()
-        style(self.ax, None, "retry number", "wait before the retry (ms)")
+        style(self.ax, None, _("retry number"), _("wait before the retry (ms)"))
         x = np.arange(1, slots + 1)
         zeros = np.zeros(slots)
         self.bands = self.ax.bar(x, zeros, width=0.85, color=PALETTE["sky"], alpha=0.35,
-                                 label="jitter range")
+                                 label=_("jitter range"))
         self.bars = self.ax.bar(x, zeros, width=0.6, color=PALETTE["blue"],
-                                label=f"actual wait (seed {SEED})")
+                                label=_("actual wait (seed {seed})").format(seed=SEED))
         self.ceilings = self.ax.bar(x, zeros, width=0.6, fill=False,
                                     edgecolor=PALETTE["orange"], linestyle="--",
-                                    linewidth=2, label=CEILING_LABELS["exponential"])
+                                    linewidth=2, label=_(CEILING_LABELS["exponential"]))
         self.cap_line = self.ax.axhline(0, color=PALETTE["black"], linestyle=(0, (6, 3)),
-                                        linewidth=1.5, label="cap")
-        self.labels = [self.ax.text(i, 0, "", ha="center", va="bottom", fontsize=10)
-                       for i in range(1, slots + 1)]
-        self._legend()
+                                        linewidth=1.5, label=_("cap"))
+        self.labels = [self.ax.text(i, 0, "", ha="center", va="bottom", fontsize=SMALL_PT)
+                       for i in range(1, slots + 1)] if labels else []
 
-    def update(self, data: Schedule) -> None:
-        """Show ``data`` (at most ``slots`` retries): heights, ranges, cap, limits, title."""
+    def move(self, data: Schedule) -> None:
+        """Show ``data``'s waits (at most ``slots``): heights, ranges, the cap line."""
         n = len(data.waits)
         if n > self.slots:
             raise ValueError(f"retries={n} is out of range: this figure shows at most "
                              f"{self.slots}")
-        parts = zip(self.bands, self.bars, self.ceilings, self.labels, strict=True)
-        for i, (band, bar, top, label) in enumerate(parts):
+        for i, (band, bar, top) in enumerate(zip(self.bands, self.bars, self.ceilings,
+                                                 strict=True)):
             shown = i < n
-            for artist in (band, bar, top, label):
+            for artist in (band, bar, top):
                 artist.set_visible(shown)
             if shown:
                 band.set_y(data.low[i])
                 band.set_height(data.high[i] - data.low[i])
                 bar.set_height(data.waits[i])
                 top.set_height(data.ceilings[i])
+        for i, label in enumerate(self.labels):
+            label.set_visible(i < n)
+            if i < n:
                 label.set_position((i + 1, data.waits[i]))
                 label.set_text(str(data.waits[i]))
-        self.bars.set_label(f"actual wait (seed {data.seed})")
-        self.ceilings.set_label(CEILING_LABELS[data.backoff.growth])
         cap = data.backoff.cap
         self.cap_line.set_visible(cap is not None)
         if cap is not None:
             self.cap_line.set_ydata([cap, cap])
-            self.cap_line.set_label(f"cap {cap} ms")
-        top_ms = max(max(data.high), max(data.waits), max(data.ceilings), cap or 0)
+
+    def frame(self, top_ms: float, growth: str, cap: int | None, *, seed: int = SEED,
+              retries: int | None = None, title: str | None = None) -> None:
+        """The static part: the y range up to ``top_ms``, the x range (``retries`` bars, or
+        every slot), the legend for ``growth`` (the cap's entry if there is a cap)."""
+        n = self.slots if retries is None else retries
         self.ax.set_xlim(0.4, n + 0.6)
         self.ax.set_xticks(np.arange(1, n + 1))
-        self.ax.set_ylim(0, top_ms * 1.1 + 1)
-        self.ax.set_title(f"{data.backoff.describe()}\n"
-                          f"total wait over {n} retries: {sum(data.waits)} ms")
-        self._legend()
-
-    def _legend(self) -> None:
+        self.ax.set_ylim(0, top_ms)
+        self.bars.set_label(_("actual wait (seed {seed})").format(seed=seed))
+        self.ceilings.set_label(_(CEILING_LABELS[growth]))
+        self.cap_line.set_label(_("cap {cap} ms").format(cap=cap) if retries is not None
+                                and cap is not None else _("cap"))
+        if title is not None:
+            self.ax.set_title(title, fontsize=14)
         handles: list[Any] = [self.bars, self.bands, self.ceilings]
-        if self.cap_line.get_visible():
+        if cap is not None:
             handles.append(self.cap_line)
         self.ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.16),
                        ncols=2, frameon=False, fontsize=10.5)
+
+    def update(self, data: Schedule) -> None:
+        """Show ``data`` as a figure of its own: bars, labels, limits, legend, title."""
+        self.move(data)
+        n = len(data.waits)
+        top_ms = max(max(data.high), max(data.waits), max(data.ceilings),
+                     data.backoff.cap or 0)
+        self.frame(top_ms * 1.1 + 1, data.backoff.growth, data.backoff.cap, seed=data.seed,
+                   retries=n,
+                   title=_("{backoff}\ntotal wait over {n} retries: {total} ms").format(
+                       backoff=data.backoff.describe(), n=n, total=sum(data.waits)))
 
 
 def wait_bars(backoff: Backoff | None = None, retries: int = 6, seed: int = SEED) -> Figure:
@@ -331,7 +268,7 @@ def retry_after_bars(backoff_waits: npt.ArrayLike, retry_after_ms: int = 2000) -
     ax.plot(x, [max(d, suggested) for d in draws], "o", color=PALETTE["black"],
             label="the loop waits")
     ax.set_xticks(x)
-    ax.legend(loc="upper left")
+    ax.legend(loc="upper left", fontsize=11)
     return fig
 
 
@@ -354,7 +291,7 @@ def wait_histogram(waits: npt.ArrayLike, width: int = 50, *,
     ax = style(fig.add_subplot(), title, f"wait (ms, {width} ms buckets)", "number of waits")
     ax.bar(counts.index.to_numpy() + width / 2, counts.to_numpy(), width=width * 0.9,
            color=PALETTE["blue"], label=f"{int(counts.sum())} waits")
-    ax.legend()
+    ax.legend(fontsize=11)
     return fig
 
 
@@ -398,9 +335,100 @@ def write_bars(counts: pd.DataFrame, drop_rate: float) -> Figure:
     for shift, (row, colour, hatch, label) in zip((-0.2, 0.2), WRITE_BARS, strict=True):
         bars = ax.bar(x + shift, counts.loc[row].to_numpy(), 0.4, color=PALETTE[colour],
                       hatch=hatch, edgecolor=PALETTE["black"], linewidth=0.6, label=label)
-        ax.bar_label(bars)
+        ax.bar_label(bars, fontsize=SMALL_PT)
     ax.set_xticks(x, [str(c) for c in counts.columns])
     top = max(int(counts.loc[row].max()) for row, *_ in WRITE_BARS)
     ax.set_ylim(0, max(top, 1) * 1.2)
-    ax.legend()
+    ax.legend(fontsize=11)
     return fig
+
+
+# -- the backoff explorer --------------------------------------------------------------
+
+MAX_RETRIES = 12
+#: The growths in the order a slider shows them: the mobile lesson's fixed,
+#: incremental and exponential strategies.
+GROWTH_CHOICES = ("constant", "linear", "exponential")
+#: The y ranges the explorer switches between (ms): one saved background each.
+Y_LEVELS = (1000, 1500, 2000, 3000, 4000, 6000, 8000, 12000, 16000, 24000, 32000, 50000)
+
+
+def backoff_controls(continuous: bool) -> dict[str, Any]:
+    """The sliders base, factor, cap and jitter (the backoff and herd explorers share them)."""
+    return {
+        "base": int_slider("base", 200, 50, 2000, 50, continuous_update=continuous),
+        "factor": float_slider("factor", 2.0, 1.0, 4.0, 0.25, continuous_update=continuous,
+                               readout_format=".2f"),
+        "cap": int_slider("cap", 5000, 100, 20000, 100, continuous_update=continuous),
+        "jitter": choice_slider("jitter", JITTERS, "full", continuous_update=continuous),
+    }
+
+
+def y_level(top_ms: float, levels: Sequence[int] = Y_LEVELS) -> int:
+    """The smallest of ``levels`` above ``top_ms`` with 5% headroom (the largest if none).
+
+    >>> y_level(800), y_level(5000), y_level(10**6)
+    (1000, 6000, 50000)
+    """
+    return int(quantize(top_ms * 1.05 + 1, levels))
+
+
+class BackoffExplorer(Explorer):
+    """The waits before each retry for one backoff: bars, the jitter range, the ceiling, the cap.
+
+    ``growth`` gives the mobile lesson's strategies: ``"constant"`` (fixed
+    interval), ``"linear"`` (incremental, step = base) and ``"exponential"``
+    (``factor``, which the other two ignore). The axes show every slot up to
+    12 retries; the y range is one of :data:`Y_LEVELS`.
+
+    >>> BackoffExplorer.readout_for(jitter="none")
+    'waits 200, 400, 800, 1600, 3200, 5000 ms; total 11200 ms (none jitter, seed 20260114)'
+    >>> BackoffExplorer.readout_for(growth="constant", jitter="none", base=2000, retries=3)
+    'waits 2000, 2000, 2000 ms; total 6000 ms (none jitter, seed 20260114)'
+    """
+
+    title = "wait schedule"
+    figsize = (8.0, 4.4)
+    margins: ClassVar[Mapping[str, float]] = {
+        "left": 0.11, "right": 0.98, "top": 0.96, "bottom": 0.3}
+
+    @classmethod
+    def make_controls(cls) -> dict[str, Any]:
+        controls = backoff_controls(continuous=True)
+        controls["growth"] = choice_slider("growth", GROWTH_CHOICES, "exponential")
+        controls["retries"] = int_slider("retries", 6, 1, MAX_RETRIES)
+        return controls
+
+    @classmethod
+    def compute(cls, base: int, factor: float, cap: int, jitter: str, growth: str,
+                retries: int) -> Schedule:
+        b = Backoff(base, factor, cap, jitter=jitter, growth=growth)  # type: ignore[arg-type]
+        return schedule_data(b, retries, SEED)
+
+    @classmethod
+    def readout_text(cls, result: Schedule) -> str:
+        return _("waits {waits} ms; total {total} ms ({jitter} jitter, seed {seed})").format(
+            waits=", ".join(str(w) for w in result.waits), total=sum(result.waits),
+            jitter=result.backoff.jitter, seed=result.seed)
+
+    def setup(self, fig: Figure) -> list[Any]:
+        self.plot = WaitBarsPlot(fig, slots=MAX_RETRIES, labels=False)
+        p = self.plot
+        return [*p.bands, *p.bars, *p.ceilings, p.cap_line]
+
+    def level(self, result: Schedule) -> Hashable:
+        top = max(max(result.high), max(result.waits), max(result.ceilings),
+                  result.backoff.cap or 0)
+        return y_level(top), result.backoff.growth
+
+    def apply_level(self, level: tuple[int, str]) -> None:
+        top, growth = level
+        self.plot.frame(top, growth, cap=0)
+
+    def draw(self, result: Schedule) -> None:
+        self.plot.move(result)
+
+
+def backoff_explorer(**values: Any) -> BackoffExplorer:
+    """Sliders base, factor, cap, jitter, growth, retries redrawing one backoff's waits."""
+    return BackoffExplorer(**values)

@@ -1,0 +1,80 @@
+"""The retry decision explorer: a method, an error and an idempotency key -> retry or not.
+
+Text only (no figure): the readout gives :func:`~retrylab.core.outcome.decide`'s
+verdict and its reason.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core._check import check_choice
+from ..core.outcome import Decision, Outcome, decide
+from .explorer import Explorer, choice_slider
+
+__all__ = ["ERRORS", "METHODS", "DecisionExplorer", "decision_explorer", "outcome_for"]
+
+
+METHODS: tuple[str, ...] = ("GET", "HEAD", "OPTIONS", "PUT", "DELETE", "POST", "PATCH")
+ERRORS: tuple[str, ...] = ("200", "404", "422", "429", "500", "503", "network", "body",
+                           "cancelled")
+
+
+def outcome_for(error: str) -> Outcome:
+    """The :class:`Outcome` a choice of the decision explorer stands for.
+
+    >>> outcome_for("503"), outcome_for("network").kind
+    (Outcome(kind='http', status=503), 'network')
+    """
+    check_choice("error", error, ERRORS)
+    if error == "200":
+        return Outcome.success()
+    if error.isdigit():
+        return Outcome.http(int(error))
+    if error == "network":
+        return Outcome.network()
+    if error == "body":
+        return Outcome.body()
+    return Outcome.cancelled()
+
+
+class DecisionExplorer(Explorer):
+    """Pick a method, an error and whether an idempotency key was agreed: retry or not?
+
+    >>> DecisionExplorer.readout_for()
+    'POST, network error, no idempotency key -> do not retry: network error on POST without an
+    idempotency key: the server may have acted; retrying could do it twice'
+    >>> DecisionExplorer.readout_for(idempotency_key=True).split(": ")[0]
+    'POST, network error, with an idempotency key -> retry'
+    """
+
+    title = "retry decision"
+    figsize = None
+
+    @classmethod
+    def make_controls(cls) -> dict[str, Any]:
+        return {
+            "method": choice_slider("method", METHODS, "POST"),
+            "error": choice_slider("error", ERRORS, "network"),
+            "idempotency_key": choice_slider("idempotency_key", [("no", False),
+                                                                 ("yes", True)], False),
+        }
+
+    @classmethod
+    def compute(cls, method: str, error: str, idempotency_key: bool) -> tuple[str, str, bool,
+                                                                              Decision]:
+        return method, error, bool(idempotency_key), decide(outcome_for(error), method,
+                                                            bool(idempotency_key))
+
+    @classmethod
+    def readout_text(cls, result: tuple[str, str, bool, Decision]) -> str:
+        method, error, key, decision = result
+        what = f"HTTP {error}" if error.isdigit() else f"{error} error"
+        keyed = "with an idempotency key" if key else "no idempotency key"
+        verdict = "retry" if decision.retry else "do not retry"
+        return f"{method}, {what}, {keyed} -> {verdict}: {decision.reason}"
+
+
+def decision_explorer(**values: Any) -> DecisionExplorer:
+    """Choices method, error and idempotency_key showing ``decide``'s verdict and reason."""
+    return DecisionExplorer(**values)

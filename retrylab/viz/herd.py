@@ -1,0 +1,202 @@
+"""The herd figure and explorer: when clients that failed together wake up, with and
+without jitter. The numbers (:class:`~retrylab.sim.herd.HerdData`,
+:func:`~retrylab.sim.herd.herd_data`) are in :mod:`retrylab.sim.herd`.
+
+>>> fig = herd_histogram()
+>>> [p.get_data().values.tolist() for p in fig.retrylab_plot.steps]
+[[0.0, 0.0, 0.0, 0.0, 24.0, 0.0], [6.0, 5.0, 7.0, 6.0, 0.0, 0.0]]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from typing import Any, ClassVar
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.text import Text
+
+from ..core.backoff import Backoff
+from ..core.constants import SEED
+from ..i18n import _
+from ..sim.herd import HerdData, herd_data
+from .backoff import backoff_controls, y_level
+from .explorer import Explorer, int_slider, quantize
+from .kit import PALETTE, new_figure, style
+
+__all__ = ["HerdData", "HerdExplorer", "HerdPlot", "herd_data", "herd_explorer",
+           "herd_histogram"]
+
+MAX_BUCKETS = 20_000  # a herd histogram wider than this is unreadable anyway
+#: The explorer's time ranges (ms) and count ranges: one saved background each pair.
+X_LEVELS = (1000, 2000, 5000, 10000, 20000, 50000)
+Y_LEVELS = (5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000)
+
+
+def _dense(counts: pd.Series, width: int, n: int) -> npt.NDArray[np.float64]:
+    values = np.zeros(n, dtype=np.float64)
+    idx = counts.index.to_numpy(dtype=np.int64) // width
+    values[idx] = counts.to_numpy(dtype=np.float64)
+    return values
+
+
+class HerdPlot:
+    """Two histograms side by side (no jitter, with jitter), shared y, peaks marked.
+
+    :meth:`move` updates the steps, the peak lines and the peak notes in place
+    (the artists the explorer animates); :meth:`frame` sets the limits and the
+    titles (the static part).
+    """
+
+    def __init__(self, fig: Figure) -> None:
+        self.axes: tuple[Axes, Axes] = tuple(fig.subplots(1, 2, sharey=True))
+        colours = (PALETTE["vermillion"], PALETTE["blue"])
+        self.steps = []
+        self.peaks: list[Text] = []
+        self.peak_lines: list[Line2D] = []
+        for ax, colour in zip(self.axes, colours, strict=True):
+            steps = ax.stairs([0.0], [0.0, 1.0], fill=True, color=colour, alpha=0.85,
+                              label=_("clients waking in the bucket"))
+            self.steps.append(steps)
+            self.peak_lines.append(ax.axhline(0, color=PALETTE["black"], linestyle="--",
+                                              linewidth=1.2, label=_("peak")))
+            self.peaks.append(ax.text(0, 0, "", ha="center", va="bottom", fontsize=12,
+                                      fontweight="bold"))
+        style(self.axes[0], "", _("wake-up time after the failure (ms)"),
+              _("clients per bucket"))
+        style(self.axes[1], "", _("wake-up time after the failure (ms)"))
+        self.axes[1].legend(loc="upper right", frameon=False, fontsize=11)
+        self.title = fig.suptitle("", fontsize=14)
+
+    def move(self, data: HerdData) -> float:
+        """Show ``data``'s counts and peaks; returns the end of the last bucket (ms)."""
+        w = data.width
+        top_ms = max([int(s.index.max()) for s in (data.plain, data.jittered) if len(s)],
+                     default=0)
+        n = top_ms // w + 2
+        if n > MAX_BUCKETS:
+            raise ValueError(f"width={w} is out of range: {n} buckets of {w} ms; "
+                             f"width must be >= {top_ms // MAX_BUCKETS + 1} here")
+        edges = np.arange(n + 1, dtype=np.float64) * w
+        peak_all = max(data.peak_plain, data.peak_jittered, 1)
+        for i, counts in enumerate((data.plain, data.jittered)):
+            values = _dense(counts, w, n)
+            self.steps[i].set_data(values, edges)
+            peak = int(values.max())
+            at = float(edges[int(values.argmax())]) + w / 2
+            self.peak_lines[i].set_ydata([peak, peak])
+            self.peaks[i].set_position((at, peak + peak_all * 0.02))
+            self.peaks[i].set_text(_("peak {peak}").format(peak=peak))
+        return float(edges[-1])
+
+    def frame(self, x_ms: float, y_top: float, titles: tuple[str, str],
+              heading: str) -> None:
+        """The static part: the time range, the count range, the titles."""
+        for ax, title in zip(self.axes, titles, strict=True):
+            ax.set_xlim(0, x_ms)
+            ax.set_title(title, fontsize=14)
+        self.axes[0].set_ylim(0, y_top)
+        self.title.set_text(heading)
+
+    def update(self, data: HerdData) -> None:
+        """Show ``data`` as a figure of its own: counts, peaks, limits and titles."""
+        end = self.move(data)
+        w = data.width
+        peak_all = max(data.peak_plain, data.peak_jittered, 1)
+        self.frame(end, peak_all * 1.15, (
+            _("no jitter: peak {peak} per {width} ms").format(peak=data.peak_plain, width=w),
+            _("{jitter} jitter: peak {peak} per {width} ms").format(
+                jitter=data.backoff.jitter, peak=data.peak_jittered, width=w)),
+            _("{clients} clients failed together: when they wake for retry n = {retry}"
+              "\n{summary}").format(clients=data.clients, retry=data.retry,
+                                     summary=data.summary()))
+
+
+def herd_histogram(backoff: Backoff | None = None, clients: int = 24, retry: int = 2,
+                   seed: int = SEED, width: int = 200) -> Figure:
+    """Wake-up histograms of a herd without and with jitter, the peaks marked.
+
+    Use it to show what jitter does to the load a recovering server sees. The
+    default reproduces the lesson: 24 clients at 800 ms (retry n = 2, counted from
+    0), and 6, 5, 7, 6.
+
+    >>> fig = herd_histogram()
+    >>> [t.get_text() for t in fig.retrylab_plot.peaks]
+    ['peak 24', 'peak 7']
+    """
+    data = herd_data(backoff, clients, retry, seed, width)
+    fig = new_figure((9.0, 4.4))
+    plot = HerdPlot(fig)
+    plot.update(data)
+    fig.retrylab_plot = plot  # type: ignore[attr-defined]
+    return fig
+
+
+class HerdExplorer(Explorer):
+    """Wake-up histograms of a herd without and with jitter; the readout gives the peaks.
+
+    ``retry`` counts from 0 (retry n = 2, the default, is the lesson's third
+    retry, ceiling 800 ms). The time and count ranges are quantized
+    (:data:`X_LEVELS`, :data:`Y_LEVELS`).
+
+    >>> HerdExplorer.readout_for(clients=10000, retry=3)
+    'peak 10000 -> 1297 clients per 200 ms (0.13x)'
+    """
+
+    title = "the herd"
+    figsize = (9.0, 4.4)
+    margins: ClassVar[Mapping[str, float]] = {
+        "left": 0.08, "right": 0.98, "top": 0.84, "bottom": 0.14, "wspace": 0.1}
+
+    @classmethod
+    def make_controls(cls) -> dict[str, Any]:
+        controls = backoff_controls(continuous=False)
+        controls["clients"] = int_slider("clients", 24, 1, 10000, continuous_update=False)
+        controls["retry"] = int_slider("retry", 2, 0, 9, continuous_update=False)
+        controls["width"] = int_slider("width", 200, 50, 1000, 50, continuous_update=False)
+        return controls
+
+    @classmethod
+    def compute(cls, base: int, factor: float, cap: int, jitter: str, clients: int,
+                retry: int, width: int) -> HerdData:
+        b = Backoff(base, factor, cap, jitter=jitter)  # type: ignore[arg-type]
+        return herd_data(b, clients, retry, SEED, width)
+
+    @classmethod
+    def readout_text(cls, result: HerdData) -> str:
+        return result.summary()
+
+    def setup(self, fig: Figure) -> list[Any]:
+        self.plot = HerdPlot(fig)
+        p = self.plot
+        p.title.set_text(_("clients that failed together: when they wake up"))
+        self.jitter_title = p.axes[1].set_title("", fontsize=14)
+        return [*p.steps, *p.peak_lines, *p.peaks, self.jitter_title]
+
+    def level(self, result: HerdData) -> Hashable:
+        top_ms = max([int(s.index.max()) for s in (result.plain, result.jittered) if len(s)],
+                     default=0)
+        end = (top_ms // result.width + 2) * result.width
+        peak_all = max(result.peak_plain, result.peak_jittered, 1)
+        return quantize(end, X_LEVELS), y_level(peak_all * 1.1, Y_LEVELS)
+
+    def apply_level(self, level: tuple[int, int]) -> None:
+        x_ms, y_top = level
+        p = self.plot
+        for ax in p.axes:
+            ax.set_xlim(0, x_ms)
+        p.axes[0].set_ylim(0, y_top)
+        p.axes[0].set_title(_("no jitter"), fontsize=14)
+
+    def draw(self, result: HerdData) -> None:
+        self.plot.move(result)
+        self.jitter_title.set_text(_("{jitter} jitter").format(jitter=result.backoff.jitter))
+
+
+def herd_explorer(**values: Any) -> HerdExplorer:
+    """Sliders base, factor, cap, jitter, clients, retry, width redrawing the herd."""
+    return HerdExplorer(**values)

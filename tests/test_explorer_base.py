@@ -1,0 +1,137 @@
+"""Every explorer, by construction: the same PNG bytes however a setting is reached (a
+step or a fresh draw, in English and in Turkish), text no smaller than the projector
+floor where it is made, and no helper process in the kernel."""
+
+from __future__ import annotations
+
+import inspect
+import multiprocessing
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+from matplotlib.figure import Figure
+from matplotlib.text import Text
+
+from retrylab.i18n import language
+from retrylab.viz import backoff, breaker, herd
+from retrylab.viz.catalog import explorer_classes
+from retrylab.viz.controls import neighbours
+from retrylab.viz.explorer import Explorer
+from retrylab.viz.kit import MIN_FONT_PX
+
+CLASSES = explorer_classes()
+
+
+def _steps(cls: type[Explorer]) -> Iterator[tuple[str, Any]]:
+    """Every single key press from the defaults: each control one step either way."""
+    for name, control in cls.make_controls().items():
+        for value in neighbours(control):
+            yield name, value
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+@pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
+def test_a_step_draws_the_bytes_a_fresh_explorer_draws(cls: type[Explorer], lang: str) -> None:
+    """The saved backgrounds and the redraw cache serve only what a fresh draw makes."""
+    with language(lang):
+        moved = cls()
+        defaults = moved.values
+        if moved.figure is None:
+            pytest.skip("text only: no image")
+        for name, value in _steps(cls):
+            moved.set(**{name: value})
+            fresh = cls(**{name: value})
+            assert moved.message == fresh.message, f"{name}={value!r}"
+            assert moved.png == fresh.png, f"{cls.__name__}: {name}={value!r} in {lang}"
+            moved.set(**{name: defaults[name]})
+
+
+def _shown(t: Text) -> bool:
+    """Whether ``t`` is drawn: visible, with text, and not a tick label of an axis turned off."""
+    if not (t.get_visible() and t.get_text()):
+        return False
+    ax = t.axes
+    return ax is None or ax.axison or t in ax.texts or t is ax.title
+
+
+def _small_texts(fig: Figure) -> list[str]:
+    fig.canvas.draw()  # type: ignore[no-untyped-call]
+    floor_pt = MIN_FONT_PX * 72 / fig.dpi
+    hidden = {id(t) for ax in fig.axes if not ax.axison
+              for axis in (ax.xaxis, ax.yaxis) for t in axis.findobj(Text)}
+    return sorted({f"{t.get_text()!r} at {t.get_fontsize():.2f} pt"
+                   for t in fig.findobj(Text) if id(t) not in hidden
+                   if _shown(t) and float(t.get_fontsize()) < floor_pt - 1e-9})
+
+
+#: The figures this test checks (the fleet, contention and beyond modules join as
+#: they state their sizes where their texts are made).
+FIGURE_MODULES = (backoff, herd, breaker)
+
+
+def _default_figures() -> Iterator[tuple[str, Figure]]:
+    for mod in FIGURE_MODULES:
+        for name, fn in inspect.getmembers(mod, inspect.isfunction):
+            if fn.__module__ != mod.__name__ or name.startswith("_"):
+                continue
+            params = inspect.signature(fn).parameters.values()
+            if any(p.default is inspect.Parameter.empty and p.kind in
+                   (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params):
+                continue
+            if inspect.signature(fn).return_annotation not in (Figure, "Figure"):
+                continue
+            yield f"{mod.__name__}.{name}", fn()
+    counts = pd.DataFrame({"key": [1000, 0, 2], "unsafe": [1000, 249, 2]},
+                          index=["writes", "duplicates", "unacknowledged"])
+    yield "retry_after_bars", backoff.retry_after_bars([70, 184, 592, 1402], 2000)
+    yield "wait_histogram", backoff.wait_histogram([70, 296, 780, 303, 480, 957], 200)
+    yield "write_bars", backoff.write_bars(counts, 0.2)
+
+
+#: Explorers whose figures still have texts below the floor (the fleet modules, being
+#: converted on another branch: their sizes were raised at render time before).
+BELOW_FLOOR = {"ContentionExplorer", "FleetExplorer", "StormExplorer"}
+
+
+@pytest.mark.parametrize("cls", [
+    pytest.param(c, marks=pytest.mark.xfail(reason="fleet figures: sizes not yet set at "
+                                            "the source", strict=False))
+    if c.__name__ in BELOW_FLOOR else c for c in CLASSES], ids=lambda c: c.__name__)
+def test_every_explorer_text_is_at_least_14_px(cls: type[Explorer]) -> None:
+    ex = cls()
+    if ex.figure is None:
+        pytest.skip("text only: no image")
+    assert _small_texts(ex.figure) == []
+
+
+def test_every_default_figure_text_is_at_least_14_px() -> None:
+    small = {name: _small_texts(fig) for name, fig in _default_figures()}
+    assert small and {k: v for k, v in small.items() if v} == {}
+
+
+def test_a_kernel_that_shows_every_explorer_starts_no_process() -> None:
+    before = set(_children(os.getpid()))  # what other tests in this session started
+    for cls in CLASSES:
+        ex = cls()
+        ex._repr_mimebundle_()
+        for name, value in list(_steps(cls))[:4]:
+            ex.set(**{name: value})
+    assert multiprocessing.active_children() == []
+    assert sorted(set(_children(os.getpid())) - before) == []
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (from /proc; none where there is no /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # ended while we looked
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
