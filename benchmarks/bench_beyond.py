@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from retrylab.core.metastable import MetastableModel
 from retrylab.sim.hedged import hedge_stats, latency_samples
 from retrylab.sim.metastable import metastable_fleet
-from retrylab.sim.ratebreakers import breaker_outage
+from retrylab.sim.ratebreakers import breaker_outage, slider_outage
 from retrylab.sim.throttled import throttled_fleet
 from retrylab.viz import beyond
 
@@ -77,7 +77,7 @@ def neighbours(ex: Any) -> list[tuple[str, Any]]:
 
 
 def clear_caches() -> None:
-    for fn in (beyond._outage, beyond._sweep, beyond._throttled, beyond._metastable):
+    for fn in (slider_outage, beyond._sweep, beyond._throttled, beyond._metastable):
         fn.cache_clear()
 
 

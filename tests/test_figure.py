@@ -240,7 +240,7 @@ def test_a_value_error_while_drawing_is_a_message_too() -> None:
 
 def test_controls_of_one_explorer_share_one_description_width() -> None:
     from retrylab.viz.explorers import BackoffExplorer, DecisionExplorer
-    from retrylab.viz.fleetplots import FleetExplorer
+    from retrylab.viz.fleet import FleetExplorer
     widths = {}
     for cls in (Bars, Words, BackoffExplorer, DecisionExplorer):
         ex = cls()

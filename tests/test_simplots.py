@@ -9,18 +9,19 @@ from retrylab.core.budget import GrpcRetryThrottle
 from retrylab.sim.breakers import BreakerSettings
 from retrylab.sim.contention import contention_sweep
 from retrylab.sim.fleet import outage_fleet, storm_fleet
-from retrylab.viz.fleetplots import (
+from retrylab.sim.fleetview import describe_fleet, step_series
+from retrylab.viz.contention import (
     ContentionExplorer,
+    contention_curves,
+    contention_explorer,
+    layered_load,
+)
+from retrylab.viz.fleet import (
     FleetExplorer,
     StormExplorer,
     compare_fleets,
-    contention_curves,
-    contention_explorer,
-    describe_fleet,
     fleet_explorer,
     fleet_timeline,
-    layered_load,
-    step_series,
 )
 from retrylab.viz.kit import to_png
 
@@ -118,11 +119,13 @@ def test_fleet_explorer_set_matches_readout_for() -> None:
     ex = fleet_explorer()
     assert isinstance(ex, FleetExplorer)
     assert ex.readout == FleetExplorer.readout_for()
-    assert ex.readout.startswith("served 200 of 1000 clients (800 gave up)")
+    assert ex.readout.splitlines()[0] == ("simulated at full scale: 1000 clients, "
+                                          "capacity 50 per 10 ms step")
+    assert ex.readout.splitlines()[1].startswith("served 200 of 1000 clients (800 gave up)")
     first = ex.png
     ex.set(jitter="full")
     assert ex.readout == FleetExplorer.readout_for(jitter="full")
-    assert ex.readout.startswith("served 998 of 1000 clients")
+    assert ex.readout.splitlines()[1].startswith("served 998 of 1000 clients")
     assert ex.png != first and ex.redraws == 2
     ex.set(breaker="on", threshold=2)
     assert ex.readout == FleetExplorer.readout_for(jitter="full", breaker="on", threshold=2)
@@ -147,7 +150,8 @@ def test_storm_explorer_budget_ends_the_storm() -> None:
     ex.set(budget="grpc")
     assert ex.readout == StormExplorer.readout_for(clients=12_000, budget="grpc")
     lines = ex.readout.splitlines()
-    assert lines[2].startswith("backlog cleared") and "retry_budget" in lines[3]
+    assert lines[0].startswith("simulated at 1/10 scale in 100 ms steps: 1200 clients")
+    assert lines[3].startswith("backlog cleared") and "retry_budget" in lines[4]
     ex.set(budget="none", reject_cost=0.0)
     assert ex.readout == StormExplorer.readout_for(clients=12_000, reject_cost=0.0)
     assert set(ex.values) - set(FleetExplorer.default_values()) == {"reject_cost"}
@@ -157,15 +161,18 @@ def test_storm_explorer_budget_ends_the_storm() -> None:
 
 def test_contention_explorer_set_matches_readout_for() -> None:
     ex = contention_explorer()
-    assert ex.readout.splitlines() == [
-        "full jitter, 100 clients: 795.1 calls (7.95 per client), 4889 ms (mean of 100 runs)",
-        "vs exponential without jitter: 0.43x the calls, 0.08x the time"]
+    assert ex.readout.splitlines()[:3] == [
+        "full jitter, 100 clients: 797.0 calls (7.97 per client), 5032 ms (mean of 20 runs)",
+        "vs exponential without jitter: 0.43x the calls, 0.08x the time",
+        "each strategy (mean of 20 runs; the notebook's sweep: 100):"]
     first = ex.png
     ex.set(strategy="decorrelated", clients=50)
     assert ex.readout == ContentionExplorer.readout_for(strategy="decorrelated", clients=50)
     assert ex.png != first
     heights = [b.get_height() for b in ex.bars_calls]
-    assert heights[0] == pytest.approx(620.78) and np.argmax(heights) == 4
+    assert heights[0] == pytest.approx(ex.compute("decorrelated", 50, 5, 2000)
+                                       .results["exponential"].calls)
+    assert np.argmax(heights) == 4
     ex.set(base=100)
     kept = ex.png
     ex.set(cap=50)                                   # cap below base

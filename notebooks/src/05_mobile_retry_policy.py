@@ -518,7 +518,7 @@ for jitter in ("proportional", "full"):
 # and will the two jitters still tie? Then run it and compare.
 
 # %% [markdown] tags=["tr"] en_hash="60050926"
-# **Alıştırma 3 (açık uçlu: değiştir, tahmin et, ölç).** Aşağıdaki hücrede
+# **Alıştırma 3 (açık uçlu: değiştirin, tahmin edin, ölçün).** Aşağıdaki hücrede
 # `retry=2` değerini `retry=4` yapın (beşinci yeniden deneme, 16 s'lik bir
 # gecikme; n 0'dan sayılır). Çalıştırmadan
 # önce tahmin edin: en yoğun 500 ms, 3. yeniden denemedeki 140'tan daha çok mu

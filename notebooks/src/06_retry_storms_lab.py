@@ -91,12 +91,12 @@ from retrylab.sim.breakers import BreakerSettings
 from retrylab.sim.layered import expected_layered_load, layered_calls
 from retrylab.sim.fleet import outage_fleet, storm_fleet
 from retrylab.sim.fleetresult import summary_table
-from retrylab.viz.fleetplots import (ContentionExplorer, FleetExplorer,
-                               StormExplorer, compare_fleets,
-                               contention_curves, contention_explorer,
-                               describe_fleet, fleet_explorer,
-                               fleet_timeline, layered_load,
-                               sweep_with_progress)
+from retrylab.sim.fleetview import describe_fleet
+from retrylab.viz.contention import (ContentionExplorer, contention_curves,
+                                     contention_explorer, layered_load,
+                                     sweep_with_progress)
+from retrylab.viz.fleet import (FleetExplorer, StormExplorer, compare_fleets,
+                                fleet_explorer, fleet_timeline)
 
 # %% [markdown]
 # ## The simulator
@@ -467,7 +467,11 @@ show(compare_fleets({k: ends[k] for k in ("no budget", "gRPC throttling",
 #
 # The same sliders on the storm, plus `reject_cost`, the assumption above.
 # Try `budget = grpc` or `sre`, or `breaker = on`; then `jitter = full`
-# alone; then fewer `attempts`; then `reject_cost = 0`.
+# alone; then fewer `attempts`; then `reject_cost = 0`. The explorer
+# simulates the storm at 1/10 scale in 100 ms steps (6000 clients, capacity
+# 20 per 100 ms step: the same load against capacity, the same times), so a
+# slider answers at once; its first readout line says so. The cells above
+# ran the full scale.
 
 # %% [markdown] tags=["tr"] en_hash="f6f134a5"
 # ### Keşif: fırtına
@@ -475,7 +479,10 @@ show(compare_fleets({k: ends[k] for k in ("no budget", "gRPC throttling",
 # Fırtına üzerinde aynı kaydırıcılar, artı yukarıdaki varsayım olan
 # `reject_cost`. `budget = grpc` ya da `sre` veya `breaker = on` deneyin;
 # sonra tek başına `jitter = full`; sonra daha az `attempts`; sonra
-# `reject_cost = 0`.
+# `reject_cost = 0`. Kaydırıcı hemen yanıt versin diye keşif aracı fırtınayı
+# 1/10 ölçekte, 100 ms'lik adımlarla simüle eder (6000 istemci, 100 ms'lik
+# adım başına 20 kapasite: kapasiteye göre aynı yük, aynı süreler); göstergenin
+# ilk satırı bunu söyler. Yukarıdaki hücreler tam ölçeği çalıştırdı.
 
 # %% tags=["nbval-ignore-output"]
 storm_view = fleet_explorer("storm")
@@ -677,15 +684,18 @@ show(contention_curves(sweep))
 # ### Explore: one client count
 #
 # Pick a `strategy` (highlighted), the number of `clients`, and the `base`
-# and `cap` of the backoff; the bars show all five strategies (100 runs
-# each).
+# and `cap` of the backoff; the bars show all five strategies (20 runs
+# each, so a slider answers at once: the order of the strategies is the
+# same as with the sweep's 100, and the readout gives every bar's number).
 
 # %% [markdown] tags=["tr"] en_hash="fe940ba0"
 # ### Keşif: tek bir istemci sayısı
 #
 # Bir `strategy` (vurgulanır), istemci sayısını (`clients`) ve geri çekilmenin
 # `base` ve `cap` değerlerini seçin; çubuklar beş stratejinin hepsini gösterir
-# (her biri 100 çalıştırma).
+# (kaydırıcı hemen yanıt versin diye her biri 20 çalıştırma: stratejilerin
+# sırası taramadaki 100 çalıştırmayla aynıdır; gösterge her çubuğun sayısını
+# verir).
 
 # %% tags=["nbval-ignore-output"]
 aws_view = contention_explorer()

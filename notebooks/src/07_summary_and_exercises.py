@@ -58,7 +58,7 @@ from retrylab import (Backoff, CircuitBreaker, Mulberry32, Outcome,
 from retrylab.lessons.audit import audit_table
 from retrylab.viz.kit import show
 from retrylab.lessons.outputs import SEED
-from retrylab.viz.fleetplots import fleet_timeline
+from retrylab.viz.fleet import fleet_timeline
 
 pd.set_option("display.max_colwidth", 90)
 

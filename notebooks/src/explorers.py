@@ -34,7 +34,8 @@ set_language("en")  # the language of this notebook's figures and explorers
 # %%
 from retrylab.viz.explorers import (backoff_explorer, breaker_explorer,
                                     decision_explorer, herd_explorer)
-from retrylab.viz.fleetplots import contention_explorer, fleet_explorer
+from retrylab.viz.contention import contention_explorer
+from retrylab.viz.fleet import fleet_explorer
 
 # %% [markdown]
 # ## 1. Which failures are retried (notebook 01)

@@ -12,6 +12,7 @@ failure-rate breaker; :func:`compare_breakers` puts the two side by side.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -24,8 +25,8 @@ from .breakers import BreakerArray
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 
-__all__ = ["BREAKER_KINDS", "OutageRun", "RateBreakerArray", "breaker_outage",
-           "compare_breakers"]
+__all__ = ["BREAKER_KINDS", "SLIDER_CLIENTS", "SLIDER_STEP", "OutageRun", "RateBreakerArray",
+           "breaker_outage", "compare_breakers", "slider_outage"]
 
 #: ``"consecutive"`` is the lesson's breaker, ``"rate"`` resilience4j's.
 BREAKER_KINDS: tuple[str, ...] = ("consecutive", "rate")
@@ -335,3 +336,25 @@ def compare_breakers(clients: int = 1000, **settings: object) -> pd.DataFrame:
                      "refused while healthy / client": round(r.refused_healthy / clients, 2),
                      "recovery (ms)": r.recovery_ms})
     return pd.DataFrame(rows).set_index("breaker")
+
+
+#: The fleet an explorer simulates: 100 clients in steps of 250 ms (the notebook runs 1000).
+SLIDER_CLIENTS = 100
+SLIDER_STEP = 250
+
+
+@lru_cache(maxsize=128)
+def slider_outage(kind: str, base_failure: float, outage_failure: float, threshold: int,
+                  window_size: int, failure_rate_threshold: float, half_open_calls: int,
+                  cooldown: int) -> OutageRun:
+    """:func:`breaker_outage` at the explorer's scale (:data:`SLIDER_CLIENTS` clients,
+    :data:`SLIDER_STEP` ms steps), kept: a slider back to a value recomputes nothing.
+
+    >>> slider_outage("rate", 0.1, 1.0, 3, 20, 50.0, 3, 5000).clients
+    100
+    """
+    return breaker_outage(kind, SLIDER_CLIENTS, threshold=threshold, cooldown=cooldown,
+                          window_size=window_size, minimum_calls=min(10, window_size),
+                          failure_rate_threshold=failure_rate_threshold,
+                          half_open_calls=half_open_calls, base_failure=base_failure,
+                          outage_failure=outage_failure, step=SLIDER_STEP)

@@ -1,7 +1,7 @@
 """Explorers for notebook 09, beyond the lessons: rate breaker, hedging, throttling, metastability.
 
-Each is an :class:`~retrylab.viz.figure.Explorer` (one Figure, artists
-updated in place, laid out once) whose ``compute`` is a pure call into
+Each is an :class:`~retrylab.viz.explorer.Explorer` that blits (axes, labels and
+legends drawn once, the lines updated in place) whose ``compute`` is a pure call into
 ``retrylab.core`` or ``retrylab.sim``; results are cached, so moving one
 slider recomputes only what that slider changes.
 
@@ -22,11 +22,13 @@ from matplotlib.figure import Figure
 
 from ..core._check import check_choice
 from ..core.metastable import MetastableModel, MetastableRun
+from ..i18n import N_, _, number
 from ..sim.hedged import HedgeStats, hedge_sweep
-from ..sim.ratebreakers import BREAKER_KINDS, OutageRun, breaker_outage
+from ..sim.ratebreakers import BREAKER_KINDS, OutageRun, slider_outage
 from ..sim.throttled import THROTTLES, ThrottleRun, throttled_fleet
-from .explorer import PALETTE, Explorer, choice_slider, float_slider, int_slider, new_figure, style
-from .i18n import finish_texts
+from .controls import choice_slider, float_slider, int_slider
+from .explorer import Explorer
+from .kit import PALETTE, SMALL_PT, new_figure, style
 
 __all__ = [
     "HedgingExplorer",
@@ -40,100 +42,49 @@ __all__ = [
     "throttle_explorer",
 ]
 
-class BackdropExplorer(Explorer):
-    """An explorer whose axes, labels and legends are drawn once, as a picture.
-
-    ``setup`` builds the figure and returns the artists a redraw changes;
-    everything else is rendered once into a bitmap that becomes the figure's
-    backdrop (``figimage``), and hidden. A redraw then draws the backdrop and
-    the changing artists only, about half the time of a full draw (text is
-    what Agg spends its time on). Limits and scales must not change after
-    setup, or the lines would drift off the pictured axes.
-    """
-
-    freeze_layout = False   # the backdrop freezes the layout itself
-
-    def build(self, fig: Figure) -> list[Any]:
-        """Make the axes and artists; return the ones :meth:`draw` updates."""
-        raise NotImplementedError
-
-    def setup(self, fig: Figure) -> None:
-        dynamic = self.build(fig)
-        finish_texts(fig)                      # language and text size, before layout
-        fig.canvas.draw()                      # lay out once
-        fig.set_layout_engine("none")
-        for a in dynamic:
-            a.set_visible(False)
-        fig.canvas.draw()
-        backdrop = np.asarray(fig.canvas.buffer_rgba()).copy()  # type: ignore[attr-defined]
-        keep = {id(a) for a in dynamic}
-        for ax in fig.axes:
-            for child in ax.get_children():
-                if id(child) not in keep:
-                    child.set_visible(False)
-        for a in dynamic:
-            a.set_visible(True)
-        for text in fig.texts:
-            text.set_visible(False)
-        fig.patch.set_visible(False)
-        fig.figimage(backdrop, 0, 0, origin="upper", zorder=-10)
-
-
-BREAKER_LABELS = {"consecutive": "consecutive failures (lesson)",
-                  "rate": "failure rate (resilience4j)"}
+BREAKER_LABELS = {"consecutive": N_("consecutive failures (lesson)"),
+                  "rate": N_("failure rate (resilience4j)")}
 BREAKER_COLOURS = {"consecutive": PALETTE["orange"], "rate": PALETTE["blue"]}
 
 
 # -- 1. failure-rate breaker ------------------------------------------------------------
 
-#: The explorer's fleet: small, so a redraw stays fast; the notebook also runs 1000.
-EXPLORER_CLIENTS = 100
-EXPLORER_STEP = 250
-
-
-@lru_cache(maxsize=128)
-def _outage(kind: str, base_failure: float, outage_failure: float, threshold: int,
-            window_size: int, failure_rate_threshold: float, half_open_calls: int,
-            cooldown: int) -> OutageRun:
-    return breaker_outage(kind, EXPLORER_CLIENTS, threshold=threshold, cooldown=cooldown,
-                          window_size=window_size, minimum_calls=min(10, window_size),
-                          failure_rate_threshold=failure_rate_threshold,
-                          half_open_calls=half_open_calls, base_failure=base_failure,
-                          outage_failure=outage_failure, step=EXPLORER_STEP)
-
-
 def _outage_line(r: OutageRun) -> str:
-    rec = "never" if r.recovery_ms is None else f"{r.recovery_ms} ms"
-    return (f"{BREAKER_LABELS[r.kind]}: {r.sent_in_outage / r.clients:.1f} calls/client "
-            f"into the outage, {r.refused_healthy / r.clients:.1f} refused while healthy, "
-            f"back to normal after {rec}")
+    template = (_("{breaker}: {sent} calls/client into the outage, {refused} refused "
+                  "while healthy, never back to normal") if r.recovery_ms is None else
+                _("{breaker}: {sent} calls/client into the outage, {refused} refused "
+                  "while healthy, back to normal after {recovery} ms"))
+    return template.format(breaker=_(BREAKER_LABELS[r.kind]),
+                           sent=number(r.sent_in_outage / r.clients, 1),
+                           refused=number(r.refused_healthy / r.clients, 1),
+                           recovery=r.recovery_ms)
 
 
 def _draw_outage(ax: Any, runs: dict[str, OutageRun]) -> dict[str, Any]:
     first = next(iter(runs.values()))
     ax.axvspan(first.outage[0] / 1000, first.outage[1] / 1000, color=PALETTE["grey"],
-               alpha=0.2, lw=0, label="outage")
+               alpha=0.2, lw=0, label=_("outage"))
     lines = {}
     for kind, r in runs.items():
         (lines[kind],) = ax.plot(r.time_ms / 1000, 100 * r.sent / r.clients,
                                  color=BREAKER_COLOURS[kind], lw=1.6,
-                                 label=BREAKER_LABELS[kind])
+                                 label=_(BREAKER_LABELS[kind]))
     ax.set_ylim(-3, 105)
     ax.set_xlim(0, first.time_ms[-1] / 1000)
-    ax.legend(loc="lower left", fontsize=9)
+    ax.legend(loc="lower left", fontsize=SMALL_PT)
     return lines
 
 
 def breaker_comparison_figure(runs: dict[str, OutageRun]) -> Figure:
     """Both breakers through one outage: the share of calls let through each step."""
     fig = new_figure((8.0, 3.6))
-    ax = style(fig.add_subplot(), "The same outage, two breakers", "time (s)",
-               "calls let through (%)")
+    ax = style(fig.add_subplot(), _("The same outage, two breakers"), _("time (s)"),
+               _("calls let through (%)"))
     _draw_outage(ax, runs)
     return fig
 
 
-class RateBreakerExplorer(BackdropExplorer):
+class RateBreakerExplorer(Explorer):
     """The lesson's breaker and a failure-rate breaker through one outage, side by side.
 
     >>> print(RateBreakerExplorer.readout_for())  # doctest: +NORMALIZE_WHITESPACE
@@ -167,8 +118,8 @@ class RateBreakerExplorer(BackdropExplorer):
                 half_open_calls: int) -> dict[str, OutageRun]:
         args = (round(float(base_failure), 4), round(float(outage_failure), 4))
         return {
-            "consecutive": _outage("consecutive", *args, int(threshold), 20, 50.0, 3, 5000),
-            "rate": _outage("rate", *args, 3, int(window_size),
+            "consecutive": slider_outage("consecutive", *args, int(threshold), 20, 50.0, 3, 5000),
+            "rate": slider_outage("rate", *args, 3, int(window_size),
                             float(failure_rate_threshold), int(half_open_calls), 5000),
         }
 
@@ -176,9 +127,9 @@ class RateBreakerExplorer(BackdropExplorer):
     def readout_text(cls, result: dict[str, OutageRun]) -> str:
         return "\n".join(_outage_line(result[k]) for k in BREAKER_KINDS)
 
-    def build(self, fig: Figure) -> list[Any]:
-        ax = style(fig.add_subplot(), "The same outage, two breakers", "time (s)",
-                   "calls let through (%)")
+    def setup(self, fig: Figure) -> list[Any]:
+        ax = style(fig.add_subplot(), _("The same outage, two breakers"), _("time (s)"),
+                   _("calls let through (%)"))
         self.lines = _draw_outage(ax, self.compute(**self.default_values()))
         return list(self.lines.values())
 
@@ -213,7 +164,7 @@ class HedgeView:
     unhedged: HedgeStats
 
 
-class HedgingExplorer(BackdropExplorer):
+class HedgingExplorer(Explorer):
     """p50 and p99 latency against the extra requests hedging costs, as the delay moves.
 
     >>> print(HedgingExplorer.readout_for())
@@ -249,12 +200,13 @@ class HedgingExplorer(BackdropExplorer):
     @classmethod
     def readout_text(cls, result: HedgeView) -> str:
         u = result.unhedged
-        return (f"{result.chosen.summary()}\nwithout hedging: p50 {u.p50:.0f} ms, "
-                f"p99 {u.p99:.0f} ms, p99.9 {u.p999:.0f} ms")
+        return "\n".join((result.chosen.summary(), _(
+            "without hedging: p50 {p50} ms, p99 {p99} ms, p99.9 {p999} ms").format(
+            p50=f"{u.p50:.0f}", p99=f"{u.p99:.0f}", p999=f"{u.p999:.0f}")))
 
-    def build(self, fig: Figure) -> list[Any]:
-        ax = style(fig.add_subplot(), "Hedging: latency against extra load",
-                   "extra requests (%)", "latency (ms)")
+    def setup(self, fig: Figure) -> list[Any]:
+        ax = style(fig.add_subplot(), _("Hedging: latency against extra load"),
+                   _("extra requests (%)"), _("latency (ms)"))
         ax.set_yscale("log")
         ax.set_xscale("symlog", linthresh=10)
         ax.set_xlim(0, 420)
@@ -264,10 +216,10 @@ class HedgingExplorer(BackdropExplorer):
         (self.p99,) = ax.plot([], [], "-", color=PALETTE["blue"], label="p99")
         (self.dot50,) = ax.plot([], [], "o", color=PALETTE["green"], ms=9)
         (self.dot99,) = ax.plot([], [], "o", color=PALETTE["vermillion"], ms=10,
-                                label="chosen delay")
+                                label=_("chosen delay"))
         self.base = ax.axhline(1, color=PALETTE["grey"], ls="--", lw=1,
-                               label="p99 without hedging")
-        ax.legend(loc="upper right", fontsize=9)
+                               label=_("p99 without hedging"))
+        ax.legend(loc="upper right", fontsize=SMALL_PT)
         return [self.p50, self.p99, self.dot50, self.dot99, self.base]
 
     def draw(self, result: HedgeView) -> None:
@@ -296,7 +248,7 @@ def _throttled(throttle: str, degraded: float, retries: int, k: float) -> Thrott
     return throttled_fleet(throttle, degraded=degraded, retries=retries, k=k, **THROTTLE_FLEET)
 
 
-class ThrottleExplorer(BackdropExplorer):
+class ThrottleExplorer(Explorer):
     """A fleet whose server loses capacity: offered load with and without a client throttle.
 
     >>> print(ThrottleExplorer.readout_for())
@@ -328,25 +280,25 @@ class ThrottleExplorer(BackdropExplorer):
     def readout_text(cls, result: tuple[ThrottleRun, ThrottleRun]) -> str:
         return f"{result[0].summary()}\n{result[1].summary()}"
 
-    def build(self, fig: Figure) -> list[Any]:
-        ax = style(fig.add_subplot(), "A server loses capacity: who backs off?", "time (s)",
-                   "requests / capacity")
+    def setup(self, fig: Figure) -> list[Any]:
+        ax = style(fig.add_subplot(), _("A server loses capacity: who backs off?"),
+                   _("time (s)"), _("requests / capacity"))
         r, none = self.compute(**self.default_values())
         x = r.time_ms / 1000
         cap = THROTTLE_FLEET["capacity"]
         ax.axvspan(r.incident[0] / 1000, r.incident[1] / 1000, color=PALETTE["grey"],
                    alpha=0.2, lw=0)
         (self.cap,) = ax.plot(x, r.capacity / cap, color=PALETTE["black"], lw=1.2,
-                              label="server capacity")
+                              label=_("server capacity"))
         (self.none,) = ax.plot(x, none.offered / cap, color=PALETTE["vermillion"], lw=1.2,
-                               label="offered, no throttle")
+                               label=_("offered, no throttle"))
         (self.offered,) = ax.plot(x, r.offered / cap, color=PALETTE["blue"], lw=1.6,
-                                  label="offered, throttled")
+                                  label=_("offered, throttled"))
         (self.accepted,) = ax.plot(x, r.accepted / cap, color=PALETTE["green"], lw=1.6,
-                                   label="accepted, throttled")
+                                   label=_("accepted, throttled"))
         ax.set_ylim(0, 4.5)
         ax.set_xlim(0, x[-1])
-        ax.legend(loc="upper right", fontsize=8, ncol=2)
+        ax.legend(loc="upper right", fontsize=SMALL_PT, ncol=2)
         return [self.cap, self.none, self.offered, self.accepted]
 
     def draw(self, result: tuple[ThrottleRun, ThrottleRun]) -> None:
@@ -380,7 +332,7 @@ def _metastable(timeout: int, retries: int, budget: float | None, spike_ms: int,
                            base=base, duration=40_000).run()
 
 
-class MetastableExplorer(BackdropExplorer):
+class MetastableExplorer(Explorer):
     """A short spike, then: does the queue drain, or do retries keep it full?"""
 
     title = "metastable failure"
@@ -408,29 +360,29 @@ class MetastableExplorer(BackdropExplorer):
     def readout_text(cls, result: MetastableRun) -> str:
         return result.summary()
 
-    def build(self, fig: Figure) -> list[Any]:
+    def setup(self, fig: Figure) -> list[Any]:
         top, bottom = fig.subplots(2, 1, sharex=True)
-        style(top, "A load spike, then timeouts and retries", None, "load / capacity")
-        style(bottom, None, "time (s)", "queue wait (s)")
+        style(top, _("A load spike, then timeouts and retries"), None, _("load / capacity"))
+        style(bottom, None, _("time (s)"), _("queue wait (s)"))
         r = self.compute(**self.default_values())
         x = np.asarray(r.time_ms[::THIN]) / 1000
         m = r.model
         self.span = top.axvspan(m.spike_start / 1000, (m.spike_start + m.spike_ms) / 1000,
-                                color=PALETTE["grey"], alpha=0.2, lw=0, label="spike")
-        top.axhline(1, color=PALETTE["black"], lw=1, label="capacity")
-        (self.user,) = top.plot(x, x * 0, color=PALETTE["grey"], lw=1.4, label="users")
+                                color=PALETTE["grey"], alpha=0.2, lw=0, label=_("spike"))
+        top.axhline(1, color=PALETTE["black"], lw=1, label=_("capacity"))
+        (self.user,) = top.plot(x, x * 0, color=PALETTE["grey"], lw=1.4, label=_("users"))
         (self.offered,) = top.plot(x, x * 0, color=PALETTE["vermillion"], lw=1.6,
-                                   label="offered")
-        (self.good,) = top.plot(x, x * 0, color=PALETTE["green"], lw=1.6, label="goodput")
+                                   label=_("offered"))
+        (self.good,) = top.plot(x, x * 0, color=PALETTE["green"], lw=1.6, label=_("goodput"))
         top.set_ylim(0, 6.3)
-        top.legend(loc="upper right", fontsize=8, ncol=3)
+        top.legend(loc="upper right", fontsize=SMALL_PT, ncol=3)
         (self.wait,) = bottom.plot(x, x * 0, color=PALETTE["blue"], lw=1.6)
         self.timeout_line = bottom.axhline(1, color=PALETTE["vermillion"], ls="--", lw=1,
-                                           label="timeout")
+                                           label=_("timeout"))
         bottom.set_yscale("symlog", linthresh=1)
         bottom.set_ylim(0, 100)
         bottom.set_xlim(0, x[-1])
-        bottom.legend(loc="upper left", fontsize=8)
+        bottom.legend(loc="upper left", fontsize=SMALL_PT)
         return [self.span, self.user, self.offered, self.good, self.wait, self.timeout_line]
 
     def draw(self, result: MetastableRun) -> None:

@@ -1,0 +1,416 @@
+"""Figures and slider explorers for a fleet of clients: the herd after an outage, the storm.
+
+Use these in notebook 06 (``show(fig)``, or an explorer in a cell of its own).
+Each figure function returns a new Figure on its own Agg canvas (never
+registered with pyplot) with the :class:`FleetPlot` that drew it attached as
+``fig.retrylab_plot``. Colours are Okabe-Ito, and every series also differs by
+line style.
+
+- :func:`fleet_timeline`: requests per step (sent, served, retries) against
+  the capacity line, the outage shaded, and the backlog underneath;
+- :func:`compare_fleets`: the same load panel for several runs, stacked;
+- :func:`fleet_explorer` (:class:`FleetExplorer`, :class:`StormExplorer`): the
+  sliders. They blit (axes, labels, legend drawn once; only the lines move,
+  over a y range quantized to a few levels) and simulate a slider-sized fleet
+  of the same shape (:func:`~retrylab.sim.fleetview.slider_scale`); the
+  readout says the scale.
+
+>>> from retrylab.sim.fleet import outage_fleet
+>>> plot = fleet_timeline(outage_fleet("full").run()).retrylab_plot
+>>> plot.peak_text.get_text()
+'<- 1000 first tries at 0 s (off the scale)'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, cast
+
+import numpy as np
+import numpy.typing as npt
+from matplotlib.figure import Figure, SubFigure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch, Rectangle
+
+from ..core._check import check_choice
+from ..core.backoff import JITTERS, Backoff, Jitter
+from ..core.budget import budget_from_name
+from ..core.policy import RetryPolicy
+from ..i18n import _, number
+from ..sim.breakers import BreakerSettings
+from ..sim.fleet import Fleet, outage_fleet, storm_fleet
+from ..sim.fleetresult import FleetResult
+from ..sim.fleetview import SliderScale, describe_fleet, herd_divisor, slider_scale, step_series
+from .controls import choice_slider, float_slider, int_slider
+from .explorer import Explorer, quantize
+from .kit import PALETTE, SMALL_PT, new_figure, style
+
+__all__ = [
+    "Y_LEVELS",
+    "FleetExplorer",
+    "FleetPlot",
+    "FleetRun",
+    "StormExplorer",
+    "compare_fleets",
+    "fleet_explorer",
+    "fleet_timeline",
+]
+
+FloatArray = npt.NDArray[np.float64]
+
+#: The explorers' y ranges (requests per step, clients waiting): a 1-2-5 series.
+Y_LEVELS: tuple[int, ...] = (10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000,
+                             50_000, 100_000, 200_000)
+
+
+class FleetPlot:
+    """Requests per step against capacity (outage shaded) over clients still waiting.
+
+    The y axis is scaled to the retries and the capacity; a taller spike (the
+    first tries of clients that all arrive at t = 0) is cut off and labelled
+    (by :meth:`update`; an explorer says it in its readout instead).
+    """
+
+    def __init__(self, fig: Figure | SubFigure, backlog: bool = True,
+                 legend: bool = True) -> None:
+        if backlog:
+            axes = fig.subplots(2, 1, sharex=True, height_ratios=(3.0, 1.2))
+            self.ax, self.ax_wait = axes[0], axes[1]
+        else:
+            self.ax, self.ax_wait = fig.add_subplot(), None
+        ax = self.ax
+        self.outage = Rectangle((0, 0), 0, 1, transform=ax.get_xaxis_transform(),
+                                color=PALETTE["grey"], alpha=0.25, linewidth=0)
+        ax.add_patch(self.outage)
+        self.offered = ax.plot([], [], drawstyle="steps-post", color=PALETTE["blue"],
+                               linewidth=1.6, label=_("sent (first tries + retries)"))[0]
+        self.retries = ax.plot([], [], drawstyle="steps-post", color=PALETTE["orange"],
+                               linewidth=1.3, linestyle="--", label=_("of which retries"))[0]
+        self.served = ax.plot([], [], drawstyle="steps-post", color=PALETTE["green"],
+                              linewidth=1.6, linestyle="-.", label=_("served"))[0]
+        self.capacity = ax.plot([], [], drawstyle="steps-post", color=PALETTE["black"],
+                                linewidth=1.4, linestyle=(0, (6, 3)), label=_("capacity"))[0]
+        self.peak_text = ax.text(0, 0, "", ha="left", va="top", fontsize=SMALL_PT + 0.5,
+                                 color=PALETTE["blue"])
+        style(ax, "", None, _("requests per step"))
+        self.waiting: Line2D | None = None
+        self.wait_outage: Rectangle | None = None
+        handles: list[Any] = [self.offered, self.retries, self.served, self.capacity,
+                              Patch(color=PALETTE["grey"], alpha=0.25, label=_("outage"))]
+        if self.ax_wait is not None:
+            self.waiting = self.ax_wait.plot([], [], drawstyle="steps-post",
+                                             color=PALETTE["purple"], linewidth=1.6,
+                                             label=_("clients waiting"))[0]
+            self.wait_outage = Rectangle((0, 0), 0, 1,
+                                         transform=self.ax_wait.get_xaxis_transform(),
+                                         color=PALETTE["grey"], alpha=0.25, linewidth=0)
+            self.ax_wait.add_patch(self.wait_outage)
+            style(self.ax_wait, None, _("time (s)"), _("clients\nwaiting"))
+            handles.append(self.waiting)
+        else:
+            ax.set_xlabel(_("time (s)"), fontsize=12)
+        self.handles = handles
+        if legend:
+            fig.legend(handles=handles, loc="outside lower center", ncols=3,
+                       fontsize=SMALL_PT, frameon=False)
+        self.title = ax.set_title("", fontsize=12)
+
+    def lines(self) -> list[Any]:
+        """The artists :meth:`move` changes (an explorer's animated ones)."""
+        return [a for a in (self.offered, self.retries, self.served, self.capacity,
+                            self.waiting) if a is not None]
+
+    def move(self, result: FleetResult, bin_ms: int | None = None) -> tuple[FloatArray, float]:
+        """Set the lines for ``result`` (series averaged over ``bin_ms``, see
+        :func:`~retrylab.sim.fleetview.step_series`); return the times and the end (s)."""
+        s = step_series(result, bin_ms)
+        step = result.fleet.step_ms
+        x = s["time_ms"].to_numpy(dtype=np.float64) / 1000
+        x_end = float(result.steps["time_ms"].iloc[-1] + step) / 1000
+        xs = np.append(x, x_end)
+
+        def ys(col: str) -> FloatArray:
+            v = s[col].to_numpy(dtype=np.float64)
+            return np.append(v, v[-1])
+
+        for line, col in ((self.offered, "offered"), (self.retries, "retries"),
+                          (self.served, "successes"), (self.capacity, "capacity")):
+            line.set_data(xs, ys(col))
+        if self.waiting is not None:
+            self.waiting.set_data(xs, ys("waiting"))
+        return x, x_end
+
+    def update(self, result: FleetResult, bin_ms: int | None = None,
+               title: str | None = None) -> None:
+        """Draw ``result`` as a figure of its own: lines, limits, the cut-off spike, title."""
+        x, x_end = self.move(result, bin_ms)
+        s = step_series(result, bin_ms)
+        step = result.fleet.step_ms
+        binned = len(s) != len(result.steps)
+        offered = s["offered"].to_numpy(dtype=np.float64)
+        top = _top(result, bin_ms) * 1.25
+        self.ax.set_ylim(0, top)
+        self.ax.set_xlim(0, x_end)
+        if offered.max() > top:
+            at = int(offered.argmax())
+            self.peak_text.set_position((x[at] + x_end * 0.01, top * 0.97))
+            self.peak_text.set_text(_("<- {count} first tries at {time} s (off the scale)")
+                                    .format(count=f"{offered[at]:.0f}",
+                                            time=number(_g(float(x[at])))))
+        else:
+            self.peak_text.set_text("")
+        lo, hi = result.fleet.outage if result.fleet.outage is not None else (0, 0)
+        for patch in (self.outage, self.wait_outage):
+            if patch is not None:
+                patch.set_x(lo / 1000)
+                patch.set_width((hi - lo) / 1000)
+        self.ax.set_ylabel(_("requests per {step} ms step\n(means over 100 ms)").format(
+            step=step) if binned else _("requests per {step} ms step").format(step=step))
+        self.title.set_text(describe_fleet(result.fleet) if title is None else title)
+        self.title.set_fontsize(12)
+        if self.ax_wait is not None:
+            self.ax_wait.set_ylim(0, max(float(s["waiting"].max()), 1.0) * 1.15)
+
+
+def _g(value: float) -> float | int:
+    """``value`` as ``:g`` writes it: an int when it is whole (2.0 -> 2)."""
+    return int(value) if value == int(value) else value
+
+
+def _top(result: FleetResult, bin_ms: int | None = None) -> float:
+    """The load to scale the y axis to: the retries, the capacity and the load but a
+    spike of first tries."""
+    s = step_series(result, bin_ms)
+    offered = s["offered"].to_numpy(dtype=np.float64)
+    burst = s["first_tries"].to_numpy(dtype=np.float64) > s["retries"].to_numpy() + \
+        result.fleet.capacity
+    rest = offered[~burst]
+    return max(float(rest.max()) if rest.size else 0.0, float(s["retries"].max()),
+               float(result.fleet.capacity), 1.0)
+
+
+def fleet_timeline(result: FleetResult, bin_ms: int | None = None,
+                   title: str | None = None, figsize: tuple[float, float] = (9.0, 5.6),
+                   ) -> Figure:
+    """Load on the server over time for one fleet run, and the backlog under it.
+
+    Use it beside ``result.readout()``: the figure shows *when* the load came
+    (waves, a storm), the readout the numbers.
+
+    >>> from retrylab.sim.fleet import outage_fleet
+    >>> fig = fleet_timeline(outage_fleet("full").run())
+    >>> float(fig.retrylab_plot.capacity.get_ydata().max()), len(fig.axes)
+    (50.0, 2)
+    """
+    fig = new_figure(figsize)
+    plot = FleetPlot(fig)
+    plot.update(result, bin_ms, title)
+    fig.retrylab_plot = plot  # type: ignore[attr-defined]
+    return fig
+
+
+def compare_fleets(results: Mapping[str, FleetResult], bin_ms: int | None = None,
+                   suptitle: str | None = None) -> Figure:
+    """The load panel of several runs stacked, same axes, each titled by its name.
+
+    >>> from retrylab.sim.fleet import outage_fleet
+    >>> fig = compare_fleets({"no jitter": outage_fleet("none").run(),
+    ...                       "full jitter": outage_fleet("full").run()})
+    >>> for ax in fig.axes:
+    ...     print(ax.get_title())
+    no jitter: 200 of 1000 served, 7700 requests
+    full jitter: 998 of 1000 served, 5937 requests
+    """
+    if not results:
+        raise ValueError(_("results={} is out of range: give at least one run to draw"))
+    fig = new_figure((9.0, 2.6 + 2.3 * len(results)))
+    subfigs = fig.subfigures(len(results), 1, squeeze=False).ravel().tolist()
+    plots = []
+    for sub, (name, r) in zip(subfigs, results.items(), strict=True):
+        plot = FleetPlot(sub, backlog=False, legend=False)
+        plot.update(r, bin_ms, _("{name}: {served} of {clients} served, {requests} requests")
+                    .format(name=name, served=r.served, clients=r.fleet.clients,
+                            requests=r.total_requests))
+        plots.append(plot)
+    fig.legend(handles=plots[0].handles, loc="outside lower center", ncols=5,
+               fontsize=SMALL_PT, frameon=False)
+    if suptitle:
+        fig.suptitle(suptitle, fontsize=14)
+    fig.retrylab_plot = plots  # type: ignore[attr-defined]
+    return fig
+
+
+# -- explorers ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Scenario:
+    name: str
+    base: int
+    cap: int
+    attempts: int
+    clients: tuple[int, int, int, int]  # value, low, high, step
+    build: Callable[..., Fleet]
+
+
+@dataclass(frozen=True)
+class FleetRun:
+    """One explorer setting: the fleet at full scale, the one simulated, and its run."""
+
+    scale: SliderScale
+    result: FleetResult
+
+
+class FleetExplorer(Explorer):
+    """A fleet after an outage, with sliders for the policy and toggles for budget and breaker.
+
+    The herd: 1000 clients fail together when the server goes down for 2 s.
+    Up to 2000 clients are simulated as they are; a larger herd is simulated
+    with fewer clients and a capacity divided alike (the readout says so).
+
+    >>> print(FleetExplorer.readout_for(jitter="none"))
+    simulated at full scale: 1000 clients, capacity 50 per 10 ms step
+    served 200 of 1000 clients (800 gave up); 7700 requests = 7.70 per client
+    retries: 6700 in all, at most 1000 in one 10 ms step (capacity 50)
+    backlog cleared 14280 ms after the outage ended; 4 overloaded steps after it
+    stopped: success 200, max_attempts 800
+    """
+
+    title = "fleet after an outage"
+    figsize = (9.0, 4.4)
+    margins: ClassVar[Mapping[str, float]] = {
+        "left": 0.11, "right": 0.98, "top": 0.9, "bottom": 0.27, "hspace": 0.12}
+    cache_size = 8  # a result holds a table of every client
+    scenario = _Scenario("herd", 200, 5000, 8, (1000, 100, 20_000, 100),
+                         lambda **kw: outage_fleet("none", **kw))
+
+    @classmethod
+    def make_controls(cls) -> dict[str, Any]:
+        sc = cls.scenario
+        slow = {"continuous_update": False}
+        return {
+            "base": int_slider("base", sc.base, 50, 2000, 50, **slow),
+            "factor": float_slider("factor", 2.0, 1.0, 4.0, 0.25, readout_format=".2f",
+                                   **slow),
+            "cap": int_slider("cap", sc.cap, 50, 20_000, 50, **slow),
+            "jitter": choice_slider("jitter", JITTERS, "none", **slow),
+            "attempts": int_slider("attempts", sc.attempts, 1, 20, **slow),
+            "clients": int_slider("clients", sc.clients[0], sc.clients[1], sc.clients[2],
+                                  sc.clients[3], **slow),
+            "budget": choice_slider("budget", ("none", "grpc", "sre"), "none", **slow),
+            "breaker": choice_slider("breaker", ("off", "on"), "off", **slow),
+            "threshold": int_slider("threshold", 3, 1, 10, **slow),
+            "cooldown": int_slider("cooldown", 5000, 0, 20_000, 500, **slow),
+        }
+
+    @classmethod
+    def scale(cls, fleet: Fleet) -> SliderScale:
+        """The slider-sized copy of ``fleet``: the herd above 2000 clients divided."""
+        return slider_scale(fleet, herd_divisor(fleet.clients, fleet.capacity))
+
+    @classmethod
+    def compute(cls, base: int, factor: float, cap: int, jitter: str, attempts: int,
+                clients: int, budget: str, breaker: str, threshold: int,
+                cooldown: int, reject_cost: float | None = None) -> FleetRun:
+        kind = cast(Jitter, check_choice("jitter", jitter, JITTERS))
+        policy = RetryPolicy(attempts, Backoff(base, factor, cap, jitter=kind))
+        check_choice("breaker", breaker, ("off", "on"))
+        settings = BreakerSettings(threshold, cooldown) if breaker == "on" else None
+        extra = {} if reject_cost is None else {"reject_cost": reject_cost}
+        fleet = cls.scenario.build(clients=clients, policy=policy,
+                                   retry_budget=budget_from_name(budget), breaker=settings,
+                                   **extra)
+        scale = cls.scale(fleet)
+        return FleetRun(scale, scale.simulated.run())
+
+    @classmethod
+    def inactive_controls(cls, values: Mapping[str, Any]) -> set[str]:
+        """The breaker's threshold and cooldown do nothing while it is off."""
+        return {"threshold", "cooldown"} if values.get("breaker") == "off" else set()
+
+    @classmethod
+    def readout_text(cls, result: FleetRun) -> str:
+        r = result.result
+        stopped = ", ".join(f"{k} {v}" for k, v in r.reasons().items())
+        return "\n".join((result.scale.describe(), r.readout(),
+                          _("stopped: {reasons}").format(reasons=stopped)))
+
+    def setup(self, fig: Figure) -> list[Any]:
+        self.plot = FleetPlot(fig)
+        full = self.compute(**self.default_values()).scale.full
+        end = full.duration_ms / 1000
+        self.plot.ax.set_xlim(0, end)
+        lo, hi = full.outage if full.outage is not None else (0, 0)
+        for patch in (self.plot.outage, self.plot.wait_outage):
+            if patch is not None:
+                patch.set_x(lo / 1000)
+                patch.set_width((hi - lo) / 1000)
+        self.plot.title.set_text(self.heading())
+        return self.plot.lines()
+
+    def heading(self) -> str:
+        """The figure's title (fixed: the numbers are in the readout)."""
+        return _("1000-client herd after a 2 s outage: requests per step (readout: the "
+                 "numbers)")
+
+    def level(self, result: FleetRun) -> Hashable:
+        r = result.result
+        waiting = float(r.steps["waiting"].max())
+        return (r.fleet.step_ms, quantize(_top(r, r.fleet.step_ms) * 1.1, Y_LEVELS),
+                quantize(max(waiting, 1.0) * 1.05, Y_LEVELS))
+
+    def apply_level(self, level: tuple[int, int, int]) -> None:
+        step, top, waiting = level
+        self.plot.ax.set_ylim(0, top)
+        self.plot.ax.set_ylabel(_("requests per {step} ms step").format(step=step),
+                                fontsize=12)
+        if self.plot.ax_wait is not None:
+            self.plot.ax_wait.set_ylim(0, waiting)
+
+    def draw(self, result: FleetRun) -> None:
+        self.plot.move(result.result, result.result.fleet.step_ms)
+
+
+class StormExplorer(FleetExplorer):
+    """The retry storm: steady traffic, a 10 s outage, retries that outlive it.
+
+    One more slider than the herd: ``reject_cost``, the share of a request's
+    work the server spends turning one away (the storm's key assumption).
+    Simulated at 1/10 scale in 100 ms steps (a tenth of the clients, the same
+    capacity per step of 100 ms: the same load against capacity, the same
+    times), which keeps the storm's shape (tests/test_fleet_scale.py).
+
+    >>> StormExplorer.readout_for(budget="grpc").splitlines()[3]
+    'backlog cleared 100 ms after the outage ended; 1 overloaded steps after it'
+    """
+
+    title = "retry storm"
+    scenario = _Scenario("storm", 100, 1000, 10, (60_000, 6000, 120_000, 6000), storm_fleet)
+    #: The storm explorer's scale: a tenth of the clients, steps of 100 ms.
+    DIVISOR = 10
+    STEP_MS = 100
+
+    @classmethod
+    def make_controls(cls) -> dict[str, Any]:
+        controls = super().make_controls()
+        controls["reject_cost"] = float_slider("reject_cost", 0.2, 0.0, 0.5, 0.05,
+                                               continuous_update=False, readout_format=".2f")
+        return controls
+
+    @classmethod
+    def scale(cls, fleet: Fleet) -> SliderScale:
+        return slider_scale(fleet, cls.DIVISOR, cls.STEP_MS)
+
+    def heading(self) -> str:
+        return _("Retry storm: steady traffic, a 10 s outage (readout: the numbers)")
+
+
+def fleet_explorer(scenario: str = "herd", **values: Any) -> FleetExplorer:
+    """Sliders over a fleet: ``"herd"`` (1000 clients fail together) or ``"storm"``.
+
+    The figure is :func:`fleet_timeline`'s; the readout is the scale,
+    ``result.readout()`` and why the clients stopped.
+    """
+    check_choice("scenario", scenario, ("herd", "storm"))
+    return (FleetExplorer if scenario == "herd" else StormExplorer)(**values)
