@@ -209,3 +209,19 @@ def test_in_notebook_links_land_on_a_heading_in_every_edition(src: Path) -> None
                                      else ""):
                 assert target in anchors, (
                     f"{src.stem} [{edition.name}]: link #{target} has no heading")
+
+
+@pytest.mark.parametrize("src", SOURCES, ids=IDS)
+def test_test_code_stays_out_of_the_student_edition(src: Path) -> None:
+    """The page's own checks (asserts on an explorer's readout, figure or message) are
+    test code: tagged ``test``, they run in the instructor editions and never show in
+    a student's reading flow."""
+    full = builder.parse(src.read_text())
+    for edition in (STUDENT, builder.STUDENT_TR):
+        nb = builder.edition_notebook(full, edition)
+        asserts = [c.source.splitlines()[0] for c in nb.cells
+                   if c.cell_type == "code" and re.search(r"^\s*assert ", c.source, re.M)]
+        assert asserts == [], f"{src.name} [{edition.name}]: test code in sight: {asserts}"
+    instructor = builder.edition_notebook(full, INSTRUCTOR)
+    tested = [c for c in full.cells if builder.TEST_TAG in tags(c)]
+    assert len([c for c in instructor.cells if builder.TEST_TAG in tags(c)]) == len(tested)

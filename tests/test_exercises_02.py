@@ -7,6 +7,7 @@ from retrylab.exercises.ex02 import (
     check_full_jitter_alone,
     check_herd_attempt4,
     check_quarter_width,
+    check_third_width,
 )
 
 
@@ -47,6 +48,17 @@ def test_quarter_width() -> None:
     assert not fb.correct and "from 1 to 800" in fb.message
     assert not check_quarter_width(True).correct
     assert not check_quarter_width(...).answered
+
+
+def test_third_width() -> None:
+    """Exercise 5 asks for a width the notebook never shows (it shows 50-800 ms)."""
+    fb = check_third_width(176)
+    assert fb.correct and "narrowest" in fb.message
+    assert "a narrower width already reaches 8" in check_third_width(180).message
+    assert "holds 6 of 24, not 8" in check_third_width(100).message
+    assert "from 1 to 800" in check_third_width(0).message
+    assert not check_third_width(True).correct
+    assert not check_third_width(...).answered
 
 
 def test_herd_attempt4() -> None:

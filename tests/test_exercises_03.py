@@ -26,11 +26,13 @@ def test_waits() -> None:
 
 
 def test_give_up_reason() -> None:
-    assert check_give_up_reason("retry_after_too_long").correct
-    assert check_give_up_reason(StopReason.RETRY_AFTER_TOO_LONG).correct
-    assert "checks Retry-After against max_retry_after first" in \
-        check_give_up_reason("time_budget").message
-    assert "compare it with 30 s" in check_give_up_reason("max_attempts").message
+    """Exercise 3 asks about Retry-After: 2 (the page shows 30 s stopping at once)."""
+    assert check_give_up_reason("time_budget").correct
+    assert check_give_up_reason(StopReason.TIME_BUDGET).correct
+    assert "would be right for Retry-After: 30" in \
+        check_give_up_reason("retry_after_too_long").message
+    assert "stops before the third attempt" in check_give_up_reason("max_attempts").message
+    assert "follow the waits of 2 s" in check_give_up_reason("success").message
     assert "give one of 'success'" in check_give_up_reason("tired").message
     assert not check_give_up_reason(None).answered
 

@@ -31,14 +31,15 @@ def test_blocked_times() -> None:
 
 
 def test_retry_in() -> None:
-    fb = check_retry_in(5)
-    assert fb.correct and "4100 ms" in fb.message
-    fb = check_retry_in(4)
-    assert not fb.correct and "rounds 4100 ms down" in fb.message
-    fb = check_retry_in(4100)
-    assert not fb.correct and "in ms" in fb.message
-    fb = check_retry_in(5000)
-    assert not fb.correct and "whole cooldown" in fb.message
-    fb = check_retry_in(3)
-    assert not fb.correct and "round up" in fb.message
+    """Exercise 4 asks about a 7500 ms cooldown: the 5000 ms answer shown above the
+    exercise (4100 ms, so 5 s) is a mistake with its own hint."""
+    assert check_retry_in(7).correct
+    assert "6600 ms" in check_retry_in(7).message
+    assert "rounds 6600 ms down" in check_retry_in(6).message
+    assert "the 5000 ms breaker's answer" in check_retry_in(5).message
+    assert "the 5000 ms breaker's answer" in check_retry_in(4100).message
+    assert "the whole cooldown" in check_retry_in(8).message
+    assert "the whole cooldown" in check_retry_in(7500).message
+    assert "in ms" in check_retry_in(6600).message
+    assert "round up" in check_retry_in(3).message
     assert not check_retry_in(...).answered

@@ -11,22 +11,24 @@ from retrylab.exercises.ex05 import (
 
 
 def test_kotlin_waits() -> None:
-    assert check_kotlin_waits([850, 1918, 4957]).correct
-    assert check_kotlin_waits((850.0, 1918, 4957)).correct
-    assert check_kotlin_waits(np.array([850, 1918, 4957])).correct
-    assert not check_kotlin_waits([True, 1918, 4957]).correct
-    fb = check_kotlin_waits([850, 1918, 4958])
+    """A1's exercise 1 asks about baseDelayMs = 1500; the page's runs show 1000."""
+    assert check_kotlin_waits([1275, 2877, 7436]).correct
+    assert check_kotlin_waits((1275.0, 2877, 7436)).correct
+    assert check_kotlin_waits(np.array([1275, 2877, 7436])).correct
+    assert not check_kotlin_waits([True, 2877, 7436]).correct
+    fb = check_kotlin_waits([1275, 2877, 7437])
     assert not fb.correct and "truncates" in fb.message
-    fb = check_kotlin_waits([1000, 2000, 4000])
+    fb = check_kotlin_waits([850, 1918, 4957])
+    assert not fb.correct and "baseDelayMs = 1000, the runs on the page" in fb.message
+    fb = check_kotlin_waits([1500, 3000, 6000])
     assert not fb.correct and "before jitter" in fb.message
-    fb = check_kotlin_waits([850, 1918])
+    fb = check_kotlin_waits([1275, 2877])
     assert not fb.correct and "three waits" in fb.message
     fb = check_kotlin_waits([1, 2, 3])
     assert not fb.correct and "waits=[1, 2, 3]" in fb.message
     assert "whole numbers" in check_kotlin_waits(["a", "b", "c"]).message
     fb = check_kotlin_waits(...)
     assert not fb.correct and not fb.answered
-
 
 def test_retryable() -> None:
     assert check_retryable({"429"}).correct

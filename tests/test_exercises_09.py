@@ -61,7 +61,7 @@ def test_recovering_settings() -> None:
 def test_a_function_that_never_returns_is_reported_not_waited_for(monkeypatch) -> None:
     """Before, notebook 09's checkers called the student's function with no time limit:
     a loop that never ends hung the kernel. They now run under the build checkers'
-    harness (a time limit; the thread is left behind, the kernel answers)."""
+    harness (a time limit, in a child process that ends with the verdict)."""
     import threading
 
     from retrylab.exercises import _build_harness
@@ -77,6 +77,18 @@ def test_a_function_that_never_returns_is_reported_not_waited_for(monkeypatch) -
         for check in (check_failure_rate, check_sre_probability, check_hedged_latency):
             feedback = check(forever)
             assert not feedback.correct
-            assert "did not finish within 0.3 s for forever(" in feedback.message, check
+            assert "stopped after 0.3 s: forever(" in feedback.message, check
     finally:
         over.set()
+
+
+def test_shortest_timeout() -> None:
+    """Exercise 4 asks for a setting the page does not show (it shows 1 s and 3 s)."""
+    from retrylab.exercises.ex09 import check_shortest_timeout
+    assert check_shortest_timeout(1500).correct
+    assert check_shortest_timeout(1494).correct        # the whole-ms edge
+    assert "a shorter timeout does too" in check_shortest_timeout(3000).message
+    assert "still metastable" in check_shortest_timeout(1400).message
+    assert "still metastable" in check_shortest_timeout(1000).message
+    assert "from 100 to 10000" in check_shortest_timeout("soon").message
+    assert not check_shortest_timeout(...).answered

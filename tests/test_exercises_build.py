@@ -89,6 +89,11 @@ FULL_MISTAKES: list[tuple[str, Callable[[int, float], Any], str]] = [
     ("no jitter", lambda n, r: ceiling(n), "without jitter"),
     ("equal jitter", lambda n, r: js_round(ceiling(n) / 2 + r * ceiling(n) / 2),
      "equal jitter"),
+    ("0.5 + r", lambda n, r: js_round((0.5 + r) * ceiling(n)), "shifted to 0.5 + r"),
+    ("math.ceil", lambda n, r: math.ceil(r * ceiling(n)), "math.ceil rounds every fraction up"),
+    ("linear", lambda n, r: js_round(r * min(5000, 200 * (n + 1))), "grows by 200 ms a retry"),
+    ("times n", lambda n, r: js_round(r * min(5000, 200 * 2 * n)), "multiplies by n"),
+    ("floor + 0.4", lambda n, r: math.floor(r * ceiling(n) + 0.4), "Python's round()"),
 ]
 
 
@@ -133,7 +138,7 @@ def test_full_jitter_endless(short_limit: float, release: threading.Event) -> No
     start = time.monotonic()
     fb = check_full_jitter(spin)
     assert time.monotonic() - start < 5
-    fails_with(fb, "did not finish within 0.5 s", "full_jitter(0, 0.35041")
+    fails_with(fb, "stopped after 0.5 s", "full_jitter(0, 0.35041")
 
 
 @pytest.mark.parametrize("garbage", [5, "x", 2.5, [1, 2]])
@@ -173,6 +178,12 @@ DECO_MISTAKES: list[tuple[str, Callable[[int, float], Any], str]] = [
      "without the - 200"),
     ("no base", lambda p, r: min(5000, js_round(r * p * 3)), "The range starts at 200"),
     ("prev ignored", lambda p, r: min(5000, js_round(200 + r * 400)), "ignores prev"),
+    ("range top capped", lambda p, r: js_round(200 + r * (min(5000, p * 3) - 200)),
+     "The top of the range was capped"),
+    ("math.ceil", lambda p, r: min(5000, math.ceil(200 + r * (p * 3 - 200))),
+     "math.ceil rounds every fraction up"),
+    ("2 * prev", lambda p, r: min(5000, js_round(200 + r * (p * 2 - 200))), "reaches 2 * prev"),
+    ("r * prev", lambda p, r: js_round(r * p), "not decorrelated jitter"),
 ]
 
 
@@ -239,12 +250,41 @@ RULE_MISTAKES: list[tuple[str, Callable[..., Any], str]] = [
     ("safe network not retried", variant(network=lambda o, m, k: k),
      "a safe method changes nothing"),
     ("success retried", variant(success=lambda o, m, k: True), "A success needs no retry"),
+    ("3xx retried", variant(http=lambda o, m, k: rule(o, m, k) or 300 <= (o.status or 0) < 400),
+     "1xx, 2xx and 3xx are answers"),
+    ("500 forgotten", variant(http=lambda o, m, k: o.status == 429 or (o.status or 0) > 500),
+     "Every 5xx is retried (status >= 500): 500"),
+    ("408 retried", variant(http=lambda o, m, k: rule(o, m, k) or o.status == 408),
+     "408 is about the request itself"),
+    ("network retried for POST with PUT's rule",
+     variant(network=lambda o, m, k: m != "POST" or k), "TRACE is idempotent in RFC 9110"),
 ]
 
 
 @pytest.mark.parametrize(("name", "fn", "hint"), RULE_MISTAKES, ids=[m[0] for m in RULE_MISTAKES])
 def test_should_retry_mistakes(name: str, fn: Callable[..., Any], hint: str) -> None:
     fails_with(check_should_retry(fn), hint)
+
+
+def test_should_retry_asks_every_status_and_method() -> None:
+    asked: set[tuple[int, str]] = set()
+
+    def spy(o: Outcome, method: str, key: bool) -> bool:
+        if o.kind == "http" and o.status is not None:
+            asked.add((o.status, method))
+        return should_retry(o, method, key)
+    # the check runs in a child process: collect in the same process with the bare battery
+    from retrylab.exercises import build
+    lesson, unseen = build._rule_cases()
+    for _where, o, m, k in lesson:
+        spy(o, m, k)
+    for o, m, k in unseen:
+        spy(o, m, k)
+    assert {s for s, _m in asked} == set(range(100, 600))
+    assert {m for _s, m in asked} >= {"GET", "HEAD", "OPTIONS", "PUT", "DELETE", "POST",
+                                      "PATCH"}
+    assert len(asked) == 500 * len(build.METHODS)
+    assert check_should_retry(spy).correct
 
 
 def test_should_retry_lesson_first_and_types() -> None:
@@ -263,39 +303,63 @@ def test_should_retry_lesson_first_and_types() -> None:
 
 def make_loop(*, extra_attempts: int = 0, early_stop: bool = False, check_last: bool = True,
               use_rule: bool = True, retry_after: str = "max", n_shift: int = 0,
-              extra_draw: bool = False) -> Callable[..., Any]:
+              extra_draw: bool = False, sleep_first: bool = False,
+              rule: Callable[[Outcome, str], bool] = should_retry,
+              rounder: Callable[[float], int] = js_round, cap: str = "ceiling",
+              shift: float = 0.0) -> Callable[..., Any]:
     """A student's loop, correct by default, with one mistake switched on."""
+    def wait_for(attempt: int, outcome: Outcome, rng: Callable[[], float]) -> int:
+        raw = 200 * 2 ** (attempt + n_shift)
+        ceiling = min(5000, raw) if cap == "ceiling" else raw
+        suggested = (outcome.retry_after or 0) * 1000
+        if retry_after == "no draw when it wins" and suggested >= ceiling:
+            return suggested
+        draw = rounder((rng() + shift) * ceiling)
+        if cap == "wait":
+            draw = min(5000, draw)
+        if extra_draw:
+            rng()
+        if retry_after == "exact" and outcome.retry_after is not None:
+            return suggested
+        if retry_after == "ignored":
+            return draw
+        return max(draw, suggested)
+
     def loop(send: Callable[[], Outcome], method: str, max_attempts: int,
              sleep: Callable[[int], Any], rng: Callable[[], float]) -> Any:
         waits: list[int] = []
         limit = max_attempts + extra_attempts
-        outcome = None
+        outcome = Outcome.success()
         for attempt in range(limit):
+            if sleep_first:        # waits before every attempt, the first one included
+                wait = max(0, js_round(rng() * min(5000, 200 * 2 ** attempt)))
+                waits.append(wait)
+                sleep(wait)
             outcome = send()
-            if outcome.ok or (use_rule and not should_retry(outcome, method)):
+            if outcome.ok or (use_rule and not rule(outcome, method)):
                 return attempt + 1, outcome, waits
+            if sleep_first:
+                continue
             if check_last and attempt == limit - 1:
                 return attempt + 1, outcome, waits
             if early_stop and attempt + 1 >= limit - 1:
                 return attempt + 1, outcome, waits
-            ceiling = min(5000, 200 * 2 ** (attempt + n_shift))
-            suggested = (outcome.retry_after or 0) * 1000
-            if retry_after == "no draw when it wins" and suggested >= ceiling:
-                wait = suggested
-            else:
-                draw = js_round(rng() * ceiling)
-                if extra_draw:
-                    rng()
-                if retry_after == "exact" and outcome.retry_after is not None:
-                    wait = suggested
-                elif retry_after == "ignored":
-                    wait = draw
-                else:
-                    wait = max(draw, suggested)
+            wait = wait_for(attempt, outcome, rng)
             waits.append(wait)
             sleep(wait)
         return limit, outcome, waits
     return loop
+
+
+def rule_but(kind: str, method: str | None = None, status: int | None = None,
+             answer: bool = True) -> Callable[[Outcome, str], bool]:
+    """should_retry, except that ``kind`` (on ``method``, or with ``status``) gets ``answer``."""
+    def rule(o: Outcome, m: str) -> bool:
+        if o.kind == kind and (method is None or m == method) and (
+                status is None or o.status == status):
+            return answer
+        return should_retry(o, m)
+    return rule
 
 
 def policy_loop(send: Any, method: str, max_attempts: int, sleep: Any, rng: Any) -> Any:
@@ -331,12 +395,29 @@ LOOP_MISTAKES: list[tuple[str, Callable[..., Any], str]] = [
     ("retries non-retryable", make_loop(use_rule=False), "which the lesson's rule refuses"),
     ("n counted from 1", make_loop(n_shift=1), "n = 0 for the first retry"),
     ("two draws per wait", make_loop(extra_draw=True), "draws once per wait"),
+    ("sleeps before the first attempt", make_loop(sleep_first=True),
+     "slept before the first attempt"),
+    ("Python round", make_loop(rounder=round), "Python's round() rounds halves to even"),
+    ("no cap", make_loop(cap="none"), "the cap is missing"),
+    ("caps the wait", make_loop(cap="wait"), "Cap the ceiling, not the wait"),
+    ("0.5 + r", make_loop(shift=0.5), "shifted to 0.5 + r"),
+    ("retries 4xx", make_loop(rule=lambda o, m: (not o.ok and o.kind == "http")
+                              or should_retry(o, m)), "It retried 422 on POST"),
+    ("retries POST network errors", make_loop(rule=rule_but("network", "POST")),
+     "It retried network on POST"),
+    ("retries body errors", make_loop(rule=rule_but("body")), "It retried body on GET"),
+    ("retries cancellations", make_loop(rule=rule_but("cancelled")),
+     "It retried cancelled on GET"),
+    ("ignores 429", make_loop(rule=rule_but("http", status=429, answer=False)),
+     "It gave up after 429 on GET"),
 ]
 
 
 @pytest.mark.parametrize(("name", "fn", "hint"), LOOP_MISTAKES, ids=[m[0] for m in LOOP_MISTAKES])
 def test_retry_loop_mistakes(name: str, fn: Callable[..., Any], hint: str) -> None:
-    fails_with(check_retry_loop(fn), hint)
+    fb = check_retry_loop(fn)
+    fails_with(fb, hint)
+    assert fb.message.count(hint) == 1, fb.message   # the hint is said once
 
 
 def test_retry_loop_names_the_lesson_scenario() -> None:
@@ -407,7 +488,7 @@ def test_retry_loop_spins(short_limit: float, release: threading.Event) -> None:
     start = time.monotonic()
     fb = check_retry_loop(spin)
     assert time.monotonic() - start < 5
-    fails_with(fb, "did not finish within 0.5 s", "your loop (with a server answering 503")
+    fails_with(fb, "stopped after 0.5 s", "your loop (with a server answering 503")
 
 
 def test_retry_loop_raises_and_types() -> None:
@@ -443,6 +524,9 @@ class Breaker:
     reopen = True
     fresh_cooldown = True
     close_on_success = True
+    half_opens = True
+    refused_restarts = False
+    count_kept = False
 
     def __init__(self, threshold: int, cooldown: int) -> None:
         self.threshold, self.cooldown = threshold, cooldown
@@ -457,8 +541,10 @@ class Breaker:
         over = (passed > self.cooldown if self.strict_cooldown
                 else passed >= self.cooldown - 1 if self.early_cooldown
                 else passed >= self.cooldown)
-        if self.state == "open" and over:
+        if self.state == "open" and over and self.half_opens:
             self.state, self.trial_out = "half_open", False
+        if self.state == "open" and self.refused_restarts:
+            self.opened_at = now
         if self.state == "closed":
             return True
         if self.state == "half_open" and (self.admit_all or not self.trial_out):
@@ -471,6 +557,8 @@ class Breaker:
         if success:
             if self.state == "half_open" and self.close_on_success:
                 self.state = "closed"
+                if self.count_kept:
+                    return
             if self.reset_on_success:
                 self.failures = 0
             return
@@ -483,7 +571,9 @@ class Breaker:
         elif self.state == "half_open":
             self.state = "closed"
         elif self.failures >= self.threshold + self.threshold_shift:
-            self.state, self.opened_at, self.failures = "open", now, 0
+            self.state, self.opened_at = "open", now
+            if not self.count_kept:
+                self.failures = 0
 
 
 def breaker(**flags: Any) -> type[Breaker]:
@@ -527,6 +617,11 @@ BREAKER_MISTAKES: list[tuple[str, type[Breaker], str]] = [
     ("no re-open after a failed trial", breaker(reopen=False), "let calls through at 103 ms"),
     ("stale cooldown", breaker(fresh_cooldown=False), "not from the first opening"),
     ("trial success does not close", breaker(close_on_success=False), "must close"),
+    ("never half-opens", breaker(half_opens=False), "never let a trial through"),
+    ("a refused call restarts the cooldown", breaker(refused_restarts=True),
+     "A refused call restarted the cooldown"),
+    ("closing keeps the count", breaker(count_kept=True),
+     "closing starts the count of failures in a row from 0"),
 ]
 
 
@@ -572,5 +667,16 @@ def test_breaker_broken_classes(short_limit: float, release: threading.Event) ->
     start = time.monotonic()
     fb = check_breaker(Stuck)
     assert time.monotonic() - start < 5
-    fails_with(fb, "did not finish within 0.5 s", "allow(0)")
+    fails_with(fb, "stopped after 0.5 s", "allow(0)")
     fails_with(check_breaker(int), "int(3, 5000) raised ValueError")
+
+
+@pytest.mark.parametrize(("name", "mistakes"), [
+    ("full jitter", FULL_MISTAKES), ("decorrelated", DECO_MISTAKES), ("rule", RULE_MISTAKES),
+    ("loop", LOOP_MISTAKES), ("breaker", BREAKER_MISTAKES)])
+def test_each_build_exercise_has_ten_mistakes_with_their_own_hints(
+        name: str, mistakes: list[Any]) -> None:
+    """At least ten wrong implementations a student would write, each with its own hint."""
+    assert len(mistakes) >= 10, name
+    hints = [m[2] for m in mistakes]
+    assert len(set(hints)) >= len(hints) - 1, hints   # floor + 0.4 shares round()'s hint

@@ -26,6 +26,8 @@ Cell markers are jupytext's (``# %%`` then optional metadata); the tags used her
     # %% [markdown] tags=["solution"]       instructor edition only: an open exercise's discussion
     # %% tags=["nbval-ignore-output"]       nbval does not compare its output (widgets)
     # %% tags=["nbval-skip"]                never executed in CI
+    # %% tags=["test"]                      instructor editions only: a check of the page
+                                            (an assert), not part of the student's reading
     # %% [markdown] tags=["tr"]             replaces the markdown cell above it in Turkish editions
 
 Tags combine (``tags=["solution", "nbval-ignore-output"]``). A solution cell
@@ -58,11 +60,13 @@ OUT = ROOT / "notebooks"
 #: Languages a translated cell may be tagged with (English is the source's own).
 LANGS = ("en", "tr")
 EDITION_TAGS = {"scaffold", "solution"}
+#: A cell of test code (asserts on the page's own outputs): left out of student editions.
+TEST_TAG = "test"
 #: The one code cell that differs between languages: it calls ``set_language("en")``,
 #: which an edition in another language builds as ``set_language("tr")``.
 LANGUAGE_TAG = "language"
 LANGUAGE_CALL = 'set_language("en")'
-TAGS = ({"nbval-ignore-output", "nbval-skip", LANGUAGE_TAG} | EDITION_TAGS
+TAGS = ({"nbval-ignore-output", "nbval-skip", LANGUAGE_TAG, TEST_TAG} | EDITION_TAGS
         | (set(LANGS) - {"en"}))
 #: What JupyterLab writes for ipykernel's kernel, so opening a notebook changes nothing.
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
@@ -85,9 +89,9 @@ class Edition:
         return self.out / (stem + ".ipynb")
 
 
-STUDENT = Edition("student", "", frozenset({"solution"}))
+STUDENT = Edition("student", "", frozenset({"solution", TEST_TAG}))
 INSTRUCTOR = Edition("instructor", "solutions", frozenset({"scaffold"}))
-STUDENT_TR = Edition("student-tr", "tr", frozenset({"solution"}), "tr")
+STUDENT_TR = Edition("student-tr", "tr", frozenset({"solution", TEST_TAG}), "tr")
 INSTRUCTOR_TR = Edition("instructor-tr", "tr/solutions", frozenset({"scaffold"}), "tr")
 #: Every edition that is built and committed.
 EDITIONS: tuple[Edition, ...] = (STUDENT, INSTRUCTOR, STUDENT_TR, INSTRUCTOR_TR)

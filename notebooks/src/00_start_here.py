@@ -28,8 +28,9 @@
 #
 # * say which four questions every retry policy answers;
 # * find the notebook for each topic and run it in JupyterLab;
-# * use the sliders: every figure is drawn once when the cell runs, and redrawn
-#   when you move a control;
+# * know how the later notebooks' sliders work (this one has none): every
+#   figure is drawn once when the cell runs, and redrawn when you move a
+#   control;
 # * run one retry loop yourself and read its result;
 # * count attempts and retries the way every notebook here does, and read the
 #   lessons' Turkish terms.
@@ -39,7 +40,7 @@
 # until you do. The same notebooks with worked answers (and their "Correct"
 # outputs) are in `notebooks/solutions/`: open them when you want to compare.
 
-# %% [markdown] tags=["tr"] en_hash="4f653cde"
+# %% [markdown] tags=["tr"] en_hash="ce866be9"
 # # 00 · Buradan başlayın: yeniden deneme, geri çekilme, sarsıntı ve devre kesiciler
 #
 # **Sonraki:** [01 · Hangi hatalar yeniden denenir](01_which_errors_to_retry.ipynb) ·
@@ -69,8 +70,9 @@
 #
 # * her yeniden deneme politikasının yanıtladığı dört soruyu söylemek;
 # * her konunun defterini bulmak ve JupyterLab'de çalıştırmak;
-# * kaydırıcıları kullanmak: her grafik, hücre çalıştığında bir kez çizilir ve
-#   bir ayarı değiştirdiğinizde yeniden çizilir;
+# * sonraki defterlerin kaydırıcılarının nasıl çalıştığını bilmek (bu defterde
+#   kaydırıcı yoktur): her grafik, hücre çalıştığında bir kez çizilir ve bir
+#   ayarı değiştirdiğinizde yeniden çizilir;
 # * bir yeniden deneme döngüsünü kendiniz çalıştırmak ve sonucunu okumak;
 # * denemeleri ve yeniden denemeleri buradaki her defterin saydığı gibi saymak ve
 #   derslerin Türkçe terimlerini İngilizce karşılıklarıyla birlikte okumak.
@@ -200,6 +202,7 @@
 # | devre kesici | circuit breaker | 04 |
 # | kapalı / açık / yarı açık (`kapali`, `acik`, `yariAcik`) | closed / open / half-open | 04 |
 # | ilke (dersin sözcüğü: «Ilke: hangi sonuc yeniden denenir») | rule, policy (which outcome is retried) | 01 |
+# | ilke (dersin sözcüğü: «Ilke: hangi sonuc yeniden denenir») | rule, policy (which outcome is retried) | 01 |
 # | eşik (`ESIK`) | threshold, 3 failures | 04 |
 # | soğuma (`SOGUMA`) | cooldown, 5000 ms | 04 |
 # | ardışık (art arda) başarısızlık, `ardisikHata` | failures in a row | 04 |
@@ -209,7 +212,7 @@
 # | kullanıcı tarafından tetiklenen / arka planda çalışan (istek) | user-triggered / background (request) | 03 |
 # | geçici / kalıcı hata | transient / permanent error (the mobile lesson) | 01, 05 |
 
-# %% [markdown] tags=["tr"] en_hash="e0b7d36f"
+# %% [markdown] tags=["tr"] en_hash="b4fbb3f8"
 # ## Derslerin sözcükleri
 #
 # Dersler Türkçedir; defterler derslerden ve kodlarından alıntı yapar. Terimler,
@@ -239,6 +242,7 @@
 # | devre kesici | circuit breaker | 04 |
 # | kapalı / açık / yarı açık (`kapali`, `acik`, `yariAcik`) | closed / open / half-open | 04 |
 # | ilke (dersin sözcüğü: «Ilke: hangi sonuc yeniden denenir») | rule, policy (which outcome is retried) | 01 |
+# | ilke (dersin sözcüğü: «Ilke: hangi sonuc yeniden denenir») | rule, policy (which outcome is retried) | 01 |
 # | eşik (`ESIK`) | threshold: eşik, 3 hata | 04 |
 # | soğuma (`SOGUMA`) | cooldown: soğuma süresi, 5000 ms | 04 |
 # | ardışık (art arda) başarısızlık, `ardisikHata` | failures in a row | 04 |
@@ -254,15 +258,20 @@
 # The lessons draw their random numbers from a small seeded generator
 # (Mulberry32, seed 20260114), so their printed tables can be checked. The
 # `retrylab` package re-implements it bit for bit. Here are its first three
-# draws, and the lesson's first full-jitter wait, `round(r × 200)`:
+# draws, and the lesson's first full-jitter wait, `Math.round(r × 200)`
+# (`js_round` in retrylab: halves round up, as in JavaScript; Python's own
+# `round()` rounds them to even, the mistake notebook 02 warns about):
 
-# %% [markdown] tags=["tr"] en_hash="ed356d42"
+# %% [markdown] tags=["tr"] en_hash="848ff8a4"
 # ## Her şey yeniden üretilebilir
 #
 # Dersler rastgele sayılarını küçük, tohumlu bir üreteçten (Mulberry32,
 # tohum 20260114) alır; bu yüzden yazdırdıkları tablolar doğrulanabilir. `retrylab`
 # paketi bu üreteci bit düzeyinde birebir yeniden uygular. İşte ürettiği ilk üç
-# sayı ve dersin ilk tam sarsıntılı beklemesi, `round(r × 200)`:
+# sayı ve dersin ilk tam sarsıntılı beklemesi, `Math.round(r × 200)`
+# (retrylab'da `js_round`: yarımlar JavaScript'teki gibi yukarı yuvarlanır;
+# Python'un kendi `round()` işlevi onları çifte yuvarlar, 02 numaralı defterin
+# uyardığı hata budur):
 
 # %% tags=["language"]
 from retrylab.viz.i18n import set_language
@@ -278,7 +287,9 @@ draws = [rng() for _ in range(3)]
 [round(d, 6) for d in draws]
 
 # %%
-round(draws[0] * 200)
+from retrylab import js_round
+
+js_round(draws[0] * 200)
 
 # %% [markdown]
 # In production a generator is never seeded; here the seed makes every number
@@ -374,7 +385,8 @@ result.outcome.data
 # %% [markdown]
 # ## How to use the sliders
 #
-# The explorers in notebooks 02, 04, 05 and 06 show a figure, a line of
+# The explorers in notebooks 01, 02, 04, 05, 06 and 09 (this notebook has
+# none) show a figure, a line of
 # numbers under it (the *readout*) and a row of sliders. Drag a slider or
 # click its handle and use the arrow keys; the figure and the readout follow.
 # If a combination makes no sense (a cap below the base, say), a message says
@@ -384,10 +396,11 @@ result.outcome.data
 # Each figure is drawn once when its cell runs, so the notebook also reads on
 # GitHub or nbviewer without a kernel; the sliders need a running kernel.
 
-# %% [markdown] tags=["tr"] en_hash="4b9e36d1"
+# %% [markdown] tags=["tr"] en_hash="84bbf11d"
 # ## Kaydırıcılar nasıl kullanılır
 #
-# 02, 04, 05 ve 06 numaralı defterlerdeki keşif araçları bir grafik, altında bir
+# 01, 02, 04, 05, 06 ve 09 numaralı defterlerdeki keşif araçları (bu defterde
+# yoktur) bir grafik, altında bir
 # satır sayı (*gösterge*) ve bir sıra kaydırıcı gösterir. Bir kaydırıcıyı
 # sürükleyin ya da tutamacına tıklayıp ok tuşlarını kullanın; grafik ve gösterge
 # onu izler. Bir ayar bileşimi anlamsızsa (örneğin tavan tabandan küçükse), bir

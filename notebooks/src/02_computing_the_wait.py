@@ -4,7 +4,7 @@
 # **Previous:** [01 · Which errors to retry](01_which_errors_to_retry.ipynb) ·
 # **Next:** [03 · The retry loop](03_the_retry_loop.ipynb) ·
 # **Prerequisites:** notebook 00 (attempt 1 is the first send; retry n counts
-# from 0), exponents and `min` · **Time:** about 45 minutes
+# from 0), exponents and `min` · **Time:** about 75 minutes
 #
 # The observer on the mountain sends a measurement to the **North Slope
 # station**; the link drops, and the request fails. Notebook 01 decided
@@ -21,13 +21,13 @@
 # * check a claim like "the peak falls to a quarter" and say what it depends on;
 # * choose between full and decorrelated jitter, knowing what the evidence says.
 
-# %% [markdown] tags=["tr"] en_hash="e02f4f16"
+# %% [markdown] tags=["tr"] en_hash="6c7a3db6"
 # # 02 · Bekleme süresinin hesabı: geri çekilme, tavan ve sarsıntı
 #
 # **Önceki:** [01 · Hangi hatalar yeniden denenir](01_which_errors_to_retry.ipynb) ·
 # **Sonraki:** [03 · Yeniden deneme döngüsü](03_the_retry_loop.ipynb) ·
 # **Ön koşullar:** 00 numaralı defter (1. deneme ilk gönderimdir; yeniden deneme
-# n 0'dan sayılır), üsler ve `min` · **Süre:** yaklaşık 45 dakika
+# n 0'dan sayılır), üsler ve `min` · **Süre:** yaklaşık 75 dakika
 #
 # Dağdaki gözlemci **Kuzey Yamaç istasyonuna** bir ölçüm gönderir; bağlantı
 # kopar ve istek başarısız olur. 01 numaralı defter yeniden denenip
@@ -291,25 +291,38 @@ lesson.backoff_table()
 # %% [markdown]
 # The rows count retries from 1, as the lesson's `deneme` column does: row
 # k is retry n = k − 1, the wait before attempt k + 1 (so row 3, ceiling
-# 800 ms, is the wait before attempt 4). The jitter columns are the two
-# functions you wrote.
-#
-# **The two jitter columns share one generator and draw in turn.** In each row
-# the full-jitter wait takes a draw, then the decorrelated wait takes the next.
-# The first four draws:
+# 800 ms, is the wait before attempt 4). The jitter columns above are
+# retrylab's. Here they are again from the two functions you wrote, on the
+# same shared generator (where one of yours is still the scaffold or not
+# Correct yet, retrylab's stands in for it, and the first line says so):
 
-# %% [markdown] tags=["tr"] en_hash="89021bfa"
+# %% [markdown] tags=["tr"] en_hash="af091554"
 # Satırlar, dersin `deneme` sütunu gibi yeniden denemeleri 1'den sayar: k.
 # satır n = k − 1 yeniden denemesidir, yani k + 1. denemeden önceki bekleme
 # (dolayısıyla üst sınırı 800 ms olan 3. satır, 4. denemeden önceki
-# beklemedir). Sarsıntı sütunları, yazdığınız iki fonksiyondur.
-#
-# **İki sarsıntı sütunu tek bir üreteci paylaşır ve sırayla sayı çeker.** Her
-# satırda önce tam sarsıntılı bekleme bir sayı alır, ardından ilişkisiz
-# sarsıntılı bekleme bir sonrakini. İlk dört sayı:
+# beklemedir). Yukarıdaki sarsıntı sütunları retrylab'ındır. İşte aynı ortak
+# üreteçle, yazdığınız iki fonksiyondan yeniden hesaplanmış hâlleri
+# (fonksiyonlarınızdan biri hâlâ iskeletse ya da henüz Doğru değilse yerine
+# retrylab'ınki kullanılır ve ilk satır bunu söyler):
 
 # %%
-r = Mulberry32(SEED).random(4)
+from retrylab.exercises.yours import jitter_columns
+
+jitter_columns(full_jitter, decorrelated)
+
+# %% [markdown]
+# **The two jitter columns share one generator and draw in turn.** In each row
+# the full-jitter wait takes a draw, then the decorrelated wait takes the next.
+# The first six draws (rows 1 to 3; exercise 4 needs them):
+
+# %% [markdown] tags=["tr"] en_hash="8c44313a"
+# **İki sarsıntı sütunu tek bir üreteci paylaşır ve sırayla sayı çeker.** Her
+# satırda önce tam sarsıntılı bekleme bir sayı alır, ardından ilişkisiz
+# sarsıntılı bekleme bir sonrakini. İlk altı sayı (1-3. satırlar; 4. alıştırma
+# bunlara ihtiyaç duyar):
+
+# %%
+r = Mulberry32(SEED).random(6)
 r.round(4).tolist()
 
 # %% [markdown]
@@ -554,12 +567,16 @@ schedule
 # Aşağıdaki hücre kaydırıcıları, siz sürüklemişsiniz gibi koddan hareket ettirir ve keşif
 # aracının ne gösterdiğini denetler.
 
-# %%
+# %% tags=["test"]
 first = schedule.png
+
+# %%
 schedule.set(jitter="decorrelated")
+print(schedule.readout)
+
+# %% tags=["test"]
 assert schedule.png != first
 assert schedule.readout == BackoffExplorer.readout_for(jitter="decorrelated")
-print(schedule.readout)
 
 # %% [markdown]
 # A cap below the base makes no sense. The explorer says so and keeps the last
@@ -569,16 +586,22 @@ print(schedule.readout)
 # Tabandan düşük bir tavan anlamsızdır. Keşif aracı bunu söyler ve siz
 # düzeltene kadar son geçerli grafiği yerinde tutar:
 
-# %%
+# %% tags=["test"]
 kept = schedule.png
+
+# %%
 schedule.set(cap=100)
-assert schedule.png == kept
 print(schedule.message)
+
+# %% tags=["test"]
+assert schedule.png == kept
 
 # %%
 schedule.set(cap=5000, jitter="full")
-assert schedule.message == ""
 print(schedule.readout)
+
+# %% tags=["test"]
+assert schedule.message == ""
 
 # %% [markdown]
 # ## Explore: the herd
@@ -601,11 +624,12 @@ herd_view
 
 # %%
 herd_check = herd_explorer()  # its own explorer: the one above keeps its defaults
-before = herd_check.png
 herd_check.set(clients=10_000)
-assert herd_check.png != before
-assert herd_check.readout == HerdExplorer.readout_for(clients=10_000)
 print(herd_check.readout)
+
+# %% tags=["test"]
+assert herd_check.png != herd_explorer().png  # the setting redrew the figure
+assert herd_check.readout == HerdExplorer.readout_for(clients=10_000)
 
 # %%
 herd_check.set(clients=24, width=100)
@@ -641,9 +665,9 @@ print(herd_check.readout)
 #
 # **One thing the formula does:** decorrelated waits are clipped by
 # `min(cap, ...)`, and every clipped wait is *exactly* the cap. After a few
-# attempts many clients land on the same millisecond again:
+# retries many clients land on the same millisecond again:
 
-# %% [markdown] tags=["tr"] en_hash="776a3b87"
+# %% [markdown] tags=["tr"] en_hash="50197185"
 # ## Tam mı, ilişkisiz mi?
 #
 # **Dersin önerisi:** tam sarsıntı, dağılımı en geniş olan yoldur ama bazı
@@ -662,7 +686,7 @@ print(herd_check.readout)
 #
 # **Formülün yaptığı bir şey:** ilişkisiz sarsıntılı beklemeler `min(cap, ...)`
 # ile kırpılır ve kırpılan her bekleme *tam olarak* tavana eşittir. Birkaç
-# denemeden sonra birçok istemci yeniden aynı milisaniyeye düşer:
+# yeniden denemeden sonra birçok istemci yeniden aynı milisaniyeye düşer:
 
 # %%
 deco = Backoff(200, 2, 5000, jitter="decorrelated")
@@ -675,12 +699,14 @@ full = Backoff(200, 2, 5000, jitter="full")
 print(herd_data(full, clients=10_000, retry=5).summary())
 
 # %% [markdown]
-# Full jitter at the same attempt draws uniformly below the 5000 ms ceiling
-# and has no such spike. Neither result makes one strategy always right;
+# Full jitter before the same retry (the sixth, n = 5: 200 x 2^5 = 6400 ms,
+# capped at 5000) draws uniformly below the 5000 ms ceiling and has no such
+# spike. Neither result makes one strategy always right;
 # both say: look at the distribution your clients will produce.
 
-# %% [markdown] tags=["tr"] en_hash="6488af3a"
-# Aynı denemede tam sarsıntı 5000 ms'lik üst sınırın altından düzgün dağılımla
+# %% [markdown] tags=["tr"] en_hash="55fbf4eb"
+# Aynı yeniden denemeden önce (altıncı, n = 5: 200 x 2^5 = 6400 ms, 5000'e
+# kırpılır) tam sarsıntı 5000 ms'lik üst sınırın altından düzgün dağılımla
 # seçer ve böyle bir sivrilme göstermez. İki sonuç da bir stratejiyi her zaman
 # doğru kılmaz; ikisinin de söylediği şudur: istemcilerinizin üreteceği
 # dağılıma bakın.
@@ -753,7 +779,7 @@ print(herd_data(full, clients=10_000, retry=5).summary())
 
 # %%
 from retrylab.exercises.ex02 import (check_ceilings, check_full_jitter_second,
-                                     check_herd_attempt4, check_quarter_width)
+                                     check_herd_attempt4, check_third_width)
 
 # %% tags=["scaffold"]
 ceilings = ...
@@ -793,20 +819,24 @@ for _ in range(3):
 check_full_jitter_second(waits)
 
 # %% [markdown]
-# **Exercise 5.** Find a bucket width (ms) at which the lesson's 24 jittered
-# clients really do peak at a quarter, 6 clients.
+# **Exercise 5.** The widths above are round numbers. What is the
+# *narrowest* bucket width (a whole number of ms) at which the busiest bucket
+# of the lesson's 24 jittered clients holds a third of them, 8 clients? Try
+# widths with `herd_data(width=...)` (a loop over `range(1, 801)` does it).
 
-# %% [markdown] tags=["tr"] en_hash="8f01c9dd"
-# **Alıştırma 5.** Dersin sarsıntılı 24 istemcisinin tepe yükünün gerçekten
-# dörtte bire, 6 istemciye indiği bir kova genişliği (ms) bulun.
+# %% [markdown] tags=["tr"] en_hash="e5a4b4a0"
+# **Alıştırma 5.** Yukarıdaki genişlikler yuvarlak sayılar. Dersin sarsıntılı
+# 24 istemcisinin en kalabalık kovasının üçte birini, 8 istemciyi tuttuğu *en dar*
+# kova genişliği (tam sayı ms) kaçtır? Genişlikleri `herd_data(width=...)` ile
+# deneyin (`range(1, 801)` üzerinde bir döngü bunu yapar).
 
 # %% tags=["scaffold"]
 width = ...
-check_quarter_width(width)
+check_third_width(width)
 
 # %% tags=["solution"]
-width = 100
-check_quarter_width(width)
+width = min(w for w in range(1, 801) if herd_data(width=w).peak_jittered >= 8)
+check_third_width(width)
 
 # %% [markdown]
 # **Exercise 6.** The same 24 clients fail again and wait for their *fourth*

@@ -211,7 +211,8 @@ audit_table(policies["endless, fixed 2 s"], user_facing=False)
 # bütçesi ve sarsıntı. Denetleyici onu kesinti boyunca çalıştırır.
 
 # %%
-from retrylab.exercises.ex05 import check_lifecycle, check_outage_policy
+from retrylab.exercises.ex05 import (check_lifecycle, check_outage_policy,
+                                     measure_lifecycle)
 
 # %% tags=["scaffold"]
 sync_policy = ...
@@ -322,13 +323,13 @@ kept_sending = {"policy_detached", "asyncio_port"}
 check_lifecycle(kept_sending)
 
 # %% [markdown]
-# The measurement:
+# The measurement (it runs once your prediction is in `kept_sending`):
 
-# %% [markdown] tags=["tr"] en_hash="82605fe1"
-# Ölçüm:
+# %% [markdown] tags=["tr"] en_hash="20b94019"
+# Ölçüm (tahmininiz `kept_sending` içinde olduğunda çalışır):
 
 # %%
-mobilesim.lifecycle_table(background_at=15_000, latency_ms=10_000)
+measure_lifecycle(kept_sending, background_at=15_000, latency_ms=10_000)
 
 # %% [markdown]
 # * `policy`: `RetryPolicy.run_async` in a task the screen owns. Cancelled

@@ -6,7 +6,7 @@
 # [07 · Summary and capstone →](07_summary_and_exercises.ipynb)
 #
 # **Before you start:** notebooks 02 (jitter), 03 (the retry loop and its
-# limits) and 04 (the circuit breaker). **Time:** about 40 minutes (the
+# limits) and 04 (the circuit breaker). **Time:** about 55 minutes (the
 # explorers invite longer).
 #
 # So far one observer on the mountain retried one request to the **North
@@ -36,7 +36,7 @@
 # * reproduce the AWS "Exponential Backoff And Jitter" experiment, state its
 #   conclusions, and say where the reproduction differs.
 
-# %% [markdown] tags=["tr"] en_hash="d1c106a9"
+# %% [markdown] tags=["tr"] en_hash="ee0fc432"
 # # 06 · Yeniden deneme fırtınaları: bin gözlemci, tek istasyon
 #
 # [← 05b · Dört yaygın hata](05b_common_mistakes.ipynb) ·
@@ -44,7 +44,7 @@
 # [07 · Özet ve bitirme alıştırması →](07_summary_and_exercises.ipynb)
 #
 # **Başlamadan önce:** 02 (sarsıntı), 03 (yeniden deneme döngüsü ve sınırları)
-# ve 04 (devre kesici) numaralı defterler. **Süre:** yaklaşık 40 dakika (keşif
+# ve 04 (devre kesici) numaralı defterler. **Süre:** yaklaşık 55 dakika (keşif
 # araçları daha uzun kalmaya davet ediyor).
 #
 # Şimdiye kadar dağdaki tek bir gözlemci, **Kuzey Yamaç istasyonuna** giden
@@ -262,11 +262,12 @@ herd_view
 
 # %%
 herd_check = fleet_explorer()  # its own explorer: the one above keeps its defaults
-before = herd_check.png
 herd_check.set(jitter="full")
-assert herd_check.png != before
-assert herd_check.readout == FleetExplorer.readout_for(jitter="full")
 print(herd_check.readout)
+
+# %% tags=["test"]
+assert herd_check.png != fleet_explorer().png  # the setting redrew the figure
+assert herd_check.readout == FleetExplorer.readout_for(jitter="full")
 
 # %% [markdown]
 # A cap below the base is refused, and the figure keeps its last good state:
@@ -278,6 +279,8 @@ print(herd_check.readout)
 herd_check.set(cap=100)
 print(herd_check.message)
 herd_check.set(cap=5000)
+
+# %% tags=["test"]
 assert herd_check.message == ""
 
 # %% [markdown]
@@ -473,7 +476,7 @@ show(compare_fleets({k: ends[k] for k in ("no budget", "gRPC throttling",
 # slider answers at once; its first readout line says so. The cells above
 # ran the full scale.
 
-# %% [markdown] tags=["tr"] en_hash="f6f134a5"
+# %% [markdown] tags=["tr"] en_hash="efe9f27f"
 # ### Keşif: fırtına
 #
 # Fırtına üzerinde aynı kaydırıcılar, artı yukarıdaki varsayım olan
@@ -490,8 +493,10 @@ storm_view
 
 # %%
 storm_check = fleet_explorer("storm", budget="grpc")  # its own: the one above keeps "none"
-assert storm_check.readout == StormExplorer.readout_for(budget="grpc")
 print(storm_check.readout)
+
+# %% tags=["test"]
+assert storm_check.readout == StormExplorer.readout_for(budget="grpc")
 
 # %% [markdown]
 # ## Layered retries multiply
@@ -688,7 +693,7 @@ show(contention_curves(sweep))
 # each, so a slider answers at once: the order of the strategies is the
 # same as with the sweep's 100, and the readout gives every bar's number).
 
-# %% [markdown] tags=["tr"] en_hash="fe940ba0"
+# %% [markdown] tags=["tr"] en_hash="d06ce5a0"
 # ### Keşif: tek bir istemci sayısı
 #
 # Bir `strategy` (vurgulanır), istemci sayısını (`clients`) ve geri çekilmenin
@@ -704,9 +709,11 @@ aws_view
 # %%
 aws_check = contention_explorer()  # its own explorer: the one above keeps its defaults
 aws_check.set(strategy="decorrelated", clients=190)
+print(aws_check.readout)
+
+# %% tags=["test"]
 assert aws_check.readout == ContentionExplorer.readout_for(
     strategy="decorrelated", clients=190)
-print(aws_check.readout)
 
 # %% [markdown]
 # ## Summary

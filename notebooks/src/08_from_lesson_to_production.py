@@ -71,7 +71,7 @@ from retrylab import (LabServer, Mulberry32, Outcome, RetryPolicy,
                       RetryTransport, production_rule, to_tenacity,
                       to_urllib3)
 from retrylab.exercises.ex08 import (POST_FAILURES, SHIPPED,
-                                     check_keyless_post, check_urllib3_retry)
+                                     check_rules_disagree, check_urllib3_retry)
 from retrylab.lab.bridge import urllib3_differences
 from retrylab.lessons.production import (compare_libraries, decision_sources,
                                          duplicate_experiment)
@@ -221,7 +221,7 @@ waits_u = []
 retry = to_urllib3(SHIPPED, sleeper=waits_u.append)
 with LabServer() as lab, urllib3.PoolManager(retries=retry) as pool:
     status = pool.request("GET", lab.url + "/measurements").status
-status, waits_u, retry.backoff_factor
+status, waits_u
 
 # %% [markdown]
 # The first retry does not wait at all, and the second waits 15 s, the
@@ -368,24 +368,30 @@ retry = Retry(total=4, backoff_factor=7.5, backoff_max=60,
 check_urllib3_retry(retry)
 
 # %% [markdown]
-# **Exercise 2.** A POST without an idempotency key failed. For which of
-# these does the production rule retry it? Answer with a set of labels.
+# **Exercise 2.** A POST without an idempotency key failed. On which of
+# these failures do the **two rules disagree**, one retrying and the other
+# not (the lesson's rule of notebook 01, `decide`, and `production_rule`)?
+# Answer with a set of labels.
 
-# %% [markdown] tags=["tr"] en_hash="9ca91ab2"
+# %% [markdown] tags=["tr"] en_hash="f4f98e4c"
 # **Alıştırma 2.** Tekillik anahtarı olmayan bir POST başarısız oldu.
-# Aşağıdakilerden hangilerinde üretim kuralı onu yeniden dener? Yanıtı
-# etiketlerden oluşan bir küme olarak verin.
+# Aşağıdaki hatalardan hangilerinde **iki kural ayrışır**, biri yeniden
+# denerken öteki denemez (01 numaralı defterdeki dersin kuralı `decide` ve
+# `production_rule`)? Yanıtı etiketlerden oluşan bir küme olarak verin.
 
 # %%
 list(POST_FAILURES)
 
 # %% tags=["scaffold"]
 answer = ...
-check_keyless_post(answer)
+check_rules_disagree(answer)
 
 # %% tags=["solution"]
-answer = {"408", "429", "refused (never sent)"}
-check_keyless_post(answer)
+from retrylab.core.outcome import decide
+
+answer = {label for label, o in POST_FAILURES.items()
+          if decide(o, "POST").retry != production_rule(o, "POST").retry}
+check_rules_disagree(answer)
 
 # %% [markdown]
 # ## Summary

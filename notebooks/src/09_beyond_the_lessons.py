@@ -196,8 +196,10 @@ breaker_view
 
 # %%
 breaker_view.set(base_failure=0.2)
-assert breaker_view.readout == RateBreakerExplorer.readout_for(base_failure=0.2)
 print(breaker_view.readout)
+
+# %% tags=["test"]
+assert breaker_view.readout == RateBreakerExplorer.readout_for(base_failure=0.2)
 
 # %% [markdown]
 # At 20% healthy failures the lesson's breaker keeps tripping on a service
@@ -299,8 +301,10 @@ hedge_view
 
 # %%
 hedge_view.set(hedging_delay=100)
-assert hedge_view.readout == HedgingExplorer.readout_for(hedging_delay=100)
 print(hedge_view.readout)
+
+# %% tags=["test"]
+assert hedge_view.readout == HedgingExplorer.readout_for(hedging_delay=100)
 
 # %% [markdown]
 # ## 3. A client that throttles itself
@@ -404,8 +408,10 @@ throttle_view
 
 # %%
 throttle_view.set(throttle="adaptive")
-assert throttle_view.readout == ThrottleExplorer.readout_for(throttle="adaptive")
 print(throttle_view.readout)
+
+# %% tags=["test"]
+assert throttle_view.readout == ThrottleExplorer.readout_for(throttle="adaptive")
 
 # %% [markdown]
 # ## 4. Metastable failure
@@ -484,8 +490,10 @@ meta_view
 
 # %%
 meta_view.set(budget="10%")
-assert meta_view.readout == MetastableExplorer.readout_for(budget="10%")
 print(meta_view.readout)
+
+# %% tags=["test"]
+assert meta_view.readout == MetastableExplorer.readout_for(budget="10%")
 
 # %% [markdown]
 # The same model played by 20,000 simulated clients, each with its own
@@ -637,26 +645,33 @@ def hedged_latency(first, second, delay):
 check_hedged_latency(hedged_latency)
 
 # %% [markdown]
-# **Exercise 4.** Keep at least 2 retries and find a `timeout` and a
-# `budget` (a share of first tries, or None) with which the default spike
-# does not leave the server metastable.
+# **Exercise 4.** Keep the default 3 retries and no budget, and change only
+# the `timeout`. The table above shows that 1 s leaves the server metastable
+# and 3 s lets it recover: what is the *shortest* timeout, in steps of
+# 100 ms, with which the default spike does not leave it metastable? Measure
+# with `MetastableModel(timeout=...).run().recovered_at` (None: metastable).
 
-# %% [markdown] tags=["tr"] en_hash="a7d82017"
-# **Alıştırma 4.** En az 2 yeniden denemeyi koruyarak, varsayılan ani yük
-# artışının sunucuyu yarı kararlı durumda bırakmadığı bir `timeout` ve bir
-# `budget` (ilk denemelerin bir payı ya da None) bulun.
+# %% [markdown] tags=["tr"] en_hash="4f811450"
+# **Alıştırma 4.** Varsayılan 3 yeniden denemeyi koruyun, bütçe kullanmayın
+# ve yalnızca `timeout` değerini değiştirin. Yukarıdaki tablo 1 sn'nin
+# sunucuyu yarı kararlı durumda bıraktığını, 3 sn'nin ise toparlanmasına izin
+# verdiğini gösteriyor: varsayılan ani yük artışının sunucuyu yarı kararlı
+# durumda bırakmadığı, 100 ms'lik adımlarla *en kısa* zaman aşımı kaçtır?
+# `MetastableModel(timeout=...).run().recovered_at` ile ölçün (None: yarı
+# kararlı).
 
 # %% tags=["scaffold"]
-from retrylab.exercises.ex09 import check_recovering_settings
+from retrylab.exercises.ex09 import check_shortest_timeout
 
-settings = {"timeout": ..., "retries": 2, "budget": ...}
-check_recovering_settings(settings)
+timeout = ...
+check_shortest_timeout(timeout)
 
 # %% tags=["solution"]
-from retrylab.exercises.ex09 import check_recovering_settings
+from retrylab.exercises.ex09 import check_shortest_timeout
 
-settings = {"timeout": 1000, "retries": 2, "budget": 0.1}
-check_recovering_settings(settings)
+timeout = next(t for t in range(100, 3100, 100)
+               if MetastableModel(timeout=t).run().recovered_at is not None)
+check_shortest_timeout(timeout)
 
 # %% [markdown]
 # **Open exercises** (predict first, then measure with the explorers):

@@ -213,18 +213,21 @@ pd.set_option("display.max_colwidth", 80)
 print(mobile.code_of(mobile.execute_with_retry))
 
 # %% [markdown]
-# **Exercise 1.** Predict before the runs below. This `executeWithRetry`
-# (maxRetries = 3, baseDelayMs = 1000, the lesson's seed) meets three network
-# errors, then success. Which three waits, in ms, does it sleep? (Hint:
-# `int(1000 * 2**n * (0.5 + r))` with `r` drawn from `Mulberry32(SEED)`, or
-# run `mobile.kotlin_run`.)
+# **Exercise 1.** Predict before the runs below (they use the sample's
+# baseDelayMs = 1000). This `executeWithRetry` is configured with
+# maxRetries = 3 and **baseDelayMs = 1500**, the lesson's seed, and meets
+# three network errors, then success. Which three waits, in ms, does it
+# sleep? (Hint: `int(1500 * 2**n * (0.5 + r))` with `r` drawn from
+# `Mulberry32(SEED)`, or run `mobile.kotlin_run(..., base_delay_ms=1500)`.)
 
-# %% [markdown] tags=["tr"] en_hash="f924fb02"
-# **Alıştırma 1.** Aşağıdaki çalıştırmalardan önce tahmin edin. Bu
-# `executeWithRetry` (maxRetries = 3, baseDelayMs = 1000, dersin tohumu) önce
-# üç ağ hatasıyla, ardından başarıyla karşılaşıyor. Hangi üç süre (ms
-# cinsinden) bekler? (İpucu: `Mulberry32(SEED)`'den çekilen `r` ile
-# `int(1000 * 2**n * (0.5 + r))`; ya da `mobile.kotlin_run`'ı çalıştırın.)
+# %% [markdown] tags=["tr"] en_hash="01c78199"
+# **Alıştırma 1.** Aşağıdaki çalıştırmalardan önce tahmin edin (onlar örneğin
+# baseDelayMs = 1000 değerini kullanır). Bu `executeWithRetry` maxRetries = 3
+# ve **baseDelayMs = 1500** ile, dersin tohumuyla kurulmuş; önce üç ağ
+# hatasıyla, ardından başarıyla karşılaşıyor. Hangi üç süre (ms cinsinden)
+# bekler? (İpucu: `Mulberry32(SEED)`'den çekilen `r` ile
+# `int(1500 * 2**n * (0.5 + r))`; ya da
+# `mobile.kotlin_run(..., base_delay_ms=1500)`'ı çalıştırın.)
 
 # %%
 from retrylab.exercises.ex05 import check_kotlin_waits
@@ -235,7 +238,7 @@ check_kotlin_waits(waits)
 
 # %% tags=["solution"]
 run = mobile.kotlin_run([Outcome.network()] * 3 + [Outcome.success()],
-                        max_retries=3)
+                        max_retries=3, base_delay_ms=1500)
 waits = list(run.waits)
 check_kotlin_waits(waits)
 

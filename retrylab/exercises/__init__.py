@@ -23,6 +23,8 @@ from typing import Any, TypeVar, cast
 
 import numpy as np
 
+from ..i18n import pgettext
+
 
 @dataclass(frozen=True)
 class Feedback:
@@ -32,14 +34,23 @@ class Feedback:
     message: str
     answered: bool = True
 
+    @property
+    def verdict(self) -> str:
+        """"Correct", "Not yet" or "Try again", in the notebook's language
+        (Turkish: "Doğru", "Henüz değil", "Tekrar deneyin")."""
+        if self.correct:
+            return pgettext("verdict", "Correct")
+        if not self.answered:
+            return pgettext("verdict", "Not yet")
+        return pgettext("verdict", "Try again")
+
     def __repr__(self) -> str:
-        mark = "Correct" if self.correct else "Not yet" if not self.answered else "Try again"
-        return f"{mark}: {self.message}"
+        return f"{self.verdict}: {self.message}"
 
     def _repr_html_(self) -> str:
         colour = "#1b7837" if self.correct else "#8c510a" if not self.answered else "#b2182b"
         return (f'<div style="border-left:4px solid {colour};padding:4px 8px">'
-                f"<b>{html.escape(repr(self).split(':')[0])}:</b> "
+                f"<b>{html.escape(self.verdict)}:</b> "
                 f"{html.escape(self.message)}</div>")
 
     def __bool__(self) -> bool:

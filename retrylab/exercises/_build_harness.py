@@ -2,13 +2,17 @@
 student's code under a time limit, and reading what it returns.
 
 Used by :mod:`retrylab.exercises.build` (waits and the rule),
-:mod:`retrylab.exercises.build_loop` (the loop and the breaker) and
+:mod:`retrylab.exercises.build_loop` (the loop),
+:mod:`retrylab.exercises.build_breaker` (the breaker) and
 :mod:`retrylab.exercises.ex09` (notebook 09's functions).
 """
 
 from __future__ import annotations
 
+import dis
 import math
+import multiprocessing
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -20,6 +24,7 @@ import numpy as np
 from ..core import constants as _lesson  # the lesson's data: read only in the block below
 from ..core.backoff import Backoff
 from ..core.outcome import Outcome
+from ..i18n import _, pgettext
 from . import Feedback, prompt, wrong
 
 # -- the lesson's data: the one place this module reads retrylab.lesson -------
@@ -52,6 +57,29 @@ _LESSON_SCRIPTS: tuple[tuple[Outcome, ...], ...] = (
 )
 
 
+def untouched(fn: Any) -> bool:
+    """True if ``fn`` (a function or method) still has the scaffold's empty body.
+
+    Comments and a docstring do not count; any statement does, so a function
+    that computes but forgets ``return`` is not untouched.
+
+    >>> def scaffold(n, r):
+    ...     'The wait.'
+    ...     ...
+    >>> def forgot(n, r):
+    ...     wait = r * 200
+    >>> untouched(scaffold), untouched(forgot)
+    (True, False)
+    """
+    code = getattr(getattr(fn, "__func__", fn), "__code__", None)
+    if code is None:
+        return False
+    ops = [(i.opname, i.argval) for i in dis.get_instructions(code)
+           if i.opname not in ("RESUME", "NOP", "CACHE")]
+    return ops in ([("LOAD_CONST", None), ("RETURN_VALUE", None)],
+                   [("RETURN_CONST", None)])
+
+
 # == running the student's code safely ==========================================
 
 
@@ -81,6 +109,7 @@ class _Session:
     calls: int = 0
     tripped: str = ""
     scaffold: str = "your function"
+    returns: str = ""          #: what the function returns, for "did it return ...?"
 
     def call(self, what: str, fn: Callable[..., Any], *args: Any, answer: bool = True) -> Any:
         """Call the student's code on ``args``; a failure ends the battery with a verdict.
@@ -104,8 +133,12 @@ class _Session:
             self.busy = False
         if self.tripped:
             raise _Stop(wrong(self._tripped_message()))
-        if first and (value is None or value is Ellipsis):
+        if first and (value is Ellipsis or (value is None and untouched(fn))):
             raise _Stop(prompt(self.scaffold))
+        if first and value is None:
+            raise _Stop(wrong(_("{what} returned None: did it `return` {result}?")
+                              .format(what=what, result=self.returns
+                                      or pgettext("return value", "its answer"))))
         return value
 
     def _tripped_message(self) -> str:
@@ -117,9 +150,20 @@ class _Session:
         return (f"{self.what} called {t}() more than {limits[t]} times: {hints[t]}")
 
 
-def _run(battery: Callable[[_Session], Feedback], scaffold: str) -> Feedback:
-    """Run ``battery`` in a daemon thread; report a call that exceeds TIME_LIMIT."""
-    session = _Session(scaffold=scaffold)
+#: Seconds a whole check may take in its child process before it is stopped.
+CHECK_LIMIT = 60.0
+
+
+def _fork_context() -> Any:
+    """multiprocessing's "fork" context where the platform has it, else None."""
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return None
+    return multiprocessing.get_context("fork")
+
+
+def _watch(battery: Callable[[_Session], Feedback], session: _Session,
+           stoppable: bool) -> Feedback:
+    """Run ``battery`` in a thread; give the verdict on a call that exceeds TIME_LIMIT."""
     box: list[Feedback] = []
 
     def target() -> None:
@@ -128,11 +172,9 @@ def _run(battery: Callable[[_Session], Feedback], scaffold: str) -> Feedback:
         except _Stop as stop:
             box.append(stop.feedback)
         except BaseException as e:  # a bug of the checker itself: still no exception
-            box.append(wrong(f"the checker could not judge this answer "
-                             f"({type(e).__name__}: {e})"))
+            box.append(wrong(_("the checker could not judge this answer ({error})")
+                             .format(error=f"{type(e).__name__}: {e}")))
 
-    # The thread cannot be killed: if the student's code never returns, it
-    # keeps running in the background; we only stop waiting for it.
     thread = threading.Thread(target=target, daemon=True, name="retrylab-build-check")
     thread.start()
     while thread.is_alive():
@@ -140,9 +182,66 @@ def _run(battery: Callable[[_Session], Feedback], scaffold: str) -> Feedback:
         if thread.is_alive() and session.busy and time.monotonic() - session.since > TIME_LIMIT:
             if session.tripped:
                 return wrong(session._tripped_message())
-            return wrong(f"your code did not finish within {TIME_LIMIT:g} s for "
-                         f"{session.what}: is there a loop that never ends?")
-    return box[0] if box else wrong("the checker could not judge this answer")
+            if stoppable:
+                return wrong(_("stopped after {seconds} s: {what} did not return. Is there "
+                               "a loop that never ends?").format(seconds=f"{TIME_LIMIT:g}",
+                                                                 what=session.what))
+            return wrong(_("{what} did not return within {seconds} s: is there a loop that "
+                           "never ends? This platform cannot stop it from here (no fork): it "
+                           "keeps running until you restart the kernel (Kernel > Restart).")
+                         .format(seconds=f"{TIME_LIMIT:g}", what=session.what))
+    return box[0] if box else wrong(_("the checker could not judge this answer"))
+
+
+def _child(battery: Callable[[_Session], Feedback], session: _Session, writer: Any) -> None:
+    """The child process: judge, send the verdict, and end (a runaway thread with it)."""
+    try:
+        verdict = _watch(battery, session, stoppable=True)
+        try:
+            writer.send(verdict)
+        except Exception:  # an unpicklable message cannot happen, but never hang
+            writer.send(wrong(verdict.message))
+        writer.close()
+    finally:
+        os._exit(0)  # no atexit handlers, no flushing of the kernel's sockets
+
+
+def _run(battery: Callable[[_Session], Feedback], scaffold: str, returns: str = "") -> Feedback:
+    """Judge with ``battery`` where the student's code can be stopped.
+
+    Where the platform can fork, the student's code runs in a short-lived child
+    process (the function is passed by fork, nothing is pickled but the verdict)
+    that ends when its verdict is given: an endless loop ends with it, and the
+    child is always reaped. Elsewhere it runs in a daemon thread, and a function
+    that never returns is reported but keeps running until the kernel restarts.
+    """
+    session = _Session(scaffold=scaffold, returns=returns)
+    ctx = _fork_context()
+    if ctx is None:
+        return _watch(battery, session, stoppable=False)
+    reader, writer = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_child, args=(battery, session, writer), daemon=True,
+                       name="retrylab-build-check")
+    proc.start()
+    writer.close()
+    verdict: Feedback | None = None
+    try:
+        if reader.poll(CHECK_LIMIT):
+            verdict = reader.recv()
+    except (EOFError, OSError):
+        verdict = None
+    finally:
+        reader.close()
+        proc.join(1.0)
+        if proc.is_alive():
+            proc.kill()
+            proc.join()
+        proc.close()
+    if verdict is None:
+        return wrong(_("stopped after {seconds} s: the check of {what} did not finish "
+                       "(is there a loop that never ends?).")
+                     .format(seconds=f"{CHECK_LIMIT:g}", what=scaffold))
+    return verdict
 
 
 def _not_callable(answer: Any, expected: str) -> Feedback:

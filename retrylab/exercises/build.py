@@ -14,11 +14,11 @@ The first difference is named in the lesson's words, and when the student's
 answers match one of the usual mistakes (Python's ``round``, ``n`` off by one,
 no cap, Retry-After taken as the exact wait...) the message says which.
 
-The student's code runs in a daemon thread with a time limit of
-:data:`TIME_LIMIT` seconds per call, so an endless loop is reported instead of
-hanging the kernel. A Python thread cannot be killed: a function that never
-returns keeps running in the background (using CPU) until the kernel restarts;
-the checker only stops waiting for it.
+The student's code runs with a time limit of :data:`TIME_LIMIT` seconds per
+call, in a short-lived child process where the platform can fork: an endless
+loop is reported and stopped with its verdict (the child ends and is reaped),
+so nothing keeps running in the kernel. Where there is no fork (Windows) it
+runs in a daemon thread, which cannot be stopped: the message says so.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from typing import Any
 from ..core.jsround import js_round
 from ..core.outcome import Outcome, should_retry
 from ..core.rng import Mulberry32
+from ..i18n import N_, _, pgettext
 from . import Feedback, prompt, right, unanswered, wrong
 from ._build_harness import (
     _DECO,
@@ -124,7 +125,7 @@ def _diagnose(session: _Session, fn: Callable[..., Any], name: str,
             return all(_as_ms(session.call(f"{name}{p}", fn, *p), f"{name}{p}") == m.model(*p)
                        for p in m.probes)
         if _quiet(session, matches):
-            return " " + m.hint
+            return " " + _(m.hint)
     return ""
 
 
@@ -137,6 +138,9 @@ _ROUND_HINT = ("Python's round() rounds halves to even (round(2.5) == 2); the le
                "Math.round rounds them up: use retrylab.js_round(x) (or math.floor(x + 0.5)).")
 _TRUNC_HINT = ("int() and math.floor cut the fraction off; Math.round rounds to the nearest "
                "whole ms (halves up): use retrylab.js_round(x).")
+
+_CEIL_HINT = N_("math.ceil rounds every fraction up; Math.round rounds to the nearest whole "
+                "ms (halves up): use retrylab.js_round(x).")
 
 _FULL_MISTAKES: tuple[_Mistake, ...] = (
     _Mistake("These are the ceilings, without jitter: full jitter is r * ceiling, "
@@ -164,6 +168,21 @@ _FULL_MISTAKES: tuple[_Mistake, ...] = (
              "asks for full jitter, r * ceiling.",
              lambda n, r: js_round(_ceiling(n) / 2 + r * _ceiling(n) / 2),
              ((0, 0.25), (2, 0.5))),
+    _Mistake(N_("The draw was shifted to 0.5 + r, so waits run from half the ceiling to 1.5 "
+             "times it: full jitter is r * ceiling, from 0 up to the ceiling."),
+             lambda n, r: js_round((0.5 + r) * _ceiling(n)), ((0, 0.25), (1, 0.25), (3, 0.6))),
+    _Mistake(_CEIL_HINT,
+             lambda n, r: math.ceil(r * _ceiling(n)),
+             ((0, _frac(200, 70) - 0.5 / 200), (2, _frac(800, 300) - 0.5 / 800),
+              (4, (9.25) / 3200))),
+    _Mistake(N_("The ceiling grows by 200 ms a retry (200 * (n + 1)): exponential backoff "
+             "doubles it every retry, 200 * 2**n."),
+             lambda n, r: js_round(r * min(CAP, BASE * (n + 1))),
+             ((2, 0.5), (3, 0.5), (4, 0.5))),
+    _Mistake(N_("The ceiling multiplies by n (200 * 2 * n) instead of raising 2 to the power "
+             "n: in Python that is 200 * 2 ** n."),
+             lambda n, r: js_round(r * min(CAP, BASE * FACTOR * n)),
+             ((1, 0.5), (3, 0.5), (4, 0.5))),
 )
 
 
@@ -207,7 +226,7 @@ def check_full_jitter(fn: Any) -> Feedback:
         return right(f"all 6 rows of the lesson's table (70 296 780 303 480 957) and "
                      f"{len(cases)} unseen cases match, exact .5 halves included.")
 
-    return _run(battery, "your function full_jitter(n, r)")
+    return _run(battery, "your function full_jitter(n, r)", pgettext("return value", "the wait"))
 
 
 # == 2. decorrelated jitter ===========================================================
@@ -234,7 +253,7 @@ def _deco_cases() -> list[tuple[int, float]]:
     while len(cases) < 200:
         rng = Mulberry32(seed)
         prev = BASE
-        for _ in range(6):       # a chain, as the lesson's table is
+        for _step in range(6):       # a chain, as the lesson's table is
             r = rng()
             cases.append((prev, r))
             prev = _deco(prev, r)
@@ -264,6 +283,22 @@ _DECO_MISTAKES: tuple[_Mistake, ...] = (
              "previous wait (onceki * 3), which is what makes it grow.",
              lambda p, r: min(CAP, js_round(BASE + r * (BASE * 3 - BASE))),
              ((1000, 0.5), (3000, 0.25))),
+    _Mistake(N_("The top of the range was capped (min(5000, prev * 3)) instead of the wait: "
+             "the lesson draws from 200 up to prev * 3 and caps the rounded wait, "
+             "min(5000, Math.round(...))."),
+             lambda p, r: js_round(BASE + r * (min(CAP, p * 3) - BASE)),
+             ((2000, 0.5), (4000, 0.25), (3000, 0.75))),
+    _Mistake(_CEIL_HINT,
+             lambda p, r: min(CAP, math.ceil(BASE + r * (p * 3 - BASE))),
+             ((200, 10.25 / 400), (1000, 500.25 / 2800))),
+    _Mistake(N_("The range reaches 2 * prev; the lesson's decorrelated jitter draws up to "
+             "3 times the previous wait (onceki * 3)."),
+             lambda p, r: min(CAP, js_round(BASE + r * (p * 2 - BASE))),
+             ((1000, 0.5), (400, 0.75))),
+    _Mistake(N_("That is the exponential ceiling's full jitter, not decorrelated jitter: the "
+             "range depends on the previous wait, 200 + r * (prev * 3 - 200), not on a "
+             "retry number."),
+             lambda p, r: js_round(r * p), ((1000, 0.5), (400, 0.75))),
 )
 
 
@@ -310,7 +345,8 @@ def check_decorrelated(fn: Any) -> Feedback:
         return right(f"all 6 rows of the lesson's table (384 1034 2121 1933 3986 5000) and "
                      f"{len(cases)} unseen cases match.")
 
-    return _run(battery, "your function decorrelated(prev, r)")
+    return _run(battery, "your function decorrelated(prev, r)",
+                pgettext("return value", "the wait"))
 
 
 # == 3. which failures are retried ====================================================
@@ -335,16 +371,23 @@ def _rule_cases() -> tuple[list[tuple[str, Outcome, str, bool]], list[tuple[Outc
                 "POST", True),
                ("the lesson's rule for a body error", Outcome.body(), "GET", False),
                ("the lesson's rule for a cancellation", Outcome.cancelled(), "GET", False)]
-    methods = ("GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS")
     unseen: list[tuple[Outcome, str, bool]] = []
     for key in (False, True):
-        for m in methods:
+        for m in METHODS:
             unseen += [(Outcome.network(), m, key), (Outcome.body(), m, key),
                        (Outcome.cancelled(), m, key)]
-            unseen += [(Outcome.http(s), m, key) for s in range(400, 600, 3)]
-            unseen += [(Outcome.http(s), m, key) for s in (429, 500, 502, 503, 504, 599)]
-            unseen += [(Outcome.http(429, retry_after=1), m, key), (Outcome.success(), m, key)]
+            unseen += [(Outcome.http(429, retry_after=1), m, key),
+                       (Outcome.http(503, retry_after=2), m, key), (Outcome.success(), m, key)]
+    # every status from 100 to 599, with every method, with and without a key
+    unseen += [(Outcome.http(s), m, key) for s in STATUSES for m in METHODS
+               for key in (False, True)]
     return lesson, unseen
+
+
+#: Every method of RFC 9110 (and PATCH, RFC 5789) a client sends.
+METHODS = ("GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE", "POST", "PATCH", "CONNECT")
+#: Every status an HTTP answer can carry.
+STATUSES = range(100, 600)
 
 
 def _rule_hint(o: Outcome, method: str, key: bool, want: bool) -> str:
@@ -356,7 +399,7 @@ def _rule_hint(o: Outcome, method: str, key: bool, want: bool) -> str:
                         "not act twice.")
             return (f" A network error on {method} is retried: a safe method changes "
                     "nothing, so sending it again is harmless.")
-        if method in ("PUT", "DELETE"):
+        if method in ("PUT", "DELETE", "TRACE"):
             return (f" The lesson retries a network error only for its safe methods GET, "
                     f"HEAD and OPTIONS (GUVENLI_YONTEM); {method} is idempotent in "
                     "RFC 9110, but the lesson sends it again only with an idempotency key.")
@@ -371,6 +414,9 @@ def _rule_hint(o: Outcome, method: str, key: bool, want: bool) -> str:
         if s >= 500:
             return (f" Every 5xx is retried (status >= 500): {s} reports the server's state "
                     "right now, which can change.")
+        if s < 400:
+            return _(" {status} is not a failure a retry can fix (1xx, 2xx and 3xx are "
+                     "answers, not errors): only 429 and the 5xx are retried.").format(status=s)
         return (f" {s} is about the request itself: the same request gets the same answer. "
                 "Among the 4xx only 429 is retried.")
     if o.kind == "body":
@@ -415,14 +461,18 @@ def check_should_retry(fn: Any) -> Feedback:
             if got != want:
                 return wrong(f"the lesson's cases match, but {what} returned {got}; "
                              f"the lesson's rule says {want}." + _rule_hint(o, m, key, want))
-        return right(f"the lesson's {len(lesson)} cases and {len(unseen)} unseen ones "
-                     "(every 4xx and 5xx, network errors with and without a key) match.")
+        return right(_("the lesson's {lesson} cases and {unseen} unseen ones (every status "
+                       "from 100 to 599 with every method, network errors, body errors and "
+                       "cancellations with and without a key) match.")
+                     .format(lesson=len(lesson), unseen=len(unseen)))
 
-    return _run(battery, "your function should_retry(outcome, method, idempotency_key)")
+    return _run(battery, "your function should_retry(outcome, method, idempotency_key)",
+                pgettext("return value", "True or False"))
 
 
-# The loop and the breaker live in build_loop (one module a job); import them from here.
-from .build_loop import check_breaker, check_retry_loop  # noqa: E402
+# The loop and the breaker live in their own modules (one a job); import them from here.
+from .build_breaker import check_breaker  # noqa: E402
+from .build_loop import check_retry_loop  # noqa: E402
 
 __all__ = ["check_breaker", "check_decorrelated", "check_full_jitter", "check_retry_loop",
            "check_should_retry"]

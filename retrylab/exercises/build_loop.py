@@ -1,4 +1,4 @@
-"""Checkers for the retry loop and the circuit breaker the student writes.
+"""The checker of the retry loop the student writes.
 
 Part of :mod:`retrylab.exercises.build` (import the checkers from there); see
 its docstring for how the checkers judge.
@@ -10,23 +10,22 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.breaker import CircuitBreaker
 from ..core.outcome import Outcome
 from ..core.policy import RetryPolicy
 from ..core.rng import Mulberry32
+from ..i18n import N_, _, pgettext
 from . import Feedback, prompt, right, unanswered, wrong
 from ._build_harness import (
     _FULL,
     _LESSON_SCRIPTS,
-    BREAKER_COOLDOWN,
-    BREAKER_EVENTS,
-    BREAKER_THRESHOLD,
+    BASE,
+    CAP,
     DRAW_LIMIT,
+    FACTOR,
     RETRY_SCENARIOS,
     SEED,
     SEND_LIMIT,
     SLEEP_LIMIT,
-    _as_bool,
     _as_ms,
     _Guard,
     _not_callable,
@@ -49,15 +48,19 @@ class _Server:
     sent: int = 0
     slept: list[Any] = field(default_factory=list)
     draws: int = 0
+    order: list[str] = field(default_factory=list)   #: "send" and "sleep", in call order
 
     def send(self) -> Outcome:
         self.sent += 1
+        self.order.append("send")
         if self.sent > SEND_LIMIT:
             self._trip("send")
         return self.outcomes[min(self.sent, len(self.outcomes)) - 1]
 
     def sleep(self, ms: Any) -> None:
         self.slept.append(ms)  # checked after the run: raising here could be swallowed
+        if len(self.order) < 4 * SEND_LIMIT:
+            self.order.append("sleep")
         if len(self.slept) > SLEEP_LIMIT:
             self._trip("sleep")
 
@@ -119,6 +122,17 @@ class _Seen:
     sent: int
     slept: tuple[int, ...]
     draws: int
+    order: tuple[str, ...] = ()
+
+    @property
+    def slept_first(self) -> bool:
+        """It slept before its first attempt."""
+        return self.order[:1] == ("sleep",)
+
+    @property
+    def slept_last(self) -> bool:
+        """It slept after its last attempt."""
+        return len(self.order) > 1 and self.order[-1] == "sleep"
 
     def line(self) -> str:
         return (f"attempts={self.attempts} outcome={self.outcome.label()} "
@@ -130,7 +144,7 @@ def _reference(case: _Case, draws_from: Callable[[], float] | None = None) -> _S
     r = RetryPolicy(max_attempts=case.max_attempts, backoff=_FULL).run(
         srv.send, case.method, srv.rng, srv.sleep)
     return _Seen(r.attempts, r.outcome, tuple(r.waits), srv.sent,
-                 tuple(int(w) for w in srv.slept), srv.draws)
+                 tuple(int(w) for w in srv.slept), srv.draws, tuple(srv.order))
 
 
 def _student(s: _Session, fn: Callable[..., Any], case: _Case,
@@ -155,11 +169,15 @@ def _student(s: _Session, fn: Callable[..., Any], case: _Case,
                           "the waits in ms."))
     waits = tuple(_as_ms(w, f"{what}, in its waits,") for w in parts[2])
     slept = tuple(_as_ms(w, f"{what}, calling sleep(),") for w in srv.slept)
-    return _Seen(attempts, outcome, waits, srv.sent, slept, srv.draws)
+    return _Seen(attempts, outcome, waits, srv.sent, slept, srv.draws, tuple(srv.order))
 
 
 def _loop_difference(got: _Seen, want: _Seen) -> str:
     """The first difference, beyond the summary lines; "" if none."""
+    if got.slept_first:
+        return _(_SLEPT_FIRST)
+    if got.sent == want.sent and got.slept_last and not want.slept_last:
+        return _(_SLEPT_LAST)
     if got.sent != want.sent:
         return f" send() was called {got.sent} times, {want.sent} expected."
     if got.attempts != got.sent:
@@ -175,7 +193,38 @@ def _loop_difference(got: _Seen, want: _Seen) -> str:
     if got.draws != want.draws:
         return (f" rng() was called {got.draws} times; the lesson draws once per wait "
                 f"({want.draws} here), even when Retry-After wins.")
+    if got.order != want.order:
+        return _(" It called send() and sleep() in the order {got}; the lesson's loop "
+                 "sleeps once between two attempts: {want}.").format(
+                     got=", ".join(got.order[:12]), want=", ".join(want.order[:12]))
     return ""
+
+
+_SLEPT_FIRST = N_(" It slept before the first attempt: the first attempt is sent at once, "
+                  "and a wait comes only between a failed attempt and the next one.")
+_SLEPT_LAST = N_(" It slept after the last attempt: when the attempt limit is reached (or the "
+                 "rule says no), give up at once; the lesson returns before waiting.")
+
+
+def _half_draws() -> tuple[float, ...]:
+    """One draw per retry n = 0..8 for which r * ceiling(n) is exactly an even number + 0.5.
+
+    There Python's round() (halves to even) and Math.round (halves up) differ by 1 ms.
+    """
+    draws: list[float] = []
+    for n in range(9):
+        c = min(CAP, BASE * FACTOR ** n)
+        k = c // 3 // 2 * 2
+        while True:
+            r = (k + 0.5) / c
+            if r * c == k + 0.5:
+                draws.append(r)
+                break
+            k += 2
+    return tuple(draws)
+
+
+_HALF_DRAWS = _half_draws()
 
 
 _LIMIT_CASE = _Case((Outcome.http(503),), "GET", 3, values=(0.5,))
@@ -187,7 +236,12 @@ _RA_IGNORED_CASE = _Case((Outcome.http(429, retry_after=2), Outcome.success()), 
 _RA_DRAW_CASE = _Case((Outcome.http(429, retry_after=2), Outcome.http(503), Outcome.success()),
                       "GET", 4, values=(0.25, 0.75))
 _N_CASE = _Case((Outcome.http(503), Outcome.http(503), Outcome.success()), "GET", 4,
-                values=(0.5,))
+                values=(0.25,))
+#: Nine waits on exact halves (Python's round differs from Math.round on each).
+_HALF_CASE = _Case((Outcome.http(503),) * 9 + (Outcome.success(),), "GET", 10,
+                   values=_HALF_DRAWS)
+#: Waits that reach the cap: 0.75 * 6400 = 4800 but 0.75 * min(5000, 6400) = 3750.
+_CAP_CASE = _Case((Outcome.http(503),) * 9 + (Outcome.success(),), "GET", 10, values=(0.75,))
 _REFUSED = ((Outcome.http(422), "POST"), (Outcome.http(404), "GET"),
             (Outcome.network(), "POST"), (Outcome.body(), "GET"), (Outcome.cancelled(), "GET"))
 _RETRIED = ((Outcome.network(), "GET"), (Outcome.http(500), "GET"),
@@ -223,9 +277,10 @@ def _loop_hint(s: _Session, fn: Callable[..., Any]) -> str:
             return (" With max_attempts=3 against a server that always answers 503 it made "
                     "only 2 attempts, one too few: the first attempt counts too, so there "
                     "are max_attempts - 1 waits.")
-        if seen.sent == 3 and len(seen.slept) >= 3:
-            return (" It slept after the last attempt: when the attempt limit is reached, "
-                    "give up at once (the lesson returns before waiting).")
+        if seen.slept_first:
+            return _(_SLEPT_FIRST)
+        if seen.sent == 3 and seen.slept_last:
+            return _(_SLEPT_LAST)
     seen = run(_RA_IGNORED_CASE)
     if seen is not None and seen.waits[:1] == (100,):
         return (" Retry-After was ignored (or not turned from seconds into ms): it is a "
@@ -241,12 +296,38 @@ def _loop_hint(s: _Session, fn: Callable[..., Any]) -> str:
                 "wait (Math.max(bekleme(deneme), ...) always calls bekleme), so the next "
                 "waits use the next draws.")
     seen = run(_N_CASE)
-    if seen is not None and seen.waits == (200, 400):
+    if seen is not None and seen.waits == (100, 200):
         return (" The waits are those of the next retry: n = 0 for the first retry, whose "
                 "ceiling is 200 ms.")
+    if seen is not None and seen.waits == (150, 300):
+        return _(" The draw was shifted to 0.5 + r (a probe with r = 0.25 waited 150 and "
+                 "300 ms, not 50 and 100): full jitter is r * ceiling, from 0 up to the "
+                 "ceiling.")
     if seen is not None and seen.draws > 2:
         return f" It drew {seen.draws} numbers for 2 waits: the lesson draws once per wait."
+    seen = run(_CAP_CASE)
+    if seen is not None and any(w > CAP for w in seen.waits):
+        return _(" A wait passed {cap} ms: the cap is missing. The ceiling is "
+                 "min(5000, 200 * 2**n).").format(cap=CAP)
+    if seen is not None and seen.waits == tuple(
+            min(CAP, round(0.75 * BASE * FACTOR ** n)) for n in range(9)):
+        return _(" Cap the ceiling, not the wait: with r = 0.75 the wait before retry 5 is "
+                 "0.75 * min(5000, 6400) = 3750 ms, but your loop waited min(5000, 0.75 * "
+                 "6400) = 4800. Capping the wait piles every late retry on exactly 5000 ms.")
+    seen = run(_HALF_CASE)
+    if seen is not None and seen.waits == tuple(
+            round(r * min(CAP, BASE * FACTOR ** n)) for n, r in enumerate(_HALF_DRAWS)):
+        return _(" On draws where r * ceiling ends in exactly .5 your waits are 1 ms short: "
+                 "Python's round() rounds halves to even (round(70.5) == 70); the lesson's "
+                 "Math.round rounds them up: use retrylab.js_round(x).")
     return ""
+
+
+def _explain(s: _Session, fn: Callable[..., Any], got: _Seen, want: _Seen) -> str:
+    """The first difference, then the usual mistake the probes find (each said once)."""
+    difference = _loop_difference(got, want)
+    hint = _loop_hint(s, fn)
+    return difference + ("" if hint and hint in difference else hint)
 
 
 def _loop_cases() -> list[_Case]:
@@ -267,6 +348,17 @@ def _loop_cases() -> list[_Case]:
                          for i in range(length))
         cases.append(_Case(outcomes, methods[int(rng() * len(methods))],
                            1 + int(rng() * 6), seed=seed))
+    # long runs whose ceilings reach the cap (retry 5 on: 200 * 2**5 = 6400 > 5000)
+    for limit in (7, 8, 10, 12):
+        cases.append(_Case((Outcome.http(503),), "GET", limit, seed=500 + limit))
+    cases.append(_Case((Outcome.network(),) * 8 + (Outcome.success("ok"),), "HEAD", 10,
+                       seed=77))
+    cases.append(_CAP_CASE)
+    # waits that land on exact halves, where Python's round() and Math.round differ
+    cases.append(_HALF_CASE)
+    cases.append(_Case((Outcome.http(502),) * 5 + (Outcome.http(429, retry_after=1),
+                                                   Outcome.success()), "PUT", 8,
+                       values=_HALF_DRAWS))
     return cases
 
 
@@ -278,7 +370,8 @@ def check_retry_loop(fn: Any) -> Feedback:
     ``max(Math.round(rng() * min(5000, 200 * 2**n)), retry_after * 1000)`` ms
     before retry n (n = 0 first), drawing even when Retry-After wins, and
     send again. Judged first on the lesson's four scenarios on one shared
-    Mulberry32(20260114) ("70, 184, 2000, 2000"), then on 80 unseen servers,
+    Mulberry32(20260114) ("70, 184, 2000, 2000"), then on 88 unseen servers
+    (runs long enough to reach the cap, draws landing on exact halves),
     against :meth:`retrylab.RetryPolicy.run`.
 
     >>> from retrylab import RetryPolicy
@@ -286,7 +379,7 @@ def check_retry_loop(fn: Any) -> Feedback:
     ...     r = RetryPolicy(max_attempts=max_attempts).run(send, method, rng, sleep)
     ...     return r.attempts, r.outcome, r.waits
     >>> check_retry_loop(loop)
-    Correct: ... (waits 70, 184, 2000, 2000) and 80 unseen servers match...
+    Correct: ... (waits 70, 184, 2000, 2000) and 88 unseen servers match...
     >>> def greedy(send, method, max_attempts, sleep, rng):
     ...     r = RetryPolicy(max_attempts=max_attempts + 1).run(send, method, rng, sleep)
     ...     return r.attempts, r.outcome, r.waits
@@ -300,7 +393,7 @@ def check_retry_loop(fn: Any) -> Feedback:
 
     def battery(s: _Session) -> Feedback:
         student_rng, reference_rng = Mulberry32(SEED), Mulberry32(SEED)
-        for (_, name, method, _, limit), script in zip(RETRY_SCENARIOS, _LESSON_SCRIPTS,
+        for (_tr, name, method, _path, limit), script in zip(RETRY_SCENARIOS, _LESSON_SCRIPTS,
                                                       strict=True):
             case = _Case(script, method, limit, seed=SEED, name=name)
             got = _student(s, fn, case, student_rng)
@@ -309,7 +402,7 @@ def check_retry_loop(fn: Any) -> Feedback:
                 return wrong(f'the lesson\'s scenario "{name}" ({method}, max_attempts='
                              f"{limit}, the lesson's one generator shared by all four): your "
                              f"loop gave {got.line()}; the lesson prints {want.line()}."
-                             + _loop_difference(got, want) + _loop_hint(s, fn))
+                             + _explain(s, fn, got, want))
         cases = _loop_cases()
         for case in cases:
             got = _student(s, fn, case)
@@ -317,199 +410,10 @@ def check_retry_loop(fn: Any) -> Feedback:
             if got != want:
                 return wrong(f"the lesson's four scenarios match, but with {case.describe()} "
                              f"your loop gave {got.line()}; the lesson's loop gives "
-                             f"{want.line()}." + _loop_difference(got, want)
-                             + _loop_hint(s, fn))
+                             f"{want.line()}." + _explain(s, fn, got, want))
         return right(f"the lesson's four scenarios (waits 70, 184, 2000, 2000) and "
                      f"{len(cases)} unseen servers match: attempts, outcome, waits, sleeps "
                      "and draws.")
 
-    return _run(battery, "your function retry(send, method, max_attempts, sleep, rng)")
-
-
-# == 5. the circuit breaker ==============================================================
-
-#: One event: (now in ms, did the request succeed, extra allow() calls while it is in flight).
-_Event = tuple[int, bool, int]
-
-
-def _history(log: Sequence[str]) -> str:
-    shown = list(log[-8:])
-    return ("after " + ", ".join(shown) + ", ") if shown else ""
-
-
-def _drive(s: _Session, cls: Any, threshold: int, cooldown: int,
-           events: Sequence[_Event], lesson: bool = False) -> Feedback | None:
-    """Replay ``events`` on the student's breaker and retrylab's in lockstep."""
-    name = getattr(cls, "__name__", "cls")
-    student = s.call(f"{name}({threshold}, {cooldown})", cls, threshold, cooldown,
-                     answer=False)
-    for method in ("allow", "record"):
-        if not callable(getattr(student, method, None)):
-            return wrong(f"{name}({threshold}, {cooldown}) has no {method}() method: the "
-                         "breaker needs allow(now) -> bool and record(success, now).")
-    ref = CircuitBreaker(threshold, cooldown)
-    log: list[str] = []
-    for row, (now, success, extra) in enumerate(events, 1):
-        admitted = False
-        for k in range(1 + extra):
-            what = f"allow({now})"
-            got = _as_bool(s.call(f"{name}(...).{what}", student.allow, now), what)
-            want = ref.allow(now)
-            if got != want:
-                said = "lets the request through" if want else "refuses it"
-                if lesson:
-                    where = (f"row {row} of the lesson's trace (threshold=3, cooldown=5000): "
-                             f"allow({now}) returned {got}; the lesson's breaker {said} "
-                             f"(state {ref.state.value}).")
-                else:
-                    second = " (a second call while the trial is in flight)" if k else ""
-                    where = (f"with threshold={threshold}, cooldown={cooldown}, "
-                             f"{_history(log)}allow({now}){second} returned {got}; "
-                             f"retrylab's CircuitBreaker {said} (state {ref.state.value}).")
-                return wrong(where)
-            log.append(f"allow({now}) -> {got}")
-            admitted = admitted or (k == 0 and want)
-            if not admitted:
-                break
-        if admitted:
-            s.call(f"{name}(...).record({success}, {now})", student.record, success, now)
-            ref.record(success, now)
-            log.append(f"record({success}, {now})")
-    return None
-
-
-def _observe(s: _Session, cls: Any, threshold: int, cooldown: int,
-             events: Sequence[_Event]) -> list[bool] | None:
-    """The student's allow() answers on ``events`` (sent when allowed), None on failure."""
-    def go() -> list[bool]:
-        b = s.call(f"{threshold}, {cooldown}", cls, threshold, cooldown, answer=False)
-        seen: list[bool] = []
-        for now, success, extra in events:
-            admitted = False
-            for k in range(1 + extra):
-                a = _as_bool(s.call(f"allow({now})", b.allow, now), f"allow({now})")
-                seen.append(a)
-                admitted = admitted or (k == 0 and a)
-                if not admitted:
-                    break
-            if admitted:
-                s.call(f"record({success}, {now})", b.record, success, now)
-        return seen
-    out: list[bool] | None = _quiet(s, go)
-    return out
-
-
-T, F = True, False
-#: (threshold, cooldown, events, [(the student's allow() answers that show a mistake, hint)])
-_BREAKER_PROBES: tuple[tuple[int, int, tuple[_Event, ...],
-                             tuple[tuple[list[bool], str], ...]], ...] = (
-    (3, 100, ((0, F, 0), (1, F, 0), (2, F, 0), (3, F, 0)), (
-        ([T, T, F, F], "With threshold=3 it opened after 2 failures in a row: it opens on "
-                       "the threshold-th failure (ardisikHata >= ESIK), not one before."),
-        ([T, T, T, T], "With threshold=3 it was still closed after 3 failures in a row: the "
-                       "threshold-th failure opens it (>=, not >)."))),
-    (1, 100, ((0, F, 0), (100, F, 1)), (
-        ([T, T, T], "While half-open your breaker let a second call through before the "
-                    "trial's result came back: half-open admits ONE trial, and allow() is "
-                    "False until record() reports it (the lesson's izinVer lets every call "
-                    "through; with many callers that is a flood, not a trial)."),)),
-    (3, 100, ((0, F, 0), (1, F, 0), (2, T, 0), (3, F, 0), (4, F, 0)), (
-        ([T, T, T, T, F], "After failure, failure, success, failure your breaker opened: a "
-                          "success must reset the count, the threshold counts failures IN A "
-                          "ROW (ardisikHata = 0 on success)."),)),
-    (1, 100, ((0, F, 0), (100, T, 0), (101, T, 0)), (
-        ([T, F, T], "Exactly cooldown ms after opening, allow() must admit the trial: the "
-                    "lesson's test is simdi - acilma >= SOGUMA (now - opened_at >= cooldown, "
-                    "not >)."),
-        ([T, F, F], "After the cooldown your breaker never let a trial through: once "
-                    "now - opened_at >= cooldown it turns half-open and allow() admits one "
-                    "trial."))),
-    (1, 100, ((0, F, 0), (99, T, 0), (100, T, 0)), (
-        ([T, T, T], "Your breaker lets a call through one ms before the cooldown is over "
-                    "(with cooldown=100, 99 ms after opening): it is over only when "
-                    "now - opened_at >= cooldown."),)),
-    (3, 100, ((0, F, 0), (1, F, 0), (2, F, 0), (102, F, 0), (103, T, 1)), (
-        ([T, T, T, T, T, T], "After the half-open trial failed at 102 ms your breaker let "
-                             "calls through at 103 ms: a failed trial opens the breaker "
-                             "again at once, with a fresh cooldown counted from the trial "
-                             "(the lesson's 6000 ms row: acilma = simdi)."),
-        ([T, T, T, T, T, F], "After the half-open trial failed at 102 ms your breaker let "
-                             "a call through at 103 ms: a failed trial opens the breaker "
-                             "again, with a fresh cooldown counted from the trial's time "
-                             "(the lesson's 6000 ms row: acilma = simdi), not from the "
-                             "first opening."))),
-    (1, 100, ((0, F, 0), (100, T, 0), (101, T, 0), (102, T, 0)), (
-        ([T, T, F, F], "After a successful trial the breaker must close and let calls "
-                       "through again (the lesson's 11500 ms row)."),)),
-)
-
-
-def _breaker_hint(s: _Session, cls: Any) -> str:
-    for threshold, cooldown, events, signs in _BREAKER_PROBES:
-        seen = _observe(s, cls, threshold, cooldown, events)
-        for answers, hint in signs:
-            if seen == answers:
-                return " " + hint
-    return ""
-
-
-def _breaker_cases() -> list[tuple[int, int, list[_Event]]]:
-    """Unseen event sequences; steps land on cooldown - 1, cooldown and cooldown + 1."""
-    cases: list[tuple[int, int, list[_Event]]] = []
-    for seed in range(1, 61):
-        rng = Mulberry32(seed * 104729)
-        threshold = 1 + int(rng() * 4)
-        cooldown = (1, 50, 100, 5000)[int(rng() * 4)]
-        now, events = 0, []
-        for _ in range(12 + int(rng() * 12)):
-            step = (0, 1, cooldown - 1, cooldown, cooldown + 1, int(rng() * 2 * cooldown))
-            now += step[int(rng() * len(step))]
-            extra = 1 if rng() < 0.2 else 2 if rng() < 0.05 else 0
-            events.append((now, rng() < 0.35, extra))
-        cases.append((threshold, cooldown, events))
-    return cases
-
-
-def check_breaker(cls: Any) -> Feedback:
-    """Judge a breaker class ``cls(threshold, cooldown)`` with ``allow(now) -> bool``
-    and ``record(success, now)``.
-
-    The rule: closed lets calls through; the threshold-th failure in a row
-    opens it (a success resets the count); open refuses until
-    ``now - opened_at >= cooldown``, then the first allow() admits ONE trial
-    (half-open) and refuses others until it is recorded; its success closes,
-    its failure re-opens with a fresh cooldown. Judged first on the lesson's
-    nine-row trace, then on 60 unseen event sequences, against
-    :class:`retrylab.CircuitBreaker`.
-
-    >>> from retrylab import CircuitBreaker
-    >>> check_breaker(CircuitBreaker)
-    Correct: ... nine rows ...
-    >>> class Forgetful(CircuitBreaker):
-    ...     def record(self, success, now):
-    ...         return super().record(False, now)   # a success is counted as a failure
-    >>> check_breaker(Forgetful)
-    Try again: row 9 of the lesson's trace ...
-    """
-    if unanswered(cls):
-        return prompt("your class Breaker(threshold, cooldown)")
-    if not callable(cls):
-        return _not_callable(cls, "a class Breaker(threshold, cooldown) with allow(now) "
-                                  "and record(success, now)")
-
-    def battery(s: _Session) -> Feedback:
-        events = [(now, ok, 0) for now, ok in BREAKER_EVENTS]
-        verdict = _drive(s, cls, BREAKER_THRESHOLD, BREAKER_COOLDOWN, events, lesson=True)
-        if verdict is not None:
-            return wrong(verdict.message + _breaker_hint(s, cls))
-        cases = _breaker_cases()
-        for threshold, cooldown, evs in cases:
-            verdict = _drive(s, cls, threshold, cooldown, evs)
-            if verdict is not None:
-                return wrong("the lesson's trace matches, but " + verdict.message
-                             + _breaker_hint(s, cls))
-        return right(f"the lesson's nine rows (sent 6, blocked 3) and {len(cases)} unseen "
-                     "event sequences match, the cooldown's exact boundary and a second "
-                     "call during the half-open trial included.")
-
-    return _run(battery, "your class Breaker(threshold, cooldown)")
+    return _run(battery, "your function retry(send, method, max_attempts, sleep, rng)",
+                pgettext("return value", "the tuple (attempts, outcome, waits)"))

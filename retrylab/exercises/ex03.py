@@ -9,6 +9,7 @@ from ..core.constants import SEED
 from ..core.outcome import Outcome
 from ..core.policy import RetryPolicy, StopReason
 from ..core.rng import Mulberry32
+from ..i18n import _
 from . import Feedback, as_text, as_wholes, checker, prompt, right, shown, unanswered, wrong
 
 #: Exercise 1: (backoff wait in ms, the server's Retry-After in seconds or None).
@@ -55,32 +56,49 @@ def check_waits(answer: Any) -> Feedback:
 
 @checker
 def check_give_up_reason(answer: Any) -> Feedback:
-    """Why ``RetryPolicy.user_triggered()`` stops against 503 + ``Retry-After: 30``.
+    """Why ``RetryPolicy.user_triggered()`` stops against 503 + ``Retry-After: 2``
+    every time (the notebook shows the time budget on another policy, and a
+    Retry-After longer than max_retry_after; this one is shorter).
 
-    >>> check_give_up_reason("retry_after_too_long").correct
+    >>> check_give_up_reason("time_budget").correct
     True
     """
     if unanswered(answer):
         return prompt('a stop reason such as "max_attempts" (see StopReason)')
-    answers = iter([Outcome.http(503, retry_after=30)] * 5)
+    answers = iter([Outcome.http(503, retry_after=RETRY_AFTER_S)] * 5)
     r = RetryPolicy.user_triggered().run(lambda: next(answers), "GET", Mulberry32(SEED))
     text = as_text(answer)
     if text is None:
         return wrong(f"answer={shown(answer)}: give the reason as text, one of "
                      + ", ".join(repr(s.value) for s in StopReason) + ".")
     if text == r.reason.value:
-        return right(f"{r.reason.value}: after {r.attempts} attempt the loop stops, because "
-                     "30 s is more than the preset's max_retry_after of 3000 ms; the user is "
-                     "told at once instead of waiting.")
-    if text == StopReason.TIME_BUDGET.value:
-        return wrong("time_budget is close, but the loop checks Retry-After against "
-                     "max_retry_after first and stops there.")
+        return right(_("{reason}: 2 s is within the preset's max_retry_after (3000 ms), so the "
+                       "loop waits 2000 ms and tries again; after attempt {attempts} a second "
+                       "2000 ms wait would pass the 3000 ms time budget, so it stops there, "
+                       "before max_attempts=3 is reached.").format(reason=r.reason.value,
+                                                                  attempts=r.attempts))
+    if text == StopReason.RETRY_AFTER_TOO_LONG.value:
+        return wrong(_("retry_after_too_long would be right for Retry-After: 30; 2 s is "
+                       "below the preset's max_retry_after of 3000 ms, so it is honoured. What "
+                       "does a second 2 s wait do to the 3000 ms time budget?"))
+    if text == StopReason.MAX_ATTEMPTS.value:
+        return wrong(_("max_attempts is 3, but the loop stops before the third attempt: "
+                       "add up the waits and compare them with the preset's time_budget."))
     if text in {s.value for s in StopReason}:
-        return wrong(f"{text}: look at the preset's max_retry_after and compare it with "
-                     "30 s.")
+        return wrong(_("{reason}: look at the preset's limits (max_attempts, time_budget, "
+                       "max_retry_after) and follow the waits of 2 s.").format(reason=text))
     return wrong(f"answer={shown(answer)}: give one of "
                  + ", ".join(repr(s.value) for s in StopReason) + ".")
 
+
+#: Exercise 3's Retry-After (s): below the preset's max_retry_after, unlike the 30 s above.
+RETRY_AFTER_S = 2
+
+#: What each closed exercise's checker accepts, as the page could print it
+#: (tests/test_answers_hidden.py fails if one shows above its exercise).
+ANSWERS: dict[str, tuple[str, ...]] = {
+    "check_give_up_reason": ('"time_budget"', "reason=time_budget", "TIME_BUDGET"),
+}
 
 #: The largest draw Mulberry32 can return: the worst case for every jitter.
 HIGHEST_DRAW = (2 ** 32 - 1) / 2 ** 32

@@ -14,9 +14,10 @@ from typing import Any
 
 from ..core.outcome import Outcome
 from ..core.policy import RetryPolicy
+from ..i18n import _
 from ..lessons.mobile_code import kotlin_run
 from ..lessons.mobile_mistakes import LIFECYCLE_LOOPS, lifecycle_table, outage_cost
-from . import Feedback, as_wholes, prompt, right, unanswered, wrong
+from . import Feedback, as_wholes, prompt, right, shown, unanswered, wrong
 
 #: The failures exercise 1 of notebook 05 asks about, by label.
 FAILURES: dict[str, Outcome] = {
@@ -223,16 +224,41 @@ def check_lifecycle(loops: Any) -> Feedback:
                  "background.")
 
 
-def _kotlin_waits() -> list[int]:
-    run = kotlin_run([Outcome.network()] * 3 + [Outcome.success()], max_retries=3)
+def measure_lifecycle(prediction: Any, background_at: int = 15_000,
+                      latency_ms: int = 10_000) -> Any:
+    """The lifecycle table, once a prediction is made (notebook 05b, exercise 3).
+
+    Until ``prediction`` holds an answer the measurement is not shown, so the page
+    never prints the answer under an exercise that asks to predict it.
+
+    >>> measure_lifecycle(...)
+    Not yet: write your prediction in kept_sending above and run it, then run this cell.
+    >>> int(measure_lifecycle({"policy"}).loc["policy", "sent after background"])
+    0
+    """
+    if unanswered(prediction):
+        return Feedback(False, _("write your prediction in kept_sending above and run it, "
+                                 "then run this cell."), answered=False)
+    return lifecycle_table(background_at=background_at, latency_ms=latency_ms)
+
+
+#: Appendix A1, exercise 1: the base delay asked about (the runs the page shows use 1000).
+KOTLIN_BASE_MS = 1500
+
+
+def _kotlin_waits(base: int = KOTLIN_BASE_MS) -> list[int]:
+    run = kotlin_run([Outcome.network()] * 3 + [Outcome.success()], max_retries=3,
+                     base_delay_ms=base)
     return list(run.waits)
 
 
 def check_kotlin_waits(waits: Any) -> Feedback:
-    """Appendix A1: the three waits of ``executeWithRetry`` (base 1000 ms, lesson seed).
+    """Appendix A1: the three waits of ``executeWithRetry`` (base 1500 ms, lesson seed;
+    the page's runs show the sample's base of 1000 ms).
 
-    >>> check_kotlin_waits([850, 1918, 4957])
-    Correct: waits [850, 1918, 4957] ms: 1000 x 2^n x (0.5 + r), cut to whole ms by toLong().
+    >>> check_kotlin_waits([1275, 2877, 7436])
+    Correct: waits [1275, 2877, 7436] ms: 1500 x 2^n x (0.5 + r), cut to whole ms by
+    toLong().
     """
     if unanswered(waits):
         return prompt("the list of three waits in ms")
@@ -241,19 +267,31 @@ def check_kotlin_waits(waits: Any) -> Feedback:
     if given is None:
         return wrong(f"waits={waits!r:.60}: give a list of three whole numbers of ms.")
     if given == expected:
-        return right(f"waits {expected} ms: 1000 x 2^n x (0.5 + r), cut to whole ms by "
-                     "toLong().")
+        return right(_("waits {waits} ms: 1500 x 2^n x (0.5 + r), cut to whole ms by "
+                       "toLong().").format(waits=expected))
+    if given == _kotlin_waits(1000):
+        return wrong(_("waits={waits}: those are the sample's waits with baseDelayMs = 1000, "
+                       "the runs on the page; this one is configured with 1500.")
+                     .format(waits=given))
     if len(given) != len(expected):
         return wrong(f"waits={given!r:.60}: three failures before the success means three "
                      "waits, one before each retry.")
-    if given == [1000, 2000, 4000]:
-        return wrong("waits=[1000, 2000, 4000] are the delays before jitter; the Kotlin "
-                     "multiplies each by (0.5 + Random.nextDouble()).")
+    if given == [1500, 3000, 6000]:
+        return wrong(_("waits=[1500, 3000, 6000] are the delays before jitter; the Kotlin "
+                       "multiplies each by (0.5 + Random.nextDouble())."))
     if all(0 <= g - e <= 1 for g, e in zip(given, expected, strict=True)):
-        return wrong(f"waits={given!r}: nearly; Kotlin's toLong() truncates (4957.9 -> "
-                     "4957), it does not round.")
+        return wrong(_("waits={waits}: nearly; Kotlin's toLong() truncates (7436.96 -> "
+                       "7436), it does not round.").format(waits=given))
     if min(given) < 0:
         return wrong(f"waits={given!r:.60}: a wait is never negative.")
-    return wrong(f"waits={given!r:.60}: run kotlin_run([Outcome.network()] * 3 + "
-                 "[Outcome.success()]) and read .waits, or compute "
-                 "int(1000 * 2**n * (0.5 + r)) with r from Mulberry32(SEED).")
+    return wrong(_("waits={waits}: run kotlin_run([Outcome.network()] * 3 + "
+                   "[Outcome.success()], base_delay_ms=1500) and read .waits, or compute "
+                   "int(1500 * 2**n * (0.5 + r)) with r from Mulberry32(SEED).")
+                 .format(waits=shown(given)))
+
+
+#: What each closed exercise's checker accepts, as the page could print it
+#: (tests/test_answers_hidden.py fails if one shows above its exercise).
+ANSWERS: dict[str, tuple[str, ...]] = {
+    "check_kotlin_waits": ("1275", "2877", "7436"),
+}

@@ -2,7 +2,9 @@
 
 Exercise 1 writes, by hand, the stock ``urllib3.util.Retry`` closest to
 :data:`SHIPPED` (notebook 07's capstone policy with the production rule);
-exercise 2 asks which failures the production rule retries for a keyless POST.
+exercise 2 asks on which failures of a keyless POST the lesson's rule and the production
+rule disagree (:func:`check_keyless_post`, which the production rule retries, is
+kept for other material: the notebook's prose states its answer).
 """
 
 from __future__ import annotations
@@ -11,9 +13,10 @@ import math
 from typing import Any
 
 from ..core.backoff import Backoff
-from ..core.outcome import Outcome
+from ..core.outcome import Outcome, decide
 from ..core.policy import RetryPolicy
 from ..core.production import production_rule
+from ..i18n import _
 from . import Feedback, as_number, prompt, right, unanswered, wrong
 
 #: Notebook 07's capstone policy, with the rule production code should use.
@@ -134,4 +137,63 @@ def check_keyless_post(answer: Any) -> Feedback:
     return wrong(f"{label} is retried: {production_rule(POST_FAILURES[label], 'POST').reason}.")
 
 
-__all__ = ["POST_FAILURES", "SHIPPED", "check_keyless_post", "check_urllib3_retry"]
+def _label_set(answer: Any) -> set[str] | Feedback:
+    if unanswered(answer):
+        return prompt('a set of labels such as {"429", "500"}')
+    if isinstance(answer, str) or not hasattr(answer, "__iter__"):
+        return wrong(f"answer={answer!r}: give a set of labels such as {{'429', '500'}}.")
+    got = {str(a) for a in answer}
+    unknown = sorted(got - set(POST_FAILURES))
+    if unknown:
+        return wrong(f"{unknown}: not a label; choose from {sorted(POST_FAILURES)}.")
+    return got
+
+
+def check_rules_disagree(answer: Any) -> Feedback:
+    """On which of :data:`POST_FAILURES` do the lesson's rule and the production rule
+    disagree for a keyless POST? (The notebook states what the production rule retries;
+    the disagreement is worked out from both rules.)
+
+    >>> check_rules_disagree({"408", "500", "501", "503", "503 with Retry-After",
+    ...                       "refused (never sent)"}).correct
+    True
+    >>> check_rules_disagree({"408", "429", "refused (never sent)"}).message.split(":")[0]
+    '429 is retried by both rules'
+    """
+    got = _label_set(answer)
+    if isinstance(got, Feedback):
+        return got
+    lesson = {k for k, o in POST_FAILURES.items() if decide(o, "POST").retry}
+    production = {k for k, o in POST_FAILURES.items() if production_rule(o, "POST").retry}
+    want = lesson ^ production
+    if got == want:
+        return right(_("the lesson's rule retries every 5xx on a POST, which may store it "
+                       "twice; the production rule retries only where the server did not act "
+                       "(408, 429) or never saw the request. They agree on 429 (both retry) "
+                       "and on a reset connection (neither)."))
+    for label in sorted(got - want):
+        both = label in lesson
+        return wrong((_("{label} is retried by both rules: {reason}.") if both else
+                      _("{label} is retried by neither rule: {reason}."))
+                     .format(label=label,
+                             reason=production_rule(POST_FAILURES[label], "POST").reason))
+    label = sorted(want - got)[0]
+    if label in lesson:
+        return wrong(_("{label}: the lesson's rule retries it (every 5xx, for every method), "
+                       "the production rule does not: {reason}.").format(
+                           label=label, reason=production_rule(POST_FAILURES[label],
+                                                               "POST").reason))
+    return wrong(_("{label}: the production rule retries it ({reason}), the lesson's rule "
+                   "does not.").format(label=label, reason=production_rule(
+                       POST_FAILURES[label], "POST").reason))
+
+
+#: What each closed exercise's checker accepts, as the page could print it
+#: (tests/test_answers_hidden.py fails if one shows above its exercise).
+ANSWERS: dict[str, tuple[str, ...]] = {
+    "check_rules_disagree": ("408, 500, 501, 503",),
+    "check_urllib3_retry": ("7.5", "backoff_factor=7.5"),
+}
+
+__all__ = ["POST_FAILURES", "SHIPPED", "check_keyless_post", "check_rules_disagree",
+           "check_urllib3_retry"]

@@ -7,6 +7,7 @@ raises is reported, never re-raised.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from typing import Any
@@ -15,11 +16,12 @@ from ..core.hedging import HedgingPolicy, hedge
 from ..core.metastable import MetastableModel
 from ..core.ratebreaker import RateWindow
 from ..core.throttle import sre_reject_probability
-from . import Feedback, as_number, prompt, right, unanswered, wrong
+from ..i18n import _, pgettext
+from . import Feedback, as_number, prompt, right, shown, unanswered, wrong
 from ._build_harness import _run, _Session
 
 __all__ = ["check_failure_rate", "check_hedged_latency", "check_recovering_settings",
-           "check_sre_probability"]
+           "check_shortest_timeout", "check_sre_probability"]
 
 
 def _check_function(fn: Any, signature: str,
@@ -38,7 +40,8 @@ def _check_function(fn: Any, signature: str,
     def run(session: _Session) -> Feedback:
         return battery(lambda *args: session.call(f"{shown}{args!r}", fn, *args))
 
-    return _run(run, f"the body of {name} (it returns None so far)")
+    return _run(run, f"the body of {name} (it returns None so far)",
+                pgettext("return value", "its result"))
 
 
 def _reference_rate(outcomes: list[bool], minimum: int) -> float:
@@ -195,3 +198,56 @@ def check_recovering_settings(settings: Any) -> Feedback:
                      "(capacity is 1.25x). Each timed-out request comes back as a retry; "
                      "limit the retries to a share of the first tries, or wait longer.")
     return right(run.summary() + ".")
+
+
+def _recovers(timeout: int) -> bool:
+    return MetastableModel(timeout=timeout).run().recovered_at is not None
+
+
+@functools.cache
+def shortest_timeout(step: int = 100) -> int:
+    """The shortest timeout (a multiple of ``step`` ms) with which the default spike
+    recovers, with the default 3 retries and no budget.
+
+    >>> shortest_timeout(), shortest_timeout(1)
+    (1500, 1494)
+    """
+    start = max(step, 100) if step >= 100 else shortest_timeout(100) - 100 + step
+    return next(t for t in range(start, 10_001, step) if _recovers(t))
+
+
+def check_shortest_timeout(timeout: Any) -> Feedback:
+    """Notebook 09, exercise 4: the shortest timeout, in 100 ms steps, with which the
+    default spike does not leave the server metastable (3 retries, no budget). The
+    notebook shows 1000 ms (metastable) and 3000 ms (recovers).
+
+    >>> check_shortest_timeout(1500).correct, check_shortest_timeout(3000).correct
+    (True, False)
+    """
+    if unanswered(timeout):
+        return prompt(_("a timeout in ms, a multiple of 100"))
+    value = as_number(timeout)
+    if value is None or not value.is_integer() or not 100 <= value <= 10_000:
+        return wrong(_("timeout={timeout}: give a whole number of ms from 100 to 10000.")
+                     .format(timeout=shown(timeout)))
+    ms = int(value)
+    want = shortest_timeout()
+    if ms == want or ms == shortest_timeout(1):
+        return right(_("{ms} ms: from there on a timed-out request gives up late enough "
+                       "that its retries no longer outrun the capacity; at {before} ms the "
+                       "spike still tips the server into a metastable state. The edge is "
+                       "sharp: a small change of one setting decides between the two.")
+                     .format(ms=ms, before=want - 100))
+    if _recovers(ms):
+        return wrong(_("timeout={ms}: it recovers, but a shorter timeout does too: try "
+                       "smaller ones, 100 ms at a time.").format(ms=ms))
+    return wrong(_("timeout={ms}: still metastable; the timeouts expire so early that "
+                   "every spike's request comes back as retries. Try longer ones.")
+                 .format(ms=ms))
+
+
+#: What each closed exercise's checker accepts, as the page could print it
+#: (tests/test_answers_hidden.py fails if one shows above its exercise).
+ANSWERS: dict[str, tuple[str, ...]] = {
+    "check_shortest_timeout": ("timeout 1.5 s", "timeout=1500", "timeout 1500", "1500 ms"),
+}

@@ -1,0 +1,141 @@
+"""No checked answer is printed, stated or one lookup away above its exercise.
+
+Each checker module lists, in ``ANSWERS``, the forms in which the page could show
+what a closed exercise's checker accepts. This test builds each notebook's student
+edition in memory from ``notebooks/src`` (the markdown as a student reads it) and
+takes the outputs of the executed student notebooks: those committed in
+``notebooks/`` (only for cells whose source is unchanged since they were built),
+or a fresh build given by ``RETRYLAB_EXECUTED=/some/folder`` (the folder holding
+``NN_name.ipynb`` files, e.g. built into /tmp with tools/build_notebooks.py). It
+fails when an answer appears in a markdown cell or an output above the cell
+that calls its checker.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import json
+import os
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+_spec = importlib.util.spec_from_file_location("build_tool", ROOT / "tools" / "build_notebooks.py")
+assert _spec and _spec.loader
+build_tool = importlib.util.module_from_spec(_spec)
+sys.modules.setdefault("build_tool", build_tool)
+_spec.loader.exec_module(build_tool)
+
+#: notebook -> the checker module whose ANSWERS it asks
+MODULES = {
+    "01_which_errors_to_retry": "ex01",
+    "02_computing_the_wait": "ex02",
+    "03_the_retry_loop": "ex03",
+    "04_circuit_breaker": "ex04",
+    "08_from_lesson_to_production": "ex08",
+    "09_beyond_the_lessons": "ex09",
+    "A1_code_samples": "ex05",
+}
+
+
+def executed(stem: str) -> dict[str, tuple[str, str]]:
+    """cell id -> (source, text of its outputs) from the executed student notebook."""
+    folder = Path(os.environ.get("RETRYLAB_EXECUTED", ROOT / "notebooks"))
+    path = folder / f"{stem}.ipynb"
+    if not path.exists():
+        return {}
+    nb = json.loads(path.read_text())
+    out: dict[str, tuple[str, str]] = {}
+    for cell in nb["cells"]:
+        texts = []
+        for o in cell.get("outputs", []):
+            data = o.get("data", {})
+            for key in ("text", ):
+                if key in o:
+                    texts.append("".join(o[key]))
+            for mime in ("text/plain", "text/html", "text/markdown"):
+                if mime in data:
+                    texts.append("".join(data[mime]))
+        out[cell.get("id", "")] = ("".join(cell["source"]), "\n".join(texts))
+    return out
+
+
+def page(stem: str) -> list[tuple[str, str, str]]:
+    """The student edition's cells as (id, what the student reads, its source)."""
+    full = build_tool.parse((build_tool.SRC / f"{stem}.py").read_text())
+    nb = build_tool.edition_notebook(full, build_tool.STUDENT)
+    outputs = executed(stem)
+    cells = []
+    for cell in nb.cells:
+        read = cell.source if cell.cell_type == "markdown" else ""
+        source, text = outputs.get(cell["id"], ("", ""))
+        if cell.cell_type == "code" and source == cell.source:  # not stale
+            read = text
+        cells.append((cell["id"], read, cell.source))
+    return cells
+
+
+def shown_above(stem: str, answers: dict[str, tuple[str, ...]]) -> list[str]:
+    cells = page(stem)
+    found = []
+    for name, forms in answers.items():
+        at = next((i for i, (_id, _read, src) in enumerate(cells)
+                   if cell_calls(src, name)), None)
+        assert at is not None, f"{stem}: no cell calls {name}"
+        for cid, read, _src in cells[:at]:
+            for form in forms:
+                if re.search(rf"(?<![\w.]){re.escape(form)}(?![\w])", read):
+                    found.append(f"{stem} {name}: {form!r} shows in cell {cid}, above it")
+    return found
+
+
+def cell_calls(source: str, name: str) -> bool:
+    return re.search(rf"^\s*{name}\(", source, re.M) is not None
+
+
+@pytest.mark.parametrize("stem", sorted(MODULES))
+def test_no_answer_shows_above_its_exercise(stem: str) -> None:
+    module = importlib.import_module(f"retrylab.exercises.{MODULES[stem]}")
+    answers: dict[str, tuple[str, ...]] = module.ANSWERS
+    assert answers, stem
+    assert shown_above(stem, answers) == []
+
+
+@pytest.mark.parametrize("stem", sorted(MODULES))
+def test_the_answers_listed_are_what_the_checkers_accept(stem: str) -> None:
+    """Each ANSWERS entry names a checker of its module (so the list cannot go stale)."""
+    module = importlib.import_module(f"retrylab.exercises.{MODULES[stem]}")
+    for name in module.ANSWERS:
+        assert callable(getattr(module, name)), name
+
+
+def test_the_detector_sees_an_answer_above(tmp_path: Path, monkeypatch: Any) -> None:
+    """The check itself can fail: the old exercise 4 of notebook 01 (the run above prints
+    ``duplicates 249``, and 249 was accepted) is caught."""
+    assert shown_above("01_which_errors_to_retry",
+                       {"check_expected_duplicates": ("1,249",)}) != []
+
+
+def test_exercise_2_of_01_is_not_a_lookup_in_the_verdict_table() -> None:
+    """No case of 01's exercise 2 is a row (outcome) and column (method) of the table."""
+    from retrylab import decision_table, verdict_table
+    from retrylab.exercises.ex01 import CASES
+    from retrylab.viz.explorers import ERRORS, METHODS, outcome_for
+    # the notebook's own table: verdict_table(decision_table(METHODS, outcomes))
+    table = verdict_table(decision_table(METHODS, {e: outcome_for(e) for e in ERRORS}))
+    rows, columns = {str(r) for r in table.index}, {str(c) for c in table.columns}
+    assert {"network", "429", "GET", "POST"} <= rows | columns
+    for letter, (method, outcome, _key) in CASES.items():
+        label = outcome.label().removeprefix("http/")
+        assert not (label in rows and method in columns), (letter, method, label)
+
+
+def test_the_lifecycle_measurement_waits_for_the_prediction() -> None:
+    from retrylab.exercises.ex05 import measure_lifecycle
+    fb = measure_lifecycle(...)
+    assert not fb.answered and "prediction" in fb.message
