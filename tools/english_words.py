@@ -118,17 +118,31 @@ def notebook_words(path: Path) -> list[tuple[str, str, list[str]]]:
     return rows
 
 
+def _neighbours(values: dict[str, Any], controls: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """``values`` with one control moved: to each of its options, or one step either way."""
+    for name, w in controls.items():
+        options = getattr(w, "options", None)
+        if options:
+            for opt in options:
+                value = opt[1] if isinstance(opt, tuple) else opt
+                yield {**values, name: value}
+        elif isinstance(getattr(w, "step", None), (int, float)) and hasattr(w, "min"):
+            for sign in (-1, 1):
+                value = values[name] + sign * w.step
+                if w.min <= value <= w.max:
+                    yield {**values, name: value}
+
+
 def explorer_texts(lang: str = "tr") -> Iterator[tuple[str, str]]:
     """(explorer, text) for each readout and message an explorer shows, in ``lang``:
     at its defaults and with each control one step either way."""
     from retrylab.i18n import language
     from retrylab.viz.catalog import explorer_classes
-    from retrylab.viz.prefetch import Prefetcher
 
     with language(lang):
         for cls in explorer_classes():
             ex = cls()
-            settings = [ex.values, *Prefetcher.neighbour_settings(ex.values, ex.controls, None)]
+            settings = [ex.values, *_neighbours(ex.values, ex.controls)]
             seen: set[str] = set()
             for values in settings:
                 with contextlib.suppress(ValueError):
