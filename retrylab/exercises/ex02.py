@@ -9,7 +9,7 @@ from ..core.backoff import Backoff
 from ..core.constants import SEED
 from ..core.rng import Mulberry32
 from ..i18n import _
-from ..viz.herdplot import herd_data
+from ..sim.herd import herd_data
 from . import Feedback, as_whole, as_wholes, checker, prompt, right, shown, unanswered, wrong
 
 
@@ -176,7 +176,7 @@ def check_herd_attempt4(peak: Any) -> Feedback:
     """
     if unanswered(peak):
         return prompt("the largest number of clients in one 200 ms bucket")
-    want = herd_data(Backoff(200, 2, 5000, jitter="full"), 24, 4).peak_jittered
+    want = herd_data(Backoff(200, 2, 5000, jitter="full"), 24, 3).peak_jittered
     whole = as_whole(peak)
     if whole is None:
         return wrong(f"peak={shown(peak)}: give a number of clients, a whole number.")
@@ -185,10 +185,10 @@ def check_herd_attempt4(peak: Any) -> Feedback:
         return wrong("peak=24 is the peak without jitter: every client waits 1600 ms.")
     if peak == 7:
         return wrong("peak=7 is the third retry's (800 ms ceiling); the fourth retry "
-                     "draws from a 1600 ms ceiling, so set attempt=4.")
+                     "draws from a 1600 ms ceiling, so set retry=3.")
     if peak != want:
         return wrong(f"peak={peak!r}: call herd_data(Backoff(200, 2, 5000, jitter='full'), "
-                     "24, 4) and read peak_jittered.")
+                     "24, 3) and read peak_jittered.")
     return right(f"{want} of 24 per 200 ms: the ceiling is 1600 ms, so eight buckets "
                  "share them.")
 
