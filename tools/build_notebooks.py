@@ -114,7 +114,7 @@ def parse(text: str) -> nbformat.NotebookNode:
         if unknown:
             raise SystemExit(f"unknown cell tag(s) {unknown} in cell {i}: {first}")
         cell.metadata.pop("lines_to_next_cell", None)  # jupytext's layout hint only
-        extra = set(cell.metadata) - {"tags"}
+        extra = set(cell.metadata) - {"tags", *twin_metadata(cell)}
         if extra:
             raise SystemExit(f"unexpected cell metadata {sorted(extra)} in cell {i}")
         if {"scaffold", "solution"} <= set(tags):
@@ -140,6 +140,13 @@ def parse(text: str) -> nbformat.NotebookNode:
                                  f"scaffold (or another solution cell): {first}")
         cell["id"] = f"c{i:03d}"  # stable ids: the same in every edition, clean diffs
     return nb
+
+
+def twin_metadata(cell: nbformat.NotebookNode) -> set[str]:
+    """The metadata a translated cell may carry besides its tags: ``en_hash``, the hash of
+    the English cell it translates (tools/twins.py; editions take the English cell's
+    metadata, so it is left out of them)."""
+    return {"en_hash"} if set(cell.metadata.get("tags", [])) & set(LANGS) else set()
 
 
 def edition_notebook(full: nbformat.NotebookNode, edition: Edition) -> nbformat.NotebookNode:

@@ -40,7 +40,7 @@
 # until you do. The same notebooks with worked answers (and their "Correct"
 # outputs) are in `notebooks/solutions/`: open them when you want to compare.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="ce866be9"
 # # 00 · Buradan başlayın: yeniden deneme, geri çekilme, sarsıntı ve devre kesiciler
 #
 # **Sonraki:** [01 · Hangi hatalar yeniden denenir](01_which_errors_to_retry.ipynb) ·
@@ -77,8 +77,8 @@
 # * denemeleri ve yeniden denemeleri buradaki her defterin saydığı gibi saymak ve
 #   derslerin Türkçe terimlerini İngilizce karşılıklarıyla birlikte okumak.
 #
-# **İki baskı.** Bu klasördeki defterler *öğrenci* baskısıdır: her alıştırma,
-# doldurulacak `...` içeren bir hücredir ve denetleyicisi siz doldurana kadar
+# **İki sürüm.** Bu klasördeki defterler *öğrenci* sürümüdür: her alıştırma,
+# doldurulacak `...` içeren bir hücredir ve denetleyici, siz doldurana kadar
 # "Henüz değil" ("Not yet") yanıtını verir. Çözümleri yapılmış aynı defterler (ve
 # "Doğru" ("Correct") çıktıları) `notebooks/tr/solutions/` içindedir:
 # karşılaştırmak istediğinizde onları açın.
@@ -103,25 +103,22 @@
 # (failure-rate breakers, hedging, adaptive throttling, metastable failure).
 # `explorers.ipynb` has every slider explorer on one page, for a classroom.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="4091c7bf"
 # ## Dört soru
 #
-# Web dersi başarısız her istek için dört soru sorar ve dördü de yanlış
-# cevaplandığında ortaya çıkan sonucun aynı olduğunu belirtir: zaten zorlanan bir
-# sunucunun istemciler tarafından daha da zorlanması.
+# Web dersinin sorusu şudur: «hangi hata kendiliğinden yeniden denenir, ne kadar beklenir, kaç kez denenir ve ne zaman denemekten vazgeçilir». Ders, dördü de yanlış cevaplandığında ortaya çıkan sonucun aynı olduğunu belirtir: zaten zorlanan bir sunucunun istemciler tarafından daha da zorlanması.
 #
-# 1. **Hangi hata yeniden denenir?** (defter 01)
+# 1. **Hangi hata kendiliğinden yeniden denenir?** (defter 01)
 # 2. **Ne kadar beklenir?** (defter 02)
-# 3. **Kaç kez denenir ve ne zaman vazgeçilir?** (defter 03)
-# 4. **İstek göndermekten tümüyle ne zaman vazgeçilir?** (defter 04, devre kesici)
+# 3. **Kaç kez denenir?** (defter 03)
+# 4. **Ne zaman denemekten vazgeçilir?** (defter 03: süre bütçesi, Retry-After sınırı; defter 04: devre kesici)
 #
 # 05 numaralı defter mobil dersi izler, 05b onun dört yaygın hatasını ölçer (ek
 # defter A1 dersin kod örneklerini okur); 06 numaralı defter simüle edilen
 # binlerce istemciyi tek bir sunucunun karşısına koyar, 07 numaralı defter de
 # her şeyi bir kontrol listesinde ve bir bitirme alıştırmasında toplar. 08
 # numaralı defter politikayı tenacity, urllib3 ve httpx'e taşır; 09 numaralı
-# defter derslerin ötesine geçer (hata oranına bakan devre kesiciler, yedekli
-# istekler, uyarlanır kısma, yarı kararlı arıza). `explorers.ipynb` bütün keşif
+# defter derslerin ötesine geçer (hata oranına bakan devre kesiciler, yedek istekler, uyarlamalı kısıtlama, yarı kararlı arıza). `explorers.ipynb` bütün keşif
 # araçlarını sınıfta göstermek için tek sayfada toplar.
 
 # %% [markdown]
@@ -149,7 +146,7 @@
 # **before attempt 4**. (The lesson's own loop counts `deneme` from 0 and its
 # table from 1; the code is the same, only the labels differ.)
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="99b75745"
 # ## Denemeleri ve yeniden denemeleri saymak
 #
 # Her defterde ve her denetleyicide kullanılan tek bir kural:
@@ -159,10 +156,10 @@
 # * **yeniden deneme**, bir hatadan sonraki bir bekleme ve bir denemedir.
 #   Formüllerde yeniden deneme numarası **n 0'dan sayılır**: n = 0 yeniden
 #   denemesi 2. denemeden önceki beklemedir; genel olarak n yeniden denemesi
-#   n + 2. denemeden önce gelir;
+#   (n + 2). denemeden önce gelir;
 # * satırlarını 1, 2, 3 diye numaralayan tablolar (dersin `deneme` sütunu,
 #   `waits_table`'ın `retry` sütunu) yeniden denemeleri 1'den sayar: k. satır
-#   n = k − 1'dir, yani k + 1. denemeden önceki beklemedir.
+#   n = k − 1'dir, yani (k + 1). denemeden önceki beklemedir.
 #
 # Taban 200 ms ve çarpan 2 iken üst sınır min(5000, 200 × 2ⁿ) olur:
 #
@@ -197,23 +194,25 @@
 # | istemci, kova | client, bucket (of the histogram) | 02 |
 # | alt sınır | lower bound (of the wait, for Retry-After) | 03 |
 # | sunucu önerisi (`sunucuOnerisi`) | the server's suggestion, Retry-After | 03 |
-# | hata sınıfı; ağ hatası (`ag`), gövde hatası (`govde`), iptal | failure class; network error, body error, cancellation | 01 |
+# | hata sınıfı; ağ hatası (`ag`), gövde hatası, iptal | failure class; network error, body error, cancellation | 01 |
 # | güvenli yöntem (`GUVENLI_YONTEM`) | safe method (GET, HEAD, OPTIONS) | 01 |
-# | tekillik anahtarı | idempotency key | 01 |
+# | tekillik anahtarı (mobil derste: idempotency anahtarı) | idempotency key | 01 |
 # | sözleşme | contract | 01 |
 # | denenir mi (`denenirMi`) | is it retried? (the rule) | 01 |
 # | devre kesici | circuit breaker | 04 |
 # | kapalı / açık / yarı açık (`kapali`, `acik`, `yariAcik`) | closed / open / half-open | 04 |
+# | ilke (dersin sözcüğü: «Ilke: hangi sonuc yeniden denenir») | rule, policy (which outcome is retried) | 01 |
+# | ilke (dersin sözcüğü: «Ilke: hangi sonuc yeniden denenir») | rule, policy (which outcome is retried) | 01 |
 # | eşik (`ESIK`) | threshold, 3 failures | 04 |
 # | soğuma (`SOGUMA`) | cooldown, 5000 ms | 04 |
-# | ardışık başarısızlık, `ardisikHata` | failures in a row | 04 |
+# | ardışık (art arda) başarısızlık, `ardisikHata` | failures in a row | 04 |
 # | izin, gönderilen, engellenen | allowed, sent, blocked | 04 |
 # | tohum, üreteç | seed, generator | 00, 02 |
 # | toplam bütçe | total (time) budget | 03 |
 # | kullanıcı tarafından tetiklenen / arka planda çalışan (istek) | user-triggered / background (request) | 03 |
 # | geçici / kalıcı hata | transient / permanent error (the mobile lesson) | 01, 05 |
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="b4fbb3f8"
 # ## Derslerin sözcükleri
 #
 # Dersler Türkçedir; defterler derslerden ve kodlarından alıntı yapar. Terimler,
@@ -235,16 +234,18 @@
 # | istemci, kova | client, bucket (histogramın kovası) | 02 |
 # | alt sınır | lower bound (beklemenin alt sınırı, Retry-After için) | 03 |
 # | sunucu önerisi (`sunucuOnerisi`) | sunucunun önerisi, Retry-After | 03 |
-# | hata sınıfı; ağ hatası (`ag`), gövde hatası (`govde`), iptal | failure class; network error, body error, cancellation | 01 |
+# | hata sınıfı; ağ hatası (`ag`), gövde hatası, iptal | failure class; network error, body error, cancellation | 01 |
 # | güvenli yöntem (`GUVENLI_YONTEM`) | safe method (GET, HEAD, OPTIONS) | 01 |
-# | tekillik anahtarı | idempotency key | 01 |
+# | tekillik anahtarı (mobil derste: idempotency anahtarı) | idempotency key | 01 |
 # | sözleşme | contract | 01 |
 # | denenir mi (`denenirMi`) | is it retried? (kural) | 01 |
 # | devre kesici | circuit breaker | 04 |
 # | kapalı / açık / yarı açık (`kapali`, `acik`, `yariAcik`) | closed / open / half-open | 04 |
+# | ilke (dersin sözcüğü: «Ilke: hangi sonuc yeniden denenir») | rule, policy (which outcome is retried) | 01 |
+# | ilke (dersin sözcüğü: «Ilke: hangi sonuc yeniden denenir») | rule, policy (which outcome is retried) | 01 |
 # | eşik (`ESIK`) | threshold: eşik, 3 hata | 04 |
 # | soğuma (`SOGUMA`) | cooldown: soğuma süresi, 5000 ms | 04 |
-# | ardışık başarısızlık, `ardisikHata` | failures in a row | 04 |
+# | ardışık (art arda) başarısızlık, `ardisikHata` | failures in a row | 04 |
 # | izin, gönderilen, engellenen | allowed, sent, blocked | 04 |
 # | tohum, üreteç | seed, generator | 00, 02 |
 # | toplam bütçe | total (time) budget: toplam süre bütçesi | 03 |
@@ -261,7 +262,7 @@
 # (`js_round` in retrylab: halves round up, as in JavaScript; Python's own
 # `round()` rounds them to even, the mistake notebook 02 warns about):
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="848ff8a4"
 # ## Her şey yeniden üretilebilir
 #
 # Dersler rastgele sayılarını küçük, tohumlu bir üreteçten (Mulberry32,
@@ -295,8 +296,8 @@ js_round(draws[0] * 200)
 # in every notebook identical on every run, so you can compare yours with the
 # lesson's and the tests can too.
 
-# %% [markdown] tags=["tr"]
-# Üretim ortamında bir üreteç hiçbir zaman tohumlanmaz; burada tohum, her
+# %% [markdown] tags=["tr"] en_hash="a4f28fe5"
+# Üretimde üreteç sabit bir tohumla başlatılmaz; burada tohum, her
 # defterdeki her sayıyı her çalıştırmada aynı kılar; böylece siz de testler de
 # sonuçları dersinkilerle karşılaştırabilirsiniz.
 
@@ -308,7 +309,7 @@ js_round(draws[0] * 200)
 # 200 ms, factor 2, cap 5 s) and full jitter. Instead of really sleeping we
 # record each wait, exactly as the lesson does:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="a6754987"
 # ## İlk yeniden deneme döngüsü
 #
 # İstasyon iki kez `503 Service Unavailable` yanıtı verir, sonra veriyi gönderir.
@@ -332,7 +333,7 @@ result.attempts, result.waits, result.reason.value
 # the lesson's output. Notebook 03 runs the same loop against a real HTTP
 # server on your machine, and has you write it.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="1d5d0c7d"
 # Üç deneme, 70 ms (yeniden deneme n = 0, 2. denemeden önce) ve 184 ms
 # (n = 1, 3. denemeden önce) olmak üzere iki bekleme ve gelen veri: dersin çıktısının ilk
 # satırı. 03 numaralı defter aynı döngüyü kendi makinenizdeki gerçek bir HTTP
@@ -361,7 +362,7 @@ result.outcome.data
 # notebook use `retrylab`'s version. The lesson's JavaScript stands beside
 # each one.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="366594ca"
 # ## Defterler
 #
 # | # | defter | neler yapabileceksiniz | siz yazarsınız |
@@ -395,14 +396,14 @@ result.outcome.data
 # Each figure is drawn once when its cell runs, so the notebook also reads on
 # GitHub or nbviewer without a kernel; the sliders need a running kernel.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="84bbf11d"
 # ## Kaydırıcılar nasıl kullanılır
 #
 # 01, 02, 04, 05, 06 ve 09 numaralı defterlerdeki keşif araçları (bu defterde
 # yoktur) bir grafik, altında bir
 # satır sayı (*gösterge*) ve bir sıra kaydırıcı gösterir. Bir kaydırıcıyı
 # sürükleyin ya da tutamacına tıklayıp ok tuşlarını kullanın; grafik ve gösterge
-# onu izler. Bir birleşim anlamsızsa (örneğin tabanın altında bir tavan), bir
+# onu izler. Bir ayar bileşimi anlamsızsa (örneğin tavan tabandan küçükse), bir
 # ileti hangi değerin aralık dışında olduğunu ve neye izin verildiğini söyler; siz
 # düzeltene kadar son geçerli grafik yerinde kalır. Yavaş keşif araçları grafiği,
 # tutamacı bıraktığınızda yeniden çizer.
@@ -437,7 +438,7 @@ result.outcome.data
 # explanations (no code, no exercises), install the `present` extra and run
 # Voila: `pip install -e ".[present]"`, then `voila notebooks/explorers.ipynb`.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="2ac697a4"
 # ## Defterler nasıl çalıştırılır
 #
 # Deponun klasöründen, Python 3.10 veya daha yenisi bulunan bir makinede:
@@ -485,12 +486,10 @@ result.outcome.data
 # answers. With the same policy and seed, how many attempts does the loop make,
 # and what are the waits? Fill in `attempts` and `waits`.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="da1a5b75"
 # ## Özet
 #
-# * Bir yeniden deneme politikası dört soruyu yanıtlar: hangi hatalar, ne kadar
-#   beklenir, kaç kez ve ne kadar süreyle denenir, istek göndermekten tümüyle ne
-#   zaman vazgeçilir.
+# * Bir yeniden deneme politikası dersin dört sorusunu yanıtlar: hangi hata kendiliğinden yeniden denenir, ne kadar beklenir, kaç kez denenir ve ne zaman denemekten vazgeçilir.
 # * Derslerin sayıları tohumlu bir üreteçten gelir; bu yüzden bu serideki her
 #   tablo son basamağına kadar doğrulanabilir.
 # * `RetryPolicy.run` göndermeyi, beklemeyi ve üreteci argüman olarak alır;
@@ -524,7 +523,7 @@ check_three_failures(attempts, waits)
 # **Exercise 2.** Which notebook would you open to find out why a `POST` that
 # timed out must not simply be sent again? Give its number as an int.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="77f242db"
 # **Alıştırma 2.** Zaman aşımına uğrayan bir `POST` isteğinin neden öylece
 # yeniden gönderilmemesi gerektiğini öğrenmek için hangi defteri açardınız?
 # Numarasını bir int olarak verin.
@@ -543,8 +542,8 @@ check_which_notebook(notebook)
 # number of attempts change? Can the waits? Which bounds hold for *every*
 # seed? Then run it and compare.
 
-# %% [markdown] tags=["tr"]
-# **Alıştırma 3 (açık uçlu: değiştir, tahmin et, ölç).** İlk döngüde tohumu
+# %% [markdown] tags=["tr"] en_hash="191e9301"
+# **Alıştırma 3 (açık uçlu: değiştirin, tahmin edin, ölçün).** İlk döngüde tohumu
 # `SEED` yerine `SEED + 1` yapın. Çalıştırmadan önce tahmin edin: deneme sayısı
 # değişir mi? Beklemeler değişebilir mi? Hangi sınırlar *her* tohum için
 # geçerlidir? Sonra çalıştırıp karşılaştırın.
@@ -561,7 +560,7 @@ check_which_notebook(notebook)
 # policy.run(lambda: next(answers), rng=Mulberry32(SEED + 1)).waits
 # ```
 
-# %% [markdown] tags=["solution", "tr"]
+# %% [markdown] tags=["solution", "tr"] en_hash="fbac1ac3"
 # Deneme sayısı 3 olarak kalır: istasyonun yanıtları (503, 503, veri) üretece
 # bağlı değildir. Beklemeler değişir, ama her biri kendi üst sınırı içinde kalır:
 # n = 0 yeniden denemesi 0-200 ms, n = 1 yeniden denemesi 0-400 ms bekler; yani

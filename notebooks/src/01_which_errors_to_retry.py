@@ -27,7 +27,7 @@
 #   duplicates without one;
 # * read the mobile lesson's claims about transient errors critically.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="6f632837"
 # # 01 · Hangi hatalar yeniden denenir
 #
 # **Önceki:** [00 · Buradan başlayın](00_start_here.ipynb) ·
@@ -105,7 +105,7 @@ pd.set_option("display.max_colwidth", 110)
 # exact, reproducible ways. In `"store"` mode, `POST /measurements` saves a
 # measurement, so we can count what the server really stored.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="850474cf"
 # ## Laboratuvar sunucusu
 #
 # `LabServer`, bu defterin içinde çalışan küçük bir HTTP sunucusudur. Yalnızca
@@ -134,7 +134,7 @@ lab
 # request and then close the connection without answering; `bad_json` sends
 # a body that is not JSON.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="46b3259f"
 # ## Dört hata sınıfı
 #
 # Ders her hatayı dört sınıftan birine yerleştirir:
@@ -166,7 +166,7 @@ lab
 # Here is the lesson's JavaScript for it, from `yeniden-deneme.mjs` (its
 # rule has no key; the lesson's text adds it):
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="1464efb2"
 # ## Kuralı kendiniz yazın
 #
 # Dersin bütün kuralı üç cümleye sığar:
@@ -198,7 +198,7 @@ js_program("yeniden-deneme.mjs", "const GUVENLI_YONTEM", "return false;")
 # without a key, and names the first case where your rule and the lesson's
 # differ.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="482470c7"
 # **Alıştırma 1 (kendiniz kurun).** `should_retry` fonksiyonunu Python'da yazın.
 # Bir `Outcome` nesnesinin `.kind` alanı (`"success"`, `"http"`, `"network"`,
 # `"body"` ya da `"cancelled"`) ve `"http"` için `.status` alanı vardır.
@@ -240,10 +240,10 @@ check_should_retry(should_retry)
 # notebook shows, against a real server, *why* each sentence of the rule is
 # there.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="37a2cdeb"
 # Buradan sonra defter aynı kuralın `retrylab` sürümünü kullanır:
 # `decide(outcome, method, idempotency_key)` kararı *ve gerekçesini* döndürür,
-# `retrylab.should_retry` ise yalnızca bool değeri. Defterin geri kalanı,
+# `retrylab.should_retry` ise yalnızca bool değerini döndürür. Defterin geri kalanı,
 # kuralın her cümlesinin *neden* orada olduğunu gerçek bir sunucuya karşı
 # gösterir.
 
@@ -266,7 +266,7 @@ pd.DataFrame({name: {"kind": o.kind, "status": o.status,
 # %% [markdown]
 # Every outcome carries a `detail` in words:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="d9d56022"
 # Her sonuç, sözcüklerle yazılmış bir `detail` taşır:
 
 # %%
@@ -285,7 +285,7 @@ for name, o in examples.items():
 # `retrylab`'s client
 # keeps the two apart (`Outcome.body`).
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="bbb5ad4d"
 # **Gövde hatası ve iptal hiçbir koşulda yeniden denenmez.** Gövde hatası
 # programın kendi hatasıdır (iki taraf biçim üzerinde anlaşamıyordur) ve
 # tekrarlanan istek aynı bozuk gövdeyi alır. İptal ise zaten bir vazgeçme
@@ -306,7 +306,7 @@ for name, o in examples.items():
 # change with time: **429** (a rate limit, which resets) and **5xx** (the
 # server's state right now).
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="4c90648e"
 # ## HTTP hataları: 4xx'e karşı 429 ve 5xx
 #
 # HTTP hatalarında sunucunun kararı bilinir. 4xx isteğin kendisiyle ilgilidir:
@@ -324,7 +324,7 @@ pd.DataFrame([(s, decide(Outcome.http(s), "GET").retry,
 # Try it: send an invalid measurement three times. The answer does not
 # change, and nothing is stored:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="645fe159"
 # Deneyin: geçersiz bir ölçümü üç kez gönderin. Yanıt değişmez ve hiçbir şey
 # kaydedilmez:
 
@@ -341,7 +341,7 @@ bad = [http_send(lab.url + "/measurements", "POST", {"value": "cold"})
 # The lab can produce both cases: `close` shuts the connection before
 # handling the request, `drop` handles it and then loses the answer.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="65cfc257"
 # ## Ağ hataları: sunucu isteği işledi mi?
 #
 # Ağ hatalarında sunucunun isteği alıp almadığı bilinmez. Yanıt, sunucu isteği
@@ -364,7 +364,7 @@ pd.DataFrame({"client saw": [closed.kind, dropped.kind],
 # client gives up after 0.1 s; the measurement is stored anyway, after the
 # client has reported a failure:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="d14d411c"
 # Zaman aşımı da aynı türden bir hatadır. Burada sunucu 0,3 s harcar, istemci
 # ise 0,1 s sonra vazgeçer; istemci bir hata bildirdikten sonra ölçüm yine de
 # kaydedilir:
@@ -385,7 +385,7 @@ lab.record_count - before
 # decision moves to the **method**: a request that changes nothing can be
 # sent again; one that stores a measurement might store it twice.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="0af4357b"
 # İstemci üç kez aynı ağ hatasını gördü; sunucu bir kez hiçbir şey yapmadı, iki
 # kez ölçümü kaydetti. Bu yüzden ağ hatasında karar **yönteme** geçer: hiçbir
 # şeyi değiştirmeyen bir istek yeniden gönderilebilir; ölçüm kaydeden bir istek
@@ -411,7 +411,7 @@ lab.record_count - before
 # The last three columns say which methods each one retries after a network
 # error (without a key):
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="f14eed41"
 # ## Hangi yöntemler yeniden gönderilebilir?
 #
 # Ders ağ hatasından sonra yalnızca önceki kursta tanımlanan **güvenli**
@@ -426,7 +426,7 @@ lab.record_count - before
 #   (tekrarlanması aynı sonucu veren) sayar: böyle bir isteği iki kez göndermek,
 #   bir kez göndermekle aynı *amaçlanan* etkiyi doğurur. Ayrıca idempotent
 #   isteklerin "bir iletişim hatası olursa otomatik olarak tekrarlanabileceğini"
-#   ve bir istemcinin, isteğin yine de idempotent olduğunu bilmedikçe ya da hiç
+#   ve bir istemcinin, yöntemden bağımsız olarak isteğin anlamının aslında idempotent olduğunu bilmedikçe ya da hiç
 #   uygulanmadığını anlayamadıkça idempotent olmayan bir isteği otomatik olarak
 #   yeniden denememesi gerektiğini ekler.
 #
@@ -455,7 +455,7 @@ pd.DataFrame({m: {"safe (RFC)": m in SAFE_METHODS,
 # `decide` or `RetryPolicy` to use it. For `POST` both agree: never, without
 # more information. An idempotency key is that information.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="f25ba90e"
 # Web dersinin kuralı daha katı olanıdır ve bunun nedenleri vardır: idempotent
 # olmak *sunucunun durumu* hakkında bir sözdür; yanıt ya da başka istemciler
 # hakkında değil. Tekrarlanan bir `DELETE` ikinci seferde 404 yanıtı alır;
@@ -477,7 +477,7 @@ pd.DataFrame({m: {"safe (RFC)": m in SAFE_METHODS,
 # careful to call this a contract that client and server agree on together:
 # a key sent to a server that ignores it protects nothing.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="ce681651"
 # ## Tekillik anahtarı: bir sözleşme
 #
 # İstemci her *yazma isteği* için (her deneme için değil) benzersiz bir anahtar
@@ -508,13 +508,9 @@ first.data == again.data, lab.record_count - before
 # same body. (A repeat that arrives while the first is still being processed
 # gets 409 Conflict: try again later.)
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="6f316402"
 # Aynı anahtarın *farklı* bir gövdeyle gelmesi bir istemci hatasıdır (anahtar
-# başka bir ölçüm için yeniden kullanılmıştır). Sunucu tahmin yürütmek yerine,
-# IETF taslağı "The Idempotency-Key HTTP Header Field"ın dediği gibi bunu 422
-# ile reddeder. "Farklı", başka bir JSON değeri demektir: başka boşluklarla
-# gönderilen `{"value": -4.2}` aynı gövdedir. (İlki hâlâ işlenirken gelen bir
-# tekrar 409 Conflict alır: daha sonra yeniden deneyin.)
+# başka bir ölçüm için yeniden kullanılmıştır). Sunucu tahmin yürütmek yerine bunu, IETF taslağının (*The Idempotency-Key HTTP Header Field*) söylediği gibi 422 ile reddeder. "Farklı" başka bir JSON değeri demektir: `{"value": -4.2}` başka boşluklarla gönderilirse aynı gövdedir. (İlk istek hâlâ işlenirken gelen bir tekrar ise 409 Conflict alır: daha sonra yeniden deneyin.)
 
 # %%
 clash = http_send(url, "POST", {"value": 99.0}, {"Idempotency-Key": key})
@@ -560,7 +556,7 @@ in_flight = Outcome.http(409, retry_after=1)
 # * `lesson`: no key, and the lesson's rule: no retry of POST after a
 #   network error.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="b33ceda3"
 # ### Yanıtların %20'sini kaybeden bir bağlantı üzerinden 1.000 yazma isteği
 #
 # Şimdi asıl sınav. `write_experiment`, 1.000 ölçümü yeniden deneme döngüsünden
@@ -612,7 +608,7 @@ show(write_bars(counts, drop_rate=0.2))
 #
 # Only the key makes the write both safe and certain.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="5865625d"
 # Tabloyu sunucunun gerçeğini akılda tutarak okuyun (`stored` ve `duplicates`,
 # istemcinin inandığından değil, sunucunun kayıtlarından gelir):
 #
@@ -655,7 +651,7 @@ show(write_bars(counts, drop_rate=0.2))
 # *rejected* the request, so it created nothing, and a repeat is rejected
 # again. Here are three malformed requests:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="d56484a7"
 # ## Geçici ve kalıcı hatalar: mobil ders
 #
 # Mobil ders aynı şeyi başka sözcüklerle söyler: yalnızca **geçici** hatalar
@@ -693,7 +689,7 @@ rejected, lab.record_count - before
 # for every method, so a keyless POST can be doubled this way too. The lab's
 # `fail_after` fault does exactly that, once:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="45c13fef"
 # Gerçek kopya riski, idempotent olmayan bir isteğin bir **ağ hatasından**
 # (yukarıda) ya da bir **5xx**'ten sonra yeniden denenmesidir: sunucu ölçümü
 # kaydedip yanıt vermeden önce başarısız olabilir. Dersin kuralı 5xx'i her
@@ -719,7 +715,7 @@ r.attempts, r.outcome.label(), lab.record_count - before
 # Without a key: two records for one measurement. With one: one record, and
 # the retry got the stored answer back.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="3a7cb098"
 # Anahtar olmadan: bir ölçüm için iki kayıt. Anahtarla: tek kayıt; yeniden
 # deneme de saklanmış yanıtı geri aldı.
 
@@ -729,7 +725,7 @@ r.attempts, r.outcome.label(), lab.record_count - before
 # Pick a method, a failure and whether an idempotency key was agreed; the
 # readout gives the lesson's decision and its reason.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="21326901"
 # ## Sıra sizde: karar tablosu
 #
 # Bir yöntem, bir hata ve bir tekillik anahtarı üzerinde anlaşılıp
@@ -751,8 +747,8 @@ assert explorer.readout == DecisionExplorer.readout_for(
 # Every combination at once: 7 methods × 9 outcomes × key or not.
 # `decision_table` asks `decide` about each one, a row each:
 
-# %% [markdown] tags=["tr"]
-# Bütün birleşimler bir arada: 7 yöntem × 9 sonuç × anahtarlı ya da anahtarsız.
+# %% [markdown] tags=["tr"] en_hash="3d27c069"
+# Bütün bileşimler bir arada: 7 yöntem × 9 sonuç × anahtarlı ya da anahtarsız.
 # `decision_table` her biri için `decide`'a sorar, her birine bir satır:
 
 # %%
@@ -765,7 +761,7 @@ len(decisions)
 # means retried in any case, `with key` only with an idempotency key, `no`
 # never:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="ddf11380"
 # `verdict_table` satırları her sonuç ve yöntem için tek sözcüğe indirger:
 # `retry` her durumda yeniden denendiği, `with key` yalnızca bir tekillik
 # anahtarıyla denendiği, `no` hiçbir zaman denenmediği anlamına gelir:
@@ -777,7 +773,7 @@ verdict_table(decisions)
 # And the reasons for one method, here `PUT`; change the filter to see
 # another:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="9d3d85b4"
 # Ve tek bir yöntemin, burada `PUT`'un gerekçeleri; başka bir yöntemi görmek
 # için filtreyi değiştirin:
 
@@ -812,7 +808,7 @@ lab.close()
 # of their statuses or methods is a row or column of the table above: apply
 # the rule, do not look it up. Give a set of letters.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="8f91d954"
 # ## Özet
 #
 # * Bir hata; HTTP hatası, ağ hatası, gövde hatası ya da iptaldir. Gövde
@@ -856,7 +852,7 @@ check_retried_cases(answer)
 # 410, 413, 425, 501, 504 and 507. Which does the lesson's rule retry (for a
 # GET)? Give a set of numbers.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="e310a53f"
 # **Alıştırma 3.** Şu durum kodlarının hiçbiri yukarıdaki tabloda yok: 405,
 # 408, 410, 413, 425, 501, 504 ve 507. Dersin kuralı (bir GET için)
 # bunlardan hangilerini yeniden dener? Sayılardan oluşan bir küme verin.
@@ -881,7 +877,7 @@ check_retried_statuses(answer)
 # first; then you may measure it with
 # `write_experiment(1000, 0.3, "unsafe", max_attempts=3)`.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="1fa97944"
 # **Alıştırma 4.** `unsafe` çalıştırmasında her yanıtın, sunucu yazma isteğini
 # kaydettikten sonra kaybolma olasılığı %20'ydi, her yazma isteğinin en çok 4
 # denemesi vardı ve deney 249 kopya saydı. Şimdi daha kötü bir bağlantı
@@ -909,8 +905,8 @@ check_expected_duplicates(answer)
 # exercise 4: how many duplicates will `unsafe` store, and how many
 # unacknowledged writes will `key` leave? Then measure.
 
-# %% [markdown] tags=["tr"]
-# **Alıştırma 5 (açık uçlu: değiştir, tahmin et, ölç).** 1.000 yazma isteğiyle
+# %% [markdown] tags=["tr"] en_hash="b19471dd"
+# **Alıştırma 5 (açık uçlu: değiştirin, tahmin edin, ölçün).** 1.000 yazma isteğiyle
 # yapılan deneyi 0,2 yerine 0,4 kayıp oranıyla yeniden çalıştırın
 # (`write_experiment(1000, 0.2, ...)` içindeki `0.2` değerini değiştirin).
 # Önce 4. alıştırmanın formülüyle tahmin edin: `unsafe` kaç kopya kaydeder, `key` kaç
@@ -925,7 +921,7 @@ check_expected_duplicates(answer)
 # reports as failed were stored, and the user's manual resends would double
 # them.
 
-# %% [markdown] tags=["solution", "tr"]
+# %% [markdown] tags=["solution", "tr"] en_hash="091d48e0"
 # Beklenen kopya sayısı: ortalamada 1000 × (0,4 + 0,16 + 0,064) = 624; tohumlu
 # çalıştırma 593 kopya kaydeder, bu da tek bir çalıştırmanın olağan saçılımı
 # içindedir. `key` yine tam olarak 1.000 kayıt saklar, ama dört yanıtını da

@@ -21,7 +21,7 @@
 # * check a claim like "the peak falls to a quarter" and say what it depends on;
 # * choose between full and decorrelated jitter, knowing what the evidence says.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="6c7a3db6"
 # # 02 · Bekleme süresinin hesabı: geri çekilme, tavan ve sarsıntı
 #
 # **Önceki:** [01 · Hangi hatalar yeniden denenir](01_which_errors_to_retry.ipynb) ·
@@ -79,7 +79,7 @@ SEED = lesson.SEED
 # them). `waits_table` gives the wait before each retry; adding them up gives
 # the moment each retry is sent.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="bb237ba0"
 # ## Neden hemen yeniden denenmez, neden her 200 ms'de bir denenmez?
 #
 # Dersin iki gerekçesi:
@@ -106,7 +106,7 @@ sent_at = waits_table(plain, retries=50).cumsum()
 # thousand phones on the mountain the fixed strategy is 50,000 requests at a
 # server that is already down.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="d665ea8c"
 # Sabit beklemeler 10 s içinde 50 yeniden deneme gönderir, doğrusal beklemeler
 # 9; üstel geri çekilme 5 gönderir ve ardından daha da geri çekilir. Her istemci
 # aynısını yapar; dağda bin telefon varken sabit strateji, zaten düşmüş bir
@@ -124,7 +124,7 @@ sent_at = waits_table(plain, retries=50).cumsum()
 #
 # With the lesson's base 200 ms, factor 2 and cap 5000 ms:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="e57b67bc"
 # ## Üstel geri çekilme ve tavanı
 #
 # **Üstel geri çekilme**, her yeniden denemede bekleme süresini bir çarpanla
@@ -144,7 +144,7 @@ capped.ceilings(range(8)).tolist()
 # The sixth wait would be 6400 ms; the cap holds it at 5000, and every later
 # wait stays there.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="1507aedc"
 # Altıncı bekleme 6400 ms olurdu; tavan onu 5000'de tutar ve sonraki bütün
 # beklemeler de orada kalır.
 
@@ -166,7 +166,7 @@ capped.ceilings(range(8)).tolist()
 # `CARPAN` the factor, `TAVAN` the cap, `sarsıntı` jitter, `ilişkisiz`
 # decorrelated; see the glossary in notebook 00):
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="42ec4f12"
 # ## İki sarsıntıyı kendiniz yazın
 #
 # Ders beklemeye iki yolla **sarsıntı** (rastgelelik) katar. Burada `r`,
@@ -200,7 +200,7 @@ js_program("geri-cekilme.mjs")
 # checker compares it with the six rows of the lesson's table, then with
 # cases you have not seen (exact halves included).
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="bfca9c45"
 # **Alıştırma 1 (kendiniz kurun).** `full_jitter(n, r)` fonksiyonunu yazın: dersin
 # değerleriyle (taban 200 ms, çarpan 2, tavan 5000 ms) `r` sayısı için `n`
 # yeniden denemesinden önceki bekleme (n = 0 ilk yeniden denemedir, yani 2.
@@ -229,7 +229,7 @@ check_full_jitter(full_jitter)
 # decorrelated wait after a wait of `prev` ms (the first call gets
 # `prev = 200`).
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="8b77bf69"
 # **Alıştırma 2 (kendiniz kurun).** `decorrelated(prev, r)` fonksiyonunu yazın:
 # `prev` ms'lik bir beklemeden sonraki ilişkisiz sarsıntılı bekleme (ilk çağrı
 # `prev = 200` alır).
@@ -256,7 +256,7 @@ check_decorrelated(decorrelated)
 # `Backoff.waits(rng)` the endless sequence. From here on the notebook uses
 # them.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="c6393f26"
 # `retrylab` ikisini de `Backoff(200, 2, 5000, jitter="full")` ve
 # `jitter="decorrelated"` olarak sunar: `Backoff.next_wait(n, r, prev)` tek bir
 # beklemedir, `Backoff.waits(rng)` ise sonsuz dizi. Buradan sonra defter
@@ -269,7 +269,7 @@ check_decorrelated(decorrelated)
 # exponential wait without and with the cap, and two kinds of **jitter**
 # (randomness added to the wait). The lesson printed this:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="ae894e55"
 # ## Dersin tablosu, birebir yeniden üretilmiş
 #
 # Ders `geri-cekilme.mjs` programını çalıştırır ve altı satır yazdırır: sabit
@@ -282,7 +282,7 @@ print(lesson.backoff_table_text("tr"))
 # %% [markdown]
 # The same table from `retrylab`, in English:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="66b13f2e"
 # `retrylab`'dan aynı tablo, İngilizce olarak:
 
 # %%
@@ -296,7 +296,7 @@ lesson.backoff_table()
 # same shared generator (where one of yours is still the scaffold or not
 # Correct yet, retrylab's stands in for it, and the first line says so):
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="af091554"
 # Satırlar, dersin `deneme` sütunu gibi yeniden denemeleri 1'den sayar: k.
 # satır n = k − 1 yeniden denemesidir, yani k + 1. denemeden önceki bekleme
 # (dolayısıyla üst sınırı 800 ms olan 3. satır, 4. denemeden önceki
@@ -315,7 +315,7 @@ jitter_columns(full_jitter, decorrelated)
 # the full-jitter wait takes a draw, then the decorrelated wait takes the next.
 # The first six draws (rows 1 to 3; exercise 4 needs them):
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="8c44313a"
 # **İki sarsıntı sütunu tek bir üreteci paylaşır ve sırayla sayı çeker.** Her
 # satırda önce tam sarsıntılı bekleme bir sayı alır, ardından ilişkisiz
 # sarsıntılı bekleme bir sonrakini. İlk altı sayı (1-3. satırlar; 4. alıştırma
@@ -331,7 +331,7 @@ r.round(4).tolist()
 # each column a generator of its own and every jitter value after the very
 # first full-jitter one changes:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="4a4f0055"
 # Birinci satır: tam sarsıntı `round(0.3504 × 200) = 70`, ilişkisiz sarsıntı
 # `round(200 + 0.4591 × (600 − 200)) = 384`. 2. satır 3. ve 4. sayıları
 # kullanır. Her sütuna kendi üretecini verirseniz, en baştaki tam sarsıntı
@@ -344,7 +344,7 @@ waits_table(shared=False)[["full jitter", "decorrelated"]]
 # Keep this in mind whenever you compare numbers with the lesson: the same
 # seed gives the same table only if the draws are taken in the same order.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="8c5c0ba5"
 # Sayılarınızı dersinkilerle her karşılaştırdığınızda bunu aklınızda tutun: aynı
 # tohum, ancak sayılar aynı sırayla çekilirse aynı tabloyu verir.
 
@@ -356,7 +356,7 @@ waits_table(shared=False)[["full jitter", "decorrelated"]]
 # 3 s). Scaled to the same 200 ms start, with the web lesson's exponential,
 # capped and jittered waits:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="8dc2e0cf"
 # ## Yan yana dört büyüme biçimi
 #
 # Mobil ders iki basit strateji ekler: **sabit** aralık (örneği: 2, 2, 2 s) ve
@@ -376,7 +376,7 @@ show(wait_schedule(strategies))
 # Full jitter lies anywhere below the capped line; decorrelated starts
 # higher, wanders (2121 then 1933) and reaches the cap at retry 6.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="44dce74f"
 # Grafiği soldan sağa okuyun. Sabit ve doğrusal beklemeler düşük kalır: sunucuya
 # durmadan istek gelir. Üstel bekleme hızla büyür ve 6. yeniden denemede tavanı
 # aşar. Tam sarsıntı, tavanlı çizginin altında herhangi bir yere düşer; ilişkisiz
@@ -395,7 +395,7 @@ show(wait_schedule(strategies))
 #
 # Each on a generator of its own (seed 20260114), six retries:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="dbc27459"
 # ## Dört tür sarsıntı
 #
 # | sarsıntı | bekleme | ne sağlar |
@@ -417,7 +417,7 @@ waits_table(kinds, shared=False)
 # proportional jitter can go *above* the ceiling, up to 1.5 times it, until
 # the cap stops it.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="b739645d"
 # Eşit sarsıntı hiçbir zaman üst sınırın yarısının altına inmez (100, 200, 400,
 # ...); orantılı sarsıntı ise tavan onu durdurana kadar üst sınırın *üstüne*,
 # 1,5 katına kadar çıkabilir.
@@ -434,7 +434,7 @@ waits_table(kinds, shared=False)
 # retries from 0 like the formulas: this is their `retry=2`.) The lesson
 # printed this:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="105dc809"
 # ## Sürü: birlikte hata alan 24 istemci
 #
 # İstasyonun sunucusu düştüğünde ona bağlı bütün istemciler aynı anda hata
@@ -452,7 +452,7 @@ print(lesson.herd_text("tr"))
 # %% [markdown]
 # The same in English, and as a figure:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="7290171f"
 # Aynısı İngilizce olarak ve bir grafik olarak:
 
 # %%
@@ -466,7 +466,7 @@ show(herd_histogram())
 # (24 draws of the same generator, client by client) they spread over four
 # buckets: 6, 5, 7 and 6.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="7052b1c7"
 # Sarsıntı olmadan 24 istemcinin hepsi tam olarak 800 ms'de uyanır. Tam
 # sarsıntıyla (aynı üreteçten istemci istemci çekilen 24 sayı) dört kovaya
 # dağılırlar: 6, 5, 7 ve 6.
@@ -476,7 +476,7 @@ show(herd_histogram())
 #
 # The lesson says the peak load the server sees *falls to a quarter*. Check it:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="483049cd"
 # ## Bir iddiayı sınamak: "tepe yük dörtte birine iniyor"
 #
 # Ders şöyle diyor: "Sunucunun gördüğü tepe yük dörtte birine iniyor." Bunu
@@ -491,7 +491,7 @@ herd.peak_plain, herd.peak_jittered, round(herd.ratio, 2)
 # printed. And the number depends on something the sentence does not say,
 # the **bucket width**. Count the same 24 wake-ups in other widths:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="9fc07c3b"
 # 24 → 7, 0,25 değil 0,29'dur: dörtte bir 6 olurdu. Yakın, ama yazdırılan çıktı
 # bunu göstermiyor. Üstelik sayı, cümlenin söylemediği bir şeye bağlıdır:
 # **kova genişliğine**. Aynı 24 uyanışı başka genişliklerle sayın:
@@ -509,7 +509,7 @@ for width in (50, 100, 200, 400, 800):
 # random draws are too few to land exactly on the average; ten thousand are
 # not:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="b42cd2b7"
 # 100 ms'lik kovalarla oran tam olarak dörtte birdir; 400 ms'lik kovalarla
 # yaklaşık yarıdır; 800 ms'lik kovalarla sarsıntı hiçbir şey yapmıyor gibi
 # görünür, çünkü her bekleme 0 ile 800 ms arasındadır. "Dörtte bir" nereden
@@ -528,7 +528,7 @@ print(herd_data(clients=10_000).summary())
 # 800 ms. Ask of your server: how many requests can it take in how many
 # milliseconds? Then choose the window, and the claim, from that.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="a2091bbb"
 # **Akılda tutulacak ders:** "tepe", *pencere başına* bir sayımdır ve pencere
 # belirtilmedikçe tepe yüklerin oranı hiçbir şey ifade etmez. Sarsıntı olmadan 24
 # istek aynı milisaniyede gelir; tam sarsıntıyla 800 ms'ye yayılarak gelir.
@@ -545,13 +545,13 @@ print(herd_data(clients=10_000).summary())
 # exponential strategies of the mobile lesson. The readout under the figure
 # lists the waits and their total.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="56b73545"
 # ## Keşif: bekleme çizelgesi
 #
-# Kaydırıcıları oynatın. Çubuklar 20260114 tohumu için gerçek beklemelerdir;
+# Kaydırıcıları hareket ettirin. Çubuklar 20260114 tohumu için gerçek beklemelerdir;
 # kesikli dış çizgiler, beklemelerin altından seçildiği üst sınırlardır; kesikli
 # çizgi tavandır; gölgeli bant ise sarsıntının her beklemeyi koyabileceği
-# aralıktır. `growth` kaydırıcısı mobil dersin sabit (değişmeyen), artımlı
+# aralıktır. **büyüme** kaydırıcısı (kodda `growth`) mobil dersin sabit (değişmeyen), artımlı
 # (doğrusal) ve üstel stratejileri arasında geçiş yapar. Grafiğin altındaki
 # gösterge beklemeleri ve toplamlarını listeler.
 
@@ -563,8 +563,8 @@ schedule
 # The cell below moves the sliders from code, exactly as dragging them would,
 # and checks what the explorer shows.
 
-# %% [markdown] tags=["tr"]
-# Aşağıdaki hücre kaydırıcıları, tıpkı sürüklemiş gibi koddan oynatır ve keşif
+# %% [markdown] tags=["tr"] en_hash="780fd439"
+# Aşağıdaki hücre kaydırıcıları, siz sürüklemişsiniz gibi koddan hareket ettirir ve keşif
 # aracının ne gösterdiğini denetler.
 
 # %% tags=["test"]
@@ -582,7 +582,7 @@ assert schedule.readout == BackoffExplorer.readout_for(jitter="decorrelated")
 # A cap below the base makes no sense. The explorer says so and keeps the last
 # good figure until you fix it:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="3245af4d"
 # Tabandan düşük bir tavan anlamsızdır. Keşif aracı bunu söyler ve siz
 # düzeltene kadar son geçerli grafiği yerinde tutar:
 
@@ -610,7 +610,7 @@ assert schedule.message == ""
 # retry they wait for (`retry`, n counted from 0), and the bucket width. The readout gives the peak
 # without jitter, the peak with it, and their ratio.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="bb4d2ded"
 # ## Keşif: sürü
 #
 # Şimdi sürü: aynı geri çekilme kaydırıcıları, ayrıca istemci sayısı,
@@ -641,7 +641,7 @@ print(herd_check.readout)
 # in the first half); `jitter = decorrelated` with `retry` 5 and 10000
 # clients (look at the last bucket, discussed next).
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="739e8795"
 # Denenecek şeyler: `jitter = none` (oran 1.00x'te kalır); `retry` 3 ya da 4
 # (daha geniş bir üst sınır sürüyü daha çok dağıtır); `jitter = equal` (ilk
 # yarıda kimse uyanmaz); `retry` 5 ve 10000 istemciyle `jitter = decorrelated`
@@ -667,7 +667,7 @@ print(herd_check.readout)
 # `min(cap, ...)`, and every clipped wait is *exactly* the cap. After a few
 # retries many clients land on the same millisecond again:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="50197185"
 # ## Tam mı, ilişkisiz mi?
 #
 # **Dersin önerisi:** tam sarsıntı, dağılımı en geniş olan yoldur ama bazı
@@ -704,7 +704,7 @@ print(herd_data(full, clients=10_000, retry=5).summary())
 # spike. Neither result makes one strategy always right;
 # both say: look at the distribution your clients will produce.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="55fbf4eb"
 # Aynı yeniden denemeden önce (altıncı, n = 5: 200 x 2^5 = 6400 ms, 5000'e
 # kırpılır) tam sarsıntı 5000 ms'lik üst sınırın altından düzgün dağılımla
 # seçer ve böyle bir sivrilme göstermez. İki sonuç da bir stratejiyi her zaman
@@ -720,7 +720,7 @@ print(herd_data(full, clients=10_000, retry=5).summary())
 # number would draw the same "random" waits, and the herd would be back. Use
 # a seed to teach and to test; never to ship.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="e5ffca5a"
 # ## Tohum üzerine bir not
 #
 # Ders, tablo doğrulanabilsin diye rastgeleliği tohumlu bir üreteçle kurar ve
@@ -745,7 +745,7 @@ print(herd_data(full, clients=10_000, retry=5).summary())
 # * Full and decorrelated jitter are close in the AWS experiment; the
 #   lesson's "fast recovery: full, slow recovery: decorrelated" is advice.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="cb78f1b1"
 # ## Özet
 #
 # * Hemen yeniden denemek işe yaramaz, sabit aralık da zorlanan bir sunucuyu
@@ -769,7 +769,7 @@ print(herd_data(full, clients=10_000, retry=5).summary())
 # **Exercise 3.** A policy uses base 300 ms, factor 3 and a cap of 10 s.
 # List the ceilings before the first five retries, in ms.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="0289fbe7"
 # ## Alıştırmalar
 #
 # Alıştırma 1 ve 2, `full_jitter` ve `decorrelated` yazmak, [yukarıdadır](#Write-the-two-jitters-yourself).
@@ -796,7 +796,7 @@ check_ceilings(ceilings)
 # now? Work it out from the draws above, or with two `Backoff(...).waits(rng)`
 # on one shared `Mulberry32(SEED)`.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="c8ec943a"
 # **Alıştırma 4.** Her satırda `geri-cekilme.mjs`, tek bir üreteç üzerinde
 # önce `tamSarsinti(n)`'yi (tam sarsıntı), ardından `iliskisizSarsinti()`'yi
 # (ilişkisiz sarsıntı) çağırır. Bu iki çağrının yerini değiştirin:
@@ -824,7 +824,7 @@ check_full_jitter_second(waits)
 # of the lesson's 24 jittered clients holds a third of them, 8 clients? Try
 # widths with `herd_data(width=...)` (a loop over `range(1, 801)` does it).
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="e5a4b4a0"
 # **Alıştırma 5.** Yukarıdaki genişlikler yuvarlak sayılar. Dersin sarsıntılı
 # 24 istemcisinin en kalabalık kovasının üçte birini, 8 istemciyi tuttuğu *en dar*
 # kova genişliği (tam sayı ms) kaçtır? Genişlikleri `herd_data(width=...)` ile
@@ -844,7 +844,7 @@ check_third_width(width)
 # `herd_data`), full jitter, 200 ms buckets. What is the largest number of
 # them in one bucket?
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="b48fbb9b"
 # **Alıştırma 6.** Aynı 24 istemci yeniden hata alır ve *dördüncü* yeniden
 # denemelerini bekler (n = 3, üst sınır 1600 ms, 5. denemeden önce; `herd_data`
 # içinde `retry=3`); tam sarsıntı, 200 ms'lik kovalar. Tek bir kovaya düşen en
@@ -865,8 +865,8 @@ check_herd_attempt4(peak)
 # will the peak be higher or lower than full jitter's 7? Then measure with
 # `herd_view.set(...)` and read the readout.
 
-# %% [markdown] tags=["tr"]
-# **Alıştırma 7 (açık uçlu: değiştir, tahmin et, ölç).** Sürü keşif aracında
+# %% [markdown] tags=["tr"] en_hash="ac037293"
+# **Alıştırma 7 (açık uçlu: değiştirin, tahmin edin, ölçün).** Sürü keşif aracında
 # `jitter = equal` seçin. Bakmadan önce tahmin edin: üçüncü yeniden denemedeki
 # (üst sınır 800 ms) 24 istemci ve 200 ms'lik kovalarla hangi kovalar boş
 # kalır, tepe yük tam sarsıntının 7'sinden yüksek mi olur, düşük mü? Sonra
@@ -879,7 +879,7 @@ check_herd_attempt4(peak)
 # jitter trades spread for a guaranteed minimum wait. Measure it with
 # `herd_view.set(jitter="equal", clients=24, retry=2, width=200)`.
 
-# %% [markdown] tags=["solution", "tr"]
+# %% [markdown] tags=["solution", "tr"] en_hash="86639b5f"
 # Eşit sarsıntı `ceiling/2 + r × ceiling/2` kadar, yani 400 ile 800 ms arasında
 # bekler; bu yüzden 0 ve 200 ms kovaları boş kalır ve 24 istemci dört yerine iki
 # kovayı paylaşır (11 ve 13): tepe yük neredeyse iki katına çıkar, 7 yerine 13.

@@ -22,7 +22,7 @@
 # * measure what retrying *every* error costs the person waiting;
 # * count retries, successes after a retry and waits over many runs.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="e8ba5d08"
 # # 03 · Yeniden deneme döngüsü
 #
 # **Önceki:** [02 · Bekleme süresinin hesabı](02_computing_the_wait.ipynb) ·
@@ -95,7 +95,7 @@ pd.set_option("display.width", 100)
 # | `/report` | 429 with `Retry-After: 2` |
 # | anything else | 404 |
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="0e02e92b"
 # ## Makinenizde gerçek bir sunucu
 #
 # Ders, betiğinin içinde küçük bir Node.js sunucusu başlatır. `LabServer` aynı
@@ -122,7 +122,7 @@ lab
 # build below. The whole program (its server, its generator and its four
 # calls too, 96 lines) is `js_program("yeniden-deneme.mjs")`.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="2c24f06f"
 # ## Döngüyü kendiniz yazın
 #
 # Dersin döngüsü, `yeniden-deneme.mjs` içindeki `yenidenDene`, çağırdığı
@@ -156,7 +156,7 @@ js_program("yeniden-deneme.mjs", "const bekleme =", "await uyu(sure)")
 # `Mulberry32(SEED)` (they must print "70, 184, 2000, 2000"), then on 80
 # servers you have not seen, and stops your loop if it never ends.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="66f48390"
 # Sözcüklerle anlatılırsa, 1, 2, ... `max_attempts` sayısına kadar her deneme
 # için:
 #
@@ -216,7 +216,7 @@ check_retry_loop(retry)
 # a ceiling on Retry-After, metrics, logging). From here on the notebook
 # uses it.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="64dd1757"
 # `retrylab`'ın `RetryPolicy(max_attempts=...).run(send, method, rng, sleep)`
 # yöntemi aynı döngüdür; bu defterin aşağıda eklediği sınırlar da içindedir (bir
 # süre bütçesi, Retry-After için bir üst sınır, metrikler, günlük kaydı).
@@ -230,7 +230,7 @@ check_retry_loop(retry)
 # and 4 attempts). As in the lesson, each wait is recorded instead of slept.
 # This is what the lesson printed, character for character:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="a20258e7"
 # ## Dersin dört senaryosu
 #
 # `lesson_scenarios`, dersin dört `yenidenDene` çağrısını sırayla, tek bir
@@ -246,7 +246,7 @@ print(retry_loop_text(results, requests, "tr"))
 # %% [markdown]
 # The same in English:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="8a6f957b"
 # Aynı çıktı İngilizce:
 
 # %%
@@ -257,7 +257,7 @@ print(retry_loop_text(results, requests, "en"))
 # requests it received (the `time` column, which changes run to run, is left
 # out):
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="01ab5d22"
 # Her deneme gerçekten bir soketten geçti. Sunucunun günlüğü, aldığı sekiz
 # isteği gösteriyor (her çalıştırmada değişen `time` sütunu dışarıda
 # bırakıldı):
@@ -275,7 +275,7 @@ lab.log.drop(columns="time")
 # ceiling `min(5000, 200 × 2ⁿ)`: 0.350 × 200 before attempt 2 (n = 0) and
 # 0.459 × 400 before attempt 3 (n = 1).
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="e5f18608"
 # ## Çıktıyı satır satır okumak
 #
 # **1. satır.** Sunucu iki kez 503 döndü, döngü iki kez bekledi ve üçüncü
@@ -294,7 +294,7 @@ backoff = Backoff(200, 2, 5000, jitter="full")
 # **Lines 2 and 4.** The validation error and the missing route ended after
 # one attempt, without even a wait: repeating them cannot change the answer.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="d6822db4"
 # **2. ve 4. satırlar.** Doğrulama hatası ve bulunamayan yol tek denemede
 # bitti, beklenmedi bile: onları tekrarlamak yanıtı değiştiremez.
 
@@ -308,7 +308,7 @@ print(results[3].message)
 # `Retry-After: 2`, so the loop waited 2000 ms both times. The backoff draw is
 # still taken, so the generator stays in step with the lesson.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="f5c93d67"
 # **3. satır.** Üçüncü ve dördüncü çekilişler `/report` senaryosuna aittir.
 # Geri çekilme 148 ms ve 351 ms istiyordu (yukarıdaki liste); sunucu
 # `Retry-After: 2` dediği için döngü iki seferde de 2000 ms bekledi. Geri
@@ -330,7 +330,7 @@ print(results[3].message)
 # The server's number raises a short wait, and never shortens a long one.
 # Here are six retries against a server that always says `Retry-After: 2`:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="1e693282"
 # ## Retry-After bir alt sınırdır
 #
 # Ders şöyle der: "Sunucu kendi toparlanma süresini istemciden iyi bilir, bu
@@ -366,7 +366,7 @@ show(retry_after_bars(table["backoff (ms)"], 2000))
 # suggestion is unreasonably long, telling the user beats waiting.
 # `max_retry_after` (ms) is that limit. The station now asks for two minutes:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="3b85de7a"
 # İlk dört yeniden denemede sunucunun iki saniyesi kazanır; beşinciden
 # itibaren geri çekilme bu süreyi aşacak kadar büyümüştür ve o kazanır.
 #
@@ -390,7 +390,7 @@ r.attempts, r.reason.value, r.message
 # `retrylab` parses both forms, and treats a malformed value as absent while
 # saying so in the outcome's `detail`:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="215bb1fa"
 # **Başlığı okumak.** Dersin kodu başlığı
 # `Number(yanit.headers.get("retry-after") ?? 0) * 1000` ile okur; bu ifade
 # yalnızca saniye cinsinden bir sayıyı anlar (HTTP tarihini anlamaz). `Retry-After` bir HTTP tarihi de olabilir,
@@ -413,7 +413,7 @@ r.waits, r.history[0].outcome.detail.split(":")[0]
 # `Retry-After` may also be a date. Two minutes ahead of the client's clock
 # is the same 120 s (the clock is fixed here so the number is too):
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="eaaace85"
 # İlk bekleme geri çekilmenin hesapladığı değere döndü (70 ms); ikinci deneme
 # yeniden düzgün bir `Retry-After: 2` aldı.
 #
@@ -434,7 +434,7 @@ r.outcome.retry_after, r.reason.value
 # **1. The attempt limit** prevents an endless loop. A station that stays down
 # (503 on every request) meets policies with 1 to 6 attempts:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="3213bcea"
 # ## Üç sınır
 #
 # **1. Deneme sayısı üst sınırı** sonsuz döngüyü engeller. Bir türlü ayağa
@@ -457,7 +457,7 @@ pd.DataFrame.from_dict(rows, orient="index",
 # error". With a budget of 3 s the loop stops as soon as the *next* wait would
 # end past it, instead of waiting for nothing:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="fa349088"
 # **2. Toplam süre bütçesi**, beklemeler dahil bütün çalışmayı sınırlar:
 # "kullanıcının bir düğmeye basıp sekiz saniye beklemesi, hata görmesinden
 # kötüdür". 3 s'lik bir bütçeyle döngü boşuna beklemek yerine, *bir sonraki*
@@ -477,7 +477,7 @@ r.attempts, r.waits, r.message
 # few attempts and a short budget; a background refresh may try longer. The
 # presets `user_triggered()` and `background()` against the same dead station:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="998c7f97"
 # `clock` verilmezse bütçe yalnızca beklemeleri sayar; bu, sonucu yeniden
 # üretilebilir kılar. İsteklerin sürdüğü zamanı da saymak için `clock=`
 # (milisaniye) verin.
@@ -504,7 +504,7 @@ pd.DataFrame.from_dict(rows, orient="index", columns=columns)
 # part ways at once: one tells the user, the other waits (exercise 3 asks
 # why).
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="ca17b1b6"
 # Düğmeye basan kişi istasyonun çalışmadığını saniyenin dörtte birinde öğrenir;
 # arka plan işi ise, kimse onu beklemezken, on bir saniyeden uzun süre denemeye
 # devam eder. `Retry-After: 30` karşısında ikisinin yolu hemen ayrılır: biri
@@ -528,7 +528,7 @@ for name, policy in presets.items():
 # lesson's. `retry_everything_rule` retries every failure but a cancellation,
 # as a catch-all `catch (e) { retry() }` does:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="c70ae972"
 # ## Yaygın hata: her hatayı yeniden denemek
 #
 # Ders: "Yeniden denemenin en sık yapılan hatası, her hatayı denemeye
@@ -562,9 +562,9 @@ for name, client in clients.items():
 # plus the waits. The requests took this long on the wire (measured, so it
 # varies a little from run to run):
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="174ba84b"
 # Kullanıcının "geçersiz değer" uyarısını görmesine kadar geçen süre, isteklerin
-# süresi artı beklemelerdir. İstekler hatta şu kadar sürdü (ölçülen bir süre
+# süresi artı beklemelerdir. İstekler ağda (hat üzerinde) şu kadar sürdü (ölçülen bir süre
 # olduğu için çalıştırmadan çalıştırmaya biraz değişir):
 
 # %%
@@ -575,7 +575,7 @@ for name, (r, wire, _) in runs.items():
 # The waits alone, which do not depend on the network: four attempts where
 # one would do, plus the three waits between them.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="1f0d2c43"
 # Ağa bağlı olmayan beklemeler tek başına: birinin yeteceği yerde dört deneme,
 # artı aralarındaki üç bekleme.
 
@@ -587,7 +587,7 @@ pd.DataFrame({name: {"attempts": r.attempts, "waits (ms)": sum(w)}
 # With an assumed 100 ms a request (the lab's latency here) and the recorded
 # waits (the loop recorded them instead of sleeping):
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="554d0e99"
 # İstek başına varsayılan 100 ms (buradaki laboratuvar gecikmesi) ve kaydedilen
 # beklemelerle (döngü beklemek yerine onları kaydetti):
 
@@ -612,8 +612,8 @@ assert all(wire >= 0.1 * r.attempts for r, wire, _ in runs.values())
 # lesson's "üç kat" (three times) counts requests and leaves the waits out.
 # Either way the error was certain after the first answer.
 
-# %% [markdown] tags=["tr"]
-# "12,5 kat geç" sonucu yalnızca istek başına varsayılan 100 ms için
+# %% [markdown] tags=["tr"] en_hash="f3e29268"
+# "12,5 kat daha geç" sonucu yalnızca istek başına varsayılan 100 ms için
 # geçerlidir. Her gecikme için geçerli olan şudur: dersin 4 denemelik sınırıyla
 # her şeyi yakalayan bir döngü isteği **bir yerine 4 kez** gönderir; bu yüzden
 # kullanıcı en az **istek süresinin 4 katı, artı beklemeler** kadar bekler
@@ -633,7 +633,7 @@ assert all(wire >= 0.1 * r.attempts for r, wire, _ in runs.values())
 # station whose link drops 30% of connections (a seeded `close` fault), under
 # the user-triggered policy:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="2912f6de"
 # ## Çok sayıda çalıştırmayı ölçmek
 #
 # Mobil dersin dördüncü hatası ölçmemektir: sayılar olmadan kaç isteğin
@@ -657,7 +657,7 @@ metrics.summary()
 # 11 gave up after three dropped connections in a row (0.3³ × 300 ≈ 8 were
 # expected). Why each run stopped:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="e9a02b33"
 # 300 tazelemenin 289'u verisini aldı, bunların 81'i ancak bir yeniden deneme
 # sayesinde; 11'i art arda kopan üç bağlantıdan sonra vazgeçti (0,3³ × 300 ≈ 8
 # bekleniyordu). Her çalıştırmanın neden durduğu:
@@ -670,7 +670,7 @@ metrics.reasons_table()
 # waits anywhere in 0-200 ms and a second one anywhere in 0-400 ms, so the
 # buckets below 200 ms hold both kinds and the ones above only second retries:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="9f6fe22e"
 # 50 ms'lik kovalarda bekleme dağılımı. Tam sarsıntıda ilk yeniden deneme
 # 0-200 ms arasında herhangi bir süre, ikincisi 0-400 ms arasında herhangi bir
 # süre bekler; bu yüzden 200 ms'nin altındaki kovalarda iki tür de bulunur,
@@ -688,7 +688,7 @@ show(wait_histogram(metrics.waits, 50,
 # `"retrylab"` (the lab server logs each request as `"retrylab.lab.server"`). Shown
 # here for one run of the lesson's first scenario on a fresh server:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="5d6944b9"
 # Döngü her kararını Python'un `logging` modülü üzerinden, `"retrylab"` adlı
 # günlükçüye de yazar (laboratuvar sunucusu her isteği `"retrylab.lab.server"`
 # adıyla kaydeder). Burada dersin ilk senaryosunun yeni bir sunucuya karşı tek
@@ -712,7 +712,7 @@ logger.setLevel(logging.NOTSET)
 # Cancelling its task (the user closed the screen) stops it at once, in the
 # middle of the two-second wait, and nothing more is sent:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="8f4fca8b"
 # ## Kullanıcı ayrıldığında: iptal
 #
 # `RetryPolicy.run_async`, `asyncio` için aynı döngüdür ve gerçekten bekler.
@@ -760,15 +760,14 @@ flaky.close()
 # `Retry-After` in seconds or none), what does the loop wait? Give four waits
 # in ms.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="f823b355"
 # ## Özet
 #
 # * Döngü gönderir, sınıflandırır ve ya durur ya da bekleyip yeniden gönderir;
 #   gerçek laboratuvar sunucusuna karşı dersin çıktısının tıpatıp aynısını
 #   yazdırır.
 # * Bekleme `max(backoff, Retry-After)` değeridir: sunucunun önerisi bir alt
-#   sınırdır. `max_retry_after` değerinden uzun bir öneri döngüyü bitirir ve
-#   kullanıcıya bildirilir.
+#   sınırdır. `max_retry_after` değerinden uzun bir öneri döngüyü bitirir; durum kullanıcıya bildirilir.
 # * Bir döngüyü üç sınır durdurur: deneme sayısı üst sınırı, toplam süre bütçesi
 #   ve kullanıcı tarafından tetiklenen isteklerle arka plan istekleri için ayrı
 #   politikalar.
@@ -807,7 +806,7 @@ check_waits(answer)
 # them) and reason before you run it. Give the stop reason's value (a
 # `StopReason`, such as `"max_attempts"`).
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="5cabdfa7"
 # **Alıştırma 3.** Kullanıcı "yenile" düğmesine basıyor ve istasyon her
 # seferinde `Retry-After: 2` ile 503 yanıtı veriyor.
 # `RetryPolicy.user_triggered()` neden durur? Çalıştırmadan önce hazır
@@ -835,12 +834,11 @@ check_give_up_reason(answer)
 # highest possible draws, with `Mulberry32(SEED)` and with 400 other seeds,
 # against both stations.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="d6998a96"
 # **Alıştırma 4.** Yenile düğmesinin politikasını tasarlayın: istasyon iki kez
 # 503 verip ardından başarılı olduğunda veriyi yine de almalı (dersin 1.
 # satırı), ama istasyon bir türlü ayağa kalkmadığında kullanıcı hatayı görmeden
-# önce toplam 500 ms'den fazla beklememeli, **üreteç ne çekerse çeksin**: üretim
-# ortamında üreteç tohumlanmaz. Denetleyici politikanızı mümkün olan en yüksek
+# önce toplam 500 ms'den fazla beklememeli, **üreteç ne çekerse çeksin**: üretimde üreteç sabit bir tohumla başlatılmaz. Denetleyici politikanızı mümkün olan en yüksek
 # çekilişlerle, `Mulberry32(SEED)` ile ve 400 başka tohumla, iki istasyona karşı
 # da çalıştırır.
 
@@ -863,8 +861,8 @@ check_refresh_policy(answer)
 # Predict the number of attempts and the waits before you run it, from the
 # waits of the attempt-limit table above it. Then measure.
 
-# %% [markdown] tags=["tr"]
-# **Alıştırma 5 (açık uçlu: değiştir, tahmin et, ölç).** "Üç sınır" bölümünde
+# %% [markdown] tags=["tr"] en_hash="5c0b7c1e"
+# **Alıştırma 5 (açık uçlu: değiştirin, tahmin edin, ölçün).** "Üç sınır" bölümünde
 # bütçe politikasının `time_budget` değerini 3000'den 1000 ms'ye indirin.
 # Çalıştırmadan önce, hemen üstündeki deneme sayısı tablosunun beklemelerinden
 # yola çıkarak deneme sayısını ve beklemeleri tahmin edin. Sonra ölçün.
@@ -877,7 +875,7 @@ check_refresh_policy(answer)
 # stops with `time_budget`. Check it with
 # `RetryPolicy(max_attempts=10, time_budget=1000).run(down, "GET", Mulberry32(SEED))`.
 
-# %% [markdown] tags=["solution", "tr"]
+# %% [markdown] tags=["solution", "tr"] en_hash="37b3f946"
 # `Mulberry32(SEED)` beklemeleri 70, 184, 592, ... şeklindedir; döngü, *bir
 # sonraki* beklemenin bütçeyi aşarak biteceği anda durur. 70 + 184 = 254 sığar,
 # 254 + 592 = 846 sığar; dördüncü bekleme (1402 ms, bir sonraki çekiliş) ise

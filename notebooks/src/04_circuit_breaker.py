@@ -22,7 +22,7 @@
 # * tell the user the right thing when the breaker refuses a call;
 # * scope breakers per endpoint group, so one broken path does not stop the app.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="7fcee769"
 # # 04 · Devre kesici
 #
 # **Önceki:** [03 · Yeniden deneme döngüsü](03_the_retry_loop.ipynb) ·
@@ -30,8 +30,7 @@
 # **Ön koşullar:** 03 numaralı defter (yeniden deneme döngüsü ve sınırları); iki
 # yöntemi olan bir Python sınıfı · **Süre:** yaklaşık 50 dakika
 #
-# Kuzey Yamaç istasyonu kötü bir saniye geçirmiyor: düşmüş durumda ve dakikalarca
-# öyle kalacak. Gözlemcinin uygulamasının yaptığı her istek yine kendi yeniden
+# Kuzey Yamaç istasyonundaki sorun bu kez birkaç saniyelik değil: sunucu çökmüş ve dakikalarca öyle kalacak. Gözlemcinin uygulamasının yaptığı her istek yine kendi yeniden
 # deneme döngüsünü çalıştırıyor (02 ve 03 numaralı defterler) ve hiçbiri başarılı
 # olmayacak. Bu defter, durumu fark eden parçayı ekliyor: **devre kesici**.
 #
@@ -69,7 +68,7 @@ from retrylab.viz.kit import show
 # attempts, full jitter; its attempt-limit table showed one such run). Every
 # attempt answers 503:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="191349d3"
 # ## Neden devre kesici: yeniden deneme tek bir isteğin sorunudur
 #
 # Diyelim ki kullanıcı, istasyon çalışmıyorken "gönder" düğmesine beş kez basıyor
@@ -105,7 +104,7 @@ sum(r.attempts for r in presses), sum(sum(r.waits) for r in presses)
 # threshold, `SOGUMA` the cooldown, `izinVer` "allow", `bildir` "report";
 # `kapali`, `acik`, `yariAcik` are closed, open, half-open):
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="d6a3e499"
 # Yanıt veremeyen bir sunucuya yirmi istek ve aralarında, kullanıcı dönen bir
 # yükleniyor simgesine bakarken, boşu boşuna 3860 ms bekleme. Döngülerin hiçbiri
 # tek başına yanlış bir şey yapmadı; sorun ancak isteklerin bütününe bakınca
@@ -146,7 +145,7 @@ js_program("devre-kesici.mjs")
 # result is recorded. The checker replays the lesson's nine events (6 sent,
 # 3 blocked), then sequences you have not seen, every boundary included.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="892bf726"
 # **Alıştırma 1 (kendiniz kurun).** `allow(now) -> bool` (`now` anında, ms
 # cinsinden, bir istek gönderilebilir mi?) ve `record(success, now)` (gönderilmiş
 # bir isteğin sonucu) yöntemleriyle `Breaker(threshold, cooldown)` sınıfını
@@ -213,7 +212,7 @@ check_breaker(Breaker)
 # its transitions and `half_open_max_calls`. From here on the notebook uses
 # it. The same twenty attempts as above, 100 ms apart, through a breaker:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="6821cbed"
 # `retrylab`'ın `CircuitBreaker(threshold, cooldown)` sınıfında aynı
 # `allow(now)` ve `record(success, now)` yöntemleri vardır; bunlara ek olarak
 # `call`, `retry_in`, bir ad, geçişlerinin kaydı ve `half_open_max_calls`
@@ -233,7 +232,7 @@ sent, cb.state
 # Three requests reach the server; the other seventeen fail at once, without
 # touching the network.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="6d0ea9ce"
 # Üç istek sunucuya ulaşır; diğer on yedisi ağa dokunmadan, hemen başarısız
 # olur.
 
@@ -242,7 +241,7 @@ sent, cb.state
 #
 # The diagram, with how often each arrow is taken in the lesson's trace below:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="f2770a83"
 # ## retrylab'da üç durum
 #
 # Diyagram, her okun aşağıdaki ders izinde kaç kez kullanıldığıyla birlikte:
@@ -263,7 +262,7 @@ show(breaker_diagram(traced.transition_counts(), traced.state,
 # 5000 ms cooldown, fed nine events on a logical clock (ms), each a request
 # that would fail or succeed if sent. The lesson printed this:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="670c4166"
 # ## Dersin izi, satır satır
 #
 # Ders `devre-kesici.mjs` programını çalıştırır: eşiği 3, soğuma süresi 5000 ms
@@ -277,7 +276,7 @@ print(lesson.breaker_text("tr"))
 # %% [markdown]
 # The same trace from `retrylab`, as a table:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="268b5e13"
 # Aynı iz `retrylab`'dan, tablo olarak:
 
 # %%
@@ -299,7 +298,7 @@ lesson.breaker_frame(rows)
 #
 # Six sent, three blocked: three of the nine requests never went to the server.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="1b354602"
 # Nasıl okunur:
 #
 # * **0 ve 200 ms**: birinci ve ikinci başarısızlık; hâlâ kapalı.
@@ -322,7 +321,7 @@ lesson.breaker_frame(rows)
 # as the cooldown is over: from then on a trial *would* be let through (the
 # breaker itself only notices when the next request asks).
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="ce1ef25f"
 # ## Aynı iz, zaman ekseninde
 #
 # Bantlar durumu, işaretler istekleri gösterir. Soğuma süresi dolar dolmaz bant
@@ -344,11 +343,10 @@ for start, end, state in timeline_segments(rows, cooldown=5000):
 # the current state move on the diagram. The readout counts the requests sent
 # and blocked so far.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="66840024"
 # ## Keşif: eşik, soğuma süresi ve olaylar arasında adım adım ilerleme
 #
-# `threshold` ve `cooldown` devre kesiciyi değiştirir; `step` yalnızca ilk
-# olayları gösterir, böylece izi olay olay dolaşabilir ve o anki durumun
+# **eşik** (`threshold`) ve **soğuma** (`cooldown`) kaydırıcıları devre kesiciyi değiştirir; **adım** (`step`) yalnızca ilk olayları gösterir, böylece izi olay olay dolaşabilir ve o anki durumun
 # diyagram üzerinde ilerleyişini izleyebilirsiniz. Gösterge, o ana kadar
 # gönderilen ve engellenen istekleri sayar.
 
@@ -382,7 +380,7 @@ explorer.set(cooldown=5000)
 # that opened at 600 ms is still open at 6000 and at 8000, so four requests
 # are blocked and the first trial is the one at 11500 ms, which succeeds.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="c9d35a51"
 # Eşik 4 olduğunda dördüncü başarısızlık (900 ms) devre kesiciyi açar ve
 # yalnızca 1500 ve 8000 ms'deki istekler engellenir. Soğuma süresi 8000 ms
 # olduğunda 600 ms'de açılan devre kesici 6000'de ve 8000'de hâlâ açıktır; bu
@@ -403,7 +401,7 @@ explorer.set(cooldown=5000)
 # `CircuitBreaker(half_open_max_calls=...)` sets how many trials may be in
 # flight. A very large value behaves like the lesson's code; the default is 1:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="74c679dc"
 # ## Dersteki bir boşluk: "tek bir deneme isteği"
 #
 # Dersin metnine göre devre yarı açık olduğunda **tek bir deneme isteğine** izin
@@ -434,7 +432,7 @@ for breaker in (like_lesson, ours):
 # back, so the default is 1. (For the lesson's sequential trace both give the
 # same nine rows; `lesson.breaker_trace` relies on that.)
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="d0772590"
 # Dersin devre kesicisi üçünü birden, hâlâ çalışmıyor olabilecek bir hizmete
 # gönderir; oysa devre kesici tam da bu yükü durdurmak için kurulmuştur. Kuyruk
 # büyüdükçe dalga da büyür. Hizmetin geri gelip gelmediğini anlamak için tek bir
@@ -448,7 +446,7 @@ for breaker in (like_lesson, ours):
 # lesson insists it must differ from a network error. `CircuitBreaker.call`
 # raises `BreakerOpen`, which carries the time left, `retry_in` (ms):
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="4ec4d846"
 # ## Devre kesici açıkken kullanıcı ne görmeli
 #
 # Devre kesici reddettiğinde çağrı noktası bir yanıt almaz ama bir hata alır;
@@ -479,7 +477,7 @@ refused.retry_in, refused.state
 # And the retry loop must not retry a `BreakerOpen` at once: nothing was
 # sent, and the answer will be the same until the cooldown is over.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="bdf499c8"
 # | hata | ne oldu | kullanıcıya ne söylenmeli |
 # |---|---|---|
 # | ağ hatası | bir istek gönderildi; yanıt gelmedi (01 numaralı defter) | "İstasyonla bağlantı yok. Sinyalinizi kontrol edin." Bir yeniden deneme hemen işe yarayabilir. |
@@ -487,7 +485,7 @@ refused.retry_in, refused.state
 #
 # "Tekrar dene" düğmesi soğuma süresi dolana kadar bir şey yapmaz; bu yüzden
 # ileti ne kadar bekleneceğini, bir insanın sayabileceği tam saniyelerle
-# söylemeli (`retry_in` değerinin nasıl yuvarlanacağı alıştırma 4'tür) ya da
+# söylemeli (`retry_in` değerinin nasıl yuvarlanacağı 4. alıştırmanın konusudur) ya da
 # düğme o zamana kadar devre dışı kalmalı. Yeniden deneme döngüsü de bir
 # `BreakerOpen` hatasını hemen yeniden denememeli: hiçbir şey gönderilmedi ve
 # yanıt soğuma süresi dolana kadar aynı olacak.
@@ -500,7 +498,7 @@ refused.retry_in, refused.state
 # measurement **write path** can be broken while the **station list** still
 # reads. `BreakerRegistry` makes a breaker per group on first use:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="c1f3d193"
 # ## Uç nokta grubu başına bir devre kesici
 #
 # Tek bir devre kesici tüm uygulamayı kapsarsa, bir uç noktanın arızası bütün
@@ -523,7 +521,7 @@ registry.states()
 # The station list still loads; only uploads wait. Pass `group=` to map many
 # endpoints to one breaker (say, everything under `/measurements`).
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="87923e65"
 # İstasyon listesi gelmeye devam ediyor; yalnızca ölçüm gönderimleri bekliyor.
 # Birçok uç noktayı tek bir devre kesiciye bağlamak için `group=` verin (örneğin
 # `/measurements` altındaki her şeyi).
@@ -540,7 +538,7 @@ registry.states()
 # Read it as a sketch of the shape (check, run, count), not as code to copy.
 # `CircuitBreaker.call` above is a complete version of that shape.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="9b57c463"
 # ## Mobil dersin Kotlin devre kesicisi derlenmiyor
 #
 # Mobil ders aynı üç durumu (CLOSED, OPEN, HALF_OPEN) anlatır ve bir Kotlin
@@ -568,7 +566,7 @@ registry.states()
 #   when to try again (`retry_in`, rounded up). Scope breakers per endpoint
 #   group with `BreakerRegistry`.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="e13c609e"
 # ## Özet
 #
 # * Yeniden deneme tek bir isteğin sorunudur; devre kesici bütün isteklerin
@@ -594,7 +592,7 @@ registry.states()
 # threshold 2 (cooldown 5000 ms). How many requests are sent, and how many
 # blocked?
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="a10ab099"
 # ## Alıştırmalar
 #
 # Alıştırma 1, `Breaker` yazmak, durumların tanıtıldığı yerde, [yukarıdadır](#The-three-states).
@@ -620,7 +618,7 @@ check_threshold_two(sent, blocked)
 # **Exercise 3.** With threshold 3 but a cooldown of 2000 ms, at which event
 # times is the request blocked? Think first, then check with `replay`.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="65aa3239"
 # **Alıştırma 3.** Eşik 3, ama soğuma süresi 2000 ms olduğunda hangi olay
 # anlarında istek engellenir? Önce düşünün, sonra `replay` ile doğrulayın.
 
@@ -639,7 +637,7 @@ check_blocked_times(times)
 # seconds should the message tell the user to wait, so that the "try again"
 # button works when the time is up?
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="11a9532e"
 # **Alıştırma 4.** Ekip soğuma süresini **7500 ms**'ye çıkarıyor (eşik 3,
 # dersin olayları). 1500 ms'deki çağrı yine reddediliyor. Süre dolduğunda
 # "tekrar dene" düğmesinin işe yaraması için ileti kullanıcıya kaç tam saniye
@@ -663,9 +661,9 @@ check_retry_in(seconds)
 # state after), then measure with
 # `replay([*lesson.BREAKER_EVENTS[:7], (11500, False), (11800, True)], CircuitBreaker(3, 5000))`.
 
-# %% [markdown] tags=["tr"]
-# **Alıştırma 5 (açık uçlu: değiştir, tahmin et, ölç).** Kendi `Breaker`
-# sınıfınızı (ya da `CircuitBreaker`) ve dersin olaylarını alın, ama 11500 ms'deki
+# %% [markdown] tags=["tr"] en_hash="92ce3232"
+# **Alıştırma 5 (açık uçlu: değiştirin, tahmin edin, ölçün).** Kendi `Breaker`
+# sınıfınızı (ya da `CircuitBreaker`'ı) ve dersin olaylarını alın, ama 11500 ms'deki
 # olayı da başarısız yapın. 11500'den itibaren satırları tahmin edin (önceki
 # durum, gönderildi mi, sonraki durum), sonra şununla ölçün:
 # `replay([*lesson.BREAKER_EVENTS[:7], (11500, False), (11800, True)], CircuitBreaker(3, 5000))`.
@@ -677,7 +675,7 @@ check_retry_in(seconds)
 # succeeded. Sent 5, blocked 4: a breaker refuses calls that would have
 # worked, which is the price of not loading a service that may still be down.
 
-# %% [markdown] tags=["solution", "tr"]
+# %% [markdown] tags=["solution", "tr"] en_hash="7e257e9a"
 # 11500 ms'de 6000'den bu yana süren soğuma dolmuştur, bu yüzden deneme isteği
 # gönderilir; başarısız olur ve devre kesici, 11500'den başlayan yeni bir
 # soğumayla yeniden açılır. 11800 ms'de yalnızca 300 ms geçmiştir: istek başarılı

@@ -30,7 +30,7 @@
 #   full jitter, in numbers;
 # * say what the breaker's three states save a phone in a long outage.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="8cbe8c25"
 # # 05 · Mobil geliştirmede yeniden deneme politikası
 #
 # [← 04 · Devre kesici](04_circuit_breaker.ipynb) ·
@@ -44,8 +44,7 @@
 #
 # Dağdaki gözlemci Kuzey Yamaç uygulamasını artık bir telefonda taşıyor.
 # Telefon Wi-Fi ile mobil veri arasında geçiş yapıyor, aşağı inerken tünelde
-# sinyali kaybediyor ve gözlemci onu cebine koyduğu her seferde arka plana
-# geçiyor. Mobil ders (*Mobil Geliştirmede Yeniden Deneme Politikası — özü,
+# sinyali kaybediyor ve gözlemci telefonu cebine her koyduğunda uygulama arka plana geçiyor. Mobil ders (*Mobil Geliştirmede Yeniden Deneme Politikası — özü,
 # stratejileri ve ilkeleri*) tam olarak bunu konu alıyor.
 #
 # Ders üç bölümde okunur: bu defter, [05b](05b_common_mistakes.ipynb) (dersin
@@ -111,7 +110,7 @@ pd.set_option("display.max_colwidth", 80)
 #
 # The preset for a background refresh, knob by knob:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="5d8f6304"
 # ## 1. Yeniden deneme politikası nedir?
 #
 # Ders: *"Yeniden Deneme Politikası — bir ağ isteği başarısız olduğunda
@@ -160,7 +159,7 @@ pd.Series({"max_attempts": bg.max_attempts,
 # > succeed after a retry (mistake 4, in 05b, does exactly that). That number,
 # > not a quoted one, tells you whether retrying pays.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="658c3c5d"
 # Ders şöyle sürüyor: *"Martin Kleppmann'ın “Designing Data-Intensive
 # Applications” kitabına göre, dağıtık sistemlerdeki arızaların %50'si
 # geçicidir ve yeniden denemeyle çözülür. Bu, Yeniden Deneme Politikasını,
@@ -191,7 +190,7 @@ pd.Series({"max_attempts": bg.max_attempts,
 # what the lesson names), next to the rule of the web lesson that `retrylab`
 # implements, for a `GET` and for a `POST` without an idempotency key:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="3dcbc487"
 # ## 2. Hangi hatalar yeniden denenmeli
 #
 # *"Geçici hatalar (yeniden denenebilir), Yeniden Deneme Politikasının yanıt
@@ -245,7 +244,7 @@ mobile.classification_table()
 # > non-idempotent request after a network error, a timeout or a 5xx, when
 # > the server may already have acted. The web lesson's reasons:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="d9b6a8df"
 # Dört farkın her biri birer cümleyi hak ediyor.
 #
 # * **429, 500 ve 504.** Dersin listesi bunları dışarıda bırakıyor. Bir 429
@@ -296,7 +295,7 @@ print(decide(Outcome.network(), "POST").reason)
 # answer *and* no risk of storing the write twice? Answer a set of labels
 # from `"400"`, `"401"`, `"404"`, `"429"`, `"502"`, `"503"`, `"network"`.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="1041bdcb"
 # **Alıştırma 1.** Tekillik anahtarı olmayan bir `POST` başarısız oluyor.
 # Aşağıdaki hatalardan hangilerinden sonra uygulama onu, hem farklı bir yanıt
 # alma şansıyla *hem de* yazma isteğini iki kez kaydetme riski olmadan yeniden
@@ -322,7 +321,7 @@ check_retryable(safe_to_resend)
 # method, as the web lesson does; for writes, give them an idempotency key
 # ([05b](05b_common_mistakes.ipynb), mistake 1).
 
-# %% [markdown] tags=["solution", "tr"]
+# %% [markdown] tags=["solution", "tr"] en_hash="26ffc5b4"
 # Yalnızca 429: hız sınırlayıcı isteği işlenmeden önce geri çevirdi ve sınır
 # zamanla sıfırlanır. 4xx'ler birer rettir (hiçbir şey kaydedilmez, ama yine
 # aynı yanıt gelir); bir 502, bir 503 ya da bir ağ hatasından sonra ise yazma
@@ -352,7 +351,7 @@ check_retryable(safe_to_resend)
 # incremental: `linear`, exponential: doubling). The lesson's numbers, in
 # seconds, before retries 1 to 5:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="5000a5f8"
 # ## 3. Temel stratejiler
 #
 # *"**Sabit aralık** — en basit stratejidir: her yeniden deneme aynı zaman
@@ -402,7 +401,7 @@ pd.DataFrame({name: [b.ceiling(n) / 1000 for n in range(5)]
 # `0.5 + r`), and exponential with *full* jitter (`r` times the delay) and a
 # 30 s cap. The Kotlin and Combine samples have no cap at all.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="728d8746"
 # ## 4. Üstel geri çekilme ve sarsıntı (jitter)
 #
 # *"**Üstel geri çekilme** — her denemede yeniden denemeler arasındaki
@@ -447,7 +446,7 @@ show(wait_schedule(schedule, retries=6, shared=False, title=title))
 # fall? That is the fourth retry: n = 3 in `base × 2^n`, since the first
 # retry (n = 0) waits around the base. Answer `(low, high)`.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="0656cf28"
 # ### Orantılı sarsıntıya karşı tam sarsıntı
 #
 # İki sarsıntı bir beklemeyi farklı biçimde yayar. Orantılı sarsıntı gecikmeyi
@@ -477,7 +476,7 @@ check_proportional_range(attempt5_range)
 # A herd of 1,000 phones fails together (the server restarted). When do they
 # wake for their third retry, whose delay is 4 s?
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="5dfe1820"
 # Demek ki orantılı sarsıntı her beklemeyi **gecikmenin çevresinde 1:3'lük bir
 # yayılım** içinde tutar ve ortalama *tam* gecikmeye denk gelir. Tam sarsıntı
 # ise beklemeyi **[0, gecikme]** aralığına yayar: bazı istemciler hemen geri
@@ -498,14 +497,13 @@ mobilesim.jitter_spread(clients=1000, retry=2, base=1000, width=500)
 # out for at least 2 s but makes each user wait twice as long on average.
 # The histograms, each against the same herd with no jitter:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="a3e4afd2"
 # İki sarsıntı da 1.000 isteklik tek bir sivri tepeyi, en yoğun 500 ms'sinde
 # 140 istek (%14) bulunan bir yayılıma çevirir: tek bir yeniden denemede
 # pencere ikisinde de gecikme kadar geniştir, bu yüzden tepe aynıdır. Fark,
 # pencerenin *nerede* durduğundadır. Tam sarsıntı 0'dan başlar ve sürünün ilk
 # üyelerini az önce çökmüş bir sunucuya hemen geri gönderir; orantılı sarsıntı
-# herkesi en az 2 s uzakta tutar, ama her kullanıcıyı ortalamada iki kat uzun
-# bekletir. Histogramlar, her biri aynı sürünün sarsıntısız hâliyle birlikte:
+# herkesi en az 2 s uzakta tutar, ama her kullanıcıyı ortalama olarak iki kat daha uzun bekletir. Histogramlar, her biri aynı sürünün sarsıntısız hâliyle birlikte:
 
 # %%
 for jitter in ("proportional", "full"):
@@ -519,8 +517,8 @@ for jitter in ("proportional", "full"):
 # will the busiest 500 ms hold more or fewer phones than the 140 of retry 3,
 # and will the two jitters still tie? Then run it and compare.
 
-# %% [markdown] tags=["tr"]
-# **Alıştırma 3 (açık uçlu: değiştir, tahmin et, ölç).** Aşağıdaki hücrede
+# %% [markdown] tags=["tr"] en_hash="60050926"
+# **Alıştırma 3 (açık uçlu: değiştirin, tahmin edin, ölçün).** Aşağıdaki hücrede
 # `retry=2` değerini `retry=4` yapın (beşinci yeniden deneme, 16 s'lik bir
 # gecikme; n 0'dan sayılır). Çalıştırmadan
 # önce tahmin edin: en yoğun 500 ms, 3. yeniden denemedeki 140'tan daha çok mu
@@ -537,7 +535,7 @@ mobilesim.jitter_spread(clients=1000, retry=2, base=1000, width=500)
 # more). Proportional still keeps everyone out for 8 s; full jitter lets
 # the first phones back after a few milliseconds.
 
-# %% [markdown] tags=["solution", "tr"]
+# %% [markdown] tags=["solution", "tr"] en_hash="084577a7"
 # Beşinci yeniden denemede pencere dört kat geniştir (iki sarsıntı için de 16
 # s), bu yüzden en yoğun 500 ms yaklaşık dörtte biri kadar telefon içerir: 43
 # telefon, %4,3, iki sarsıntı için de aynı (ortalamada 1000 × 500 / 16000 ≈
@@ -553,7 +551,7 @@ mobilesim.jitter_spread(clients=1000, retry=2, base=1000, width=500)
 # (`constant`, `linear`, `exponential`); start it at the lesson's base with
 # `backoff_explorer(base=1000, cap=20_000)` and try `proportional` jitter.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="a2083b32"
 # ### Deneyin
 #
 # [02 numaralı defterin](02_computing_the_wait.ipynb) bekleme keşif aracında
@@ -586,7 +584,7 @@ mobilesim.jitter_spread(clients=1000, retry=2, base=1000, width=500)
 # lesson's breaker (3 failures, 30 s) saves a phone that retries every 2 s
 # through a 10-minute outage and 10 s beyond:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="6ee08cda"
 # ## 5. Devre kesici ve yeniden denemeleri durdurma
 #
 # *"Devre Kesici — hizmetin uzun süre kullanılamaması durumunda sonsuz yeniden
@@ -631,14 +629,14 @@ show(breaker_diagram(cb.transition_counts(), cb.state,
 # 60 s in the cell below. Predict how many of the 306 attempts reach the
 # server, then run it.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="63b46730"
 # 306 denemeden devre kesici yalnızca 26'sının sunucuya ulaşmasına izin verdi:
 # ilk üç hata, her 30 s'de bir yarı açık deneme isteği (19'u başarısız oldu),
 # ardından 604. saniyedeki deneme isteği; bu başarılı oldu ve son üçü için
 # devreyi kapattı. Devre kesici olmasaydı 306'sının hepsi gönderilecekti. Eşik
 # ve soğuma süresi için keşif aracı 04 numaralı defterdedir.
 #
-# **Alıştırma 4 (açık uçlu: değiştir, tahmin et, ölç).** Aşağıdaki hücrede
+# **Alıştırma 4 (açık uçlu: değiştirin, tahmin edin, ölçün).** Aşağıdaki hücrede
 # soğuma süresini iki katına, 60 s'ye çıkarın. 306 denemeden kaçının sunucuya
 # ulaşacağını tahmin edin, sonra çalıştırın.
 
@@ -653,7 +651,7 @@ sum(r.allowed for r in trace)
 # found the server back. The price: the phone may learn up to 60 s late that
 # the server is back, instead of 30 s.
 
-# %% [markdown] tags=["solution", "tr"]
+# %% [markdown] tags=["solution", "tr"] en_hash="26d1f528"
 # 16: devreyi açan üç hata, her 30 s yerine her 60 s'de bir yarı açık deneme
 # isteği (yaklaşık yarısı kadar) ve sunucunun geri geldiğini gören deneme
 # isteğinden sonraki istekler. Bedeli: telefon, sunucunun geri geldiğini 30 s
@@ -678,7 +676,7 @@ sum(r.allowed for r in trace)
 # The lesson's code samples: appendix [A1](A1_code_samples.ipynb).
 # Back: [04 · The circuit breaker](04_circuit_breaker.ipynb).
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="35fb6458"
 # ## Özet
 #
 # * Bir yeniden deneme politikasının beş ayarı vardır: deneme sayısı, taban

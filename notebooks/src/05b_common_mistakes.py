@@ -25,7 +25,7 @@
 #   cancellation;
 # * say which numbers `RetryMetrics` gives you to tune a policy.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="1486b926"
 # # 05b · Dört yaygın hata, ölçümleriyle
 #
 # [← 05 · Mobil geliştirmede yeniden deneme politikası](05_mobile_retry_policy.ipynb) ·
@@ -97,7 +97,7 @@ pd.set_option("display.max_colwidth", 80)
 # methods may be sent again?") puts both rules side by side;
 # `safe_methods=IDEMPOTENT_METHODS` gives the RFC's wider rule.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="cb3231ee"
 # ## Hata 1: idempotency kontrolü yapmadan yeniden denemek
 #
 # *"Birinci hata — idempotency kontrolü yapmadan istekleri yeniden denemek.
@@ -124,8 +124,7 @@ pd.set_option("display.max_colwidth", 80)
 # sonucu veren) olarak tanımlar ve istemcilerin idempotent istekleri otomatik
 # olarak yeniden denemesine izin verir. Web dersi daha katıdır: ağ hatasından
 # sonra yalnızca GET, HEAD ve OPTIONS'ı yeniden dener, çünkü geç tekrarlanan
-# bir PUT başka birinin daha yeni bir PUT'unun üzerine yazabilir, tekrarlanan
-# bir DELETE de işe yaramış bir isteğe 404 yanıtı verir. 01 numaralı defterin
+# bir PUT başka birinin daha yeni bir PUT'unun üzerine yazabilir, tekrarlanan bir DELETE de, ilk istek başarılı olduğu hâlde 404 alır. 01 numaralı defterin
 # yöntem tablosu ("Hangi yöntemler yeniden gönderilebilir?") iki kuralı yan
 # yana koyar; `safe_methods=IDEMPOTENT_METHODS` RFC'nin daha geniş kuralını
 # verir.
@@ -148,7 +147,7 @@ pd.set_option("display.max_colwidth", 80)
 # while on, and the battery holds 15.4 Wh. Change `tail_ms=` and `radio_mw=`
 # and the numbers move, but not their order.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="8886a9ef"
 # ## Hata 2: sonsuz yeniden deneme
 #
 # *"İkinci hata — sonsuz yeniden deneme. Her zaman maksimum deneme sayısı
@@ -188,7 +187,7 @@ mobilesim.outage_table(policies)
 # iOS) to run when the network is back. The audit of notebook 07 flags the
 # endless policy:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="25e92e6e"
 # Sabit aralıklı sonsuz döngü 261 istek gönderiyor ve radyoyu on dakikanın
 # tamamında açık tutuyor; bunu çalıştıran on bin telefon, toparlanmakta olan
 # sunucuya saniyede 4.350 istek gönderir. Tavanlı bir üstel geri çekilme bunu
@@ -206,7 +205,7 @@ audit_table(policies["endless, fixed 2 s"], user_facing=False)
 # at most 5 requests during the outage, a total time budget, and jitter. The
 # checker runs it through the outage.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="75aacef3"
 # **Alıştırma 1.** Bu 10 dakikalık kesinti için bir arka plan eşitleme
 # politikası tasarlayın: kesinti boyunca en çok 5 istek, bir toplam süre
 # bütçesi ve sarsıntı. Denetleyici onu kesinti boyunca çalıştırır.
@@ -232,8 +231,8 @@ check_outage_policy(sync_policy)
 # columns move, which policy's radio time grows the most, and does the order
 # of the policies change?
 
-# %% [markdown] tags=["tr"]
-# **Alıştırma 2 (açık uçlu: değiştir, tahmin et, ölç).** Radyonun kuyruğu bir
+# %% [markdown] tags=["tr"] en_hash="2d108b34"
+# **Alıştırma 2 (açık uçlu: değiştirin, tahmin edin, ölçün).** Radyonun kuyruğu bir
 # varsayımdır. Bazı ağlar radyoyu bir aktarımdan sonra 10 s açık tutar.
 # Aşağıda `tail_ms=5000` değerini `tail_ms=10_000` yapın ve önce tahmin edin:
 # hangi sütunlar değişir, hangi politikanın radyo süresi en çok artar ve
@@ -250,7 +249,7 @@ mobilesim.outage_table(policies, tail_ms=5000).iloc[:, :4]
 # limited presets grow by about 5 s per request. The order stays: the
 # assumption moves the numbers, not the conclusion.
 
-# %% [markdown] tags=["solution", "tr"]
+# %% [markdown] tags=["solution", "tr"] en_hash="452ba66a"
 # İstek sayıları değişmez; radyo süresi ve enerji değişir. Sabit aralıklı
 # sonsuz döngü 600 s'de kalır (radyosu zaten kesintinin tamamında açıktı: her
 # 2 s'de bir istek, her kuyruğun rahatça içinde); tavanlı üstel döngü yaklaşık
@@ -277,7 +276,7 @@ mobilesim.outage_table(policies, tail_ms=5000).iloc[:, :4]
 # connect timeout) and fails. At 15 s the app goes to the background and the
 # screen's owner cancels its task. Five loops, five attempts each:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="8dd8ac60"
 # ## Hata 3: uygulamanın yaşam döngüsünü göz ardı etmek
 #
 # *"Üçüncü hata — uygulama bağlamını göz ardı etmek. Kullanıcı uygulamayı
@@ -308,7 +307,7 @@ pd.Series(mobilesim.LIFECYCLE_LOOPS, name="what it is").to_frame()
 # if you like): which of them will send requests **after** the app went to
 # the background? Answer a set of loop names; the next cell measures it.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="0a183993"
 # **Alıştırma 3.** Ölçmeden önce tahmin edin. Yukarıdaki beş döngüyü
 # (isterseniz ek [A1](A1_code_samples.ipynb) içindeki Kotlin örneğinin Python
 # karşılığını da) okuyun: hangileri uygulama arka plana geçtikten **sonra**
@@ -326,7 +325,7 @@ check_lifecycle(kept_sending)
 # %% [markdown]
 # The measurement (it runs once your prediction is in `kept_sending`):
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="20b94019"
 # Ölçüm (tahmininiz `kept_sending` içinde olduğunda çalışır):
 
 # %%
@@ -358,7 +357,7 @@ measure_lifecycle(kept_sending, background_at=15_000, latency_ms=10_000)
 # Notebook 03 ("When the user leaves: cancelling") showed the same loop,
 # `RetryPolicy.run_async`, stop in the middle of a wait against a real server.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="ea00dc11"
 # * `policy`: ekranın sahip olduğu bir görev içinde `RetryPolicy.run_async`.
 #   Bir istek yoldayken iptal edildi, **15,0 s'de durdu ve sonrasında hiçbir
 #   şey göndermedi.** `CancelledError` çağırana kadar yükselir; çağıran da
@@ -372,11 +371,11 @@ measure_lifecycle(kept_sending, background_at=15_000, latency_ms=10_000)
 #   sıradan bir başarısızlık görüyor (bir hata iletisi, metriklerde bir
 #   başarısızlık).
 # * `kotlin_retry_all`: `isRetriable = { true }` ile `catch` bloğu `delay()`'e
-#   geçer; `delay()` iptal edilmiş bir coroutine içinde hemen fırlatır.
+#   geçer; `delay()` iptal edilmiş bir coroutine içinde hemen `CancellationException` fırlatır.
 #   Kurtaran tasarım değil, `delay`: 0 ms'lik bir gecikmeyle kurtulmazdı (ek
 #   A1).
 # * `asyncio_port`: aynı kod asyncio ile. asyncio bir iptali *bir kez* iletir;
-#   `CancelledError`'u yutan bir döngü düpedüz devam eder, bu yüzden 3 istek
+#   `CancelledError`'u yutan bir döngü hiçbir şey olmamış gibi sürer, bu yüzden 3 istek
 #   daha gönderdi. Python 3.8'den beri `CancelledError`'un bir `BaseException`
 #   olmasının nedeni budur: düz bir `except Exception` onu yutmaz.
 #
@@ -410,7 +409,7 @@ measure_lifecycle(kept_sending, background_at=15_000, latency_ms=10_000)
 # more requests will give up (five failed attempts in a row: 0.3⁵ against
 # 0.6⁵), and will "success after retry" go up or down? Then run it.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="e0788342"
 # ## Hata 4: metrik yok
 #
 # *"Dördüncü hata — yeniden denemeleri günlüğe kaydetmemek. Günlükleme
@@ -430,7 +429,7 @@ measure_lifecycle(kept_sending, background_at=15_000, latency_ms=10_000)
 # ya da bir zaman aşımıyla başarısız olur; isteklerin %5'i artık var olmayan
 # bir şeyi ister, bir 404) `mobilesim.flaky_batch` ile bunu yapmanızı sağlar.
 #
-# **Alıştırma 4 (açık uçlu: değiştir, tahmin et, ölç).** `failure_rate=0.3`
+# **Alıştırma 4 (açık uçlu: değiştirin, tahmin edin, ölçün).** `failure_rate=0.3`
 # ile 500 arka plan isteği. Bunu `0.6` yapın. Önce tahmin edin: yaklaşık kaç
 # istek daha vazgeçecek (arka arkaya beş başarısız deneme: 0,3⁵'e karşı 0,6⁵)
 # ve "yeniden denemeden sonra başarı" artacak mı, azalacak mı? Sonra
@@ -449,7 +448,7 @@ mobilesim.flaky_batch(500, policy=RetryPolicy.background(),
 # Retries almost triple (208 to 591 over the 500 requests): that is the load the
 # server sees, and the number to watch in your own metrics.
 
-# %% [markdown] tags=["solution", "tr"]
+# %% [markdown] tags=["solution", "tr"] en_hash="8cc00b49"
 # 0,3'te 500 istekten 28'i vazgeçer (yaklaşık 25 tane 404, bunların dışında
 # neredeyse hiçbiri: 0,3⁵ ≈ %0,2); 139'u yalnızca bir yeniden deneme sayesinde
 # başarılı olur. 0,6'da 54'ü vazgeçer (başarılı olabilecek 475 kadarının 0,6⁵
@@ -478,7 +477,7 @@ mobilesim.flaky_batch(500, policy=RetryPolicy.background(),
 # [A1](A1_code_samples.ipynb).
 # Back: [05 · Retry policy in mobile development](05_mobile_retry_policy.ipynb).
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="836a9e14"
 # ## Özet
 #
 # * Tekillik anahtarı olmadan, yeniden denenen bir yazma isteği iki kez

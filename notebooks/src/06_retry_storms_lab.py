@@ -36,7 +36,7 @@
 # * reproduce the AWS "Exponential Backoff And Jitter" experiment, state its
 #   conclusions, and say where the reproduction differs.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="ee0fc432"
 # # 06 · Yeniden deneme fırtınaları: bin gözlemci, tek istasyon
 #
 # [← 05b · Dört yaygın hata](05b_common_mistakes.ipynb) ·
@@ -114,7 +114,7 @@ from retrylab.viz.fleet import (FleetExplorer, StormExplorer, compare_fleets,
 # and a station that serves 50 requests per 10 ms step (5000 per second) and
 # is down for the first 2 seconds.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="5eae1e42"
 # ## Simülatör
 #
 # `retrylab.sim.fleet` zamanı 10 ms'lik adımlarla ilerletir:
@@ -139,7 +139,7 @@ print(describe_fleet(herd))
 # %% [markdown]
 # ## Waves without jitter
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="56609be4"
 # ## Sarsıntısız dalgalar
 
 # %%
@@ -149,7 +149,7 @@ print(none.readout())
 # %% [markdown]
 # Every step in which someone retried:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="1b0b8fc6"
 # Birinin yeniden denediği her adım:
 
 # %%
@@ -169,7 +169,7 @@ waves[["time_ms", "retries", "accepted", "rejected"]]
 # The storm section below adds the missing piece, a cost for turning
 # requests away.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="d3a63d4e"
 # 1000 istemcinin tamamı 0 ms'de hata alıyor, tam 200 ms bekliyor ve **aynı 10
 # ms'lik adımda** (210 ms) geri geliyor; sonra istasyon hâlâ kapalıyken 620 ve
 # 1430 ms'de yine. 3040 ms'de istasyon ayakta: 50'sine hizmet veriliyor,
@@ -188,7 +188,7 @@ waves[["time_ms", "retries", "accepted", "rejected"]]
 #
 # The same fleet with each kind of jitter from notebook 02:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="e193074a"
 # ## Sarsıntıyla daha hızlı toparlanma
 #
 # Aynı filo, 02 numaralı defterdeki her sarsıntı türüyle:
@@ -205,7 +205,7 @@ summary_table(runs)[["served", "total_requests", "peak_retries",
 # (2 were unlucky: 8 short waits inside the outage), where no jitter serves
 # 200; the largest wave falls from 1000 retries in one step to 77.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="9c9a4a43"
 # `recovery_ms`, kesinti bittikten ne kadar sonra son istemcinin beklemeyi
 # bıraktığıdır (hizmet almış ya da vazgeçmiş olarak). Tam sarsıntı 1000
 # gözlemcinin 998'ine hizmet veriyor (2'si şanssızdı: kesinti içinde 8 kısa
@@ -226,13 +226,13 @@ show(compare_fleets({"no jitter": runs["none"],
 # ceiling, so it wastes fewer attempts inside the outage. The AWS experiment
 # at the end of this notebook ranks them differently.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="8e42fdfd"
 # Tam sarsıntıyla yeniden denemeler kapasite çizgisinin altına yayılıyor ve
 # birikim, istasyon geri geldikten yaklaşık 5 s sonra eriyor.
 #
 # Sarsıntılı stratejiler birbirlerinden, sarsıntısızdan farklı oldukları kadar
 # farklı değiller ve sıralamaları senaryoya bağlı: burada birikimi ilk eşit
-# sarsıntı temizliyor (3,1 s), çünkü üst sınırının ilk yarısında hiç yeniden
+# sarsıntı temizliyor (3,1 s): üst sınırının ilk yarısında hiç yeniden
 # denemediği için kesinti içinde daha az deneme harcıyor. Bu defterin
 # sonundaki AWS deneyi onları farklı sıralıyor.
 
@@ -245,7 +245,7 @@ show(compare_fleets({"no jitter": runs["none"],
 # requests it took, the largest wave of retries, and when the backlog
 # cleared. Each change runs the simulation again (well under a second).
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="361f5bea"
 # ### Keşif: sürü
 #
 # Geri çekilme (`base`, `factor`, `cap`, `jitter`), `attempts` ve `clients`
@@ -272,7 +272,7 @@ assert herd_check.readout == FleetExplorer.readout_for(jitter="full")
 # %% [markdown]
 # A cap below the base is refused, and the figure keeps its last good state:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="031aaada"
 # Tabandan küçük bir tavan reddedilir ve grafik son geçerli durumunu korur:
 
 # %%
@@ -298,7 +298,7 @@ assert herd_check.message == ""
 # serving it (`reject_cost=0.2`). So the more requests arrive, the fewer it
 # can serve: with 100 arriving in a step it serves none.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="fd6a35c4"
 # ## Bir yeniden deneme fırtınası
 #
 # Şimdi tek bir sürü yerine sürekli trafik: 60.000 gözlemci bir dakikaya
@@ -338,7 +338,7 @@ show(fleet_timeline(storm_run))
 # Jitter does not help this time. It spreads retries in time, but does not
 # make fewer of them:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="341e1c23"
 # Kesinti sırasında her gözlemci yeniden denemeyi sürdürüyor ve birikim,
 # adım başına 90 yeniden deneme gönderen yaklaşık 6500 istemciye çıkıyor.
 # İstasyon 20. saniyede geri geldiğinde kapasitesinin beş katıyla
@@ -347,7 +347,7 @@ show(fleet_timeline(storm_run))
 # yük, nedeninden uzun sürüyor**: kesintiden sonraki 4000 adımın 3821'i
 # aşırı yüklü ve yükü yalnızca istemcilerin deneme sayısı üst sınırı yavaş
 # yavaş eritiyor. Bu bir *yarı kararlı* (metastable) arızadır: kesinti
-# bitmiştir, ama sistem istemcilerinin davranışı yüzünden çökük kalır.
+# bitmiştir, ama sistem istemcilerinin davranışı yüzünden çökmüş hâlde kalır.
 #
 # Sarsıntı bu kez işe yaramıyor. Yeniden denemeleri zamana yayıyor, ama
 # sayılarını azaltmıyor:
@@ -361,7 +361,7 @@ print(jittered.readout())
 # And without the rejection cost (`reject_cost=0`) the storm is shorter but
 # still there: the station then serves its full 20 per step whatever arrives.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="092bb078"
 # Geri çevirme maliyeti olmadan da (`reject_cost=0`) fırtına daha kısa sürüyor
 # ama yine de var: istasyon bu durumda ne gelirse gelsin adım başına tam 20
 # isteğe hizmet veriyor.
@@ -387,7 +387,7 @@ print(storm_fleet(reject_cost=0.0).run().readout())
 #
 # The throttle after five failures in a row:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="fec5f998"
 # ### Yeniden deneme bütçeleri
 #
 # Deneme sayısı üst sınırı **tek** bir isteği sınırlar. Bir yeniden deneme
@@ -418,12 +418,11 @@ throttle.tokens, throttle.can_retry()
 # The storm again, with each budget, and with a circuit breaker per client
 # (3 failures open it for 5 s, as in notebook 04):
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="a8234172"
 # İkisi de hem `RetryPolicy.run(..., retry_budget=...)` içine hem de filoya
 # takılabilir; filoda bütün filo tek bir bütçeyi paylaşır, tıpkı bir hizmetin
 # bir başkasını çağırması gibi. Fırtına yeniden; her iki bütçeyle ve istemci
-# başına bir devre kesiciyle (04 numaralı defterdeki gibi 3 hata onu 5 s için
-# açar):
+# başına bir devre kesiciyle (04 numaralı defterdeki gibi 3 hata onu 5 s boyunca açık tutar):
 
 # %%
 ends = {
@@ -452,7 +451,7 @@ show(compare_fleets({k: ends[k] for k in ("no budget", "gRPC throttling",
 # as a tighter attempt limit (3 instead of 10). Its real strength (notebook
 # 04) is across the many requests of one app.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="a07feeda"
 # Bir bütçeyle filo, kesintinin birkaç yüz milisaniyesi içinde yeniden
 # denemeyi bırakıyor: istasyon kapalıyken gelen istemciler tek denemeden sonra
 # vazgeçiyor (yaklaşık 10.000'i, yani o 10 s içinde gelenlerin sayısı kadar)
@@ -477,7 +476,7 @@ show(compare_fleets({k: ends[k] for k in ("no budget", "gRPC throttling",
 # slider answers at once; its first readout line says so. The cells above
 # ran the full scale.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="efe9f27f"
 # ### Keşif: fırtına
 #
 # Fırtına üzerinde aynı kaydırıcılar, artı yukarıdaki varsayım olan
@@ -509,7 +508,7 @@ assert storm_check.readout == StormExplorer.readout_for(budget="grpc")
 # `RetryPolicy.run` loops, one per layer, and counts the calls that arrive at
 # each service for 100 user requests.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="38e49d02"
 # ## Katmanlı yeniden denemeler çarpılır
 #
 # Gözlemcinin uygulaması bir ağ geçidini çağırır, ağ geçidi istasyon API'sini,
@@ -530,7 +529,7 @@ show(layered_load(layers=3, attempts=3))
 # When the database is only *partly* failing the product is smaller (each
 # layer stops at the first success), but still above 1:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="6614136e"
 # Bir kişinin yaptığı her istek için veritabanına 3 × 3 × 3 = 27 çağrı ulaşır.
 # Veritabanı yalnızca *kısmen* başarısız olduğunda çarpım daha küçüktür (her
 # katman ilk başarıda durur), ama yine de 1'in üstündedir:
@@ -544,7 +543,7 @@ expected_layered_load(3, 3), round(half, 3)
 # the user, which knows whether someone is waiting) and let the others fail
 # fast:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="b72191d9"
 # Olağan çözüm, yalnızca **tek** bir katmanda yeniden denemek (çoğu zaman
 # kullanıcıya en yakın olanda; birinin bekleyip beklemediğini o bilir) ve
 # diğerlerinin hızla başarısız olmasına izin vermektir:
@@ -575,7 +574,7 @@ layered_calls(layers=3, attempts=[3, 1, 1], requests=100)
 # blog's whole figure (19 client counts × 5 strategies × 100 runs) takes
 # about a second instead of the blog simulator's 50 s on this machine.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="32b653b4"
 # ## AWS çekişme deneyi
 #
 # Marc Brooker'ın "Exponential Backoff And Jitter" yazısı (AWS Architecture
@@ -615,7 +614,7 @@ show(contention_curves(sweep))
 # %% [markdown]
 # The blog's conclusions, checked at 100 clients:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="6da23d45"
 # Yazının sonuçları, 100 istemcide kontrol edilmiş hâliyle:
 
 # %%
@@ -653,7 +652,7 @@ show(contention_curves(sweep))
 # better than none, and that among the jitters the differences are tens of
 # percent, not factors.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="4989a1c2"
 # * **Tam sarsıntı, sarsıntısız üstel geri çekilmeye göre işi yarıdan fazla
 #   azaltır**: çağrıların 0,43'ü. ✔
 # * **Eşit sarsıntı tam sarsıntıyla aşağı yukarı aynı işi yapar ama daha uzun
@@ -694,7 +693,7 @@ show(contention_curves(sweep))
 # each, so a slider answers at once: the order of the strategies is the
 # same as with the sweep's 100, and the readout gives every bar's number).
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="d06ce5a0"
 # ### Keşif: tek bir istemci sayısı
 #
 # Bir `strategy` (vurgulanır), istemci sayısını (`clients`) ve geri çekilmenin
@@ -734,7 +733,7 @@ assert aws_check.readout == ContentionExplorer.readout_for(
 #   of plain exponential backoff; equal jitter is slower; decorrelated is
 #   slightly faster only at moderate contention.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="dd6965a1"
 # ## Özet
 #
 # * Birlikte hata alan ve sarsıntısız geri çekilen istemciler tekrar tekrar
@@ -762,7 +761,7 @@ assert aws_check.readout == ContentionExplorer.readout_for(
 # how many of the 1000 observers would be served? Reason about the waves
 # first, then check with `outage_fleet("none", capacity=100)`.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="90a3e3be"
 # ## Alıştırmalar
 #
 # **Alıştırma 1.** Sarsıntısız sürüde istasyon, geri geldikten sonra dalga
@@ -789,7 +788,7 @@ check_wave_capacity(served)
 # 3 attempts each). How many calls reach the database per user request when
 # it is down?
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="fac86d0f"
 # **Alıştırma 2.** Zincire yeniden deneyen dördüncü bir katman ekleniyor (4
 # katman, her biri 3 deneme). Veritabanı kapalıyken kullanıcı isteği başına
 # veritabanına kaç çağrı ulaşır?
@@ -807,7 +806,7 @@ check_layered(calls)
 # fallen to 0 tokens. How many successful calls in a row does it take before
 # retries are allowed again?
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="58a7dcd9"
 # **Alıştırma 3.** Bir gRPC kısması (`max_tokens=10`, `token_ratio=0.1`) 0
 # jetona düşmüş. Yeniden denemelere yeniden izin verilmesi için art arda kaç
 # başarılı çağrı gerekir?
@@ -832,11 +831,11 @@ check_throttle_recovery(successes)
 # than full jitter? Predict first: more or less than at 100 clients? Then
 # give the ratio (exponential / full) to two decimals, from the sweep.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="9c896d6f"
 # **Alıştırma 4.** **150** istemcide (yukarıdaki tablolar 100 ve 190'da
 # duruyor) sarsıntısız üstel geri çekilme, tam sarsıntıya göre kaç kat daha
 # fazla çağrı yapar? Önce tahmin edin: 100 istemcidekinden fazla mı, az mı?
-# Sonra oranı (üstel / tam) taramadan, iki ondalık basamakla verin.
+# Sonra oranı (üstel / tam) tarama sonuçlarından okuyup iki ondalık basamakla verin.
 
 # %% tags=["scaffold"]
 ratio = ...
@@ -854,8 +853,8 @@ check_jitter_calls_ratio(ratio)
 # will the overload after the outage last longer or shorter, and will more
 # or fewer observers be served? Then run it, and try `0.05` as well.
 
-# %% [markdown] tags=["tr"]
-# **Alıştırma 5 (açık uçlu: değiştir, tahmin et, ölç).** Fırtına tek bir
+# %% [markdown] tags=["tr"] en_hash="ebe10722"
+# **Alıştırma 5 (açık uçlu: değiştirin, tahmin edin, ölçün).** Fırtına tek bir
 # varsayıma dayanıyor: bir isteği geri çevirmek istasyona, ona hizmet vermenin
 # beşte biri kadar mal oluyor (`reject_cost=0.2`). Aşağıdaki hücrede bunu
 # `0.5` yapın. Önce tahmin edin: kesintiden sonraki aşırı yük daha uzun mu
@@ -880,7 +879,7 @@ print(storm_fleet(reject_cost=0.2).run().readout())
 # **Next:** [07 · Summary and capstone](07_summary_and_exercises.ipynb).
 # Back: [05b · The four common mistakes](05b_common_mistakes.ipynb).
 
-# %% [markdown] tags=["solution", "tr"]
+# %% [markdown] tags=["solution", "tr"] en_hash="ec8a7cf8"
 # Daha pahalı bir geri çevirme fırtınayı kötüleştirir. 0,5 ile istasyon her
 # adımın büyük kısmını yeniden denemeleri geri çevirmeye harcar: 30.265 yerine
 # 9.991 gözlemciye hizmet verilir ve kesintiden sonraki 4.000 adımın hepsi

@@ -21,7 +21,7 @@
 # * design a policy for a concrete outage and prove it on the simulator;
 # * explain why a policy that passes the checklist can still fail the station.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="509dc847"
 # # 07 · Özet ve bitirme alıştırması: bir politika tasarlayın ve sınayın
 #
 # [← 06 · Yeniden deneme fırtınaları](06_retry_storms_lab.ipynb) ·
@@ -74,7 +74,7 @@ pd.set_option("display.max_colwidth", 90)
 # may still store a duplicate, if the server acted before the gateway
 # answered: notebook 05, exercise 1.)
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="4d700d34"
 # ## Kontrol listesi, kural kural
 #
 # Web dersi altı kuralla biter. Her biri `retrylab`'da tek satırdır; kuralın
@@ -100,7 +100,7 @@ cases = {"503 on POST": (Outcome.http(503), "POST"),
 # **2. A request that changes state is retried only with an idempotency key
 # agreed with the server.** (Notebook 01 counted the duplicates without one.)
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="4b9c29aa"
 # **2. Durum değiştiren bir istek, ancak istemcinin ürettiği bir tekillik
 # anahtarı sunucuyla kararlaştırılmışsa yeniden denenebilir.** (Defter 01,
 # anahtar olmadan oluşan kopyaları saydı.)
@@ -112,7 +112,7 @@ should_retry(Outcome.network(), "POST", idempotency_key=True)
 # **3. Exponential backoff grows the wait and a cap bounds it; jitter keeps
 # clients that failed together from coming back together.**
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="7f1df0ae"
 # **3. Üstel geri çekilme beklemeyi her denemede büyütür ve bir tavanla
 # sınırlanır; sarsıntı, aynı anda hata alan istemcilerin aynı anda dönmesini
 # engeller.**
@@ -126,7 +126,7 @@ capped = Backoff(200, 2, 5000)
 # the lesson ties the choice to how fast the service recovers.** Notebook 06
 # measured both on the AWS contention experiment: they are close.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="1ca3ce13"
 # **4. Tam sarsıntı dağılımı en geniş yoldur, ilişkisiz sarsıntı büyümeyi
 # yumuşatır; ders, seçimi hizmetin toparlanma süresine bağlar.** Defter 06
 # ikisini AWS çekişme deneyinde ölçtü: sonuçları birbirine yakındır.
@@ -142,7 +142,7 @@ deco = Backoff(200, 2, 5000, jitter="decorrelated").waits(rng)
 # larger wins; besides an attempt limit, a total time budget bounds the
 # loop.**
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="9627340e"
 # **5. Sunucunun bildirdiği bekleme önerisi (Retry-After) hesaplanan süreyle
 # karşılaştırılır ve büyük olan uygulanır; deneme sayısının yanında toplam süre
 # bütçesi de sınır koyar.**
@@ -158,7 +158,7 @@ r.waits, r.reason.value
 # second 2000 ms wait would end at 4000 ms, past the 3000 ms budget, so the
 # loop stopped and said why:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="2096e94b"
 # İlk bekleme sunucunun istediği 2000 ms'dir (geri çekilme 70 ms öneriyordu);
 # ikinci 2000 ms'lik bekleme 4000 ms'de biterdi, yani 3000 ms'lik bütçeyi
 # aşardı; bu yüzden döngü durdu ve nedenini söyledi:
@@ -170,7 +170,7 @@ r.message
 # **6. A circuit breaker stops sending after repeated failures, moves
 # between closed, open and half-open, and is kept per endpoint group.**
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="4d21fa1d"
 # **6. Devre kesici ardışık başarısızlıkta isteği hiç göndermez; açık, yarı açık
 # ve kapalı durumları arasında geçer ve uç nokta grubu başına kurulur.**
 
@@ -189,7 +189,7 @@ cb = CircuitBreaker(threshold=3, cooldown=5000)
 # | ignoring the app's lifecycle | cancel the loop with the screen; never retry a cancellation | 03, 05b |
 # | no metrics | count retries, success after retry, the wait distribution | 03, 05b |
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="df749bde"
 # Mobil ders kaçınılması gereken dört hata ekler; her biri bir sayıyla
 # gösterilmiştir:
 #
@@ -208,7 +208,7 @@ cb = CircuitBreaker(threshold=3, cooldown=5000)
 # for a `POST` without a key fails one rule, and the message says how to fix
 # it:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="94cac410"
 # ## Bir politikanın denetlenmesi
 #
 # `audit_table` bir politikayı okur ve kontrol listesine uyup uymadığını kural
@@ -224,7 +224,7 @@ audit_table(RetryPolicy.user_triggered(), method="POST")
 # five of the eight rules (it still classifies failures and grows exponentially,
 # and a GET is safe to repeat):
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="18a93ab2"
 # Sarsıntısız, tavansız, süre bütçesi olmayan ve elli denemeli bir politika
 # sekiz kuraldan beşini karşılamaz (hataları yine de sınıflandırır ve beklemeyi
 # üstel olarak büyütür; bir GET'in tekrarlanması da güvenlidir):
@@ -247,7 +247,7 @@ audit_table(reckless)["verdict"].value_counts()
 # Your policy passes when it follows the checklist for background use and
 # meets four targets:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="abb33b5e"
 # ## Bitirme alıştırması: 5.000 telefonu 20 saniyelik bir kesintiden geçirin
 #
 # `retrylab.fleet.Fleet` ile simüle edilen senaryo:
@@ -270,7 +270,7 @@ TARGETS
 # %% [markdown]
 # Try the background preset first. It follows the checklist, yet:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="32cb9de5"
 # Önce arka plan hazır ayarını deneyin. Kontrol listesine uyar, yine de:
 
 # %%
@@ -292,7 +292,7 @@ show(fleet_timeline(preset, title="Background preset: phones give up "
 # outage without bringing everyone back at once. The checker simulates it and
 # tells you which target it misses.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="9b57cddc"
 # Hazır ayarın beş denemesi arasında en çok yaklaşık 1 + 2 + 4 + 8 s beklenir,
 # tam sarsıntıyla ortalama 7,5 s: istasyonun kapalı kaldığı 20 s'nin çok altında.
 # Telefonların çoğu bütün denemelerini istasyon kapalıyken harcar ve vazgeçer.
@@ -329,7 +329,7 @@ show(fleet_timeline(solved, title="A passing policy"))
 # factor of 2 from 1 s (the preset) gives up inside the outage; no jitter
 # brings everyone back in one step.
 
-# %% [markdown] tags=["solution", "tr"]
+# %% [markdown] tags=["solution", "tr"] en_hash="efaf4bbe"
 # Neden geçiyor: 5 s'lik tabandan başlayıp üçe katlanan beklemeler (tam
 # sarsıntıyla, yani ortalama 2,5; 7,5; 22,5 s...) beş deneme içinde 20 s'lik
 # kesintiden daha uzun sürer ve sarsıntı, birlikte hata alan telefonları
@@ -345,7 +345,7 @@ show(fleet_timeline(solved, title="A passing policy"))
 # targets will move and in which direction; then run it. What does the
 # longer wait cost in "last phone done (s)"?
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="3cc81464"
 # **Alıştırma 2 (açık uçlu: değiştirin, tahmin edin, ölçün).** Başarısız olan
 # hazır ayardan başlayın ve aşağıdaki hücrede **tek** bir ayarı değiştirin:
 # geri çekilmenin tabanını (1000 yerine 2000 deneyin). Çalıştırmadan önce dört
@@ -368,7 +368,7 @@ capstone_report(capstone_fleet(trial).run())
 # knob is not enough: the growth factor and the attempt limit decide how
 # far the last wait reaches, and jitter how evenly the phones return.
 
-# %% [markdown] tags=["solution", "tr"]
+# %% [markdown] tags=["solution", "tr"] en_hash="5a6e6eef"
 # 2000 ms'lik tabanla her bekleme iki katına çıkar, bu yüzden daha az telefon
 # bütün denemelerini kesinti içinde harcar: "served (%)" 57,8'den 80,9'a
 # çıkar, "requests per phone" 3,52'den 3,34'e düşer; buna karşılık
@@ -383,7 +383,7 @@ capstone_report(capstone_fleet(trial).run())
 # the checklist? Answer with a set of letters; `audit_table(QUIZ["A"])`
 # shows the details.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="c48cfab0"
 # **Alıştırma 3.** Bir kullanıcının beklediği bir `GET` için beş politika.
 # Hangileri kontrol listesinden geçer? Yanıtı bir harf kümesi olarak verin;
 # ayrıntıları `audit_table(QUIZ["A"])` gösterir.
@@ -431,7 +431,7 @@ check_quiz(passing)
 # then [09 · Beyond the lessons](09_beyond_the_lessons.ipynb).
 # Back: [06 · Retry storms](06_retry_storms_lab.ipynb).
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="2394a285"
 # ## Özet
 #
 # * Hangi hatalar: 429 ve 5xx; ağ hataları yalnız güvenli yöntemlerde ya da bir

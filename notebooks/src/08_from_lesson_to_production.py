@@ -26,7 +26,7 @@
 # * name what production libraries add: per-kind counters, hooks, retry
 #   quotas, hedging and pushback.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="94f7a857"
 # # 08 · Dersten üretim ortamına: tenacity, urllib3 ve httpx
 #
 # [← 07 · Özet ve bitirme alıştırması](07_summary_and_exercises.ipynb) ·
@@ -48,7 +48,7 @@
 #
 # * üretim kütüphanelerinin neden dersin kuralından daha az başarısızlığı
 #   yeniden denediğini açıklamak ve dersin kuralının kaydettiği kopyaları ölçmek;
-# * tek bir `RetryPolicy` politikasını tenacity (`to_tenacity`), httpx
+# * tek bir `RetryPolicy` nesnesini tenacity (`to_tenacity`), httpx
 #   (`RetryTransport`) ve urllib3 (`to_urllib3`) üzerinden çalıştırmak ve
 #   aralarındaki farkları okumak;
 # * bir politikaya urllib3'ün izin verdiği ölçüde yaklaşan bir urllib3 `Retry`
@@ -91,7 +91,7 @@ pd.set_option("display.width", 120)
 # did not act (408, 429) or the request never left the client
 # (`Outcome.network(sent=False)`). Each reason names its source:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="cf4d4f57"
 # ## İki kural, ikisi de gerekçeleriyle
 #
 # Dersin kuralı 429'u ve her 5xx'i, her yöntem için yeniden dener. RFC 9110
@@ -114,7 +114,7 @@ decision_sources()
 # server acted and failed afterwards. Five hundred POSTs without keys, one in
 # five hit by the fault, each run through the httpx transport:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="890f503c"
 # ## Dersin kuralı bir yazma isteğine neye mal olur
 #
 # Laboratuvarın `fail_after` arızası bir yazma isteğini kaydeder ve *ardından*
@@ -134,7 +134,7 @@ pd.concat([r.series() for r in reports], axis=1)
 # removes both problems ([notebook 01](01_which_errors_to_retry.ipynb),
 # "1,000 writes over a link that loses 20% of the answers").
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="89a76216"
 # Dersin kuralı şanssız her yazma isteğini iki ya da daha fazla kez kaydeder;
 # üretim kuralı hiçbirini iki kez kaydetmez. Bunun bedeli `acknowledged`
 # satırındadır: istemci 500 görmesine rağmen yaklaşık yüz yazma isteği
@@ -171,7 +171,7 @@ production_rule(in_flight, "POST", idempotency_key=False).retry
 #
 # `SHIPPED` is the capstone policy with the production rule:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="34da9562"
 # ## 07 numaralı defterin politikası
 #
 # `SHIPPED`, bitirme alıştırmasının politikasının üretim kuralıyla donatılmış
@@ -189,7 +189,7 @@ production_rule(in_flight, "POST", idempotency_key=False).retry
 # policy's, draw for draw (2,000 generated scenarios in the tests agree
 # attempt by attempt). tenacity's `sleep` takes seconds; here it only records.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="b37180dc"
 # ### tenacity
 #
 # `to_tenacity(policy, rng, method)`, `Outcome` döndüren bir işlev için bir
@@ -213,7 +213,7 @@ outcome, slept, retrying.statistics["stop_reason"]
 # away, and never retries a cancelled task. Here against the lab server, with
 # the lesson's generator:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="4a696879"
 # ### httpx
 #
 # `RetryTransport`, httpx'in kendi aktarım katmanını (transport) sarar. İstek
@@ -234,7 +234,7 @@ response.status_code, response.json(), waits
 #
 # urllib3's `Retry` has its own formula, so `to_urllib3` can only come close:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="405fa45c"
 # ### urllib3
 #
 # urllib3'ün `Retry` sınıfının kendi formülü vardır, bu yüzden `to_urllib3`
@@ -252,7 +252,7 @@ status, waits_u
 # *ceiling* of the policy's second retry rather than a jittered draw under
 # it. Every place where urllib3 cannot follow the policy:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="e5813393"
 # İlk yeniden deneme hiç beklemez, ikincisi 15 s bekler: bu, politikanın ikinci
 # yeniden denemesinin altından sarsıntıyla çekilmiş bir değer değil, o yeniden
 # denemenin *üst sınırıdır*. urllib3'ün politikayı izleyemediği her yer:
@@ -269,7 +269,7 @@ urllib3_differences()
 # the first wait after the 429, the 429 run's attempts and total wait, the
 # time budget each enforces, and whether the keyless POST was retried.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="987b35a7"
 # ## Yan yana
 #
 # Her kütüphane için aynı politika, aynı üreteç tohumu ve üç durum: 503, 503,
@@ -289,7 +289,7 @@ compare_libraries(SHIPPED)
 # Retry-After *instead of* the backoff. With the lesson's rule instead of the
 # production rule, the keyless POST is retried by all four:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="94afe720"
 # tenacity ve httpx politikayı tam olarak izler, çünkü köprü politikanın kendi
 # döngüsünü çalıştırır. urllib3 kendi hesabını korur: ilk yeniden denemeden önce
 # bekleme yok, politikanın 3 çarpanı yerine ikiye katlama, sarsıntı yok ve geri
@@ -324,15 +324,14 @@ compare_libraries(SHIPPED.with_(rule=decide))[["keyless POST 503 retried"]]
 #
 # A tenacity hook on the bridged policy, for example, counts the retries:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="605ddf5b"
 # ## Üretim kütüphanelerinin ekledikleri
 #
 # Derslerin döngüsü çekirdektir; üretim kütüphaneleri, bir hizmet filosunun bu
 # çekirdeğin çevresinde ihtiyaç duyduklarını ekler:
 #
 # * **Türe göre sayaçlar (urllib3).** `Retry(total=5, connect=3, read=1,
-#   status=2)` bağlantı hatalarına, okuma hatalarına ve kötü durum kodlarına ayrı
-#   bütçeler harcar; `Retry.history` her birini kaydeder.
+#   status=2)` bağlantı hatalarına, okuma hatalarına ve kötü durum kodlarına için ayrı bütçeler tutar; `Retry.history` her birini kaydeder.
 #   [urllib3 `Retry`](https://urllib3.readthedocs.io/en/stable/reference/urllib3.util.html#urllib3.util.Retry)
 # * **Kancalar ve istatistikler (tenacity).** `before_sleep`, `after` ve
 #   `retry_error_callback` her adımda sizin kodunuzu çalıştırır;
@@ -343,8 +342,7 @@ compare_libraries(SHIPPED.with_(rule=decide))[["keyless POST 503 retried"]]
 #   verir; böylece başarısız olan bir hizmet artık yeniden deneme almaz (06
 #   numaralı defterin yeniden deneme bütçesi).
 #   [boto3 retries](https://boto3.amazonaws.com/v1/documentation/api/latest/guide/retries.html)
-# * **Yedekli istekler ve geri itme (gRPC).** Yedekli (hedged) bir çağrı, kuyruk
-#   gecikmesini (tail latency) kısaltmak için ilki başarısız olmadan ikinci bir
+# * **Yedekli istekler ve geri itme (gRPC).** Yedek istek (hedging), uç gecikmeyi (tail latency, p99) kısaltmak için ilki başarısız olmadan ikinci bir
 #   kopya gönderir; sunucunun `grpc-retry-pushback-ms` değeri istemcilere ne
 #   zaman yeniden deneyeceklerini ya da hiç denememelerini söyler.
 #   [gRPC A6](https://github.com/grpc/proposal/blob/master/A6-client-retries.md)
@@ -367,7 +365,7 @@ hooked(lambda: next(answers)), seen
 # second ceiling (5 s x 3). urllib3 sleeps `backoff_factor * 2 ** (n - 1)`
 # seconds before retry `n >= 2`.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="4305ee0d"
 # ## Alıştırmalar
 #
 # **Alıştırma 1.** Ekibinizin kodu urllib3'ü doğrudan kullanıyor. urllib3'ün
@@ -399,7 +397,7 @@ check_urllib3_retry(retry)
 # not (the lesson's rule of notebook 01, `decide`, and `production_rule`)?
 # Answer with a set of labels.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="f4f98e4c"
 # **Alıştırma 2.** Tekillik anahtarı olmayan bir POST başarısız oldu.
 # Aşağıdaki hatalardan hangilerinde **iki kural ayrışır**, biri yeniden
 # denerken öteki denemez (01 numaralı defterdeki dersin kuralı `decide` ve
@@ -433,7 +431,7 @@ check_rules_disagree(answer)
 #
 # **Next:** [09 · Beyond the lessons →](09_beyond_the_lessons.ipynb)
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="84590c0b"
 # ## Özet
 #
 # * Dersin kuralı öğrenmek içindir; `production_rule`, urllib3, botocore, gRPC ve

@@ -24,7 +24,7 @@
 # **Prerequisites:** notebooks 03 (the retry loop), 04 (the circuit breaker)
 # and 06 (retry storms). **Time:** one sitting, about 45 minutes.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="36b33eb8"
 # # 09 · Derslerin ötesinde: hata oranına bakan devre kesiciler, yedekli istekler, kısma, yarı kararlı arıza
 #
 # [← 08 · Dersten üretim ortamına](08_from_lesson_to_production.ipynb) ·
@@ -44,13 +44,11 @@
 #   devre kesicisinden ne zaman daha iyi olduğunu, ne zaman olmadığını
 #   söylemek;
 # * kazandırdığı p99 yanıt süresine ve mal olduğu ek isteklere bakarak bir
-#   **yedekleme gecikmesi** (hedging delay) seçmek (gRPC'nin yedekleme
-#   politikası (hedging policy), "The Tail at Scale");
-# * bir istemcinin, sunucunun kabul ettiklerine bakarak **kendi kendini nasıl
-#   kıstığını** açıklamak (SRE kitabının formülü, botocore'un uyarlanır kipi
+#   **yedek istek gecikmesi** (hedging delay) seçmek (gRPC'nin hedging (yedek istek) politikası, "The Tail at Scale");
+# * bir istemcinin, sunucunun kabul ettiklerine bakarak **hızını kendiliğinden nasıl kıstığını** açıklamak (SRE kitabının formülü, botocore'un uyarlanır kipi
 #   (adaptive mode));
 # * bir **yarı kararlı arızayı** (metastable failure), yani sunucuyu deviren
-#   ani yük artışı geçtikten sonra da yeniden denemelerin onu çökük tuttuğu
+#   ani yük artışı geçtikten sonra da yeniden denemelerin onu çökmüş tuttuğu
 #   durumu tanımak ve onu sona erdiren ayarları seçmek.
 #
 # **Ön koşullar:** 03 (yeniden deneme döngüsü), 04 (devre kesici) ve 06
@@ -91,7 +89,7 @@ from retrylab.viz.beyond import (HedgingExplorer, MetastableExplorer,
 #
 # A window of 4 calls, at least 4, 50%:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="961c5089"
 # ## 1. Hata oranına bakan bir devre kesici
 #
 # Dersin devre kesicisi **art arda** `threshold` hatadan sonra açılır. Araya
@@ -124,7 +122,7 @@ for t, ok in enumerate([True, False, True, False]):
 # *strictly after* 1003 ms (resilience4j compares with `isAfter`), then
 # allows two trials and refuses the third:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="6369f95e"
 # Dört çağrıdan ikisinin başarısız olması %50 eder: devre 3 ms'de açılır.
 # Zaman *1003 ms'yi aşana* kadar açık kalır (eşit olması yetmez; resilience4j
 # `isAfter` ile karşılaştırır), sonra iki deneme çağrısına izin verir ve
@@ -142,7 +140,7 @@ for t, ok in enumerate([True, False, True, False]):
 # row; the rate breaker judges 20 calls (at least 10) at 50%, with 3
 # half-open trials; both wait 5 s when open.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="18391295"
 # ### Aynı kesinti, iki devre kesici
 #
 # 1000 istemci bir hizmeti her 100 ms'de bir, her biri kendi devre kesicisi
@@ -165,7 +163,7 @@ compare_breakers(1000)
 # after the outage. (How soon each is back also depends on where the 5 s
 # waits fall against the outage's end: move the sliders below.)
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="709723d3"
 # Ödünleşim tek bir tabloda. Art arda hataları sayan kesici kesintiye daha
 # hızlı tepki veriyor: çökmüş sunucuya istemci başına yaklaşık 5 çağrı gidiyor;
 # bir pencere dolusu kanıta ihtiyaç duyan oran tabanlı kesicide bu sayı
@@ -184,7 +182,7 @@ compare_breakers(1000)
 # `threshold`, and the rate breaker's `window_size`,
 # `failure_rate_threshold` and `half_open_calls`.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="1b13b7bd"
 # ### Keşif: hata oranı ve art arda hatalar
 #
 # Kaydırıcılar: sağlıklı hizmetin hata oranı `base_failure`, kesintinin ne
@@ -209,7 +207,7 @@ assert breaker_view.readout == RateBreakerExplorer.readout_for(base_failure=0.2)
 # while healthy, against 30.6). Try `outage_failure` 0.6: which one
 # notices a partial outage?
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="eba73b59"
 # Sağlıklı hizmette hata oranı %20 olduğunda dersin kesicisi, çalışan bir
 # hizmette açılmayı sürdürüyor; oran tabanlı kesici çok daha az açılıyor
 # (sağlıklıyken istemci başına 30,6 yerine 10,1 çağrı reddediliyor).
@@ -226,13 +224,13 @@ assert breaker_view.readout == RateBreakerExplorer.readout_for(base_failure=0.2)
 # 5), one `hedging_delay` after another; a *non-fatal* error sends the next
 # copy at once; any other error ends the call.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="0385e39d"
 # ## 2. Yedekli istekler
 #
 # Yeniden deneme bir hatayı bekler. **Yedekli istek** (hedged request) yalnızca
 # yavaşlığı bekler: bir istek `hedging_delay` ms boyunca yanıt almamışsa
 # (başka bir sunucuya) bir kopyası gönderilir; ilk gelen yanıt kazanır, diğer
-# kopya iptal edilir. gRPC'nin yedekleme politikası (gRPC önerisi A6) şunları
+# kopya iptal edilir. gRPC'nin hedging (yedek istek) politikası (gRPC önerisi A6) şunları
 # ekler: en çok `max_attempts` kopya (en fazla 5), her biri bir öncekinden
 # bir `hedging_delay` sonra; *ölümcül olmayan* (non-fatal) bir hata bir sonraki
 # kopyayı hemen gönderir; başka her hata çağrıyı bitirir.
@@ -254,7 +252,7 @@ fast_first = hedge(policy, latencies=[20, 30])
 # 2% of the time, a slow server adding a Pareto delay. 20,000 requests, the
 # same seeded draws for every delay:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="bbd2f2b8"
 # İlk kopya 400 ms sürecekti; 50 ms'de gönderilen yedek kopya 80 ms'de yanıt
 # veriyor. İlk kopya 20 ms'de yanıt verdiğinde hiç kopya gönderilmiyor: yedekli
 # isteğin ucuz olmasının nedeni budur. Dean ve Barroso ("The Tail at Scale",
@@ -275,10 +273,10 @@ print("\n".join(s.summary() for s in sweep))
 # more requests; hedging at once (delay 0) buys a little more for double
 # the load.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="d76bface"
 # Son satır (hiçbir isteğin sürmediği kadar uzun bir gecikme) yedeksiz durumdur: p99 353 ms.
-# 50 ms'lik bir yedekleme gecikmesi (burada yaklaşık 95. yüzdelik) %5 ek istekle
-# p99'u 73 ms'ye indiriyor; hemen yedeklemek (gecikme 0) yükü ikiye katlama
+# 50 ms'lik bir yedek istek gecikmesi (burada yaklaşık 95. yüzdelik) %5 ek istekle
+# p99'u 73 ms'ye indiriyor; yedek isteği hemen göndermek (gecikme 0) yükü ikiye katlama
 # pahasına biraz daha fazlasını kazandırıyor.
 
 # %% [markdown]
@@ -289,7 +287,7 @@ print("\n".join(s.summary() for s in sweep))
 # the share of slow-server requests, `tail_alpha` the Pareto shape (smaller
 # is heavier).
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="b2877e8a"
 # ### Keşif: gecikme ve kuyruk
 #
 # Eğriler, 0 ms'den (sağda) 200 ms'ye (solda) kadarki gecikmeler için ek
@@ -321,8 +319,8 @@ assert hedge_view.readout == HedgingExplorer.readout_for(hedging_delay=100)
 #
 # With `K = 2` the client may send about twice what is accepted:
 
-# %% [markdown] tags=["tr"]
-# ## 3. Kendi kendini kısan bir istemci
+# %% [markdown] tags=["tr"] en_hash="8e5e31ce"
+# ## 3. Hızını kendisi kısıtlayan bir istemci
 #
 # Bir yeniden deneme bütçesi yeniden denemeleri sınırlar. **Uyarlanır kısma**
 # (adaptive throttling) ise istemcinin, sunucunun kabul ettiğini gördüğü
@@ -352,7 +350,7 @@ throttle.counts(10), round(throttle.reject_probability(10), 4)
 # `0.7 r`, then grows back along `0.4 (t - K)^3 + r`, passing `r` again after
 # `K = cbrt(r * 0.3 / 0.4)` seconds, and probing beyond it after that:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="2048f1fb"
 # botocore'un `retry_mode="adaptive"` ayarı bunu, hızı TCP'nin CUBIC eğrisini
 # izleyen bir jeton kovasıyla yapar: `r` hızındayken bir kısma hatası aldığında
 # hız `0.7 r`'ye düşer, sonra `0.4 (t - K)^3 + r` boyunca yeniden büyür,
@@ -372,7 +370,7 @@ start = cubic.error_received(10.0, 0)
 # server keeps only 40% of it, and turning a request away costs it a fifth
 # of serving one. Rejected requests are retried up to 3 times.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="499eb4b5"
 # ### Aşırı yük altında bir filo
 #
 # 10.000 istemci bir sunucudan kapasitesinin %80'i kadar istekte bulunuyor;
@@ -391,7 +389,7 @@ print("\n".join(r.summary() for r in fleets.values()))
 # their own, with no coordination between clients, and the server keeps
 # working at most of its reduced capacity.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="65baef81"
 # Kısma olmadan yeniden denemeler yükü katlıyor ve onları geri çevirmenin
 # maliyeti sunucuyu yiyip bitiriyor: sunucu neredeyse hiçbir isteği kabul
 # edemiyor. İki kısma da istemciler arasında hiçbir eşgüdüm olmadan
@@ -401,7 +399,7 @@ print("\n".join(r.summary() for r in fleets.values()))
 # %% [markdown]
 # ### Explore: who backs off?
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="f50b355a"
 # ### Keşif: kim geri çekiliyor?
 
 # %% tags=["nbval-ignore-output"]
@@ -430,11 +428,11 @@ assert throttle_view.readout == ThrottleExplorer.readout_for(throttle="adaptive"
 # FIFO queue `Q` served at capacity `mu`, wait `Q / mu`, timeouts when the
 # wait nears the timeout, retries one timeout later, an optional budget.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="19602288"
 # ## 4. Yarı kararlı arıza
 #
 # Bronson ve arkadaşları ("Metastable Failures in Distributed Systems", HotOS
-# 2021), tetikleyicileri ortadan kalktıktan sonra da çökük kalan sistemleri
+# 2021), tetikleyicileri ortadan kalktıktan sonra da çökmüş kalan sistemleri
 # anlatır. En basiti şöyledir: kapasitesinin %80'inde çalışan bir sunucu; kısa
 # bir ani yük artışı bir kuyruk biriktirir; kuyruktaki bekleme istemcilerin
 # zaman aşımını geçer; zaman aşımına uğrayan her istek yeniden denenir, böylece
@@ -464,7 +462,7 @@ print("\n".join(f"{name:24s} {model.run().summary()}"
 # capacity once everything times out. A budget of 10% caps the load at
 # 0.88; a timeout longer than the worst wait stops the retries from starting.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="5339e7f3"
 # Kapasitenin 1,5 katında 3 s'lik bir ani yük artışı; ardından kullanıcılar
 # yine %80 istiyor, ama 3 yeniden denemeyle (hatta 1 yeniden denemeyle bile)
 # sunucu hiç toparlanmıyor: her şey zaman aşımına uğradığında 0,8 × 2 zaten
@@ -479,7 +477,7 @@ print("\n".join(f"{name:24s} {model.run().summary()}"
 # the goodput (answers in time), as a share of capacity. Bottom: the queue
 # wait against the timeout.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="1260edc9"
 # ### Keşif: hangi ayarlar toparlanmayı sağlar?
 #
 # Üstte, kapasitenin payı olarak: kullanıcıların yükü, sunulan yükün tamamı
@@ -502,10 +500,10 @@ assert meta_view.readout == MetastableExplorer.readout_for(budget="10%")
 # timeout, retries and budget, a FIFO server and 50 ms steps
 # (`metastable_fleet`), reaches the same verdicts:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="bcbf4566"
 # Aynı model, her birinin kendi zaman aşımı, yeniden denemeleri ve bütçesi
-# olan 20.000 simüle istemciyle, FIFO bir sunucuyla ve 50 ms'lik adımlarla
-# (`metastable_fleet`) oynatıldığında aynı hükümlere varıyor:
+# olan 20.000 simüle edilen istemciyle, FIFO bir sunucuyla ve 50 ms'lik adımlarla
+# (`metastable_fleet`) oynatıldığında aynı sonuçları veriyor:
 
 # %%
 from retrylab import metastable_fleet
@@ -529,7 +527,7 @@ print("\n".join(metastable_fleet(coarse.with_(**change), 20_000).summary()
 #   Budgets, timeouts longer than the worst queue wait, and fewer retries
 #   end them; a faster server alone may not.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="b0c7b46b"
 # ## Özet
 #
 # * **Hata oranına bakan bir devre kesici** açılmak için kanıta (bir pencere ve
@@ -555,14 +553,14 @@ print("\n".join(metastable_fleet(coarse.with_(**change), 20_000).summary()
 # or -1 while there are fewer than `minimum` calls (or none). For
 # `[True, False, False, True]` with minimum 4 it is 50.0.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="5ae16166"
 # ## Alıştırmalar
 #
 # **Alıştırma 1.** `failure_rate(failed, minimum)` işlevini yazın: `failed`
 # bir boolean listesidir (True = çağrı başarısız oldu); başarısız çağrıların
 # yüzdesini döndürün, çağrı sayısı `minimum`'dan azken (ya da hiç çağrı
 # yokken) ise -1.
-# `[True, False, False, True]` ve minimum 4 için sonuç 50,0'dır.
+# `[True, False, False, True]` ve minimum 4 için sonuç `50.0`'dır.
 
 # %% tags=["scaffold"]
 from retrylab.exercises.ex09 import check_failure_rate
@@ -590,9 +588,9 @@ check_failure_rate(failure_rate)
 # **Exercise 2.** Write the SRE book's `reject_probability(requests,
 # accepts, k)`. For 10 requests and 3 accepts with K = 2 it is 0.364.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="34beebcf"
 # **Alıştırma 2.** SRE kitabındaki `reject_probability(requests, accepts, k)`
-# işlevini yazın. K = 2 iken 10 istek ve 3 kabul için sonuç 0,364'tür.
+# işlevini yazın. K = 2 iken 10 istek ve 3 kabul için sonuç `0.364`'tür.
 
 # %% tags=["scaffold"]
 from retrylab.exercises.ex09 import check_sre_probability
@@ -619,7 +617,7 @@ check_sre_probability(reject_probability)
 # copy takes `first` ms; if it has not answered by `delay` ms, a second copy
 # is sent, which takes `second` ms. For (400, 30, 50) it is 80.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="8f11d398"
 # **Alıştırma 3.** `hedged_latency(first, second, delay)` işlevini yazın: ilk
 # kopya `first` ms sürer; `delay` ms'ye kadar yanıt vermemişse ikinci bir kopya
 # gönderilir ve o da `second` ms sürer. (400, 30, 50) için sonuç 80'dir.
@@ -653,7 +651,7 @@ check_hedged_latency(hedged_latency)
 # 100 ms, with which the default spike does not leave it metastable? Measure
 # with `MetastableModel(timeout=...).run().recovered_at` (None: metastable).
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="4f811450"
 # **Alıştırma 4.** Varsayılan 3 yeniden denemeyi koruyun, bütçe kullanmayın
 # ve yalnızca `timeout` değerini değiştirin. Yukarıdaki tablo 1 sn'nin
 # sunucuyu yarı kararlı durumda bıraktığını, 3 sn'nin ise toparlanmasına izin
@@ -702,7 +700,7 @@ check_shortest_timeout(timeout)
 # [← 08 · From lesson to production](08_from_lesson_to_production.ipynb) ·
 # [back to the start: 00 · Start here](00_start_here.ipynb)
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="dd39f4d4"
 # **Açık uçlu alıştırmalar** (önce tahmin edin, sonra keşif araçlarıyla ölçün):
 #
 # 1. Devre kesici keşif aracında `outage_failure` değerini 0,6 yapın. Hangi

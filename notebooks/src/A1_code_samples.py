@@ -24,7 +24,7 @@
 # * tell which libraries really retry with backoff, and which only recover a
 #   connection.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="6a442c24"
 # # A1 · Ek: mobil dersin kod örnekleri, çalıştırılmış ve parça parça incelenmiş
 #
 # Geri: [05 · Mobil geliştirmede yeniden deneme politikası](05_mobile_retry_policy.ipynb) ·
@@ -137,7 +137,7 @@ pd.set_option("display.max_colwidth", 80)
 # only liberty: `execute_with_retry` catches `asyncio.CancelledError` too,
 # because Kotlin's `CancellationException` *is* an `Exception`.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="d0b404ee"
 # ## 1. Kotlin: coroutine'lerle `executeWithRetry`
 #
 # *"Kotlin coroutine'leri, ana iş parçacığını bloke etmeden jitter ile üstel
@@ -220,7 +220,7 @@ print(mobile.code_of(mobile.execute_with_retry))
 # sleep? (Hint: `int(1500 * 2**n * (0.5 + r))` with `r` drawn from
 # `Mulberry32(SEED)`, or run `mobile.kotlin_run(..., base_delay_ms=1500)`.)
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="01c78199"
 # **Alıştırma 1.** Aşağıdaki çalıştırmalardan önce tahmin edin (onlar örneğin
 # baseDelayMs = 1000 değerini kullanır). Bu `executeWithRetry` maxRetries = 3
 # ve **baseDelayMs = 1500** ile, dersin tohumuyla kurulmuş; önce üç ağ
@@ -247,7 +247,7 @@ check_kotlin_waits(waits)
 # takes 100 ms), next to `RetryPolicy.run_async` with the same waits
 # (exponential from 1 s, proportional jitter, no cap) and the same seed:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="1f29972c"
 # 503, 503 ve ardından veriyle yanıt veren bir sunucuya karşı çalıştırma (her
 # istek 100 ms sürer); yanında aynı beklemelerle (1 s'den üstel, orantılı
 # sarsıntı, tavan yok) ve aynı tohumla `RetryPolicy.run_async`:
@@ -275,7 +275,7 @@ mobile.runs_table({
 #   call takes over sixteen. (`1 shl attempt` is a 32-bit `Int` too: at
 #   attempt 31 it is negative and at 32 it is back to 1.)
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="c97039dd"
 # İlk ikisi burada milisaniyesi milisaniyesine aynıdır (Kotlin'deki `toLong()`
 # küsuratı atar, `Backoff` ise yuvarlar; bu yüzden aralarında 1 ms fark
 # olabilir). Üçüncü satır ilk kusuru gösterir: **yalnızca fırlatılan istisnalar
@@ -320,13 +320,13 @@ print("1 shl 31 =", mobile.kotlin_shl(1, 31), "; 1 shl 32 =",
 # | the same with `baseDelayMs = 0` and `maxRetries = 5` | `block` called 6 times, 5 of them after the cancellation: `delay(0)` returns without checking |
 # | `maxRetries = -1` | `KotlinNullPointerException` |
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="a864392e"
 # * **Sarsıntı orantılıdır, "yeniden denemelerin tekdüze dağılımı" değildir.**
 #   Her bekleme, gecikmenin [0.5, 1.5) aralığından tekdüze seçilen bir katıdır
 #   (defter 05, 4. bölüm): hiçbir zaman yarısından kısa değildir, yayılım
 #   1:3'tür. Bu bir sürüyü dağıtır, ama iddia kodun yaptığından fazlasını söyler.
 # * **`catch (e: Exception)` iptali de yakalar.** Uygulama arka plana geçip
-#   coroutine'i iptal edildiğinde `CancellationException` bu `catch` bloğuna
+#   coroutine iptal edildiğinde `CancellationException` bu `catch` bloğuna
 #   düşer. Ardından ne olduğunu [05b](05b_common_mistakes.ipynb) defterindeki
 #   3. hata gösterir.
 # * **`lastError!!` satırına** `maxRetries >= 0` için **hiç ulaşılmaz**: son
@@ -381,7 +381,7 @@ print("1 shl 31 =", mobile.kotlin_shl(1, 31), "; 1 shl 32 =",
 # of the same shape; notebook 05 shows what the lesson's settings (3
 # failures, 30 s) save a phone in a long outage.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="4646e0b8"
 # ## 2. Kotlin: `CircuitBreaker` örneği
 #
 # Dersin devre kesicisi, basıldığı hâliyle:
@@ -444,7 +444,7 @@ print("1 shl 31 =", mobile.kotlin_shl(1, 31), "; 1 shl 32 =",
 # >   `waitsForConnectivity`, which waits for a connection instead of failing
 # >   at once. Retries with backoff are yours to write, as in section 4.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="40de20bc"
 # ## 3. Dersin adını verdiği kütüphaneler
 #
 # *"Mobil ağlar, Yeniden Deneme Politikasını özellikle önemli kılan özelliklere
@@ -466,7 +466,7 @@ print("1 shl 31 =", mobile.kotlin_shl(1, 31), "; 1 shl 32 =",
 # >   değil. Bir `Interceptor`, böyle bir politikayı *sizin* yazacağınız yerdir.
 # > * **Retrofit**'in kendine ait bir yeniden deneme mekanizması yoktur;
 # >   istekleri OkHttp üzerinden gönderir.
-# > * **Ktor**'un `HttpRequestRetry` eklentisi gerçektir: `retryOnServerErrors(maxRetries)`,
+# > * **Ktor**'un `HttpRequestRetry` eklentisi gerçekten vardır: `retryOnServerErrors(maxRetries)`,
 # >   tavanlı `exponentialDelay(...)` (`maxDelayMs`, varsayılan 60 s) ve eklenen
 # >   rastgele milisaniyeler (`randomizationMs`) sunar; ayrıca `Retry-After`'a
 # >   uyar.
@@ -515,7 +515,7 @@ print("1 shl 31 =", mobile.kotlin_shl(1, 31), "; 1 shl 32 =",
 # with no delay. The sample does what the text says. In Python (we did not
 # compile the Swift):
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="e80fa9ac"
 # ## 4. iOS: Combine ile `retryWithBackoff`
 #
 # *"Combine — Apple'ın reaktif programlama çerçevesidir. Combine'daki retry
@@ -574,7 +574,7 @@ print(mobile.code_of(mobile.retry_with_backoff))
 # * **No classification.** Every error is retried: the 404 below is sent
 #   four times, and so would a 401 or a 400.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="7aee6789"
 # Örnek, her Combine yeniden denemesinin yaptığı gibi `self`'e yeniden abone
 # olur; Apple'ın `retry(_:)` operatörü de öyle. Bu bir kusur değildir. Yeniden
 # abone olmanın isteği yeniden gönderip göndermediği, bu operatörde de
@@ -600,7 +600,7 @@ mobile.runs_table({
 # * **No jitter.** Every phone waits exactly 1, 2, 4 s. A thousand phones
 #   that failed together come back together, every time:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="6ba3f64c"
 # * **Sarsıntı yok.** Her telefon tam olarak 1, 2, 4 s bekler. Birlikte hata
 #   alan bin telefon her seferinde birlikte geri gelir:
 
@@ -620,7 +620,7 @@ print(herd_data(no_jitter, 1000, 3, SEED, 500).summary())
 # requests and the total time before the failure reaches the caller (each
 # request takes 100 ms), then run it.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="a36a2ba6"
 # * **Tavan yok.** `baseDelay` sınırsızca iki katına çıkar (`retries: 10` ile
 #   son bekleme 512 s'dir).
 # * **Ana kuyruk.** Bekleme `DispatchQueue.main` üzerinde zamanlanır, bu yüzden
@@ -643,7 +643,7 @@ mobile.runs_table({"404, retries=3": mobile.combine_run([Outcome.http(404)],
 # classification (section 2 of notebook 05) would have stopped after one
 # request and 0.1 s.
 
-# %% [markdown] tags=["solution", "tr"]
+# %% [markdown] tags=["solution", "tr"] en_hash="131e1e1c"
 # 6 istek ve 31,6 s: 1 + 2 + 4 + 8 + 16 = 31 s bekleme ve 100 ms'lik altı
 # istek; hepsi de ilk seferde kesinleşmiş bir yanıt için. Bir sınıflandırma
 # (defter 05, 2. bölüm) bir istek ve 0,1 s sonra dururdu.
@@ -667,7 +667,7 @@ mobile.runs_table({"404, retries=3": mobile.combine_run([Outcome.http(404)],
 # [05b · The four common mistakes](05b_common_mistakes.ipynb).
 # **Next:** [06 · Retry storms](06_retry_storms_lab.ipynb).
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="bc514d48"
 # ## Özet
 #
 # * Kotlin `executeWithRetry` derlenmek için `<T>` bildirimi gerektirir;

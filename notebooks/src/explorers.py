@@ -12,11 +12,11 @@
 # projector: large fonts, colour-blind-safe colours that also differ by marker
 # and line style.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="4a135187"
 # # Keşif araçları: sınıfın önünde göstermek için
 #
 # Kursun bütün kaydırıcılı keşif araçları tek sayfada; her birinin yanında,
-# eğitmenin kaydırıcıyı oynatırken söylediği iki üç cümle. Alıştırma yok, yanıt
+# eğitmenin kaydırıcıyı hareket ettirirken söyleyeceği iki üç cümle. Alıştırma yok, yanıt
 # yok: bu defter gösterilmek içindir, örneğin kodu gizleyen Voila ile:
 #
 #     pip install -e ".[present]"
@@ -45,7 +45,7 @@ from retrylab.viz.fleet import fleet_explorer
 # except 429; a network error is retried only for safe methods, unless a key
 # makes the write safe to repeat.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="44f52cfc"
 # ## 1. Hangi hatalar yeniden denenir (defter 01)
 #
 # Bir yöntem, bir hata türü ve isteğin tekillik anahtarı taşıyıp taşımadığını
@@ -64,12 +64,12 @@ decision_explorer()
 # ceilings (base x factor^n, capped) the jitter draws under. Move `cap` below
 # `base` and the explorer says what to change.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="8ecac434"
 # ## 2. Ne kadar beklenir (defter 02)
 #
 # Çubuklar, 20260114 tohumu için tek bir istemcinin beklemeleridir; dış
 # çizgiler, sarsıntının altından seçim yaptığı üst sınırlardır
-# (base x factor^n, tavanlı). `cap` değerini `base` değerinin altına çekin;
+# (taban × çarpanⁿ, tavanla sınırlı). **tavan** değerini **taban** değerinin altına çekin;
 # keşif aracı neyi değiştirmeniz gerektiğini söyler.
 
 # %% tags=["nbval-ignore-output"]
@@ -82,7 +82,7 @@ backoff_explorer()
 # Widen the buckets and the peak the server sees changes: the ratio depends on
 # the bucket width as much as on the jitter.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="42d2312b"
 # ## 3. Sürü (defter 02)
 #
 # Birlikte hata alan istemciler, sarsıntı onları dağıtmadıkça birlikte uyanır.
@@ -99,7 +99,7 @@ herd_explorer()
 # breaker, the cooldown lets one trial through (half-open), and its result
 # closes or reopens it. Move the threshold and the cooldown.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="d39c9169"
 # ## 4. Devre kesici (defter 04)
 #
 # Dersin mantıksal bir saat üzerindeki dokuz isteği: üç hata devre kesiciyi
@@ -117,7 +117,7 @@ breaker_explorer()
 # back in waves; with it the server recovers sooner. The storm scenario adds a
 # cost for every refused request: then a retry budget is what ends the storm.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="1068e2c2"
 # ## 5. Tek bir sunucuya karşı bir istemci filosu (defter 06)
 #
 # Bin istemci sunucuyu aynı anda kaybeder. Sarsıntı olmadan yeniden denemeler
@@ -138,7 +138,7 @@ fleet_explorer("storm")
 # Exponential backoff without jitter makes more calls and takes far longer than
 # full or decorrelated jitter.
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="4d749cbe"
 # ## 6. Çekişme (defter 06)
 #
 # AWS Architecture Blog'un deneyi: tek bir satır için yarışan istemciler.

@@ -14,62 +14,219 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from ..i18n import _, number, pgettext
 from .i18n import translate
 
-__all__ = ["CONTROL_MIN_WIDTH", "align_descriptions", "choice_slider", "explain_message",
-           "float_slider", "int_slider", "neighbours"]
+__all__ = ["CONTROL_MIN_WIDTH", "UNITS", "align_descriptions", "choice", "choice_slider",
+           "explain_message", "float_slider", "int_slider", "label_of", "limit_note",
+           "neighbours", "toggle"]
 
 _STYLE = {"description_width": "initial"}
 _LAYOUT = {"width": "420px"}
 #: The narrowest column of an explorer's control grid (two or three columns fit
 #: a JupyterLab notebook, so the controls take two to four rows).
 CONTROL_MIN_WIDTH = "260px"
+#: The unit shown in a numeric control's label ("base (ms)"), by parameter name;
+#: ``unit=`` of a factory overrides it ("" for none).
+UNITS: dict[str, str] = {
+    "base": "ms", "cap": "ms", "cooldown": "ms", "width": "ms", "timeout": "ms",
+    "hedging_delay": "ms", "failure_rate_threshold": "%",
+}
+#: At most this many options are shown as buttons side by side; more make a drop-down.
+TOGGLE_MAX_OPTIONS = 3
+
+
+def _control_label(name: str) -> str:
+    """A parameter's name as its control's label says it, in the notebook's language."""
+    labels = {
+        "base": pgettext("control", "base"), "cap": pgettext("control", "cap"),
+        "factor": pgettext("control", "factor"), "jitter": pgettext("control", "jitter"),
+        "growth": pgettext("control", "growth"), "retries": pgettext("control", "retries"),
+        "clients": pgettext("control", "clients"), "attempt": pgettext("control", "attempt"),
+        "attempts": pgettext("control", "attempts"), "width": pgettext("control", "width"),
+        "threshold": pgettext("control", "threshold"),
+        "cooldown": pgettext("control", "cooldown"), "step": pgettext("control", "step"),
+        "method": pgettext("control", "method"), "error": pgettext("control", "error"),
+        "idempotency_key": pgettext("control", "idempotency_key"),
+        "budget": pgettext("control", "budget"), "breaker": pgettext("control", "breaker"),
+        "strategy": pgettext("control", "strategy"),
+        "reject_cost": pgettext("control", "reject_cost"),
+        "timeout": pgettext("control", "timeout"), "spike_ms": pgettext("control", "spike_ms"),
+        "throttle": pgettext("control", "throttle"),
+        "degraded": pgettext("control", "degraded"),
+        "hedging_delay": pgettext("control", "hedging_delay"),
+        "max_attempts": pgettext("control", "max_attempts"),
+        "tail_alpha": pgettext("control", "tail_alpha"), "slow": pgettext("control", "slow"),
+        "base_failure": pgettext("control", "base_failure"),
+        "outage_failure": pgettext("control", "outage_failure"),
+        "failure_rate_threshold": pgettext("control", "failure_rate_threshold"),
+        "half_open_calls": pgettext("control", "half_open_calls"),
+        "window_size": pgettext("control", "window_size"),
+    }
+    text = labels.get(name, name)
+    return translate(name) if text == name else text
+
+
+def _option_label(control: str, option: str) -> str:
+    """An option's text on its control, in the notebook's language (the value stays English)."""
+    labels = {
+        ("jitter", "none"): pgettext("jitter", "none"),
+        ("jitter", "full"): pgettext("jitter", "full"),
+        ("jitter", "equal"): pgettext("jitter", "equal"),
+        ("jitter", "decorrelated"): pgettext("jitter", "decorrelated"),
+        ("jitter", "proportional"): pgettext("jitter", "proportional"),
+        ("strategy", "exponential"): pgettext("strategy", "exponential"),
+        ("strategy", "full"): pgettext("strategy", "full"),
+        ("strategy", "equal"): pgettext("strategy", "equal"),
+        ("strategy", "decorrelated"): pgettext("strategy", "decorrelated"),
+        ("strategy", "none"): pgettext("strategy", "none"),
+        ("growth", "constant"): pgettext("growth", "constant"),
+        ("growth", "linear"): pgettext("growth", "linear"),
+        ("growth", "exponential"): pgettext("growth", "exponential"),
+        ("budget", "none"): pgettext("budget", "none"),
+        ("throttle", "none"): pgettext("throttle", "none"),
+        ("throttle", "adaptive"): pgettext("throttle", "adaptive"),
+        ("breaker", "off"): pgettext("breaker", "off"),
+        ("breaker", "on"): pgettext("breaker", "on"),
+        ("error", "network"): pgettext("error", "network"),
+        ("error", "body"): pgettext("error", "body"),
+        ("error", "timeout"): pgettext("error", "timeout"),
+    }
+    text = labels.get((control, option), option)
+    return translate(option) if text == option else text
+
+
+def label_of(name: str, unit: str | None = None) -> str:
+    """The label of parameter ``name``'s control, with its unit (default: :data:`UNITS`).
+
+    >>> label_of("base"), label_of("factor"), label_of("base", unit="")
+    ('base (ms)', 'factor', 'base')
+    """
+    text = _control_label(name)
+    unit = UNITS.get(name, "") if unit is None else unit
+    return _("{name} ({unit})").format(name=text, unit=unit) if unit else text
+
+
+def _tooltip(name: str, continuous_update: bool) -> str:
+    if continuous_update:
+        return _("{name}: drag the handle or press the arrow keys").format(name=name)
+    return _("{name}: the figure is redrawn when you let go of the handle (each setting"
+             " takes a moment to compute)").format(name=name)
 
 
 def int_slider(name: str, value: int, low: int, high: int, step: int = 1, *,
-               continuous_update: bool = True) -> Any:
-    """An ``IntSlider`` whose description is the parameter name (in the notebook's language).
+               continuous_update: bool = True, unit: str | None = None) -> Any:
+    """An ``IntSlider`` labelled with the parameter name and its unit (in the notebook's
+    language).
 
     >>> int_slider("clients", 24, 1, 1000).description
     'clients'
+    >>> int_slider("cooldown", 5000, 0, 10000, 500, continuous_update=False).description
+    'cooldown (ms)'
     """
+    label = label_of(name, unit)
     return widgets.IntSlider(value=value, min=low, max=high, step=step,
-                             description=translate(name), tooltip=name,
+                             description=label, tooltip=_tooltip(label, continuous_update),
                              continuous_update=continuous_update, style=_STYLE,
                              layout=widgets.Layout(**_LAYOUT))
 
 
 def float_slider(name: str, value: float, low: float, high: float, step: float = 0.1, *,
-                 continuous_update: bool = True, readout_format: str = ".1f") -> Any:
-    """A ``FloatSlider`` whose description is the parameter name (in the notebook's language).
+                 continuous_update: bool = True, readout_format: str = ".1f",
+                 unit: str | None = None) -> Any:
+    """A ``FloatSlider`` labelled with the parameter name and its unit (in the notebook's
+    language).
 
     >>> float_slider("factor", 2.0, 1.0, 4.0).value
     2.0
     """
+    label = label_of(name, unit)
     return widgets.FloatSlider(value=value, min=low, max=high, step=step,
-                               description=translate(name), tooltip=name,
+                               description=label, tooltip=_tooltip(label, continuous_update),
                                continuous_update=continuous_update, style=_STYLE,
                                readout_format=readout_format,
                                layout=widgets.Layout(**_LAYOUT))
 
 
+def toggle(name: str, value: bool) -> Any:
+    """A ``Checkbox`` for an on/off setting (Space toggles it; its label names it).
+
+    >>> box = toggle("idempotency_key", False)
+    >>> type(box).__name__, box.description, box.value
+    ('Checkbox', 'idempotency_key', False)
+    """
+    return widgets.Checkbox(value=bool(value), description=label_of(name, ""), indent=False,
+                            style=_STYLE, layout=widgets.Layout(**_LAYOUT))
+
+
+def choice(name: str, options: Sequence[Any], value: Any) -> Any:
+    """The control for a categorical choice: buttons side by side for a few options
+    (``ToggleButtons``, at most :data:`TOGGLE_MAX_OPTIONS`), a ``Dropdown`` for more,
+    and a ``Checkbox`` (:func:`toggle`) for a yes/no pair of ``(label, False)``,
+    ``(label, True)``.
+
+    ``options`` may be values or ``(label, value)`` pairs; the values stay as the
+    code uses them, the labels are in the notebook's language.
+
+    >>> type(choice("budget", ("none", "grpc", "sre"), "none")).__name__
+    'ToggleButtons'
+    >>> jitter = choice("jitter", ("none", "full", "equal", "decorrelated"), "full")
+    >>> type(jitter).__name__, jitter.value
+    ('Dropdown', 'full')
+    >>> type(choice("idempotency_key", [("no", False), ("yes", True)], True)).__name__
+    'Checkbox'
+    """
+    listed: list[Any] = list(options)
+    values = [o[1] if isinstance(o, tuple) else o for o in listed]
+    if sorted(values, key=repr) == [False, True] and all(isinstance(v, bool) for v in values):
+        return toggle(name, value)
+    labelled = [(translate(o[0]), o[1]) if isinstance(o, tuple) else
+                (_option_label(name, o) if isinstance(o, str) else str(o), o)
+                for o in listed]
+    label = label_of(name, "")
+    if len(labelled) <= TOGGLE_MAX_OPTIONS:
+        buttons = widgets.ToggleButtons(options=labelled, value=value, description=label,
+                                        tooltips=[text for text, _v in labelled],
+                                        style={"description_width": "initial",
+                                               "button_width": "auto"},
+                                        layout=widgets.Layout(**_LAYOUT))
+        return buttons
+    return widgets.Dropdown(options=labelled, value=value, description=label,
+                            style=_STYLE, layout=widgets.Layout(**_LAYOUT))
+
+
 def choice_slider(name: str, options: Sequence[Any], value: Any, *,
                   continuous_update: bool = True) -> Any:
-    """A ``SelectionSlider`` for a categorical choice, so a keyboard moves it too.
+    """The older name of :func:`choice` (a categorical choice is no longer a slider).
 
-    ``options`` may be values or ``(label, value)`` pairs.
+    ``continuous_update`` is accepted and has no effect: a click or a key press
+    picks one option, there is nothing to drag.
 
     >>> choice_slider("jitter", ("none", "full"), "full").value
     'full'
     """
-    labelled: list[Any] = list(options)
-    if any(isinstance(o, str) and translate(o) != o for o in labelled):
-        # translated labels, the same values (ipywidgets wants all pairs or none)
-        labelled = [(translate(o), o) if isinstance(o, str) else o for o in labelled]
-    return widgets.SelectionSlider(options=labelled, value=value,
-                                   description=translate(name), tooltip=name,
-                                   continuous_update=continuous_update, style=_STYLE,
-                                   layout=widgets.Layout(**_LAYOUT))
+    return choice(name, options, value)
+
+
+def limit_note(name: str, control: Any) -> str:
+    """What a slider at an end of its range says, so a key press there has a sign
+    ("" inside its range or for a choice).
+
+    >>> limit_note("base", int_slider("base", 2000, 50, 2000, 50))
+    'base (ms) is at its maximum, 2000: it goes no higher'
+    >>> limit_note("base", int_slider("base", 200, 50, 2000, 50))
+    ''
+    """
+    if not hasattr(control, "min") or not hasattr(control, "max"):
+        return ""
+    label = control.description or name
+    if control.value >= control.max:
+        return _("{name} is at its maximum, {value}: it goes no higher").format(
+            name=label, value=number(control.value))
+    if control.value <= control.min:
+        return _("{name} is at its minimum, {value}: it goes no lower").format(
+            name=label, value=number(control.value))
+    return ""
 
 
 def align_descriptions(controls: Iterable[Any]) -> str:
@@ -81,7 +238,7 @@ def align_descriptions(controls: Iterable[Any]) -> str:
     cut. Returns the width set ("" when no control has a description style).
 
     >>> controls = [int_slider("base", 200, 50, 2000),
-    ...             choice_slider("idempotency_key", [("no", False), ("yes", True)], False)]
+    ...             choice("idempotency_key", [("no", False), ("yes", True)], False)]
     >>> align_descriptions(controls), [c.style.description_width for c in controls]
     ('17ch', ['17ch', '17ch'])
     """
@@ -104,6 +261,8 @@ def options_of(control: Any) -> list[Any] | None:
     """The values a choice control can take (``None`` for a numeric control)."""
     if isinstance(control, _CHOICES):
         return [o[1] if isinstance(o, tuple) else o for o in control.options]
+    if isinstance(control, widgets.Checkbox | widgets.ToggleButton):
+        return [False, True]
     return None
 
 
@@ -115,8 +274,10 @@ def neighbours(control: Any, value: Any = None) -> list[Any]:
 
     >>> neighbours(int_slider("cap", 5000, 100, 20000, 100))
     [5100, 4900]
-    >>> neighbours(choice_slider("jitter", ("none", "full", "equal"), "none"))
+    >>> neighbours(choice("jitter", ("none", "full", "equal"), "none"))
     ['full']
+    >>> neighbours(toggle("idempotency_key", False))
+    [True]
     """
     value = control.value if value is None else value
     options = options_of(control)

@@ -153,6 +153,11 @@ class ExplorerKind:
     names: frozenset[str]
     types: dict[str, type] = field(default_factory=dict)
     labels: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: a control's label on the page -> its parameter name ("base (ms)" -> "base")
+    aliases: dict[str, str] = field(default_factory=dict)
+
+    def name_of(self, label: str) -> str:
+        return self.aliases.get(label, label)
 
     @property
     def name(self) -> str:
@@ -160,8 +165,12 @@ class ExplorerKind:
 
     def values(self, controls: Iterable[Control]) -> dict[str, Any]:
         """The keyword arguments for readout_for, from the page's controls."""
-        return {c.name: c.python_value(self.types.get(c.name), self.labels.get(c.name, {}))
-                for c in controls if c.name in self.names}
+        out = {}
+        for c in controls:
+            name = self.name_of(c.name)
+            if name in self.names:
+                out[name] = c.python_value(self.types.get(name), self.labels.get(name, {}))
+        return out
 
     def readout_for(self, values: dict[str, Any]) -> str:
         fn: Callable[..., str] = self.cls.readout_for  # type: ignore[attr-defined]
@@ -215,8 +224,10 @@ def _kind_of(cls: type) -> ExplorerKind | None:
         for name, w in controls.items():
             if hasattr(w, "_options_labels"):
                 labels[name] = dict(zip(w._options_labels, w._options_values, strict=False))
+        aliases = {str(w.description): name for name, w in controls.items()
+                   if getattr(w, "description", None)}
         return ExplorerKind(cls, frozenset(controls),
-                            {k: type(w.value) for k, w in controls.items()}, labels)
+                            {k: type(w.value) for k, w in controls.items()}, labels, aliases)
     try:
         params = inspect.signature(cls.readout_for).parameters  # type: ignore[attr-defined]
     except (TypeError, ValueError):
@@ -255,10 +266,14 @@ class ExplorerKinds:
 
     def match(self, controls: list[Control], readout: str) -> ExplorerKind:
         """The class whose controls are the page's; the readout breaks ties."""
-        names = frozenset(c.name for c in controls)
-        same = [k for k in self.kinds if k.names == names]
+        labels = frozenset(c.name for c in controls)
+
+        def named(kind: ExplorerKind) -> frozenset[str]:
+            return frozenset(kind.name_of(label) for label in labels)
+
+        same = [k for k in self.kinds if k.names == named(k)]
         if not same:  # the page may show extra controls (e.g. a play button): subset
-            same = [k for k in self.kinds if k.names and k.names <= names]
+            same = [k for k in self.kinds if k.names and k.names <= named(k)]
         if len(same) > 1:
             agree = []
             for kind in same:
@@ -270,7 +285,7 @@ class ExplorerKinds:
             same = agree or same
         if not same:
             known = {k.name: sorted(k.names) for k in self.kinds}
-            raise LookupError(f"no explorer class has controls {sorted(names)}; known: {known};"
+            raise LookupError(f"no explorer class has controls {sorted(labels)}; known: {known};"
                               f" import errors: {self.import_errors}")
         return same[0]
 

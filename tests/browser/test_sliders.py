@@ -16,6 +16,7 @@ keeps its last good render, and clear once cap is raised again.
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -111,7 +112,7 @@ def test_every_slider_redraws_with_the_package_readout(
                                 f" [{_shot(drv, artifacts, f'{stem}-{k}-{control.name}-key')}]")
                 continue
             moved += 1
-            values, want, want_msg = _expected(kind, drv, control.name)
+            values, want, want_msg = _expected(kind, drv, kind.name_of(control.name))
             sample = {"notebook": stem, "explorer": k, "class": kind.cls.__name__,
                       "slider": control.name, "key": key, "from": control.text,
                       "to": drv.control(control.name).text}
@@ -184,6 +185,10 @@ def test_every_explorer_fits_on_screen_with_its_readout_above_the_figure(
         assert whole is not None, f"{stem} explorer {k}: not on the page"
         height = round(whole["height"])
         browser_run.notes.append(f"{stem} explorer {k}: {height} px tall")
+        shots = os.environ.get("RETRYLAB_SHOTS")  # a folder for every explorer's picture
+        if shots:
+            Path(shots).mkdir(parents=True, exist_ok=True)
+            box.screenshot(path=str(Path(shots) / f"{stem}-{k}.png"))
         if height > EXPLORER_MAX_PX:
             failures.append(f"{stem} explorer {k}: {height} px tall, more than "
                             f"{EXPLORER_MAX_PX}")
@@ -208,11 +213,11 @@ def test_cap_below_base_shows_message_then_recovers(
     tested = 0
     for k in range(boxes.count()):
         drv = ExplorerDriver(nb.page, boxes.nth(k))
-        names = {c.name for c in drv.controls() if c.kind == "slider"}
-        if not {"base", "cap"} <= names:
+        kind = kinds.match(drv.controls(), drv.readout() or "")
+        label = {kind.name_of(c.name): c.name for c in drv.controls() if c.kind == "slider"}
+        if not {"base", "cap"} <= set(label):
             continue
         tested += 1
-        kind = kinds.match(drv.controls(), drv.readout() or "")
         where = f"{stem} explorer {k} ({kind.cls.__name__})"
         drv.box.scroll_into_view_if_needed()
         # Start from valid settings, so the image on screen is a good render.
@@ -223,11 +228,11 @@ def test_cap_below_base_shows_message_then_recovers(
 
         # cap to its minimum, then up while it is invalid only for its own range
         # (e.g. cap=0), so the message is about the combination when one is reachable.
-        drv.press("cap", "Home")
+        drv.press(label["cap"], "Home")
         moved = "cap"
         values, want, want_msg = _expected(kind, drv, moved)
         for _ in range(50):
-            if want is not None or "base" in want_msg or not drv.press("cap", "ArrowRight"):
+            if want is not None or "base" in want_msg or not drv.press(label["cap"], "ArrowRight"):
                 break
             values, want, want_msg = _expected(kind, drv, moved)
         if want is not None:  # the smallest cap is still >= base: raise base instead
@@ -236,7 +241,7 @@ def test_cap_below_base_shows_message_then_recovers(
             with contextlib.suppress(Exception):
                 drv.wait_redraw(good_src, timeout_ms=10_000)
             good_src = drv.img_src()
-            drv.press("base", "End")
+            drv.press(label["base"], "End")
             moved = "base"
             values, want, want_msg = _expected(kind, drv, moved)
         assert want is None, f"{where}: could not make cap < base with the keys ({values})"
@@ -257,11 +262,11 @@ def test_cap_below_base_shows_message_then_recovers(
         for _ in range(200):
             if _expected(kind, drv)[1] is not None:
                 break
-            if not drv.press("cap", "ArrowRight"):
+            if not drv.press(label["cap"], "ArrowRight"):
                 break
         values, want, _ = _expected(kind, drv)
         if want is None:
-            drv.press("cap", "End")
+            drv.press(label["cap"], "End")
             values, want, _ = _expected(kind, drv)
         assert want is not None, f"{where}: still invalid after raising cap: {values}"
         assert drv.wait_text(".retrylab-message", "", "equals"), (

@@ -1,0 +1,140 @@
+"""Every control of the explorers of 02, 04, 06 and 09, used with the mouse and the keyboard.
+
+Each slider is dragged with the mouse (down on its noUiSlider handle, across its
+track to its right end, up) and the readout must then say what the package
+computes for the values the page shows (or the message, when the end is an
+invalid setting). Then every control is stepped with the keyboard: a slider's
+handle gets an arrow key (a press at its end must show the limit note), a
+dropdown ArrowDown, a checkbox Space, toggle buttons Enter on another option;
+the control must take focus and show it (``:focus-visible``). Reuses the pages
+the slider tests opened (same session server).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import pytest
+
+from .explorers import ExplorerKinds, normalize
+from .sliders import ExplorerDriver
+from .test_sliders import _expected, _open
+
+if TYPE_CHECKING:
+    from .conftest import BrowserRun
+    from .pages import NotebookPage
+
+pytestmark = pytest.mark.browser
+
+STEMS = ("02_computing_the_wait", "04_circuit_breaker", "06_retry_storms_lab",
+         "09_beyond_the_lessons")
+
+
+@pytest.fixture(scope="module")
+def kinds() -> ExplorerKinds:
+    return ExplorerKinds()
+
+
+def _settled(drv: ExplorerDriver, kind: object, moved: str) -> str | None:
+    """None if the page shows what the package says after ``moved``; else what differs."""
+    values, want, want_msg = _expected(kind, drv, moved)  # type: ignore[arg-type]
+    if want is None:
+        ok = drv.wait_text(".retrylab-message", want_msg, "contains", timeout_ms=30_000)
+        return None if ok else f"message {drv.message()!r} != {want_msg!r} for {values}"
+    ok = drv.wait_text(".retrylab-readout", normalize(want), timeout_ms=30_000)
+    return None if ok else f"readout {drv.readout()!r} != {normalize(want)!r} for {values}"
+
+
+def _named_controls(node: dict[str, object]) -> list[str]:
+    """``role:accessible name`` of every control in an accessibility snapshot."""
+    out = []
+    if node.get("role") in ("slider", "combobox", "checkbox", "button", "togglebutton"):
+        out.append(f"{node.get('role')}:{node.get('name') or '?'}")
+    for child in node.get("children", []) or []:  # type: ignore[attr-defined]
+        out.extend(_named_controls(child))
+    return out
+
+
+@pytest.mark.parametrize("stem", STEMS)
+def test_every_control_drags_and_steps(stem: str, notebook: Callable[[str], NotebookPage],
+                                       kinds: ExplorerKinds, browser_run: BrowserRun) -> None:
+    nb = _open(stem, notebook)
+    page = nb.page
+    boxes = page.locator(".retrylab-explorer")
+    failures: list[str] = []
+    for k in range(boxes.count()):
+        drv = ExplorerDriver(page, boxes.nth(k))
+        drv.box.scroll_into_view_if_needed()
+        kind = kinds.match(drv.controls(), drv.readout() or "")
+        where = f"{stem} explorer {k} ({kind.cls.__name__})"
+        for control in drv.controls():
+            if control.disabled:
+                continue
+            name = kind.name_of(control.name)
+            if control.kind == "slider":
+                # the mouse: drag the handle across the track to its right end
+                handle = drv.handle(control.name)
+                handle.scroll_into_view_if_needed()
+                hb = handle.bounding_box()
+                track = drv.box.locator(".widget-slider").filter(has=handle).first.locator(
+                    ".noUi-target").first.bounding_box()
+                if hb is None or track is None:
+                    failures.append(f"{where}: {control.name} has no handle on screen")
+                    continue
+                y = hb["y"] + hb["height"] / 2
+                page.mouse.move(hb["x"] + hb["width"] / 2, y)
+                page.mouse.down()
+                for i in range(1, 6):
+                    page.mouse.move(hb["x"] + (track["x"] + track["width"] + 20 - hb["x"]) * i / 5,
+                                    y, steps=3)
+                page.mouse.up()
+                after = drv.control(control.name)
+                if not after.at_max:
+                    failures.append(f"{where}: dragging {control.name} to the right end left"
+                                    f" it at {after.text}")
+                problem = _settled(drv, kind, name)
+                if problem:
+                    failures.append(f"{where}: after dragging {control.name}: {problem}")
+                # the keyboard: at the end a press changes nothing, and the note says so
+                handle.focus()
+                focused = handle.evaluate("h => h.matches(':focus')")
+                handle.press("ArrowRight")
+                note = drv._text(".retrylab-limit") or ""
+                if not focused:
+                    failures.append(f"{where}: {control.name}'s handle takes no focus")
+                if "maximum" not in note:
+                    failures.append(f"{where}: ArrowRight at {control.name}'s end gave no sign"
+                                    f" (limit note {note!r})")
+                if not drv.press(control.name, "ArrowLeft"):
+                    failures.append(f"{where}: ArrowLeft did not move {control.name}")
+                elif problem := _settled(drv, kind, name):
+                    failures.append(f"{where}: after ArrowLeft on {control.name}: {problem}")
+                drv.press(control.name, "Home")  # leave it at a valid end for the next one
+                _settled(drv, kind, name)
+            elif control.kind in ("dropdown", "checkbox", "choice"):
+                el = drv.box.locator(".widget-dropdown, .widget-checkbox, .widget-toggle-buttons"
+                                     ).filter(has_text=control.name).first
+                if control.kind == "dropdown":
+                    target, key = el.locator("select").first, "ArrowDown"
+                elif control.kind == "checkbox":
+                    target, key = el.locator("input").first, "Space"
+                else:
+                    target, key = el.locator("button:not(.mod-active)").first, "Enter"
+                before = control.text
+                target.focus()
+                visible = target.evaluate("e => e.matches(':focus-visible') || e.matches(':focus')")
+                target.press(key)
+                page.wait_for_timeout(300)
+                now = drv.control(control.name).text
+                if not visible:
+                    failures.append(f"{where}: {control.name} takes no visible focus")
+                if now == before:
+                    failures.append(f"{where}: {key} on {control.name} changed nothing"
+                                    f" ({before!r})")
+                elif problem := _settled(drv, kind, name):
+                    failures.append(f"{where}: after {key} on {control.name}: {problem}")
+        snapshot = page.accessibility.snapshot(root=drv.box.element_handle()) or {}
+        named = _named_controls(snapshot)
+        browser_run.notes.append(f"{where} accessible names: {', '.join(named)}")
+    assert not failures, "\n".join(failures)

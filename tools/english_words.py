@@ -1,0 +1,188 @@
+"""Count the English words a Turkish reader meets in a notebook's outputs or a text.
+
+The Turkish editions should speak Turkish at run time: after Run All, English is
+left only in code, identifiers and quoted names. This tool finds the rest with a
+word list (:data:`ENGLISH`): common English prose words that are not Turkish
+words too (``on``, ``at``, ``her``, ``son`` are left out) and not values a student
+types in code (``full``, ``none``, ``base``...). A chunk of text that looks like
+code (``_``, ``=``, brackets, ``a.b``, a path) is skipped whole.
+
+    python tools/english_words.py [NOTEBOOK.ipynb ...]   count per notebook (default:
+                                                        notebooks/tr/*.ipynb), the
+                                                        explorers' texts, the total
+    python tools/english_words.py --show NOTEBOOK.ipynb  also list the lines found
+
+``tests/test_turkish_runtime.py`` fails on any word found.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import sys
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: Common English prose words that are not also Turkish words or code values.
+ENGLISH = frozenset("""
+the of and to for with by from after before then than that this these those it its
+is are was were be been being has have had do does did done will would can could
+should may might must no yes yet not but or if when while which what who whose how
+why where all each every some any more most less least many much few one two three
+four five six seven eight nine first second third last next same other only also
+again still so too very just up down out over under between into through per as like
+about without within until once twice here there now never always already run runs
+ran retry retries retried retrying wait waits waited waiting attempt attempts client
+clients server servers served serve serves request requests response responses
+answer answers answered success successes succeeded succeeds failure failures failed
+fail fails error errors correct wrong replace replaced cell gave give gives given
+time times total mean median peak budget budgets breaker breakers open opened closed
+half state states stopped stop stops reason user users phone phones backoff jitter
+lesson lessons seed rule rules key keys write writes written stored duplicate
+duplicates records record body network cancelled cancellation problem itself
+repeating repeat temporary mistake mistakes common everything nothing classifies
+later measurement measurements reached malformed ignored asked tell passed pass used
+use sent send calls call called value values hint try see such list number count
+counted seconds minutes outage recover recovers recovered rate load queue queued
+latency tail throughput goodput offered hedged hedge hedging throttled throttling
+adaptive delay delays slow fast expected got returned gets sum keep kept left right
+starts started start end ends ended instead because since though even enough show
+shows shown draw make makes made means lost thinks think unsafe dropped drop drops
+share shared waves wave storm storms flight trial trials fallback shed shedding work
+worked working alive dead healthy unhealthy limit limits allowed allow allows
+threshold cooldown step steps event events outcome outcomes status missing found
+report reports tries tried trying fixed growth incremental doubling background
+foreground triggered refresh refreshes battery energy finished unfinished
+""".split()) - {"on", "at", "an", "a", "her", "son"}  # noqa: SIM905
+
+#: A chunk of text (between spaces) with one of these is code, a path or a number.
+CODE = re.compile(r"[_=(){}\[\]<>/\\|`#@$]|\w\.\w|^[-+]?\d|->|::")
+WORD = re.compile(r"[A-Za-z]+(?:'[a-z]+)?")
+
+
+def english_words(text: str) -> list[str]:
+    """The English prose words of ``text``, in order, code-like chunks left out.
+
+    >>> english_words("Not yet: replace the ... with Backoff(base=200), then run it.")
+    ['Not', 'yet', 'replace', 'the', 'with', 'then', 'run', 'it']
+    >>> english_words("sunucuya ulaşan ölçüm isteği: 3 (retry_after_too_long)")
+    []
+    """
+    found = []
+    for chunk in text.split():
+        if CODE.search(chunk):
+            continue
+        found += [w for w in WORD.findall(chunk) if w.lower().split("'")[0] in ENGLISH]
+    return found
+
+
+def output_texts(nb: Any) -> Iterator[tuple[str, str]]:
+    """(the code cell's first line, a text it shows) for every output of ``nb``.
+
+    The plain-text form of a rich output is the one read (a table's text/plain
+    has the same words as its HTML); an image carries no text here.
+    """
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        first = (cell.source.splitlines() or [""])[0]
+        for out in cell.get("outputs", []):
+            if out.get("output_type") == "stream":
+                yield first, out.get("text", "")
+            elif out.get("output_type") == "error":
+                yield first, f"{out.get('ename', '')}: {out.get('evalue', '')}"
+            else:
+                data = out.get("data", {})
+                text = data.get("text/plain", "")
+                if text.startswith("<") and text.endswith(">"):
+                    continue   # <IPython.core.display.Image object> and the like
+                if "Explorer (" in text:   # an explorer's line: its readout is counted below
+                    continue
+                yield first, text
+
+
+def notebook_words(path: Path) -> list[tuple[str, str, list[str]]]:
+    """(cell's first line, output line, its English words) for each line that has some."""
+    import nbformat
+
+    nb = nbformat.read(path, as_version=4)
+    rows = []
+    for first, text in output_texts(nb):
+        for line in text.splitlines():
+            words = english_words(line)
+            if words:
+                rows.append((first, line, words))
+    return rows
+
+
+def _neighbours(values: dict[str, Any], controls: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """``values`` with one control moved: to each of its options, or one step either way."""
+    for name, w in controls.items():
+        options = getattr(w, "options", None)
+        if options:
+            for opt in options:
+                value = opt[1] if isinstance(opt, tuple) else opt
+                yield {**values, name: value}
+        elif isinstance(getattr(w, "step", None), (int, float)) and hasattr(w, "min"):
+            for sign in (-1, 1):
+                value = values[name] + sign * w.step
+                if w.min <= value <= w.max:
+                    yield {**values, name: value}
+
+
+def explorer_texts(lang: str = "tr") -> Iterator[tuple[str, str]]:
+    """(explorer, text) for each readout and message an explorer shows, in ``lang``:
+    at its defaults and with each control one step either way."""
+    from retrylab.i18n import language
+    from retrylab.viz.catalog import explorer_classes
+
+    with language(lang):
+        for cls in explorer_classes():
+            ex = cls()
+            settings = [ex.values, *_neighbours(ex.values, ex.controls)]
+            seen: set[str] = set()
+            for values in settings:
+                with contextlib.suppress(ValueError):
+                    ex.set(**values)
+                for text in (ex.readout, ex.message):
+                    if text and text not in seen:
+                        seen.add(text)
+                        yield cls.__name__, text
+
+
+def explorer_words(lang: str = "tr") -> list[tuple[str, str, list[str]]]:
+    return [(name, text, words) for name, text in explorer_texts(lang)
+            if (words := english_words(text))]
+
+
+def _total(rows: Iterable[tuple[str, str, list[str]]]) -> int:
+    return sum(len(w) for _, _, w in rows)
+
+
+def main(argv: list[str]) -> int:
+    show = "--show" in argv
+    paths = [Path(a) for a in argv if a != "--show"] or sorted(
+        (ROOT / "notebooks" / "tr").glob("*.ipynb"))
+    grand = 0
+    for path in paths:
+        rows = notebook_words(path)
+        grand += _total(rows)
+        print(f"{path.stem:34s} {_total(rows):5d}")
+        if show:
+            for first, line, _words in rows:
+                print(f"    [{first[:40]}] {line[:110]}")
+    rows = explorer_words()
+    grand += _total(rows)
+    print(f"{'explorers (readouts, messages)':34s} {_total(rows):5d}")
+    if show:
+        for name, text, _words in rows:
+            print(f"    [{name}] {text[:110]}")
+    print(f"{'total':34s} {grand:5d}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
