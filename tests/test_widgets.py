@@ -24,7 +24,7 @@ def test_backoff_explorer_defaults_and_slider_changes() -> None:
     assert [w.description for w in ex.controls.values()] == [
         "base (ms)", "factor", "cap (ms)", "jitter", "growth", "retries"]
     assert type(ex.controls["jitter"]).__name__ == "Dropdown"        # five options
-    assert type(ex.controls["growth"]).__name__ == "ToggleButtons"   # three
+    assert type(ex.controls["growth"]).__name__ == "Dropdown"        # three
     assert [v for _label, v in ex.controls["growth"].options] == [
         "constant", "linear", "exponential"]
     png = ex.png

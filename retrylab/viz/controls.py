@@ -32,8 +32,9 @@ UNITS: dict[str, str] = {
     "base": "ms", "cap": "ms", "cooldown": "ms", "width": "ms", "timeout": "ms",
     "hedging_delay": "ms", "failure_rate_threshold": "%",
 }
-#: At most this many options are shown as buttons side by side; more make a drop-down.
-TOGGLE_MAX_OPTIONS = 3
+#: At most this many options are shown as buttons side by side; more make a drop-down
+#: (three buttons and a label do not fit one 260 px grid cell: the label wraps above).
+TOGGLE_MAX_OPTIONS = 2
 
 
 def _control_label(name: str) -> str:
@@ -168,7 +169,7 @@ def choice(name: str, options: Sequence[Any], value: Any) -> Any:
     ``options`` may be values or ``(label, value)`` pairs; the values stay as the
     code uses them, the labels are in the notebook's language.
 
-    >>> type(choice("budget", ("none", "grpc", "sre"), "none")).__name__
+    >>> type(choice("breaker", ("off", "on"), "off")).__name__
     'ToggleButtons'
     >>> jitter = choice("jitter", ("none", "full", "equal", "decorrelated"), "full")
     >>> type(jitter).__name__, jitter.value
