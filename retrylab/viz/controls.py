@@ -33,8 +33,10 @@ UNITS: dict[str, str] = {
     "hedging_delay": "ms", "failure_rate_threshold": "%",
 }
 #: At most this many options are shown as buttons side by side; more make a drop-down
-#: (three buttons and a label do not fit one 260 px grid cell: the label wraps above).
-TOGGLE_MAX_OPTIONS = 2
+#: 0 for now: in a 260 px grid cell ipywidgets 8 puts a ToggleButtons' label above its
+#: buttons, even for two (the storm explorer grew from 634 to 662 px), so every
+#: categorical choice is a Dropdown until the grid gives buttons a wider cell.
+TOGGLE_MAX_OPTIONS = 0
 
 
 def _control_label(name: str) -> str:
@@ -170,7 +172,7 @@ def choice(name: str, options: Sequence[Any], value: Any) -> Any:
     code uses them, the labels are in the notebook's language.
 
     >>> type(choice("breaker", ("off", "on"), "off")).__name__
-    'ToggleButtons'
+    'Dropdown'
     >>> jitter = choice("jitter", ("none", "full", "equal", "decorrelated"), "full")
     >>> type(jitter).__name__, jitter.value
     ('Dropdown', 'full')
