@@ -21,11 +21,12 @@ def test_backoff_explorer_defaults_and_slider_changes() -> None:
     ex = backoff_explorer()
     assert ex.readout == ("waits 70, 184, 592, 1402, 3120, 3309 ms; total 8677 ms "
                           "(full jitter, seed 20260114)")
-    assert [w.description for w in ex.controls.values()] == ["base", "factor", "cap",
-                                                              "jitter", "growth", "retries"]
-    assert type(ex.controls["jitter"]).__name__ == "SelectionSlider"
-    assert type(ex.controls["growth"]).__name__ == "SelectionSlider"
-    assert ex.controls["growth"].options == ("constant", "linear", "exponential")
+    assert [w.description for w in ex.controls.values()] == [
+        "base (ms)", "factor", "cap (ms)", "jitter", "growth", "retries"]
+    assert type(ex.controls["jitter"]).__name__ == "Dropdown"        # five options
+    assert type(ex.controls["growth"]).__name__ == "Dropdown"        # three
+    assert [v for _label, v in ex.controls["growth"].options] == [
+        "constant", "linear", "exponential"]
     png = ex.png
     ex.set(jitter="none", retries=4)
     assert ex.readout == "waits 200, 400, 800, 1600 ms; total 3000 ms (none jitter, seed 20260114)"

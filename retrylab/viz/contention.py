@@ -240,7 +240,7 @@ class ContentionExplorer(Explorer):
 
     @classmethod
     def make_controls(cls) -> dict[str, Any]:
-        slow = {"continuous_update": False}
+        slow: dict[str, Any] = {"continuous_update": False}
         return {
             "strategy": choice_slider("strategy", STRATEGIES, "full", **slow),
             "clients": int_slider("clients", 100, 10, 190, 10, **slow),

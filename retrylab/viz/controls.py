@@ -32,8 +32,11 @@ UNITS: dict[str, str] = {
     "base": "ms", "cap": "ms", "cooldown": "ms", "width": "ms", "timeout": "ms",
     "hedging_delay": "ms", "failure_rate_threshold": "%",
 }
-#: At most this many options are shown as buttons side by side; more make a drop-down.
-TOGGLE_MAX_OPTIONS = 3
+#: At most this many options are shown as buttons side by side; more make a drop-down
+#: 0 for now: in a 260 px grid cell ipywidgets 8 puts a ToggleButtons' label above its
+#: buttons, even for two (the storm explorer grew from 634 to 662 px), so every
+#: categorical choice is a Dropdown until the grid gives buttons a wider cell.
+TOGGLE_MAX_OPTIONS = 0
 
 
 def _control_label(name: str) -> str:
@@ -168,8 +171,8 @@ def choice(name: str, options: Sequence[Any], value: Any) -> Any:
     ``options`` may be values or ``(label, value)`` pairs; the values stay as the
     code uses them, the labels are in the notebook's language.
 
-    >>> type(choice("budget", ("none", "grpc", "sre"), "none")).__name__
-    'ToggleButtons'
+    >>> type(choice("breaker", ("off", "on"), "off")).__name__
+    'Dropdown'
     >>> jitter = choice("jitter", ("none", "full", "equal", "decorrelated"), "full")
     >>> type(jitter).__name__, jitter.value
     ('Dropdown', 'full')

@@ -99,6 +99,7 @@ from .controls import (
     explain_message,
     float_slider,
     int_slider,
+    limit_note,
     options_of,
 )
 from .kit import (
@@ -297,6 +298,10 @@ class Explorer:
         self.readout_widget.add_class("retrylab-readout")
         self.message_widget = widgets.HTML()
         self.message_widget.add_class("retrylab-message")
+        #: says when the control just moved is at an end of its range (a key press
+        #: there changes nothing, and this says why)
+        self.limit_widget = widgets.HTML()
+        self.limit_widget.add_class("retrylab-limit")
         self.errors = widgets.Output()
         self.errors.add_class("retrylab-errors")
         for w in self.controls.values():
@@ -305,7 +310,7 @@ class Explorer:
             grid_template_columns=f"repeat(auto-fill, minmax({CONTROL_MIN_WIDTH}, 1fr))",
             grid_gap="0px 16px", width="100%"))
         grid.add_class("retrylab-controls")
-        parts: list[Any] = [grid, self.readout_widget, self.message_widget]
+        parts: list[Any] = [grid, self.limit_widget, self.readout_widget, self.message_widget]
         if self.image is not None:
             parts.append(self.image)
         parts.append(self.errors)
@@ -453,6 +458,9 @@ class Explorer:
     def _on_change(self, change: Mapping[str, Any]) -> None:
         owner = change.get("owner")
         self._moved = next((n for n, w in self.controls.items() if w is owner), None)
+        note = limit_note(self._moved, owner) if self._moved is not None else ""
+        self.limit_widget.value = (
+            "" if not note else f'<span style="color:#555">{html.escape(note)}</span>')
         self._grey_out()
         self.redraw()
 

@@ -288,7 +288,7 @@ class FleetExplorer(Explorer):
     @classmethod
     def make_controls(cls) -> dict[str, Any]:
         sc = cls.scenario
-        slow = {"continuous_update": False}
+        slow: dict[str, Any] = {"continuous_update": False}
         return {
             "base": int_slider("base", sc.base, 50, 2000, 50, **slow),
             "factor": float_slider("factor", 2.0, 1.0, 4.0, 0.25, readout_format=".2f",

@@ -77,8 +77,8 @@ def test_every_control_drags_and_steps(stem: str, notebook: Callable[[str], Note
                 handle = drv.handle(control.name)
                 handle.scroll_into_view_if_needed()
                 hb = handle.bounding_box()
-                track = drv.box.locator(".widget-slider").filter(has=handle).first.locator(
-                    ".noUi-target").first.bounding_box()
+                track = handle.locator(
+                    "xpath=ancestor::div[contains(@class, 'noUi-target')][1]").bounding_box()
                 if hb is None or track is None:
                     failures.append(f"{where}: {control.name} has no handle on screen")
                     continue
