@@ -94,6 +94,8 @@ c.Spawner.args = [
     "--MappingKernelManager.cull_interval=120",
     "--MappingKernelManager.cull_connected=True",
 ]
+if os.geteuid() == 0:   # the hub runs as root (a container): so do the students' servers
+    c.Spawner.args.append("--allow-root")
 
 # -- limits --------------------------------------------------------------------------
 # Per student, from benchmarks/bench_classroom.py (the README's instructor section
