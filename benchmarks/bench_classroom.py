@@ -243,7 +243,7 @@ async def main_async(args: argparse.Namespace, base: str, hub: psutil.Process) -
         return "ok" if ok else "OVER"
 
     print(f"\n{args.students} students, {cores} cores, {gb:.0f} GB, "
-          f"RETRYLAB_PREFETCH={os.environ.get('RETRYLAB_PREFETCH', '(hub default)')}")
+          f"RETRYLAB_PREFETCH={os.environ.get('RETRYLAB_PREFETCH', '0 (the hub default)')}")
     print(f"processes per student (server + kernels + workers): "
           f"{statistics.median(nprocs):.0f}")
     print(f"memory per student (RSS, 02 and 06 open): mean {per:.0f} MB, "

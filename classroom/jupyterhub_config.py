@@ -86,7 +86,7 @@ c.Spawner.default_url = (
 c.Spawner.environment = {
     # one process per kernel: a background worker per explorer costs a shared
     # machine the CPU it saves one student (benchmarks/bench_classroom.py)
-    "RETRYLAB_PREFETCH": "0",
+    "RETRYLAB_PREFETCH": os.environ.get("RETRYLAB_PREFETCH", "0"),
 }
 c.Spawner.args = [
     # a tab closed without shutting its kernel down: the kernel goes after 20 idle minutes
