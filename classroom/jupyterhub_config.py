@@ -84,6 +84,8 @@ c.Spawner.default_url = (
     f"/git-pull?repo={quote(REPO, safe='')}&branch={BRANCH}"
     "&urlpath=" + quote("lab/tree/retrylab/notebooks/00_start_here.ipynb", safe=""))
 c.Spawner.environment = {
+    # JupyterLab without its news pop-up over the explorers' legends, whatever the install
+    "JUPYTER_CONFIG_PATH": str(HERE / "jupyter-config"),
     # one process per kernel: a background worker per explorer costs a shared
     # machine the CPU it saves one student (benchmarks/bench_classroom.py)
     "RETRYLAB_PREFETCH": os.environ.get("RETRYLAB_PREFETCH", "0"),

@@ -15,21 +15,26 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_news_notification_is_off_in_the_shipped_settings() -> None:
-    settings = json.loads((ROOT / "jupyter-settings" / "overrides.json").read_text())
+    settings = json.loads((ROOT / "jupyter-settings" / "overrides.d" / "retrylab.json").read_text())
     notification = settings["@jupyterlab/apputils-extension:notification"]
     assert notification["fetchNews"] == "false" and notification["checkForUpdates"] is False
     text = (ROOT / "pyproject.toml").read_text()
-    assert '"share/jupyter/lab/settings" = ["jupyter-settings/overrides.json"]' in text
+    assert ('"share/jupyter/lab/settings/overrides.d" = '
+            '["jupyter-settings/overrides.d/retrylab.json"]') in text
+    hub = json.loads((ROOT / "classroom" / "jupyter-config" / "jupyter_server_config.json")
+                     .read_text())
+    assert hub["LabApp"]["news_url"] is None
 
 
 def test_the_installed_environment_has_the_settings() -> None:
     """Where pip put this environment's retrylab, the settings went too (not an editable one)."""
-    installed = Path(sys.prefix) / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
+    installed = (Path(sys.prefix) / "share" / "jupyter" / "lab" / "settings" / "overrides.d"
+                 / "retrylab.json")
     if not installed.exists():
         pytest.skip(f"{installed} is missing: this environment was not installed from "
-                    "this checkout (pip install -e . installs it)")
+                    "this checkout with pip install . (an editable install has no data files)")
     assert json.loads(installed.read_text()) == json.loads(
-        (ROOT / "jupyter-settings" / "overrides.json").read_text())
+        (ROOT / "jupyter-settings" / "overrides.d" / "retrylab.json").read_text())
 
 
 def git(*args: str, cwd: Path) -> str:
