@@ -87,7 +87,8 @@ class Kernel:
         ws_base = base.replace("http://", "ws://")
         ws = await websocket_connect(
             HTTPRequest(f"{ws_base}/user/{user}/api/kernels/{kid}/channels",
-                        headers={"Authorization": f"token {token}"}),
+                        headers={"Authorization": f"token {token}"},
+                        connect_timeout=180, request_timeout=180),
             max_message_size=64 * 1024 * 1024)
         return cls(ws)
 
