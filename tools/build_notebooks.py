@@ -10,6 +10,11 @@ Editions (the convention every source follows):
 
     student     notebooks/NN_name.ipynb            no answers: scaffolds, "Not yet" prompts
     instructor  notebooks/solutions/NN_name.ipynb  worked answers and their "Correct" outputs
+    (and both in Turkish, under notebooks/tr/)
+    nbgrader    classroom/nbgrader/source/retrylab/NN_name.ipynb
+                an nbgrader course source (one assignment, every notebook with
+                checked exercises; not executed, no outputs): see
+                :func:`nbgrader_notebook`
 
 An edition is data: a name, an output folder, the cell tags it drops, and a
 language. For a language other than English, a markdown cell tagged with the
@@ -42,6 +47,7 @@ Usage: python tools/build_notebooks.py [-j JOBS] [--edition NAME] [NAME ...]
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 import re
 import sys
@@ -77,13 +83,17 @@ class Edition:
     """One edition of the notebooks: where it goes, which cells it leaves out, its language."""
 
     name: str
-    folder: str                 #: relative to notebooks/ ("" for notebooks/ itself)
+    folder: str                 #: relative to ``root`` ("" for ``root`` itself)
     drops: frozenset[str]       #: a cell with any of these tags is left out
     lang: str = "en"
+    root: Path = OUT
+    #: "executed": run in a fresh kernel and written with its outputs;
+    #: "nbgrader": an nbgrader source (:func:`nbgrader_notebook`), written unexecuted
+    kind: str = "executed"
 
     @property
     def out(self) -> Path:
-        return OUT / self.folder if self.folder else OUT
+        return self.root / self.folder if self.folder else self.root
 
     def path(self, stem: str) -> Path:
         return self.out / (stem + ".ipynb")
@@ -93,8 +103,15 @@ STUDENT = Edition("student", "", frozenset({"solution", TEST_TAG}))
 INSTRUCTOR = Edition("instructor", "solutions", frozenset({"scaffold"}))
 STUDENT_TR = Edition("student-tr", "tr", frozenset({"solution", TEST_TAG}), "tr")
 INSTRUCTOR_TR = Edition("instructor-tr", "tr/solutions", frozenset({"scaffold"}), "tr")
-#: Every edition that is built and committed.
+#: The nbgrader course: classroom/nbgrader is the course directory, "retrylab" the assignment.
+NBGRADER_COURSE = ROOT / "classroom" / "nbgrader"
+NBGRADER_ASSIGNMENT = "retrylab"
+NBGRADER = Edition("nbgrader", f"source/{NBGRADER_ASSIGNMENT}", frozenset(), "en",
+                   NBGRADER_COURSE, "nbgrader")
+#: Every edition that is executed and committed with its outputs.
 EDITIONS: tuple[Edition, ...] = (STUDENT, INSTRUCTOR, STUDENT_TR, INSTRUCTOR_TR)
+#: Every edition the build makes.
+ALL_EDITIONS: tuple[Edition, ...] = (*EDITIONS, NBGRADER)
 
 
 def parse(text: str) -> nbformat.NotebookNode:
@@ -231,6 +248,164 @@ def strip_widget_views(nb: nbformat.NotebookNode) -> None:
             data.pop("application/vnd.jupyter.widget-view+json", None)
 
 
+#: nbgrader's cell metadata schema (nbgrader 0.9 writes version 3).
+NBGRADER_SCHEMA = 3
+BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
+#: The code that stands for a solution region in the release. The answer cell
+#: keeps the student edition's scaffold lines around each region, so an empty stub
+#: makes the release's answer cell the student edition's scaffold (see
+#: :func:`answer_source`); classroom/nbgrader/nbgrader_config.py sets it.
+CODE_STUB = ""
+
+
+def _nbgrader(cell: nbformat.NotebookNode, grade_id: str, *, solution: bool, grade: bool,
+              points: int = 0) -> None:
+    meta = {"grade": grade, "grade_id": grade_id, "locked": grade and not solution,
+            "schema_version": NBGRADER_SCHEMA, "solution": solution, "task": False}
+    if grade:
+        meta["points"] = points
+    cell.metadata["nbgrader"] = meta
+
+
+def answer_source(stub: list[str], solution: list[str]) -> str:
+    """An nbgrader answer cell: the scaffold's lines, each change in a solution region.
+
+    Where the scaffold and the solution differ, the scaffold's lines stay and the
+    solution's follow between ``### BEGIN SOLUTION`` and ``### END SOLUTION``
+    (flush left: a comment's indentation means nothing to Python). The
+    instructor's cell therefore runs the stub (``...``, ``x = ...``) and then the
+    solution, which replaces it; nbgrader's release drops each region for the
+    empty stub (one empty line), which takes the place of a blank line that
+    follows the region in the scaffold. So the release's cell is the scaffold
+    line for line (at most one empty line more, where no blank line followed).
+
+    >>> print(answer_source(["def f(n):", "    ...", "", "x = ..."],
+    ...                     ["def f(n):", "    return n", "", "x = f(2)"]))
+    def f(n):
+        ...
+    ### BEGIN SOLUTION
+        return n
+    ### END SOLUTION
+    x = ...
+    ### BEGIN SOLUTION
+    x = f(2)
+    ### END SOLUTION
+    """
+    out: list[str] = []
+    after_region = False
+    matcher = difflib.SequenceMatcher(a=stub, b=solution, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            same = stub[i1:i2]
+            if after_region and not same[0].strip():
+                same = same[1:]          # the release's empty stub line stands for it
+            out += same
+            after_region = False
+        else:
+            out += [*stub[i1:i2], BEGIN, *solution[j1:j2], END]
+            after_region = True
+    return "\n".join(out)
+
+
+def _split_check(source: str, where: str) -> tuple[list[str], str]:
+    """A scaffold or solution cell's lines: (the answer, the last line: its ``check_...``)."""
+    lines = source.rstrip().splitlines()
+    if not lines or not re.match(r"^check_\w+\(.*\)$", lines[-1]):
+        raise SystemExit(f"{where}: an exercise cell ends with its one-line check_...(...)")
+    answer = lines[:-1]
+    while answer and not answer[-1].strip():
+        answer.pop()
+    return answer, lines[-1]
+
+
+def _is_open(cells: list[nbformat.NotebookNode]) -> bool:
+    """True if the last exercise asked before these cells is an open one."""
+    for cell in reversed(cells):
+        if cell.cell_type == "markdown" and "**Exercise" in cell.source:
+            asked = cell.source.rsplit("**Exercise", 1)[1]
+            return "(open" in asked.split("**", 1)[0]
+    return False
+
+
+def nbgrader_notebook(full: nbformat.NotebookNode, stem: str) -> nbformat.NotebookNode:
+    """The nbgrader course source of one notebook (English), from :func:`parse`'s cells.
+
+    - a checked exercise (a scaffold and its solution): an autograded answer cell
+      (:func:`answer_source`) and, after it, a locked test cell worth points (2 for
+      a function or class to build, 1 for a closed question) that shows the
+      checker's verdict and raises AssertionError unless it is "Correct";
+    - an open exercise's discussion (a solution markdown cell after an exercise
+      marked "open"): a manually graded answer cell (1 point), which the release
+      replaces by nbgrader's "YOUR ANSWER HERE";
+    - the instructor's further solution cells (demonstrations) and the
+      discussions of closed exercises are left out, as in the student edition.
+
+    Outputs are empty: nbgrader runs the notebooks itself.
+    """
+    nb = edition_notebook(full, Edition("nbgrader-all", "", frozenset(), "en"))
+    cells: list[nbformat.NotebookNode] = []
+    scaffold: nbformat.NotebookNode | None = None
+    opened = 0
+    for cell in nb.cells:
+        tags = cell.metadata.get("tags", [])
+        where = f"{stem} cell {cell['id']}"
+        if "scaffold" in tags:
+            scaffold = cell
+            continue
+        if "solution" in tags and cell.cell_type == "code":
+            if scaffold is None:
+                continue             # a second solution cell: the instructor's demonstration
+            stub, check = _split_check(scaffold.source, where)
+            answer, check_solution = _split_check(cell.source, where)
+            if check != check_solution:
+                raise SystemExit(f"{where}: the solution checks with {check_solution}, "
+                                 f"its scaffold with {check}")
+            name = check.split("(", 1)[0]
+            built = any(re.match(r"^(def|class) ", line) for line in stub)
+            ans = nbformat.v4.new_code_cell(answer_source(stub, answer))
+            ans["id"] = scaffold["id"]
+            _nbgrader(ans, f"answer_{name}", solution=True, grade=False)
+            test = nbformat.v4.new_code_cell(
+                f"feedback = {check}\n"
+                "display(feedback)\n"
+                'assert feedback, "not correct yet: see the message above"')
+            test["id"] = cell["id"]
+            _nbgrader(test, f"test_{name}", solution=False, grade=True,
+                      points=2 if built else 1)
+            cells += [ans, test]
+            scaffold = None
+            continue
+        scaffold = None
+        if "solution" in tags:       # markdown: an open exercise's discussion
+            if not _is_open(cells):
+                continue
+            opened += 1
+            answer_cell = nbformat.v4.new_markdown_cell(cell.source)
+            answer_cell["id"] = cell["id"]
+            _nbgrader(answer_cell, f"open_{opened}", solution=True, grade=True, points=1)
+            cells.append(answer_cell)
+            continue
+        cell = nbformat.from_dict(dict(cell))
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+        cells.append(cell)
+    nb.cells = cells
+    return nb
+
+
+def has_exercises(full: nbformat.NotebookNode) -> bool:
+    """True if a notebook has a checked exercise (the nbgrader course holds only those)."""
+    return any("scaffold" in c.metadata.get("tags", []) for c in full.cells)
+
+
+def make_notebook(stem: str, edition: Edition) -> nbformat.NotebookNode:
+    """One edition of one source notebook, before any execution."""
+    full = parse((SRC / (stem + ".py")).read_text())
+    if edition.kind == "nbgrader":
+        return nbgrader_notebook(full, stem)
+    return edition_notebook(full, edition)
+
+
 def kernel_env() -> dict[str, str]:
     """The kernel's environment: this checkout's retrylab first on the path."""
     env = dict(os.environ)
@@ -243,9 +418,12 @@ def build(stem: str, edition_name: str) -> tuple[str, str, float]:
 
     Returns (notebook, edition, seconds taken).
     """
-    edition = next(e for e in EDITIONS if e.name == edition_name)
-    nb = edition_notebook(parse((SRC / (stem + ".py")).read_text()), edition)
+    edition = next(e for e in ALL_EDITIONS if e.name == edition_name)
+    nb = make_notebook(stem, edition)
     edition.out.mkdir(parents=True, exist_ok=True)
+    if edition.kind == "nbgrader":
+        nbformat.write(nb, edition.path(stem))
+        return stem, edition.name, 0.0
     os.environ.update(kernel_env())   # this worker's kernels inherit it
     start = time.perf_counter()
     NotebookClient(nb, timeout=120, kernel_name="python3",
@@ -261,15 +439,17 @@ def main(argv: list[str]) -> int:
     parser.add_argument("names", nargs="*", help="notebook names (default: every source)")
     parser.add_argument("-j", "--jobs", type=int, default=2,
                         help="kernels run at a time (default 2: a notebook's two editions)")
-    parser.add_argument("--edition", action="append", choices=[e.name for e in EDITIONS],
+    parser.add_argument("--edition", action="append", choices=[e.name for e in ALL_EDITIONS],
                         help="build only this edition (repeatable; default: all)")
     args = parser.parse_args(argv)
     stems = [Path(n).stem for n in args.names] or sorted(p.stem for p in SRC.glob("*.py"))
     for stem in stems:
         if not (SRC / (stem + ".py")).exists():
             parser.error(f"no source notebooks/src/{stem}.py")
-    editions = args.edition or [e.name for e in EDITIONS]
-    jobs = [(stem, ed) for stem in stems for ed in editions]
+    editions = args.edition or [e.name for e in ALL_EDITIONS]
+    graded = {s for s in stems if has_exercises(parse((SRC / (s + ".py")).read_text()))}
+    jobs = [(stem, ed) for stem in stems for ed in editions
+            if ed != NBGRADER.name or stem in graded]
     start = time.perf_counter()
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         for stem, ed, took in pool.map(build, *zip(*jobs, strict=True)):

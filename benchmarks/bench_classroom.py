@@ -1,0 +1,336 @@
+"""A class on one machine: a local JupyterHub from classroom/, N students, notebooks 02 and 06.
+
+    python benchmarks/bench_classroom.py --students 10 [--seconds 60]
+
+Starts the hub of classroom/jupyterhub_config.py on 127.0.0.1 (temporary state and
+homes, the student edition copied into each home as nbgitpuller would put it
+there; the proxy from `npm ci --prefix classroom`, installed here if missing),
+starts every student's server through the hub's REST API, and then:
+
+1. all students open 02 at once: a kernel each (the server's sessions API), every
+   code cell of the student edition run over the kernel's websocket; "ready" is
+   when the last student's last cell has replied;
+2. each opens 06 the same way;
+3. every student moves a slider at a student's pace, one step every 2 s (random
+   phase): the code a slider change runs (``herd_view.set(...)`` on 06's fleet
+   explorer), timed from the request to the kernel's reply through the hub's proxy;
+4. memory: the resident set of every process of every student's server (the
+   server, its kernels and whatever they started), and their CPU while sliding.
+
+Prints the figures against the targets (30 students: <= 250 MB each, step
+median <= 100 ms and p95 <= 250 ms, all 30 opening 02 ready within 60 s). It
+measures the package as it is at run time (this checkout first on the path).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+import httpx
+import nbformat
+import psutil
+from tornado.httpclient import HTTPRequest
+from tornado.websocket import websocket_connect
+
+ROOT = Path(__file__).resolve().parents[1]
+CLASSROOM = ROOT / "classroom"
+TOKEN = uuid.uuid4().hex
+#: One slider step each: the settings a student's key presses walk through.
+STEPS = [f'herd_view.set(cap={cap}, jitter="{jitter}")'
+         for cap in (2000, 3000, 4000, 5000) for jitter in ("full", "none")]
+TARGETS = {"students": 30, "mb": 250.0, "median_ms": 100.0, "p95_ms": 250.0, "ready_s": 60.0}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def ensure_proxy() -> None:
+    if not (CLASSROOM / "node_modules" / ".bin" / "configurable-http-proxy").exists():
+        subprocess.run(["npm", "ci", "--prefix", str(CLASSROOM), "--no-audit", "--no-fund"],
+                       check=True)
+
+
+class Kernel:
+    """One kernel's websocket through the hub's proxy: run code, wait for its reply."""
+
+    def __init__(self, ws: object) -> None:
+        self.ws = ws
+        self.session = uuid.uuid4().hex
+
+    @classmethod
+    async def open(cls, base: str, user: str, token: str, path: str) -> Kernel:
+        async with httpx.AsyncClient(timeout=120) as http:
+            r = await http.post(f"{base}/user/{user}/api/sessions",
+                                headers={"Authorization": f"token {token}"},
+                                json={"path": path, "type": "notebook", "name": "",
+                                      "kernel": {"name": "python3"}})
+            r.raise_for_status()
+            kid = r.json()["kernel"]["id"]
+        ws_base = base.replace("http://", "ws://")
+        ws = await websocket_connect(
+            HTTPRequest(f"{ws_base}/user/{user}/api/kernels/{kid}/channels",
+                        headers={"Authorization": f"token {token}"},
+                        connect_timeout=180, request_timeout=180),
+            max_message_size=64 * 1024 * 1024)
+        return cls(ws)
+
+    async def run(self, code: str, timeout: float = 300) -> str:
+        msg_id = uuid.uuid4().hex
+        self.ws.write_message(json.dumps({  # type: ignore[attr-defined]
+            "header": {"msg_id": msg_id, "username": "bench", "session": self.session,
+                       "msg_type": "execute_request", "version": "5.3", "date": ""},
+            "parent_header": {}, "metadata": {}, "buffers": [], "channel": "shell",
+            "content": {"code": code, "silent": False, "store_history": True,
+                        "user_expressions": {}, "allow_stdin": False,
+                        "stop_on_error": True}}))
+        deadline = time.monotonic() + timeout
+        while True:
+            raw = await asyncio.wait_for(self.ws.read_message(),  # type: ignore[attr-defined]
+                                         max(0.1, deadline - time.monotonic()))
+            if raw is None:
+                raise RuntimeError("kernel websocket closed")
+            if isinstance(raw, bytes):
+                continue
+            msg = json.loads(raw)
+            if (msg.get("channel") == "shell"
+                    and msg.get("parent_header", {}).get("msg_id") == msg_id):
+                content = msg["content"]
+                if content["status"] != "ok":
+                    raise RuntimeError(f"{code[:60]!r}: {content.get('ename')} "
+                                       f"{content.get('evalue')}")
+                return str(content["status"])
+
+
+def code_cells(path: Path) -> list[str]:
+    nb = nbformat.read(path, as_version=4)
+    return [c.source for c in nb.cells if c.cell_type == "code" and c.source.strip()]
+
+
+def server_processes(hub: psutil.Process) -> dict[str, list[psutil.Process]]:
+    """Each student's processes: a single-user server and all it started."""
+    out: dict[str, list[psutil.Process]] = {}
+    for child in hub.children(recursive=False):
+        try:
+            env = child.environ()
+        except (psutil.AccessDenied, psutil.NoSuchProcess):
+            continue
+        user = env.get("JUPYTERHUB_USER")
+        if user:
+            out[user] = [child, *child.children(recursive=True)]
+    return out
+
+
+def rss_mb(procs: list[psutil.Process]) -> float:
+    total = 0
+    for p in procs:
+        with contextlib.suppress(psutil.NoSuchProcess):
+            total += p.memory_info().rss
+    return total / 2**20
+
+
+def cpu_seconds(procs: list[psutil.Process]) -> float:
+    total = 0.0
+    for p in procs:
+        try:
+            t = p.cpu_times()
+            total += t.user + t.system
+        except psutil.NoSuchProcess:
+            pass
+    return total
+
+
+async def student_opens(base: str, user: str, token: str, stem: str) -> tuple[Kernel, float]:
+    """Open a notebook and run it; a websocket the server dropped is opened once more.
+
+    The time is from the first try (a student whose tab had to reconnect waited for both).
+    """
+    start = time.perf_counter()
+    try:
+        kernel, _ = await _student_opens(base, user, token, stem)
+    except RuntimeError as e:
+        if "websocket closed" not in str(e):
+            raise
+        print(f"{user}: {stem}'s kernel websocket closed; opening it again")
+        kernel, _ = await _student_opens(base, user, token, stem)
+    return kernel, time.perf_counter() - start
+
+
+async def _student_opens(base: str, user: str, token: str, stem: str) -> tuple[Kernel, float]:
+    start = time.perf_counter()
+    kernel = await Kernel.open(base, user, token, f"retrylab/notebooks/{stem}.ipynb")
+    await kernel.run("import os; os.chdir(os.path.expanduser('~/retrylab/notebooks'))")
+    for code in code_cells(ROOT / "notebooks" / f"{stem}.ipynb"):
+        await kernel.run(code)
+    return kernel, time.perf_counter() - start
+
+
+async def slide(kernel: Kernel, seconds: float, times: list[float]) -> None:
+    await asyncio.sleep(random.uniform(0, 2))
+    end = time.monotonic() + seconds
+    i = random.randrange(len(STEPS))
+    while time.monotonic() < end:
+        t0 = time.perf_counter()
+        await kernel.run(STEPS[i % len(STEPS)])
+        took = time.perf_counter() - t0
+        times.append(took * 1000)
+        i += 1
+        await asyncio.sleep(max(0.0, 2.0 - took))
+
+
+async def main_async(args: argparse.Namespace, base: str, hub: psutil.Process) -> None:
+    users = [f"student{i:02d}" for i in range(args.students)]
+    api = f"{base}/hub/api"
+    head = {"Authorization": f"token {TOKEN}"}
+    async with httpx.AsyncClient(timeout=180, headers=head) as http:
+        for _ in range(120):
+            try:
+                if (await http.get(f"{api}/")).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            await asyncio.sleep(0.5)
+        r = await http.post(f"{api}/users", json={"usernames": users})
+        r.raise_for_status()
+        t0 = time.perf_counter()
+        await asyncio.gather(*(http.post(f"{api}/users/{u}/server") for u in users))
+        for _ in range(600):
+            states = await asyncio.gather(*(http.get(f"{api}/users/{u}") for u in users))
+            if all(s.json()["servers"].get("", {}).get("ready") for s in states):
+                break
+            await asyncio.sleep(0.5)
+        else:
+            raise SystemExit("the students' servers did not start within 5 minutes")
+        spawn_s = time.perf_counter() - t0
+        tokens = []
+        for u in users:
+            r = await http.post(f"{api}/users/{u}/tokens", json={"note": "bench"})
+            r.raise_for_status()
+            tokens.append(r.json()["token"])
+    idle_mb = [rss_mb(p) for p in server_processes(hub).values()]
+    print(f"{args.students} servers started in {spawn_s:.1f} s; idle server "
+          f"{statistics.median(idle_mb):.0f} MB each (median)")
+
+    opened = await asyncio.gather(*(student_opens(base, u, t, "02_computing_the_wait")
+                                    for u, t in zip(users, tokens, strict=True)))
+    ready = [s for _, s in opened]
+    print(f"all open 02 at once: the last ready after {max(ready):.1f} s "
+          f"(median {statistics.median(ready):.1f} s)")
+    opened6 = await asyncio.gather(*(student_opens(base, u, t, "06_retry_storms_lab")
+                                     for u, t in zip(users, tokens, strict=True)))
+    ready6 = [s for _, s in opened6]
+    print(f"then all open 06 at once: the last ready after {max(ready6):.1f} s")
+
+    procs = server_processes(hub)
+    mem = [rss_mb(p) for p in procs.values()]
+    nprocs = [len(p) for p in procs.values()]
+    cpu0 = {u: cpu_seconds(p) for u, p in procs.items()}
+    times: list[float] = []
+    t0 = time.perf_counter()
+    await asyncio.gather(*(slide(k, args.seconds, times) for k, _ in opened6))
+    wall = time.perf_counter() - t0
+    procs = server_processes(hub)
+    cpu = [(cpu_seconds(p) - cpu0.get(u, 0.0)) / wall for u, p in procs.items()]
+    mem_after = [rss_mb(p) for p in procs.values()]
+    times.sort()
+    median = statistics.median(times)
+    p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
+    per = max(statistics.mean(mem), statistics.mean(mem_after))
+    cores = os.cpu_count() or 1
+    gb = psutil.virtual_memory().total / 2**30
+
+    def verdict(ok: bool) -> str:
+        return "ok" if ok else "OVER"
+
+    print(f"\n{args.students} students, {cores} cores, {gb:.0f} GB, "
+          f"RETRYLAB_PREFETCH={os.environ.get('RETRYLAB_PREFETCH', '0 (the hub default)')}")
+    print(f"processes per student (server + kernels + workers): "
+          f"{statistics.median(nprocs):.0f}")
+    print(f"memory per student (RSS, 02 and 06 open): mean {per:.0f} MB, "
+          f"max {max(mem + mem_after):.0f} MB   target <= {TARGETS['mb']:.0f}: "
+          f"{verdict(per <= TARGETS['mb'])}")
+    print(f"slider step round trip, {len(times)} steps: median {median:.0f} ms "
+          f"(target {TARGETS['median_ms']:.0f}: {verdict(median <= TARGETS['median_ms'])}), "
+          f"p95 {p95:.0f} ms (target {TARGETS['p95_ms']:.0f}: "
+          f"{verdict(p95 <= TARGETS['p95_ms'])}), max {times[-1]:.0f} ms")
+    print(f"all opening 02 at once: ready in {max(ready):.1f} s "
+          f"(target {TARGETS['ready_s']:.0f} s for 30: "
+          f"{verdict(max(ready) <= TARGETS['ready_s'])})")
+    print(f"CPU per student while sliding: {statistics.mean(cpu):.2f} cores "
+          f"({args.students * statistics.mean(cpu):.2f} of {cores} for the class)")
+    if statistics.mean(cpu) > 0:
+        print(f"implied: about {1 / statistics.mean(cpu):.0f} sliding students per core, "
+              f"{1024 / per:.1f} students per GB")
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--students", type=int, default=5)
+    parser.add_argument("--seconds", type=float, default=40.0,
+                        help="how long every student moves a slider (default 40)")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary hub folder")
+    args = parser.parse_args(argv)
+    ensure_proxy()
+    work = Path(tempfile.mkdtemp(prefix="retrylab-hub-"))
+    homes = work / "homes"
+    for i in range(args.students):   # what nbgitpuller would clone: the student edition
+        dest = homes / f"student{i:02d}" / "retrylab" / "notebooks"
+        dest.mkdir(parents=True)
+        for nb in (ROOT / "notebooks").glob("*.ipynb"):
+            shutil.copy(nb, dest)
+    port = free_port()
+    (work / "bench_config.py").write_text(
+        f"load_subconfig({str(CLASSROOM / 'jupyterhub_config.py')!r})\n"
+        "c.JupyterHub.services.append({'name': 'bench', "
+        f"'api_token': {TOKEN!r}}})\n"
+        "c.JupyterHub.load_roles.append({'name': 'bench', 'scopes': ['admin:users', "
+        "'admin:servers', 'tokens', 'access:servers'], 'services': ['bench']})\n"
+        f"c.ConfigurableHTTPProxy.api_url = 'http://127.0.0.1:{free_port()}'\n"
+        f"c.JupyterHub.hub_port = {free_port()}\n")
+    env = dict(os.environ, RETRYLAB_HUB_PASSWORD=uuid.uuid4().hex,
+               RETRYLAB_HUB_IP="127.0.0.1", RETRYLAB_HUB_PORT=str(port),
+               RETRYLAB_HUB_STATE=str(work), RETRYLAB_HUB_HOMES=str(homes),
+               PYTHONPATH=os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH"))
+                                          if p),
+               PATH=os.pathsep.join((str(Path(sys.executable).parent), os.environ["PATH"])))
+    log = (work / "hub.log").open("w")
+    proc = subprocess.Popen([str(Path(sys.executable).parent / "jupyterhub"),
+                             "-f", str(work / "bench_config.py")],
+                            cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT,
+                            start_new_session=True)
+    try:
+        asyncio.run(asyncio.wait_for(main_async(args, f"http://127.0.0.1:{port}",
+                                                psutil.Process(proc.pid)),
+                                     timeout=900))
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+        else:
+            print(f"hub folder kept: {work}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,160 @@
+"""The nbgrader course (classroom/nbgrader): built from the sources, and graded by nbgrader.
+
+The round trip runs nbgrader itself in a temporary course directory:
+``generate_assignment`` (the release holds no solution and its answer cells are
+the student edition's scaffolds), then ``autograde`` of the instructor's source
+(every autograded point), of the untouched release (none) and of a submission
+with one wrong function (less than full). Autograding executes a notebook in a
+fresh kernel, so the round trip grades notebook 02 only (every kind of cell: two
+functions to build, closed questions, an open one); the build and the release
+are checked for every notebook.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+nbgrader = pytest.importorskip("nbgrader", reason="nbgrader is in the classroom and test extras")
+
+ROOT = Path(__file__).resolve().parents[1]
+COURSE = ROOT / "classroom" / "nbgrader"
+SOURCES = sorted((ROOT / "notebooks" / "src").glob("*.py"))
+
+_spec = importlib.util.spec_from_file_location("build_notebooks",
+                                               ROOT / "tools" / "build_notebooks.py")
+assert _spec is not None and _spec.loader is not None
+builder = importlib.util.module_from_spec(_spec)
+sys.modules.setdefault("build_notebooks", builder)  # dataclasses look their module up
+_spec.loader.exec_module(builder)
+
+GRADED = [s for s in SOURCES if builder.has_exercises(builder.parse(s.read_text()))]
+GRADED_IDS = [s.stem for s in GRADED]
+ROUND_TRIP = "02_computing_the_wait"
+
+
+def cells(nb: nbformat.NotebookNode) -> list[tuple[str, str, object]]:
+    return [(c.cell_type, c.source, c.metadata.get("nbgrader")) for c in nb.cells]
+
+
+def test_the_course_holds_every_notebook_with_exercises() -> None:
+    built = sorted(p.stem for p in builder.NBGRADER.out.glob("*.ipynb"))
+    assert built == GRADED_IDS, "run python tools/build_notebooks.py --edition nbgrader"
+    assert len(GRADED) >= 10
+
+
+@pytest.mark.parametrize("src", GRADED, ids=GRADED_IDS)
+def test_course_notebook_matches_its_source(src: Path) -> None:
+    path = builder.NBGRADER.path(src.stem)
+    committed = nbformat.read(path, as_version=4)
+    expected = builder.make_notebook(src.stem, builder.NBGRADER)
+    assert cells(committed) == cells(expected), (
+        f"{path.relative_to(ROOT)} is stale: run python tools/build_notebooks.py "
+        f"--edition nbgrader {src.stem}")
+    assert all(not c.get("outputs") for c in committed.cells if c.cell_type == "code")
+
+
+def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
+    # nbgrader runs alembic (its database migrations) from the interpreter's bin/
+    env["PATH"] = os.pathsep.join((str(Path(sys.executable).parent), env.get("PATH", "")))
+    env["RETRYLAB_PREFETCH"] = "0"   # a grader needs no slider prefetching
+    done = subprocess.run([sys.executable, "-m", "nbgrader", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A temporary course: the repository's config, every notebook released."""
+    root = tmp_path_factory.mktemp("course")
+    shutil.copy(COURSE / "nbgrader_config.py", root)
+    shutil.copytree(builder.NBGRADER.out, root / "source" / builder.NBGRADER_ASSIGNMENT)
+    _run(["generate_assignment", builder.NBGRADER_ASSIGNMENT, "--force"], root)
+    return root
+
+
+def _release(course: Path, stem: str) -> nbformat.NotebookNode:
+    return nbformat.read(course / "release" / builder.NBGRADER_ASSIGNMENT / f"{stem}.ipynb",
+                         as_version=4)
+
+
+@pytest.mark.parametrize("src", GRADED, ids=GRADED_IDS)
+def test_release_shows_no_solution_and_matches_the_student_scaffolds(
+        course: Path, src: Path) -> None:
+    release = _release(course, src.stem)
+    student = builder.edition_notebook(builder.parse(src.read_text()), builder.STUDENT)
+    scaffolds = [c.source for c in student.cells
+                 if "scaffold" in c.metadata.get("tags", [])]
+    source = nbformat.read(builder.NBGRADER.path(src.stem), as_version=4)
+    assert "BEGIN SOLUTION" in "".join(c.source for c in source.cells)
+    answers = [c for c in release.cells
+               if c.metadata.get("nbgrader", {}).get("solution") and c.cell_type == "code"]
+    assert len(answers) == len(scaffolds) > 0
+    for answer, scaffold in zip(answers, scaffolds, strict=True):
+        stub = scaffold.rstrip().rsplit("\n", 1)[0].rstrip() if "\n" in scaffold else ""
+        # the same lines, but for the empty stub line where a region began or ended a cell
+        assert answer.source.strip("\n") == stub, f"{src.stem}: {answer.source!r} != {stub!r}"
+    text = "\n".join(c.source for c in release.cells)
+    assert "BEGIN SOLUTION" not in text
+    opens = [c for c in release.cells if c.cell_type == "markdown"
+             and c.metadata.get("nbgrader", {}).get("solution")]
+    assert all(c.source == "YOUR ANSWER HERE" for c in opens)
+    assert len(opens) == sum(1 for c in source.cells if c.cell_type == "markdown"
+                             and c.metadata.get("nbgrader", {}).get("solution"))
+    graded = [c.metadata["nbgrader"] for c in release.cells if "nbgrader" in c.metadata]
+    tests = [m for m in graded if m["grade"] and not m["solution"]]
+    assert tests and all(m["locked"] and m["points"] > 0 for m in tests)
+
+
+def _scores(course: Path, student: str) -> dict[str, tuple[float, float]]:
+    """grade_id -> (score, max score) of the student's notebook ROUND_TRIP."""
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
+        nb = gb.find_submission_notebook(ROUND_TRIP, builder.NBGRADER_ASSIGNMENT, student)
+        return {g.name: (g.score, g.max_score) for g in nb.grades}
+
+
+def _submit(course: Path, student: str, nb: nbformat.NotebookNode) -> None:
+    folder = course / "submitted" / student / builder.NBGRADER_ASSIGNMENT
+    folder.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, folder / f"{ROUND_TRIP}.ipynb")
+
+
+def test_autograde_round_trip(course: Path) -> None:
+    solved = nbformat.read(builder.NBGRADER.path(ROUND_TRIP), as_version=4)
+    untouched = _release(course, ROUND_TRIP)
+    wrong = nbformat.read(builder.NBGRADER.path(ROUND_TRIP), as_version=4)
+    answer = next(c for c in wrong.cells
+                  if c.metadata.get("nbgrader", {}).get("grade_id") == "answer_check_full_jitter")
+    answer.source = re.sub(r"(### BEGIN SOLUTION\n).*?(\n### END SOLUTION)",
+                           r"\1    return round(r * 200 * 2 ** n)\2", answer.source, flags=re.S)
+    for student, nb in (("teacher", solved), ("untouched", untouched), ("wrong", wrong)):
+        _submit(course, student, nb)
+    # the release must be in the course's database for autograde to find the assignment
+    _run(["db", "assignment", "add", builder.NBGRADER_ASSIGNMENT], course)
+    _run(["autograde", builder.NBGRADER_ASSIGNMENT, "--create", "--notebook", ROUND_TRIP],
+         course)
+
+    def auto(scores: dict[str, tuple[float, float]]) -> tuple[float, float]:
+        tests = [v for k, v in scores.items() if k.startswith("test_")]
+        return sum(s for s, _ in tests), sum(m for _, m in tests)
+
+    got, full = auto(_scores(course, "teacher"))
+    assert full >= 8 and got == full, _scores(course, "teacher")
+    got, _ = auto(_scores(course, "untouched"))
+    assert got == 0, _scores(course, "untouched")
+    scores = _scores(course, "wrong")
+    got, _ = auto(scores)
+    assert 0 < got < full and scores["test_check_full_jitter"][0] == 0, scores
