@@ -239,19 +239,21 @@ def test_a_value_error_while_drawing_is_a_message_too() -> None:
 
 
 def test_controls_of_one_explorer_share_one_description_width() -> None:
+    from retrylab.viz.controls import label_of
     from retrylab.viz.explorers import BackoffExplorer, DecisionExplorer
     from retrylab.viz.fleet import FleetExplorer
     widths = {}
     for cls in (Bars, Words, BackoffExplorer, DecisionExplorer):
         ex = cls()
-        assert [w.description for w in ex.controls.values()] == list(ex.controls)
+        assert [w.description for w in ex.controls.values()] == [
+            label_of(name) for name in ex.controls]
         found = {w.style.description_width for w in ex.controls.values()}
         assert len(found) == 1
         widths[cls.__name__] = found.pop()
-    assert widths == {"Bars": "6ch", "Words": "3ch", "BackoffExplorer": "9ch",
+    assert widths == {"Bars": "6ch", "Words": "3ch", "BackoffExplorer": "11ch",
                       "DecisionExplorer": "17ch"}
-    fleet = FleetExplorer.make_controls()            # "threshold" is the longest
-    assert align_descriptions(fleet.values()) == "11ch"
+    fleet = FleetExplorer.make_controls()
+    assert align_descriptions(fleet.values()) == "15ch"  # "cooldown (ms)" is the longest
 
 
 def test_align_descriptions_leaves_each_control_its_own_style() -> None:

@@ -83,8 +83,8 @@ def test_herd_explorer_lesson_and_ten_thousand_clients() -> None:
     ex = herd_explorer()
     assert ex.readout == "peak 24 -> 7 clients per 200 ms (0.29x)"
     assert [w.description for w in ex.controls.values()] == [
-        "base", "factor", "cap", "jitter", "clients", "retry", "width"]
-    assert all(not w.continuous_update for w in ex.controls.values())
+        "base (ms)", "factor", "cap (ms)", "jitter", "clients", "retry", "width (ms)"]
+    assert all(not getattr(w, "continuous_update", False) for w in ex.controls.values())
     png = ex.png
     ex.set(clients=10000)
     assert ex.readout == HerdExplorer.readout_for(clients=10000)
