@@ -525,7 +525,7 @@ clash.status, clash.data["message"]
 # request retries a 409 that carries Retry-After, after the wait; without a
 # key, or without Retry-After, a 409 is an ordinary conflict:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="6eafdc73"
 # O 409 kendi başına bir yeniden denemeyi hak eder. İlk denemesi zaman aşımına
 # uğrayan bir istemci, sunucu ilkini hâlâ kaydederken yeniden denemesini
 # gönderir; laboratuvar `Retry-After: 1` ile `409` yanıtı verir ("hâlâ

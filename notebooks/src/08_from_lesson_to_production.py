@@ -151,7 +151,7 @@ pd.concat([r.series() for r in reports], axis=1)
 # early. It means "retry later", and `production_rule` (like the adapters, which
 # use it by default) retries it for a keyed request, after the Retry-After:
 
-# %% [markdown] tags=["tr"]
+# %% [markdown] tags=["tr"] en_hash="ac4533c8"
 # ### İşlenmekte olan bir anahtar
 #
 # Tekillik anahtarı kendine özgü bir yanıt da getirir: Retry-After taşıyan
