@@ -29,7 +29,7 @@ def test_backoff_explorer_defaults_and_slider_changes() -> None:
         "constant", "linear", "exponential"]
     png = ex.png
     ex.set(jitter="none", retries=4)
-    assert ex.readout == "waits 200, 400, 800, 1600 ms; total 3000 ms (none jitter, seed 20260114)"
+    assert ex.readout == "waits 200, 400, 800, 1600 ms; total 3000 ms (no jitter, seed 20260114)"
     assert ex.readout == BackoffExplorer.readout_for(jitter="none", retries=4)
     assert ex.png != png and ex.redraws == 3
     visible = [b.get_height() for b in ex.plot.bars if b.get_visible()]

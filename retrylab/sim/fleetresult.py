@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from ..i18n import _, number
+
 #: Why a client stopped, as stored in the per-client table.
 REASONS: tuple[str, ...] = ("pending", "success", "max_attempts", "time_budget",
                             "retry_budget", "breaker_open")
@@ -183,14 +185,19 @@ class FleetResult:
         backlog cleared 4870 ms after the outage ended; 0 overloaded steps after it
         """
         rec = self.recovery_ms
-        cleared = ("backlog not cleared by the end of the run" if rec is None
-                   else f"backlog cleared {rec} ms after the outage ended")
-        return (f"served {self.served} of {self.fleet.clients} clients "
-                f"({self.gave_up} gave up); {self.total_requests} requests = "
-                f"{self.amplification:.2f} per client\n"
-                f"retries: {self.total_retries} in all, at most {self.peak_retries} in one "
-                f"{self.fleet.step_ms} ms step (capacity {self.fleet.capacity})\n"
-                f"{cleared}; {self.overloaded_steps_after_outage} overloaded steps after it")
+        cleared = (_("backlog not cleared by the end of the run") if rec is None
+                   else _("backlog cleared {ms} ms after the outage ended").format(ms=rec))
+        return "\n".join((
+            _("served {served} of {clients} clients ({gave_up} gave up); {requests} requests"
+              " = {per_client} per client").format(
+                served=self.served, clients=self.fleet.clients, gave_up=self.gave_up,
+                requests=self.total_requests, per_client=number(self.amplification, 2)),
+            _("retries: {retries} in all, at most {peak} in one {step} ms step"
+              " (capacity {capacity})").format(
+                retries=self.total_retries, peak=self.peak_retries, step=self.fleet.step_ms,
+                capacity=self.fleet.capacity),
+            _("{cleared}; {steps} overloaded steps after it").format(
+                cleared=cleared, steps=self.overloaded_steps_after_outage)))
 
 
 def summary_table(results: Mapping[str, FleetResult]) -> pd.DataFrame:

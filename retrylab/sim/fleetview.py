@@ -26,6 +26,7 @@ import pandas as pd
 from ..core._check import check_int
 from ..core.budget import GrpcRetryThrottle
 from ..i18n import _, number
+from ..i18n.terms import jitter_name
 from .fleet import Fleet
 from .fleetresult import FleetResult
 
@@ -50,8 +51,7 @@ def describe_fleet(fleet: Fleet) -> str:
     if fleet.outage is not None:
         first.append(_("outage {start}-{end} s").format(
             start=_seconds(fleet.outage[0]), end=_seconds(fleet.outage[1])))
-    jitter = (_("no jitter") if b.jitter == "none" else
-              _("{jitter} jitter").format(jitter=b.jitter))
+    jitter = jitter_name(b.jitter)
     factor = b.factor if b.factor != int(b.factor) else int(b.factor)
     second = [_("{attempts} attempts").format(attempts=fleet.max_attempts), jitter,
               _("base {base} ms x {factor}, cap {cap} ms").format(

@@ -26,6 +26,7 @@ from ..core._check import check_int, check_number
 from ..core.backoff import JITTERS, Backoff
 from ..core.constants import SEED
 from ..i18n import N_, _
+from ..i18n.terms import jitter_name
 from ..sim.herd import bucket_counts
 from ..sim.schedule import Schedule, jitter_range, lesson_backoffs, schedule_data, waits_table
 from .explorer import Explorer, choice_slider, float_slider, int_slider, quantize
@@ -382,9 +383,9 @@ class BackoffExplorer(Explorer):
     12 retries; the y range is one of :data:`Y_LEVELS`.
 
     >>> BackoffExplorer.readout_for(jitter="none")
-    'waits 200, 400, 800, 1600, 3200, 5000 ms; total 11200 ms (none jitter, seed 20260114)'
+    'waits 200, 400, 800, 1600, 3200, 5000 ms; total 11200 ms (no jitter, seed 20260114)'
     >>> BackoffExplorer.readout_for(growth="constant", jitter="none", base=2000, retries=3)
-    'waits 2000, 2000, 2000 ms; total 6000 ms (none jitter, seed 20260114)'
+    'waits 2000, 2000, 2000 ms; total 6000 ms (no jitter, seed 20260114)'
     """
 
     title = "wait schedule"
@@ -407,9 +408,9 @@ class BackoffExplorer(Explorer):
 
     @classmethod
     def readout_text(cls, result: Schedule) -> str:
-        return _("waits {waits} ms; total {total} ms ({jitter} jitter, seed {seed})").format(
+        return _("waits {waits} ms; total {total} ms ({jitter}, seed {seed})").format(
             waits=", ".join(str(w) for w in result.waits), total=sum(result.waits),
-            jitter=result.backoff.jitter, seed=result.seed)
+            jitter=jitter_name(result.backoff.jitter), seed=result.seed)
 
     def setup(self, fig: Figure) -> list[Any]:
         self.plot = WaitBarsPlot(fig, slots=MAX_RETRIES, labels=False)

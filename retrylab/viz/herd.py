@@ -23,6 +23,7 @@ from matplotlib.text import Text
 from ..core.backoff import Backoff
 from ..core.constants import SEED
 from ..i18n import _
+from ..i18n.terms import jitter_name
 from ..sim.herd import HerdData, herd_data
 from .backoff import backoff_controls, y_level
 from .explorer import Explorer, int_slider, quantize
@@ -109,8 +110,8 @@ class HerdPlot:
         peak_all = max(data.peak_plain, data.peak_jittered, 1)
         self.frame(end, peak_all * 1.15, (
             _("no jitter: peak {peak} per {width} ms").format(peak=data.peak_plain, width=w),
-            _("{jitter} jitter: peak {peak} per {width} ms").format(
-                jitter=data.backoff.jitter, peak=data.peak_jittered, width=w)),
+            _("{jitter}: peak {peak} per {width} ms").format(
+                jitter=jitter_name(data.backoff.jitter), peak=data.peak_jittered, width=w)),
             _("{clients} clients failed together: when they wake for retry n = {retry}"
               "\n{summary}").format(clients=data.clients, retry=data.retry,
                                      summary=data.summary()))
@@ -194,7 +195,7 @@ class HerdExplorer(Explorer):
 
     def draw(self, result: HerdData) -> None:
         self.plot.move(result)
-        self.jitter_title.set_text(_("{jitter} jitter").format(jitter=result.backoff.jitter))
+        self.jitter_title.set_text(jitter_name(result.backoff.jitter))
 
 
 def herd_explorer(**values: Any) -> HerdExplorer:
