@@ -46,8 +46,9 @@ CAP_BELOW_BASE = {"cap": r"^cap=\d+ is below base=\d+: raise cap or lower base$"
 #: expectation is stale and which a regression. Expected to fail until they are
 #: re-checked (issue 25's note says so); tests/browser/test_controls.py covers drags and
 #: key steps of every control meanwhile.
-pytestmark = [pytest.mark.browser, pytest.mark.xfail(strict=False, reason="issue-14 expectations not yet "
-                                "re-checked after the explorers' redesign (issue 25)")]
+pytestmark = [pytest.mark.browser, pytest.mark.xfail(
+    strict=False, reason="issue-14 expectations not yet re-checked after the explorers' "
+    "redesign (issue 25)")]
 
 @pytest.fixture(scope="module")
 def kinds() -> ExplorerKinds:
