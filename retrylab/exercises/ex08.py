@@ -117,14 +117,9 @@ def check_keyless_post(answer: Any) -> Feedback:
     >>> check_keyless_post({"429", "503 with Retry-After"})
     Try again: 503 with Retry-After is not retried for a keyless POST: 503 on POST ...
     """
-    if unanswered(answer):
-        return prompt('a set of labels such as {"429", "500"}')
-    if isinstance(answer, str) or not hasattr(answer, "__iter__"):
-        return wrong(f"answer={answer!r}: give a set of labels such as {{'429', '500'}}.")
-    got = {str(a) for a in answer}
-    unknown = sorted(got - set(POST_FAILURES))
-    if unknown:
-        return wrong(f"{unknown}: not a label; choose from {sorted(POST_FAILURES)}.")
+    got = _label_set(answer)
+    if isinstance(got, Feedback):
+        return got
     want = {k for k, o in POST_FAILURES.items() if production_rule(o, "POST").retry}
     if got == want:
         return right("only where the server did not act (408, 429) or never saw the request.")
