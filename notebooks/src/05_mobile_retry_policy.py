@@ -538,7 +538,7 @@ mobilesim.jitter_spread(clients=1000, retry=2, base=1000, width=500)
 # %% [markdown] tags=["solution", "tr"] en_hash="084577a7"
 # Beşinci yeniden denemede pencere dört kat geniştir (iki sarsıntı için de 16
 # s), bu yüzden en yoğun 500 ms yaklaşık dörtte biri kadar telefon içerir: 43
-# telefon, %4,3, iki sarsıntı için de aynı (ortalamada 1000 × 500 / 16000 ≈
+# telefon, %4,3, iki sarsıntı için de aynı (ortalama olarak 1000 × 500 / 16000 ≈
 # 31, en yoğun kova biraz daha fazla). Orantılı sarsıntı herkesi yine 8 s
 # uzakta tutar; tam sarsıntı ilk telefonların birkaç milisaniye sonra geri
 # gelmesine izin verir.
@@ -555,10 +555,10 @@ mobilesim.jitter_spread(clients=1000, retry=2, base=1000, width=500)
 # ### Deneyin
 #
 # [02 numaralı defterin](02_computing_the_wait.ipynb) bekleme keşif aracında
-# ("Keşif: bekleme çizelgesi") üç stratejinin üçü de `growth` kaydırıcısında
-# bulunur (`constant`, `linear`, `exponential`); aracı dersin tabanıyla
-# `backoff_explorer(base=1000, cap=20_000)` ile başlatın ve `proportional`
-# sarsıntıyı deneyin.
+# ("Keşif: bekleme çizelgesi") üç strateji de **büyüme** kaydırıcısındadır
+# (kodda `growth`; sabit, artımlı, üstel); aracı dersin tabanıyla
+# `backoff_explorer(base=1000, cap=20_000)` ile başlatın ve **sarsıntı**
+# kaydırıcısında **orantılı**yı deneyin.
 
 # %% [markdown]
 # ## 5. The circuit breaker, and when to stop retrying

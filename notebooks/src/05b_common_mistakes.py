@@ -109,11 +109,11 @@ pd.set_option("display.max_colwidth", 80)
 # 01 numaralı defter bu deneyi gerçek bir laboratuvar sunucusunda yaptı ([01 ·
 # Hangi hatalar yeniden denenir](01_which_errors_to_retry.ipynb) içindeki
 # "Yanıtların %20'sini kaybeden bir bağlantı üzerinden 1.000 yazma isteği"
-# bölümü): anahtar olmadan, yeniden denenen her yazma isteği bir kopyaya
-# dönüştü; web dersinin kuralı (anahtar yoksa ağ hatasından sonra yeniden
-# deneme yok) hiç kopya kaydetmedi ama yazma isteklerini *onaysız* bıraktı:
-# uygulama başarısız olduklarını sanırken kaydedilmişlerdi; ikisini birden
-# yalnızca anahtar sağladı: her yazma isteği bir kez kaydedildi ve
+# bölümü). Anahtar olmadan, yeniden denenen her yazma isteği bir kopyaya
+# dönüştü. Web dersinin kuralı (anahtar yoksa ağ hatasından sonra yeniden
+# deneme yok) hiç kopya kaydetmedi, ama yazma isteklerini *onaysız* bıraktı:
+# uygulama başarısız olduklarını sanırken istekler kaydedilmişti. İkisini
+# birden yalnızca anahtar sağladı: her yazma isteği bir kez kaydedildi ve
 # kaydedildiği bilindi. Aynısı anahtarsız bir `POST`'ta bir 502 ya da 503'ten
 # sonra da geçerlidir ([05](05_mobile_retry_policy.ipynb), alıştırma 1):
 # sunucu işlem yapmadığını bildirmedikçe yeniden deneme ikinci bir kayıt
@@ -124,7 +124,8 @@ pd.set_option("display.max_colwidth", 80)
 # sonucu veren) olarak tanımlar ve istemcilerin idempotent istekleri otomatik
 # olarak yeniden denemesine izin verir. Web dersi daha katıdır: ağ hatasından
 # sonra yalnızca GET, HEAD ve OPTIONS'ı yeniden dener, çünkü geç tekrarlanan
-# bir PUT başka birinin daha yeni bir PUT'unun üzerine yazabilir, tekrarlanan bir DELETE de, ilk istek başarılı olduğu hâlde 404 alır. 01 numaralı defterin
+# bir PUT başka birinin daha yeni bir PUT'unun üzerine yazabilir, tekrarlanan
+# bir DELETE de, ilk istek başarılı olduğu hâlde 404 alır. 01 numaralı defterin
 # yöntem tablosu ("Hangi yöntemler yeniden gönderilebilir?") iki kuralı yan
 # yana koyar; `safe_methods=IDEMPOTENT_METHODS` RFC'nin daha geniş kuralını
 # verir.
@@ -277,7 +278,7 @@ mobilesim.outage_table(policies, tail_ms=5000).iloc[:, :4]
 # screen's owner cancels its task. Five loops, five attempts each:
 
 # %% [markdown] tags=["tr"] en_hash="8dd8ac60"
-# ## Hata 3: uygulamanın yaşam döngüsünü göz ardı etmek
+# ## Hata 3: uygulama bağlamını göz ardı etmek
 #
 # *"Üçüncü hata — uygulama bağlamını göz ardı etmek. Kullanıcı uygulamayı
 # kapattıysa veya arka plana geçtiyse, aktif Yeniden Deneme Politikaları doğru
@@ -410,7 +411,7 @@ measure_lifecycle(kept_sending, background_at=15_000, latency_ms=10_000)
 # 0.6⁵), and will "success after retry" go up or down? Then run it.
 
 # %% [markdown] tags=["tr"] en_hash="e0788342"
-# ## Hata 4: metrik yok
+# ## Hata 4: yeniden denemeleri günlüğe kaydetmemek
 #
 # *"Dördüncü hata — yeniden denemeleri günlüğe kaydetmemek. Günlükleme
 # olmadan, kaç isteğin yeniden denendiğini, hangi hataların oluştuğunu ve

@@ -68,7 +68,7 @@
 #   sarsıntılı bir filoya ne kadar daha erken hizmet verildiğini ölçmek;
 # * bir **yeniden deneme fırtınasını** (kesintisinden uzun süren bir aşırı
 #   yük) tanımak ve onu bir **yeniden deneme bütçesiyle** (gRPC'nin yeniden
-#   deneme kısması, SRE kitabının %10'u) ya da bir devre kesiciyle sona
+#   deneme kısıtlaması, SRE kitabının %10'u) ya da bir devre kesiciyle sona
 #   erdirmek;
 # * bir çağrı zincirinin her katmanındaki yeniden denemelerin yükü nasıl
 #   çarptığını hesaplamak ve simülasyonla doğrulamak: 3 katman × 3 deneme = 27
@@ -103,29 +103,32 @@ from retrylab.viz.fleet import (FleetExplorer, StormExplorer, compare_fleets,
 #
 # `retrylab.sim.fleet` moves time forward in steps of 10 ms:
 #
-# each client has one request, arriving at t = 0 or at a random moment of a
-# window; the server serves at most `capacity` requests per step (a seeded
-# draw picks which) and answers the rest with a 503, and during the outage
-# it serves nothing; a client that failed follows its `RetryPolicy`
-# (notebook 03): it stops at the attempt limit, else waits and tries again.
+# * each client has one request, arriving at t = 0 or at a random moment of
+#   a window;
+# * the server serves at most `capacity` requests per step (a seeded draw
+#   picks which) and answers the rest with a 503; during the outage it
+#   serves nothing;
+# * a client that failed follows its `RetryPolicy` (notebook 03): it stops
+#   at the attempt limit, else waits and tries again.
 #
 # The first fleet is the lesson's herd: 1000 observers, the lesson's backoff
 # (base 200 ms, factor 2, cap 5000 ms, here **without** jitter), 8 attempts,
 # and a station that serves 50 requests per 10 ms step (5000 per second) and
 # is down for the first 2 seconds.
 
-# %% [markdown] tags=["tr"] en_hash="5eae1e42"
+# %% [markdown] tags=["tr"] en_hash="526aaa0e"
 # ## Simülatör
 #
 # `retrylab.sim.fleet` zamanı 10 ms'lik adımlarla ilerletir:
 #
-# her istemcinin tek bir isteği vardır ve istek t = 0'da ya da bir pencerenin
-# rastgele bir anında gelir; sunucu her adımda en çok `capacity` isteğe hizmet
-# verir (hangilerine hizmet verileceğini tohumlu bir çekiliş belirler) ve geri
-# kalanlara 503 ile yanıt verir, kesinti sırasında ise hiçbirine hizmet
-# vermez; başarısız olan bir istemci kendi `RetryPolicy`'sini izler (03
-# numaralı defter): deneme sayısı üst sınırına ulaştıysa durur, ulaşmadıysa
-# bekler ve yeniden dener.
+# * Her istemcinin tek bir isteği vardır; istek t = 0'da ya da bir
+#   pencerenin rastgele bir anında gelir.
+# * Sunucu her adımda en çok `capacity` isteğe hizmet verir (hangilerine
+#   hizmet verileceğini tohumlu bir çekiliş belirler) ve geri kalanlara 503
+#   ile yanıt verir; kesinti sırasında hiçbirine hizmet vermez.
+# * Başarısız olan bir istemci kendi `RetryPolicy`'sini izler (03 numaralı
+#   defter): deneme sayısı üst sınırına ulaştıysa durur, ulaşmadıysa bekler
+#   ve yeniden dener.
 #
 # İlk filo dersin sürüsüdür: 1000 gözlemci, dersin geri çekilmesi (taban 200
 # ms, çarpan 2, tavan 5000 ms, burada sarsıntı **olmadan**), 8 deneme ve 10
@@ -394,7 +397,7 @@ print(storm_fleet(reject_cost=0.0).run().readout())
 # bütçesi ise isteklerin **hepsinin** yeniden denemelerini sınırlar.
 # Yayımlanmış iki tasarım:
 #
-# * **gRPC yeniden deneme kısması** (gRPC önerisi A6, "client-side retries",
+# * **gRPC yeniden deneme kısıtlaması** (gRPC önerisi A6, "client-side retries",
 #   `retryThrottling` ayarı): bir jeton sayacı `maxTokens` değerinden başlar;
 #   başarısız her çağrı sayaçtan 1 jeton düşer, her başarı `tokenRatio` kadar
 #   ekler; yeniden denemelere yalnızca sayaç `maxTokens / 2` değerinin
@@ -404,7 +407,7 @@ print(storm_fleet(reject_cost=0.0).run().readout())
 #   en çok 3 deneme; bir istemci yalnızca yeniden denemeleri isteklerinin
 #   %10'unun altındayken yeniden dener.
 #
-# Art arda beş başarısızlıktan sonra kısma:
+# Art arda beş başarısızlıktan sonra kısıtlama:
 
 # %%
 throttle = GrpcRetryThrottle(max_tokens=10, token_ratio=0.1)
@@ -479,10 +482,11 @@ show(compare_fleets({k: ends[k] for k in ("no budget", "gRPC throttling",
 # %% [markdown] tags=["tr"] en_hash="efe9f27f"
 # ### Keşif: fırtına
 #
-# Fırtına üzerinde aynı kaydırıcılar, artı yukarıdaki varsayım olan
-# `reject_cost`. `budget = grpc` ya da `sre` veya `breaker = on` deneyin;
-# sonra tek başına `jitter = full`; sonra daha az `attempts`; sonra
-# `reject_cost = 0`. Kaydırıcı hemen yanıt versin diye keşif aracı fırtınayı
+# Fırtına üzerinde aynı kaydırıcılar, artı yukarıdaki varsayım olan **ret
+# maliyeti** (`reject_cost`). **bütçe** (`budget`) kaydırıcısında `grpc` ya
+# da `sre`'yi veya **devre kesici** (`breaker`) kaydırıcısında **açık**'ı
+# deneyin; sonra tek başına **sarsıntı** = **tam**; sonra daha az **deneme
+# sayısı** (`attempts`); sonra **ret maliyeti** = 0. Kaydırıcı hemen yanıt versin diye keşif aracı fırtınayı
 # 1/10 ölçekte, 100 ms'lik adımlarla simüle eder (6000 istemci, 100 ms'lik
 # adım başına 20 kapasite: kapasiteye göre aynı yük, aynı süreler); göstergenin
 # ilk satırı bunu söyler. Yukarıdaki hücreler tam ölçeği çalıştırdı.
@@ -696,8 +700,9 @@ show(contention_curves(sweep))
 # %% [markdown] tags=["tr"] en_hash="d06ce5a0"
 # ### Keşif: tek bir istemci sayısı
 #
-# Bir `strategy` (vurgulanır), istemci sayısını (`clients`) ve geri çekilmenin
-# `base` ve `cap` değerlerini seçin; çubuklar beş stratejinin hepsini gösterir
+# Bir stratejiyi (**strateji**, kodda `strategy`; vurgulanır), istemci
+# sayısını (**istemci**, `clients`) ve geri çekilmenin **taban** (`base`) ve
+# **tavan** (`cap`) değerlerini seçin; çubuklar beş stratejinin hepsini gösterir
 # (kaydırıcı hemen yanıt versin diye her biri 20 çalıştırma: stratejilerin
 # sırası taramadaki 100 çalıştırmayla aynıdır; gösterge her çubuğun sayısını
 # verir).
@@ -744,7 +749,7 @@ assert aws_check.readout == ContentionExplorer.readout_for(
 # * İstekleri geri çevirmek sunucuya iş yüklüyorsa, agresif yeniden denemeler
 #   onu kesintiden çok sonra da aşırı yüklü tutabilir: bir yeniden deneme
 #   fırtınası. Sarsıntı fırtınayı yayar ama küçültmez.
-# * Bir yeniden deneme bütçesi (gRPC'nin jeton kısması, SRE kitabının %10'u)
+# * Bir yeniden deneme bütçesi (gRPC'nin jeton kısıtlaması, SRE kitabının %10'u)
 #   ya da bir devre kesici bütün filonun yeniden denemelerini sınırlar ve
 #   fırtınayı hemen bitirir.
 # * Yeniden denemeler katmanlar boyunca çarpılır: 3 katman × 3 deneme en
@@ -807,7 +812,7 @@ check_layered(calls)
 # retries are allowed again?
 
 # %% [markdown] tags=["tr"] en_hash="58a7dcd9"
-# **Alıştırma 3.** Bir gRPC kısması (`max_tokens=10`, `token_ratio=0.1`) 0
+# **Alıştırma 3.** Bir gRPC kısıtlaması (`max_tokens=10`, `token_ratio=0.1`) 0
 # jetona düşmüş. Yeniden denemelere yeniden izin verilmesi için art arda kaç
 # başarılı çağrı gerekir?
 

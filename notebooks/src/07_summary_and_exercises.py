@@ -128,8 +128,8 @@ capped = Backoff(200, 2, 5000)
 
 # %% [markdown] tags=["tr"] en_hash="1ca3ce13"
 # **4. Tam sarsıntı dağılımı en geniş yoldur, ilişkisiz sarsıntı büyümeyi
-# yumuşatır; ders, seçimi hizmetin toparlanma süresine bağlar.** Defter 06
-# ikisini AWS çekişme deneyinde ölçtü: sonuçları birbirine yakındır.
+# yumuşatır; seçim hizmetin toparlanma süresine bağlıdır.** Defter 06 ikisini
+# AWS çekişme deneyinde ölçtü: sonuçları birbirine yakındır.
 
 # %%
 rng = Mulberry32(SEED)
@@ -143,9 +143,9 @@ deco = Backoff(200, 2, 5000, jitter="decorrelated").waits(rng)
 # loop.**
 
 # %% [markdown] tags=["tr"] en_hash="9627340e"
-# **5. Sunucunun bildirdiği bekleme önerisi (Retry-After) hesaplanan süreyle
-# karşılaştırılır ve büyük olan uygulanır; deneme sayısının yanında toplam süre
-# bütçesi de sınır koyar.**
+# **5. Sunucunun bildirdiği bekleme önerisi hesaplanan süreyle karşılaştırılır
+# ve büyük olan uygulanır; deneme sayısının yanında toplam süre bütçesi de
+# sınır koyar.** (Sunucunun bildirdiği öneri, `Retry-After` başlığıdır.)
 
 # %%
 policy = RetryPolicy(max_attempts=3, time_budget=3000)
@@ -236,7 +236,7 @@ audit_table(reckless)["verdict"].value_counts()
 # %% [markdown]
 # ## Capstone: get 5,000 phones through a 20-second outage
 #
-# The scenario, simulated with `retrylab.fleet.Fleet`:
+# The scenario, simulated with `retrylab.sim.fleet`:
 #
 # * 5,000 phones sync in the background, arriving evenly over 30 s;
 # * the station serves 10 requests per 10 ms step (1,000 per second) and is
@@ -247,10 +247,10 @@ audit_table(reckless)["verdict"].value_counts()
 # Your policy passes when it follows the checklist for background use and
 # meets four targets:
 
-# %% [markdown] tags=["tr"] en_hash="abb33b5e"
+# %% [markdown] tags=["tr"] en_hash="0671df45"
 # ## Bitirme alıştırması: 5.000 telefonu 20 saniyelik bir kesintiden geçirin
 #
-# `retrylab.fleet.Fleet` ile simüle edilen senaryo:
+# `retrylab.sim.fleet` ile simüle edilen senaryo:
 #
 # * 5.000 telefon arka planda eşitleme yapar ve 30 s boyunca eşit aralıklarla gelir;
 # * istasyon her 10 ms'lik adımda 10 isteğe yanıt verir (saniyede 1.000) ve
@@ -350,7 +350,8 @@ show(fleet_timeline(solved, title="A passing policy"))
 # hazır ayardan başlayın ve aşağıdaki hücrede **tek** bir ayarı değiştirin:
 # geri çekilmenin tabanını (1000 yerine 2000 deneyin). Çalıştırmadan önce dört
 # hedeften hangilerinin, hangi yönde değişeceğini tahmin edin; sonra
-# çalıştırın. Daha uzun bekleme "last phone done (s)" değerinde neye mal olur?
+# çalıştırın. Daha uzun bekleme, son telefonun bitirme süresine ("last phone
+# done (s)") neye mal olur?
 
 # %%
 from dataclasses import replace
@@ -370,10 +371,11 @@ capstone_report(capstone_fleet(trial).run())
 
 # %% [markdown] tags=["solution", "tr"] en_hash="5a6e6eef"
 # 2000 ms'lik tabanla her bekleme iki katına çıkar, bu yüzden daha az telefon
-# bütün denemelerini kesinti içinde harcar: "served (%)" 57,8'den 80,9'a
-# çıkar, "requests per phone" 3,52'den 3,34'e düşer; buna karşılık
-# "last phone done (s)" 33,4'ten 41,0 s'ye uzar ve kesintiden sonraki aşırı yük 20 adımlık
-# sınıra ulaşır (istasyon meşgulken daha çok telefon geri gelir). Tek bir ayar
+# bütün denemelerini kesinti içinde harcar: hizmet verilen telefonların oranı
+# ("served (%)") 57,8'den 80,9'a çıkar, telefon başına istek ("requests per
+# phone") 3,52'den 3,34'e düşer; buna karşılık son telefonun bitirme süresi
+# ("last phone done (s)") 33,4'ten 41,0 s'ye uzar ve kesintiden sonraki aşırı
+# yük 20 adımlık sınıra ulaşır (istasyon meşgulken daha çok telefon geri gelir). Tek bir ayar
 # yetmez: son beklemenin ne kadar uzağa ulaşacağını büyüme çarpanı ile deneme
 # sayısı üst sınırı, telefonların ne kadar düzgün dağılarak döneceğini ise
 # sarsıntı belirler.

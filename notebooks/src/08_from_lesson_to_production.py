@@ -54,7 +54,7 @@
 # * bir politikaya urllib3'ün izin verdiği ölçüde yaklaşan bir urllib3 `Retry`
 #   nesnesini elle yazmak;
 # * üretim kütüphanelerinin eklediklerini adlandırmak: türe göre sayaçlar,
-#   kancalar, yeniden deneme kotaları, yedekli istekler (hedging) ve geri itme
+#   kancalar, yeniden deneme kotaları, yedek istekler (hedging) ve geri itme
 #   (pushback).
 
 # %% tags=["language"]
@@ -331,7 +331,8 @@ compare_libraries(SHIPPED.with_(rule=decide))[["keyless POST 503 retried"]]
 # çekirdeğin çevresinde ihtiyaç duyduklarını ekler:
 #
 # * **Türe göre sayaçlar (urllib3).** `Retry(total=5, connect=3, read=1,
-#   status=2)` bağlantı hatalarına, okuma hatalarına ve kötü durum kodlarına için ayrı bütçeler tutar; `Retry.history` her birini kaydeder.
+#   status=2)` bağlantı hataları, okuma hataları ve kötü durum kodları için
+#   ayrı bütçeler tutar; `Retry.history` her birini kaydeder.
 #   [urllib3 `Retry`](https://urllib3.readthedocs.io/en/stable/reference/urllib3.util.html#urllib3.util.Retry)
 # * **Kancalar ve istatistikler (tenacity).** `before_sleep`, `after` ve
 #   `retry_error_callback` her adımda sizin kodunuzu çalıştırır;
@@ -342,8 +343,9 @@ compare_libraries(SHIPPED.with_(rule=decide))[["keyless POST 503 retried"]]
 #   verir; böylece başarısız olan bir hizmet artık yeniden deneme almaz (06
 #   numaralı defterin yeniden deneme bütçesi).
 #   [boto3 retries](https://boto3.amazonaws.com/v1/documentation/api/latest/guide/retries.html)
-# * **Yedekli istekler ve geri itme (gRPC).** Yedek istek (hedging), uç gecikmeyi (tail latency, p99) kısaltmak için ilki başarısız olmadan ikinci bir
-#   kopya gönderir; sunucunun `grpc-retry-pushback-ms` değeri istemcilere ne
+# * **Yedek istekler ve geri itme (gRPC).** Yedek istek (hedging), uç
+#   gecikmeyi (tail latency, p99) kısaltmak için ilki başarısız olmadan ikinci
+#   bir kopya gönderir; sunucunun `grpc-retry-pushback-ms` değeri istemcilere ne
 #   zaman yeniden deneyeceklerini ya da hiç denememelerini söyler.
 #   [gRPC A6](https://github.com/grpc/proposal/blob/master/A6-client-retries.md)
 #
@@ -443,6 +445,6 @@ check_rules_disagree(answer)
 #   `to_urllib3` urllib3'ün formülünün izin verdiği ölçüde yaklaşır, tablosu da
 #   nerede yaklaşamadığını söyler.
 # * Üretim kütüphaneleri aynı döngünün çevresine sayaçlar, kancalar, kotalar,
-#   yedekli istekler ve geri itme ekler.
+#   yedek istekler ve geri itme ekler.
 #
 # **Sonraki:** [09 · Derslerin ötesinde →](09_beyond_the_lessons.ipynb)

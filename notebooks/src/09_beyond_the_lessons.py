@@ -25,7 +25,7 @@
 # and 06 (retry storms). **Time:** one sitting, about 45 minutes.
 
 # %% [markdown] tags=["tr"] en_hash="36b33eb8"
-# # 09 · Derslerin ötesinde: hata oranına bakan devre kesiciler, yedekli istekler, kısma, yarı kararlı arıza
+# # 09 · Derslerin ötesinde: hata oranına bakan devre kesiciler, yedek istekler, kısıtlama, yarı kararlı arıza
 #
 # [← 08 · Dersten üretim ortamına](08_from_lesson_to_production.ipynb) ·
 # [başa dön: 00 · Buradan başlayın](00_start_here.ipynb)
@@ -44,9 +44,11 @@
 #   devre kesicisinden ne zaman daha iyi olduğunu, ne zaman olmadığını
 #   söylemek;
 # * kazandırdığı p99 yanıt süresine ve mal olduğu ek isteklere bakarak bir
-#   **yedek istek gecikmesi** (hedging delay) seçmek (gRPC'nin hedging (yedek istek) politikası, "The Tail at Scale");
-# * bir istemcinin, sunucunun kabul ettiklerine bakarak **hızını kendiliğinden nasıl kıstığını** açıklamak (SRE kitabının formülü, botocore'un uyarlanır kipi
-#   (adaptive mode));
+#   **yedek istek gecikmesi** (hedging delay) seçmek (gRPC'nin hedging (yedek
+#   istek) politikası, "The Tail at Scale");
+# * bir istemcinin, sunucunun kabul ettiklerine bakarak **hızını kendiliğinden
+#   nasıl kıstığını** açıklamak (SRE kitabının formülü, botocore'un uyarlamalı
+#   kipi (adaptive mode));
 # * bir **yarı kararlı arızayı** (metastable failure), yani sunucuyu deviren
 #   ani yük artışı geçtikten sonra da yeniden denemelerin onu çökmüş tuttuğu
 #   durumu tanımak ve onu sona erdiren ayarları seçmek.
@@ -94,7 +96,7 @@ from retrylab.viz.beyond import (HedgingExplorer, MetastableExplorer,
 #
 # Dersin devre kesicisi **art arda** `threshold` hatadan sonra açılır. Araya
 # giren tek bir başarı sayımı baştan başlatır; bu yüzden çağrılarının yarısında
-# hata veren bir hizmet, hataları başarılarla tam olarak sırayla gelirse onu
+# hata veren bir hizmet, hatalar başarılarla tam dönüşümlü gelirse devreyi
 # hiç açtırmaz, sağlıklı bir hizmetin art arda gelen üç şanssız hatası ise
 # açtırır. resilience4j (Java) ve Polly (.NET) bunun
 # yerine bir **pencereye** bakar:
@@ -172,7 +174,7 @@ compare_breakers(1000)
 # kattan fazla çağrıyı reddediyor ve istemcilerinin kesicileri kesintiden sonra
 # da açılmayı sürdürüyor. (Her birinin ne kadar çabuk normale döndüğü, 5 s'lik
 # beklemelerin kesintinin sonuna göre nereye düştüğüne de bağlı: aşağıdaki
-# kaydırıcıları oynatın.)
+# kaydırıcıları hareket ettirin.)
 
 # %% [markdown]
 # ### Explore: failure rate against failures in a row
@@ -185,10 +187,12 @@ compare_breakers(1000)
 # %% [markdown] tags=["tr"] en_hash="1b13b7bd"
 # ### Keşif: hata oranı ve art arda hatalar
 #
-# Kaydırıcılar: sağlıklı hizmetin hata oranı `base_failure`, kesintinin ne
-# kadar kötü olduğu (`outage_failure`: 1,0 tamamen çökmüş, 0,6 kısmi bir
-# kesinti), dersin `threshold` değeri ve oran tabanlı kesicinin `window_size`,
-# `failure_rate_threshold` ve `half_open_calls` değerleri.
+# Kaydırıcılar: sağlıklı hizmetin hata oranı (**olağan hata oranı**, kodda
+# `base_failure`), kesintinin ne kadar kötü olduğu (**kesinti hata oranı**,
+# `outage_failure`: 1,0 tamamen çökmüş, 0,6 kısmi bir kesinti), dersin
+# **eşik** (`threshold`) değeri ve oran tabanlı kesicinin **pencere boyu**
+# (`window_size`), **hata oranı eşiği** (`failure_rate_threshold`) ve **yarı
+# açık çağrı sayısı** (`half_open_calls`) değerleri.
 
 # %% tags=["nbval-ignore-output"]
 breaker_view = rate_breaker_explorer()
@@ -211,7 +215,7 @@ assert breaker_view.readout == RateBreakerExplorer.readout_for(base_failure=0.2)
 # Sağlıklı hizmette hata oranı %20 olduğunda dersin kesicisi, çalışan bir
 # hizmette açılmayı sürdürüyor; oran tabanlı kesici çok daha az açılıyor
 # (sağlıklıyken istemci başına 30,6 yerine 10,1 çağrı reddediliyor).
-# `outage_failure` için 0,6'yı deneyin: kısmi bir kesintiyi hangisi fark
+# **kesinti hata oranı** için 0,6'yı deneyin: kısmi bir kesintiyi hangisi fark
 # ediyor?
 
 # %% [markdown]
@@ -225,13 +229,14 @@ assert breaker_view.readout == RateBreakerExplorer.readout_for(base_failure=0.2)
 # copy at once; any other error ends the call.
 
 # %% [markdown] tags=["tr"] en_hash="0385e39d"
-# ## 2. Yedekli istekler
+# ## 2. Yedek istekler
 #
-# Yeniden deneme bir hatayı bekler. **Yedekli istek** (hedged request) yalnızca
-# yavaşlığı bekler: bir istek `hedging_delay` ms boyunca yanıt almamışsa
+# Yeniden deneme bir hatayı bekler. **Yedek istek** (hedged request) yalnızca
+# yavaşlığı bekler: bir istek **yedek istek gecikmesi** (`hedging_delay`) ms
+# boyunca yanıt almamışsa
 # (başka bir sunucuya) bir kopyası gönderilir; ilk gelen yanıt kazanır, diğer
-# kopya iptal edilir. gRPC'nin hedging (yedek istek) politikası (gRPC önerisi A6) şunları
-# ekler: en çok `max_attempts` kopya (en fazla 5), her biri bir öncekinden
+# kopya iptal edilir. gRPC'nin hedging (yedek istek) politikası (gRPC önerisi
+# A6) şunları ekler: en çok `max_attempts` kopya (en fazla 5), her biri bir öncekinden
 # bir `hedging_delay` sonra; *ölümcül olmayan* (non-fatal) bir hata bir sonraki
 # kopyayı hemen gönderir; başka her hata çağrıyı bitirir.
 
@@ -254,12 +259,12 @@ fast_first = hedge(policy, latencies=[20, 30])
 
 # %% [markdown] tags=["tr"] en_hash="bbd2f2b8"
 # İlk kopya 400 ms sürecekti; 50 ms'de gönderilen yedek kopya 80 ms'de yanıt
-# veriyor. İlk kopya 20 ms'de yanıt verdiğinde hiç kopya gönderilmiyor: yedekli
+# veriyor. İlk kopya 20 ms'de yanıt verdiğinde hiç kopya gönderilmiyor: yedek
 # isteğin ucuz olmasının nedeni budur. Dean ve Barroso ("The Tail at Scale",
 # 2013) 95. yüzdelik yanıt süresine kadar beklemeyi öneriyor; bunun maliyeti
 # yaklaşık %5 ek istektir.
 #
-# Aşağıdaki yanıt süreleri ağır kuyrukludur: gövdesi lognormal (medyan 20 ms)
+# Aşağıdaki yanıt sürelerinin dağılımı ağır uçludur (heavy-tailed): gövdesi lognormal (medyan 20 ms)
 # ve zamanın %2'sinde yavaş bir sunucu, Pareto dağılımlı bir ek süre ekliyor.
 # 20.000 istek, her gecikme için aynı tohumlu çekilişler:
 
@@ -274,10 +279,11 @@ print("\n".join(s.summary() for s in sweep))
 # the load.
 
 # %% [markdown] tags=["tr"] en_hash="d76bface"
-# Son satır (hiçbir isteğin sürmediği kadar uzun bir gecikme) yedeksiz durumdur: p99 353 ms.
-# 50 ms'lik bir yedek istek gecikmesi (burada yaklaşık 95. yüzdelik) %5 ek istekle
-# p99'u 73 ms'ye indiriyor; yedek isteği hemen göndermek (gecikme 0) yükü ikiye katlama
-# pahasına biraz daha fazlasını kazandırıyor.
+# Son satır (hiçbir isteğin sürmediği kadar uzun bir gecikme) yedek isteksiz
+# durumdur: p99 353 ms. 50 ms'lik bir yedek istek gecikmesi (burada yaklaşık
+# 95. yüzdelik) %5 ek istekle p99'u 73 ms'ye indiriyor; yedek isteği hemen
+# göndermek (gecikme 0) yükü ikiye katlama pahasına biraz daha fazlasını
+# kazandırıyor.
 
 # %% [markdown]
 # ### Explore: the delay against the tail
@@ -288,12 +294,13 @@ print("\n".join(s.summary() for s in sweep))
 # is heavier).
 
 # %% [markdown] tags=["tr"] en_hash="b2877e8a"
-# ### Keşif: gecikme ve kuyruk
+# ### Keşif: gecikme ve dağılımın ucu
 #
 # Eğriler, 0 ms'den (sağda) 200 ms'ye (solda) kadarki gecikmeler için ek
 # isteklere karşı p50 ve p99 yanıt süresini gösterir; noktalar seçilen
-# gecikmedir. `slow` yavaş sunucuya düşen isteklerin payı, `tail_alpha` Pareto
-# biçim parametresidir (küçüldükçe kuyruk ağırlaşır).
+# gecikmedir. **yavaş istek oranı** (`slow`) yavaş sunucuya düşen isteklerin
+# payı, **uç alfası** (`tail_alpha`) Pareto biçim parametresidir (küçüldükçe
+# dağılımın ucu ağırlaşır).
 
 # %% tags=["nbval-ignore-output"]
 hedge_view = hedging_explorer()
@@ -322,7 +329,7 @@ assert hedge_view.readout == HedgingExplorer.readout_for(hedging_delay=100)
 # %% [markdown] tags=["tr"] en_hash="8e5e31ce"
 # ## 3. Hızını kendisi kısıtlayan bir istemci
 #
-# Bir yeniden deneme bütçesi yeniden denemeleri sınırlar. **Uyarlanır kısma**
+# Bir yeniden deneme bütçesi yeniden denemeleri sınırlar. **Uyarlamalı kısıtlama**
 # (adaptive throttling) ise istemcinin, sunucunun kabul ettiğini gördüğü
 # isteklerden yola çıkarak her isteği sınırlar. SRE kitabı (21. bölüm,
 # "Handling Overload") son iki dakika için iki sayı tutar: uygulamanın istediği
@@ -352,7 +359,7 @@ throttle.counts(10), round(throttle.reject_probability(10), 4)
 
 # %% [markdown] tags=["tr"] en_hash="2048f1fb"
 # botocore'un `retry_mode="adaptive"` ayarı bunu, hızı TCP'nin CUBIC eğrisini
-# izleyen bir jeton kovasıyla yapar: `r` hızındayken bir kısma hatası aldığında
+# izleyen bir jeton kovasıyla yapar: `r` hızındayken bir kısıtlama hatası aldığında
 # hız `0.7 r`'ye düşer, sonra `0.4 (t - K)^3 + r` boyunca yeniden büyür,
 # `K = cbrt(r * 0.3 / 0.4)` saniye sonra yeniden `r`'yi geçer ve ondan sonra
 # onun da ötesini yoklar:
@@ -390,9 +397,9 @@ print("\n".join(r.summary() for r in fleets.values()))
 # working at most of its reduced capacity.
 
 # %% [markdown] tags=["tr"] en_hash="65baef81"
-# Kısma olmadan yeniden denemeler yükü katlıyor ve onları geri çevirmenin
+# Kısıtlama olmadan yeniden denemeler yükü katlıyor ve onları geri çevirmenin
 # maliyeti sunucuyu yiyip bitiriyor: sunucu neredeyse hiçbir isteği kabul
-# edemiyor. İki kısma da istemciler arasında hiçbir eşgüdüm olmadan
+# edemiyor. İki kısıtlama yöntemi de istemciler arasında hiçbir eşgüdüm olmadan
 # kendiliğinden geri çekiliyor ve sunucu, azalmış kapasitesinin büyük bölümüyle
 # çalışmayı sürdürüyor.
 
@@ -432,7 +439,7 @@ assert throttle_view.readout == ThrottleExplorer.readout_for(throttle="adaptive"
 # ## 4. Yarı kararlı arıza
 #
 # Bronson ve arkadaşları ("Metastable Failures in Distributed Systems", HotOS
-# 2021), tetikleyicileri ortadan kalktıktan sonra da çökmüş kalan sistemleri
+# 2021), tetikleyicileri ortadan kalktıktan sonra da çökmüş hâlde kalan sistemleri
 # anlatır. En basiti şöyledir: kapasitesinin %80'inde çalışan bir sunucu; kısa
 # bir ani yük artışı bir kuyruk biriktirir; kuyruktaki bekleme istemcilerin
 # zaman aşımını geçer; zaman aşımına uğrayan her istek yeniden denenir, böylece
@@ -503,7 +510,7 @@ assert meta_view.readout == MetastableExplorer.readout_for(budget="10%")
 # %% [markdown] tags=["tr"] en_hash="bcbf4566"
 # Aynı model, her birinin kendi zaman aşımı, yeniden denemeleri ve bütçesi
 # olan 20.000 simüle edilen istemciyle, FIFO bir sunucuyla ve 50 ms'lik adımlarla
-# (`metastable_fleet`) oynatıldığında aynı sonuçları veriyor:
+# (`metastable_fleet`) çalıştırıldığında aynı sonuçları veriyor:
 
 # %%
 from retrylab import metastable_fleet
@@ -534,10 +541,10 @@ print("\n".join(metastable_fleet(coarse.with_(**change), 20_000).summary()
 #   en az çağrı sayısı), kapanmak için de birlikte değerlendirilen deneme
 #   çağrılarına ihtiyaç duyar: gürültülü bir hizmette daha sakin, çökmüş bir
 #   hizmette daha yavaştır.
-# * **Yedekli istek**, yüzde birkaçlık ek istek karşılığında çok daha kısa bir
-#   kuyruk kazandırır; kopyayı göndermeden önce yaklaşık 95. yüzdelik yanıt
+# * **Yedek istek**, yüzde birkaçlık ek istek karşılığında çok daha kısa bir
+#   uç gecikme (p99) kazandırır; kopyayı göndermeden önce yaklaşık 95. yüzdelik yanıt
 #   süresi kadar bekleyin.
-# * **Uyarlanır kısma**, her istemcinin sunucunun kabul ettiklerine bakarak
+# * **Uyarlamalı kısıtlama**, her istemcinin sunucunun kabul ettiklerine bakarak
 #   kendini yavaşlatmasını sağlar: `max(0, (requests - K accepts) / (requests + 1))`
 #   ya da CUBIC ile yönetilen bir jeton kovası.
 # * **Yarı kararlı arızaları**, zaman aşımına uğramış işlerin yeniden
@@ -703,17 +710,19 @@ check_shortest_timeout(timeout)
 # %% [markdown] tags=["tr"] en_hash="dd39f4d4"
 # **Açık uçlu alıştırmalar** (önce tahmin edin, sonra keşif araçlarıyla ölçün):
 #
-# 1. Devre kesici keşif aracında `outage_failure` değerini 0,6 yapın. Hangi
-#    devre kesici açılıyor? `threshold` 3 ve `failure_rate_threshold` 50
-#    değerlerinden yola çıkarak tahmin edin.
-# 2. Yedekli istek keşif aracında `slow` değerini 0,1'e çıkarın. En iyi gecikme
+# 1. Devre kesici keşif aracında **kesinti hata oranı** (`outage_failure`)
+#    değerini 0,6 yapın. Hangi devre kesici açılıyor? **eşik** 3 ve **hata
+#    oranı eşiği** 50 değerlerinden yola çıkarak tahmin edin.
+# 2. Yedek istek keşif aracında **yavaş istek oranı** (`slow`) değerini 0,1'e
+#    çıkarın. En iyi gecikme
 #    sola mı kayıyor, sağa mı? p95 kuralı neden hâlâ geçerli?
-# 3. Kısma keşif aracında `k` değerini 1 yapın. Sunucu 25. saniyede geri
+# 3. Kısıtlama keşif aracında `k` değerini 1 yapın. Sunucu 25. saniyede geri
 #    geldiğinde sunulan yüke ve sunucunun kabul ettiğine ne oluyor?
 # 4. Yarı kararlı arıza keşif aracında, 3 yeniden deneme varken ve bütçe
-#    yokken kaydırıcıdaki hiçbir `base` yükü toparlanmıyor. 3, 2 ve 1 yeniden
-#    deneme için `1 / (1 + retries)` değerini hesaplayın, 1 yeniden denemeyle
-#    hangi `base` değerinin toparlandığını tahmin edin, sonra kontrol edin.
+#    yokken **taban** (`base`) kaydırıcısındaki hiçbir taban yük değerinde
+#    sistem toparlanmıyor. 3, 2 ve 1 yeniden deneme için `1 / (1 + retries)`
+#    değerini hesaplayın, 1 yeniden denemeyle hangi taban yükte sistemin
+#    toparlandığını tahmin edin, sonra kontrol edin.
 #
 # ## Daha fazla okumak için
 #
@@ -722,7 +731,7 @@ check_shortest_timeout(timeout)
 # * gRPC önerisi A6, "gRPC Retry Design", "Hedging Policy" bölümü.
 # * J. Dean, L. A. Barroso, "The Tail at Scale", *CACM* 56(2), 2013.
 # * *Site Reliability Engineering* (2016), 21. bölüm, "Handling Overload"
-#   (aşırı yükle başa çıkmak), "Client-Side Throttling" (istemci tarafı kısma)
+#   (aşırı yükle başa çıkmak), "Client-Side Throttling" (istemci tarafı kısıtlama)
 #   kısmı; botocore'un `botocore/retries/adaptive.py`
 #   dosyası.
 # * N. Bronson ve ark., "Metastable Failures in Distributed Systems", HotOS

@@ -322,7 +322,7 @@ print("1 shl 31 =", mobile.kotlin_shl(1, 31), "; 1 shl 32 =",
 
 # %% [markdown] tags=["tr"] en_hash="a864392e"
 # * **Sarsıntı orantılıdır, "yeniden denemelerin tekdüze dağılımı" değildir.**
-#   Her bekleme, gecikmenin [0.5, 1.5) aralığından tekdüze seçilen bir katıdır
+#   Her bekleme, gecikmenin [0,5; 1,5) aralığından tekdüze seçilen bir katıdır
 #   (defter 05, 4. bölüm): hiçbir zaman yarısından kısa değildir, yayılım
 #   1:3'tür. Bu bir sürüyü dağıtır, ama iddia kodun yaptığından fazlasını söyler.
 # * **`catch (e: Exception)` iptali de yakalar.** Uygulama arka plana geçip
