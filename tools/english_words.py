@@ -60,7 +60,9 @@ foreground triggered refresh refreshes battery energy finished unfinished
 
 #: A chunk of text (between spaces) with one of these is code, a path or a number.
 CODE = re.compile(r"[_=(){}\[\]<>/\\|`#@$]|\w\.\w|^[-+]?\d|->|::")
-WORD = re.compile(r"[A-Za-z]+(?:'[a-z]+)?")
+#: A word: a run of letters, Turkish ones included ("eşit" is one Turkish word, not "e"
+#: and the English "it"); only words of the list count.
+WORD = re.compile(r"[^\W\d_]+(?:'[a-z]+)?")
 
 
 def english_words(text: str) -> list[str]:
@@ -69,6 +71,8 @@ def english_words(text: str) -> list[str]:
     >>> english_words("Not yet: replace the ... with Backoff(base=200), then run it.")
     ['Not', 'yet', 'replace', 'the', 'with', 'then', 'run', 'it']
     >>> english_words("sunucuya ulaşan ölçüm isteği: 3 (retry_after_too_long)")
+    []
+    >>> english_words("sabit: 2000 ms, eşit sarsıntı")
     []
     """
     found = []

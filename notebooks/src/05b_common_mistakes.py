@@ -300,7 +300,7 @@ mobilesim.outage_table(policies, tail_ms=5000).iloc[:, :4]
 # denemeli:
 
 # %%
-pd.Series(mobilesim.LIFECYCLE_LOOPS, name="what it is").to_frame()
+mobilesim.lifecycle_loops()
 
 # %% [markdown]
 # **Exercise 3.** Predict before you measure. Read the five loops above (and

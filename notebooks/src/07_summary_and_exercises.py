@@ -55,7 +55,7 @@ import pandas as pd
 
 from retrylab import (Backoff, CircuitBreaker, Mulberry32, Outcome,
                       RetryPolicy, should_retry)
-from retrylab.lessons.audit import audit_table
+from retrylab.lessons.audit import audit_table, audit_verdicts
 from retrylab.viz.kit import show
 from retrylab.lessons.outputs import SEED
 from retrylab.viz.fleet import fleet_timeline
@@ -231,7 +231,7 @@ audit_table(RetryPolicy.user_triggered(), method="POST")
 
 # %%
 reckless = RetryPolicy(max_attempts=50, backoff=Backoff(200, 2, None))
-audit_table(reckless)["verdict"].value_counts()
+audit_verdicts(reckless)
 
 # %% [markdown]
 # ## Capstone: get 5,000 phones through a 20-second outage

@@ -297,7 +297,7 @@ compare_libraries(SHIPPED)
 # anahtarsız POST dördünde de yeniden denenir:
 
 # %%
-compare_libraries(SHIPPED.with_(rule=decide))[["keyless POST 503 retried"]]
+compare_libraries(SHIPPED.with_(rule=decide)).filter(like="POST")
 
 # %% [markdown]
 # ## What production libraries add

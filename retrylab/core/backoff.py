@@ -36,6 +36,7 @@ from typing import Any, Literal, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from ..i18n import N_, _
 from ._check import check_choice, check_int, check_number
 from .jsround import js_round, js_round_array
 
@@ -53,6 +54,14 @@ class Random(Protocol):
 
     def __call__(self) -> float: ...
 
+
+
+#: How :meth:`Backoff.describe` names each jitter (its English words as they always were,
+#: "none jitter" included; Turkish says "sarsıntısız").
+_JITTER_IN_DESCRIBE: dict[str, str] = {
+    "none": N_("none jitter"), "full": N_("full jitter"), "equal": N_("equal jitter"),
+    "decorrelated": N_("decorrelated jitter"), "proportional": N_("proportional jitter"),
+}
 
 @dataclass(frozen=True)
 class Backoff:
@@ -335,15 +344,19 @@ class Backoff:
         >>> Backoff(200, 2, 5000, jitter="full").describe()
         'exponential: base 200 ms x 2, cap 5000 ms, full jitter'
         """
-        cap = "no cap" if self.cap is None else f"cap {self.cap} ms"
+        cap = _("no cap") if self.cap is None else _("cap {cap} ms").format(cap=self.cap)
         if self.growth == "exponential":
-            grow = f"exponential: base {self.base} ms x {self.factor:g}"
+            grow = _("exponential: base {base} ms x {factor}").format(
+                base=self.base, factor=f"{self.factor:g}")
         elif self.growth == "linear":
             step = self.base if self.step is None else self.step
-            grow = f"linear: base {self.base} ms + {step} ms per retry"
+            grow = _("linear: base {base} ms + {step} ms per retry").format(
+                base=self.base, step=step)
         else:
-            grow = f"constant: {self.base} ms"
-        return f"{grow}, {cap}, {self.jitter} jitter"
+            grow = _("constant: {base} ms").format(base=self.base)
+        jitter = _JITTER_IN_DESCRIBE.get(self.jitter)
+        return _("{growth}, {cap}, {jitter}").format(
+            growth=grow, cap=cap, jitter=_(jitter) if jitter else f"{self.jitter} jitter")
 
 
 def _check_n_array(n: npt.ArrayLike) -> npt.NDArray[np.int64]:

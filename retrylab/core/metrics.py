@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from ..i18n import pgettext
 from ._check import check_int
 
 if TYPE_CHECKING:
@@ -65,18 +66,19 @@ class RetryMetrics:
             self.outcomes[a.outcome.label()] += 1
 
     def summary(self) -> pd.Series:
-        """The headline numbers as one labelled column (counts stay integers)."""
+        """The headline numbers as one labelled column (counts stay integers), labelled
+        in the current language (a table to read: the attributes hold the numbers)."""
         waits = pd.Series(self.waits, dtype="float64")
         return pd.Series({
-            "runs": self.runs,
-            "attempts": self.attempts,
-            "retries": self.retries,
-            "successes": self.successes,
-            "success after retry": self.success_after_retry,
-            "gave up": self.runs - self.successes,
-            "median wait (ms)": float(waits.median()) if len(waits) else 0.0,
-            "p90 wait (ms)": float(waits.quantile(0.9)) if len(waits) else 0.0,
-        }, name="value", dtype=object)
+            pgettext("column", "runs"): self.runs,
+            pgettext("column", "attempts"): self.attempts,
+            pgettext("column", "retries"): self.retries,
+            pgettext("column", "successes"): self.successes,
+            pgettext("column", "success after retry"): self.success_after_retry,
+            pgettext("column", "gave up"): self.runs - self.successes,
+            pgettext("column", "median wait (ms)"): float(waits.median()) if len(waits) else 0.0,
+            pgettext("column", "p90 wait (ms)"): float(waits.quantile(0.9)) if len(waits) else 0.0,
+        }, name=pgettext("column", "value"), dtype=object)
 
     def reasons_table(self) -> pd.Series:
         """How many runs stopped for each reason."""

@@ -59,8 +59,15 @@ from collections import deque
 from dataclasses import dataclass
 from typing import TypeVar
 
+from .. import i18n
 from ._check import check_choice, check_int, check_number, type_error
 from .breaker import MAX_TRANSITIONS, State, Transition, check_success
+
+
+def _percent_g(value: float) -> str:
+    """``value`` percent written as ``f"{value:g}%"`` would, in the current language."""
+    text = f"{value:g}"
+    return i18n.percent(float(text), len(text.split(".")[1]) if "." in text else 0)
 
 __all__ = ["WINDOW_TYPES", "RateBreaker", "RateWindow", "check_clock"]
 
@@ -254,7 +261,8 @@ class RateBreaker:
         with self._lock:
             self._expire_half_open(now)
             if self._state is State.OPEN and now > self._since + self.wait_in_open:
-                self._move(now, State.HALF_OPEN, f"waited {self.wait_in_open} ms in open")
+                self._move(now, State.HALF_OPEN, i18n._("waited {ms} ms in open").format(
+                    ms=self.wait_in_open))
             if self._state is State.CLOSED:
                 return True
             if self._state is State.HALF_OPEN and self._permits > 0:
@@ -285,14 +293,14 @@ class RateBreaker:
             if fail == -1 or slow == -1:
                 return self._state
             if fail >= self.failure_rate_threshold:
-                self._move(now, State.OPEN, f"failure rate {fail:.0f}% >= "
-                           f"{self.failure_rate_threshold:g}%")
+                self._move(now, State.OPEN, i18n._("failure rate {rate} >= {threshold}").format(
+                    rate=i18n.percent(fail), threshold=_percent_g(self.failure_rate_threshold)))
             elif slow >= self.slow_call_rate_threshold:
-                self._move(now, State.OPEN, f"slow-call rate {slow:.0f}% >= "
-                           f"{self.slow_call_rate_threshold:g}%")
+                self._move(now, State.OPEN, i18n._("slow-call rate {rate} >= {threshold}").format(
+                    rate=i18n.percent(slow), threshold=_percent_g(self.slow_call_rate_threshold)))
             elif self._state is State.HALF_OPEN:
-                self._move(now, State.CLOSED, f"{self.half_open_calls} trial calls: "
-                           f"failure rate {fail:.0f}%")
+                self._move(now, State.CLOSED, i18n._("{n} trial calls: failure rate {rate}").format(
+                    n=self.half_open_calls, rate=i18n.percent(fail)))
             return self._state
 
     def release(self, now: int) -> None:
@@ -312,8 +320,8 @@ class RateBreaker:
     def _expire_half_open(self, now: int) -> None:
         if (self._state is State.HALF_OPEN and self.max_wait_in_half_open > 0
                 and now - self._since >= self.max_wait_in_half_open):
-            self._move(now, State.OPEN, f"no verdict within {self.max_wait_in_half_open} ms "
-                       "in half-open")
+            self._move(now, State.OPEN, i18n._("no verdict within {ms} ms in half-open").format(
+                ms=self.max_wait_in_half_open))
 
     def _move(self, now: int, target: State, reason: str) -> None:
         self.transitions.append(Transition(now, self._state, target, reason))

@@ -34,6 +34,7 @@ from ..core.backoff import Random
 from ..core.outcome import Outcome, check_method
 from ..core.policy import Clock, RetryPolicy, StopReason, _checked
 from ..core.production import production_rule
+from ..i18n import N_, _, pgettext
 from .transport import RetryTransport
 
 #: Methods probed to turn a rule into urllib3's ``allowed_methods``.
@@ -293,31 +294,35 @@ class PolicyRetry(Retry):
 #: Where urllib3 differs from :meth:`RetryPolicy.run` (the :class:`PolicyRetry` table):
 #: (what, the policy, urllib3 through PolicyRetry).
 URLLIB3_DIFFERENCES: tuple[tuple[str, str, str], ...] = (
-    ("attempt limit", "max_attempts", "total = max_attempts - 1; redirects count too"),
-    ("status decision", "the rule, for every method",
-     "the rule (stock urllib3: allowed_methods and status_forcelist)"),
-    ("network decision", "the rule; sent says if the request left",
-     "connect errors for any method; read errors for allowed_methods only"),
-    ("first retry wait", "a backoff draw", "0: urllib3 never sleeps before its first retry"),
-    ("later waits", "full jitter under min(cap, base * factor**n)",
-     "backoff_factor * 2**(n-1) s, the ceiling; exact only for factor 2"),
-    ("jitter", "drawn from rng, one draw per wait",
-     "backoff_jitter (2.x only) adds random.random() * j s from the global random; left 0"),
-    ("Retry-After", "max(draw, Retry-After)", "Retry-After replaces the backoff"),
-    ("long Retry-After", "over max_retry_after: give up", "clamped to retry_after_max, waited"),
-    ("time budget", "time_budget ms", "none: urllib3 has no clock"),
-    ("idempotency key", "per request", "fixed when built (idempotency_key=)"),
+    (N_("attempt limit"), "max_attempts", N_("total = max_attempts - 1; redirects count too")),
+    (N_("status decision"), N_("the rule, for every method"),
+     N_("the rule (stock urllib3: allowed_methods and status_forcelist)")),
+    (N_("network decision"), N_("the rule; sent says if the request left"),
+     N_("connect errors for any method; read errors for allowed_methods only")),
+    (N_("first retry wait"), N_("a backoff draw"),
+     N_("0: urllib3 never sleeps before its first retry")),
+    (N_("later waits"), N_("full jitter under min(cap, base * factor**n)"),
+     N_("backoff_factor * 2**(n-1) s, the ceiling; exact only for factor 2")),
+    (N_("jitter"), N_("drawn from rng, one draw per wait"),
+     N_("backoff_jitter (2.x only) adds random.random() * j s from the global random; "
+        "left 0")),
+    (N_("Retry-After"), "max(draw, Retry-After)", N_("Retry-After replaces the backoff")),
+    (N_("long Retry-After"), N_("over max_retry_after: give up"),
+     N_("clamped to retry_after_max, waited")),
+    (N_("time budget"), N_("time_budget ms"), N_("none: urllib3 has no clock")),
+    (N_("idempotency key"), N_("per request"), N_("fixed when built (idempotency_key=)")),
 )
 
 
 def urllib3_differences() -> pd.DataFrame:
-    """:data:`URLLIB3_DIFFERENCES` as a table, one row per behaviour.
+    """:data:`URLLIB3_DIFFERENCES` as a table, one row per behaviour, in the current language.
 
     >>> urllib3_differences().loc["first retry wait", "urllib3"]
     '0: urllib3 never sleeps before its first retry'
     """
-    return pd.DataFrame(URLLIB3_DIFFERENCES, columns=["what", "RetryPolicy.run", "urllib3"]
-                        ).set_index("what")
+    rows = [tuple(_(text) for text in row) for row in URLLIB3_DIFFERENCES]
+    what = pgettext("column", "what")
+    return pd.DataFrame(rows, columns=[what, "RetryPolicy.run", "urllib3"]).set_index(what)
 
 
 #: urllib3's own ``test/test_retry.py`` run with ``Retry`` replaced by

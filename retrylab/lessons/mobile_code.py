@@ -46,6 +46,7 @@ from ..core.constants import SEED
 from ..core.outcome import Outcome, decide
 from ..core.policy import RetryPolicy, RetryResult
 from ..core.rng import Mulberry32
+from ..i18n import N_, _, pgettext
 from ..lab.virtualtime import now_ms, run_virtual, sleep_ms
 
 __all__ = [
@@ -241,14 +242,30 @@ def classification_table(failures: Mapping[str, Outcome] | None = None) -> pd.Da
     ['no', 'yes', 'yes']
     """
     cases = LESSON_FAILURES if failures is None else failures
-    yes = {True: "yes", False: "no"}
+    yes = {True: pgettext("value", "yes"), False: pgettext("value", "no")}
     return pd.DataFrame({
-        "lesson's isRetriable": [yes[lesson_is_retriable(as_exception(o))]
-                                 for o in cases.values()],
-        "retrylab GET": [yes[decide(o, "GET").retry] for o in cases.values()],
-        "retrylab POST": [yes[decide(o, "POST").retry] for o in cases.values()],
-        "why (POST)": [decide(o, "POST").reason.split(":")[1].strip() for o in cases.values()],
-    }, index=pd.Index(list(cases), name="failure"))
+        pgettext("column", "lesson's isRetriable"): [yes[lesson_is_retriable(as_exception(o))]
+                                                     for o in cases.values()],
+        pgettext("column", "retrylab GET"): [yes[decide(o, "GET").retry]
+                                             for o in cases.values()],
+        pgettext("column", "retrylab POST"): [yes[decide(o, "POST").retry]
+                                              for o in cases.values()],
+        pgettext("column", "why (POST)"): [decide(o, "POST").reason.split(":", 1)[1].strip()
+                                           for o in cases.values()],
+    }, index=pd.Index([_failure_name(k) for k in cases], name=pgettext("column", "failure")))
+
+
+#: The lesson's failures that are named in words (the others are status codes).
+_FAILURE_NAMES: dict[str, str] = {
+    "timeout (SocketTimeoutException)": N_("timeout (SocketTimeoutException)"),
+    "DNS error": N_("DNS error"),
+}
+
+
+def _failure_name(key: str) -> str:
+    """A failure's row label in the current language (a status code stays as it is)."""
+    name = _FAILURE_NAMES.get(key)
+    return key if name is None else _(name)
 
 
 def kotlin_shl(value: int, bits: int) -> int:
@@ -529,13 +546,18 @@ def combine_run(outcomes: Sequence[Outcome], *, publisher: Literal["cold", "futu
 
 
 def runs_table(runs: Mapping[str, Run]) -> pd.DataFrame:
-    """Runs side by side, one row each: requests, waits (ms), result, elapsed (ms)."""
+    """Runs side by side, one row each: requests, waits (ms), result, elapsed (ms).
+
+    The headers, and a result that is a plain ``"success"``, are in the current
+    language; the row labels are the keys given.
+    """
     return pd.DataFrame({
-        "requests": [r.requests for r in runs.values()],
-        "waits (ms)": [list(r.waits) for r in runs.values()],
-        "result": [r.result for r in runs.values()],
-        "elapsed (ms)": [r.elapsed for r in runs.values()],
-    }, index=pd.Index(list(runs), name="loop"))
+        pgettext("column", "requests"): [r.requests for r in runs.values()],
+        pgettext("column", "waits (ms)"): [list(r.waits) for r in runs.values()],
+        pgettext("column", "result"): [pgettext("value", "success") if r.result == "success"
+                                       else r.result for r in runs.values()],
+        pgettext("column", "elapsed (ms)"): [r.elapsed for r in runs.values()],
+    }, index=pd.Index(list(runs), name=pgettext("column", "loop")))
 
 
 # -- the lesson's strategies -------------------------------------------------------------

@@ -36,6 +36,7 @@ from ..core.metrics import RetryMetrics
 from ..core.outcome import Outcome
 from ..core.policy import RetryPolicy, RetryResult
 from ..core.rng import Mulberry32
+from ..i18n import N_, _, current, pgettext
 from ..lab.virtualtime import now_ms, run_virtual
 from ..sim.herd import bucket_counts, wakeups
 from .mobile_code import MobileServer, execute_with_retry, lesson_is_retriable, result_text
@@ -51,6 +52,7 @@ __all__ = [
     "captured_log",
     "flaky_batch",
     "jitter_spread",
+    "lifecycle_loops",
     "lifecycle_table",
     "outage_cost",
     "outage_table",
@@ -90,19 +92,41 @@ def jitter_spread(clients: int = 1000, retry: int = 2, base: int = 1000, width: 
             "busiest": int(counts.max()),
             "busiest share": round(float(counts.max()) / clients, 3),
         }
-    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("jitter")
+    table = pd.DataFrame.from_dict(rows, orient="index")
+    return table.rename(columns=lambda c: _(_SPREAD_COLUMNS[c])).rename_axis(
+        pgettext("column", "jitter"))
+
+
+#: :func:`jitter_spread`'s headers (English as the code writes them; shown translated).
+_SPREAD_COLUMNS: dict[str, str] = {
+    "ceiling": N_("ceiling"), "shortest": N_("shortest"), "longest": N_("longest"),
+    "mean": N_("mean"), "longest / shortest": N_("longest / shortest"),
+    "busiest": N_("busiest"), "busiest share": N_("busiest share"),
+}
 
 
 # -- the app goes to the background ------------------------------------------------------
 
 #: The loops :func:`app_lifecycle` compares, and what each one is.
 LIFECYCLE_LOOPS: dict[str, str] = {
-    "policy": "RetryPolicy.run_async in a task the screen owns, cancelled on background",
-    "policy_detached": "the same loop in a task nobody cancels (fire and forget)",
-    "kotlin": "executeWithRetry, cancelled; isRetriable = the lesson's list",
-    "kotlin_retry_all": "executeWithRetry, cancelled; isRetriable = { true }",
-    "asyncio_port": "executeWithRetry ported to asyncio as is, cancelled",
+    "policy": N_("RetryPolicy.run_async in a task the screen owns, cancelled on background"),
+    "policy_detached": N_("the same loop in a task nobody cancels (fire and forget)"),
+    "kotlin": N_("executeWithRetry, cancelled; isRetriable = the lesson's list"),
+    "kotlin_retry_all": N_("executeWithRetry, cancelled; isRetriable = { true }"),
+    "asyncio_port": N_("executeWithRetry ported to asyncio as is, cancelled"),
 }
+
+
+def lifecycle_loops() -> pd.DataFrame:
+    """:data:`LIFECYCLE_LOOPS` as a table to read: each loop's name (as code writes it)
+    and what it is, in the current language.
+
+    >>> lifecycle_loops().loc["policy_detached"].iloc[0]
+    'the same loop in a task nobody cancels (fire and forget)'
+    """
+    return pd.DataFrame({pgettext("column", "what it is"):
+                         [_(what) for what in LIFECYCLE_LOOPS.values()]},
+                        index=list(LIFECYCLE_LOOPS))
 
 
 @dataclass(frozen=True)
@@ -151,7 +175,7 @@ def app_lifecycle(loop: str, *, background_at: int = 15_000, latency_ms: int = 1
                 is_retriable=(lambda e: True) if loop != "kotlin" else lesson_is_retriable,
                 random=rng, delay_checks_cancellation=loop != "asyncio_port")
         task = asyncio.ensure_future(work)
-        done, _ = await asyncio.wait({task}, timeout=background_at / 1000)
+        done, _pending = await asyncio.wait({task}, timeout=background_at / 1000)
         state = ("finished" if done else "in flight" if server.in_flight else "waiting")
         if loop != "policy_detached":
             task.cancel()
@@ -252,7 +276,8 @@ def outage_cost(policy: RetryPolicy, *, outage_ms: int = 600_000, latency_ms: in
         energy = radio / 1000 * radio_mw / 1000
         return OutageCost(server.requests, during, radio / 1000, round(energy, 1),
                           round(100 * energy / (BATTERY_WH * 3600), 2),
-                          "success" if r.ok else f"gave up ({r.reason})", now_ms() / 1000)
+                          pgettext("value", "success") if r.ok
+                          else _("gave up ({reason})").format(reason=r.reason), now_ms() / 1000)
     return run_virtual(go())
 
 
@@ -261,21 +286,24 @@ def outage_table(policies: Mapping[str, RetryPolicy], *, fleet: int = 10_000,
     """:func:`outage_cost` for each policy, one row each, plus the load of a ``fleet``.
 
     The last column is the mean request rate the server sees during the outage
-    if ``fleet`` phones run the policy.
+    if ``fleet`` phones run the policy. Headers and the outcome are in the
+    current language (a table to read; the numbers are :class:`OutageCost`'s).
     """
     outage = int(kwargs.get("outage_ms", 600_000))
     rows = {name: outage_cost(p, **kwargs) for name, p in policies.items()}
+    phones = f"{fleet:,}".replace(",", ".") if current() == "tr" else f"{fleet:,}"
     return pd.DataFrame({
-        "requests in outage": [c.requests_during_outage for c in rows.values()],
-        "radio on (s)": [c.radio_on_s for c in rows.values()],
-        "energy (J)": [c.energy_j for c in rows.values()],
-        "battery (%)": [c.battery_pct for c in rows.values()],
-        "outcome": [c.outcome for c in rows.values()],
-        "ended at (s)": [c.ended_at_s for c in rows.values()],
-        f"req/s from {fleet:,} phones": [
+        pgettext("column", "requests in outage"): [c.requests_during_outage
+                                                   for c in rows.values()],
+        pgettext("column", "radio on (s)"): [c.radio_on_s for c in rows.values()],
+        pgettext("column", "energy (J)"): [c.energy_j for c in rows.values()],
+        pgettext("column", "battery (%)"): [c.battery_pct for c in rows.values()],
+        pgettext("column", "outcome"): [c.outcome for c in rows.values()],
+        pgettext("column", "ended at (s)"): [c.ended_at_s for c in rows.values()],
+        _("req/s from {phones} phones").format(phones=phones): [
             round(c.requests_during_outage * fleet / (outage / 1000), 1)
             for c in rows.values()],
-    }, index=pd.Index(list(rows), name="policy"))
+    }, index=pd.Index(list(rows), name=pgettext("column", "policy")))
 
 
 # -- metrics over a batch ----------------------------------------------------------------------
@@ -301,7 +329,7 @@ def flaky_batch(requests: int = 200, *, policy: RetryPolicy | None = None,
     m = RetryMetrics() if metrics is None else metrics
     draw = Mulberry32(seed)
     jitter = Mulberry32(seed + 1)
-    for _ in range(requests):
+    for _i in range(requests):
         permanent = draw() < permanent_rate
 
         def send(permanent: bool = permanent) -> Outcome:

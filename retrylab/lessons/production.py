@@ -27,6 +27,7 @@ from ..core.outcome import Outcome, decide
 from ..core.policy import RetryPolicy
 from ..core.production import production_rule
 from ..core.rng import Mulberry32
+from ..i18n import N_, _, pgettext
 from ..lab.server import LabServer
 
 RULES: tuple[str, ...] = ("lesson", "production")
@@ -46,9 +47,18 @@ class DuplicateReport:
     acknowledged: int
 
     def series(self) -> pd.Series:
-        """The counts as one labelled column."""
-        data = {k: v for k, v in asdict(self).items() if k != "rule"}
-        return pd.Series(data, name=self.rule, dtype="int64")
+        """The counts as one labelled column (``writes``, ``sent``, ``stored``,
+        ``duplicates``, ``acknowledged``; named by the rule), in the current language."""
+        data = {_(_REPORT_LABELS[k]): v for k, v in asdict(self).items() if k != "rule"}
+        return pd.Series(data, name=_(_REPORT_LABELS.get(self.rule, self.rule)), dtype="int64")
+
+
+#: :meth:`DuplicateReport.series`' labels (English as the fields are named).
+_REPORT_LABELS: dict[str, str] = {
+    "writes": N_("writes"), "sent": N_("sent"), "stored": N_("stored"),
+    "duplicates": N_("duplicates"), "acknowledged": N_("acknowledged"),
+    "lesson": N_("lesson"), "production": N_("production"),
+}
 
 
 def duplicate_experiment(writes: int = 500, fail_rate: float = 0.2, rule: str = "lesson",
@@ -167,16 +177,16 @@ def library_scenarios(library: str, lab: LabServer,
     rng = Mulberry32(SEED) if rng is None else rng
     runs = [_run_one(library, RetryPolicy(max_attempts=attempts, rule=decide), lab, method,
                      path, rng)
-            for _, _, method, path, attempts in RETRY_SCENARIOS]
+            for _name, _text, method, path, attempts in RETRY_SCENARIOS]
     return runs, lab.measurement_requests
 
 
 _WHY = {
-    "policy": "the lesson's loop itself",
-    "tenacity": "none: to_tenacity reproduces the loop draw for draw",
-    "httpx": "none: RetryTransport drives the policy's own loop",
-    "urllib3": ("first retry never sleeps; waits grow x2 with no jitter; Retry-After "
-                "replaces the backoff; no time budget"),
+    "policy": N_("the lesson's loop itself"),
+    "tenacity": N_("none: to_tenacity reproduces the loop draw for draw"),
+    "httpx": N_("none: RetryTransport drives the policy's own loop"),
+    "urllib3": N_("first retry never sleeps; waits grow x2 with no jitter; Retry-After "
+                  "replaces the backoff; no time budget"),
 }
 
 
@@ -191,6 +201,8 @@ def compare_libraries(policy: RetryPolicy, seed: int = SEED,
     attempts and total wait of the 429 run, the time budget each enforces
     (urllib3 has none), whether the keyless request was retried, and where
     the library differs from the lesson and why. ``seed`` seeds each library's generator.
+    Headers and the last column are in the current language (the keyless column's
+    header always names ``method``, so ``.filter(like="POST")`` finds it).
 
     >>> compare_libraries(RetryPolicy(max_attempts=3))["retry-after wait"].tolist()
     [2000, 2000, 2000, 2000]
@@ -205,13 +217,17 @@ def compare_libraries(policy: RetryPolicy, seed: int = SEED,
             lab.script(method, "/measurements", statuses=[503])
             keyless = _run_one(library, policy, lab, method, "/measurements", rng)
             limited = _run_one(library, policy, lab, "GET", "/report", rng)
-        rows.append({"library": library, "503, 503, 200 waits": first.waits,
-                     "retry-after wait": limited.waits[0] if limited.waits else None,
-                     "429 attempts": limited.attempts, "429 waited": sum(limited.waits),
-                     "time budget": (None if library == "urllib3" else policy.time_budget),
-                     f"keyless {method} 503 retried": keyless.attempts > 1,
-                     "differs from the lesson": _WHY[library]})
-    return pd.DataFrame(rows).set_index("library")
+        rows.append({
+            pgettext("column", "library"): library,
+            pgettext("column", "503, 503, 200 waits"): first.waits,
+            pgettext("column", "retry-after wait"): limited.waits[0] if limited.waits else None,
+            pgettext("column", "429 attempts"): limited.attempts,
+            pgettext("column", "429 waited"): sum(limited.waits),
+            pgettext("column", "time budget"): (None if library == "urllib3"
+                                                else policy.time_budget),
+            _("keyless {method} 503 retried").format(method=method): keyless.attempts > 1,
+            pgettext("column", "differs from the lesson"): _(_WHY[library])})
+    return pd.DataFrame(rows).set_index(pgettext("column", "library"))
 
 
 def decision_sources(methods: tuple[str, ...] = ("GET", "POST")) -> pd.DataFrame:
@@ -222,15 +238,18 @@ def decision_sources(methods: tuple[str, ...] = ("GET", "POST")) -> pd.DataFrame
     [True, False]
     """
     outcomes = {"http/500": Outcome.http(500), "http/501": Outcome.http(501),
-                "http/429": Outcome.http(429), "network, sent=False": Outcome.network(sent=False),
-                "network, sent=True": Outcome.network(sent=True)}
+                "http/429": Outcome.http(429),
+                _("network, sent=False"): Outcome.network(sent=False),
+                _("network, sent=True"): Outcome.network(sent=True)}
     rows = []
     for m in methods:
         for name, o in outcomes.items():
             d = production_rule(o, m)
             rows.append((m, name, decide(o, m).retry, d.retry, d.reason))
-    return pd.DataFrame(rows, columns=["method", "outcome", "lesson", "production",
-                                       "why (production)"]).set_index(["method", "outcome"])
+    keys = [pgettext("column", "method"), pgettext("column", "outcome")]
+    return pd.DataFrame(rows, columns=[*keys, pgettext("column", "lesson"),
+                                       pgettext("column", "production"),
+                                       pgettext("column", "why (production)")]).set_index(keys)
 
 
 __all__ = ["LIBRARIES", "RULES", "DuplicateReport", "LibraryRun", "compare_libraries",

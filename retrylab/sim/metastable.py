@@ -29,6 +29,7 @@ import numpy.typing as npt
 
 from ..core._check import check_int
 from ..core.metastable import MetastableModel
+from ..i18n import _, number, percent
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -55,10 +56,13 @@ class FleetMetastableRun:
         user = float(self.user[tail].mean())
         amp = float(self.offered[tail].mean()) / user if user else 0.0
         good = float(self.goodput[tail].mean()) / user if user else 0.0
-        head = ("stays overloaded (metastable)" if self.recovered_at is None else
-                f"recovers at {self.recovered_at / 1000:.1f} s")
-        return (f"{self.clients} clients: {head}; at the end load {amp:.2f}x, "
-                f"goodput {100 * good:.0f}%")
+        if self.recovered_at is None:
+            return _("{clients} clients: stays overloaded (metastable); at the end load "
+                     "{load}x, goodput {goodput}").format(
+                         clients=self.clients, load=number(amp, 2), goodput=percent(100 * good))
+        return _("{clients} clients: recovers at {at} s; at the end load {load}x, goodput "
+                 "{goodput}").format(clients=self.clients, at=number(self.recovered_at / 1000, 1),
+                                     load=number(amp, 2), goodput=percent(100 * good))
 
 
 def metastable_fleet(model: MetastableModel | None = None, clients: int = 100_000,

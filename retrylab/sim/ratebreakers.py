@@ -20,6 +20,7 @@ import pandas as pd
 
 from ..core._check import check_choice, check_int, check_number
 from ..core.ratebreaker import RateBreaker
+from ..i18n import _, pgettext
 from .breakers import BreakerArray
 
 IntArray = npt.NDArray[np.int64]
@@ -325,17 +326,19 @@ def compare_breakers(clients: int = 1000, **settings: object) -> pd.DataFrame:
 
     Columns: requests let through to the dead server (per client), requests
     refused while it was healthy (per client), and how long after the outage
-    99% of breakers were closed again.
+    99% of breakers were closed again. Headers and rows are in the current language.
     """
     rows = []
     for kind in BREAKER_KINDS:
         r = breaker_outage(kind, clients, **settings)  # type: ignore[arg-type]
-        rows.append({"breaker": "consecutive failures (lesson)" if kind == "consecutive"
-                     else "failure rate (resilience4j)",
-                     "sent in outage / client": round(r.sent_in_outage / clients, 2),
-                     "refused while healthy / client": round(r.refused_healthy / clients, 2),
-                     "recovery (ms)": r.recovery_ms})
-    return pd.DataFrame(rows).set_index("breaker")
+        rows.append({
+            pgettext("column", "breaker"): _("consecutive failures (lesson)")
+            if kind == "consecutive" else _("failure rate (resilience4j)"),
+            pgettext("column", "sent in outage / client"): round(r.sent_in_outage / clients, 2),
+            pgettext("column", "refused while healthy / client"): round(
+                r.refused_healthy / clients, 2),
+            pgettext("column", "recovery (ms)"): r.recovery_ms})
+    return pd.DataFrame(rows).set_index(pgettext("column", "breaker"))
 
 
 #: The fleet an explorer simulates: 100 clients in steps of 250 ms (the notebook runs 1000).
