@@ -84,3 +84,14 @@ def test_a_metastable_fleet_summary_reads_turkish() -> None:
         line = metastable_fleet(clients=2000).summary()
     assert english.english_words(line) == [], line
     assert "yararlı iş hacmi" in line
+
+
+def test_compare_fleets_titles_a_run_the_catalogue_knows_in_turkish() -> None:
+    pytest.importorskip("matplotlib")
+    from retrylab.sim.fleet import outage_fleet
+    from retrylab.viz.fleet import compare_fleets
+    run = outage_fleet("none").run()
+    with language("tr"):
+        fig = compare_fleets({"no budget": run, "a name nobody translated": run})
+    titles = [ax.get_title() for ax in fig.axes]
+    assert titles[0].startswith("bütçesiz: ") and titles[1].startswith("a name nobody")

@@ -153,7 +153,10 @@ print(none.readout())
 # Every step in which someone retried:
 
 # %% [markdown] tags=["tr"] en_hash="1b0b8fc6"
-# Birinin yeniden denediği her adım:
+# Birinin yeniden denediği her adım. (Bu defterin filo tablolarında sütunlar,
+# hücrede seçildikleri kod adlarıyla görünür: `time_ms` adımın zamanı,
+# `retries` o adımdaki yeniden denemeler, `accepted` hizmet verilen, `rejected`
+# geri çevrilen istekler.)
 
 # %%
 waves = none.steps.query("retries > 0")
@@ -194,7 +197,9 @@ waves[["time_ms", "retries", "accepted", "rejected"]]
 # %% [markdown] tags=["tr"] en_hash="e193074a"
 # ## Sarsıntıyla daha hızlı toparlanma
 #
-# Aynı filo, 02 numaralı defterdeki her sarsıntı türüyle:
+# Aynı filo, 02 numaralı defterdeki her sarsıntı türüyle. (Sütunlar: `served`
+# hizmet verilen istemciler, `total_requests` toplam istek, `peak_retries` tek
+# bir adımdaki en çok yeniden deneme, `recovery_ms` birikimin eridiği an.)
 
 # %%
 jitters = ("none", "full", "equal", "decorrelated")
@@ -425,7 +430,11 @@ throttle.tokens, throttle.can_retry()
 # İkisi de hem `RetryPolicy.run(..., retry_budget=...)` içine hem de filoya
 # takılabilir; filoda bütün filo tek bir bütçeyi paylaşır, tıpkı bir hizmetin
 # bir başkasını çağırması gibi. Fırtına yeniden; her iki bütçeyle ve istemci
-# başına bir devre kesiciyle (04 numaralı defterdeki gibi 3 hata onu 5 s boyunca açık tutar):
+# başına bir devre kesiciyle (04 numaralı defterdeki gibi 3 hata onu 5 s
+# boyunca açık tutar). Satırlar hücredeki sözlüğün anahtarlarıdır (`"no
+# budget"` bütçesiz, `"gRPC throttling"` gRPC kısıtlaması, `"SRE budget"` SRE
+# bütçesi, `"breaker"` devre kesici); `amplification` yük çarpanı,
+# `overloaded_steps_after_outage` kesintiden sonraki aşırı yüklü adımlardır:
 
 # %%
 ends = {
@@ -520,7 +529,9 @@ assert storm_check.readout == StormExplorer.readout_for(budget="grpc")
 # kapalıysa, bir katmanın her denemesi alttaki katmanın bütün denemelerini
 # tetikler. Aşağıdaki simülasyon hiçbir şeyi çarpmaz: her katman için bir tane
 # olmak üzere gerçek `RetryPolicy.run` döngülerini iç içe koyar ve 100
-# kullanıcı isteği için her hizmete ulaşan çağrıları sayar.
+# kullanıcı isteği için her hizmete ulaşan çağrıları sayar (`service` hizmet,
+# `calls` çağrı sayısı, `per_request` istek başına çağrı; alıştırma 2 bu
+# tabloyu `["calls"]` ile okur).
 
 # %%
 layered_calls(layers=3, attempts=3, requests=100)

@@ -84,7 +84,10 @@ pd.set_option("display.max_colwidth", 90)
 # zaman, ağ hatası yalnız güvenli yöntemlerde denenir; doğrulama hataları, gövde
 # hataları ve iptaller hiç denenmez. (Anahtarsız bir `POST`, 502 ya da 503
 # sonrasında yine de yinelenen bir kayıt bırakabilir; sunucu isteği ağ geçidi
-# yanıt vermeden önce işlemişse bu olur: defter 05, alıştırma 1.)
+# yanıt vermeden önce işlemişse bu olur: defter 05, alıştırma 1.) Hücredeki
+# sözlüğün anahtarları kodda yazıldığı gibi kalır: `"503 on POST"` POST'ta 503,
+# `"network error on GET"` GET'te ağ hatası, `"body error on GET"` GET'te
+# gövde hatası, `"cancelled GET"` iptal edilmiş bir GET demektir.
 
 # %%
 cases = {"503 on POST": (Outcome.http(503), "POST"),
