@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from . import N_, _
 
-__all__ = ["JITTER_NAMES", "jitter_name"]
+__all__ = ["JITTER_NAMES", "RUN_NAMES", "jitter_name"]
 
 #: Each jitter's code value -> its name in a sentence (translated at use).
 JITTER_NAMES: dict[str, str] = {
@@ -32,3 +32,9 @@ def jitter_name(kind: str) -> str:
     an unknown kind is shown as it is."""
     name = JITTER_NAMES.get(kind)
     return kind if name is None else _(name)
+
+
+#: Names notebook 06 gives the fleet runs it compares; ``compare_fleets`` looks a run's
+#: name up in the catalogue, so these titles read Turkish in the Turkish edition.
+RUN_NAMES: tuple[str, ...] = (N_("no jitter"), N_("full jitter"), N_("no budget"),
+                              N_("gRPC throttling"), N_("SRE budget"), N_("breaker"))

@@ -37,7 +37,7 @@ from ..core._check import check_choice
 from ..core.backoff import JITTERS, Backoff, Jitter
 from ..core.budget import budget_from_name
 from ..core.policy import RetryPolicy
-from ..i18n import N_, _, number
+from ..i18n import _, number
 from ..sim.breakers import BreakerSettings
 from ..sim.fleet import Fleet, outage_fleet, storm_fleet
 from ..sim.fleetresult import FleetResult
@@ -210,15 +210,11 @@ def fleet_timeline(result: FleetResult, bin_ms: int | None = None,
     return fig
 
 
-#: Names notebook 06 gives the runs it compares (a name in the catalogue is shown translated).
-RUN_NAMES: tuple[str, ...] = (N_("no jitter"), N_("full jitter"), N_("no budget"),
-                              N_("gRPC throttling"), N_("SRE budget"), N_("breaker"))
-
-
 def compare_fleets(results: Mapping[str, FleetResult], bin_ms: int | None = None,
                    suptitle: str | None = None) -> Figure:
     """The load panel of several runs stacked, same axes, each titled by its name
-    (in the notebook's language when the catalogue has it, e.g. :data:`RUN_NAMES`).
+    (in the notebook's language when the catalogue has it: see
+    :data:`retrylab.i18n.terms.RUN_NAMES`).
 
     >>> from retrylab.sim.fleet import outage_fleet
     >>> fig = compare_fleets({"no jitter": outage_fleet("none").run(),
