@@ -493,9 +493,10 @@ show(compare_fleets({k: ends[k] for k in ("no budget", "gRPC throttling",
 #
 # Fırtına üzerinde aynı kaydırıcılar, artı yukarıdaki varsayım olan **ret
 # maliyeti** (`reject_cost`). **bütçe** (`budget`) kaydırıcısında `grpc` ya
-# da `sre`'yi veya **devre kesici** (`breaker`) kaydırıcısında **açık**'ı
-# deneyin; sonra tek başına **sarsıntı** = **tam**; sonra daha az **deneme
-# sayısı** (`attempts`); sonra **ret maliyeti** = 0. Kaydırıcı hemen yanıt versin diye keşif aracı fırtınayı
+# da `sre` seçeneğini, ya da **devre kesici** (`breaker`) kaydırıcısında
+# **açık** seçeneğini deneyin; sonra tek başına **sarsıntı** = **tam**; sonra
+# daha az **deneme sayısı** (`attempts`); sonra **ret maliyeti** = 0.
+# Kaydırıcı hemen yanıt versin diye keşif aracı fırtınayı
 # 1/10 ölçekte, 100 ms'lik adımlarla simüle eder (6000 istemci, 100 ms'lik
 # adım başına 20 kapasite: kapasiteye göre aynı yük, aynı süreler); göstergenin
 # ilk satırı bunu söyler. Yukarıdaki hücreler tam ölçeği çalıştırdı.
