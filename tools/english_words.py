@@ -59,8 +59,14 @@ foreground triggered refresh refreshes battery energy finished unfinished
 """.split()) - {"on", "at", "an", "a", "her", "son"}  # noqa: SIM905
 
 #: A chunk of text (between spaces) with one of these is code, a path or a number.
-CODE = re.compile(r"[_=(){}\[\]<>/\\|`#@$]|\w\.\w|^[-+]?\d|->|::")
-WORD = re.compile(r"[A-Za-z]+(?:'[a-z]+)?")
+CODE = re.compile(r"[_=(){}\[\]<>/\\|`#@$]|\w\.\w|^[-+]?\d|->|::"
+                  # a one-word string literal in a printed value: 'success', "network",
+                  r"|^['\"][\w-]+['\"][,:;]?$"
+                  # a protocol's own names (HTTP header fields), quoted as they are
+                  r"|Retry-After|Idempotency-Key")
+#: A whole line of program text (the lessons' JavaScript): a statement or a block's edge.
+CODE_LINE = re.compile(r"^\s*(//|\}|if \(|for \()|[;{}]\s*(//.*)?$")
+WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")  # Unicode letters: "eşit" is one (Turkish) word
 
 
 def english_words(text: str) -> list[str]:
@@ -70,7 +76,13 @@ def english_words(text: str) -> list[str]:
     ['Not', 'yet', 'replace', 'the', 'with', 'then', 'run', 'it']
     >>> english_words("sunucuya ulaşan ölçüm isteği: 3 (retry_after_too_long)")
     []
+    >>> english_words("eşit sarsıntı: 812 çağrı; (2, 'success', 2) Retry-After: 2")
+    []
+    >>> english_words('  if (sonuc.tur === "ag") return GUVENLI_YONTEM.has(yontem);  // not')
+    []
     """
+    if CODE_LINE.search(text):
+        return []
     found = []
     for chunk in text.split():
         if CODE.search(chunk):

@@ -85,6 +85,7 @@ from retrylab.lab.client import KeyMaker, http_send, sender
 from retrylab.lessons.lab_experiments import WRITE_MODES, write_experiment
 from retrylab.lab.server import LabServer
 from retrylab.lessons.outputs import SEED
+from retrylab.lessons.tables import label, localized
 from retrylab.viz.backoff import write_bars
 from retrylab.viz.explorers import (
     ERRORS,
@@ -259,9 +260,9 @@ examples = {
 }
 
 # %%
-pd.DataFrame({name: {"kind": o.kind, "status": o.status,
-                     "retry a GET?": decide(o, "GET").retry}
-              for name, o in examples.items()}).T
+localized(pd.DataFrame({name: {"kind": o.kind, "status": o.status,
+                               "retry a GET?": decide(o, "GET").retry}
+                        for name, o in examples.items()}).T)
 
 # %% [markdown]
 # Every outcome carries a `detail` in words:
@@ -271,7 +272,7 @@ pd.DataFrame({name: {"kind": o.kind, "status": o.status,
 
 # %%
 for name, o in examples.items():
-    print(f"{name:13} {o.detail or '-'}")
+    print(f"{label(name):13} {o.detail or '-'}")
 
 # %% [markdown]
 # **Body errors and cancellations are never retried.** A body error is the
@@ -315,10 +316,10 @@ for name, o in examples.items():
 
 # %%
 statuses = [400, 401, 403, 404, 409, 422, 429, 500, 502, 503]
-pd.DataFrame([(s, decide(Outcome.http(s), "GET").retry,
-               decide(Outcome.http(s), "GET").reason.split(": ", 1)[1])
-              for s in statuses],
-             columns=["status", "retry", "why"]).set_index("status")
+localized(pd.DataFrame([(s, decide(Outcome.http(s), "GET").retry,
+                         decide(Outcome.http(s), "GET").reason.split(": ", 1)[1])
+                        for s in statuses],
+                       columns=["status", "retry", "why"]).set_index("status"))
 
 # %% [markdown]
 # Try it: send an invalid measurement three times. The answer does not
@@ -355,9 +356,9 @@ before = lab.record_count
 closed = http_send(lab.url + "/measurements", "POST", {"value": -4.2})
 stored = lab.record_count - before
 dropped = http_send(lab.url + "/measurements", "POST", {"value": -4.2})
-pd.DataFrame({"client saw": [closed.kind, dropped.kind],
-              "server stored": [stored, lab.record_count - before - stored]},
-             index=["close", "drop"])
+localized(pd.DataFrame({"client saw": [closed.kind, dropped.kind],
+                        "server stored": [stored, lab.record_count - before - stored]},
+                       index=["close", "drop"]))
 
 # %% [markdown]
 # A timeout is the same kind of failure. Here the server takes 0.3 s and the
@@ -374,7 +375,7 @@ lab.script("POST", "/measurements", latency=0.3)
 before = lab.record_count
 late = http_send(lab.url + "/measurements", "POST", {"value": -4.2},
                  timeout=0.1)
-print(late.kind, "-", late.detail)
+print(label(late.kind), "-", late.detail)
 time.sleep(0.8)
 lab.unscript("POST", "/measurements")
 lab.record_count - before
@@ -436,13 +437,13 @@ lab.record_count - before
 # %%
 methods = ["GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE", "POST", "PATCH"]
 net = Outcome.network()
-pd.DataFrame({m: {"safe (RFC)": m in SAFE_METHODS,
-                  "idempotent (RFC)": m in IDEMPOTENT_METHODS,
-                  "web lesson": decide(net, m).retry,
-                  "RFC rule": decide(
-                      net, m, safe_methods=IDEMPOTENT_METHODS).retry,
-                  "mobile lesson": m in {"GET", "PUT", "DELETE"}}
-              for m in methods}).T
+localized(pd.DataFrame({m: {"safe (RFC)": m in SAFE_METHODS,
+                            "idempotent (RFC)": m in IDEMPOTENT_METHODS,
+                            "web lesson": decide(net, m).retry,
+                            "RFC rule": decide(
+                                net, m, safe_methods=IDEMPOTENT_METHODS).retry,
+                            "mobile lesson": m in {"GET", "PUT", "DELETE"}}
+                        for m in methods}).T)
 
 # %% [markdown]
 # The web lesson's rule is the stricter one, and that has reasons:
@@ -582,11 +583,11 @@ for mode, bar in bars.items():
         1000, 0.2, mode, seed=SEED,
         progress=lambda done, _, bar=bar: setattr(bar, "value", done))
 counts = pd.concat([r.series() for r in reports.values()], axis=1)
-counts
+localized(counts)
 
 # %%
 for mode, r in reports.items():
-    print(f"{mode:7} 1,000 writes, {r.sent} requests in {r.seconds:.2f} s")
+    print(r.summary())
 
 # %%
 show(write_bars(counts, drop_rate=0.2))
@@ -767,7 +768,7 @@ len(decisions)
 # anahtarıyla denendiği, `no` hiçbir zaman denenmediği anlamına gelir:
 
 # %%
-verdict_table(decisions)
+localized(verdict_table(decisions))
 
 # %% [markdown]
 # And the reasons for one method, here `PUT`; change the filter to see
@@ -779,8 +780,8 @@ verdict_table(decisions)
 
 # %%
 for row in decisions.query("method == 'PUT'").itertuples():
-    print(f"{row.outcome:9} key={'yes' if row.key else 'no':3}  "
-          f"{'retry' if row.retry else 'no':5}  {row.reason}")
+    print(f"{label(row.outcome):9} key={label('yes' if row.key else 'no'):3}  "
+          f"{label('retry' if row.retry else 'no'):5}  {row.reason}")
 
 # %%
 lab.close()
@@ -837,7 +838,7 @@ lab.close()
 # %%
 from retrylab.exercises.ex01 import cases_table, check_retried_cases
 
-cases_table()
+localized(cases_table())
 
 # %% tags=["scaffold"]
 answer = ...
