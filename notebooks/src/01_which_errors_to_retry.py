@@ -175,15 +175,14 @@ lab
 # * bir **HTTP hatasından** sonra yalnızca **429** ve **5xx** yeniden denenir
 #   (bunlar zamanla değişir); diğer bütün durum kodları isteğin kendisiyle
 #   ilgilidir;
-# * bir **ağ hatasından** sonra yalnızca **güvenli yöntemler** olan GET, HEAD
-#   ve OPTIONS ya da yazma isteği sunucunun uyduğu bir **tekillik anahtarı**
-#   taşıyan herhangi bir yöntem yeniden denenir (sunucu isteği zaten işlemiş
-#   olabilir);
+# * bir **ağ hatasından** sonra yalnızca **güvenli yöntemler** (GET, HEAD,
+#   OPTIONS) ya da sunucunun tanıdığı bir **tekillik anahtarı** taşıyan yazma
+#   istekleri yeniden denenir (sunucu isteği zaten işlemiş olabilir);
 # * bir **gövde hatası** ya da bir **iptal** (ya da bir başarı) asla yeniden
 #   denenmez.
 #
-# Bunun için dersin JavaScript kodu, `yeniden-deneme.mjs` dosyasından (kodun
-# kuralında anahtar yoktur; anahtarı dersin metni ekler):
+# Dersin bu kural için yazdığı kod (`yeniden-deneme.mjs`; kodun kuralında
+# anahtar yoktur, anahtarı dersin metni ekler):
 
 # %%
 from retrylab.exercises.build import check_should_retry
@@ -200,7 +199,7 @@ js_program("yeniden-deneme.mjs", "const GUVENLI_YONTEM", "return false;")
 # differ.
 
 # %% [markdown] tags=["tr"] en_hash="482470c7"
-# **Alıştırma 1 (kendiniz kurun).** `should_retry` fonksiyonunu Python'da yazın.
+# **Alıştırma 1 (kendiniz kurun).** `should_retry` işlevini Python'da yazın.
 # Bir `Outcome` nesnesinin `.kind` alanı (`"success"`, `"http"`, `"network"`,
 # `"body"` ya da `"cancelled"`) ve `"http"` için `.status` alanı vardır.
 # Denetleyici önce dersin örneklerini, ardından 400'den 599'a kadar her durum
@@ -427,8 +426,8 @@ lab.record_count - before
 #   (tekrarlanması aynı sonucu veren) sayar: böyle bir isteği iki kez göndermek,
 #   bir kez göndermekle aynı *amaçlanan* etkiyi doğurur. Ayrıca idempotent
 #   isteklerin "bir iletişim hatası olursa otomatik olarak tekrarlanabileceğini"
-#   ve bir istemcinin, yöntemden bağımsız olarak isteğin anlamının aslında idempotent olduğunu bilmedikçe ya da hiç
-#   uygulanmadığını anlayamadıkça idempotent olmayan bir isteği otomatik olarak
+#   ve bir istemcinin, yöntemden bağımsız olarak isteğin anlamının aslında
+#   idempotent olduğunu bilmedikçe ya da hiç uygulanmadığını anlayamadıkça idempotent olmayan bir isteği otomatik olarak
 #   yeniden denememesi gerektiğini ekler.
 #
 # Son üç sütun, her birinin ağ hatasından sonra (anahtar olmadan) hangi
@@ -610,18 +609,20 @@ show(write_bars(counts, drop_rate=0.2))
 # Only the key makes the write both safe and certain.
 
 # %% [markdown] tags=["tr"] en_hash="5865625d"
-# Tabloyu sunucunun gerçeğini akılda tutarak okuyun (`stored` ve `duplicates`,
-# istemcinin inandığından değil, sunucunun kayıtlarından gelir):
+# Tabloyu sunucunun gerçeğini akılda tutarak okuyun: **kaydedilen** ve **kopya**
+# satırları (kodda `counts` tablosunun `stored` ve `duplicates` satırları),
+# istemcinin inandığından değil, sunucunun kayıtlarından gelir. Sütunlar üç
+# istemcidir (kodda `key`, `unsafe`, `lesson`):
 #
-# * **key**: tam olarak 1.000 kayıt; hiçbiri kaybolmadı, hiçbiri iki kez
+# * **anahtar** (`key`): tam olarak 1.000 kayıt; hiçbiri kaybolmadı, hiçbiri iki kez
 #   yazılmadı. Kaybolan 249 yanıt yeniden denendi ve sunucu tekrarları
 #   belleğinden yanıtladı. İki yazma isteği dört yanıtını da kaybetti ve onaysız
 #   kaldı: veri güvendedir, aynı anahtarla sonradan yapılacak bir yeniden deneme
 #   bunu doğrular.
-# * **unsafe**: 1.000 ölçüm için 1.249 kayıt: yeniden denenen her kayıp yanıt
+# * **güvensiz** (`unsafe`): 1.000 ölçüm için 1.249 kayıt: yeniden denenen her kayıp yanıt
 #   bir kopyadır; 249 kopya, tam olarak ağ hatasından sonraki yeniden deneme
 #   sayısı kadar.
-# * **lesson**: kopya yok, ama istemcinin *başarısız* olarak bildirdiği 203
+# * **ders** (`lesson`): kopya yok, ama istemcinin *başarısız* olarak bildirdiği 203
 #   ölçüm kaydedilmiştir. Kullanıcıya "kaydedilmedi" denir, kullanıcı
 #   "gönder"e elle yeniden basar ve kopya yine de ortaya çıkar.
 #
@@ -812,7 +813,7 @@ lab.close()
 # %% [markdown] tags=["tr"] en_hash="8f91d954"
 # ## Özet
 #
-# * Bir hata; HTTP hatası, ağ hatası, gövde hatası ya da iptaldir. Gövde
+# * Bir hata ya HTTP hatası, ya ağ hatası, ya gövde hatası ya da iptaldir. Gövde
 #   hataları ve iptaller asla yeniden denenmez.
 # * HTTP hatasından sonra sunucunun kararı bilinir: 429 ve 5xx zamanla
 #   değişebilir ve yeniden denenir; diğer bütün 4xx'ler isteğin kendisiyle

@@ -29,7 +29,7 @@ import pandas as pd
 
 from ..i18n import NP_, pgettext
 
-__all__ = ["LABELS", "label", "localized"]
+__all__ = ["LABELS", "LINES", "label", "line", "localized"]
 
 T = TypeVar("T", pd.DataFrame, pd.Series)
 
@@ -54,6 +54,10 @@ LABELS: frozenset[str] = frozenset({
     NP_("table", "duplicates"), NP_("table", "acknowledged"),
     NP_("table", "unacknowledged"), NP_("table", "lost"),
     NP_("table", "retried_after_network"), NP_("table", "unsafe"), NP_("table", "lesson"),
+    # 02: the strategies and jitters
+    NP_("table", "fixed"), NP_("table", "linear"), NP_("table", "exponential"),
+    NP_("table", "capped"), NP_("table", "full jitter"), NP_("table", "decorrelated"),
+    NP_("table", "full"), NP_("table", "equal"), NP_("table", "proportional"),
     # 03: the loop's stops and costs
     NP_("table", "backoff (ms)"), NP_("table", "Retry-After (ms)"),
     NP_("table", "wait (ms)"), NP_("table", "attempts"), NP_("table", "waits (ms)"),
@@ -75,9 +79,45 @@ LABELS: frozenset[str] = frozenset({
 })
 
 
+#: The notebooks' printed lines, as templates with named placeholders.
+LINES: frozenset[str] = frozenset({
+    NP_("line", "{name} {attempts} attempt(s), requests {seconds} s"),
+    NP_("line", "cancelled during the wait; requests sent: {sent}"),
+    NP_("line", "{start} - {end} ms  {state}"),
+    NP_("line", "clients waking at exactly {cap} ms: {count}"),
+})
+
+
+def line(template: str, **values: Any) -> str:
+    """One printed line: ``template`` (one of :data:`LINES`) in the notebook's language,
+    filled with ``values`` (write a decimal with :func:`retrylab.i18n.number`).
+
+    >>> line("cancelled during the wait; requests sent: {sent}", sent=1)
+    'cancelled during the wait; requests sent: 1'
+    """
+    if template not in LINES:
+        raise ValueError(f"template={template!r} is out of range: it must be one of "
+                         "retrylab.lessons.tables.LINES")
+    return pgettext("line", template).format(**values)
+
+
+#: Axis names that read differently from the same header (02's ``retry``: a retry's number).
+AXIS_LABELS: frozenset[str] = frozenset({NP_("table axis", "retry")})
+
+
+def _axis(name: Any) -> Any:
+    return pgettext("table axis", name) if name in AXIS_LABELS else label(name)
+
+
 def label(text: Any) -> Any:
     """``text`` in the notebook's language if it is one of :data:`LABELS`, else as it is."""
     return pgettext("table", text) if isinstance(text, str) and text in LABELS else text
+
+
+def _values(column: pd.Series) -> pd.Series:
+    """``column``'s text values through :func:`label`, its dtype kept (4 stays 4, not 4.0)."""
+    return pd.Series([label(v) for v in column], index=column.index, name=column.name,
+                     dtype=column.dtype)
 
 
 def localized(table: T) -> T:
@@ -86,13 +126,13 @@ def localized(table: T) -> T:
     out = table.rename(index=label)
     if isinstance(out, pd.DataFrame):
         out = out.rename(columns=label)
-        out.columns = out.columns.set_names([label(n) for n in out.columns.names])
+        out.columns = out.columns.set_names([_axis(n) for n in out.columns.names])
         for i in range(out.shape[1]):
             if out.iloc[:, i].dtype.kind in "OSU":
-                out.isetitem(i, out.iloc[:, i].map(label))
+                out.isetitem(i, _values(out.iloc[:, i]))
     else:
         out.name = label(out.name)
         if out.dtype.kind in "OSU":
-            out = out.map(label)
-    out.index = out.index.set_names([label(n) for n in out.index.names])
+            out = _values(out)
+    out.index = out.index.set_names([_axis(n) for n in out.index.names])
     return out
