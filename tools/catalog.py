@@ -30,7 +30,8 @@ LOCALE = ROOT / "retrylab" / "i18n" / "locale"
 DOMAIN = "retrylab"
 #: Where marked messages live: the package and the notebooks' sources.
 SOURCES = (ROOT / "retrylab", ROOT / "notebooks" / "src")
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2),
+            "NP_": ((1, "c"), 2)}
 LANGS = ("tr",)
 
 

@@ -44,7 +44,7 @@
 # # 00 · Buradan başlayın: yeniden deneme, geri çekilme, sarsıntı ve devre kesiciler
 #
 # **Sonraki:** [01 · Hangi hatalar yeniden denenir](01_which_errors_to_retry.ipynb) ·
-# **Ön koşullar:** Python (fonksiyonlar, listeler, döngüler); ağ bilgisi gerekmez ·
+# **Ön koşullar:** Python (işlevler, listeler, döngüler); ağ bilgisi gerekmez ·
 # **Süre:** yaklaşık 20 dakika
 #
 # [![Binder](https://mybinder.org/badge_logo.svg)](https://mybinder.org/v2/gh/retrylab/retrylab/HEAD?urlpath=lab/tree/notebooks/tr/00_start_here.ipynb) bu defterleri
@@ -154,9 +154,9 @@
 # * **deneme**, isteğin bir kez gönderilmesidir ve 1'den sayılır: **1. deneme
 #   ilk gönderimdir**, 2. deneme ilk yeniden gönderimdir;
 # * **yeniden deneme**, bir hatadan sonraki bir bekleme ve bir denemedir.
-#   Formüllerde yeniden deneme numarası **n 0'dan sayılır**: n = 0 yeniden
-#   denemesi 2. denemeden önceki beklemedir; genel olarak n yeniden denemesi
-#   (n + 2). denemeden önce gelir;
+#   Formüllerde yeniden deneme numarası **n 0'dan sayılır**: n = 0 numaralı
+#   yeniden deneme 2. denemeden önceki beklemedir; genel olarak n numaralı
+#   yeniden deneme (n + 2). denemeden önce gelir;
 # * satırlarını 1, 2, 3 diye numaralayan tablolar (dersin `deneme` sütunu,
 #   `waits_table`'ın `retry` sütunu) yeniden denemeleri 1'den sayar: k. satır
 #   n = k − 1'dir, yani (k + 1). denemeden önceki beklemedir.

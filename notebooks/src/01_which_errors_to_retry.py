@@ -85,6 +85,7 @@ from retrylab.lab.client import KeyMaker, http_send, sender
 from retrylab.lessons.lab_experiments import WRITE_MODES, write_experiment
 from retrylab.lab.server import LabServer
 from retrylab.lessons.outputs import SEED
+from retrylab.lessons.tables import label, localized
 from retrylab.viz.backoff import write_bars
 from retrylab.viz.explorers import (
     ERRORS,
@@ -174,15 +175,14 @@ lab
 # * bir **HTTP hatasından** sonra yalnızca **429** ve **5xx** yeniden denenir
 #   (bunlar zamanla değişir); diğer bütün durum kodları isteğin kendisiyle
 #   ilgilidir;
-# * bir **ağ hatasından** sonra yalnızca **güvenli yöntemler** olan GET, HEAD
-#   ve OPTIONS ya da yazma isteği sunucunun uyduğu bir **tekillik anahtarı**
-#   taşıyan herhangi bir yöntem yeniden denenir (sunucu isteği zaten işlemiş
-#   olabilir);
+# * bir **ağ hatasından** sonra yalnızca **güvenli yöntemler** (GET, HEAD,
+#   OPTIONS) ya da sunucunun tanıdığı bir **tekillik anahtarı** taşıyan yazma
+#   istekleri yeniden denenir (sunucu isteği zaten işlemiş olabilir);
 # * bir **gövde hatası** ya da bir **iptal** (ya da bir başarı) asla yeniden
 #   denenmez.
 #
-# Bunun için dersin JavaScript kodu, `yeniden-deneme.mjs` dosyasından (kodun
-# kuralında anahtar yoktur; anahtarı dersin metni ekler):
+# Dersin bu kural için yazdığı kod (`yeniden-deneme.mjs`; kodun kuralında
+# anahtar yoktur, anahtarı dersin metni ekler):
 
 # %%
 from retrylab.exercises.build import check_should_retry
@@ -199,7 +199,7 @@ js_program("yeniden-deneme.mjs", "const GUVENLI_YONTEM", "return false;")
 # differ.
 
 # %% [markdown] tags=["tr"] en_hash="482470c7"
-# **Alıştırma 1 (kendiniz kurun).** `should_retry` fonksiyonunu Python'da yazın.
+# **Alıştırma 1 (kendiniz kurun).** `should_retry` işlevini Python'da yazın.
 # Bir `Outcome` nesnesinin `.kind` alanı (`"success"`, `"http"`, `"network"`,
 # `"body"` ya da `"cancelled"`) ve `"http"` için `.status` alanı vardır.
 # Denetleyici önce dersin örneklerini, ardından 400'den 599'a kadar her durum
@@ -259,9 +259,9 @@ examples = {
 }
 
 # %%
-pd.DataFrame({name: {"kind": o.kind, "status": o.status,
-                     "retry a GET?": decide(o, "GET").retry}
-              for name, o in examples.items()}).T
+localized(pd.DataFrame({name: {"kind": o.kind, "status": o.status,
+                               "retry a GET?": decide(o, "GET").retry}
+                        for name, o in examples.items()}).T)
 
 # %% [markdown]
 # Every outcome carries a `detail` in words:
@@ -271,7 +271,7 @@ pd.DataFrame({name: {"kind": o.kind, "status": o.status,
 
 # %%
 for name, o in examples.items():
-    print(f"{name:13} {o.detail or '-'}")
+    print(f"{label(name):13} {o.detail or '-'}")
 
 # %% [markdown]
 # **Body errors and cancellations are never retried.** A body error is the
@@ -315,10 +315,10 @@ for name, o in examples.items():
 
 # %%
 statuses = [400, 401, 403, 404, 409, 422, 429, 500, 502, 503]
-pd.DataFrame([(s, decide(Outcome.http(s), "GET").retry,
-               decide(Outcome.http(s), "GET").reason.split(": ", 1)[1])
-              for s in statuses],
-             columns=["status", "retry", "why"]).set_index("status")
+localized(pd.DataFrame([(s, decide(Outcome.http(s), "GET").retry,
+                         decide(Outcome.http(s), "GET").reason.split(": ", 1)[1])
+                        for s in statuses],
+                       columns=["status", "retry", "why"]).set_index("status"))
 
 # %% [markdown]
 # Try it: send an invalid measurement three times. The answer does not
@@ -355,9 +355,9 @@ before = lab.record_count
 closed = http_send(lab.url + "/measurements", "POST", {"value": -4.2})
 stored = lab.record_count - before
 dropped = http_send(lab.url + "/measurements", "POST", {"value": -4.2})
-pd.DataFrame({"client saw": [closed.kind, dropped.kind],
-              "server stored": [stored, lab.record_count - before - stored]},
-             index=["close", "drop"])
+localized(pd.DataFrame({"client saw": [closed.kind, dropped.kind],
+                        "server stored": [stored, lab.record_count - before - stored]},
+                       index=["close", "drop"]))
 
 # %% [markdown]
 # A timeout is the same kind of failure. Here the server takes 0.3 s and the
@@ -374,7 +374,7 @@ lab.script("POST", "/measurements", latency=0.3)
 before = lab.record_count
 late = http_send(lab.url + "/measurements", "POST", {"value": -4.2},
                  timeout=0.1)
-print(late.kind, "-", late.detail)
+print(label(late.kind), "-", late.detail)
 time.sleep(0.8)
 lab.unscript("POST", "/measurements")
 lab.record_count - before
@@ -426,8 +426,8 @@ lab.record_count - before
 #   (tekrarlanması aynı sonucu veren) sayar: böyle bir isteği iki kez göndermek,
 #   bir kez göndermekle aynı *amaçlanan* etkiyi doğurur. Ayrıca idempotent
 #   isteklerin "bir iletişim hatası olursa otomatik olarak tekrarlanabileceğini"
-#   ve bir istemcinin, yöntemden bağımsız olarak isteğin anlamının aslında idempotent olduğunu bilmedikçe ya da hiç
-#   uygulanmadığını anlayamadıkça idempotent olmayan bir isteği otomatik olarak
+#   ve bir istemcinin, yöntemden bağımsız olarak isteğin anlamının aslında
+#   idempotent olduğunu bilmedikçe ya da hiç uygulanmadığını anlayamadıkça idempotent olmayan bir isteği otomatik olarak
 #   yeniden denememesi gerektiğini ekler.
 #
 # Son üç sütun, her birinin ağ hatasından sonra (anahtar olmadan) hangi
@@ -436,13 +436,13 @@ lab.record_count - before
 # %%
 methods = ["GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE", "POST", "PATCH"]
 net = Outcome.network()
-pd.DataFrame({m: {"safe (RFC)": m in SAFE_METHODS,
-                  "idempotent (RFC)": m in IDEMPOTENT_METHODS,
-                  "web lesson": decide(net, m).retry,
-                  "RFC rule": decide(
-                      net, m, safe_methods=IDEMPOTENT_METHODS).retry,
-                  "mobile lesson": m in {"GET", "PUT", "DELETE"}}
-              for m in methods}).T
+localized(pd.DataFrame({m: {"safe (RFC)": m in SAFE_METHODS,
+                            "idempotent (RFC)": m in IDEMPOTENT_METHODS,
+                            "web lesson": decide(net, m).retry,
+                            "RFC rule": decide(
+                                net, m, safe_methods=IDEMPOTENT_METHODS).retry,
+                            "mobile lesson": m in {"GET", "PUT", "DELETE"}}
+                        for m in methods}).T)
 
 # %% [markdown]
 # The web lesson's rule is the stricter one, and that has reasons:
@@ -582,11 +582,11 @@ for mode, bar in bars.items():
         1000, 0.2, mode, seed=SEED,
         progress=lambda done, _, bar=bar: setattr(bar, "value", done))
 counts = pd.concat([r.series() for r in reports.values()], axis=1)
-counts
+localized(counts)
 
 # %%
 for mode, r in reports.items():
-    print(f"{mode:7} 1,000 writes, {r.sent} requests in {r.seconds:.2f} s")
+    print(r.summary())
 
 # %%
 show(write_bars(counts, drop_rate=0.2))
@@ -609,18 +609,20 @@ show(write_bars(counts, drop_rate=0.2))
 # Only the key makes the write both safe and certain.
 
 # %% [markdown] tags=["tr"] en_hash="5865625d"
-# Tabloyu sunucunun gerçeğini akılda tutarak okuyun (`stored` ve `duplicates`,
-# istemcinin inandığından değil, sunucunun kayıtlarından gelir):
+# Tabloyu sunucunun gerçeğini akılda tutarak okuyun: **kaydedilen** ve **kopya**
+# satırları (kodda `counts` tablosunun `stored` ve `duplicates` satırları),
+# istemcinin inandığından değil, sunucunun kayıtlarından gelir. Sütunlar üç
+# istemcidir (kodda `key`, `unsafe`, `lesson`):
 #
-# * **key**: tam olarak 1.000 kayıt; hiçbiri kaybolmadı, hiçbiri iki kez
+# * **anahtar** (`key`): tam olarak 1.000 kayıt; hiçbiri kaybolmadı, hiçbiri iki kez
 #   yazılmadı. Kaybolan 249 yanıt yeniden denendi ve sunucu tekrarları
 #   belleğinden yanıtladı. İki yazma isteği dört yanıtını da kaybetti ve onaysız
 #   kaldı: veri güvendedir, aynı anahtarla sonradan yapılacak bir yeniden deneme
 #   bunu doğrular.
-# * **unsafe**: 1.000 ölçüm için 1.249 kayıt: yeniden denenen her kayıp yanıt
+# * **güvensiz** (`unsafe`): 1.000 ölçüm için 1.249 kayıt: yeniden denenen her kayıp yanıt
 #   bir kopyadır; 249 kopya, tam olarak ağ hatasından sonraki yeniden deneme
 #   sayısı kadar.
-# * **lesson**: kopya yok, ama istemcinin *başarısız* olarak bildirdiği 203
+# * **ders** (`lesson`): kopya yok, ama istemcinin *başarısız* olarak bildirdiği 203
 #   ölçüm kaydedilmiştir. Kullanıcıya "kaydedilmedi" denir, kullanıcı
 #   "gönder"e elle yeniden basar ve kopya yine de ortaya çıkar.
 #
@@ -767,7 +769,7 @@ len(decisions)
 # anahtarıyla denendiği, `no` hiçbir zaman denenmediği anlamına gelir:
 
 # %%
-verdict_table(decisions)
+localized(verdict_table(decisions))
 
 # %% [markdown]
 # And the reasons for one method, here `PUT`; change the filter to see
@@ -779,8 +781,8 @@ verdict_table(decisions)
 
 # %%
 for row in decisions.query("method == 'PUT'").itertuples():
-    print(f"{row.outcome:9} key={'yes' if row.key else 'no':3}  "
-          f"{'retry' if row.retry else 'no':5}  {row.reason}")
+    print(f"{label(row.outcome):9} key={label('yes' if row.key else 'no'):3}  "
+          f"{label('retry' if row.retry else 'no'):5}  {row.reason}")
 
 # %%
 lab.close()
@@ -811,7 +813,7 @@ lab.close()
 # %% [markdown] tags=["tr"] en_hash="8f91d954"
 # ## Özet
 #
-# * Bir hata; HTTP hatası, ağ hatası, gövde hatası ya da iptaldir. Gövde
+# * Bir hata ya HTTP hatası, ya ağ hatası, ya gövde hatası ya da iptaldir. Gövde
 #   hataları ve iptaller asla yeniden denenmez.
 # * HTTP hatasından sonra sunucunun kararı bilinir: 429 ve 5xx zamanla
 #   değişebilir ve yeniden denenir; diğer bütün 4xx'ler isteğin kendisiyle
@@ -837,7 +839,7 @@ lab.close()
 # %%
 from retrylab.exercises.ex01 import cases_table, check_retried_cases
 
-cases_table()
+localized(cases_table())
 
 # %% tags=["scaffold"]
 answer = ...

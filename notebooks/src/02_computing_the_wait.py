@@ -56,7 +56,9 @@ set_language("en")  # the language of this notebook's figures and explorers
 
 # %%
 from retrylab import Backoff, Mulberry32
+from retrylab.i18n import current
 from retrylab.lessons import outputs as lesson
+from retrylab.lessons.tables import line, localized
 from retrylab.viz.kit import show
 from retrylab.viz.herd import herd_data, herd_histogram
 from retrylab.viz.backoff import lesson_backoffs, wait_schedule, waits_table
@@ -98,7 +100,7 @@ SEED = lesson.SEED
 strategies = lesson_backoffs()
 plain = {name: b for name, b in strategies.items() if b.jitter == "none"}
 sent_at = waits_table(plain, retries=50).cumsum()
-(sent_at <= 10_000).sum()
+localized((sent_at <= 10_000).sum())
 
 # %% [markdown]
 # Fixed waits send 50 retries in 10 s, linear ones 9; exponential backoff
@@ -132,9 +134,11 @@ sent_at = waits_table(plain, retries=50).cumsum()
 # çekilir. Üstel büyüme tek başına sınırsızdır, bu yüzden bir **tavan** konur.
 # $n$ numaralı yeniden denemeden önce ($n = 0$'dan sayarak):
 #
-# $$\text{ceiling}(n) = \min(\text{cap},\ \text{base} \times \text{factor}^n)$$
+# $$\text{üst sınır}(n) = \min(\text{tavan},\ \text{taban} \times \text{çarpan}^n)$$
 #
-# Dersin değerleriyle, yani taban 200 ms, çarpan 2 ve tavan 5000 ms ile:
+# (Kodda `ceiling`, `cap`, `base`, `factor`. *Üst sınır*, o yeniden denemenin
+# sarsıntı aralığının üst ucudur; *tavan* ise `cap`, hiçbir beklemenin aşamadığı
+# sabit sınırdır.) Dersin değerleriyle, yani taban 200 ms, çarpan 2 ve tavan 5000 ms ile:
 
 # %%
 capped = Backoff(base=200, factor=2, cap=5000)
@@ -171,20 +175,19 @@ capped.ceilings(range(8)).tolist()
 #
 # Ders beklemeye iki yolla **sarsıntı** (rastgelelik) katar. Burada `r`,
 # üretecin [0, 1) aralığından verdiği bir sayıdır; `round` ise JavaScript'in
-# yarımları *yukarı* yuvarlayan `Math.round` fonksiyonudur (`Math.round(2.5)`
+# yarımları *yukarı* yuvarlayan `Math.round` işlevidir (`Math.round(2.5)`
 # 3'tür, Python'ın `round(2.5)` ifadesi ise 2): `retrylab.js_round` bu
 # yuvarlamadır.
 #
-# * **tam sarsıntı**, n yeniden denemesinden önce:
+# * **tam sarsıntı**, n numaralı yeniden denemeden önce:
 #   `round(r × min(cap, base × factor^n))`, 0 ile üst sınır arasında düzgün
 #   dağılmış bir bekleme;
 # * **ilişkisiz sarsıntı**: `min(cap, round(base + r × (3 × prev − base)))`;
 #   burada `prev` bir önceki beklemedir (ilk yeniden deneme için taban, yani
 #   200 ms); her bekleme n'ye değil, bir öncekine bağlıdır.
 #
-# Dersin programı `geri-cekilme.mjs`, olduğu gibi (`TABAN` taban, `CARPAN`
-# çarpan, `TAVAN` tavan, `sarsıntı` jitter, `ilişkisiz` decorrelated demektir;
-# 00 numaralı defterdeki terim sözlüğüne bakın):
+# Dersin `geri-cekilme.mjs` programı, olduğu gibi (Python'daki karşılıkları:
+# `TABAN` → `base`, `CARPAN` → `factor`, `TAVAN` → `cap`):
 
 # %%
 from retrylab import js_round
@@ -201,10 +204,10 @@ js_program("geri-cekilme.mjs")
 # cases you have not seen (exact halves included).
 
 # %% [markdown] tags=["tr"] en_hash="bfca9c45"
-# **Alıştırma 1 (kendiniz kurun).** `full_jitter(n, r)` fonksiyonunu yazın: dersin
+# **Alıştırma 1 (kendiniz kurun).** `full_jitter(n, r)` işlevini yazın: dersin
 # değerleriyle (taban 200 ms, çarpan 2, tavan 5000 ms) `r` sayısı için `n`
-# yeniden denemesinden önceki bekleme (n = 0 ilk yeniden denemedir, yani 2.
-# denemeden önceki bekleme). Denetleyici fonksiyonunuzu önce dersin tablosunun
+# numaralı yeniden denemeden önceki bekleme (n = 0 ilk yeniden denemedir, yani
+# 2. denemeden önceki bekleme). Denetleyici işlevinizi önce dersin tablosunun
 # altı satırıyla, ardından sizin görmediğiniz örneklerle (tam olarak yarıma
 # denk gelen değerler dahil) karşılaştırır.
 
@@ -230,7 +233,7 @@ check_full_jitter(full_jitter)
 # `prev = 200`).
 
 # %% [markdown] tags=["tr"] en_hash="8b77bf69"
-# **Alıştırma 2 (kendiniz kurun).** `decorrelated(prev, r)` fonksiyonunu yazın:
+# **Alıştırma 2 (kendiniz kurun).** `decorrelated(prev, r)` işlevini yazın:
 # `prev` ms'lik bir beklemeden sonraki ilişkisiz sarsıntılı bekleme (ilk çağrı
 # `prev = 200` alır).
 
@@ -286,7 +289,7 @@ print(lesson.backoff_table_text("tr"))
 # `retrylab`'dan aynı tablo, İngilizce olarak:
 
 # %%
-lesson.backoff_table()
+localized(lesson.backoff_table())
 
 # %% [markdown]
 # The rows count retries from 1, as the lesson's `deneme` column does: row
@@ -298,11 +301,11 @@ lesson.backoff_table()
 
 # %% [markdown] tags=["tr"] en_hash="af091554"
 # Satırlar, dersin `deneme` sütunu gibi yeniden denemeleri 1'den sayar: k.
-# satır n = k − 1 yeniden denemesidir, yani k + 1. denemeden önceki bekleme
+# satır n = k − 1 numaralı yeniden denemedir, yani (k + 1). denemeden önceki bekleme
 # (dolayısıyla üst sınırı 800 ms olan 3. satır, 4. denemeden önceki
 # beklemedir). Yukarıdaki sarsıntı sütunları retrylab'ındır. İşte aynı ortak
-# üreteçle, yazdığınız iki fonksiyondan yeniden hesaplanmış hâlleri
-# (fonksiyonlarınızdan biri hâlâ iskeletse ya da henüz Doğru değilse yerine
+# üreteçle, yazdığınız iki işlevden yeniden hesaplanmış hâlleri
+# (işlevlerinizden biri hâlâ iskeletse ya da henüz Doğru değilse yerine
 # retrylab'ınki kullanılır ve ilk satır bunu söyler):
 
 # %%
@@ -338,7 +341,7 @@ r.round(4).tolist()
 # değeri dışında bütün sarsıntı değerleri değişir:
 
 # %%
-waits_table(shared=False)[["full jitter", "decorrelated"]]
+localized(waits_table(shared=False)[["full jitter", "decorrelated"]])
 
 # %% [markdown]
 # Keep this in mind whenever you compare numbers with the lesson: the same
@@ -365,7 +368,7 @@ waits_table(shared=False)[["full jitter", "decorrelated"]]
 # beklemeleriyle birlikte:
 
 # %%
-waits_table(strategies)
+localized(waits_table(strategies))
 
 # %%
 show(wait_schedule(strategies))
@@ -410,7 +413,7 @@ show(wait_schedule(strategies))
 # %%
 kinds = {j: Backoff(200, 2, 5000, jitter=j)
          for j in ("full", "equal", "decorrelated", "proportional")}
-waits_table(kinds, shared=False)
+localized(waits_table(kinds, shared=False))
 
 # %% [markdown]
 # Equal jitter never drops below half the ceiling (100, 200, 400, ...), and
@@ -453,10 +456,11 @@ print(lesson.herd_text("tr"))
 # The same in English, and as a figure:
 
 # %% [markdown] tags=["tr"] en_hash="7290171f"
-# Aynısı İngilizce olarak ve bir grafik olarak:
+# İngilizce sürüm burada aynı çıktının İngilizcesini gösterir; bu sürümde dersin
+# özgün Türkçe çıktısı yinelenir. Altında aynısı bir grafik olarak:
 
 # %%
-print(lesson.herd_text("en"))
+print(lesson.herd_text(current()))
 
 # %%
 show(herd_histogram())
@@ -642,10 +646,11 @@ print(herd_check.readout)
 # clients (look at the last bucket, discussed next).
 
 # %% [markdown] tags=["tr"] en_hash="739e8795"
-# Denenecek şeyler: `jitter = none` (oran 1.00x'te kalır); `retry` 3 ya da 4
-# (daha geniş bir üst sınır sürüyü daha çok dağıtır); `jitter = equal` (ilk
-# yarıda kimse uyanmaz); `retry` 5 ve 10000 istemciyle `jitter = decorrelated`
-# (son kovaya bakın; bir sonraki bölümde ele alınıyor).
+# Denenecek şeyler: **sarsıntı** (kodda `jitter`) = **sarsıntısız** (oran 1,00
+# katında kalır); **yeniden deneme** (`retry`) 3 ya da 4 (daha geniş bir üst
+# sınır sürüyü daha çok dağıtır); **sarsıntı** = **eşit** (ilk yarıda kimse
+# uyanmaz); **yeniden deneme** 5 ve 10000 **istemci** ile **sarsıntı** =
+# **ilişkisiz** (son kovaya bakın; bir sonraki bölümde ele alınıyor).
 
 # %% [markdown]
 # ## Full or decorrelated?
@@ -692,7 +697,8 @@ print(herd_check.readout)
 deco = Backoff(200, 2, 5000, jitter="decorrelated")
 late = herd_data(deco, clients=10_000, retry=5)
 print(late.summary())
-print("clients waking at exactly 5000 ms:", int(late.jittered.loc[5000]))
+print(line("clients waking at exactly {cap} ms: {count}", cap=5000,
+           count=int(late.jittered.loc[5000])))
 
 # %%
 full = Backoff(200, 2, 5000, jitter="full")
@@ -867,7 +873,7 @@ check_herd_attempt4(peak)
 
 # %% [markdown] tags=["tr"] en_hash="ac037293"
 # **Alıştırma 7 (açık uçlu: değiştirin, tahmin edin, ölçün).** Sürü keşif aracında
-# `jitter = equal` seçin. Bakmadan önce tahmin edin: üçüncü yeniden denemedeki
+# **sarsıntı** (kodda `jitter`) kaydırıcısında **eşit** seçeneğini seçin. Bakmadan önce tahmin edin: üçüncü yeniden denemedeki
 # (üst sınır 800 ms) 24 istemci ve 200 ms'lik kovalarla hangi kovalar boş
 # kalır, tepe yük tam sarsıntının 7'sinden yüksek mi olur, düşük mü? Sonra
 # `herd_view.set(...)` ile ölçün ve göstergeyi okuyun.

@@ -76,7 +76,9 @@ from retrylab.viz.kit import show
 from retrylab.lab.client import async_sender, sender
 from retrylab.lab.server import LabServer
 from retrylab.lessons.lab_experiments import lesson_scenarios
+from retrylab.i18n import current, number
 from retrylab.lessons.outputs import SEED, retry_loop_text
+from retrylab.lessons.tables import label, line, localized
 from retrylab.viz.backoff import retry_after_bars, wait_histogram
 
 pd.set_option("display.width", 100)
@@ -247,10 +249,11 @@ print(retry_loop_text(results, requests, "tr"))
 # The same in English:
 
 # %% [markdown] tags=["tr"] en_hash="8a6f957b"
-# Aynı çıktı İngilizce:
+# İngilizce sürüm burada aynı çıktının İngilizcesini gösterir; bu sürümde dersin
+# özgün Türkçe çıktısı yinelenir:
 
 # %%
-print(retry_loop_text(results, requests, "en"))
+print(retry_loop_text(results, requests, current()))
 
 # %% [markdown]
 # Every attempt really crossed a socket. The server's log shows the eight
@@ -263,7 +266,7 @@ print(retry_loop_text(results, requests, "en"))
 # bırakıldı):
 
 # %%
-lab.log.drop(columns="time")
+localized(lab.log.drop(columns="time"))
 
 # %% [markdown]
 # ## Reading the output line by line
@@ -335,11 +338,14 @@ print(results[3].message)
 #
 # Ders şöyle der: "Sunucu kendi toparlanma süresini istemciden iyi bilir, bu
 # yüzden önerisi taban değil tavan olarak değil, alt sınır olarak kullanılır."
-# Buradaki *taban*, dersin `TABAN` sabiti, yani geri çekilmenin tabanıdır
-# (200 ms); *tavan* da `TAVAN` sabiti, yani tavandır. Cümle şunu söyler: öneri
-# ne taban ne de tavan olarak, alt sınır olarak kullanılır. Öneri, geri
-# çekilmenin büyümeye başladığı tabanın da, büyümeyi sınırlayan tavanın da yerine
-# geçmez; yalnızca bu tek bekleme için bir en küçük değer koyar. Kodun yaptığı:
+# Cümlede bir yazım kayması var ("taban değil tavan olarak değil"): düzgün
+# Türkçesi "ne taban ne tavan olarak, alt sınır olarak" ya da "tavan olarak
+# değil, alt sınır olarak" olurdu. İki okuması mümkündür: *taban* dersin
+# `TABAN` sabiti (geri çekilmenin 200 ms'lik tabanı) olabilir ya da gündelik
+# anlamıyla "en az değer" olabilir; ikinci okumada cümle kendisiyle çelişir.
+# Anlamı kod kesinleştirir: `Math.max(bekleme(deneme), sonuc.sunucuOnerisi ?? 0)`
+# ile öneri ne tabanın ne tavanın yerine geçer, yalnızca bu tek beklemenin alt
+# sınırıdır. Kodun yaptığı:
 #
 # **bekleme = max(geri çekilme beklemesi, Retry-After)**
 #
@@ -353,7 +359,7 @@ table = pd.DataFrame({"backoff (ms)": [next(waits) for _ in range(6)],
                       "Retry-After (ms)": 2000},
                      index=pd.RangeIndex(1, 7, name="retry"))
 table["wait (ms)"] = table.max(axis=1)
-table
+localized(table)
 
 # %%
 show(retry_after_bars(table["backoff (ms)"], 2000))
@@ -448,8 +454,8 @@ rows = {}
 for n in range(1, 7):
     r = RetryPolicy(max_attempts=n).run(down, "GET", Mulberry32(SEED))
     rows[n] = (r.attempts, r.waits, sum(r.waits))
-pd.DataFrame.from_dict(rows, orient="index",
-                       columns=["attempts", "waits (ms)", "total wait (ms)"])
+localized(pd.DataFrame.from_dict(
+    rows, orient="index", columns=["attempts", "waits (ms)", "total wait (ms)"]))
 
 # %% [markdown]
 # **2. The total time budget** limits the whole run, waits included: "a user
@@ -495,7 +501,7 @@ for name, policy in presets.items():
     r = policy.run(down, "GET", Mulberry32(SEED))
     rows[name] = (r.attempts, r.waits, sum(r.waits), r.reason.value)
 columns = ["attempts", "waits (ms)", "total wait (ms)", "stopped"]
-pd.DataFrame.from_dict(rows, orient="index", columns=columns)
+localized(pd.DataFrame.from_dict(rows, orient="index", columns=columns))
 
 # %% [markdown]
 # The person who pressed the button learns after a quarter of a second that
@@ -514,7 +520,7 @@ pd.DataFrame.from_dict(rows, orient="index", columns=columns)
 lab.script("GET", "/report", retry_after=30)
 for name, policy in presets.items():
     r = policy.run(sender(lab.url + "/report"), "GET", Mulberry32(SEED))
-    print(f"{name:15} attempts={r.attempts} waits={r.waits}")
+    print(f"{label(name):15} attempts={r.attempts} waits={r.waits}")
 
 # %% [markdown]
 # ## The common mistake: retrying every error
@@ -569,7 +575,8 @@ for name, client in clients.items():
 
 # %%
 for name, (r, wire, _) in runs.items():
-    print(f"{name:20} {r.attempts} attempt(s), requests {wire:.2f} s")
+    print(line("{name} {attempts} attempt(s), requests {seconds} s",
+               name=f"{label(name):20}", attempts=r.attempts, seconds=number(wire, 2)))
 
 # %% [markdown]
 # The waits alone, which do not depend on the network: four attempts where
@@ -580,8 +587,8 @@ for name, (r, wire, _) in runs.items():
 # artı aralarındaki üç bekleme.
 
 # %%
-pd.DataFrame({name: {"attempts": r.attempts, "waits (ms)": sum(w)}
-              for name, (r, _, w) in runs.items()}).T
+localized(pd.DataFrame({name: {"attempts": r.attempts, "waits (ms)": sum(w)}
+                        for name, (r, _, w) in runs.items()}).T)
 
 # %% [markdown]
 # With an assumed 100 ms a request (the lab's latency here) and the recorded
@@ -596,7 +603,7 @@ cost = pd.DataFrame({name: {"attempts": r.attempts, "waits (ms)": sum(w),
                             "user waits (ms)": 100 * r.attempts + sum(w)}
                      for name, (r, _, w) in runs.items()}).T
 cost["times later"] = (cost["user waits (ms)"] / 100).round(1)
-cost
+localized(cost)
 
 # %% tags=["test"]
 assert all(wire >= 0.1 * r.attempts for r, wire, _ in runs.values())
@@ -636,7 +643,7 @@ assert all(wire >= 0.1 * r.attempts for r, wire, _ in runs.values())
 # %% [markdown] tags=["tr"] en_hash="2912f6de"
 # ## Çok sayıda çalıştırmayı ölçmek
 #
-# Mobil dersin dördüncü hatası ölçmemektir: sayılar olmadan kaç isteğin
+# Mobil dersin dördüncü hatası yeniden denemeleri günlüğe kaydetmemektir: sayılar olmadan kaç isteğin
 # yeniden denendiğini ya da politikanın işe yarayıp yaramadığını bilemezsiniz.
 # `RetryMetrics`, kendisine verilen her çalıştırmayı toplar. Burada kullanıcı
 # tarafından tetiklenen politikayla yapılan 300 tazeleme, hattı bağlantıların
@@ -650,7 +657,7 @@ rng = Mulberry32(SEED)
 policy = RetryPolicy.user_triggered()
 for _ in range(300):
     policy.run(sender(flaky.url + "/measurements"), "GET", rng, metrics=metrics)
-metrics.summary()
+localized(metrics.summary())
 
 # %% [markdown]
 # Of 300 refreshes 289 got their data, 81 of them only thanks to a retry;
@@ -663,7 +670,7 @@ metrics.summary()
 # bekleniyordu). Her çalıştırmanın neden durduğu:
 
 # %%
-metrics.reasons_table()
+localized(metrics.reasons_table())
 
 # %% [markdown]
 # The wait distribution, in 50 ms buckets. With full jitter a first retry
@@ -677,7 +684,7 @@ metrics.reasons_table()
 # üstündekilerde yalnızca ikinci yeniden denemeler:
 
 # %%
-metrics.wait_histogram(50)
+localized(metrics.wait_histogram(50))
 
 # %%
 show(wait_histogram(metrics.waits, 50,
@@ -730,7 +737,8 @@ task.cancel()
 try:
     await task
 except asyncio.CancelledError:
-    print("cancelled during the wait; requests sent:", lab.requests - before)
+    print(line("cancelled during the wait; requests sent: {sent}",
+               sent=lab.requests - before))
 
 # %%
 lab.close()

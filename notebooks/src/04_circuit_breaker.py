@@ -55,6 +55,7 @@ set_language("en")  # the language of this notebook's figures and explorers
 from retrylab import (Backoff, BreakerOpen, BreakerRegistry, CircuitBreaker,
                       Mulberry32, Outcome, RetryPolicy, replay)
 from retrylab.lessons import outputs as lesson
+from retrylab.lessons.tables import label, line, localized
 from retrylab.viz.breaker import (breaker_diagram, breaker_timeline,
                                       timeline_segments)
 from retrylab.viz.explorers import BreakerExplorer, breaker_explorer
@@ -121,9 +122,9 @@ sum(r.attempts for r in presses), sum(sum(r.waits) for r in presses)
 #   kesici yeniden açılır ve soğuma baştan başlar; başarılı olursa devre kesici
 #   kapanır ve sayım yeniden başlar.
 #
-# Dersin programı `devre-kesici.mjs`, olduğu gibi (`ESIK` eşik, `SOGUMA` soğuma
-# süresidir; `izinVer` izin verir, `bildir` sonucu bildirir; `kapali`, `acik`,
-# `yariAcik` kapalı, açık ve yarı açık durumlardır):
+# Dersin `devre-kesici.mjs` programı, olduğu gibi (Python'daki karşılıkları:
+# `ESIK` → `threshold`, `SOGUMA` → `cooldown`, `izinVer` → `allow`, `bildir` →
+# `record`; durumlar `kapali`, `acik`, `yariAcik` → `closed`, `open`, `half_open`):
 
 # %%
 from retrylab.exercises.build import check_breaker
@@ -159,7 +160,7 @@ js_program("devre-kesici.mjs")
 # bölümü bunu ölçer). Öyleyse: tek bir denemeye izin verin ve sonucu
 # kaydedilene kadar diğer çağrıları reddedin. Denetleyici önce dersin dokuz
 # olayını (6 gönderilen, 3 engellenen), ardından görmediğiniz dizileri, her
-# sınır dahil, yeniden oynatır.
+# sınır dahil, yeniden çalıştırır.
 
 # %% tags=["scaffold"]
 class Breaker:
@@ -280,7 +281,7 @@ print(lesson.breaker_text("tr"))
 # Aynı iz `retrylab`'dan, tablo olarak:
 
 # %%
-lesson.breaker_frame(rows)
+localized(lesson.breaker_frame(rows))
 
 # %% [markdown]
 # Reading it:
@@ -333,7 +334,8 @@ show(breaker_timeline(rows, cooldown=5000))
 
 # %%
 for start, end, state in timeline_segments(rows, cooldown=5000):
-    print(f"{start:>6} - {end:>6} ms  {state}")
+    print(line("{start} - {end} ms  {state}", start=f"{start:>6}", end=f"{end:>6}",
+               state=label(state)))
 
 # %% [markdown]
 # ## Explore: threshold, cooldown, and a step through the events

@@ -23,6 +23,7 @@ from typing import TypeVar
 
 import numpy as np
 
+from ..i18n import _
 from ._check import ArgumentTypeError, check_int, type_error
 from ._compat import StrEnum
 
@@ -49,13 +50,16 @@ class BreakerOpen(Exception):
         self.name = name
         self.retry_in = retry_in
         self.state = state
-        where = f" for {name!r}" if name else ""
         if state is State.HALF_OPEN:
-            text = (f"circuit half-open{where}: no request sent; the trial calls are in "
-                    f"flight, another is allowed in {retry_in} ms at the latest")
+            text = (_("circuit half-open for {name}: no request sent; the trial calls are in "
+                      "flight, another is allowed in {retry_in} ms at the latest") if name else
+                    _("circuit half-open: no request sent; the trial calls are in flight, "
+                      "another is allowed in {retry_in} ms at the latest"))
         else:
-            text = (f"circuit open{where}: no request sent; a trial is allowed "
-                    f"in {retry_in} ms")
+            text = (_("circuit open for {name}: no request sent; a trial is allowed in "
+                      "{retry_in} ms") if name else
+                    _("circuit open: no request sent; a trial is allowed in {retry_in} ms"))
+        text = text.format(name=repr(name), retry_in=retry_in)
         super().__init__(text)
 
 

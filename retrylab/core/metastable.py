@@ -50,6 +50,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ..i18n import _, number, percent
 from ._check import check_int, check_number
 
 __all__ = ["MetastableModel", "MetastableRun"]
@@ -81,12 +82,13 @@ class MetastableRun:
         """One line for a readout."""
         m = self.model
         if self.recovered_at is None:
-            verdict = "stays overloaded (metastable)"
+            verdict = _("stays overloaded (metastable)")
         else:
-            verdict = (f"recovers {(self.recovered_at - m.spike_start - m.spike_ms) / 1000:.1f} s "
-                       "after the spike")
-        return (f"{verdict}; at the end: load {self.final_amplification:.2f}x the users', "
-                f"goodput {100 * self.final_goodput:.0f}%")
+            verdict = _("recovers {seconds} s after the spike").format(seconds=number(
+                (self.recovered_at - m.spike_start - m.spike_ms) / 1000, 1))
+        return _("{verdict}; at the end: load {load}x the users', goodput {goodput}").format(
+            verdict=verdict, load=number(self.final_amplification, 2),
+            goodput=percent(100 * self.final_goodput))
 
 
 @dataclass(frozen=True)

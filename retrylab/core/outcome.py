@@ -29,6 +29,7 @@ from typing import Any, Literal
 
 import pandas as pd
 
+from ..i18n import N_, _
 from ._check import ArgumentTypeError, check_bool, check_int, check_number, type_error
 from .httpdate import parse_http_date
 
@@ -43,7 +44,7 @@ IDEMPOTENT_METHODS: frozenset[str] = SAFE_METHODS | {"PUT", "DELETE"}
 LESSON_SAFE_METHODS: frozenset[str] = frozenset({"GET", "HEAD", "OPTIONS"})
 
 #: Why a keyed 409 with Retry-After is retried (the same words in production_rule).
-KEY_IN_FLIGHT_REASON = ("409 with Retry-After on {m} with an idempotency key: the IETF "
+KEY_IN_FLIGHT_REASON = N_("409 with Retry-After on {m} with an idempotency key: the IETF "
                         "Idempotency-Key draft's answer while the first request with that "
                         "key is still being processed; retry after the wait and get its "
                         "answer")
@@ -249,40 +250,44 @@ def decide(outcome: Outcome, method: str, idempotency_key: bool = False, *,
             and safe_methods is not SAFE_METHODS):
         safe_methods = check_methods("safe_methods", safe_methods)
     if outcome.kind == "success":
-        return Decision(False, "success: nothing to retry")
+        return Decision(False, _("success: nothing to retry"))
     if outcome.kind == "http":
         status = outcome.status or 0
         if status == 429:
-            return Decision(True, "429: rate limited now; the limit resets with time")
+            return Decision(True, _("429: rate limited now; the limit resets with time"))
         if status == 501:
-            return Decision(True, "501: the lesson's rule retries every 5xx, but 501 Not "
-                                  "Implemented will not change: production_rule does not "
-                                  "retry it")
+            return Decision(True, _("501: the lesson's rule retries every 5xx, but 501 Not "
+                                    "Implemented will not change: production_rule does not "
+                                    "retry it"))
         if status >= 500:
-            return Decision(True, f"{status}: the server's state right now; it can recover")
+            return Decision(True, _("{status}: the server's state right now; it can "
+                                    "recover").format(status=status))
         if status == 409 and idempotency_key and outcome.retry_after is not None:
-            return Decision(True, KEY_IN_FLIGHT_REASON.format(m=m))
+            return Decision(True, _(KEY_IN_FLIGHT_REASON).format(m=m))
         if status == 408:
-            return Decision(False, "408: not retried, as the lesson's rule treats every 4xx "
-                                   "but 429; yet 408 Request Timeout is the server saying it "
-                                   "timed out waiting for the request, and RFC 9110 says a "
-                                   "client MAY repeat it")
+            return Decision(False, _("408: not retried, as the lesson's rule treats every 4xx "
+                                     "but 429; yet 408 Request Timeout is the server saying "
+                                     "it timed out waiting for the request, and RFC 9110 "
+                                     "says a client MAY repeat it"))
         if 400 <= status < 500:
-            return Decision(False, f"{status}: a problem with the request itself; "
-                                   "repeating it gives the same answer")
-        return Decision(False, f"{status}: not an error status; nothing to retry")
+            return Decision(False, _("{status}: a problem with the request itself; "
+                                     "repeating it gives the same answer").format(
+                                         status=status))
+        return Decision(False, _("{status}: not an error status; nothing to "
+                                 "retry").format(status=status))
     if outcome.kind == "network":
         if m in safe_methods:
-            return Decision(True, f"network error on {m}, a safe method: "
-                                  "repeating it changes nothing")
+            return Decision(True, _("network error on {m}, a safe method: "
+                                    "repeating it changes nothing").format(m=m))
         if idempotency_key:
-            return Decision(True, f"network error on {m} with an idempotency key: the server "
-                                  "will not act twice")
-        return Decision(False, f"network error on {m} without an idempotency key: the server "
-                               "may have acted; retrying could do it twice")
+            return Decision(True, _("network error on {m} with an idempotency key: the "
+                                    "server will not act twice").format(m=m))
+        return Decision(False, _("network error on {m} without an idempotency key: the "
+                                 "server may have acted; retrying could do it twice").format(
+                                     m=m))
     if outcome.kind == "body":
-        return Decision(False, "body error: the program's own bug; a retry cannot fix it")
-    return Decision(False, "cancelled: the caller already decided to give up")
+        return Decision(False, _("body error: the program's own bug; a retry cannot fix it"))
+    return Decision(False, _("cancelled: the caller already decided to give up"))
 
 
 def should_retry(outcome: Outcome, method: str, idempotency_key: bool = False, *,
@@ -317,8 +322,9 @@ def retry_everything_rule(outcome: Outcome, method: str,
         return decide(outcome, method, idempotency_key)
     check_method(method)
     check_bool("idempotency_key", idempotency_key)
-    return Decision(True, f"{outcome.label()}: retried anyway, as if every failure were "
-                          'temporary (the lesson\'s "most common mistake")')
+    return Decision(True, _("{label}: retried anyway, as if every failure were temporary "
+                            '(the lesson\'s "most common mistake")').format(
+                                label=outcome.label()))
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from collections.abc import Awaitable, Callable, Generator
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
+from ..i18n import _
 from ._check import ArgumentTypeError, check_bool, check_int
 from ._compat import StrEnum
 from .backoff import Backoff, Random
@@ -256,7 +257,7 @@ class RetryPolicy:
         def finish(outcome: Outcome, reason: StopReason, message: str) -> RetryResult:
             result = RetryResult(outcome, len(history), waits, reason, message,
                                  elapsed(), tuple(history))
-            log.info("%s stopped after %d attempt(s): %s", m, result.attempts, message)
+            log.info(_("%s stopped after %d attempt(s): %s"), m, result.attempts, message)
             return result
 
         attempt = 0
@@ -270,7 +271,8 @@ class RetryPolicy:
             if outcome.ok:
                 if retry_budget is not None:
                     retry_budget.on_outcome(True)
-                return finish(outcome, StopReason.SUCCESS, f"success on attempt {attempt}")
+                return finish(outcome, StopReason.SUCCESS,
+                              _("success on attempt {attempt}").format(attempt=attempt))
             decision = self.decide(outcome, m, idempotency_key)
             if retry_budget is not None and decision.retry:
                 # gRPC A6: only a failure that would be retried drains the budget
@@ -279,22 +281,24 @@ class RetryPolicy:
                 return finish(outcome, StopReason.NOT_RETRYABLE, decision.reason)
             if attempt >= self.max_attempts:
                 return finish(outcome, StopReason.MAX_ATTEMPTS,
-                              f"gave up: attempt limit {self.max_attempts} reached")
+                              _("gave up: attempt limit {limit} reached").format(
+                                  limit=self.max_attempts))
             suggested = outcome.retry_after_ms
             if self.max_retry_after is not None and suggested > self.max_retry_after:
                 return finish(outcome, StopReason.RETRY_AFTER_TOO_LONG,
-                              f"gave up: the server asked for {suggested} ms, more than "
-                              f"max_retry_after={self.max_retry_after} ms; tell the user")
+                              _("gave up: the server asked for {suggested} ms, more than "
+                                "max_retry_after={limit} ms; tell the user").format(
+                                  suggested=suggested, limit=self.max_retry_after))
             wait = max(next(waits_iter), suggested)
             if self.time_budget is not None and elapsed() + wait > self.time_budget:
                 return finish(outcome, StopReason.TIME_BUDGET,
-                              f"gave up: waiting {wait} ms more would pass the "
-                              f"time budget of {self.time_budget} ms "
-                              f"({elapsed()} ms used)")
+                              _("gave up: waiting {wait} ms more would pass the time "
+                                "budget of {budget} ms ({used} ms used)").format(
+                                  wait=wait, budget=self.time_budget, used=elapsed()))
             if retry_budget is not None and not retry_budget.can_retry():
                 return finish(outcome, StopReason.RETRY_BUDGET,
-                              "gave up: the shared retry budget is spent")
-            log.debug("%s attempt %d: %s; retrying in %d ms (%s)", m, attempt,
+                              _("gave up: the shared retry budget is spent"))
+            log.debug(_("%s attempt %d: %s; retrying in %d ms (%s)"), m, attempt,
                       outcome.label(), wait, decision.reason)
             history[-1] = replace(history[-1], wait_after=wait)
             waits.append(wait)

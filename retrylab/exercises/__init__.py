@@ -23,7 +23,7 @@ from typing import Any, TypeVar, cast
 
 import numpy as np
 
-from ..i18n import pgettext
+from ..i18n import _, pgettext
 
 
 @dataclass(frozen=True)
@@ -64,8 +64,8 @@ def unanswered(answer: Any) -> bool:
 
 def prompt(what: str) -> Feedback:
     """The message for an exercise not answered yet."""
-    return Feedback(False, f"replace the ... with {what}, then run the cell again.",
-                    answered=False)
+    return Feedback(False, _("replace the ... with {what}, then run the cell again.").format(
+        what=what), answered=False)
 
 
 def right(message: str) -> Feedback:

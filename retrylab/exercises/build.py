@@ -200,7 +200,7 @@ def check_full_jitter(fn: Any) -> Feedback:
     Try again: ... is n counted from 0? ...
     """
     if unanswered(fn):
-        return prompt("your function full_jitter(n, r)")
+        return prompt(_("your function {name}").format(name="full_jitter(n, r)"))
     if not callable(fn):
         return _not_callable(fn, "a function full_jitter(n, r) -> int")
 
@@ -223,10 +223,12 @@ def check_full_jitter(fn: Any) -> Feedback:
                              f"returned {got}; round(r * min(5000, 200 * 2**{n})) with "
                              f"Math.round is {want} (r * ceiling = {r * _ceiling(n)!r})."
                              + _diagnose(s, fn, "full_jitter", _FULL_MISTAKES))
-        return right(f"all 6 rows of the lesson's table (70 296 780 303 480 957) and "
-                     f"{len(cases)} unseen cases match, exact .5 halves included.")
+        return right(_("all 6 rows of the lesson's table (70 296 780 303 480 957) and "
+                       "{unseen} unseen cases match, exact .5 halves included.").format(
+                           unseen=len(cases)))
 
-    return _run(battery, "your function full_jitter(n, r)", pgettext("return value", "the wait"))
+    scaffold = _("your function {name}").format(name="full_jitter(n, r)")
+    return _run(battery, scaffold, pgettext("return value", "the wait"))
 
 
 # == 2. decorrelated jitter ===========================================================
@@ -316,7 +318,7 @@ def check_decorrelated(fn: Any) -> Feedback:
     Try again: ... decorrelated jitter is capped too...
     """
     if unanswered(fn):
-        return prompt("your function decorrelated(prev, r)")
+        return prompt(_("your function {name}").format(name="decorrelated(prev, r)"))
     if not callable(fn):
         return _not_callable(fn, "a function decorrelated(prev, r) -> int")
 
@@ -342,10 +344,11 @@ def check_decorrelated(fn: Any) -> Feedback:
                 return wrong(f"the lesson's table matches, but {what} returned {got}; "
                              f"min(5000, Math.round(200 + r * ({prev} * 3 - 200))) is {want}."
                              + _diagnose(s, fn, "decorrelated", _DECO_MISTAKES))
-        return right(f"all 6 rows of the lesson's table (384 1034 2121 1933 3986 5000) and "
-                     f"{len(cases)} unseen cases match.")
+        return right(_("all 6 rows of the lesson's table (384 1034 2121 1933 3986 5000) and "
+                       "{unseen} unseen cases match.").format(unseen=len(cases)))
 
-    return _run(battery, "your function decorrelated(prev, r)",
+    scaffold = _("your function {name}").format(name="decorrelated(prev, r)")
+    return _run(battery, scaffold,
                 pgettext("return value", "the wait"))
 
 
@@ -441,7 +444,8 @@ def check_should_retry(fn: Any) -> Feedback:
     Try again: ... 422 is about the request itself...
     """
     if unanswered(fn):
-        return prompt("your function should_retry(outcome, method, idempotency_key)")
+        return prompt(_("your function {name}").format(
+            name="should_retry(outcome, method, idempotency_key)"))
     if not callable(fn):
         return _not_callable(fn, "a function should_retry(outcome, method, idempotency_key)")
 
@@ -466,7 +470,9 @@ def check_should_retry(fn: Any) -> Feedback:
                        "cancellations with and without a key) match.")
                      .format(lesson=len(lesson), unseen=len(unseen)))
 
-    return _run(battery, "your function should_retry(outcome, method, idempotency_key)",
+    scaffold = _("your function {name}").format(
+        name="should_retry(outcome, method, idempotency_key)")
+    return _run(battery, scaffold,
                 pgettext("return value", "True or False"))
 
 

@@ -236,7 +236,7 @@ def check_breaker(cls: Any) -> Feedback:
     Try again: row 9 of the lesson's trace ...
     """
     if unanswered(cls):
-        return prompt("your class Breaker(threshold, cooldown)")
+        return prompt(_("your class {name}").format(name="Breaker(threshold, cooldown)"))
     if not callable(cls):
         return _not_callable(cls, "a class Breaker(threshold, cooldown) with allow(now) "
                                   "and record(success, now)")
@@ -258,5 +258,6 @@ def check_breaker(cls: Any) -> Feedback:
                        "second call during the half-open trial included.")
                      .format(cases=len(cases)))
 
-    return _run(battery, "your class Breaker(threshold, cooldown)",
+    scaffold = _("your class {name}").format(name="Breaker(threshold, cooldown)")
+    return _run(battery, scaffold,
                 pgettext("return value", "True or False"))

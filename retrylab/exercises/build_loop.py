@@ -387,7 +387,8 @@ def check_retry_loop(fn: Any) -> Feedback:
     Try again: ... it made 4 attempts, one too many...
     """
     if unanswered(fn):
-        return prompt("your function retry(send, method, max_attempts, sleep, rng)")
+        return prompt(_("your function {name}").format(
+            name="retry(send, method, max_attempts, sleep, rng)"))
     if not callable(fn):
         return _not_callable(fn, "a function retry(send, method, max_attempts, sleep, rng)")
 
@@ -411,9 +412,11 @@ def check_retry_loop(fn: Any) -> Feedback:
                 return wrong(f"the lesson's four scenarios match, but with {case.describe()} "
                              f"your loop gave {got.line()}; the lesson's loop gives "
                              f"{want.line()}." + _explain(s, fn, got, want))
-        return right(f"the lesson's four scenarios (waits 70, 184, 2000, 2000) and "
-                     f"{len(cases)} unseen servers match: attempts, outcome, waits, sleeps "
-                     "and draws.")
+        return right(_("the lesson's four scenarios (waits 70, 184, 2000, 2000) and "
+                       "{unseen} unseen servers match: attempts, outcome, waits, sleeps and "
+                       "draws.").format(unseen=len(cases)))
 
-    return _run(battery, "your function retry(send, method, max_attempts, sleep, rng)",
+    scaffold = _("your function {name}").format(
+        name="retry(send, method, max_attempts, sleep, rng)")
+    return _run(battery, scaffold,
                 pgettext("return value", "the tuple (attempts, outcome, waits)"))

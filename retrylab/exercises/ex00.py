@@ -9,6 +9,7 @@ from ..core.constants import SEED
 from ..core.outcome import Outcome
 from ..core.policy import RetryPolicy
 from ..core.rng import Mulberry32
+from ..i18n import _
 from . import Feedback, as_whole, as_wholes, checker, prompt, right, shown, unanswered, wrong
 
 
@@ -21,7 +22,7 @@ def check_three_failures(attempts: Any, waits: Any) -> Feedback:
     draws from an 800 ms ceiling.
     """
     if unanswered(attempts) or unanswered(waits):
-        return prompt("the number of attempts and the list of waits in ms")
+        return prompt(_("the number of attempts and the list of waits in ms"))
     answers = iter([Outcome.http(503)] * 3 + [Outcome.success()])
     r = RetryPolicy(4, Backoff(200, 2, 5000, jitter="full")).run(
         lambda: next(answers), rng=Mulberry32(SEED))
@@ -43,8 +44,9 @@ def check_three_failures(attempts: Any, waits: Any) -> Feedback:
                      "attempts, and retry n (n = 0 for the first) draws "
                      "r x min(5000, 200 x 2**n). "
                      "Run the loop with a fresh Mulberry32(SEED).")
-    return right(f"{r.attempts} attempts, waits {r.waits}: the third wait (retry n = 2, "
-                 "before attempt 4) draws from an 800 ms ceiling.")
+    return right(_("{attempts} attempts, waits {waits}: the third wait (retry n = 2, before "
+                   "attempt 4) draws from an 800 ms ceiling.").format(attempts=r.attempts,
+                                                                     waits=r.waits))
 
 
 @checker
@@ -55,13 +57,13 @@ def check_which_notebook(notebook: Any) -> Feedback:
     False
     """
     if unanswered(notebook):
-        return prompt("a notebook number such as 2")
+        return prompt(_("a notebook number such as 2"))
     number = as_whole(notebook)
     if number is None:
         return wrong(f"notebook={shown(notebook)}: give the notebook's number as a whole "
                      "number, such as 2.")
     if number == 1:
-        return right("notebook 01: a timeout leaves it unknown whether the server "
-                     "acted, so a POST is retried only with an idempotency key.")
+        return right(_("notebook 01: a timeout leaves it unknown whether the server acted, "
+                       "so a POST is retried only with an idempotency key."))
     return wrong(f"notebook={number!r}: that one is about something else; look for "
                  "the notebook on *which* errors to retry.")

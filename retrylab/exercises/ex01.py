@@ -71,7 +71,7 @@ def check_retried_cases(answer: Any) -> Feedback:
     'F is retried'
     """
     if unanswered(answer):
-        return prompt('a set of letters such as {"A", "B"}')
+        return prompt(_('a set of letters such as {"A", "B"}'))
     chosen = _letters(answer)
     if chosen is None:
         return wrong(f"answer={shown(answer)}: give a set of letters from "
@@ -97,7 +97,7 @@ def check_retried_statuses(answer: Any) -> Feedback:
     '501 is missing'
     """
     if unanswered(answer):
-        return prompt("a set of status codes such as {400, 500}")
+        return prompt(_("a set of status codes such as {400, 500}"))
     whole = as_wholes(answer)
     if whole is None:
         return wrong(f"answer={shown(answer)}: give a set of whole status codes such as "
@@ -151,7 +151,7 @@ def check_expected_duplicates(answer: Any) -> Feedback:
     (True, False)
     """
     if unanswered(answer):
-        return prompt("a number of records")
+        return prompt(_("a number of records"))
     value = as_number(answer)
     if value is None:
         return wrong(f"answer={shown(answer)}: give a number, such as 123.")

@@ -21,7 +21,7 @@ def check_ceilings(ceilings: Any) -> Feedback:
     Correct: 300, 900, 2700, 8100, then 24300 capped to 10000 ms.
     """
     if unanswered(ceilings):
-        return prompt("a list of five waits in ms, e.g. [300, ...]")
+        return prompt(_("a list of five waits in ms, e.g. [300, ...]"))
     want = [Backoff(300, 3, 10_000).ceiling(n) for n in range(5)]
     got = as_wholes(ceilings)
     if got is None or len(got) != 5:
@@ -35,7 +35,7 @@ def check_ceilings(ceilings: Any) -> Feedback:
                      "(n = 0, 300 x 3**0 = 300).")
     if got != want:
         return wrong(f"ceilings={got!r}: compute min(10000, 300 x 3**n) for n = 0..4.")
-    return right("300, 900, 2700, 8100, then 24300 capped to 10000 ms.")
+    return right(_("300, 900, 2700, 8100, then 24300 capped to 10000 ms."))
 
 
 def _full_jitter_alone() -> list[int]:
@@ -52,7 +52,7 @@ def check_full_jitter_alone(waits: Any) -> Feedback:
     True
     """
     if unanswered(waits):
-        return prompt("a list of three waits in ms")
+        return prompt(_("a list of three waits in ms"))
     want = _full_jitter_alone()
     got = as_wholes(waits)
     if got is None or len(got) != 3:
@@ -63,8 +63,8 @@ def check_full_jitter_alone(waits: Any) -> Feedback:
     if got != want:
         return wrong(f"waits={got!r}: use Backoff(200, 2, 5000, jitter='full')"
                      ".waits(Mulberry32(SEED)) and take the first three.")
-    return right(f"{want}: the first wait is the table's 70, the next two differ because "
-                 "no other column draws in between.")
+    return right(_("{want}: the first wait is the table's 70, the next two differ because "
+                   "no other column draws in between.").format(want=want))
 
 
 @checker
@@ -81,7 +81,7 @@ def check_full_jitter_second(waits: Any) -> Feedback:
     'waits=[70, 296, 780] are the table as printed'
     """
     if unanswered(waits):
-        return prompt("a list of three waits in ms")
+        return prompt(_("a list of three waits in ms"))
     rng = Mulberry32(SEED)
     full = Backoff(200, 2, 5000, jitter="full").waits(rng)
     deco = Backoff(200, 2, 5000, jitter="decorrelated").waits(rng)
@@ -101,8 +101,9 @@ def check_full_jitter_second(waits: Any) -> Feedback:
     if got != want:
         return wrong(f"waits={got!r}: in each row the decorrelated wait takes a draw first; "
                      "full jitter gets draws 2, 4, 6: round(r x min(5000, 200 x 2**n)).")
-    return right(f"{want}: draws 2, 4 and 6 of Mulberry32(SEED) times 200, 400 and 800. "
-                 "The same seed gives the same table only in the same order of draws.")
+    return right(_("{want}: draws 2, 4 and 6 of Mulberry32(SEED) times 200, 400 and 800. "
+                   "The same seed gives the same table only in the same order of "
+                   "draws.").format(want=want))
 
 
 @checker
@@ -115,15 +116,15 @@ def check_quarter_width(width: Any) -> Feedback:
     False
     """
     if unanswered(width):
-        return prompt("a bucket width in ms, a whole number from 1 to 800")
+        return prompt(_("a bucket width in ms, a whole number from 1 to 800"))
     whole = as_whole(width)
     if whole is None or not 1 <= whole <= 800:
         return wrong(f"width={shown(width)}: give a whole number of ms from 1 to 800.")
     width = whole
     data = herd_data(width=width)
     if data.peak_jittered == 6:
-        return right(f"with {width} ms buckets the peak is 6 of 24: a quarter, as the "
-                     "lesson says.")
+        return right(_("with {width} ms buckets the peak is 6 of 24: a quarter, as the "
+                       "lesson says.").format(width=width))
     return wrong(f"width={width}: the peak is {data.peak_jittered} of 24 "
                  f"({data.ratio:.2f}x), not 6. Try narrower buckets and call "
                  "herd_data(width=...).")
@@ -175,7 +176,7 @@ def check_herd_attempt4(peak: Any) -> Feedback:
     Correct: 6 of 24 per 200 ms: the ceiling is 1600 ms, so eight buckets share them.
     """
     if unanswered(peak):
-        return prompt("the largest number of clients in one 200 ms bucket")
+        return prompt(_("the largest number of clients in one 200 ms bucket"))
     want = herd_data(Backoff(200, 2, 5000, jitter="full"), 24, 3).peak_jittered
     whole = as_whole(peak)
     if whole is None:
@@ -189,8 +190,8 @@ def check_herd_attempt4(peak: Any) -> Feedback:
     if peak != want:
         return wrong(f"peak={peak!r}: call herd_data(Backoff(200, 2, 5000, jitter='full'), "
                      "24, 3) and read peak_jittered.")
-    return right(f"{want} of 24 per 200 ms: the ceiling is 1600 ms, so eight buckets "
-                 "share them.")
+    return right(_("{want} of 24 per 200 ms: the ceiling is 1600 ms, so eight buckets "
+                   "share them.").format(want=want))
 
 
 #: What each closed exercise's checker accepts, as the page could print it

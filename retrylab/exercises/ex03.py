@@ -37,7 +37,7 @@ def check_waits(answer: Any) -> Feedback:
     'pair 2 (backoff 2600 ms, Retry-After 2 s) waits 2600 ms, not 2000'
     """
     if unanswered(answer):
-        return prompt("a list of four waits in ms, such as [1, 2, 3, 4]")
+        return prompt(_("a list of four waits in ms, such as [1, 2, 3, 4]"))
     got = as_wholes(answer)
     if got is None:
         return wrong(f"answer={shown(answer)}: give a list of four whole numbers of ms.")
@@ -50,8 +50,9 @@ def check_waits(answer: Any) -> Feedback:
             return wrong(f"pair {i + 1} (backoff {b} ms, {said}) waits {want} ms, not {have}: "
                          "the wait is the larger of the two, Retry-After in ms being a "
                          "lower bound, never a replacement.")
-    return right(f"{loop_waits()}: the larger of the backoff and Retry-After each time; "
-                 "the server's suggestion raises a short wait but never shortens a long one.")
+    return right(_("{waits}: the larger of the backoff and Retry-After each time; the "
+                   "server's suggestion raises a short wait but never shortens a long "
+                   "one.").format(waits=loop_waits()))
 
 
 @checker
@@ -64,7 +65,7 @@ def check_give_up_reason(answer: Any) -> Feedback:
     True
     """
     if unanswered(answer):
-        return prompt('a stop reason such as "max_attempts" (see StopReason)')
+        return prompt(_('a stop reason such as "max_attempts" (see StopReason)'))
     answers = iter([Outcome.http(503, retry_after=RETRY_AFTER_S)] * 5)
     r = RetryPolicy.user_triggered().run(lambda: next(answers), "GET", Mulberry32(SEED))
     text = as_text(answer)
@@ -131,7 +132,7 @@ def check_refresh_policy(answer: Any) -> Feedback:
     'with the highest possible draws, when the station stays down the loop waits [200, 400] ms'
     """
     if unanswered(answer):
-        return prompt("a RetryPolicy(...)")
+        return prompt(_("a RetryPolicy(...)"))
     if not isinstance(answer, RetryPolicy):
         return wrong(f"answer={shown(answer)}: give a RetryPolicy(...), for example "
                      "RetryPolicy(max_attempts=2).")
@@ -162,6 +163,7 @@ def check_refresh_policy(answer: Any) -> Feedback:
                          "The waits are random: bound the worst case (a smaller base or "
                          "cap), not one run.")
         worst = max(worst, total)
-    return right(f"it gets the data on the third attempt for every generator tried, and "
-                 f"when the station stays down it gives up after at most {worst} ms of "
-                 f"waiting ({len(REFRESH_SEEDS)} seeds and the highest draws).")
+    return right(_("it gets the data on the third attempt for every generator tried, and "
+                   "when the station stays down it gives up after at most {worst} ms of "
+                   "waiting ({seeds} seeds and the highest draws).").format(
+                       worst=worst, seeds=len(REFRESH_SEEDS)))

@@ -24,7 +24,7 @@ def check_threshold_two(sent: Any, blocked: Any) -> Feedback:
     Correct: 5 sent, 4 blocked: the breaker opens at 200 ms, so 600 ms is blocked too.
     """
     if unanswered(sent) or unanswered(blocked):
-        return prompt("two whole numbers: requests sent and requests blocked")
+        return prompt(_("two whole numbers: requests sent and requests blocked"))
     given = as_whole(sent), as_whole(blocked)
     if given[0] is None or given[1] is None:
         return wrong(f"sent={shown(sent)}, blocked={shown(blocked)}: give two whole numbers "
@@ -40,8 +40,8 @@ def check_threshold_two(sent: Any, blocked: Any) -> Feedback:
     if (sent, blocked) != (want_sent, want_blocked):
         return wrong(f"sent={sent}, blocked={blocked}: replay BREAKER_EVENTS through "
                      "CircuitBreaker(threshold=2, cooldown=5000) and count.")
-    return right(f"{want_sent} sent, {want_blocked} blocked: the breaker opens at 200 ms, "
-                 "so 600 ms is blocked too.")
+    return right(_("{sent} sent, {blocked} blocked: the breaker opens at 200 ms, so 600 ms "
+                   "is blocked too.").format(sent=want_sent, blocked=want_blocked))
 
 
 @checker
@@ -53,7 +53,7 @@ def check_blocked_times(times: Any) -> Feedback:
     breaker reopened at 6000, and a cooldown that is over lets the trial through.
     """
     if unanswered(times):
-        return prompt("a list of event times in ms, e.g. [900]")
+        return prompt(_("a list of event times in ms, e.g. [900]"))
     rows = replay(BREAKER_EVENTS, CircuitBreaker(3, 2000))
     want = [r.now for r in rows if not r.allowed]
     whole = as_wholes(times)
@@ -66,9 +66,9 @@ def check_blocked_times(times: Any) -> Feedback:
     if got != want:
         return wrong(f"times={got!r}: replay BREAKER_EVENTS through "
                      "CircuitBreaker(3, 2000) and list the rows with allowed False.")
-    return right("only 900 and 1500 ms: at 8000 ms exactly 2000 ms have passed since the "
-                 "breaker reopened at 6000, and a cooldown that is over lets the trial "
-                 "through.")
+    return right(_("only 900 and 1500 ms: at 8000 ms exactly 2000 ms have passed since the "
+                   "breaker reopened at 6000, and a cooldown that is over lets the trial "
+                   "through."))
 
 
 @checker
@@ -84,7 +84,7 @@ def check_retry_in(seconds: Any) -> Feedback:
     the button would still do nothing.
     """
     if unanswered(seconds):
-        return prompt("a whole number of seconds")
+        return prompt(_("a whole number of seconds"))
     cb = CircuitBreaker(3, COOLDOWN)
     replay(BREAKER_EVENTS[:3], cb)
     ms = cb.retry_in(1500)

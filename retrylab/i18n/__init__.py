@@ -38,6 +38,7 @@ from pathlib import Path
 
 __all__ = [
     "LANGS",
+    "NP_",
     "N_",
     "_",
     "current",
@@ -103,6 +104,15 @@ def _(message: str) -> str:
 
 def N_(message: str) -> str:
     """Mark ``message`` for the catalogue without translating it yet (module constants)."""
+    return message
+
+
+def NP_(context: str, message: str) -> str:
+    """Mark ``message`` (in ``context``) for the catalogue; :func:`pgettext` it at use.
+
+    >>> NP_("table", "stored")
+    'stored'
+    """
     return message
 
 

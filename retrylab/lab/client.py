@@ -55,6 +55,7 @@ import numpy as np
 
 from ..core._check import check_int, check_number
 from ..core.outcome import Outcome, check_method, parse_retry_after
+from ..i18n import _
 
 Clock = Callable[[], float]
 Body = Mapping[str, Any] | list[Any] | str | bytes | None
@@ -131,8 +132,9 @@ def response_outcome(status: int, retry_after: str | None, raw: bytes,
         try:
             return Outcome.success(json.loads(raw.decode("utf-8")))
         except (UnicodeDecodeError, ValueError) as e:
-            return Outcome.body(f"{status} with a body that is not JSON ({e}); "
-                                f"it starts {raw[:30]!r}")
+            return Outcome.body(_("{status} with a body that is not JSON ({error}); it "
+                                  "starts {start}").format(status=status, error=e,
+                                                           start=repr(raw[:30])))
     notes: list[str] = []
     data: Any = None
     if raw.strip():
@@ -140,13 +142,14 @@ def response_outcome(status: int, retry_after: str | None, raw: bytes,
             data = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError):
             data = raw.decode("utf-8", errors="replace")
-            notes.append("the error body is not JSON")
+            notes.append(_("the error body is not JSON"))
     seconds: float | None = None
     if retry_after is not None:
         try:
             seconds = parse_retry_after(retry_after, now=now)
         except ValueError as e:
-            notes.insert(0, f"malformed Retry-After {retry_after!r} ignored: {e}")
+            notes.insert(0, _("malformed Retry-After {value} ignored: {error}").format(
+                value=repr(retry_after), error=e))
     return Outcome.http(status, retry_after=seconds, data=data, detail="; ".join(notes))
 
 
@@ -175,35 +178,40 @@ def network_outcome(error: BaseException, timeout: float,
     root = _root(error)
     sent: bool | None = None
     if status is not None:
-        text, sent = (f"the answer ({status}) was cut off before its body ended ({error}): "
-                      "the server has acted on the request"), True
+        text, sent = _("the answer ({status}) was cut off before its body ended ({error}): "
+                       "the server has acted on the request").format(
+                           status=status, error=error), True
     elif isinstance(error, httpx.ConnectTimeout):
-        text, sent = (f"connecting timed out after {timeout:g} s: "
-                      "the request never left"), False
+        text, sent = _("connecting timed out after {timeout} s: the request never "
+                       "left").format(timeout=f"{timeout:g}"), False
     elif isinstance(error, httpx.PoolTimeout):
-        text, sent = f"no free connection within {timeout:g} s: the request never left", False
+        text, sent = _("no free connection within {timeout} s: the request never "
+                       "left").format(timeout=f"{timeout:g}"), False
     elif isinstance(error, httpx.WriteTimeout):
-        text = f"sending timed out after {timeout:g} s: part of the request may have arrived"
+        text = _("sending timed out after {timeout} s: part of the request may have "
+                 "arrived").format(timeout=f"{timeout:g}")
     elif isinstance(error, (TimeoutError, socket.timeout, httpx.TimeoutException)):
-        text, sent = (f"timed out after {timeout:g} s: "
-                      "the server may still act on the request"), True
+        text, sent = _("timed out after {timeout} s: the server may still act on the "
+                       "request").format(timeout=f"{timeout:g}"), True
     elif isinstance(root, ConnectionRefusedError) or (
             isinstance(error, httpx.ConnectError) and "refused" in str(error).lower()):
-        text, sent = "connection refused: nothing listens there", False
+        text, sent = _("connection refused: nothing listens there"), False
     elif isinstance(root, socket.gaierror):
-        text, sent = f"the name was not resolved ({root}): the request never left", False
+        text, sent = _("the name was not resolved ({error}): the request never "
+                       "left").format(error=root), False
     elif isinstance(error, httpx.ConnectError):
-        text, sent = f"could not connect ({error}): the request never left", False
+        text, sent = _("could not connect ({error}): the request never left").format(
+            error=error), False
     elif isinstance(error, httpx.RemoteProtocolError) and "without sending" in str(error):
-        text, sent = ("the server closed the connection without an answer: "
-                      "it may have acted on the request"), True
+        text, sent = _("the server closed the connection without an answer: it may have "
+                       "acted on the request"), True
     elif isinstance(error, httpx.RemoteProtocolError):
-        text, sent = (f"the answer is not valid HTTP ({error}): "
-                      "the server may have acted on the request"), True
+        text, sent = _("the answer is not valid HTTP ({error}): the server may have acted "
+                       "on the request").format(error=error), True
     elif isinstance(root, ConnectionResetError) or isinstance(error, httpx.ReadError):
-        text, sent = "connection reset: the server may have acted on the request", True
+        text, sent = _("connection reset: the server may have acted on the request"), True
     elif isinstance(error, httpx.WriteError):
-        text = f"the connection failed while sending ({error})"
+        text = _("the connection failed while sending ({error})").format(error=error)
     else:
         text = f"{type(error).__name__}: {error}"
     return Outcome.network(text, sent=sent)
@@ -215,7 +223,7 @@ def _split(url: str) -> tuple[str, str]:
     if isinstance(url, str) and not any(c.isspace() or not c.isprintable() for c in url):
         try:
             parts = urlsplit(url)
-            _ = parts.port  # a port that is not a number raises here
+            _port = parts.port  # a port that is not a number raises here
         except ValueError:
             parts = None
     if parts is None or parts.scheme != "http" or not parts.hostname:
@@ -287,7 +295,7 @@ class Connection:
     """
 
     def __init__(self, base_url: str, timeout: float = 2.0, *, now: Clock = time.time) -> None:
-        origin, _ = _split(base_url)
+        origin, _target = _split(base_url)
         self.timeout = check_number("timeout", timeout, low=0, high=600, low_open=True)
         self.base_url = base_url.rstrip("/")
         self._origin = origin

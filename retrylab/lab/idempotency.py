@@ -22,6 +22,8 @@ import math
 import threading
 from typing import Any
 
+from ..i18n import _
+
 Reply = tuple[int, Any, dict[str, str]]
 
 
@@ -86,8 +88,9 @@ class KeyStore:
                 if self._busy[key] != mark:
                     return _reused(key)
                 return 409, {"code": "idempotency_key_in_flight",
-                             "message": f"a request with Idempotency-Key {key!r} is still "
-                                        "being processed; retry later"}, \
+                             "message": _("a request with Idempotency-Key {key} is still "
+                                          "being processed; retry later").format(
+                                              key=repr(key))}, \
                     {"Retry-After": "1"}
             self._busy[key] = mark
         return None
@@ -112,5 +115,5 @@ class KeyStore:
 
 def _reused(key: str) -> Reply:
     return 422, {"code": "idempotency_key_reused",
-                 "message": f"Idempotency-Key {key!r} was first used with a different "
-                            "body; send a new key for a new measurement"}, {}
+                 "message": _("Idempotency-Key {key} was first used with a different body; "
+                              "send a new key for a new measurement").format(key=repr(key))}, {}

@@ -48,6 +48,7 @@ import pandas as pd
 
 from ..core._check import check_choice, check_int, check_number
 from ..core.outcome import check_method
+from ..i18n import _
 from .client import check_path
 from .handler import _DRAIN_LIMIT, MAX_KEY, LabHTTPServer, Reply
 from .idempotency import KeyStore
@@ -410,23 +411,24 @@ def validate_measurement(doc: Any) -> dict[str, str]:
     {'value': 'must be a finite number', 'colour': 'unknown field'}
     """
     if not isinstance(doc, dict):
-        return {"body": "must be a JSON object such as {\"value\": -4.2}"}
+        return {"body": _("must be a JSON object such as {example}").format(
+            example='{"value": -4.2}')}
     errors: dict[str, str] = {}
     value = doc.get("value")
     if "value" not in doc:
-        errors["value"] = "is required"
+        errors["value"] = _("is required")
     elif isinstance(value, bool) or not isinstance(value, (int, float)) \
             or not math.isfinite(value):
-        errors["value"] = "must be a finite number"
+        errors["value"] = _("must be a finite number")
     station = doc.get("station", "north-slope")
     if not isinstance(station, str) or not 0 < len(station) <= 64:
-        errors["station"] = "must be text of 1 to 64 characters"
+        errors["station"] = _("must be text of 1 to 64 characters")
     ref = doc.get("ref")
     if ref is not None and (isinstance(ref, bool) or not isinstance(ref, (int, str))):
-        errors["ref"] = "must be an integer or text"
+        errors["ref"] = _("must be an integer or text")
     for name in doc:
         if name not in RECORD_FIELDS:
-            errors[str(name)] = "unknown field"
+            errors[str(name)] = _("unknown field")
     return errors
 
 

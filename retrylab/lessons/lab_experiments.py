@@ -18,8 +18,10 @@ from ..core.backoff import Random
 from ..core.constants import RETRY_SCENARIOS, SEED
 from ..core.policy import MetricsLike, RetryPolicy, RetryResult, Sleep
 from ..core.rng import Mulberry32
+from ..i18n import _, current, number
 from ..lab.client import Connection, KeyMaker, sender
 from ..lab.server import LabServer
+from .tables import label
 
 # -- experiments against a live lab ------------------------------------------------
 
@@ -57,7 +59,7 @@ def lesson_scenarios(lab: LabServer, rng: Random | None = None,
                          "range: it must be 0; use a fresh LabServer() or call lab.reset()")
     rng = Mulberry32(SEED) if rng is None else rng
     results = []
-    for _, _, method, path, attempts in RETRY_SCENARIOS:
+    for _name, _text, method, path, attempts in RETRY_SCENARIOS:
         policy = RetryPolicy(max_attempts=attempts)
         results.append(policy.run(sender(lab.url + path, method), method, rng, sleep))
     return LessonRun(results, lab.measurement_requests)
@@ -97,6 +99,19 @@ class WriteReport:
         """The counts as one labelled column (without the time)."""
         data = {k: v for k, v in asdict(self).items() if k not in ("mode", "seconds")}
         return pd.Series(data, name=self.mode, dtype="int64")
+
+    def summary(self) -> str:
+        """One line: the mode, the writes, the requests sent and the time, in the
+        notebook's language (Turkish: ``1.000 yazma``).
+
+        >>> r = WriteReport("key", 1000, 1249, 1000, 0, 998, 2, 0, 249, 2.5)
+        >>> r.summary()
+        'key     1,000 writes, 1249 requests in 2.50 s'
+        """
+        writes = f"{self.writes:,}".replace(",", "." if current() == "tr" else ",")
+        return _("{mode} {writes} writes, {sent} requests in {seconds} s").format(
+            mode=f"{label(self.mode):7}", writes=writes, sent=self.sent,
+            seconds=number(self.seconds, 2))
 
 
 def write_policy(mode: str, max_attempts: int = 4) -> tuple[RetryPolicy, bool]:

@@ -56,6 +56,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from ..core._check import check_choice, check_int, check_number
+from ..i18n import N_, _, number
 
 __all__ = [
     "BLOG_CLIENTS",
@@ -70,6 +71,10 @@ __all__ = [
 
 #: The strategies, in the order of the blog's figures' legends.
 STRATEGIES: tuple[str, ...] = ("exponential", "full", "equal", "decorrelated", "none")
+#: How a summary names each strategy.
+SUMMARY_NAMES: dict[str, str] = {"exponential": N_("exponential"), "full": N_("full jitter"),
+                                 "equal": N_("equal jitter"),
+                                 "decorrelated": N_("decorrelated jitter"), "none": N_("none")}
 
 #: The client counts of the sweep: 10, 20, ..., 190 (19 counts).
 BLOG_CLIENTS: tuple[int, ...] = tuple(range(10, 200, 10))
@@ -115,11 +120,12 @@ class ContentionResult:
         >>> contention(10, "full", runs=20).summary()
         'full jitter, 10 clients: 39.0 calls (3.90 per client), 473 ms (mean of 20 runs)'
         """
-        name = self.strategy if self.strategy in ("exponential", "none") else (
-            f"{self.strategy} jitter")
-        return (f"{name}, {self.clients} clients: {self.calls:.1f} calls "
-                f"({self.calls_per_client:.2f} per client), {self.time_ms:.0f} ms "
-                f"(mean of {self.runs} runs)")
+        return _("{strategy}, {clients} clients: {calls} calls ({per_client} per client), "
+                 "{time} ms (mean of {runs} runs)").format(
+            strategy=_(SUMMARY_NAMES.get(self.strategy, self.strategy)),
+            clients=self.clients, calls=number(self.calls, 1),
+            per_client=number(self.calls_per_client, 2), time=f"{self.time_ms:.0f}",
+            runs=self.runs)
 
 
 def _backoff(strategy: str, k: IntArray, sleep: FloatArray | None, base: float, cap: float,
@@ -175,7 +181,7 @@ def race(read: FloatArray, write: FloatArray, retry: Retry) -> tuple[FloatArray,
     row_start = np.arange(runs) * clients   # flat index of each run's first client
     read_flat, write_flat, attempt_flat = read.ravel(), write.ravel(), attempt.ravel()
     committed_flat = committed_at.ravel()
-    for _ in range(clients):
+    for _client in range(clients):
         # A client that read before the latest commit has failed (its write, now or
         # later, sees a newer version): it hears so, sleeps, and tries again.
         idx = np.flatnonzero(read <= last[:, None])

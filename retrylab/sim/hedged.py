@@ -21,6 +21,7 @@ import numpy.typing as npt
 
 from ..core._check import check_int, check_number
 from ..core.hedging import MAX_HEDGES, HedgingPolicy
+from ..i18n import _, number, percent
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -63,9 +64,11 @@ class HedgeStats:
 
     def summary(self) -> str:
         """One line for a readout."""
-        return (f"delay {self.delay} ms, up to {self.max_attempts} copies: p50 {self.p50:.0f} ms, "
-                f"p99 {self.p99:.0f} ms, p99.9 {self.p999:.0f} ms; "
-                f"+{100 * self.extra_requests:.1f}% requests")
+        return _("delay {delay} ms, up to {copies} copies: p50 {p50} ms, p99 {p99} ms, "
+                 "p{p999_name} {p999} ms; +{extra} requests").format(
+            delay=self.delay, copies=self.max_attempts, p50=f"{self.p50:.0f}",
+            p99=f"{self.p99:.0f}", p999_name=number(99.9), p999=f"{self.p999:.0f}",
+            extra=percent(100 * self.extra_requests, 1))
 
 
 def hedged_latencies(latencies: FloatArray, policy: HedgingPolicy

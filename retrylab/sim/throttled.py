@@ -31,6 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core._check import check_choice, check_int, check_number
+from ..i18n import _, number, percent, pgettext
 from .fleet import served_under_load
 
 IntArray = npt.NDArray[np.int64]
@@ -75,9 +76,10 @@ class ThrottleRun:
 
     def summary(self) -> str:
         """One line for a readout."""
-        return (f"{self.throttle}: in the incident the fleet offers "
-                f"{self.load_in_incident:.2f}x capacity, the server accepts "
-                f"{100 * self.goodput_in_incident:.0f}% of it")
+        return _("{throttle}: in the incident the fleet offers {load}x capacity, the server "
+                 "accepts {accepted} of it").format(
+            throttle=pgettext("throttle", self.throttle), load=number(self.load_in_incident, 2),
+            accepted=percent(100 * self.goodput_in_incident))
 
 
 def throttled_fleet(throttle: str = "sre", clients: int = 10_000, *, rate: float = 0.64,

@@ -326,13 +326,17 @@ def explain_message(message: str, moved: str | None, values: Mapping[str, Any]) 
     if _CAP_BELOW_BASE.match(message) and {"base", "cap"} <= set(values):
         base, cap = values["base"], values["cap"]
         if moved == "base":
-            return f"base={base} is above cap={cap}: lower base or raise cap"
-        return f"cap={cap} is below base={base}: raise cap or lower base"
+            return _("base={base} is above cap={cap}: lower base or raise cap").format(
+                base=base, cap=cap)
+        return _("cap={cap} is below base={base}: raise cap or lower base").format(
+            base=base, cap=cap)
     named = _NAMED.match(message)
     if named and named.group(1) != moved and named.group(1) in values:
         other = named.group(1)
-        return (f"{moved}={values[moved]!r} makes {other}={values[other]!r} too small: "
-                f"{message}" if "must be >=" in message else
-                f"after {moved}={values[moved]!r}: {message}")
+        return (_("{moved}={value} makes {other}={other_value} too small: {message}")
+                if "must be >=" in message else
+                _("after {moved}={value}: {message}")).format(
+            moved=moved, value=repr(values[moved]), other=other,
+            other_value=repr(values[other]), message=message)
     return message
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..core._check import check_choice
 from ..core.outcome import Decision, Outcome, decide
+from ..i18n import N_, _, pgettext
 from .explorer import Explorer, choice_slider
 
 __all__ = ["ERRORS", "METHODS", "DecisionExplorer", "decision_explorer", "outcome_for"]
@@ -18,6 +19,9 @@ __all__ = ["ERRORS", "METHODS", "DecisionExplorer", "decision_explorer", "outcom
 METHODS: tuple[str, ...] = ("GET", "HEAD", "OPTIONS", "PUT", "DELETE", "POST", "PATCH")
 ERRORS: tuple[str, ...] = ("200", "404", "422", "429", "500", "503", "network", "body",
                            "cancelled")
+#: How the readout names each error that is not a status.
+ERROR_NAMES: dict[str, str] = {"network": N_("network error"), "body": N_("body error"),
+                               "cancelled": N_("cancelled error")}
 
 
 def outcome_for(error: str) -> Outcome:
@@ -69,10 +73,11 @@ class DecisionExplorer(Explorer):
     @classmethod
     def readout_text(cls, result: tuple[str, str, bool, Decision]) -> str:
         method, error, key, decision = result
-        what = f"HTTP {error}" if error.isdigit() else f"{error} error"
-        keyed = "with an idempotency key" if key else "no idempotency key"
-        verdict = "retry" if decision.retry else "do not retry"
-        return f"{method}, {what}, {keyed} -> {verdict}: {decision.reason}"
+        what = f"HTTP {error}" if error.isdigit() else _(ERROR_NAMES[error])
+        keyed = _("with an idempotency key") if key else _("no idempotency key")
+        verdict = pgettext("verdict", "retry") if decision.retry else _("do not retry")
+        return _("{method}, {what}, {keyed} -> {verdict}: {reason}").format(
+            method=method, what=what, keyed=keyed, verdict=verdict, reason=decision.reason)
 
 
 def decision_explorer(**values: Any) -> DecisionExplorer:

@@ -37,7 +37,7 @@ from ..core._check import check_choice
 from ..core.backoff import JITTERS, Backoff, Jitter
 from ..core.budget import budget_from_name
 from ..core.policy import RetryPolicy
-from ..i18n import _, number
+from ..i18n import NP_, _, number, pgettext
 from ..sim.breakers import BreakerSettings
 from ..sim.fleet import Fleet, outage_fleet, storm_fleet
 from ..sim.fleetresult import FleetResult
@@ -62,6 +62,11 @@ FloatArray = npt.NDArray[np.float64]
 #: The explorers' y ranges (requests per step, clients waiting): a 1-2-5 series.
 Y_LEVELS: tuple[int, ...] = (10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000,
                              50_000, 100_000, 200_000)
+
+
+#: The stop reasons a readout names in words (the others are code names: max_attempts...).
+REASON_NAMES: frozenset[str] = frozenset({NP_("stop reason", "success"),
+                                          NP_("stop reason", "pending")})
 
 
 class FleetPlot:
@@ -334,7 +339,8 @@ class FleetExplorer(Explorer):
     @classmethod
     def readout_text(cls, result: FleetRun) -> str:
         r = result.result
-        stopped = ", ".join(f"{k} {v}" for k, v in r.reasons().items())
+        stopped = ", ".join(f"{pgettext('stop reason', k) if k in REASON_NAMES else k} {v}"
+                            for k, v in r.reasons().items())
         return "\n".join((result.scale.describe(), r.readout(),
                           _("stopped: {reasons}").format(reasons=stopped)))
 

@@ -1,0 +1,138 @@
+"""A table or a printed label in the notebook's language, for display only.
+
+The notebooks build their tables from English keys (``"stored"``,
+``"attempts"``, ``"network"``), the keys a student types in code. For display,
+:func:`localized` returns a copy whose headers, row labels, axis names and text
+values are looked up in the catalogue (context ``"table"``), so a Turkish
+edition shows Turkish; the table the code indexes keeps its English keys. In
+English the copy reads exactly as the original. :func:`label` does the same for
+one label in a printed line.
+
+>>> import pandas as pd
+>>> t = pd.DataFrame({"client saw": ["network"], "server stored": [1]}, index=["drop"])
+>>> localized(t).equals(t)
+True
+>>> from retrylab.i18n import language
+>>> with language("tr"):
+...     print(localized(t).to_string())
+...     print(label("stored"), label("a label nobody translated"))
+       istemcinin gördüğü  sunucunun kaydettiği
+yanıt kaybı                  ağ                     1
+kaydedilen a label nobody translated
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+import pandas as pd
+
+from ..i18n import NP_, pgettext
+
+__all__ = ["LABELS", "LINES", "label", "line", "localized"]
+
+T = TypeVar("T", pd.DataFrame, pd.Series)
+
+#: Every header, row label and text value the lessons' tables show (marked for the catalogue).
+LABELS: frozenset[str] = frozenset({
+    # 01: outcomes and the rule
+    NP_("table", "kind"), NP_("table", "status"), NP_("table", "retry a GET?"),
+    NP_("table", "HTTP 404"), NP_("table", "HTTP 429"), NP_("table", "network"),
+    NP_("table", "body"), NP_("table", "cancellation"), NP_("table", "cancelled"),
+    NP_("table", "success"), NP_("table", "retry"), NP_("table", "why"),
+    NP_("table", "with key"), NP_("table", "no"), NP_("table", "yes"),
+    NP_("table", "method"), NP_("table", "outcome"), NP_("table", "key"),
+    NP_("table", "case"),
+    # 01: did the server act?
+    NP_("table", "client saw"), NP_("table", "server stored"), NP_("table", "close"),
+    NP_("table", "drop"),
+    # 01: methods
+    NP_("table", "safe (RFC)"), NP_("table", "idempotent (RFC)"),
+    NP_("table", "web lesson"), NP_("table", "RFC rule"), NP_("table", "mobile lesson"),
+    # 01: the write experiment (WriteReport.series() and its modes)
+    NP_("table", "writes"), NP_("table", "sent"), NP_("table", "stored"),
+    NP_("table", "duplicates"), NP_("table", "acknowledged"),
+    NP_("table", "unacknowledged"), NP_("table", "lost"),
+    NP_("table", "retried_after_network"), NP_("table", "unsafe"), NP_("table", "lesson"),
+    # 02: the strategies and jitters
+    NP_("table", "fixed"), NP_("table", "linear"), NP_("table", "exponential"),
+    NP_("table", "capped"), NP_("table", "full jitter"), NP_("table", "decorrelated"),
+    NP_("table", "full"), NP_("table", "equal"), NP_("table", "proportional"),
+    # 03: the loop's stops and costs
+    NP_("table", "backoff (ms)"), NP_("table", "Retry-After (ms)"),
+    NP_("table", "wait (ms)"), NP_("table", "attempts"), NP_("table", "waits (ms)"),
+    NP_("table", "total wait (ms)"), NP_("table", "stopped"),
+    NP_("table", "user_triggered"), NP_("table", "background"),
+    NP_("table", "classifies (lesson)"), NP_("table", "retries everything"),
+    NP_("table", "user waits (ms)"), NP_("table", "times later"),
+    # 03: RetryMetrics
+    NP_("table", "runs"), NP_("table", "retries"), NP_("table", "successes"),
+    NP_("table", "success after retry"), NP_("table", "gave up"),
+    NP_("table", "median wait (ms)"), NP_("table", "p90 wait (ms)"),
+    NP_("table", "value"), NP_("table", "waits"), NP_("table", "reason"),
+    NP_("table", "wait (ms, bucket start)"),
+    # 04: the breaker's trace
+    NP_("table", "time_ms"), NP_("table", "allowed"), NP_("table", "state_before"),
+    NP_("table", "result"), NP_("table", "state_after"), NP_("table", "closed"),
+    NP_("table", "open"), NP_("table", "half_open"), NP_("table", "failure"),
+    NP_("table", "not sent"),
+})
+
+
+#: The notebooks' printed lines, as templates with named placeholders.
+LINES: frozenset[str] = frozenset({
+    NP_("line", "{name} {attempts} attempt(s), requests {seconds} s"),
+    NP_("line", "cancelled during the wait; requests sent: {sent}"),
+    NP_("line", "{start} - {end} ms  {state}"),
+    NP_("line", "clients waking at exactly {cap} ms: {count}"),
+})
+
+
+def line(template: str, **values: Any) -> str:
+    """One printed line: ``template`` (one of :data:`LINES`) in the notebook's language,
+    filled with ``values`` (write a decimal with :func:`retrylab.i18n.number`).
+
+    >>> line("cancelled during the wait; requests sent: {sent}", sent=1)
+    'cancelled during the wait; requests sent: 1'
+    """
+    if template not in LINES:
+        raise ValueError(f"template={template!r} is out of range: it must be one of "
+                         "retrylab.lessons.tables.LINES")
+    return pgettext("line", template).format(**values)
+
+
+#: Axis names that read differently from the same header (02's ``retry``: a retry's number).
+AXIS_LABELS: frozenset[str] = frozenset({NP_("table axis", "retry")})
+
+
+def _axis(name: Any) -> Any:
+    return pgettext("table axis", name) if name in AXIS_LABELS else label(name)
+
+
+def label(text: Any) -> Any:
+    """``text`` in the notebook's language if it is one of :data:`LABELS`, else as it is."""
+    return pgettext("table", text) if isinstance(text, str) and text in LABELS else text
+
+
+def _values(column: pd.Series) -> pd.Series:
+    """``column``'s text values through :func:`label`, its dtype kept (4 stays 4, not 4.0)."""
+    return pd.Series([label(v) for v in column], index=column.index, name=column.name,
+                     dtype=column.dtype)
+
+
+def localized(table: T) -> T:
+    """A copy of ``table`` to show: headers, row labels, axis names and text values
+    through :func:`label` (the original, with its English keys, is unchanged)."""
+    out = table.rename(index=label)
+    if isinstance(out, pd.DataFrame):
+        out = out.rename(columns=label)
+        out.columns = out.columns.set_names([_axis(n) for n in out.columns.names])
+        for i in range(out.shape[1]):
+            if out.iloc[:, i].dtype.kind in "OSU":
+                out.isetitem(i, _values(out.iloc[:, i]))
+    else:
+        out.name = label(out.name)
+        if out.dtype.kind in "OSU":
+            out = _values(out)
+    out.index = out.index.set_names([_axis(n) for n in out.index.names])
+    return out
