@@ -202,7 +202,6 @@
 # | devre kesici | circuit breaker | 04 |
 # | kapalı / açık / yarı açık (`kapali`, `acik`, `yariAcik`) | closed / open / half-open | 04 |
 # | ilke (dersin sözcüğü: «Ilke: hangi sonuc yeniden denenir») | rule, policy (which outcome is retried) | 01 |
-# | ilke (dersin sözcüğü: «Ilke: hangi sonuc yeniden denenir») | rule, policy (which outcome is retried) | 01 |
 # | eşik (`ESIK`) | threshold, 3 failures | 04 |
 # | soğuma (`SOGUMA`) | cooldown, 5000 ms | 04 |
 # | ardışık (art arda) başarısızlık, `ardisikHata` | failures in a row | 04 |
@@ -212,7 +211,7 @@
 # | kullanıcı tarafından tetiklenen / arka planda çalışan (istek) | user-triggered / background (request) | 03 |
 # | geçici / kalıcı hata | transient / permanent error (the mobile lesson) | 01, 05 |
 
-# %% [markdown] tags=["tr"] en_hash="b4fbb3f8"
+# %% [markdown] tags=["tr"] en_hash="e0b7d36f"
 # ## Derslerin sözcükleri
 #
 # Dersler Türkçedir; defterler derslerden ve kodlarından alıntı yapar. Terimler,
@@ -221,7 +220,7 @@
 # | Türkçe | İngilizce | nerede |
 # |---|---|---|
 # | yeniden deneme | retry (web dersinin başlığı: *Yeniden Deneme ve Geri Çekilme*) | 00-07 |
-# | deneme, `enCokDeneme` | attempt; attempt limit, deneme sayısı üst sınırı (`max_attempts`) | 03 |
+# | deneme, `enCokDeneme` | attempt; attempt limit (`max_attempts`) | 03 |
 # | geri çekilme, üstel geri çekilme | backoff, exponential backoff | 02 |
 # | bekleme, `beklemeler` | wait, waits (beklemeler) | 02, 03 |
 # | `TABAN` (taban) | base: geri çekilmenin tabanı, 200 ms (`yeniden-deneme.mjs` içinde aynı sözcük sunucunun taban URL'sini adlandırır) | 02, 03 |
@@ -233,22 +232,21 @@
 # | sarsıntısız / sarsıntılı | without / with jitter | 02 |
 # | istemci, kova | client, bucket (histogramın kovası) | 02 |
 # | alt sınır | lower bound (beklemenin alt sınırı, Retry-After için) | 03 |
-# | sunucu önerisi (`sunucuOnerisi`) | sunucunun önerisi, Retry-After | 03 |
+# | sunucu önerisi (`sunucuOnerisi`) | the server's suggestion, Retry-After | 03 |
 # | hata sınıfı; ağ hatası (`ag`), gövde hatası, iptal | failure class; network error, body error, cancellation | 01 |
 # | güvenli yöntem (`GUVENLI_YONTEM`) | safe method (GET, HEAD, OPTIONS) | 01 |
 # | tekillik anahtarı (mobil derste: idempotency anahtarı) | idempotency key | 01 |
 # | sözleşme | contract | 01 |
-# | denenir mi (`denenirMi`) | is it retried? (kural) | 01 |
+# | denenir mi (`denenirMi`) | is it retried? (the rule) | 01 |
 # | devre kesici | circuit breaker | 04 |
 # | kapalı / açık / yarı açık (`kapali`, `acik`, `yariAcik`) | closed / open / half-open | 04 |
 # | ilke (dersin sözcüğü: «Ilke: hangi sonuc yeniden denenir») | rule, policy (which outcome is retried) | 01 |
-# | ilke (dersin sözcüğü: «Ilke: hangi sonuc yeniden denenir») | rule, policy (which outcome is retried) | 01 |
-# | eşik (`ESIK`) | threshold: eşik, 3 hata | 04 |
-# | soğuma (`SOGUMA`) | cooldown: soğuma süresi, 5000 ms | 04 |
+# | eşik (`ESIK`) | threshold (3 failures) | 04 |
+# | soğuma (`SOGUMA`) | cooldown (5000 ms) | 04 |
 # | ardışık (art arda) başarısızlık, `ardisikHata` | failures in a row | 04 |
 # | izin, gönderilen, engellenen | allowed, sent, blocked | 04 |
 # | tohum, üreteç | seed, generator | 00, 02 |
-# | toplam bütçe | total (time) budget: toplam süre bütçesi | 03 |
+# | toplam bütçe | total (time) budget | 03 |
 # | kullanıcı tarafından tetiklenen / arka planda çalışan (istek) | user-triggered / background (request) | 03 |
 # | geçici / kalıcı hata | transient / permanent error (mobil ders) | 01, 05 |
 
@@ -352,9 +350,13 @@ result.outcome.data
 # | 02 | `02_computing_the_wait` | compute fixed, linear, exponential and capped waits, and see jitter spread a herd | `full_jitter`, `decorrelated` |
 # | 03 | `03_the_retry_loop` | run a retry loop against a real server, honour Retry-After, and set attempt and time limits | the retry loop |
 # | 04 | `04_circuit_breaker` | trace a breaker through closed, open and half-open, and scope it per endpoint | a breaker class |
-# | 05 | `05_mobile_retry_policy` | read the mobile lesson's policies and code critically, and avoid its four common mistakes |
-# | 06 | `06_retry_storms_lab` | watch thousands of clients retry against one server, and stop a retry storm |
+# | 05 | `05_mobile_retry_policy` | read the mobile lesson's policies and code critically | |
+# | 05b | `05b_common_mistakes` | measure the mobile lesson's four common mistakes | |
+# | 06 | `06_retry_storms_lab` | watch thousands of clients retry against one server, and stop a retry storm | |
 # | 07 | `07_summary_and_exercises` | design and check a complete policy for a given scenario | |
+# | 08 | `08_from_lesson_to_production` | carry the policy to tenacity, urllib3 and httpx | |
+# | 09 | `09_beyond_the_lessons` | go past the lessons: rate-based breakers, hedged requests, adaptive throttling, metastable failure | |
+# | A1 | `A1_code_samples` | read the mobile lesson's Kotlin and Swift samples | |
 #
 # In notebooks 01 to 04 you write each mechanism yourself first, in a cell
 # with a signature, a docstring and `...`; a checker judges it against the
@@ -362,7 +364,7 @@ result.outcome.data
 # notebook use `retrylab`'s version. The lesson's JavaScript stands beside
 # each one.
 
-# %% [markdown] tags=["tr"] en_hash="366594ca"
+# %% [markdown] tags=["tr"] en_hash="c1cbcb24"
 # ## Defterler
 #
 # | # | defter | neler yapabileceksiniz | siz yazarsınız |
@@ -372,9 +374,13 @@ result.outcome.data
 # | 02 | `02_computing_the_wait` | sabit, doğrusal, üstel ve tavanlı beklemeleri hesaplamak ve sarsıntının bir sürüyü nasıl dağıttığını görmek | `full_jitter`, `decorrelated` |
 # | 03 | `03_the_retry_loop` | gerçek bir sunucuya karşı bir yeniden deneme döngüsü çalıştırmak, Retry-After'a uymak, deneme ve süre sınırları koymak | yeniden deneme döngüsü |
 # | 04 | `04_circuit_breaker` | bir devre kesiciyi kapalı, açık ve yarı açık durumlar boyunca izlemek ve kapsamını uç nokta başına belirlemek | bir devre kesici sınıfı |
-# | 05 | `05_mobile_retry_policy` | mobil dersin politikalarını ve kodunu eleştirel gözle okumak ve dersin dört yaygın hatasından kaçınmak |
-# | 06 | `06_retry_storms_lab` | binlerce istemcinin tek bir sunucuya karşı yeniden denemesini izlemek ve bir yeniden deneme fırtınasını durdurmak |
+# | 05 | `05_mobile_retry_policy` | mobil dersin politikalarını ve kodunu eleştirel gözle okumak | |
+# | 05b | `05b_common_mistakes` | mobil dersin dört yaygın hatasını ölçmek | |
+# | 06 | `06_retry_storms_lab` | binlerce istemcinin tek bir sunucuya karşı yeniden denemesini izlemek ve bir yeniden deneme fırtınasını durdurmak | |
 # | 07 | `07_summary_and_exercises` | verilen bir senaryo için eksiksiz bir politika tasarlamak ve sınamak | |
+# | 08 | `08_from_lesson_to_production` | politikayı tenacity, urllib3 ve httpx'e taşımak | |
+# | 09 | `09_beyond_the_lessons` | derslerin ötesine geçmek: hata oranına bakan devre kesiciler, yedek istekler, uyarlamalı kısıtlama, yarı kararlı arıza | |
+# | A1 | `A1_code_samples` | mobil dersin Kotlin ve Swift kod örneklerini okumak | |
 #
 # 01 ile 04 arasındaki defterlerde her mekanizmayı önce kendiniz, bir imza, bir
 # docstring ve `...` bulunan bir hücrede yazarsınız; bir denetleyici onu dersin

@@ -271,7 +271,7 @@ localized(pd.DataFrame({name: {"kind": o.kind, "status": o.status,
 
 # %%
 for name, o in examples.items():
-    print(f"{label(name):13} {o.detail or '-'}")
+    print(f"{label(name):13} {label(o.detail) or '-'}")
 
 # %% [markdown]
 # **Body errors and cancellations are never retried.** A body error is the

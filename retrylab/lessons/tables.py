@@ -42,7 +42,7 @@ LABELS: frozenset[str] = frozenset({
     NP_("table", "success"), NP_("table", "retry"), NP_("table", "why"),
     NP_("table", "with key"), NP_("table", "no"), NP_("table", "yes"),
     NP_("table", "method"), NP_("table", "outcome"), NP_("table", "key"),
-    NP_("table", "case"),
+    NP_("table", "case"), NP_("table", "the user left the screen"),
     # 01: did the server act?
     NP_("table", "client saw"), NP_("table", "server stored"), NP_("table", "close"),
     NP_("table", "drop"),
