@@ -250,4 +250,8 @@ def check_shortest_timeout(timeout: Any) -> Feedback:
 #: (tests/test_answers_hidden.py fails if one shows above its exercise).
 ANSWERS: dict[str, tuple[str, ...]] = {
     "check_shortest_timeout": ("timeout 1.5 s", "timeout=1500", "timeout 1500", "1500 ms"),
+    # build it: the answer is code (the page states the library's rule to write down)
+    "check_failure_rate": (),
+    "check_sre_probability": (),
+    "check_hedged_latency": (),
 }
