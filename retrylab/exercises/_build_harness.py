@@ -24,8 +24,8 @@ import numpy as np
 from ..core import constants as _lesson  # the lesson's data: read only in the block below
 from ..core.backoff import Backoff
 from ..core.outcome import Outcome
-from ..i18n import _, pgettext
-from . import Feedback, prompt, wrong
+from ..i18n import N_, _, pgettext
+from . import Feedback, prompt, shown, wrong
 
 # -- the lesson's data: the one place this module reads retrylab.lesson -------
 SEED: int = _lesson.SEED
@@ -132,7 +132,8 @@ class _Session:
         except BaseException as e:  # the student's bug, reported, never raised
             if self.tripped:
                 raise _Stop(wrong(self._tripped_message())) from None
-            raise _Stop(wrong(f"{what} raised {type(e).__name__}: {e}")) from None
+            raise _Stop(wrong(_("{what} raised {error}").format(
+                what=what, error=f"{type(e).__name__}: {e}"))) from None
         finally:
             self.busy = False
         if self.tripped:
@@ -147,11 +148,14 @@ class _Session:
 
     def _tripped_message(self) -> str:
         limits = {"send": SEND_LIMIT, "sleep": SLEEP_LIMIT, "rng": DRAW_LIMIT}
-        hints = {"send": "is the attempt limit checked?",
-                 "sleep": "does the loop stop after the last attempt?",
-                 "rng": "one draw per wait is enough."}
+        texts = {"send": N_("{what} called send() more than {limit} times: is the attempt "
+                            "limit checked?"),
+                 "sleep": N_("{what} called sleep() more than {limit} times: does the loop "
+                             "stop after the last attempt?"),
+                 "rng": N_("{what} called rng() more than {limit} times: one draw per wait "
+                           "is enough.")}
         t = self.tripped
-        return (f"{self.what} called {t}() more than {limits[t]} times: {hints[t]}")
+        return _(texts[t]).format(what=self.what, limit=limits[t])
 
 
 #: Seconds a whole check may take before it is stopped.
@@ -280,7 +284,8 @@ def _run(battery: Callable[[_Session], Feedback], scaffold: str, returns: str = 
 
 
 def _not_callable(answer: Any, expected: str) -> Feedback:
-    return wrong(f"expected {expected}; got {answer!r}, {_a(answer)}.")
+    return wrong(_("expected {expected}; got {answer}, of type {kind}.").format(
+        expected=expected, answer=shown(answer), kind=type(answer).__name__))
 
 
 # == reading answers ===============================================================
@@ -289,24 +294,26 @@ def _not_callable(answer: Any, expected: str) -> Feedback:
 def _as_ms(value: Any, what: str) -> int:
     """``value`` as whole milliseconds (ints, whole floats, numpy numbers), or a verdict."""
     if isinstance(value, (bool, np.bool_)):
-        raise _Stop(wrong(f"{what} returned {value!r}, a bool: a wait is a whole number "
-                          "of milliseconds."))
+        raise _Stop(wrong(_("{what} returned {value}, a bool: a wait is a whole number of "
+                            "milliseconds.").format(what=what, value=repr(value))))
     if isinstance(value, (int, np.integer)):
         return int(value)
     if isinstance(value, (float, np.floating)):
         if math.isfinite(value) and float(value).is_integer():
             return int(value)
-        raise _Stop(wrong(f"{what} returned {float(value)!r}: a wait is whole milliseconds; "
-                          "round it with Math.round (retrylab.js_round)."))
-    raise _Stop(wrong(f"{what} returned {value!r}, {_a(value)}: return the "
-                      "wait as a whole number of milliseconds (an int)."))
+        raise _Stop(wrong(_("{what} returned {value}: a wait is whole milliseconds; round "
+                            "it with Math.round (retrylab.js_round).")
+                          .format(what=what, value=repr(float(value)))))
+    raise _Stop(wrong(_("{what} returned {value}, of type {kind}: return the wait as a "
+                        "whole number of milliseconds (an int).")
+                      .format(what=what, value=shown(value), kind=type(value).__name__)))
 
 
 def _as_bool(value: Any, what: str) -> bool:
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
-    raise _Stop(wrong(f"{what} returned {value!r}, {_a(value)}: return True "
-                      "or False."))
+    raise _Stop(wrong(_("{what} returned {value}, of type {kind}: return True or False.")
+                      .format(what=what, value=shown(value), kind=type(value).__name__)))
 
 
 def _quiet(session: _Session, fn: Callable[[], Any]) -> Any:
@@ -316,8 +323,3 @@ def _quiet(session: _Session, fn: Callable[[], Any]) -> Any:
     except Exception:  # _Stop, or a missing method: no diagnosis from this probe
         return None
 
-
-def _a(value: object) -> str:
-    """``a list``, ``an int``: the type of ``value`` with its article."""
-    name = type(value).__name__
-    return ("an " if name[:1] in "aeiou" else "a ") + name

@@ -227,7 +227,9 @@ def check_full_jitter(fn: Any) -> Feedback:
         return right(f"all 6 rows of the lesson's table (70 296 780 303 480 957) and "
                      f"{len(cases)} unseen cases match, exact .5 halves included.")
 
-    return _run(battery, "your function full_jitter(n, r)", pgettext("return value", "the wait"))
+    return _run(battery,
+                _("your function {signature}").format(signature="full_jitter(n, r)"),
+                pgettext("return value", "the wait"))
 
 
 # == 2. decorrelated jitter ===========================================================
@@ -346,7 +348,8 @@ def check_decorrelated(fn: Any) -> Feedback:
         return right(f"all 6 rows of the lesson's table (384 1034 2121 1933 3986 5000) and "
                      f"{len(cases)} unseen cases match.")
 
-    return _run(battery, "your function decorrelated(prev, r)",
+    return _run(battery,
+                _("your function {signature}").format(signature="decorrelated(prev, r)"),
                 pgettext("return value", "the wait"))
 
 
@@ -467,7 +470,9 @@ def check_should_retry(fn: Any) -> Feedback:
                        "cancellations with and without a key) match.")
                      .format(lesson=len(lesson), unseen=len(unseen)))
 
-    return _run(battery, "your function should_retry(outcome, method, idempotency_key)",
+    return _run(battery,
+                _("your function {signature}").format(
+                    signature="should_retry(outcome, method, idempotency_key)"),
                 pgettext("return value", "True or False"))
 
 

@@ -258,5 +258,6 @@ def check_breaker(cls: Any) -> Feedback:
                        "second call during the half-open trial included.")
                      .format(cases=len(cases)))
 
-    return _run(battery, "your class Breaker(threshold, cooldown)",
+    return _run(battery,
+                _("your class {signature}").format(signature="Breaker(threshold, cooldown)"),
                 pgettext("return value", "True or False"))

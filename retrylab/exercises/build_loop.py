@@ -415,5 +415,7 @@ def check_retry_loop(fn: Any) -> Feedback:
                      f"{len(cases)} unseen servers match: attempts, outcome, waits, sleeps "
                      "and draws.")
 
-    return _run(battery, "your function retry(send, method, max_attempts, sleep, rng)",
+    return _run(battery,
+                _("your function {signature}").format(
+                    signature="retry(send, method, max_attempts, sleep, rng)"),
                 pgettext("return value", "the tuple (attempts, outcome, waits)"))

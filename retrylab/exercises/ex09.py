@@ -32,15 +32,16 @@ def _check_function(fn: Any, signature: str,
     it raises, and takes a first ``None`` (or ``...``) as the unfilled scaffold."""
     name = signature.split("(")[0]
     if unanswered(fn):
-        return prompt(f"a function {signature}")
+        return prompt(_("a function {signature}").format(signature=signature))
     if not callable(fn):
-        return wrong(f"fn={fn!r}: pass the function itself, not its result.")
-    shown = getattr(fn, "__name__", name)
+        return wrong(_("fn={fn}: pass the function itself, not its result.")
+                     .format(fn=shown(fn)))
+    label = getattr(fn, "__name__", name)
 
     def run(session: _Session) -> Feedback:
-        return battery(lambda *args: session.call(f"{shown}{args!r}", fn, *args))
+        return battery(lambda *args: session.call(f"{label}{args!r}", fn, *args))
 
-    return _run(run, f"the body of {name} (it returns None so far)",
+    return _run(run, _("the body of {name} (it returns None so far)").format(name=name),
                 pgettext("return value", "its result"))
 
 
