@@ -12,6 +12,10 @@ from ..core.rng import Mulberry32
 from ..i18n import _
 from . import Feedback, as_whole, as_wholes, checker, prompt, right, shown, unanswered, wrong
 
+#: The notebook's first loop (four attempts, full jitter): exercises 1 and 2.
+LOOP_ATTEMPTS = 4
+LOOP_BACKOFF = Backoff(200, 2, 5000, jitter="full")
+
 
 @checker
 def check_three_failures(attempts: Any, waits: Any) -> Feedback:
@@ -22,30 +26,36 @@ def check_three_failures(attempts: Any, waits: Any) -> Feedback:
     draws from an 800 ms ceiling.
     """
     if unanswered(attempts) or unanswered(waits):
-        return prompt("the number of attempts and the list of waits in ms")
+        return prompt(_("the number of attempts and the list of waits in ms"))
     answers = iter([Outcome.http(503)] * 3 + [Outcome.success()])
     r = RetryPolicy(4, Backoff(200, 2, 5000, jitter="full")).run(
         lambda: next(answers), rng=Mulberry32(SEED))
     count, given = as_whole(attempts), as_wholes(waits)
     if count is None:
-        return wrong(f"attempts={shown(attempts)}: give the number of attempts as a whole "
-                     "number, such as 2.")
+        return wrong(_("attempts={attempts}: give the number of attempts as a whole number, "
+                       "such as 2.").format(attempts=shown(attempts)))
     if given is None:
-        return wrong(f"waits={shown(waits)}: give the waits as a list of whole numbers of ms, "
-                     "such as [100, 200].")
+        return wrong(_("waits={waits}: give the waits as a list of whole numbers of ms, such "
+                       "as [100, 200].").format(waits=shown(waits)))
     if count != r.attempts:
-        return wrong(f"attempts={count!r}: count every request sent, the first one "
-                     "included; three failures then one success.")
+        return wrong(_("attempts={attempts}: count every request sent, the first one "
+                       "included; three failures then one success.").format(attempts=count))
     if len(given) != count - 1:
-        return wrong(f"waits={given!r}: {count} attempts have {count - 1} waits between them, "
-                     "one before each retry.")
+        return wrong(_("waits={waits}: {attempts} attempts have {between} waits between them, "
+                       "one before each retry.").format(waits=given, attempts=count,
+                                                       between=count - 1))
+    ceilings = [LOOP_BACKOFF.ceiling(n) for n in range(count - 1)]
+    if given == ceilings:
+        return wrong(_("waits={waits}: those are the ceilings; full jitter draws each wait "
+                       "below its ceiling, r x min(5000, 200 x 2**n). Run the loop with a "
+                       "fresh Mulberry32(SEED).").format(waits=given))
     if given != r.waits:
-        return wrong(f"waits={given!r}: there is one wait between each pair of "
-                     "attempts, and retry n (n = 0 for the first) draws "
-                     "r x min(5000, 200 x 2**n). "
-                     "Run the loop with a fresh Mulberry32(SEED).")
-    return right(f"{r.attempts} attempts, waits {r.waits}: the third wait (retry n = 2, "
-                 "before attempt 4) draws from an 800 ms ceiling.")
+        return wrong(_("waits={waits}: there is one wait between each pair of attempts, and "
+                       "retry n (n = 0 for the first) draws r x min(5000, 200 x 2**n). Run "
+                       "the loop with a fresh Mulberry32(SEED).").format(waits=given))
+    return right(_("{attempts} attempts, waits {waits}: the third wait (retry n = 2, before "
+                   "attempt 4) draws from an 800 ms ceiling.").format(attempts=r.attempts,
+                                                                     waits=r.waits))
 
 
 @checker
@@ -56,21 +66,17 @@ def check_which_notebook(notebook: Any) -> Feedback:
     False
     """
     if unanswered(notebook):
-        return prompt("a notebook number such as 2")
+        return prompt(_("a notebook number such as 2"))
     number = as_whole(notebook)
     if number is None:
-        return wrong(f"notebook={shown(notebook)}: give the notebook's number as a whole "
-                     "number, such as 2.")
+        return wrong(_("notebook={notebook}: give the notebook's number as a whole number, "
+                       "such as 2.").format(notebook=shown(notebook)))
     if number == 1:
-        return right("notebook 01: a timeout leaves it unknown whether the server "
-                     "acted, so a POST is retried only with an idempotency key.")
-    return wrong(f"notebook={number!r}: that one is about something else; look for "
-                 "the notebook on *which* errors to retry.")
+        return right(_("notebook 01: a timeout leaves it unknown whether the server acted, "
+                       "so a POST is retried only with an idempotency key."))
+    return wrong(_("notebook={notebook}: that one is about something else; look for the "
+                   "notebook on *which* errors to retry.").format(notebook=number))
 
-
-#: Exercise 2's policy: the notebook's first loop (four attempts, full jitter).
-LOOP_ATTEMPTS = 4
-LOOP_BACKOFF = Backoff(200, 2, 5000, jitter="full")
 
 
 @checker
