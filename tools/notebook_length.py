@@ -12,7 +12,8 @@ each cell is estimated from what it renders, with JupyterLab 4's default sizes:
 * code: 18 px a line (13 px font), 24 px around the cell;
 * outputs: 18 px a line of text (at most 60 lines: JupyterLab scrolls longer ones),
   30 px a row of an HTML table, an image at its own height (scaled to an 900 px wide
-  column), a widget (explorer) 560 px.
+  column), a widget (an explorer, a cell tagged ``nbval-ignore-output``: the file keeps
+  no view of it) 560 px.
 
 Minutes are a model, not a measurement: reading prose at 130 words a minute
 (technical text, read once), 2 s a row of a markdown table (a glossary is skimmed,
@@ -87,7 +88,10 @@ def measure(path: Path) -> tuple[float, float, int, int]:
         else:
             code += 1
             px += 24 + 18 * len(source.splitlines())
-            px += sum(_output_px(o) for o in cell.get("outputs", []))
+            if "nbval-ignore-output" in cell.get("metadata", {}).get("tags", []):
+                px += 560   # an explorer: its widget views are stripped from the file
+            else:
+                px += sum(_output_px(o) for o in cell.get("outputs", []))
     text = (SRC / path.name.replace(".ipynb", ".py")).read_text()
     build = len(re.findall(r"^# \*\*Exercise \d+ \(build it\)", text, re.M))
     open_ = len(re.findall(r"^# \*\*Exercise \d+ \(open", text, re.M))
