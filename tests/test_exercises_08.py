@@ -19,20 +19,33 @@ def good(**changes: object) -> Retry:
 def test_the_solution_passes_and_matches_to_urllib3() -> None:
     assert check_urllib3_retry(good()).correct
     made = to_urllib3(SHIPPED)
-    assert check_urllib3_retry(made).correct
     assert (made.total, made.backoff_factor, made.backoff_max) == (4, 7.5, 60)
+    assert set(made.status_forcelist) == set(STATUSES)
+
+
+def test_the_adapter_does_not_pass_for_a_hand_written_retry() -> None:
+    """The page shows to_urllib3(SHIPPED) above the exercise: the exercise is to write the
+    stock Retry by hand, so the adapter's PolicyRetry is told so."""
+    fb = check_urllib3_retry(to_urllib3(SHIPPED))
+    assert not fb.correct and fb.answered and "to_urllib3" in fb.message
 
 
 def test_each_wrong_field_gets_its_own_hint() -> None:
-    cases = {"total": (5, "total counts retries"), "backoff_factor": (5, "= 10 s"),
+    cases = {"total": (5, "total counts retries"), "backoff_factor": (6, "= 12 s"),
              "backoff_max": (60_000, "in seconds"),
              "status_forcelist": ([429, 500, 501, 503], "[501] are not retried"),
-             "allowed_methods": (["GET", "POST"], "six")}
+             "allowed_methods": (["GET", "HEAD"], "six")}
     for name, (value, hint) in cases.items():
         fb = check_urllib3_retry(good(**{name: value}))
         assert not fb.correct and fb.answered and hint in fb.message, (name, fb)
     fb = check_urllib3_retry(good(allowed_methods=None))
     assert not fb.correct and "every method" in fb.message
+    assert "policy's base" in check_urllib3_retry(good(backoff_factor=5)).message
+    assert "15 s itself" in check_urllib3_retry(good(backoff_factor=15)).message
+    assert "not idempotent" in check_urllib3_retry(
+        good(allowed_methods=[*IDEMPOTENT, "POST"])).message
+    assert "[504] are retried" in check_urllib3_retry(
+        good(status_forcelist=STATUSES[:-1])).message
 
 
 def test_blanks_and_nonsense_never_raise() -> None:

@@ -92,3 +92,82 @@ def test_shortest_timeout() -> None:
     assert "still metastable" in check_shortest_timeout(1000).message
     assert "from 100 to 10000" in check_shortest_timeout("soon").message
     assert not check_shortest_timeout(...).answered
+
+
+# == wrong implementations a student would write, each with the hint it must get ======
+FAILURE_RATE_MISTAKES = [
+    ("a fraction", lambda f, m: -1 if len(f) < max(1, m) else sum(f) / len(f), "fraction"),
+    ("no minimum", lambda f, m: 100 * sum(f) / max(1, len(f)), "minimum"),
+    ("<= minimum", lambda f, m: -1 if len(f) <= m else 100 * sum(f) / len(f),
+     "with exactly minimum"),
+    ("0 below the minimum", lambda f, m: 0 if len(f) < max(1, m) else 100 * sum(f) / len(f),
+     "return -1"),
+    ("the success rate",
+     lambda f, m: -1 if len(f) < max(1, m) else 100 * (len(f) - sum(f)) / len(f),
+     "success rate"),
+    ("the count", lambda f, m: -1 if len(f) < max(1, m) else sum(f), "number of failures"),
+    ("divided by minimum", lambda f, m: -1 if len(f) < max(1, m) else 100 * sum(f) / m,
+     "not by minimum"),
+    ("rounded", lambda f, m: -1 if len(f) < max(1, m) else round(100 * sum(f) / len(f)),
+     "Do not round"),
+    ("a string", lambda f, m: f"{100 * sum(f) / max(1, len(f))}%", "return a number"),
+    ("None below the minimum", lambda f, m: None if len(f) < max(1, m) else
+     100 * sum(f) / len(f), "return a number"),
+]
+SRE_MISTAKES = [
+    ("no max(0, ...)", lambda r, a, k: (r - k * a) / (r + 1), "negative"),
+    ("divides by requests", lambda r, a, k: max(0, (r - k * a) / r) if r else 0, "requests + 1"),
+    ("K missing", lambda r, a, k: max(0, (r - a) / (r + 1)), "K is missing"),
+    ("K on requests", lambda r, a, k: max(0, (k * r - a) / (r + 1)), "not requests"),
+    ("the chance to send", lambda r, a, k: 1 - max(0, (r - k * a) / (r + 1)),
+     "chance to send"),
+    ("a percent", lambda r, a, k: 100 * max(0, (r - k * a) / (r + 1)), "not a percent"),
+    ("integer division", lambda r, a, k: max(0, (r - k * a) // (r + 1)), "integer division"),
+    ("min(1, ...) for max(0, ...)", lambda r, a, k: min(1, (r - k * a) / (r + 1)), "negative"),
+    ("a decision, not a probability", lambda r, a, k: r > k * a, "probability between 0 and 1"),
+    ("a crash on nothing sent", lambda r, a, k: max(0, (r - k * a) / r), "ZeroDivisionError"),
+]
+HEDGE_MISTAKES = [
+    ("the faster copy", lambda f, s, d: min(f, s), "delay + second"),
+    ("always the copy", lambda f, s, d: d + s, "first answer wins"),
+    ("the larger", lambda f, s, d: max(f, d + s), "not the larger"),
+    ("waits for both", lambda f, s, d: f if f <= d else max(f, d + s), "not the larger"),
+    ("both from the delay", lambda f, s, d: f if f <= d else d + min(f, s),
+     "first copy was sent at 0"),
+    ("no hedge", lambda f, s, d: f, "no hedge"),
+    ("the copy's own time", lambda f, s, d: f if f <= d else s, "answers at delay + second"),
+    ("the delay", lambda f, s, d: f if f <= d else d, "when the copy is sent"),
+    ("a string", lambda f, s, d: f"{min(f, d + s)} ms", "expected"),
+    ("the sum", lambda f, s, d: f + s, "not when the first copy ends"),
+]
+
+
+def _fails_with(fb: object, hint: str) -> None:
+    from retrylab.exercises import Feedback
+    assert isinstance(fb, Feedback) and fb.answered and not fb.correct, fb
+    assert hint in fb.message, (hint, fb.message)
+
+
+import pytest  # noqa: E402
+
+
+@pytest.mark.parametrize(("name", "fn", "hint"), FAILURE_RATE_MISTAKES,
+                         ids=[m[0] for m in FAILURE_RATE_MISTAKES])
+def test_failure_rate_mistakes(name: str, fn: object, hint: str) -> None:
+    _fails_with(check_failure_rate(fn), hint)
+
+
+@pytest.mark.parametrize(("name", "fn", "hint"), SRE_MISTAKES, ids=[m[0] for m in SRE_MISTAKES])
+def test_sre_mistakes(name: str, fn: object, hint: str) -> None:
+    _fails_with(check_sre_probability(fn), hint)
+
+
+@pytest.mark.parametrize(("name", "fn", "hint"), HEDGE_MISTAKES,
+                         ids=[m[0] for m in HEDGE_MISTAKES])
+def test_hedge_mistakes(name: str, fn: object, hint: str) -> None:
+    _fails_with(check_hedged_latency(fn), hint)
+
+
+def test_each_of_09s_build_exercises_has_ten_mistakes() -> None:
+    for mistakes in (FAILURE_RATE_MISTAKES, SRE_MISTAKES, HEDGE_MISTAKES):
+        assert len(mistakes) >= 10

@@ -113,8 +113,8 @@ def test_full_jitter_names_the_lesson_row() -> None:
 def test_full_jitter_wrong_types() -> None:
     fails_with(check_full_jitter(lambda n, r: r * ceiling(n)), "whole milliseconds")
     fails_with(check_full_jitter(lambda n, r: True), "a bool")
-    fails_with(check_full_jitter(lambda n, r: "70"), "a str")
-    fails_with(check_full_jitter(lambda n, r: [70]), "a list")
+    fails_with(check_full_jitter(lambda n, r: "70"), "of type str")
+    fails_with(check_full_jitter(lambda n, r: [70]), "of type list")
 
 
 def test_full_jitter_none_after_the_first_answer_is_a_mistake() -> None:
@@ -291,8 +291,8 @@ def test_should_retry_lesson_first_and_types() -> None:
     fb = check_should_retry(variant(http=lambda o, m, k: (o.status or 0) >= 400))
     fails_with(fb, "should_retry(Outcome.http(422), 'POST', False) returned True",
                '"422 (not retried)"')
-    fails_with(check_should_retry(lambda o, m, k: "yes"), "a str", "True or False")
-    fails_with(check_should_retry(lambda o, m, k: int(rule(o, m, k))), "an int")
+    fails_with(check_should_retry(lambda o, m, k: "yes"), "of type str", "True or False")
+    fails_with(check_should_retry(lambda o, m, k: int(rule(o, m, k))), "of type int")
     fails_with(check_should_retry(lambda o, m, k: o.status == 429 or o.status >= 500),
                "raised TypeError",
                "Outcome.network()")
@@ -657,7 +657,7 @@ def test_breaker_broken_classes(short_limit: float, release: threading.Event) ->
     class Wordy(Breaker):
         def allow(self, now: int) -> Any:
             return "yes"
-    fails_with(check_breaker(Wordy), "a str", "True or False")
+    fails_with(check_breaker(Wordy), "of type str", "True or False")
 
     class Stuck(Breaker):
         def allow(self, now: int) -> bool:

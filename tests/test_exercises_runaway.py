@@ -1,14 +1,18 @@
-"""A runaway answer is stopped with its verdict: no child is left, the kernel's CPU rests.
+"""A runaway answer is stopped with its verdict: no thread or process is left, the CPU rests.
 
-The build checkers run the student's code in a short-lived child process (fork):
-when a call exceeds the time limit the verdict says so and the child ends with it.
+The build checkers run the student's code in a thread whose Python frames are traced
+(sys.settrace): when a call exceeds the time limit the verdict says so, and the next
+line (or instruction) the student's code runs raises, so it ends with its verdict. No
+process is started, so nothing forks a threaded kernel (deprecated from Python 3.12).
 """
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
-import os
+import threading
 import time
+import warnings
 from typing import Any
 
 import pytest
@@ -23,9 +27,6 @@ from retrylab.exercises.build import (
 )
 from retrylab.exercises.ex09 import check_failure_rate
 
-needs_fork = pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(),
-                                reason="the platform cannot fork")
-
 
 @pytest.fixture
 def short_limit(monkeypatch: pytest.MonkeyPatch) -> float:
@@ -34,8 +35,24 @@ def short_limit(monkeypatch: pytest.MonkeyPatch) -> float:
 
 
 def spin(*args: Any) -> Any:
-    while True:   # the student's endless loop: nothing outside can end it but a kill
+    while True:   # the student's endless loop
         pass
+
+
+def spin_one_line(*args: Any) -> Any:
+    while True: pass  # noqa: E701  (one line: no line events, stopped by instruction)
+
+
+def spin_calling(*args: Any) -> Any:
+    total = 0
+    while True:
+        total += abs(-1)
+
+
+def spin_catching(*args: Any) -> Any:
+    while True:
+        with contextlib.suppress(Exception):   # a loop that swallows errors still ends
+            time.sleep(0)
 
 
 class Spinner:
@@ -50,70 +67,64 @@ class Spinner:
         pass
 
 
-@needs_fork
+def check_threads() -> list[str]:
+    return [t.name for t in threading.enumerate() if t.name == "retrylab-build-check"]
+
+
 @pytest.mark.parametrize("check", [check_full_jitter, check_should_retry, check_retry_loop,
                                    check_failure_rate])
-def test_a_runaway_function_is_stopped_and_reaped(short_limit: float, check: Any) -> None:
+@pytest.mark.parametrize("runaway", [spin, spin_one_line, spin_calling, spin_catching])
+def test_a_runaway_function_is_stopped(short_limit: float, check: Any, runaway: Any) -> None:
     start = time.monotonic()
-    fb = check(spin)
-    assert time.monotonic() - start < 5
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")   # no DeprecationWarning of a fork, nor any other
+        fb = check(runaway)
+    assert time.monotonic() - start < 3   # 0.3 s and the stop, on a loaded machine
     assert not fb.correct and fb.answered
     assert "stopped after 0.3 s" in fb.message and "did not return" in fb.message
-    assert "a loop that never ends" in fb.message
-    assert multiprocessing.active_children() == []
+    assert "a loop that never ends" in fb.message and "was stopped" in fb.message
+    assert check_threads() == [] and multiprocessing.active_children() == []
     before = time.process_time()
-    time.sleep(0.5)
-    assert time.process_time() - before < 0.1   # nothing keeps burning this process's CPU
+    time.sleep(0.3)
+    assert time.process_time() - before < 0.15   # nothing keeps burning this process's CPU
 
 
-@needs_fork
-def test_a_runaway_breaker_is_stopped_and_its_child_reaped(
-        short_limit: float, monkeypatch: pytest.MonkeyPatch) -> None:
-    real = multiprocessing.get_context("fork")
-    started: list[int] = []
-
-    class Spy:
-        def Pipe(self, duplex: bool) -> Any:
-            return real.Pipe(duplex=duplex)
-
-        def Process(self, **kwargs: Any) -> Any:
-            proc = real.Process(**kwargs)
-            start = proc.start
-
-            def recorded() -> None:
-                start()
-                started.append(proc.pid or 0)
-            proc.start = recorded  # type: ignore[method-assign]
-            return proc
-    monkeypatch.setattr(_build_harness, "_fork_context", Spy)
+def test_a_runaway_breaker_is_stopped(short_limit: float) -> None:
     fb = check_breaker(Spinner)
     assert "stopped after 0.3 s" in fb.message and "allow(0)" in fb.message
-    assert len(started) == 1
-    with pytest.raises(ChildProcessError):   # reaped: not even a zombie is left
-        os.waitpid(started[0], os.WNOHANG)
+    assert check_threads() == []
 
 
-def test_without_fork_the_thread_fallback_says_it_cannot_stop_it(
+def test_code_that_cannot_be_stopped_is_told_so(
         short_limit: float, monkeypatch: pytest.MonkeyPatch) -> None:
-    import threading
+    """A bare except: swallows the stop: the message says it keeps running."""
+    monkeypatch.setattr(_build_harness, "STOP_GRACE", 0.2)
     done = threading.Event()
-    monkeypatch.setattr(_build_harness, "_fork_context", lambda: None)
 
-    def spin_until_done(n: int, r: float) -> int:
+    def swallow(n: int, r: float) -> int:
         while not done.is_set():
-            pass
+            with contextlib.suppress(BaseException):   # the student's bare except
+                time.sleep(0.001)
         return 0
     try:
-        fb = check_full_jitter(spin_until_done)
+        fb = check_full_jitter(swallow)
     finally:
         done.set()
-    assert "did not return within 0.3 s" in fb.message
+    assert "did not return within 0.3 s and could not be stopped" in fb.message
     assert "restart the kernel" in fb.message
 
 
-def test_a_correct_answer_still_passes_in_the_child() -> None:
+def test_a_correct_answer_passes_fast_and_leaves_nothing() -> None:
+    start = time.monotonic()
     assert check_full_jitter(lambda n, r: js_round(r * min(5000, 200 * 2 ** n))).correct
-    assert multiprocessing.active_children() == []
+    assert time.monotonic() - start < 2
+    assert check_threads() == [] and multiprocessing.active_children() == []
+
+
+def test_the_trace_is_removed_after_the_check() -> None:
+    import sys
+    check_full_jitter(lambda n, r: js_round(r * min(5000, 200 * 2 ** n)))
+    assert sys.gettrace() is None
 
 
 # == a function that returns None: told so, not "not yet" =====================

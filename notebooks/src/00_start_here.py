@@ -3,7 +3,7 @@
 #
 # **Next:** [01 · Which errors to retry](01_which_errors_to_retry.ipynb) ·
 # **Prerequisites:** Python (functions, lists, loops); no networking needed ·
-# **Time:** about 20 minutes
+# **Time:** about 25 minutes
 #
 # [![Binder](https://mybinder.org/badge_logo.svg)](https://mybinder.org/v2/gh/retrylab/retrylab/HEAD?urlpath=lab/tree/notebooks/00_start_here.ipynb) opens these
 # notebooks in your browser with nothing to install.
@@ -40,12 +40,12 @@
 # until you do. The same notebooks with worked answers (and their "Correct"
 # outputs) are in `notebooks/solutions/`: open them when you want to compare.
 
-# %% [markdown] tags=["tr"] en_hash="ce866be9"
+# %% [markdown] tags=["tr"] en_hash="6134f9af"
 # # 00 · Buradan başlayın: yeniden deneme, geri çekilme, sarsıntı ve devre kesiciler
 #
 # **Sonraki:** [01 · Hangi hatalar yeniden denenir](01_which_errors_to_retry.ipynb) ·
 # **Ön koşullar:** Python (işlevler, listeler, döngüler); ağ bilgisi gerekmez ·
-# **Süre:** yaklaşık 20 dakika
+# **Süre:** yaklaşık 25 dakika
 #
 # [![Binder](https://mybinder.org/badge_logo.svg)](https://mybinder.org/v2/gh/retrylab/retrylab/HEAD?urlpath=lab/tree/notebooks/tr/00_start_here.ipynb) bu defterleri
 # hiçbir şey kurmadan tarayıcınızda açar.
@@ -512,7 +512,7 @@ result.outcome.data
 # `attempts` ve `waits` değerlerini doldurun.
 
 # %%
-from retrylab.exercises.ex00 import check_three_failures, check_which_notebook
+from retrylab.exercises.ex00 import check_longest_wait, check_three_failures
 
 # %% tags=["scaffold"]
 attempts = ...
@@ -526,21 +526,26 @@ attempts, waits = r.attempts, r.waits
 check_three_failures(attempts, waits)
 
 # %% [markdown]
-# **Exercise 2.** Which notebook would you open to find out why a `POST` that
-# timed out must not simply be sent again? Give its number as an int.
+# **Exercise 2.** The station stops answering: every attempt gets a 503. With
+# the same policy (four attempts, base 200 ms, factor 2, cap 5 s, full
+# jitter), what is the *longest* the loop can wait in total, whatever the
+# seed? Work it out before you run anything, and give it in whole ms.
 
-# %% [markdown] tags=["tr"] en_hash="77f242db"
-# **Alıştırma 2.** Zaman aşımına uğrayan bir `POST` isteğinin neden öylece
-# yeniden gönderilmemesi gerektiğini öğrenmek için hangi defteri açardınız?
-# Numarasını bir int olarak verin.
+# %% [markdown] tags=["tr"] en_hash="1a26c0b2"
+# **Alıştırma 2.** İstasyon artık yanıt vermiyor: her deneme 503 alıyor. Aynı
+# politikayla (dört deneme, taban 200 ms, çarpan 2, tavan 5 sn, tam sarsıntı)
+# döngü, tohum ne olursa olsun, toplamda *en fazla* ne kadar bekleyebilir?
+# Hiçbir şey çalıştırmadan önce hesaplayın ve yanıtı tam sayı olarak ms
+# cinsinden verin.
 
 # %% tags=["scaffold"]
-notebook = ...
-check_which_notebook(notebook)
+longest = ...
+check_longest_wait(longest)
 
 # %% tags=["solution"]
-notebook = 1
-check_which_notebook(notebook)
+# Each wait is at most its retry's ceiling; three retries, n = 0, 1, 2.
+longest = int(policy.backoff.ceilings(range(policy.max_attempts - 1)).sum())
+check_longest_wait(longest)
 
 # %% [markdown]
 # **Exercise 3 (open: change, predict, measure).** In the first loop, change

@@ -850,14 +850,17 @@ answer = {"A", "C", "F", "G"}
 check_retried_cases(answer)
 
 # %% [markdown]
-# **Exercise 3.** None of these statuses is in the table above: 405, 408,
-# 410, 413, 425, 501, 504 and 507. Which does the lesson's rule retry (for a
-# GET)? Give a set of numbers.
+# **Exercise 3.** None of these statuses has a row in `verdict_table` above: 405,
+# 408, 410, 413, 425, 501, 504 and 507 (504 and 507 appear in exercise 2's
+# cases, with other methods). Which does the lesson's rule retry for a GET?
+# Give a set of numbers.
 
-# %% [markdown] tags=["tr"] en_hash="e310a53f"
-# **Alıştırma 3.** Şu durum kodlarının hiçbiri yukarıdaki tabloda yok: 405,
-# 408, 410, 413, 425, 501, 504 ve 507. Dersin kuralı (bir GET için)
-# bunlardan hangilerini yeniden dener? Sayılardan oluşan bir küme verin.
+# %% [markdown] tags=["tr"] en_hash="cc892513"
+# **Alıştırma 3.** Şu durum kodlarının hiçbirinin yukarıdaki `verdict_table`
+# tablosunda bir satırı yok: 405, 408, 410, 413, 425, 501, 504 ve 507 (504
+# ile 507, alıştırma 2'nin durumlarında başka yöntemlerle geçer). Dersin kuralı
+# bir GET için bunlardan hangilerini yeniden dener? Sayılardan oluşan bir küme
+# verin.
 
 # %%
 from retrylab.exercises.ex01 import check_retried_statuses

@@ -372,22 +372,26 @@ explorer.set(step=9, threshold=4)
 print(explorer.readout)
 
 # %%
-explorer.set(threshold=3, cooldown=8000)
+explorer.set(threshold=3, cooldown=6000)
 print(explorer.readout)
 explorer.set(cooldown=5000)
 
 # %% [markdown]
 # With a threshold of 4 the fourth failure (900 ms) opens the breaker, and
-# only 1500 and 8000 ms are blocked. With an 8000 ms cooldown the breaker
-# that opened at 600 ms is still open at 6000 and at 8000, so four requests
-# are blocked and the first trial is the one at 11500 ms, which succeeds.
+# only 1500 and 8000 ms are blocked. With a 6000 ms cooldown the breaker
+# that opened at 600 ms is still open at 6000; its trial at 8000 fails, so it
+# opens again there and blocks 11500 and 11800 as well: five requests are
+# blocked, and a longer cooldown kept the breaker open past the end of the
+# trace, although the service was back at 11500.
 
-# %% [markdown] tags=["tr"] en_hash="c9d35a51"
+# %% [markdown] tags=["tr"] en_hash="1d0d9ea8"
 # Eşik 4 olduğunda dördüncü başarısızlık (900 ms) devre kesiciyi açar ve
-# yalnızca 1500 ve 8000 ms'deki istekler engellenir. Soğuma süresi 8000 ms
-# olduğunda 600 ms'de açılan devre kesici 6000'de ve 8000'de hâlâ açıktır; bu
-# yüzden dört istek engellenir ve ilk deneme isteği 11500 ms'deki olur, o da
-# başarılı olur.
+# yalnızca 1500 ve 8000 ms'deki istekler engellenir. Soğuma süresi 6000 ms
+# olduğunda 600 ms'de açılan devre kesici 6000'de hâlâ açıktır; 8000'deki
+# deneme isteği başarısız olur, devre kesici orada yeniden açılır ve 11500 ile
+# 11800'deki istekleri de engeller: beş istek engellenir ve daha uzun bir
+# soğuma, hizmet 11500'de geri gelmiş olsa da devre kesiciyi kaydın sonuna
+# kadar açık tutar.
 
 # %% [markdown]
 # ## A gap in the lesson: "a single trial request"

@@ -209,6 +209,50 @@ pd.Series({"max_attempts": bg.max_attempts,
 mobile.classification_table()
 
 # %% [markdown]
+# **Exercise 1.** A `POST` without an idempotency key fails. After which of
+# these failures may the app send it again, with a chance of a different
+# answer *and* no risk of storing the write twice? Answer a set of labels
+# from `"400"`, `"401"`, `"404"`, `"429"`, `"502"`, `"503"`, `"network"`.
+# Answer it from the table and the reasons beside it before you read on: the
+# paragraphs after the exercise discuss these failures.
+
+# %% [markdown] tags=["tr"] en_hash="fd544afb"
+# **Alıştırma 1.** Tekillik anahtarı olmayan bir `POST` başarısız oluyor.
+# Şu hatalardan hangilerinden sonra uygulama onu, hem farklı bir yanıt
+# alma şansıyla *hem de* yazma isteğini iki kez kaydetme riski olmadan yeniden
+# gönderebilir? Yanıtı `"400"`, `"401"`, `"404"`, `"429"`, `"502"`, `"503"`,
+# `"network"` etiketlerinden oluşan bir küme olarak verin. Devam etmeden önce
+# tablodan ve yanındaki gerekçelerden yanıtlayın: alıştırmadan sonraki
+# paragraflar bu hataları tartışıyor.
+
+# %%
+from retrylab.exercises.ex05 import check_proportional_range, check_retryable
+
+# %% tags=["scaffold"]
+safe_to_resend = ...
+check_retryable(safe_to_resend)
+
+# %% tags=["solution"]
+safe_to_resend = {"429"}
+check_retryable(safe_to_resend)
+
+# %% [markdown] tags=["solution"]
+# Only the 429: the rate limiter turned the request away before it was
+# handled, and the limit resets with time. The 4xx are rejections (nothing
+# stored, but the same answer again); after a 502, a 503 or a network error
+# the write may already be stored. `decide()` retries 502 and 503 on any
+# method, as the web lesson does; for writes, give them an idempotency key
+# ([05b](05b_common_mistakes.ipynb), mistake 1).
+
+# %% [markdown] tags=["solution", "tr"] en_hash="26ffc5b4"
+# Yalnızca 429: hız sınırlayıcı isteği işlenmeden önce geri çevirdi ve sınır
+# zamanla sıfırlanır. 4xx'ler birer rettir (hiçbir şey kaydedilmez, ama yine
+# aynı yanıt gelir); bir 502, bir 503 ya da bir ağ hatasından sonra ise yazma
+# isteği zaten kaydedilmiş olabilir. `decide()`, web dersinin yaptığı gibi 502
+# ile 503'ü her yöntemde yeniden dener; yazma istekleri için onlara bir
+# tekillik anahtarı verin ([05b](05b_common_mistakes.ipynb), 1. hata).
+
+# %% [markdown]
 # Four differences are worth a sentence each.
 #
 # * **429, 500 and 504.** The lesson's list leaves them out. A 429 (rate
@@ -288,46 +332,6 @@ mobile.classification_table()
 # %%
 print(decide(Outcome.http(400), "POST").reason)
 print(decide(Outcome.network(), "POST").reason)
-
-# %% [markdown]
-# **Exercise 1.** A `POST` without an idempotency key fails. After which of
-# these failures may the app send it again, with a chance of a different
-# answer *and* no risk of storing the write twice? Answer a set of labels
-# from `"400"`, `"401"`, `"404"`, `"429"`, `"502"`, `"503"`, `"network"`.
-
-# %% [markdown] tags=["tr"] en_hash="1041bdcb"
-# **Alıştırma 1.** Tekillik anahtarı olmayan bir `POST` başarısız oluyor.
-# Aşağıdaki hatalardan hangilerinden sonra uygulama onu, hem farklı bir yanıt
-# alma şansıyla *hem de* yazma isteğini iki kez kaydetme riski olmadan yeniden
-# gönderebilir? Yanıtı `"400"`, `"401"`, `"404"`, `"429"`, `"502"`, `"503"`,
-# `"network"` etiketlerinden oluşan bir küme olarak verin.
-
-# %%
-from retrylab.exercises.ex05 import check_proportional_range, check_retryable
-
-# %% tags=["scaffold"]
-safe_to_resend = ...
-check_retryable(safe_to_resend)
-
-# %% tags=["solution"]
-safe_to_resend = {"429"}
-check_retryable(safe_to_resend)
-
-# %% [markdown] tags=["solution"]
-# Only the 429: the rate limiter turned the request away before it was
-# handled, and the limit resets with time. The 4xx are rejections (nothing
-# stored, but the same answer again); after a 502, a 503 or a network error
-# the write may already be stored. `decide()` retries 502 and 503 on any
-# method, as the web lesson does; for writes, give them an idempotency key
-# ([05b](05b_common_mistakes.ipynb), mistake 1).
-
-# %% [markdown] tags=["solution", "tr"] en_hash="26ffc5b4"
-# Yalnızca 429: hız sınırlayıcı isteği işlenmeden önce geri çevirdi ve sınır
-# zamanla sıfırlanır. 4xx'ler birer rettir (hiçbir şey kaydedilmez, ama yine
-# aynı yanıt gelir); bir 502, bir 503 ya da bir ağ hatasından sonra ise yazma
-# isteği zaten kaydedilmiş olabilir. `decide()`, web dersinin yaptığı gibi 502
-# ile 503'ü her yöntemde yeniden dener; yazma istekleri için onlara bir
-# tekillik anahtarı verin ([05b](05b_common_mistakes.ipynb), 1. hata).
 
 # %% [markdown]
 # ## 3. The basic strategies

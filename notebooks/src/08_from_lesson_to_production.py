@@ -85,21 +85,23 @@ pd.set_option("display.width", 120)
 # The lesson's rule retries 429 and every 5xx, for every method. RFC 9110
 # (section 9.2.2) says a client should not retry a non-idempotent request
 # automatically unless it knows the request was never applied. urllib3,
-# botocore and gRPC agree, and `production_rule` is their consensus: it
-# retries 408, 429, 500, 502, 503 and 504 for idempotent methods, never 501
-# or 505, and a POST without an idempotency key only when the server said it
+# botocore and gRPC agree, and `production_rule` is their consensus: for
+# idempotent methods it retries 408, 429 and the 5xx that report a passing
+# state, never 501 or 505 (no retry can help them), and a POST without an
+# idempotency key only when the server said it
 # did not act (408, 429) or the request never left the client
 # (`Outcome.network(sent=False)`). Each reason names its source:
 
-# %% [markdown] tags=["tr"] en_hash="cf4d4f57"
+# %% [markdown] tags=["tr"] en_hash="c683206a"
 # ## İki kural, ikisi de gerekçeleriyle
 #
 # Dersin kuralı 429'u ve her 5xx'i, her yöntem için yeniden dener. RFC 9110
 # (bölüm 9.2.2), istemcinin idempotent olmayan bir isteği, isteğin hiç
 # uygulanmadığını bilmedikçe otomatik olarak yeniden denememesi gerektiğini
 # söyler. urllib3, botocore ve gRPC de aynı görüştedir; `production_rule` da
-# onların ortak noktasıdır: idempotent yöntemler için 408, 429, 500, 502, 503 ve
-# 504'ü yeniden dener, 501'i ya da 505'i asla; tekillik anahtarı olmayan bir
+# onların ortak noktasıdır: idempotent yöntemler için 408'i, 429'u ve geçici
+# bir durumu bildiren 5xx kodlarını yeniden dener, 501'i ya da 505'i asla
+# (hiçbir yeniden deneme onlara çare olmaz); tekillik anahtarı olmayan bir
 # POST'u ise yalnızca sunucu işlem yapmadığını söylediğinde (408, 429) ya da
 # istek istemciden hiç çıkmadığında (`Outcome.network(sent=False)`) yeniden
 # dener. Her gerekçe kendi kaynağını belirtir:
@@ -362,20 +364,27 @@ hooked(lambda: next(answers)), seen
 # ## Exercises
 #
 # **Exercise 1.** Your team's code uses urllib3 directly. Write the stock
-# `Retry` closest to `SHIPPED`: 5 attempts, the production rule's statuses
-# and idempotent methods, and waits whose second retry matches the policy's
-# second ceiling (5 s x 3). urllib3 sleeps `backoff_factor * 2 ** (n - 1)`
-# seconds before retry `n >= 2`.
+# `Retry` closest to `SHIPPED`: 5 attempts, the statuses the production rule
+# retries for a `GET` (ask it: `production_rule(Outcome.http(s), "GET").retry`
+# for each status `s` from 400 to 599), the idempotent methods, and waits
+# whose second retry matches the policy's second ceiling (5 s x 3). urllib3
+# sleeps `backoff_factor * 2 ** (n - 1)` seconds before retry `n >= 2`. Write
+# it by hand: `to_urllib3` would do it for you, so the checker wants the
+# stock class.
 
-# %% [markdown] tags=["tr"] en_hash="4305ee0d"
+# %% [markdown] tags=["tr"] en_hash="4625d805"
 # ## Alıştırmalar
 #
 # **Alıştırma 1.** Ekibinizin kodu urllib3'ü doğrudan kullanıyor. urllib3'ün
 # hazır `Retry` sınıfıyla `SHIPPED` politikasına en yakın nesneyi yazın: 5
-# deneme, üretim kuralının durum kodları ve idempotent yöntemleri ve ikinci
-# yeniden denemesi politikanın ikinci üst sınırına (5 s x 3) denk gelen
+# deneme, üretim kuralının bir `GET` için yeniden denediği durum kodları
+# (kurala sorun: 400'den 599'a her `s` durum kodu için
+# `production_rule(Outcome.http(s), "GET").retry`), idempotent yöntemler ve
+# ikinci yeniden denemesi politikanın ikinci üst sınırına (5 s x 3) denk gelen
 # beklemeler. urllib3, `n >= 2` olan her `n` numaralı yeniden denemeden önce
-# `backoff_factor * 2 ** (n - 1)` saniye uyur.
+# `backoff_factor * 2 ** (n - 1)` saniye uyur. Nesneyi elle yazın:
+# `to_urllib3` bunu sizin yerinize yapardı; bu yüzden denetleyici hazır sınıfı
+# bekler.
 
 # %% tags=["scaffold"]
 from urllib3.util import Retry

@@ -64,8 +64,8 @@ def unanswered(answer: Any) -> bool:
 
 def prompt(what: str) -> Feedback:
     """The message for an exercise not answered yet."""
-    return Feedback(False, _("replace the ... with {what}, then run the cell again.").format(
-        what=what), answered=False)
+    return Feedback(False, _("replace the ... with {what}, then run the cell again.")
+                    .format(what=what), answered=False)
 
 
 def right(message: str) -> Feedback:
@@ -212,6 +212,7 @@ def checker(fn: F) -> F:
             names = list(inspect.signature(fn).parameters)
             given = [f"{n}={shown(v)}" for n, v in zip(names, args, strict=False)]
             given += [f"{n}={shown(v)}" for n, v in kwargs.items()]
-            return wrong(f"the checker could not read {', '.join(given)} "
-                         f"({type(e).__name__}: {e}); check the kind of answer asked for.")
+            return wrong(_("the checker could not read {given} ({error}); check the kind "
+                           "of answer asked for.").format(given=", ".join(given),
+                                                          error=f"{type(e).__name__}: {e}"))
     return cast(F, checked)

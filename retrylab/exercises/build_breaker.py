@@ -258,6 +258,6 @@ def check_breaker(cls: Any) -> Feedback:
                        "second call during the half-open trial included.")
                      .format(cases=len(cases)))
 
-    scaffold = _("your class {name}").format(name="Breaker(threshold, cooldown)")
-    return _run(battery, scaffold,
+    return _run(battery,
+                _("your class {signature}").format(signature="Breaker(threshold, cooldown)"),
                 pgettext("return value", "True or False"))

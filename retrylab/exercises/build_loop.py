@@ -416,7 +416,7 @@ def check_retry_loop(fn: Any) -> Feedback:
                        "{unseen} unseen servers match: attempts, outcome, waits, sleeps and "
                        "draws.").format(unseen=len(cases)))
 
-    scaffold = _("your function {name}").format(
-        name="retry(send, method, max_attempts, sleep, rng)")
-    return _run(battery, scaffold,
+    return _run(battery,
+                _("your function {signature}").format(
+                    signature="retry(send, method, max_attempts, sleep, rng)"),
                 pgettext("return value", "the tuple (attempts, outcome, waits)"))

@@ -12,6 +12,10 @@ from ..core.rng import Mulberry32
 from ..i18n import _
 from . import Feedback, as_whole, as_wholes, checker, prompt, right, shown, unanswered, wrong
 
+#: The notebook's first loop (four attempts, full jitter): exercises 1 and 2.
+LOOP_ATTEMPTS = 4
+LOOP_BACKOFF = Backoff(200, 2, 5000, jitter="full")
+
 
 @checker
 def check_three_failures(attempts: Any, waits: Any) -> Feedback:
@@ -28,22 +32,27 @@ def check_three_failures(attempts: Any, waits: Any) -> Feedback:
         lambda: next(answers), rng=Mulberry32(SEED))
     count, given = as_whole(attempts), as_wholes(waits)
     if count is None:
-        return wrong(f"attempts={shown(attempts)}: give the number of attempts as a whole "
-                     "number, such as 2.")
+        return wrong(_("attempts={attempts}: give the number of attempts as a whole number, "
+                       "such as 2.").format(attempts=shown(attempts)))
     if given is None:
-        return wrong(f"waits={shown(waits)}: give the waits as a list of whole numbers of ms, "
-                     "such as [100, 200].")
+        return wrong(_("waits={waits}: give the waits as a list of whole numbers of ms, such "
+                       "as [100, 200].").format(waits=shown(waits)))
     if count != r.attempts:
-        return wrong(f"attempts={count!r}: count every request sent, the first one "
-                     "included; three failures then one success.")
+        return wrong(_("attempts={attempts}: count every request sent, the first one "
+                       "included; three failures then one success.").format(attempts=count))
     if len(given) != count - 1:
-        return wrong(f"waits={given!r}: {count} attempts have {count - 1} waits between them, "
-                     "one before each retry.")
+        return wrong(_("waits={waits}: {attempts} attempts have {between} waits between them, "
+                       "one before each retry.").format(waits=given, attempts=count,
+                                                       between=count - 1))
+    ceilings = [LOOP_BACKOFF.ceiling(n) for n in range(count - 1)]
+    if given == ceilings:
+        return wrong(_("waits={waits}: those are the ceilings; full jitter draws each wait "
+                       "below its ceiling, r x min(5000, 200 x 2**n). Run the loop with a "
+                       "fresh Mulberry32(SEED).").format(waits=given))
     if given != r.waits:
-        return wrong(f"waits={given!r}: there is one wait between each pair of "
-                     "attempts, and retry n (n = 0 for the first) draws "
-                     "r x min(5000, 200 x 2**n). "
-                     "Run the loop with a fresh Mulberry32(SEED).")
+        return wrong(_("waits={waits}: there is one wait between each pair of attempts, and "
+                       "retry n (n = 0 for the first) draws r x min(5000, 200 x 2**n). Run "
+                       "the loop with a fresh Mulberry32(SEED).").format(waits=given))
     return right(_("{attempts} attempts, waits {waits}: the third wait (retry n = 2, before "
                    "attempt 4) draws from an 800 ms ceiling.").format(attempts=r.attempts,
                                                                      waits=r.waits))
@@ -60,10 +69,71 @@ def check_which_notebook(notebook: Any) -> Feedback:
         return prompt(_("a notebook number such as 2"))
     number = as_whole(notebook)
     if number is None:
-        return wrong(f"notebook={shown(notebook)}: give the notebook's number as a whole "
-                     "number, such as 2.")
+        return wrong(_("notebook={notebook}: give the notebook's number as a whole number, "
+                       "such as 2.").format(notebook=shown(notebook)))
     if number == 1:
         return right(_("notebook 01: a timeout leaves it unknown whether the server acted, "
                        "so a POST is retried only with an idempotency key."))
-    return wrong(f"notebook={number!r}: that one is about something else; look for "
-                 "the notebook on *which* errors to retry.")
+    return wrong(_("notebook={notebook}: that one is about something else; look for the "
+                   "notebook on *which* errors to retry.").format(notebook=number))
+
+
+
+@checker
+def check_longest_wait(longest: Any) -> Feedback:
+    """The longest total wait of the first loop's policy against a station that never
+    answers, for any seed: the sum of the three retries' ceilings.
+
+    >>> check_longest_wait(1400)
+    Correct: 1400 ms: the ceilings 200 + 400 + 800 of retries n = 0, 1, 2. No seed waits
+    longer; a seed only picks where under each ceiling a wait falls.
+    >>> print(check_longest_wait(600).message)
+    600 ms is two waits: four attempts have three waits between them, one before each
+    retry.
+    """
+    if unanswered(longest):
+        return prompt(_("the longest total wait in ms, a whole number"))
+    value = as_whole(longest)
+    if value is None:
+        return wrong(_("longest={value}: give the total wait as a whole number of ms, such "
+                       "as 300.").format(value=shown(longest)))
+    retries = LOOP_ATTEMPTS - 1
+    ceilings = [LOOP_BACKOFF.ceiling(n) for n in range(retries)]
+    want = sum(ceilings)
+    if value == want:
+        return right(_("{total} ms: the ceilings {ceilings} of retries n = 0, 1, 2. No seed "
+                       "waits longer; a seed only picks where under each ceiling a wait "
+                       "falls.").format(total=want, ceilings=" + ".join(map(str, ceilings))))
+    if value == sum(ceilings[:-1]):
+        return wrong(_("{value} ms is two waits: four attempts have three waits between "
+                       "them, one before each retry.").format(value=value))
+    if value == want + LOOP_BACKOFF.ceiling(retries):
+        return wrong(_("{value} ms adds four waits: four attempts have three waits between "
+                       "them, one before each retry, none after the last.").format(value=value))
+    if value == sum(LOOP_BACKOFF.ceiling(n) for n in range(1, retries + 1)):
+        return wrong(_("{value} ms starts at n = 1: the first retry is n = 0, whose ceiling "
+                       "is the base, 200 ms.").format(value=value))
+    if value * 2 == want:
+        return wrong(_("{value} ms is the average (half of each ceiling): the longest comes "
+                       "when every draw is near its highest.").format(value=value))
+    if value == 5000 * retries:
+        return wrong(_("{value} ms is three times the cap: the ceilings 200 x 2**n stay below "
+                       "the 5 s cap for these three retries.").format(value=value))
+    seeded = RetryPolicy(LOOP_ATTEMPTS, LOOP_BACKOFF).run(
+        lambda: Outcome.http(503), rng=Mulberry32(SEED)).waits
+    if value == sum(seeded):
+        return wrong(_("{value} ms is what the lesson's seed waits: the question asks for "
+                       "any seed, and a draw can come as close to 1 as you like.")
+                     .format(value=value))
+    return wrong(_("{value} ms: each wait is at most its ceiling, min(5000, 200 x 2**n) for "
+                   "retry n; add the ceilings of the three retries.").format(value=value))
+
+
+#: What each closed exercise's checker accepts, as the page could print it
+#: (tests/test_answers_hidden.py fails if one shows above its exercise).
+#: An empty tuple: a design or build-it exercise, which many answers pass (nothing
+#: one could copy from the page; tests/test_answers_hidden.py still requires the entry).
+ANSWERS: dict[str, tuple[str, ...]] = {
+    "check_three_failures": ("70, 184, 592", "[70, 184, 592]", "592"),
+    "check_longest_wait": ("1400", "1,400", "1 400"),
+}

@@ -199,4 +199,6 @@ def check_herd_attempt4(peak: Any) -> Feedback:
 ANSWERS: dict[str, tuple[str, ...]] = {
     "check_third_width": ("176 ms", "width=176", "per 176 ms"),
     "check_ceilings": ("300, 900, 2700, 8100, 10000", "[300, 900, 2700, 8100, 10000]"),
+    "check_full_jitter_second": ("92, 351, 530", "[92, 351, 530]"),
+    "check_herd_attempt4": ("6 of 24", "peak 6", "peak_jittered=6"),
 }

@@ -99,6 +99,8 @@ RETRY_AFTER_S = 2
 #: (tests/test_answers_hidden.py fails if one shows above its exercise).
 ANSWERS: dict[str, tuple[str, ...]] = {
     "check_give_up_reason": ('"time_budget"', "reason=time_budget", "TIME_BUDGET"),
+    "check_waits": ("2000, 2600, 70, 900", "[2000, 2600, 70, 900]"),
+    "check_refresh_policy": (),  # a design: many policies pass
 }
 
 #: The largest draw Mulberry32 can return: the worst case for every jitter.

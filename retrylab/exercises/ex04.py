@@ -120,4 +120,6 @@ COOLDOWN = 7500
 #: (tests/test_answers_hidden.py fails if one shows above its exercise).
 ANSWERS: dict[str, tuple[str, ...]] = {
     "check_retry_in": ("6600 ms", "in 6600", "7 s"),
+    "check_threshold_two": ("sent 5, blocked 4", "5 sent, 4 blocked"),
+    "check_blocked_times": ("[900, 1500]",),
 }

@@ -294,4 +294,11 @@ def check_kotlin_waits(waits: Any) -> Feedback:
 #: (tests/test_answers_hidden.py fails if one shows above its exercise).
 ANSWERS: dict[str, tuple[str, ...]] = {
     "check_kotlin_waits": ("1275", "2877", "7436"),
+    "check_retryable": ('{"429"}', "{'429'}", "only the 429", "429 only"),
+    "check_proportional_range": ("(4000, 12000)", "4000, 12000", "4000 to 12000",
+                                 "4000-12000", "12000 ms"),
+    "check_outage_policy": (),  # a design: many policies pass
+    "check_lifecycle": ("policy_detached, asyncio_port", "asyncio_port, policy_detached",
+                        "policy_detached and asyncio_port",
+                        "asyncio_port and policy_detached"),
 }

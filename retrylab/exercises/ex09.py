@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..core.hedging import HedgingPolicy, hedge
@@ -32,15 +32,16 @@ def _check_function(fn: Any, signature: str,
     it raises, and takes a first ``None`` (or ``...``) as the unfilled scaffold."""
     name = signature.split("(")[0]
     if unanswered(fn):
-        return prompt(f"a function {signature}")
+        return prompt(_("a function {signature}").format(signature=signature))
     if not callable(fn):
-        return wrong(f"fn={fn!r}: pass the function itself, not its result.")
-    shown = getattr(fn, "__name__", name)
+        return wrong(_("fn={fn}: pass the function itself, not its result.")
+                     .format(fn=shown(fn)))
+    label = getattr(fn, "__name__", name)
 
     def run(session: _Session) -> Feedback:
-        return battery(lambda *args: session.call(f"{shown}{args!r}", fn, *args))
+        return battery(lambda *args: session.call(f"{label}{args!r}", fn, *args))
 
-    return _run(run, f"the body of {name} (it returns None so far)",
+    return _run(run, _("the body of {name} (it returns None so far)").format(name=name),
                 pgettext("return value", "its result"))
 
 
@@ -83,12 +84,32 @@ def _failure_rate_battery(call: Callable[..., Any]) -> Feedback:
             return wrong(f"failure_rate({outcomes}, {minimum}) returned {value:g}: with "
                          f"{len(outcomes)} calls, fewer than minimum={minimum}, the rate is "
                          "not judged yet: return -1.")
+        if want != -1 and value == -1 and len(outcomes) == minimum:
+            return wrong(_("failure_rate({outcomes}, {minimum}) returned -1: with exactly "
+                           "minimum={minimum} calls the rate is judged; -1 is only for "
+                           "fewer (len(failed) < minimum).")
+                         .format(outcomes=outcomes, minimum=minimum))
         if not math.isclose(value, want, abs_tol=1e-9):
-            hint = (" Is it a fraction? resilience4j uses percent (0-100)."
-                    if math.isclose(value * 100, want, abs_tol=1e-9) else "")
+            hint = _failure_rate_hint(outcomes, minimum, value, want)
             return wrong(f"failure_rate({outcomes}, {minimum}) returned {value:g}, "
                          f"expected {want:g}.{hint}")
     return right("50% for the example, -1 below the minimum number of calls, as resilience4j.")
+
+
+def _failure_rate_hint(outcomes: list[bool], minimum: int, value: float, want: float) -> str:
+    """The usual slip behind a wrong rate, as a sentence to append ('' if none)."""
+    n, failed = len(outcomes), sum(outcomes)
+    if math.isclose(value * 100, want, abs_tol=1e-9):
+        return " " + _("Is it a fraction? resilience4j uses percent (0-100).")
+    if n and math.isclose(value, 100 * (n - failed) / n, abs_tol=1e-9):
+        return " " + _("That is the success rate: count the failures (True).")
+    if value == failed:
+        return " " + _("That is the number of failures: divide by the calls in the window.")
+    if minimum and math.isclose(value, 100 * failed / minimum, abs_tol=1e-9):
+        return " " + _("Divide by the calls in the window, not by minimum.")
+    if value == round(want) or value == math.floor(want):
+        return " " + _("Do not round: the rate keeps its fraction of a percent.")
+    return ""
 
 
 SRE_CASES: tuple[tuple[int, int, float], ...] = (
@@ -105,7 +126,22 @@ def check_sre_probability(fn: Any) -> Feedback:
     return _check_function(fn, "reject_probability(requests, accepts, k)", _sre_battery)
 
 
+def _consistent(cases: Sequence[Any], values: list[float | None], wants: list[float],
+                hints: Callable[..., list[str]]) -> str:
+    """The one slip (a hint) every wrong case agrees on, first in the hints' order."""
+    common: list[str] | None = None
+    for case, value, want in zip(cases, values, wants, strict=True):
+        if value is None or math.isclose(value, want, abs_tol=1e-9):
+            continue
+        found = hints(*case, value, want)
+        common = found if common is None else [h for h in common if h in found]
+    return common[0] if common else ""
+
+
 def _sre_battery(call: Callable[..., Any]) -> Feedback:
+    values = [as_number(call(r, a, k)) for r, a, k in SRE_CASES]
+    wants = [sre_reject_probability(r, a, k) for r, a, k in SRE_CASES]
+    slip = _consistent(SRE_CASES, values, wants, _sre_hints)
     for r, a, k in SRE_CASES:
         got = call(r, a, k)
         want = sre_reject_probability(r, a, k)
@@ -117,6 +153,10 @@ def _sre_battery(call: Callable[..., Any]) -> Feedback:
             return wrong(f"reject_probability({r}, {a}, {k}) returned {value:.3f}: a "
                          "probability cannot be negative; the book takes max(0, ...).")
         if not math.isclose(value, want, abs_tol=1e-9):
+            hint = slip
+            if hint:
+                return wrong(_("reject_probability({r}, {a}, {k}) returned {value}: {hint}")
+                             .format(r=r, a=a, k=k, value=f"{value:.4f}", hint=hint))
             if r and math.isclose(value, max(0.0, (r - k * a) / r), abs_tol=1e-9):
                 return wrong(f"reject_probability({r}, {a}, {k}) returned {value:.4f}: the "
                              "book divides by requests + 1, so a client that has sent "
@@ -124,6 +164,24 @@ def _sre_battery(call: Callable[..., Any]) -> Feedback:
             return wrong(f"reject_probability({r}, {a}, {k}) returned {value:.4f}, "
                          f"expected {want:.4f}.")
     return right("max(0, (requests - K * accepts) / (requests + 1)): 0.364 for the example.")
+
+
+def _sre_hints(r: int, a: int, k: float, value: float, want: float) -> list[str]:
+    """The usual slips that explain a wrong probability."""
+    def near(x: float) -> bool:
+        return math.isclose(value, x, abs_tol=1e-9)
+    found = []
+    if value > 1 and near(want * 100):
+        found.append(_("a probability is between 0 and 1, not a percent."))
+    if near(max(0.0, (r - a) / (r + 1))):
+        found.append(_("K is missing: the book multiplies accepts by K."))
+    if near(max(0.0, (k * r - a) / (r + 1))):
+        found.append(_("K multiplies accepts, not requests."))
+    if near(1 - want):
+        found.append(_("that is the chance to send; the book gives the chance to reject."))
+    if near(max(0, (r - k * a) // (r + 1))):
+        found.append(_("integer division (//) drops the fraction: divide with /."))
+    return found
 
 
 HEDGE_CASES: tuple[tuple[int, int, int], ...] = (
@@ -144,6 +202,9 @@ def check_hedged_latency(fn: Any) -> Feedback:
 
 
 def _hedge_battery(call: Callable[..., Any]) -> Feedback:
+    values = [as_number(call(*case)) for case in HEDGE_CASES]
+    wants = [float(hedge(HedgingPolicy(2, d), [f, s]).latency) for f, s, d in HEDGE_CASES]
+    slip = _consistent(HEDGE_CASES, values, wants, _hedge_hints)
     for first, second, delay in HEDGE_CASES:
         got = call(first, second, delay)
         want = hedge(HedgingPolicy(2, delay), [first, second]).latency
@@ -156,9 +217,34 @@ def _hedge_battery(call: Callable[..., Any]) -> Feedback:
             if value == delay + second and first < value:
                 return wrong(f"hedged_latency({first}, {second}, {delay}) returned {got!r}: "
                              "the first copy answered sooner; the first answer wins.")
+            hint = slip
+            if hint:
+                return wrong(_("hedged_latency({first}, {second}, {delay}) returned {got}: "
+                               "{hint}").format(first=first, second=second, delay=delay,
+                                                got=shown(got), hint=hint))
             return wrong(f"hedged_latency({first}, {second}, {delay}) returned {got!r}, "
                          f"expected {want}.")
     return right("80 ms for the example: the copy sent at 50 ms answers after 30 more.")
+
+
+def _hedge_hints(first: int, second: int, delay: int, value: float,
+                 want: float) -> list[str]:
+    """The usual slips that explain a wrong latency."""
+    found = []
+    if value == first and first > delay:
+        found.append(_("no hedge: after the delay a copy is sent, and it answers at delay + "
+                       "second."))
+    if value == max(first, delay + second):
+        found.append(_("the first answer wins: take the smaller, not the larger."))
+    if value == first + second:
+        found.append(_("the copy starts at the hedging delay, not when the first copy ends."))
+    if value == delay + min(first, second):
+        found.append(_("the first copy was sent at 0, not at the delay."))
+    if value == second and first > delay:
+        found.append(_("the copy is sent at the delay, so it answers at delay + second."))
+    if value == delay:
+        found.append(_("the delay is when the copy is sent, not when an answer comes."))
+    return found
 
 
 def check_recovering_settings(settings: Any) -> Feedback:
@@ -250,4 +336,8 @@ def check_shortest_timeout(timeout: Any) -> Feedback:
 #: (tests/test_answers_hidden.py fails if one shows above its exercise).
 ANSWERS: dict[str, tuple[str, ...]] = {
     "check_shortest_timeout": ("timeout 1.5 s", "timeout=1500", "timeout 1500", "1500 ms"),
+    # build it: the answer is code (the page states the library's rule to write down)
+    "check_failure_rate": (),
+    "check_sre_probability": (),
+    "check_hedged_latency": (),
 }

@@ -1,0 +1,312 @@
+"""Per exercise: the wrong answers a student would give, whether each is caught, and
+the quality of the hint it gets.
+
+    python tools/exercise_report.py            a markdown table, then a summary per exercise
+    python tools/exercise_report.py --summary  the summary only
+
+Build-it exercises take their wrong implementations from the checkers' own tests
+(``tests/test_exercises_build.py``: FULL_MISTAKES, DECO_MISTAKES, RULE_MISTAKES,
+LOOP_MISTAKES, BREAKER_MISTAKES; ``tests/test_exercises_09.py``: the *_MISTAKES
+lists), closed exercises from :data:`CLOSED` below (the slips a student makes: an
+answer one step off, the page's own number for another setting, a unit mix-up).
+
+A mistake is *caught* when the checker answers "Try again". Its hint *names the
+mistake* when the message differs from the checker's message for a wrong answer
+that is no particular mistake (the *probe*, compared with digits removed); otherwise
+it gives *numbers only* (what was returned and what was expected). Run with the
+package on the path: ``PYTHONPATH=$PWD python tools/exercise_report.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+from retrylab import Backoff, RetryPolicy  # noqa: E402
+from retrylab.exercises import (  # noqa: E402
+    Feedback,
+    build,
+    ex00,
+    ex01,
+    ex02,
+    ex03,
+    ex04,
+    ex05,
+    ex06,
+    ex07,
+    ex08,
+    ex09,
+)
+
+
+@dataclass(frozen=True)
+class Tried:
+    exercise: str
+    mistake: str
+    caught: bool
+    named: bool
+    message: str
+
+
+def _closed() -> dict[str, tuple[Callable[..., Feedback], tuple[Any, ...],
+                                 list[tuple[str, tuple[Any, ...]]]]]:
+    """exercise -> (checker, probe arguments, [(mistake, arguments)])."""
+    from urllib3.util import Retry
+
+    def retry(**changes: Any) -> Any:
+        kw: dict[str, Any] = dict(total=4, backoff_factor=7.5, backoff_max=60,
+                                  status_forcelist=[408, 429, 500, 502, 503, 504],
+                                  allowed_methods=["GET", "HEAD", "OPTIONS", "TRACE", "PUT",
+                                                   "DELETE"])
+        kw.update(changes)
+        return Retry(**kw)
+
+    from retrylab.lab.bridge import to_urllib3
+    return {
+        "00 Ex 1": (ex00.check_three_failures, (4, [1, 2, 3]), [
+            ("the two-failure run's answer", (3, [70, 184])),
+            ("attempts counted as failures", (3, [70, 184, 592])),
+            ("a wait after the last attempt", (4, [70, 184, 592, 1000])),
+            ("one wait short", (4, [70, 184])),
+            ("ceilings instead of draws", (4, [200, 400, 800])),
+            ("attempts as a float", (4.5, [70, 184, 592])),
+        ]),
+        "00 Ex 2": (ex00.check_longest_wait, (12345,), [
+            ("two waits", (600,)), ("four waits", (3000,)), ("n from 1", (2800,)),
+            ("the average", (700,)), ("three caps", (15000,)), ("this seed's total", (846,)),
+            ("one ms short", (1399,)),
+        ]),
+        "01 Ex 2": (ex01.check_retried_cases, ({"B", "D", "H"},), [
+            ("507 forgotten", ({"A", "C", "F"},)),
+            ("TRACE network retried", ({"A", "C", "E", "F", "G"},)),
+            ("the key ignored", ({"A", "C", "G"},)), ("409 retried", ({"A", "B", "C", "F", "G"},)),
+            ("410 retried", ({"A", "C", "D", "F", "G"},)),
+            ("401 retried", ({"A", "C", "F", "G", "H"},)),
+        ]),
+        "01 Ex 3": (ex01.check_retried_statuses, ({405, 410},), [
+            ("507 forgotten", ({501, 504},)), ("408 retried", ({408, 501, 504, 507},)),
+            ("425 retried", ({425, 501, 504, 507},)), ("501 left out", ({504, 507},)),
+            ("413 retried", ({413, 501, 504, 507},)),
+        ]),
+        "01 Ex 4": (ex01.check_expected_duplicates, (12345,), [
+            ("the page's 249", (249,)),
+            ("one retry only", (300,)),
+            ("every attempt counted", (417,)),
+            ("0.3 x 0.9", (270,)), ("two retries x 0.3", (600,)), ("a fraction", (0.39,)),
+        ]),
+        "02 Ex 3": (ex02.check_ceilings, ([1, 2, 3, 4, 5],), [
+            ("no cap", ([300, 900, 2700, 8100, 24300],)),
+            ("n from 1", ([900, 2700, 8100, 10000, 10000],)),
+            ("linear growth", ([300, 600, 900, 1200, 1500],)),
+            ("four ceilings", ([300, 900, 2700, 8100],)),
+            ("the lesson's policy", ([200, 400, 800, 1600, 3200],)),
+            ("seconds", ([0.3, 0.9, 2.7, 8.1, 10],)),
+        ]),
+        "02 Ex 4": (ex02.check_full_jitter_second, ([1, 2, 3],), [
+            ("the original order", ([70, 296, 780],)),
+            ("the decorrelated waits", ([384, 1034, 2121],)),
+            ("draws 2, 4, 6 times 200", ([92, 176, 133],)), ("two waits", ([92, 351],)),
+        ]),
+        "02 Ex 5": (ex02.check_third_width, (3,), [
+            ("the round width", (200,)), ("a quarter's width", (100,)), ("one too narrow", (175,)),
+            ("the count, not the width", (8,)),
+        ]),
+        "02 Ex 6": (ex02.check_herd_attempt4, (19,), [
+            ("no jitter", (24,)), ("the third retry", (7,)), ("24 / 8 buckets", (3,)),
+        ]),
+        "03 Ex 2": (ex03.check_waits, ([1, 2, 3, 4],), [
+            ("backoff only", ([184, 2600, 70, 900],)),
+            ("Retry-After replaces", ([2000, 2000, 70, 500],)),
+            ("added", ([2184, 4600, 70, 1400],)), ("seconds", ([2, 2.6, 0.07, 0.9],)),
+        ]),
+        "03 Ex 3": (ex03.check_give_up_reason, ("bored",), [
+            ("max_attempts", ("max_attempts",)), ("max_retry_after", ("max_retry_after",)),
+            ("not_retryable", ("not_retryable",)),
+        ]),
+        "03 Ex 4": (ex03.check_refresh_policy, (RetryPolicy(max_attempts=7),), [
+            ("two attempts", (RetryPolicy(2, Backoff(100, 2, 5000, jitter="full")),)),
+            ("the default backoff", (RetryPolicy(max_attempts=3),)),
+            ("four attempts", (RetryPolicy(4, Backoff(100, 2, 5000, jitter="full")),)),
+            ("a budget that cuts the third attempt",
+             (RetryPolicy(3, Backoff(300, 2, 5000, jitter="full"), time_budget=400),)),
+        ]),
+        "04 Ex 2": (ex04.check_threshold_two, (1, 8), [
+            ("the lesson's threshold 3", (6, 3)), ("not adding to 9", (5, 5)),
+            ("600 counted as sent", (6, 3)), ("8000 sent", (6, 3)), ("swapped", (4, 5)),
+        ]),
+        "04 Ex 3": (ex04.check_blocked_times, ([0, 200],), [
+            ("the 5000 ms answer", ([900, 1500, 8000],)), ("one only", ([900],)),
+            ("600 blocked", ([600, 900, 1500],)), ("6000 blocked", ([900, 1500, 6000],)),
+        ]),
+        "04 Ex 4": (ex04.check_retry_in, (99,), [
+            ("rounded down", (6,)), ("the cooldown itself", (8,)), ("ms", (6600,)),
+            ("a fraction", (6.6,)), ("the lesson's cooldown", (4,)),
+        ]),
+        "05 Ex 1": (ex05.check_retryable, ({"400"},), [
+            ("502 and 503 too", ({"429", "502", "503"},)), ("network too", ({"429", "network"},)),
+            ("503 too", ({"429", "503"},)), ("nothing", (set(),)),
+            ("every transient failure", ({"429", "502", "503", "network"},)),
+        ]),
+        "05 Ex 2": (ex05.check_proportional_range, ((1, 2),), [
+            ("full jitter's range", ((0, 8000),)), ("n off by one", ((2000, 6000),)),
+            ("n off by one, up", ((8000, 24000),)), ("the base's range", ((500, 1500),)),
+            ("seconds", ((4, 12),)),
+        ]),
+        "05b Ex 1": (ex05.check_outage_policy, (RetryPolicy(max_attempts=77),), [
+            ("endless retries", (RetryPolicy(1000),)),
+            ("no backoff growth", (RetryPolicy(5, Backoff(1000, growth="constant", cap=None)),)),
+            ("six attempts", (RetryPolicy(6, Backoff(1000, 2, 30_000, jitter="full")),)),
+        ]),
+        "05b Ex 3": (ex05.check_lifecycle, ({"kotlin"},), [
+            ("only the detached task", ({"policy_detached"},)),
+            ("only the asyncio port", ({"asyncio_port"},)),
+            ("retry-all", ({"kotlin_retry_all"},)),
+            ("retry-all too", ({"policy_detached", "asyncio_port", "kotlin_retry_all"},)),
+        ]),
+        "06 Ex 1": (ex06.check_wave_capacity, (777,), [
+            ("the 50-per-wave answer", (200,)), ("everyone", (1000,)), ("five waves", (500,)),
+            ("three waves", (300,)),
+        ]),
+        "06 Ex 2": (ex06.check_layered, (1000,), [
+            ("three layers", (27,)), ("added, not multiplied", (12,)), ("4 ** 3", (64,)),
+            ("3 ** 5", (243,)),
+        ]),
+        "06 Ex 3": (ex06.check_throttle_recovery, (3,), [
+            ("exactly half", (50,)), ("tokens, not successes", (5,)), ("up to max_tokens", (100,)),
+            ("one more", (52,)),
+        ]),
+        "06 Ex 4": (ex06.check_jitter_calls_ratio, (9.9,), [
+            ("inverted", (0.37,)), ("the 100-client ratio", (2.33,)), ("percent", (270,)),
+        ]),
+        "07 Ex 1": (ex07.check_capstone, (RetryPolicy(max_attempts=2),), [
+            ("the background preset", (RetryPolicy.background(),)),
+            ("no jitter", (RetryPolicy(5, Backoff(5000, 3, 60_000), time_budget=110_000,
+                                       max_retry_after=600_000),)),
+            ("no time budget", (RetryPolicy(5, Backoff(5000, 3, 60_000, jitter="full"),
+                                            max_retry_after=600_000),)),
+        ]),
+        "07 Ex 3": (ex07.check_quiz, ({"C"},), [
+            ("A only", ({"A"},)), ("B too", ({"A", "B", "E"},)), ("E only", ({"E"},)),
+            ("C too", ({"A", "C", "E"},)), ("D too", ({"A", "D", "E"},)),
+        ]),
+        "08 Ex 1": (ex08.check_urllib3_retry, (retry(total=1),), [
+            ("the adapter", (to_urllib3(ex08.SHIPPED),)), ("total = attempts", (retry(total=5),)),
+            ("factor = the base", (retry(backoff_factor=5),)),
+            ("factor = 15", (retry(backoff_factor=15),)),
+            ("backoff_max in ms", (retry(backoff_max=60_000),)),
+            ("501 in the list", (retry(status_forcelist=[408, 429, 500, 501, 502, 503, 504]),)),
+            ("504 forgotten", (retry(status_forcelist=[408, 429, 500, 502, 503]),)),
+            ("POST allowed", (retry(allowed_methods=["GET", "POST"]),)),
+            ("every method", (retry(allowed_methods=None),)),
+            ("three methods", (retry(allowed_methods=["GET", "HEAD", "OPTIONS"]),)),
+        ]),
+        "08 Ex 2": (ex08.check_rules_disagree, ({"reset (maybe sent)"},), [
+            ("429 included", ({"408", "429", "500", "501", "503", "503 with Retry-After",
+                               "refused (never sent)"},)),
+            ("refused forgotten", ({"408", "500", "501", "503", "503 with Retry-After"},)),
+            ("what production retries", ({"408", "429", "refused (never sent)"},)),
+            ("501 forgotten", ({"408", "500", "503", "503 with Retry-After",
+                                "refused (never sent)"},)),
+        ]),
+        "09 Ex 4": (ex09.check_shortest_timeout, (9900,), [
+            ("one step short", (1400,)), ("the page's 1 s", (1000,)), ("the page's 3 s", (3000,)),
+            ("seconds", (1.5,)),
+        ]),
+        "A1 Ex 1": (ex05.check_kotlin_waits, ([1, 2, 3],), [
+            ("base 1000", ([850, 1918, 4958],)), ("two waits", ([1275, 2877],)),
+            ("rounded, not cut", ([1276, 2877, 7437],)),
+            ("full jitter", ([1275 // 3, 2877, 7436],)),
+        ]),
+    }
+
+
+def _build() -> dict[str, tuple[Callable[..., Feedback], Any, Sequence[tuple[str, Any, str]]]]:
+    """exercise -> (checker, probe answer, the tests' [(mistake, wrong code, hint)])."""
+    import test_exercises_09 as t09
+    import test_exercises_build as tb
+
+    class Always:
+        def __init__(self, threshold: int, cooldown: int) -> None:
+            pass
+
+        def allow(self, now: int) -> bool:
+            return True
+
+        def record(self, success: bool, now: int) -> None:
+            pass
+
+    def one(*args: Any) -> Any:
+        return 1
+
+    def loop_once(send: Any, method: str, max_attempts: int, sleep: Any, rng: Any) -> Any:
+        return 1, send(), []
+
+    return {
+        "01 Ex 1": (build.check_should_retry, lambda o, m, k: False, tb.RULE_MISTAKES),
+        "02 Ex 1": (build.check_full_jitter, one, tb.FULL_MISTAKES),
+        "02 Ex 2": (build.check_decorrelated, one, tb.DECO_MISTAKES),
+        "03 Ex 1": (build.check_retry_loop, loop_once, tb.LOOP_MISTAKES),
+        "04 Ex 1": (build.check_breaker, Always, tb.BREAKER_MISTAKES),
+        "09 Ex 1": (ex09.check_failure_rate, one, t09.FAILURE_RATE_MISTAKES),
+        "09 Ex 2": (ex09.check_sre_probability, one, t09.SRE_MISTAKES),
+        "09 Ex 3": (ex09.check_hedged_latency, one, t09.HEDGE_MISTAKES),
+    }
+
+
+def _shape(message: str) -> str:
+    return re.sub(r"[\d.,]+", "#", message)
+
+
+def tried() -> list[Tried]:
+    rows: list[Tried] = []
+    for exercise, (check, probe, mistakes) in _build().items():
+        generic = _shape(check(probe).message)
+        for name, fn, _hint in mistakes:
+            fb = check(fn)
+            rows.append(Tried(exercise, name, not fb.correct and fb.answered,
+                              _shape(fb.message) != generic, fb.message))
+    for exercise, (check, probe_args, cases) in _closed().items():
+        generic = _shape(check(*probe_args).message)
+        for name, args in cases:
+            fb = check(*args)
+            rows.append(Tried(exercise, name, not fb.correct and fb.answered,
+                              _shape(fb.message) != generic, fb.message))
+    return sorted(rows, key=lambda r: r.exercise)
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--summary", action="store_true", help="the summary only")
+    args = parser.parse_args(argv)
+    rows = tried()
+    if not args.summary:
+        print("| exercise | wrong answer tried | caught | hint | message |")
+        print("|---|---|---|---|---|")
+        for r in rows:
+            text = r.message if len(r.message) <= 110 else r.message[:107] + "..."
+            print(f"| {r.exercise} | {r.mistake} | {'yes' if r.caught else '**NO**'} | "
+                  f"{'names the mistake' if r.named else 'numbers only'} | "
+                  f"{text.replace('|', '/')} |")
+        print()
+    print("| exercise | tried | caught | hint names the mistake |")
+    print("|---|---|---|---|")
+    for exercise in sorted({r.exercise for r in rows}):
+        mine = [r for r in rows if r.exercise == exercise]
+        print(f"| {exercise} | {len(mine)} | {sum(r.caught for r in mine)} | "
+              f"{sum(r.caught and r.named for r in mine)} |")
+    caught = [r for r in rows if r.caught]
+    print(f"\n{len(rows)} wrong answers tried, {len(caught)} caught, "
+          f"{sum(r.named for r in caught)} of them with a hint that names the mistake.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
