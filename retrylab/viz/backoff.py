@@ -62,15 +62,15 @@ class SchedulePlot:
 
     def __init__(self, fig: Figure, names: Sequence[str], title: str) -> None:
         self.ax = fig.add_subplot()
-        style(self.ax, title, "retry number", "wait before the retry (ms)")
+        style(self.ax, title, _("retry number"), _("wait before the retry (ms)"))
         self.lines: dict[str, Line2D] = {}
         for i, name in enumerate(names):
             (line,) = self.ax.plot([], [], marker=MARKERS[i % len(MARKERS)],
                                    linestyle=LINESTYLES[i % len(LINESTYLES)], linewidth=2,
-                                   markersize=7, label=name)
+                                   markersize=7, label=_(name))
             self.lines[name] = line
         self.cap_line = self.ax.axhline(0, color=PALETTE["black"], linestyle=(0, (6, 3)),
-                                        linewidth=1.5, label="cap")
+                                        linewidth=1.5, label=_("cap"))
         self.ax.legend(loc="upper left", ncols=2, frameon=False, fontsize=11)
 
     def update(self, table: pd.DataFrame, caps: Sequence[int]) -> None:
@@ -82,7 +82,7 @@ class SchedulePlot:
         if caps:
             cap = max(caps)
             self.cap_line.set_ydata([cap, cap])
-            self.cap_line.set_label(f"cap {cap} ms")
+            self.cap_line.set_label(_("cap {cap} ms").format(cap=cap))
             self.cap_line.set_visible(True)
             top = max(top, cap)
         else:
@@ -109,8 +109,9 @@ def wait_schedule(backoffs: Mapping[str, Backoff] | None = None, retries: int = 
     backoffs = lesson_backoffs() if backoffs is None else backoffs
     table = waits_table(backoffs, retries, seed, shared=shared)
     fig = new_figure((8.0, 4.8))
-    title = title or (f"How long each strategy waits before each retry\n"
-                      f"(base 200 ms, factor 2, seed {seed})")
+    title = title or _("How long each strategy waits before each retry\n"
+                       "(base {base} ms, factor {factor}, seed {seed})").format(
+        base=200, factor=2, seed=seed)
     plot = SchedulePlot(fig, list(backoffs), title)
     plot.update(table, [b.cap for b in backoffs.values() if b.cap is not None])
     fig.retrylab_plot = plot  # type: ignore[attr-defined]

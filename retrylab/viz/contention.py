@@ -170,7 +170,7 @@ def layered_load(layers: int = 3, attempts: int | Sequence[int] = 3, requests: i
                 ha="center", va="bottom", fontsize=12, fontweight="bold")
     ax.axhline(expected_layered_load(layers, attempts, failure_rate), color=PALETTE["black"],
                linestyle="--", linewidth=1.2, label=_("arithmetic for the bottom service"))
-    ax.set_xticks(x, df["service"].tolist())
+    ax.set_xticks(x, [_(name) for name in df["service"].tolist()])  # the lesson's names
     per = attempts if isinstance(attempts, int) else "/".join(str(a) for a in attempts)
     style(ax, _("{layers} layers x {per} attempts, bottom failing {rate}: {calls} calls "
                 "per request").format(
