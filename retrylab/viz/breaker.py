@@ -32,7 +32,7 @@ NODE_TEXT = {State.CLOSED: N_("CLOSED\nall pass"), State.OPEN: N_("OPEN\nnone se
              State.HALF_OPEN: N_("HALF-OPEN\none trial")}
 #: The arrows: (source, target, curvature, generic label, label offset).
 ARROWS: tuple[tuple[State, State, float, str, tuple[float, float]], ...] = (
-    (State.CLOSED, State.OPEN, 0.0, N_("threshold failures in a row"), (0.0, -0.8)),
+    (State.CLOSED, State.OPEN, 0.0, N_("threshold failures in a row"), (0.35, -0.8)),
     (State.OPEN, State.HALF_OPEN, 0.25, N_("cooldown over"), (1.0, 0.15)),
     (State.HALF_OPEN, State.OPEN, 0.25, N_("trial failed"), (-0.55, -0.35)),
     (State.HALF_OPEN, State.CLOSED, 0.25, N_("trial succeeded"), (-0.8, 0.15)),
@@ -104,7 +104,7 @@ def draw_breaker_diagram(ax: Axes, counts: Mapping[tuple[State, State], int] | N
                                  connectionstyle="arc3,rad=1.8", arrowstyle="-|>",
                                  mutation_scale=18, linewidth=1.6, color=PALETTE["black"],
                                  zorder=2))
-    ax.text(x - 1.75, y + 0.8, _("success resets\nthe failure count"), ha="center",
+    ax.text(x - 1.75, y + 0.7, _("success resets\nthe failure count"), ha="center",
             va="bottom", fontsize=fontsize)
     ax.set_xlim(-2.9, 6.8)
     ax.set_ylim(-1.5, 4.1)
