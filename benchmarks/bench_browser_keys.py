@@ -34,6 +34,7 @@ Debian's /usr/bin/chromium and the playwright package (never ``playwright instal
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import math
 import os
@@ -66,7 +67,15 @@ PRESSES_WANTED = 40
 PRESSES = 3
 OPEN_TIMEOUT_MS = 90_000
 RUN_ALL_TIMEOUT_MS = 180_000
-REDRAW_TIMEOUT_MS = 20_000
+#: A press whose image does not change in this long drew the same PNG (ipywidgets sends
+#: nothing for an unchanged value); a redraw takes well under a second even under load.
+REDRAW_TIMEOUT_MS = 5_000
+
+#: What every explorer in the kernel spent on its redraws (``Explorer.redraw_ms``), read
+#: as a user expression: nothing is printed into the notebook and no name is defined.
+KERNEL_TIMES = ("__import__('json').dumps([[id(o), [list(t) for t in o.redraw_ms]] for o in "
+                "__import__('gc').get_objects() if isinstance(o, __import__("
+                "'retrylab.viz.explorer', fromlist=['Explorer']).Explorer)])")
 
 # When an explorer's <img> gets a new src, and when that image is decoded (page clock).
 JS_DECODE_PROBE = r"""
@@ -149,6 +158,32 @@ def kernel_cpus(server: LabServer) -> list[str]:
     return found
 
 
+def kernel_redraws(server: LabServer, name: str) -> dict[int, list[list[float]]]:
+    """Every explorer's ``redraw_ms`` in the kernel of notebook ``name`` (by object id),
+    asked through a second client on the kernel's connection file, as
+    ``jupyter console --existing`` would."""
+    from jupyter_client import BlockingKernelClient
+
+    sessions = server.api("sessions")
+    assert isinstance(sessions, list) and server.tmp is not None
+    kernel = next(s["kernel"]["id"] for s in sessions if s.get("path") == name)
+    client = BlockingKernelClient(connection_file=str(
+        server.tmp / "jupyter_runtime_dir" / f"kernel-{kernel}.json"))
+    client.load_connection_file()
+    client.start_channels()
+    try:
+        reply = client.execute_interactive("", user_expressions={"t": KERNEL_TIMES},
+                                           store_history=False, timeout=60,
+                                           output_hook=lambda msg: None)
+    finally:
+        client.stop_channels()
+    found = reply["content"]["user_expressions"]["t"]
+    if found.get("status") != "ok":
+        raise RuntimeError(f"{name}: reading redraw times failed: {found}")
+    text = found["data"]["text/plain"]
+    return {int(k): v for k, v in json.loads(ast.literal_eval(text))}  # the str's repr
+
+
 @dataclass
 class Run:
     """The presses of one run (one server, one kernel setting)."""
@@ -157,6 +192,8 @@ class Run:
     samples: list[dict[str, Any]] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: the kernel's own redraws during the presses: (compute, draw + PNG, send) ms
+    kernel: list[list[float]] = field(default_factory=list)
 
     def latencies(self, key: str = "src_ms") -> list[float]:
         return [float(s[key]) for s in self.samples if s.get(key) is not None]
@@ -204,7 +241,7 @@ def press_every_slider(nb: NotebookPage, stem: str, presses: int, run: Run) -> N
                 except Exception:
                     run.skipped.append(f"{stem} explorer {k}: {control.name} -> "
                                        f"{drv.control(control.name).text}: no new image in "
-                                       f"{REDRAW_TIMEOUT_MS / 1000:.0f} s (the same PNG?)")
+                                       f"{REDRAW_TIMEOUT_MS / 1000:.0f} s (the same PNG)")
                     continue
                 if outcome == "message":  # refused settings: step back, stop this slider
                     run.skipped.append(f"{stem} explorer {k}: {control.name} -> "
@@ -259,7 +296,11 @@ def one_run(mode: str, stems: list[str], presses: int, chromium: str) -> Run:
                     run.notes.append(f"{stem}: {len(problems)} problem(s) after Run All, "
                                      f"first: {problems[0][:200]}")
                 before = len(run.samples)
+                seen = kernel_redraws(server, path.name)
                 press_every_slider(nb, stem, presses, run)
+                after = kernel_redraws(server, path.name)
+                run.kernel += [t for k, times in after.items()
+                               for t in times[len(seen.get(k, [])):]]
                 lat = [s["src_ms"] for s in run.samples[before:]]
                 print(f"[{mode}] {stem}: open+run {time.monotonic() - t0:.0f} s, "
                       f"{len(lat)} presses, median "
@@ -305,6 +346,15 @@ def report(run: Run) -> bool:
         print(f"  decoded: median {statistics.median(dec):.0f} ms, p95 {percentile(dec, 95):.0f}"
               f" ms (src -> decoded adds median "
               f"{statistics.median(d - s for d, s in _pairs(run)):.1f} ms)")
+    if run.kernel:
+        parts = list(zip(*run.kernel, strict=True))
+        total = [sum(t) for t in run.kernel]
+        print(f"  kernel, {len(total)} redraws during the presses (Explorer.redraw_ms): "
+              f"median compute {statistics.median(parts[0]):.1f} + draw/PNG "
+              f"{statistics.median(parts[1]):.1f} + send {statistics.median(parts[2]):.1f} "
+              f"ms; whole callback median {statistics.median(total):.1f}, p95 "
+              f"{percentile(total, 95):.1f} ms; the rest of key -> src (comm round trip, "
+              f"the page) ~ {median - statistics.median(total):.0f} ms at the median")
     enough = len(lat) >= PRESSES_WANTED
     if run.mode == "pinned":
         ok = enough and median <= PINNED_MEDIAN_TARGET_MS
@@ -345,8 +395,8 @@ def main(argv: list[str] | None = None) -> int:
     runs = [one_run(mode, stems, args.presses, chromium) for mode in modes]
     if args.json is not None:
         args.json.write_text(json.dumps(
-            [{"mode": r.mode, "samples": r.samples, "skipped": r.skipped, "notes": r.notes}
-             for r in runs], indent=1, default=list) + "\n")
+            [{"mode": r.mode, "samples": r.samples, "skipped": r.skipped, "notes": r.notes,
+              "kernel_ms": r.kernel} for r in runs], indent=1, default=list) + "\n")
     ok = [report(r) for r in runs]
     return 0 if all(ok) else 1
 

@@ -80,7 +80,7 @@ def test_wait_schedule_draws_every_strategy_and_the_cap() -> None:
     ax = fig.axes[0]
     # retries numbered as in the formulas (notebook 00): n = 0 is the first, ceiling = base
     assert ax.get_xlabel() == "retry n (counted from 0)" and "(ms)" in ax.get_ylabel()
-    assert list(ax.get_xticks())[0] == 0
+    assert ax.get_xticks()[0] == 0
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     assert "cap 5000 ms" in labels and "full jitter" in labels
 
@@ -139,7 +139,7 @@ def test_wait_bars_draws_waits_ranges_ceilings_and_cap() -> None:
     ax = fig.axes[0]
     # retries numbered as in the formulas (notebook 00): n = 0 is the first, ceiling = base
     assert ax.get_xlabel() == "retry n (counted from 0)" and "(ms)" in ax.get_ylabel()
-    assert list(ax.get_xticks())[0] == 0
+    assert ax.get_xticks()[0] == 0
     assert ax.get_title().endswith("total wait over 4 retries: 12726 ms")
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     assert labels == ["actual wait (seed 20260114)", "jitter range",

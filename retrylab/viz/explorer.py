@@ -83,8 +83,9 @@ from __future__ import annotations
 
 import base64
 import html
+import time
 import traceback
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -265,6 +266,10 @@ class Explorer:
         self.controls: dict[str, Any] = self.make_controls()
         align_descriptions(self.controls.values())
         self.redraws = 0
+        #: the last redraws' times in ms, oldest first: (compute, draw + PNG, setting the
+        #: widgets' values, which sends them to the page); a cache hit computes and
+        #: renders nothing. Benchmarks read it from a live kernel.
+        self.redraw_ms: deque[tuple[float, float, float]] = deque(maxlen=256)
         self._moved: str | None = None
         self._cache: OrderedDict[tuple[tuple[str, Any], ...], tuple[Any, str, bytes]] = (
             OrderedDict())
@@ -385,22 +390,27 @@ class Explorer:
 
     def redraw(self) -> None:
         """Compute, draw and render for the current values (the controls' callback)."""
+        t0 = time.perf_counter()
         values = self.canonical(self.values)
         key = tuple(values.items())
         cached = self._cache.get(key)
+        t1 = t2 = t0
         try:
             if cached is not None:
                 self._cache.move_to_end(key)
                 result, text, png = cached
                 if self.figure is not None:
                     self._draw(result)  # the artists match the image; no render
+                t1 = t2 = time.perf_counter()
             else:
                 result = self.compute(**values)
                 text = self.readout_text(result)
+                t1 = time.perf_counter()
                 png = b""
                 if self.figure is not None:
                     self._draw(result)
                     png = self._render()
+                t2 = time.perf_counter()
                 if self.cache_size > 0:
                     self._cache[key] = (result, text, png)
                     while len(self._cache) > self.cache_size:
@@ -422,6 +432,14 @@ class Explorer:
         self._error = ""
         self.errors.outputs = ()
         self.redraws += 1
+        t3 = time.perf_counter()
+        self.redraw_ms.append(((t1 - t0) * 1000, (t2 - t1) * 1000, (t3 - t2) * 1000))
+
+    def clear_cache(self) -> None:
+        """Forget every cached redraw: the next setting is computed and rendered anew, as a
+        setting never drawn before is (benchmarks time that). The saved backgrounds stay:
+        they are part of the explorer by construction."""
+        self._cache.clear()
 
     # -- internals ---------------------------------------------------------------
 
