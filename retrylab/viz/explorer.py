@@ -177,6 +177,10 @@ class Explorer:
     #: How many settings' results and PNGs to keep (0: no cache). A result can be
     #: large (a fleet's per-client table): lower it for those.
     cache_size: ClassVar[int] = 32
+    #: Levels whose backgrounds are drawn when the explorer is made (a few, fixed, each
+    #: met often: the breaker's three states), so no key press pays for a full draw.
+    #: A level's static part depends on the level alone, so the bytes are the same.
+    known_levels: ClassVar[tuple[Hashable, ...]] = ()
 
     # -- what a subclass supplies ------------------------------------------------
 
@@ -297,6 +301,7 @@ class Explorer:
                 if self.margins is None and self.figure.get_layout_engine() is not None:
                     self.figure.canvas.draw()  # the layout, once: then fixed
                     self.figure.set_layout_engine("none")
+            self._draw_backgrounds(self.known_levels if self._animated else ())
             self.image = widgets.Image(format="png")
             self.image.add_class("retrylab-image")
         self.readout_widget = widgets.HTML()
@@ -451,6 +456,21 @@ class Explorer:
                 self.apply_level(level)
                 self._level = level
             self.draw(result)
+
+    def _draw_backgrounds(self, levels: Iterable[Hashable]) -> None:
+        """Draw and save the background of each of ``levels`` (the next redraw applies its
+        own level again: :data:`_NO_LEVEL`)."""
+        fig = self.figure
+        assert fig is not None
+        canvas = agg_canvas(fig)
+        with classroom():
+            for level in levels:
+                if level in self.backgrounds:
+                    continue
+                self.apply_level(level)
+                canvas.draw()  # type: ignore[no-untyped-call]  # skips the animated artists
+                self.backgrounds[level] = canvas.copy_from_bbox(fig.bbox)  # type: ignore[no-untyped-call]
+        self._level = _NO_LEVEL
 
     def _render(self) -> bytes:
         """The figure's PNG: the level's background restored, the animated artists drawn
