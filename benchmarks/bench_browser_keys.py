@@ -13,8 +13,11 @@ image) is stepped back and not timed.
 Each timed press records, on the page's clock (``performance.now()``): keydown
 -> new ``src`` (the figure the targets judge) and keydown -> the new image
 decoded (``HTMLImageElement.decode()``, what the browser adds). The kernel's own
-part (compute + draw + PNG) is what ``benchmarks/bench_explorers.py`` measures
-cold; the rest is the comm round trip and the browser.
+part is read from the live kernel afterwards: every explorer's
+``Explorer.redraw_ms`` (compute, draw + PNG, sending the widgets' values), asked
+as a user expression through a second client on the kernel's connection file
+(nothing is printed into the notebook). Key -> src minus the kernel's callback
+is the comm round trip and the page.
 
 Two runs, each with a fresh server:
 
