@@ -68,8 +68,7 @@ def _small_texts(fig: Figure) -> list[str]:
                    if _shown(t) and float(t.get_fontsize()) < floor_pt - 1e-9})
 
 
-#: The figures this test checks (the fleet, contention and beyond modules join as
-#: they state their sizes where their texts are made).
+#: The figure modules whose default figures these tests check.
 FIGURE_MODULES = (backoff, herd, breaker, fleet, contention, beyond)
 
 
@@ -92,15 +91,7 @@ def _default_figures() -> Iterator[tuple[str, Figure]]:
     yield "write_bars", backoff.write_bars(counts, 0.2)
 
 
-#: Explorers whose figures still have texts below the floor (the fleet modules, being
-#: converted on another branch: their sizes were raised at render time before).
-BELOW_FLOOR: set[str] = set()
-
-
-@pytest.mark.parametrize("cls", [
-    pytest.param(c, marks=pytest.mark.xfail(reason="fleet figures: sizes not yet set at "
-                                            "the source", strict=False))
-    if c.__name__ in BELOW_FLOOR else c for c in CLASSES], ids=lambda c: c.__name__)
+@pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
 def test_every_explorer_text_is_at_least_14_px(cls: type[Explorer]) -> None:
     ex = cls()
     if ex.figure is None:

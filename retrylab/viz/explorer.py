@@ -83,8 +83,9 @@ from __future__ import annotations
 
 import base64
 import html
+import time
 import traceback
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -176,6 +177,10 @@ class Explorer:
     #: How many settings' results and PNGs to keep (0: no cache). A result can be
     #: large (a fleet's per-client table): lower it for those.
     cache_size: ClassVar[int] = 32
+    #: Levels whose backgrounds are drawn when the explorer is made (a few, fixed, each
+    #: met often: the breaker's three states), so no key press pays for a full draw.
+    #: A level's static part depends on the level alone, so the bytes are the same.
+    known_levels: ClassVar[tuple[Hashable, ...]] = ()
 
     # -- what a subclass supplies ------------------------------------------------
 
@@ -265,6 +270,10 @@ class Explorer:
         self.controls: dict[str, Any] = self.make_controls()
         align_descriptions(self.controls.values())
         self.redraws = 0
+        #: the last redraws' times in ms, oldest first: (compute, draw + PNG, setting the
+        #: widgets' values, which sends them to the page); a cache hit computes and
+        #: renders nothing. Benchmarks read it from a live kernel.
+        self.redraw_ms: deque[tuple[float, float, float]] = deque(maxlen=256)
         self._moved: str | None = None
         self._cache: OrderedDict[tuple[tuple[str, Any], ...], tuple[Any, str, bytes]] = (
             OrderedDict())
@@ -292,6 +301,7 @@ class Explorer:
                 if self.margins is None and self.figure.get_layout_engine() is not None:
                     self.figure.canvas.draw()  # the layout, once: then fixed
                     self.figure.set_layout_engine("none")
+            self._draw_backgrounds(self.known_levels if self._animated else ())
             self.image = widgets.Image(format="png")
             self.image.add_class("retrylab-image")
         self.readout_widget = widgets.HTML()
@@ -385,22 +395,27 @@ class Explorer:
 
     def redraw(self) -> None:
         """Compute, draw and render for the current values (the controls' callback)."""
+        t0 = time.perf_counter()
         values = self.canonical(self.values)
         key = tuple(values.items())
         cached = self._cache.get(key)
+        t1 = t2 = t0
         try:
             if cached is not None:
                 self._cache.move_to_end(key)
                 result, text, png = cached
                 if self.figure is not None:
                     self._draw(result)  # the artists match the image; no render
+                t1 = t2 = time.perf_counter()
             else:
                 result = self.compute(**values)
                 text = self.readout_text(result)
+                t1 = time.perf_counter()
                 png = b""
                 if self.figure is not None:
                     self._draw(result)
                     png = self._render()
+                t2 = time.perf_counter()
                 if self.cache_size > 0:
                     self._cache[key] = (result, text, png)
                     while len(self._cache) > self.cache_size:
@@ -422,6 +437,14 @@ class Explorer:
         self._error = ""
         self.errors.outputs = ()
         self.redraws += 1
+        t3 = time.perf_counter()
+        self.redraw_ms.append(((t1 - t0) * 1000, (t2 - t1) * 1000, (t3 - t2) * 1000))
+
+    def clear_cache(self) -> None:
+        """Forget every cached redraw: the next setting is computed and rendered anew, as a
+        setting never drawn before is (benchmarks time that). The saved backgrounds stay:
+        they are part of the explorer by construction."""
+        self._cache.clear()
 
     # -- internals ---------------------------------------------------------------
 
@@ -433,6 +456,21 @@ class Explorer:
                 self.apply_level(level)
                 self._level = level
             self.draw(result)
+
+    def _draw_backgrounds(self, levels: Iterable[Hashable]) -> None:
+        """Draw and save the background of each of ``levels`` (the next redraw applies its
+        own level again: :data:`_NO_LEVEL`)."""
+        fig = self.figure
+        assert fig is not None
+        canvas = agg_canvas(fig)
+        with classroom():
+            for level in levels:
+                if level in self.backgrounds:
+                    continue
+                self.apply_level(level)
+                canvas.draw()  # type: ignore[no-untyped-call]  # skips the animated artists
+                self.backgrounds[level] = canvas.copy_from_bbox(fig.bbox)  # type: ignore[no-untyped-call]
+        self._level = _NO_LEVEL
 
     def _render(self) -> bytes:
         """The figure's PNG: the level's background restored, the animated artists drawn

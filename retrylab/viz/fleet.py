@@ -371,7 +371,7 @@ class FleetExplorer(Explorer):
     def apply_level(self, level: tuple[int, int, int]) -> None:
         step, top, waiting = level
         self.plot.ax.set_ylim(0, top)
-        self.plot.ax.set_ylabel(_("requests per {step} ms step").format(step=step),
+        self.plot.ax.set_ylabel(_("requests per\n{step} ms step").format(step=step),
                                 fontsize=12)
         if self.plot.ax_wait is not None:
             self.plot.ax_wait.set_ylim(0, waiting)
