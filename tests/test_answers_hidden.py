@@ -14,22 +14,17 @@ that calls its checker.
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import json
 import os
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from _tools import load_tool
 
 ROOT = Path(__file__).resolve().parents[1]
-_spec = importlib.util.spec_from_file_location("build_tool", ROOT / "tools" / "build_notebooks.py")
-assert _spec and _spec.loader
-build_tool = importlib.util.module_from_spec(_spec)
-sys.modules.setdefault("build_tool", build_tool)
-_spec.loader.exec_module(build_tool)
+build_tool = load_tool("build_notebooks")
 
 #: notebook -> the checker module whose ANSWERS it asks
 MODULES = {
