@@ -404,7 +404,7 @@ r.attempts, r.reason.value, r.message
 lab.script("GET", "/report", faults=["bad_retry_after"])
 r = patient.run(sender(lab.url + "/report"), "GET", Mulberry32(SEED),
                 slept.append)
-r.waits, r.history[0].outcome.detail.split(":")[0]
+list(r.waits), r.history[0].outcome.detail.split(":")[0]
 
 # %% [markdown]
 # The first wait fell back to the backoff (70 ms); the second attempt got a
@@ -447,7 +447,7 @@ down = sender(lab.url + "/stations")
 rows = {}
 for n in range(1, 7):
     r = RetryPolicy(max_attempts=n).run(down, "GET", Mulberry32(SEED))
-    rows[n] = (r.attempts, r.waits, sum(r.waits))
+    rows[n] = (r.attempts, list(r.waits), sum(r.waits))
 pd.DataFrame.from_dict(rows, orient="index",
                        columns=["attempts", "waits (ms)", "total wait (ms)"])
 
@@ -466,7 +466,7 @@ pd.DataFrame.from_dict(rows, orient="index",
 # %%
 budget = RetryPolicy(max_attempts=10, time_budget=3000)
 r = budget.run(down, "GET", Mulberry32(SEED))
-r.attempts, r.waits, r.message
+r.attempts, list(r.waits), r.message
 
 # %% [markdown]
 # Without a `clock` the budget counts only the waits, which keeps this
@@ -493,7 +493,7 @@ presets = {"user_triggered": RetryPolicy.user_triggered(),
 rows = {}
 for name, policy in presets.items():
     r = policy.run(down, "GET", Mulberry32(SEED))
-    rows[name] = (r.attempts, r.waits, sum(r.waits), r.reason.value)
+    rows[name] = (r.attempts, list(r.waits), sum(r.waits), r.reason.value)
 columns = ["attempts", "waits (ms)", "total wait (ms)", "stopped"]
 pd.DataFrame.from_dict(rows, orient="index", columns=columns)
 
@@ -514,7 +514,7 @@ pd.DataFrame.from_dict(rows, orient="index", columns=columns)
 lab.script("GET", "/report", retry_after=30)
 for name, policy in presets.items():
     r = policy.run(sender(lab.url + "/report"), "GET", Mulberry32(SEED))
-    print(f"{name:15} attempts={r.attempts} waits={r.waits}")
+    print(f"{name:15} attempts={r.attempts} waits={list(r.waits)}")
 
 # %% [markdown]
 # ## The common mistake: retrying every error

@@ -38,12 +38,12 @@ def check_three_failures(attempts: Any, waits: Any) -> Feedback:
     if len(given) != count - 1:
         return wrong(f"waits={given!r}: {count} attempts have {count - 1} waits between them, "
                      "one before each retry.")
-    if given != r.waits:
+    if given != list(r.waits):
         return wrong(f"waits={given!r}: there is one wait between each pair of "
                      "attempts, and retry n (n = 0 for the first) draws "
                      "r x min(5000, 200 x 2**n). "
                      "Run the loop with a fresh Mulberry32(SEED).")
-    return right(f"{r.attempts} attempts, waits {r.waits}: the third wait (retry n = 2, "
+    return right(f"{r.attempts} attempts, waits {list(r.waits)}: the third wait (retry n = 2, "
                  "before attempt 4) draws from an 800 ms ceiling.")
 
 

@@ -385,7 +385,7 @@ def sender(url: str, method: str = "GET", body: Body = None,
     ...     r = RetryPolicy().run(sender(lab.url + "/measurements"), "GET",
     ...                           Mulberry32(20260114), sleep=None)
     >>> r.attempts, r.waits, r.outcome.data
-    (3, [70, 184], [{'id': 'o-114', 'value': -4.2}])
+    (3, (70, 184), [{'id': 'o-114', 'value': -4.2}])
     """
     _split(url)
     check_method(method)
