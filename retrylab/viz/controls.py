@@ -17,9 +17,10 @@ import ipywidgets as widgets
 from ..i18n import _, number, pgettext
 from .i18n import translate
 
-__all__ = ["CONTROL_MIN_WIDTH", "UNITS", "align_descriptions", "choice", "choice_slider",
-           "explain_message", "float_slider", "int_slider", "label_of", "limit_note",
-           "limit_notes", "neighbours", "number_box", "toggle"]
+__all__ = ["CONTROL_MIN_WIDTH", "NUMBER_BOX_WIDTH", "TRACK_MIN_WIDTH", "UNITS",
+           "align_descriptions", "choice", "choice_slider", "explain_message", "float_slider",
+           "int_slider", "label_of", "limit_note", "limit_notes", "neighbours", "number_box",
+           "toggle"]
 
 _STYLE = {"description_width": "initial"}
 _LAYOUT = {"width": "420px"}
@@ -216,8 +217,12 @@ def choice_slider(name: str, options: Sequence[Any], value: Any, *,
     return choice(name, options, value)
 
 
-#: The width of a slider's number box (six digits and the spin arrows).
-NUMBER_BOX_WIDTH = "84px"
+#: The width of a slider's number box: six digits and the spin arrows (every pixel it takes
+#: comes off the slider's track).
+NUMBER_BOX_WIDTH = "68px"
+#: The shortest a slider's track may be in the control grid (with its margins): a
+#: column is made wider, and the grid gets fewer columns, rather than the track shorter.
+TRACK_MIN_WIDTH = "64px"
 
 
 def number_box(slider: Any) -> Any:

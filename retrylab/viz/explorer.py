@@ -94,6 +94,8 @@ from matplotlib.figure import Figure
 from ..core._check import check_int
 from .controls import (
     CONTROL_MIN_WIDTH,
+    NUMBER_BOX_WIDTH,
+    TRACK_MIN_WIDTH,
     align_descriptions,
     choice_slider,
     explain_message,
@@ -267,7 +269,7 @@ class Explorer:
 
     def __init__(self, **values: Any) -> None:
         self.controls: dict[str, Any] = self.make_controls()
-        align_descriptions(self.controls.values())
+        self._label_width = align_descriptions(self.controls.values())
         self.redraws = 0
         self._moved: str | None = None
         self._cache: OrderedDict[tuple[tuple[str, Any], ...], tuple[Any, str, bytes]] = (
@@ -323,7 +325,7 @@ class Explorer:
             cells.append(widgets.HBox([w, box], layout=widgets.Layout(width="auto",
                                                                      align_items="center")))
         grid = widgets.GridBox(cells, layout=widgets.Layout(
-            grid_template_columns=f"repeat(auto-fill, minmax({CONTROL_MIN_WIDTH}, 1fr))",
+            grid_template_columns=f"repeat(auto-fill, minmax({self._column_width()}, 1fr))",
             grid_gap="0px 16px", width="100%"))
         grid.add_class("retrylab-controls")
         parts: list[Any] = [grid, self.limit_widget, self.readout_widget, self.message_widget]
@@ -346,6 +348,16 @@ class Explorer:
                                 f"{self._error}")
         if self._message:
             raise ValueError(self._message)
+
+    def _column_width(self) -> str:
+        """The narrowest a column of the control grid may be: :data:`CONTROL_MIN_WIDTH`,
+        or wider when the labels are long (Turkish: "yedek istek gecikmesi (ms)"), so a
+        label, a number box and a usable slider track always fit in one cell (else the
+        track shrank to nothing and the labels were cut)."""
+        if not self._label_width:
+            return CONTROL_MIN_WIDTH
+        return (f"max({CONTROL_MIN_WIDTH}, calc({self._label_width} + {NUMBER_BOX_WIDTH}"
+                f" + {TRACK_MIN_WIDTH}))")
 
     # -- reading ---------------------------------------------------------------
 

@@ -235,7 +235,7 @@ def test_cap_below_base_shows_message_then_recovers(
         _, want, _ = _expected(kind, drv)
         assert want is not None, f"{where}: settings already invalid before the test"
         assert drv.wait_text(".retrylab-readout", normalize(want)), f"{where}: not settled"
-        good_src = drv.img_src()
+        good_src, good_values = drv.img_src(), kind.values(drv.controls())
 
         # cap to its minimum, then up while it is invalid only for its own range
         # (e.g. cap=0), so the message is about the combination when one is reachable.
@@ -251,7 +251,7 @@ def test_cap_below_base_shows_message_then_recovers(
             drv.wait_text(".retrylab-readout", normalize(want))
             with contextlib.suppress(Exception):
                 drv.wait_redraw(good_src, timeout_ms=10_000)
-            good_src = drv.img_src()
+            good_src, good_values = drv.img_src(), kind.values(drv.controls())
             drv.press(label["base"], "End")
             moved = "base"
             values, want, want_msg = _expected(kind, drv, moved)
@@ -282,7 +282,10 @@ def test_cap_below_base_shows_message_then_recovers(
         assert want is not None, f"{where}: still invalid after raising cap: {values}"
         assert drv.wait_text(".retrylab-message", "", "equals"), (
             f"{where}: message {drv.message()!r} stayed after fixing cap ({values})")
-        drv.wait_redraw(good_src)
+        # The same settings draw the same PNG bytes (issue 20), which the Image widget
+        # does not resend: then no new src can come, and only the readout is compared.
+        if not _same_png(kind, good_values, values):
+            drv.wait_redraw(good_src)
         assert drv.wait_text(".retrylab-readout", normalize(want)), (
             f"{where}: readout {drv.readout()!r} != package's {normalize(want)!r} for {values}")
     if not tested:
