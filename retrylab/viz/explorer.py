@@ -354,7 +354,7 @@ class Explorer:
         or wider when the labels are long (Turkish: "yedek istek gecikmesi (ms)"), so a
         label, a number box and a usable slider track always fit in one cell (else the
         track shrank to nothing and the labels were cut)."""
-        if not self._label_width:
+        if not self._label_width or not self.number_boxes:  # choices only: no track
             return CONTROL_MIN_WIDTH
         return (f"max({CONTROL_MIN_WIDTH}, calc({self._label_width} + {NUMBER_BOX_WIDTH}"
                 f" + {TRACK_MIN_WIDTH}))")

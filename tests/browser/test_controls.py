@@ -1,4 +1,4 @@
-"""Every control of the explorers of 02, 04, 06 and 09, used with the mouse and the keyboard.
+"""Every control of the explorers of 01, 02, 04, 06 and 09, used with the mouse and the keyboard.
 
 Each slider is dragged with the mouse (down on its noUiSlider handle, across its
 track to its right end, up) and the readout must then say what the package
@@ -32,8 +32,10 @@ if TYPE_CHECKING:
 
 pytestmark = pytest.mark.browser
 
-STEMS = ("02_computing_the_wait", "04_circuit_breaker", "06_retry_storms_lab",
-         "09_beyond_the_lessons")
+#: The issue's four notebooks, and 01 for the decision explorer (choices only: two
+#: dropdowns and a checkbox).
+STEMS = ("01_which_errors_to_retry", "02_computing_the_wait", "04_circuit_breaker",
+         "06_retry_storms_lab", "09_beyond_the_lessons")
 
 
 @pytest.fixture(scope="module")
