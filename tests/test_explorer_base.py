@@ -126,3 +126,30 @@ def _children(pid: int) -> list[int]:
         if int(fields[1]) == pid:
             found.append(int(stat.parent.name))
     return found
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+@pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
+def test_every_slider_has_a_named_number_box_and_its_ends_a_note(cls: type[Explorer],
+                                                                  lang: str) -> None:
+    """Issue 25: each numeric slider's value sits in a box a screen reader names by the
+    slider's label (its tooltip, a title); the box and the slider move together; a
+    slider at an end of its range is named in the limit note before any key press."""
+    with language(lang):
+        ex = cls()
+        sliders = {n: w for n, w in ex.controls.items() if hasattr(w, "step")}
+        assert set(ex.number_boxes) == set(sliders)
+        for name, slider in sliders.items():
+            box = ex.number_boxes[name]
+            assert box.tooltip == slider.description and box.description == ""
+            assert (box.min, box.max, box.value) == (slider.min, slider.max, slider.value)
+            assert not slider.readout
+        for name, slider in sliders.items():
+            if slider.disabled:
+                assert ex.number_boxes[name].disabled
+                continue
+            ex.number_boxes[name].value = slider.max  # typed in the box
+            assert slider.value == slider.max
+            assert slider.description in ex.limit_widget.value, (name, ex.limit_widget.value)
+            ex.set(**{name: ex._defaults[name]})
+            break

@@ -95,12 +95,15 @@ from matplotlib.figure import Figure
 from ..core._check import check_int
 from .controls import (
     CONTROL_MIN_WIDTH,
+    NUMBER_BOX_WIDTH,
+    TRACK_MIN_WIDTH,
     align_descriptions,
     choice_slider,
     explain_message,
     float_slider,
     int_slider,
-    limit_note,
+    limit_notes,
+    number_box,
     options_of,
 )
 from .kit import (
@@ -147,8 +150,11 @@ class Explorer:
 
     The parts, in the order they are stacked in :attr:`widget` (a VBox with CSS
     class ``retrylab-explorer``): the controls, in a grid of columns as many as
-    the width allows (class ``retrylab-controls``); the readout
-    (``ipywidgets.HTML``, class ``retrylab-readout``); the message
+    the width allows (class ``retrylab-controls``; each numeric slider with its
+    :func:`~retrylab.viz.controls.number_box` beside it, the readout a screen
+    reader can name); the limit note (class ``retrylab-limit``: the sliders at
+    an end of their range, see :func:`~retrylab.viz.controls.limit_notes`); the
+    readout (``ipywidgets.HTML``, class ``retrylab-readout``); the message
     (``ipywidgets.HTML``, class ``retrylab-message``, empty when all is well,
     the ValueError text on bad input, naming the slider that moved and the
     fix, see :meth:`explain`); the image; and an ``ipywidgets.Output`` (class
@@ -268,7 +274,7 @@ class Explorer:
 
     def __init__(self, **values: Any) -> None:
         self.controls: dict[str, Any] = self.make_controls()
-        align_descriptions(self.controls.values())
+        self._label_width = align_descriptions(self.controls.values())
         self.redraws = 0
         #: the last redraws' times in ms, oldest first: (compute, draw + PNG, setting the
         #: widgets' values, which sends them to the page); a cache hit computes and
@@ -314,10 +320,22 @@ class Explorer:
         self.limit_widget.add_class("retrylab-limit")
         self.errors = widgets.Output()
         self.errors.add_class("retrylab-errors")
-        for w in self.controls.values():
+        #: each numeric slider's number box (its readout, with an accessible name)
+        self.number_boxes: dict[str, Any] = {}
+        cells: list[Any] = []
+        for name, w in self.controls.items():
             w.layout.width = "auto"  # fill a grid cell
-        grid = widgets.GridBox(list(self.controls.values()), layout=widgets.Layout(
-            grid_template_columns=f"repeat(auto-fill, minmax({CONTROL_MIN_WIDTH}, 1fr))",
+            box = number_box(w)
+            if box is None:
+                cells.append(w)
+                continue
+            self.number_boxes[name] = box
+            w.layout.flex = "1 1 auto"
+            w.layout.min_width = "0"
+            cells.append(widgets.HBox([w, box], layout=widgets.Layout(width="auto",
+                                                                     align_items="center")))
+        grid = widgets.GridBox(cells, layout=widgets.Layout(
+            grid_template_columns=f"repeat(auto-fill, minmax({self._column_width()}, 1fr))",
             grid_gap="0px 16px", width="100%"))
         grid.add_class("retrylab-controls")
         parts: list[Any] = [grid, self.limit_widget, self.readout_widget, self.message_widget]
@@ -333,12 +351,23 @@ class Explorer:
         for w in self.controls.values():
             w.observe(self._on_change, names="value")
         self._grey_out()
+        self._show_limits()
         self.redraw()
         if self._error:
             raise ExplorerError(f"the first render of {type(self).__name__} failed:\n"
                                 f"{self._error}")
         if self._message:
             raise ValueError(self._message)
+
+    def _column_width(self) -> str:
+        """The narrowest a column of the control grid may be: :data:`CONTROL_MIN_WIDTH`,
+        or wider when the labels are long (Turkish: "yedek istek gecikmesi (ms)"), so a
+        label, a number box and a usable slider track always fit in one cell (else the
+        track shrank to nothing and the labels were cut)."""
+        if not self._label_width or not self.number_boxes:  # choices only: no track
+            return CONTROL_MIN_WIDTH
+        return (f"max({CONTROL_MIN_WIDTH}, calc({self._label_width} + {NUMBER_BOX_WIDTH}"
+                f" + {TRACK_MIN_WIDTH}))")
 
     # -- reading ---------------------------------------------------------------
 
@@ -428,7 +457,7 @@ class Explorer:
             return
         self._readout = text
         self.readout_widget.value = (
-            f'<div style="white-space:pre-wrap;font-size:1.1em;line-height:1.35">'
+            f'<div style="white-space:pre-wrap;font-size:1.1em;line-height:1.3">'
             f"{html.escape(text)}</div>")
         if self.image is not None:
             self._png = png
@@ -496,11 +525,17 @@ class Explorer:
     def _on_change(self, change: Mapping[str, Any]) -> None:
         owner = change.get("owner")
         self._moved = next((n for n, w in self.controls.items() if w is owner), None)
-        note = limit_note(self._moved, owner) if self._moved is not None else ""
-        self.limit_widget.value = (
-            "" if not note else f'<span style="color:#555">{html.escape(note)}</span>')
         self._grey_out()
+        self._show_limits()
         self.redraw()
+
+    def _show_limits(self) -> None:
+        """Name the sliders at an end of their range (the one just moved first), so a
+        key press there, which changes nothing, has a sign already on screen."""
+        note = limit_notes(self.controls, self._moved)
+        value = "" if not note else f'<span style="color:#555">{html.escape(note)}</span>'
+        if self.limit_widget.value != value:
+            self.limit_widget.value = value
 
     def canonical(self, values: Mapping[str, Any]) -> dict[str, Any]:
         """``values`` with each inactive control at its default: the same result, so one
