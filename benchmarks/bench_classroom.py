@@ -53,6 +53,8 @@ TOKEN = uuid.uuid4().hex
 #: One slider step each: the settings a student's key presses walk through.
 STEPS = [f'herd_view.set(cap={cap}, jitter="{jitter}")'
          for cap in (2000, 3000, 4000, 5000) for jitter in ("full", "none")]
+#: How long one cell may wait for its kernel (30 kernels starting on 2 busy cores queue).
+CELL_TIMEOUT = 900.0
 TARGETS = {"students": 30, "mb": 250.0, "median_ms": 100.0, "p95_ms": 250.0, "ready_s": 60.0}
 
 
@@ -77,7 +79,7 @@ class Kernel:
 
     @classmethod
     async def open(cls, base: str, user: str, token: str, path: str) -> Kernel:
-        async with httpx.AsyncClient(timeout=120) as http:
+        async with httpx.AsyncClient(timeout=600) as http:
             r = await http.post(f"{base}/user/{user}/api/sessions",
                                 headers={"Authorization": f"token {token}"},
                                 json={"path": path, "type": "notebook", "name": "",
@@ -88,7 +90,7 @@ class Kernel:
         ws = await websocket_connect(
             HTTPRequest(f"{ws_base}/user/{user}/api/kernels/{kid}/channels",
                         headers={"Authorization": f"token {token}"},
-                        connect_timeout=180, request_timeout=180),
+                        connect_timeout=600, request_timeout=600),
             max_message_size=64 * 1024 * 1024)
         return cls(ws)
 
@@ -206,9 +208,10 @@ async def student_opens(base: str, user: str, token: str, stem: str) -> tuple[Ke
 async def _student_opens(base: str, user: str, token: str, stem: str) -> tuple[Kernel, float]:
     start = time.perf_counter()
     kernel = await Kernel.open(base, user, token, f"retrylab/notebooks/{stem}.ipynb")
-    await kernel.run("import os; os.chdir(os.path.expanduser('~/retrylab/notebooks'))")
+    await kernel.run("import os; os.chdir(os.path.expanduser('~/retrylab/notebooks'))",
+                     timeout=CELL_TIMEOUT)
     for code in code_cells(ROOT / "notebooks" / f"{stem}.ipynb"):
-        await kernel.run(code)
+        await kernel.run(code, timeout=CELL_TIMEOUT)
     return kernel, time.perf_counter() - start
 
 
@@ -328,6 +331,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--students", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=40.0,
                         help="how long every student moves a slider (default 40)")
+    parser.add_argument("--timeout", type=float, default=2400.0,
+                        help="give up after this many seconds (default 2400)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary hub folder")
     args = parser.parse_args(argv)
     args.load = os.getloadavg()
@@ -366,7 +371,7 @@ def main(argv: list[str]) -> int:
     try:
         asyncio.run(asyncio.wait_for(main_async(args, f"http://127.0.0.1:{port}",
                                                 psutil.Process(proc.pid)),
-                                     timeout=900))
+                                     timeout=args.timeout))
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         try:
