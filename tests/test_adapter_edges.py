@@ -125,7 +125,7 @@ def test_the_time_budget_shortens_each_attempts_timeout() -> None:
         start = time.monotonic()
         with httpx.Client(transport=t, timeout=5.0) as c, pytest.raises(httpx.ReadTimeout):
             c.get(lab.url + "/measurements")
-        assert time.monotonic() - start < 1.0       # before: one 1.5 s answer, then more
+        assert time.monotonic() - start < 1.4       # before: one 1.5 s answer, then more
 
 
 def test_the_deadline_keeps_a_shorter_timeout_of_the_callers() -> None:
