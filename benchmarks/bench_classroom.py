@@ -45,7 +45,8 @@ import httpx
 import nbformat
 import psutil
 from tornado.httpclient import HTTPRequest
-from tornado.websocket import websocket_connect
+from tornado.iostream import StreamClosedError
+from tornado.websocket import WebSocketClosedError, websocket_connect
 
 ROOT = Path(__file__).resolve().parents[1]
 CLASSROOM = ROOT / "classroom"
@@ -195,13 +196,14 @@ async def student_opens(base: str, user: str, token: str, stem: str) -> tuple[Ke
     The time is from the first try (a student whose tab had to reconnect waited for both).
     """
     start = time.perf_counter()
-    try:
-        kernel, _ = await _student_opens(base, user, token, stem)
-    except RuntimeError as e:
-        if "websocket closed" not in str(e):
-            raise
-        print(f"{user}: {stem}'s kernel websocket closed; opening it again")
-        kernel, _ = await _student_opens(base, user, token, stem)
+    for tries in range(3):
+        try:
+            kernel, _ = await _student_opens(base, user, token, stem)
+            break
+        except (RuntimeError, WebSocketClosedError, StreamClosedError) as e:
+            if tries == 2 or (isinstance(e, RuntimeError) and "websocket closed" not in str(e)):
+                raise
+            print(f"{user}: {stem}'s kernel websocket closed; opening it again", flush=True)
     return kernel, time.perf_counter() - start
 
 
@@ -266,7 +268,7 @@ async def main_async(args: argparse.Namespace, base: str, hub: psutil.Process) -
                                     for u, t in zip(users, tokens, strict=True)))
     ready = [s for _, s in opened]
     print(f"all open 02 at once: the last ready after {max(ready):.1f} s "
-          f"(median {statistics.median(ready):.1f} s)")
+          f"(median {statistics.median(ready):.1f} s)", flush=True)
     opened6 = await asyncio.gather(*(student_opens(base, u, t, "06_retry_storms_lab")
                                      for u, t in zip(users, tokens, strict=True)))
     ready6 = [s for _, s in opened6]
@@ -274,6 +276,9 @@ async def main_async(args: argparse.Namespace, base: str, hub: psutil.Process) -
 
     procs = server_processes(hub)
     before = memory(procs)
+    print(f"memory per student, 02 and 06 open: PSS {statistics.mean(before['pss']):.0f} MB, "
+          f"RSS {statistics.mean(before['rss']):.0f} MB, USS "
+          f"{statistics.mean(before['uss']):.0f} MB (mean); now sliding", flush=True)
     nprocs = [len(p) for p in procs.values()]
     cpu0 = {u: cpu_seconds(p) for u, p in procs.items()}
     times: list[float] = []
