@@ -85,6 +85,7 @@ set_language("en")  # the language of this notebook's figures and explorers
 # %%
 from retrylab import Backoff, RetryPolicy
 from retrylab.core.budget import GrpcRetryThrottle, SreRetryBudget
+from retrylab.lessons.tables import localized
 from retrylab.sim.contention import findings, sweep_table
 from retrylab.viz.kit import show
 from retrylab.sim.breakers import BreakerSettings
@@ -160,7 +161,7 @@ print(none.readout())
 
 # %%
 waves = none.steps.query("retries > 0")
-waves[["time_ms", "retries", "accepted", "rejected"]]
+localized(waves[["time_ms", "retries", "accepted", "rejected"]])
 
 # %% [markdown]
 # All 1000 clients fail at 0 ms, wait exactly 200 ms, and come back **in the
@@ -204,8 +205,8 @@ waves[["time_ms", "retries", "accepted", "rejected"]]
 # %%
 jitters = ("none", "full", "equal", "decorrelated")
 runs = {j: outage_fleet(j).run() for j in jitters}
-summary_table(runs)[["served", "total_requests", "peak_retries",
-                     "recovery_ms"]]
+localized(summary_table(runs)[["served", "total_requests", "peak_retries",
+                               "recovery_ms"]])
 
 # %% [markdown]
 # `recovery_ms` is how long after the outage ended the last client stopped
@@ -443,8 +444,8 @@ ends = {
     "SRE budget": storm_fleet(retry_budget=SreRetryBudget()).run(),
     "breaker": storm_fleet(breaker=BreakerSettings(3, 5000)).run(),
 }
-summary_table(ends)[["served", "total_requests", "amplification",
-                     "overloaded_steps_after_outage", "recovery_ms"]]
+localized(summary_table(ends)[["served", "total_requests", "amplification",
+                               "overloaded_steps_after_outage", "recovery_ms"]])
 
 # %%
 show(compare_fleets({k: ends[k] for k in ("no budget", "gRPC throttling",
@@ -535,7 +536,7 @@ assert storm_check.readout == StormExplorer.readout_for(budget="grpc")
 # tabloyu `["calls"]` ile okur).
 
 # %%
-layered_calls(layers=3, attempts=3, requests=100)
+localized(layered_calls(layers=3, attempts=3, requests=100))
 
 # %%
 show(layered_load(layers=3, attempts=3))
@@ -565,7 +566,7 @@ expected_layered_load(3, 3), round(half, 3)
 # diğerlerinin hızla başarısız olmasına izin vermektir:
 
 # %%
-layered_calls(layers=3, attempts=[3, 1, 1], requests=100)
+localized(layered_calls(layers=3, attempts=[3, 1, 1], requests=100))
 
 # %% [markdown]
 # ## The AWS contention experiment
@@ -619,10 +620,10 @@ layered_calls(layers=3, attempts=[3, 1, 1], requests=100)
 sweep = sweep_with_progress()
 
 # %%
-sweep_table(sweep, "calls").loc[[50, 100, 190]].round(0)
+localized(sweep_table(sweep, "calls").loc[[50, 100, 190]].round(0))
 
 # %%
-sweep_table(sweep, "time_ms").loc[[50, 100, 190]].round(0)
+localized(sweep_table(sweep, "time_ms").loc[[50, 100, 190]].round(0))
 
 # %%
 show(contention_curves(sweep))
