@@ -155,9 +155,10 @@ print(none.readout())
 
 # %% [markdown] tags=["tr"] en_hash="1b0b8fc6"
 # Birinin yeniden denediği her adım. (Bu defterin filo tablolarında sütunlar,
-# hücrede seçildikleri kod adlarıyla görünür: `time_ms` adımın zamanı,
-# `retries` o adımdaki yeniden denemeler, `accepted` hizmet verilen, `rejected`
-# geri çevrilen istekler.)
+# hücrede seçildikleri kod adlarıyla görünür; Türkçe başlığı olanlar hücredeki
+# anahtarlarını şöyle karşılar: «zaman (ms)» `time_ms`, adımın zamanı;
+# «yeniden deneme» `retries`, o adımdaki yeniden denemeler. `accepted` hizmet
+# verilen, `rejected` geri çevrilen isteklerdir.)
 
 # %%
 waves = none.steps.query("retries > 0")
@@ -198,8 +199,8 @@ localized(waves[["time_ms", "retries", "accepted", "rejected"]])
 # %% [markdown] tags=["tr"] en_hash="e193074a"
 # ## Sarsıntıyla daha hızlı toparlanma
 #
-# Aynı filo, 02 numaralı defterdeki her sarsıntı türüyle. (Sütunlar: `served`
-# hizmet verilen istemciler, `total_requests` toplam istek, `peak_retries` tek
+# Aynı filo, 02 numaralı defterdeki her sarsıntı türüyle. (Sütunlar: «hizmet
+# verilen» hücredeki `served`, hizmet verilen istemciler; `total_requests` toplam istek, `peak_retries` tek
 # bir adımdaki en çok yeniden deneme, `recovery_ms` birikimin eridiği an.)
 
 # %%
@@ -432,9 +433,10 @@ throttle.tokens, throttle.can_retry()
 # takılabilir; filoda bütün filo tek bir bütçeyi paylaşır, tıpkı bir hizmetin
 # bir başkasını çağırması gibi. Fırtına yeniden; her iki bütçeyle ve istemci
 # başına bir devre kesiciyle (04 numaralı defterdeki gibi 3 hata onu 5 s
-# boyunca açık tutar). Satırlar hücredeki sözlüğün anahtarlarıdır (`"no
-# budget"` bütçesiz, `"gRPC throttling"` gRPC kısıtlaması, `"SRE budget"` SRE
-# bütçesi, `"breaker"` devre kesici); `amplification` yük çarpanı,
+# boyunca açık tutar). Satırlar hücredeki sözlüğün anahtarlarının Türkçe
+# adlarıdır (bütçesiz `"no budget"`, gRPC kısıtlaması `"gRPC throttling"`, SRE
+# bütçesi `"SRE budget"`, devre kesici `"breaker"`; sonraki hücre onları bu
+# anahtarlarla okur); «hizmet verilen» `served` sütunudur; `amplification` yük çarpanı,
 # `overloaded_steps_after_outage` kesintiden sonraki aşırı yüklü adımlardır:
 
 # %%
@@ -532,7 +534,7 @@ assert storm_check.readout == StormExplorer.readout_for(budget="grpc")
 # tetikler. Aşağıdaki simülasyon hiçbir şeyi çarpmaz: her katman için bir tane
 # olmak üzere gerçek `RetryPolicy.run` döngülerini iç içe koyar ve 100
 # kullanıcı isteği için her hizmete ulaşan çağrıları sayar (`service` hizmet,
-# `calls` çağrı sayısı, `per_request` istek başına çağrı; alıştırma 2 bu
+# «çağrı» sütunu `calls` anahtarı, çağrı sayısı, `per_request` istek başına çağrı; alıştırma 2 bu
 # tabloyu `["calls"]` ile okur).
 
 # %%
