@@ -169,7 +169,8 @@ SENTENCES: dict[str, Callable[[], Any]] = {
     "the prompts": lambda: "\n".join(repr(check(...)) for check in PROMPTED),
     "printed lines": lambda: "\n".join(
         line(t, name="x", attempts=1, seconds="0,5", sent=1, start=0, end=600,
-             state=label("closed"), cap=5000, count=3) for t in LINES),
+             state=label("closed"), cap=5000, count=3, events=306, blocked=280,
+             waits=[0.8, 1.9], total="16,6") for t in LINES),
     "logged lines": lambda: _logged(),
 }
 

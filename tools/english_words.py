@@ -17,9 +17,11 @@ code (``_``, ``=``, brackets, ``a.b``, a path) is skipped whole.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import re
 import sys
+import textwrap
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -91,11 +93,30 @@ def english_words(text: str) -> list[str]:
     return found
 
 
+def is_code_listing(text: str) -> bool:
+    r"""Whether a whole output is a program listing: it parses as Python and defines
+    a function or a class (the source of a function printed beside the Kotlin).
+    Prose never parses so; a value such as ``[1, 2]`` parses but defines nothing.
+
+    >>> is_code_listing("def now_ms() -> int:\n    return 1  # the loop's time\n")
+    True
+    >>> is_code_listing("[0.8, 1.9]"), is_code_listing("waits before the retry: 3")
+    (False, False)
+    """
+    try:
+        tree = ast.parse(textwrap.dedent(text))
+    except SyntaxError:
+        return False
+    return any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+               for node in tree.body)
+
+
 def output_texts(nb: Any) -> Iterator[tuple[str, str]]:
     """(the code cell's first line, a text it shows) for every output of ``nb``.
 
     The plain-text form of a rich output is the one read (a table's text/plain
-    has the same words as its HTML); an image carries no text here.
+    has the same words as its HTML); an image carries no text here; a printed
+    program listing (:func:`is_code_listing`) is code, not read.
     """
     for cell in nb.cells:
         if cell.cell_type != "code":
@@ -103,7 +124,8 @@ def output_texts(nb: Any) -> Iterator[tuple[str, str]]:
         first = (cell.source.splitlines() or [""])[0]
         for out in cell.get("outputs", []):
             if out.get("output_type") == "stream":
-                yield first, out.get("text", "")
+                if not is_code_listing(out.get("text", "")):   # a listing is code
+                    yield first, out.get("text", "")
             elif out.get("output_type") == "error":
                 yield first, f"{out.get('ename', '')}: {out.get('evalue', '')}"
             else:

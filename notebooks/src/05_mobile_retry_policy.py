@@ -76,6 +76,7 @@ from retrylab import Backoff, CircuitBreaker, Outcome, RetryPolicy, decide, repl
 from retrylab.lessons import mobile_code as mobile
 from retrylab.lessons import mobile_mistakes as mobilesim
 from retrylab.lessons.outputs import SEED
+from retrylab.lessons.tables import line, localized
 from retrylab.viz.breaker import breaker_diagram
 from retrylab.viz.kit import show
 from retrylab.viz.herd import herd_data, herd_histogram
@@ -140,10 +141,10 @@ pd.set_option("display.max_colwidth", 80)
 
 # %%
 bg = RetryPolicy.background()
-pd.Series({"max_attempts": bg.max_attempts,
-           "backoff": bg.backoff.describe(),
-           "time_budget (ms)": bg.time_budget,
-           "max_retry_after (ms)": bg.max_retry_after}, name="background()")
+localized(pd.Series({"max_attempts": bg.max_attempts,
+                     "backoff": bg.backoff.describe(),
+                     "time_budget (ms)": bg.time_budget,
+                     "max_retry_after (ms)": bg.max_retry_after}, name="background()"))
 
 # %% [markdown]
 # The lesson goes on: *"According to Martin Kleppmann's book 'Designing
@@ -383,9 +384,9 @@ print(decide(Outcome.network(), "POST").reason)
 bases = {"fixed": 2000, "incremental": 1000, "exponential": 1000}
 strategies = {name: mobile.strategy_backoff(name, base)
               for name, base in bases.items()}
-pd.DataFrame({name: [b.ceiling(n) / 1000 for n in range(5)]
-              for name, b in strategies.items()},
-             index=pd.RangeIndex(1, 6, name="retry"))
+localized(pd.DataFrame({name: [b.ceiling(n) / 1000 for n in range(5)]
+                        for name, b in strategies.items()},
+                       index=pd.RangeIndex(1, 6, name="retry")))
 
 # %% [markdown]
 # ## 4. Exponential backoff and jitter
@@ -433,7 +434,7 @@ schedule = {
                                             jitter="proportional"),
     "exp. + full, cap 30 s": Backoff(1000, 2, 30_000, jitter="full"),
 }
-waits_table(schedule, retries=6, shared=False)
+localized(waits_table(schedule, retries=6, shared=False))
 
 # %%
 title = "Waits before each retry: the lesson's strategies (seed 20260114)"
@@ -616,7 +617,8 @@ mobilesim.jitter_spread(clients=1000, retry=2, base=1000, width=500)
 cb = CircuitBreaker(threshold=3, cooldown=30_000)
 rows = replay([(t, t >= 600_000) for t in range(0, 612_000, 2000)], cb)
 sent = sum(r.allowed for r in rows)
-print(f"events {len(rows)}: sent {sent}, blocked {len(rows) - sent}")
+print(line("events {events}: sent {sent}, blocked {blocked}",
+           events=len(rows), sent=sent, blocked=len(rows) - sent))
 
 # %%
 show(breaker_diagram(cb.transition_counts(), cb.state,

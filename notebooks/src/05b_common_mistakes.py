@@ -64,6 +64,7 @@ import pandas as pd
 from retrylab import Backoff, RetryPolicy
 from retrylab.lessons import mobile_mistakes as mobilesim
 from retrylab.lessons.audit import audit_table
+from retrylab.lessons.tables import localized
 
 pd.set_option("display.width", 120)
 pd.set_option("display.max_colwidth", 80)
@@ -176,7 +177,7 @@ policies = {
     "background(): 5 attempts": RetryPolicy.background(),
     "user_triggered(): 3": RetryPolicy.user_triggered(),
 }
-mobilesim.outage_table(policies)
+localized(mobilesim.outage_table(policies))
 
 # %% [markdown]
 # The fixed endless loop sends 261 requests and keeps the radio on for the
@@ -240,7 +241,7 @@ check_outage_policy(sync_policy)
 # politikaların sırası değişir mi?
 
 # %%
-mobilesim.outage_table(policies, tail_ms=5000).iloc[:, :4]
+localized(mobilesim.outage_table(policies, tail_ms=5000).iloc[:, :4])
 
 # %% [markdown] tags=["solution"]
 # The requests do not move; radio time and energy do. The fixed endless loop

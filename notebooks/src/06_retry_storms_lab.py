@@ -85,6 +85,7 @@ set_language("en")  # the language of this notebook's figures and explorers
 # %%
 from retrylab import Backoff, RetryPolicy
 from retrylab.core.budget import GrpcRetryThrottle, SreRetryBudget
+from retrylab.lessons.tables import localized
 from retrylab.sim.contention import findings, sweep_table
 from retrylab.viz.kit import show
 from retrylab.sim.breakers import BreakerSettings
@@ -154,13 +155,14 @@ print(none.readout())
 
 # %% [markdown] tags=["tr"] en_hash="1b0b8fc6"
 # Birinin yeniden denediği her adım. (Bu defterin filo tablolarında sütunlar,
-# hücrede seçildikleri kod adlarıyla görünür: `time_ms` adımın zamanı,
-# `retries` o adımdaki yeniden denemeler, `accepted` hizmet verilen, `rejected`
-# geri çevrilen istekler.)
+# hücrede seçildikleri kod adlarıyla görünür; Türkçe başlığı olanlar hücredeki
+# anahtarlarını şöyle karşılar: «zaman (ms)» `time_ms`, adımın zamanı;
+# «yeniden deneme» `retries`, o adımdaki yeniden denemeler. `accepted` hizmet
+# verilen, `rejected` geri çevrilen isteklerdir.)
 
 # %%
 waves = none.steps.query("retries > 0")
-waves[["time_ms", "retries", "accepted", "rejected"]]
+localized(waves[["time_ms", "retries", "accepted", "rejected"]])
 
 # %% [markdown]
 # All 1000 clients fail at 0 ms, wait exactly 200 ms, and come back **in the
@@ -197,15 +199,15 @@ waves[["time_ms", "retries", "accepted", "rejected"]]
 # %% [markdown] tags=["tr"] en_hash="e193074a"
 # ## Sarsıntıyla daha hızlı toparlanma
 #
-# Aynı filo, 02 numaralı defterdeki her sarsıntı türüyle. (Sütunlar: `served`
-# hizmet verilen istemciler, `total_requests` toplam istek, `peak_retries` tek
+# Aynı filo, 02 numaralı defterdeki her sarsıntı türüyle. (Sütunlar: «hizmet
+# verilen» hücredeki `served`, hizmet verilen istemciler; `total_requests` toplam istek, `peak_retries` tek
 # bir adımdaki en çok yeniden deneme, `recovery_ms` birikimin eridiği an.)
 
 # %%
 jitters = ("none", "full", "equal", "decorrelated")
 runs = {j: outage_fleet(j).run() for j in jitters}
-summary_table(runs)[["served", "total_requests", "peak_retries",
-                     "recovery_ms"]]
+localized(summary_table(runs)[["served", "total_requests", "peak_retries",
+                               "recovery_ms"]])
 
 # %% [markdown]
 # `recovery_ms` is how long after the outage ended the last client stopped
@@ -431,9 +433,10 @@ throttle.tokens, throttle.can_retry()
 # takılabilir; filoda bütün filo tek bir bütçeyi paylaşır, tıpkı bir hizmetin
 # bir başkasını çağırması gibi. Fırtına yeniden; her iki bütçeyle ve istemci
 # başına bir devre kesiciyle (04 numaralı defterdeki gibi 3 hata onu 5 s
-# boyunca açık tutar). Satırlar hücredeki sözlüğün anahtarlarıdır (`"no
-# budget"` bütçesiz, `"gRPC throttling"` gRPC kısıtlaması, `"SRE budget"` SRE
-# bütçesi, `"breaker"` devre kesici); `amplification` yük çarpanı,
+# boyunca açık tutar). Satırlar hücredeki sözlüğün anahtarlarının Türkçe
+# adlarıdır (bütçesiz `"no budget"`, gRPC kısıtlaması `"gRPC throttling"`, SRE
+# bütçesi `"SRE budget"`, devre kesici `"breaker"`; sonraki hücre onları bu
+# anahtarlarla okur); «hizmet verilen» `served` sütunudur; `amplification` yük çarpanı,
 # `overloaded_steps_after_outage` kesintiden sonraki aşırı yüklü adımlardır:
 
 # %%
@@ -443,8 +446,8 @@ ends = {
     "SRE budget": storm_fleet(retry_budget=SreRetryBudget()).run(),
     "breaker": storm_fleet(breaker=BreakerSettings(3, 5000)).run(),
 }
-summary_table(ends)[["served", "total_requests", "amplification",
-                     "overloaded_steps_after_outage", "recovery_ms"]]
+localized(summary_table(ends)[["served", "total_requests", "amplification",
+                               "overloaded_steps_after_outage", "recovery_ms"]])
 
 # %%
 show(compare_fleets({k: ends[k] for k in ("no budget", "gRPC throttling",
@@ -531,11 +534,11 @@ assert storm_check.readout == StormExplorer.readout_for(budget="grpc")
 # tetikler. Aşağıdaki simülasyon hiçbir şeyi çarpmaz: her katman için bir tane
 # olmak üzere gerçek `RetryPolicy.run` döngülerini iç içe koyar ve 100
 # kullanıcı isteği için her hizmete ulaşan çağrıları sayar (`service` hizmet,
-# `calls` çağrı sayısı, `per_request` istek başına çağrı; alıştırma 2 bu
+# «çağrı» sütunu `calls` anahtarı, çağrı sayısı, `per_request` istek başına çağrı; alıştırma 2 bu
 # tabloyu `["calls"]` ile okur).
 
 # %%
-layered_calls(layers=3, attempts=3, requests=100)
+localized(layered_calls(layers=3, attempts=3, requests=100))
 
 # %%
 show(layered_load(layers=3, attempts=3))
@@ -565,7 +568,7 @@ expected_layered_load(3, 3), round(half, 3)
 # diğerlerinin hızla başarısız olmasına izin vermektir:
 
 # %%
-layered_calls(layers=3, attempts=[3, 1, 1], requests=100)
+localized(layered_calls(layers=3, attempts=[3, 1, 1], requests=100))
 
 # %% [markdown]
 # ## The AWS contention experiment
@@ -619,10 +622,10 @@ layered_calls(layers=3, attempts=[3, 1, 1], requests=100)
 sweep = sweep_with_progress()
 
 # %%
-sweep_table(sweep, "calls").loc[[50, 100, 190]].round(0)
+localized(sweep_table(sweep, "calls").loc[[50, 100, 190]].round(0))
 
 # %%
-sweep_table(sweep, "time_ms").loc[[50, 100, 190]].round(0)
+localized(sweep_table(sweep, "time_ms").loc[[50, 100, 190]].round(0))
 
 # %%
 show(contention_curves(sweep))

@@ -67,6 +67,7 @@ from retrylab import (HedgingPolicy, MetastableModel, RateBreaker,
                       SreThrottle, compare_breakers, hedge, hedge_sweep,
                       sre_reject_probability, throttled_fleet)
 from retrylab.core.throttle import CubicRate
+from retrylab.lessons.tables import label
 from retrylab.viz.beyond import (HedgingExplorer, MetastableExplorer,
                                  RateBreakerExplorer, ThrottleExplorer,
                                  hedging_explorer, metastable_explorer,
@@ -460,7 +461,8 @@ runs = {"3 retries, timeout 1 s": spike,
         "retry budget 10%": spike.with_(budget=0.1),
         "timeout 3 s": spike.with_(timeout=3000),
         "1 retry": spike.with_(retries=1)}
-print("\n".join(f"{name:24s} {model.run().summary()}"
+width = max(len(label(name)) for name in runs) + 2
+print("\n".join(f"{label(name):{width}s} {model.run().summary()}"
                 for name, model in runs.items()))
 
 # %% [markdown]

@@ -61,6 +61,7 @@ import pandas as pd
 from retrylab import Backoff, Outcome, RetryPolicy
 from retrylab.lessons import mobile_code as mobile
 from retrylab.lessons.outputs import SEED
+from retrylab.lessons.tables import line, localized
 from retrylab.sim.herd import herd_data
 
 pd.set_option("display.width", 120)
@@ -291,8 +292,8 @@ mobile.runs_table({
 
 # %%
 long_run = mobile.kotlin_run([Outcome.network()], max_retries=10)
-print("waits (s):", [round(w / 1000, 1) for w in long_run.waits])
-print("total (min):", round(long_run.elapsed / 60_000, 1))
+print(line("waits (s): {waits}", waits=[round(w / 1000, 1) for w in long_run.waits]))
+print(line("total (min): {total}", total=round(long_run.elapsed / 60_000, 1)))
 print("1 shl 31 =", mobile.kotlin_shl(1, 31), "; 1 shl 32 =",
       mobile.kotlin_shl(1, 32))
 
@@ -591,10 +592,10 @@ print(mobile.code_of(mobile.retry_with_backoff))
 
 # %%
 flaky = [Outcome.http(503), Outcome.http(503), Outcome.success()]
-mobile.runs_table({
+localized(mobile.runs_table({
     "503, 503, then data": mobile.combine_run(flaky),
     "404": mobile.combine_run([Outcome.http(404)]),
-})
+}))
 
 # %% [markdown]
 # * **No jitter.** Every phone waits exactly 1, 2, 4 s. A thousand phones

@@ -76,6 +76,24 @@ LABELS: frozenset[str] = frozenset({
     NP_("table", "result"), NP_("table", "state_after"), NP_("table", "closed"),
     NP_("table", "open"), NP_("table", "half_open"), NP_("table", "failure"),
     NP_("table", "not sent"),
+    # 05: the background() policy and the mobile lesson's strategies
+    NP_("table", "backoff"), NP_("table", "incremental"),
+    NP_("table", "fixed 2 s"), NP_("table", "incremental 1 s"),
+    NP_("table", "exponential 1 s"), NP_("table", "exp. + proportional (Kotlin)"),
+    NP_("table", "exp. + full, cap 30 s"),
+    # 05b: the outage policies (the notebook's dict keys)
+    NP_("table", "endless, fixed 2 s"), NP_("table", "endless, exp. cap 60 s"),
+    NP_("table", "background(): 5 attempts"),
+    # 09: the metastable runs (the notebook's dict keys)
+    NP_("table", "3 retries, timeout 1 s"), NP_("table", "no retries"),
+    NP_("table", "retry budget 10%"), NP_("table", "timeout 3 s"),
+    NP_("table", "1 retry"),
+    # 06: the fleets' columns and runs (the notebook's dict keys), the sweeps' clients
+    NP_("table", "served"), NP_("table", "calls"), NP_("table", "clients"),
+    NP_("table", "no budget"), NP_("table", "gRPC throttling"), NP_("table", "SRE budget"),
+    NP_("table", "breaker"),
+    # A1: the Combine runs (the notebook's dict keys)
+    NP_("table", "503, 503, then data"),
 })
 
 
@@ -85,6 +103,9 @@ LINES: frozenset[str] = frozenset({
     NP_("line", "cancelled during the wait; requests sent: {sent}"),
     NP_("line", "{start} - {end} ms  {state}"),
     NP_("line", "clients waking at exactly {cap} ms: {count}"),
+    NP_("line", "events {events}: sent {sent}, blocked {blocked}"),
+    NP_("line", "waits (s): {waits}"),
+    NP_("line", "total (min): {total}"),
 })
 
 
