@@ -13,7 +13,7 @@ from typing import Any
 from ..core.outcome import Outcome
 from ..core.policy import RetryPolicy
 from ..core.rng import Mulberry32
-from ..i18n import N_, _, current, pgettext
+from ..i18n import N_, NP_, _, current, pgettext
 from . import Feedback, prompt, right, unanswered, wrong
 from ._build_harness import (
     _FULL,
@@ -115,7 +115,15 @@ def _label(o: Outcome) -> str:
     if o.kind == "http" and o.retry_after is not None:
         return _("{status} (Retry-After {seconds} s)").format(
             status=o.status, seconds=f"{o.retry_after:g}")
-    return str(o.status) if o.kind == "http" else o.kind
+    if o.kind == "http":
+        return str(o.status)
+    return pgettext("outcome kind", _KINDS.get(o.kind, o.kind))
+
+
+#: An outcome's kind as a server's answer in a hint ("503, 503, success").
+_KINDS = {"network": NP_("outcome kind", "network"), "body": NP_("outcome kind", "body"),
+          "cancelled": NP_("outcome kind", "cancelled"),
+          "success": NP_("outcome kind", "success")}
 
 
 @dataclass(frozen=True)
