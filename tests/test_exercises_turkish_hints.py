@@ -284,6 +284,8 @@ def test_breaker_hints_in_turkish(turkish: None, cls: Any) -> None:
     fb = build.check_breaker(cls)
     assert not fb.correct
     _no_english(fb.message)
+    for state in ("open", "closed", "half_open"):     # the breaker's state in Turkish too
+        assert f"(durum {state})" not in fb.message
 
 
 def test_every_breaker_verdict_and_probe_hint_in_turkish(turkish: None) -> None:

@@ -84,7 +84,7 @@ def _drive(s: _Session, cls: Any, threshold: int, cooldown: int,
                     where = _(_UNSEEN_VERDICTS[bool(log), want])
                 call = (_("{call} (a second call while the trial is in flight)").format(
                     call=what) if k else what)
-                return wrong(where.format(row=row, now=now, got=got, state=ref.state.value,
+                return wrong(where.format(row=row, now=now, got=got, state=_(ref.state.value),
                                           threshold=threshold, cooldown=cooldown,
                                           history=_history(log), call=call))
             log.append(f"allow({now}) -> {got}")
