@@ -32,7 +32,7 @@ from typing import Any
 from ..core.jsround import js_round
 from ..core.outcome import Outcome, should_retry
 from ..core.rng import Mulberry32
-from ..i18n import N_, _, pgettext
+from ..i18n import N_, _, current, pgettext
 from . import Feedback, prompt, right, unanswered, wrong
 from ._build_harness import (
     _DECO,
@@ -135,38 +135,39 @@ def _frac(c: int, k: int) -> float:
     return (k + 0.75) / c
 
 
-_ROUND_HINT = ("Python's round() rounds halves to even (round(2.5) == 2); the lesson's "
-               "Math.round rounds them up: use retrylab.js_round(x) (or math.floor(x + 0.5)).")
-_TRUNC_HINT = ("int() and math.floor cut the fraction off; Math.round rounds to the nearest "
-               "whole ms (halves up): use retrylab.js_round(x).")
+_ROUND_HINT = N_("Python's round() rounds halves to even (round(2.5) == 2); the lesson's "
+                 "Math.round rounds them up: use retrylab.js_round(x) (or "
+                 "math.floor(x + 0.5)).")
+_TRUNC_HINT = N_("int() and math.floor cut the fraction off; Math.round rounds to the "
+                 "nearest whole ms (halves up): use retrylab.js_round(x).")
 
 _CEIL_HINT = N_("math.ceil rounds every fraction up; Math.round rounds to the nearest whole "
                 "ms (halves up): use retrylab.js_round(x).")
 
 _FULL_MISTAKES: tuple[_Mistake, ...] = (
-    _Mistake("These are the ceilings, without jitter: full jitter is r * ceiling, "
-             "anywhere from 0 up to the ceiling.",
+    _Mistake(N_("These are the ceilings, without jitter: full jitter is r * ceiling, "
+                "anywhere from 0 up to the ceiling."),
              lambda n, r: _ceiling(n), ((0, 0.25), (1, 0.5), (5, 0.1))),
     _Mistake(_ROUND_HINT, lambda n, r: round(r * _ceiling(n)),
              (*_full_halves()[::4], (0, _frac(200, 70)))),
     _Mistake(_TRUNC_HINT, lambda n, r: math.floor(r * _ceiling(n)),
              ((0, _frac(200, 70)), (2, _frac(800, 300)), (4, _frac(3200, 9)))),
-    _Mistake("Your waits are those of the next retry: is n counted from 0? n = 0 is the "
-             "first retry, whose ceiling is 200 * 2**0 = 200 ms.",
+    _Mistake(N_("Your waits are those of the next retry: is n counted from 0? n = 0 is the "
+                "first retry, whose ceiling is 200 * 2**0 = 200 ms."),
              lambda n, r: js_round(r * _ceiling(n + 1)),
              ((0, 0.25), (1, 0.25), (2, 0.25), (3, 0.25))),
-    _Mistake("Your waits are those of the retry before: the lesson's n is already 0 for "
-             "the first retry, so its ceiling is 200 * 2**n, not 200 * 2**(n - 1).",
+    _Mistake(N_("Your waits are those of the retry before: the lesson's n is already 0 for "
+                "the first retry, so its ceiling is 200 * 2**n, not 200 * 2**(n - 1)."),
              lambda n, r: js_round(r * min(CAP, BASE * FACTOR ** (n - 1))),
              ((1, 0.25), (2, 0.25), (3, 0.25))),
-    _Mistake("The wait passed 5000 ms: the cap is missing. The ceiling is "
-             "min(5000, 200 * 2**n).",
+    _Mistake(N_("The wait passed 5000 ms: the cap is missing. The ceiling is "
+                "min(5000, 200 * 2**n)."),
              lambda n, r: js_round(r * BASE * FACTOR ** n), ((6, 0.75), (8, 0.25))),
-    _Mistake("Cap the ceiling, not the wait: min(5000, 200 * 2**n) first, then r times "
-             "that. Capping the wait piles every late retry on exactly 5000 ms.",
+    _Mistake(N_("Cap the ceiling, not the wait: min(5000, 200 * 2**n) first, then r times "
+                "that. Capping the wait piles every late retry on exactly 5000 ms."),
              lambda n, r: min(CAP, js_round(r * BASE * FACTOR ** n)), ((6, 0.75), (8, 0.25))),
-    _Mistake("That is equal jitter (half the ceiling plus a random half); the exercise "
-             "asks for full jitter, r * ceiling.",
+    _Mistake(N_("That is equal jitter (half the ceiling plus a random half); the exercise "
+                "asks for full jitter, r * ceiling."),
              lambda n, r: js_round(_ceiling(n) / 2 + r * _ceiling(n) / 2),
              ((0, 0.25), (2, 0.5))),
     _Mistake(N_("The draw was shifted to 0.5 + r, so waits run from half the ceiling to 1.5 "
@@ -203,7 +204,8 @@ def check_full_jitter(fn: Any) -> Feedback:
     if unanswered(fn):
         return prompt(_("your function {name}").format(name="full_jitter(n, r)"))
     if not callable(fn):
-        return _not_callable(fn, "a function full_jitter(n, r) -> int")
+        return _not_callable(fn, _("a function {signature}").format(
+            signature="full_jitter(n, r) -> int"))
 
     def battery(s: _Session) -> Feedback:
         draws = _lesson_draws()
@@ -212,17 +214,21 @@ def check_full_jitter(fn: Any) -> Feedback:
             got = _as_ms(s.call(f"full_jitter({n}, {r!r})", fn, n, r), f"full_jitter({n}, {r!r})")
             want = _FULL.next_wait(n, r)
             if got != want:
-                return wrong(f"full_jitter({n}, {r!r}) returned {got}, but row {n + 1} of "
-                             f"the lesson's table (retry {n + 1}, n={n}) says {want}."
+                return wrong(_("{call} returned {got}, but row {row} of the lesson's table "
+                               "(retry {row}, n={n}) says {want}.").format(
+                                   call=f"full_jitter({n}, {r!r})", got=got, row=n + 1, n=n,
+                                   want=want)
                              + _diagnose(s, fn, "full_jitter", _FULL_MISTAKES))
         cases = _full_cases()
         for n, r in cases:
             got = _as_ms(s.call(f"full_jitter({n}, {r!r})", fn, n, r), f"full_jitter({n}, {r!r})")
             want = _FULL.next_wait(n, r)
             if got != want:
-                return wrong(f"the lesson's table matches, but full_jitter({n}, {r!r}) "
-                             f"returned {got}; round(r * min(5000, 200 * 2**{n})) with "
-                             f"Math.round is {want} (r * ceiling = {r * _ceiling(n)!r})."
+                return wrong(_("the lesson's table matches, but {call} returned {got}; "
+                               "round(r * min(5000, 200 * 2**{n})) with Math.round is {want} "
+                               "(r * ceiling = {product}).").format(
+                                   call=f"full_jitter({n}, {r!r})", got=got, n=n, want=want,
+                                   product=repr(r * _ceiling(n)))
                              + _diagnose(s, fn, "full_jitter", _FULL_MISTAKES))
         return right(_("all 6 rows of the lesson's table (70 296 780 303 480 957) and "
                        "{unseen} unseen cases match, exact .5 halves included.").format(
@@ -271,20 +277,20 @@ _DECO_MISTAKES: tuple[_Mistake, ...] = (
              (*_deco_halves()[::2], (200, _frac(400, 10)))),
     _Mistake(_TRUNC_HINT, lambda p, r: min(CAP, math.floor(BASE + r * (p * 3 - BASE))),
              ((200, _frac(400, 10)), (1000, _frac(2800, 500)))),
-    _Mistake("The wait passed 5000 ms: decorrelated jitter is capped too, "
-             "min(5000, Math.round(...)).",
+    _Mistake(N_("The wait passed 5000 ms: decorrelated jitter is capped too, "
+                "min(5000, Math.round(...))."),
              lambda p, r: js_round(BASE + r * (p * 3 - BASE)), ((4000, 0.9), (5000, 0.5))),
-    _Mistake("The range is from 200 (TABAN) up to 3 * prev: with prev alone in place of "
-             "prev * 3 the waits never grow.",
+    _Mistake(N_("The range is from 200 (TABAN) up to 3 * prev: with prev alone in place of "
+                "prev * 3 the waits never grow."),
              lambda p, r: min(CAP, js_round(BASE + r * (p - BASE))), ((1000, 0.5), (400, 0.75))),
-    _Mistake("r scales the width of the range, prev * 3 - 200: without the - 200 the "
-             "waits can pass 3 * prev.",
+    _Mistake(N_("r scales the width of the range, prev * 3 - 200: without the - 200 the "
+                "waits can pass 3 * prev."),
              lambda p, r: min(CAP, js_round(BASE + r * p * 3)), ((1000, 0.5), (400, 0.25))),
-    _Mistake("The range starts at 200 (TABAN): the lesson adds 200 to r * (prev * 3 - 200), "
-             "so no wait is shorter than the base.",
+    _Mistake(N_("The range starts at 200 (TABAN): the lesson adds 200 to "
+                "r * (prev * 3 - 200), so no wait is shorter than the base."),
              lambda p, r: min(CAP, js_round(r * p * 3)), ((1000, 0.5), (400, 0.25))),
-    _Mistake("The wait ignores prev: decorrelated jitter draws from 200 up to 3 times the "
-             "previous wait (onceki * 3), which is what makes it grow.",
+    _Mistake(N_("The wait ignores prev: decorrelated jitter draws from 200 up to 3 times the "
+                "previous wait (onceki * 3), which is what makes it grow."),
              lambda p, r: min(CAP, js_round(BASE + r * (BASE * 3 - BASE))),
              ((1000, 0.5), (3000, 0.25))),
     _Mistake(N_("The top of the range was capped (min(5000, prev * 3)) instead of the wait: "
@@ -322,7 +328,8 @@ def check_decorrelated(fn: Any) -> Feedback:
     if unanswered(fn):
         return prompt(_("your function {name}").format(name="decorrelated(prev, r)"))
     if not callable(fn):
-        return _not_callable(fn, "a function decorrelated(prev, r) -> int")
+        return _not_callable(fn, _("a function {signature}").format(
+            signature="decorrelated(prev, r) -> int"))
 
     def battery(s: _Session) -> Feedback:
         draws = _lesson_draws()
@@ -333,8 +340,9 @@ def check_decorrelated(fn: Any) -> Feedback:
             got = _as_ms(s.call(what, fn, prev, r), what)
             want = _deco(prev, r)
             if got != want:
-                return wrong(f"{what} returned {got}, but row {n + 1} of the lesson's "
-                             f"table (after a wait of {prev} ms) says {want}."
+                return wrong(_("{call} returned {got}, but row {row} of the lesson's table "
+                               "(after a wait of {prev} ms) says {want}.").format(
+                                   call=what, got=got, row=n + 1, prev=prev, want=want)
                              + _diagnose(s, fn, "decorrelated", _DECO_MISTAKES))
             prev = want
         cases = _deco_cases()
@@ -343,8 +351,9 @@ def check_decorrelated(fn: Any) -> Feedback:
             got = _as_ms(s.call(what, fn, prev, r), what)
             want = _deco(prev, r)
             if got != want:
-                return wrong(f"the lesson's table matches, but {what} returned {got}; "
-                             f"min(5000, Math.round(200 + r * ({prev} * 3 - 200))) is {want}."
+                return wrong(_("the lesson's table matches, but {call} returned {got}; "
+                               "min(5000, Math.round(200 + r * ({prev} * 3 - 200))) is "
+                               "{want}.").format(call=what, got=got, prev=prev, want=want)
                              + _diagnose(s, fn, "decorrelated", _DECO_MISTAKES))
         return right(_("all 6 rows of the lesson's table (384 1034 2121 1933 3986 5000) and "
                        "{unseen} unseen cases match.").format(unseen=len(cases)))
@@ -364,18 +373,41 @@ def _show(o: Outcome) -> str:
     return f"Outcome.{o.kind}()"
 
 
-def _rule_cases() -> tuple[list[tuple[str, Outcome, str, bool]], list[tuple[Outcome, str, bool]]]:
-    """(the lesson's cases with where they come from, unseen cases)."""
-    names = [s[1] for s in RETRY_SCENARIOS]
-    lesson = [(f'the loop lesson\'s scenario "{name}"', script[0], method, False)
-              for name, script, (_, _, method, _, _) in zip(names, _LESSON_SCRIPTS,
-                                                            RETRY_SCENARIOS, strict=True)]
-    lesson += [("the lesson's rule for a network error (GUVENLI_YONTEM)",
+@dataclass(frozen=True)
+class _Where:
+    """Where a lesson case comes from: a sentence template, and the scenario's names."""
+
+    template: str
+    name_tr: str = ""
+    name_en: str = ""
+
+    def sentence(self, call: str, got: bool, want: bool) -> str:
+        name = self.name_tr if current() == "tr" else self.name_en
+        return _(self.template).format(call=call, got=got, want=want, name=name)
+
+
+def _rule_cases() -> tuple[list[tuple[_Where, Outcome, str, bool]],
+                           list[tuple[Outcome, str, bool]]]:
+    """(the lesson's cases, each with the sentence naming where it comes from, unseen cases).
+
+    The sentence is a catalogue template with {call}, {got}, {want} (and the
+    scenario's {name}), to be translated and filled at use.
+    """
+    scenario = N_('{call} returned {got}, but the loop lesson\'s scenario "{name}" says '
+                  '{want}.')
+    lesson: list[tuple[_Where, Outcome, str, bool]] = [
+        (_Where(scenario, tr, en), script[0], method, False)
+        for script, (tr, en, method, _, _) in zip(_LESSON_SCRIPTS, RETRY_SCENARIOS,
+                                                  strict=True)]
+    lesson += [(_Where(N_("{call} returned {got}, but the lesson's rule for a network error "
+                          "(GUVENLI_YONTEM) says {want}.")),
                 Outcome.network(), m, False) for m in ("GET", "HEAD", "OPTIONS", "POST")]
-    lesson += [("the lesson's rule for a write with an idempotency key", Outcome.network(),
-                "POST", True),
-               ("the lesson's rule for a body error", Outcome.body(), "GET", False),
-               ("the lesson's rule for a cancellation", Outcome.cancelled(), "GET", False)]
+    lesson += [(_Where(N_("{call} returned {got}, but the lesson's rule for a write with an "
+                          "idempotency key says {want}.")), Outcome.network(), "POST", True),
+               (_Where(N_("{call} returned {got}, but the lesson's rule for a body error "
+                          "says {want}.")), Outcome.body(), "GET", False),
+               (_Where(N_("{call} returned {got}, but the lesson's rule for a cancellation "
+                          "says {want}.")), Outcome.cancelled(), "GET", False)]
     unseen: list[tuple[Outcome, str, bool]] = []
     for key in (False, True):
         for m in METHODS:
@@ -399,36 +431,37 @@ def _rule_hint(o: Outcome, method: str, key: bool, want: bool) -> str:
     if o.kind == "network":
         if want:
             if key and method not in ("GET", "HEAD", "OPTIONS"):
-                return (" The idempotency key is ignored: with a key agreed with the server, "
-                        "a write can be sent again after a network error; the server will "
-                        "not act twice.")
-            return (f" A network error on {method} is retried: a safe method changes "
-                    "nothing, so sending it again is harmless.")
+                return " " + _("The idempotency key is ignored: with a key agreed with the "
+                               "server, a write can be sent again after a network error; the "
+                               "server will not act twice.")
+            return " " + _("A network error on {method} is retried: a safe method changes "
+                           "nothing, so sending it again is harmless.").format(method=method)
         if method in ("PUT", "DELETE", "TRACE"):
-            return (f" The lesson retries a network error only for its safe methods GET, "
-                    f"HEAD and OPTIONS (GUVENLI_YONTEM); {method} is idempotent in "
-                    "RFC 9110, but the lesson sends it again only with an idempotency key.")
-        return (f" A network error on {method} without an idempotency key: the answer may "
-                "have been lost on the way back after the server acted; retrying could "
-                "record the measurement twice.")
+            return " " + _("The lesson retries a network error only for its safe methods "
+                           "GET, HEAD and OPTIONS (GUVENLI_YONTEM); {method} is idempotent in "
+                           "RFC 9110, but the lesson sends it again only with an idempotency "
+                           "key.").format(method=method)
+        return " " + _("A network error on {method} without an idempotency key: the answer "
+                       "may have been lost on the way back after the server acted; retrying "
+                       "could record the measurement twice.").format(method=method)
     if o.kind == "http":
         s = o.status or 0
         if s == 429:
-            return (" 429 means rate limited: the limit resets with time, so 429 is "
-                    "retried (after its Retry-After).")
+            return " " + _("429 means rate limited: the limit resets with time, so 429 is "
+                           "retried (after its Retry-After).")
         if s >= 500:
-            return (f" Every 5xx is retried (status >= 500): {s} reports the server's state "
-                    "right now, which can change.")
+            return " " + _("Every 5xx is retried (status >= 500): {status} reports the "
+                           "server's state right now, which can change.").format(status=s)
         if s < 400:
             return _(" {status} is not a failure a retry can fix (1xx, 2xx and 3xx are "
                      "answers, not errors): only 429 and the 5xx are retried.").format(status=s)
-        return (f" {s} is about the request itself: the same request gets the same answer. "
-                "Among the 4xx only 429 is retried.")
+        return " " + _("{status} is about the request itself: the same request gets the "
+                       "same answer. Among the 4xx only 429 is retried.").format(status=s)
     if o.kind == "body":
-        return " A body error is the program's own bug: no retry fixes it."
+        return " " + _("A body error is the program's own bug: no retry fixes it.")
     if o.kind == "cancelled":
-        return (" A cancellation is already a decision to give up: it is never retried.")
-    return " A success needs no retry."
+        return " " + _("A cancellation is already a decision to give up: it is never retried.")
+    return " " + _("A success needs no retry.")
 
 
 def check_should_retry(fn: Any) -> Feedback:
@@ -449,7 +482,8 @@ def check_should_retry(fn: Any) -> Feedback:
         return prompt(_("your function {name}").format(
             name="should_retry(outcome, method, idempotency_key)"))
     if not callable(fn):
-        return _not_callable(fn, "a function should_retry(outcome, method, idempotency_key)")
+        return _not_callable(fn, _("a function {signature}").format(
+            signature="should_retry(outcome, method, idempotency_key)"))
 
     def battery(s: _Session) -> Feedback:
         lesson, unseen = _rule_cases()
@@ -458,15 +492,18 @@ def check_should_retry(fn: Any) -> Feedback:
             got = _as_bool(s.call(what, fn, o, m, key), what)
             want = should_retry(o, m, key)
             if got != want:
-                return wrong(f"{what} returned {got}, but {where} says {want}."
+                return wrong(where.sentence(what, got, want)
                              + _rule_hint(o, m, key, want))
         for o, m, key in unseen:
             what = f"should_retry({_show(o)}, {m!r}, {key})"
             got = _as_bool(s.call(what, fn, o, m, key), what)
             want = should_retry(o, m, key)
             if got != want:
-                return wrong(f"the lesson's cases match, but {what} returned {got}; "
-                             f"the lesson's rule says {want}." + _rule_hint(o, m, key, want))
+                return wrong(_("the lesson's cases match, but {call} returned {got}; the "
+                               "lesson's rule says {want}.").format(call=what, got=got,
+                                                                    want=want)
+                             + _rule_hint(o, m, key, want))
+
         return right(_("the lesson's {lesson} cases and {unseen} unseen ones (every status "
                        "from 100 to 599 with every method, network errors, body errors and "
                        "cancellations with and without a key) match.")

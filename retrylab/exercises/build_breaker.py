@@ -31,8 +31,25 @@ _Event = tuple[int, bool, int]
 
 
 def _history(log: Sequence[str]) -> str:
-    shown = list(log[-8:])
-    return ("after " + ", ".join(shown) + ", ") if shown else ""
+    """The last eight calls, as code: ``allow(0) -> True, record(False, 0)``."""
+    return ", ".join(log[-8:])
+
+
+#: The verdict on an unseen sequence: (with a history?, lets the request through?) -> text.
+_UNSEEN_VERDICTS = {
+    (True, True): N_("the lesson's trace matches, but with threshold={threshold}, "
+                     "cooldown={cooldown}, after {history}, {call} returned {got}; retrylab's "
+                     "CircuitBreaker lets the request through (state {state})."),
+    (True, False): N_("the lesson's trace matches, but with threshold={threshold}, "
+                      "cooldown={cooldown}, after {history}, {call} returned {got}; "
+                      "retrylab's CircuitBreaker refuses it (state {state})."),
+    (False, True): N_("the lesson's trace matches, but with threshold={threshold}, "
+                      "cooldown={cooldown}, {call} returned {got}; retrylab's CircuitBreaker "
+                      "lets the request through (state {state})."),
+    (False, False): N_("the lesson's trace matches, but with threshold={threshold}, "
+                       "cooldown={cooldown}, {call} returned {got}; retrylab's CircuitBreaker "
+                       "refuses it (state {state})."),
+}
 
 
 def _drive(s: _Session, cls: Any, threshold: int, cooldown: int,
@@ -43,8 +60,9 @@ def _drive(s: _Session, cls: Any, threshold: int, cooldown: int,
                      answer=False)
     for method in ("allow", "record"):
         if not callable(getattr(student, method, None)):
-            return wrong(f"{name}({threshold}, {cooldown}) has no {method}() method: the "
-                         "breaker needs allow(now) -> bool and record(success, now).")
+            return wrong(_("{call} has no {method}() method: the breaker needs "
+                           "allow(now) -> bool and record(success, now).").format(
+                               call=f"{name}({threshold}, {cooldown})", method=method))
     ref = CircuitBreaker(threshold, cooldown)
     log: list[str] = []
     for row, (now, success, extra) in enumerate(events, 1):
@@ -54,17 +72,21 @@ def _drive(s: _Session, cls: Any, threshold: int, cooldown: int,
             got = _as_bool(s.call(f"{name}(...).{what}", student.allow, now), what)
             want = ref.allow(now)
             if got != want:
-                said = "lets the request through" if want else "refuses it"
-                if lesson:
-                    where = (f"row {row} of the lesson's trace (threshold=3, cooldown=5000): "
-                             f"allow({now}) returned {got}; the lesson's breaker {said} "
-                             f"(state {ref.state.value}).")
+                if lesson and want:
+                    where = _("row {row} of the lesson's trace (threshold=3, cooldown=5000): "
+                              "allow({now}) returned {got}; the lesson's breaker lets the "
+                              "request through (state {state}).")
+                elif lesson:
+                    where = _("row {row} of the lesson's trace (threshold=3, cooldown=5000): "
+                              "allow({now}) returned {got}; the lesson's breaker refuses it "
+                              "(state {state}).")
                 else:
-                    second = " (a second call while the trial is in flight)" if k else ""
-                    where = (f"with threshold={threshold}, cooldown={cooldown}, "
-                             f"{_history(log)}allow({now}){second} returned {got}; "
-                             f"retrylab's CircuitBreaker {said} (state {ref.state.value}).")
-                return wrong(where)
+                    where = _(_UNSEEN_VERDICTS[bool(log), want])
+                call = (_("{call} (a second call while the trial is in flight)").format(
+                    call=what) if k else what)
+                return wrong(where.format(row=row, now=now, got=got, state=_(ref.state.value),
+                                          threshold=threshold, cooldown=cooldown,
+                                          history=_history(log), call=call))
             log.append(f"allow({now}) -> {got}")
             admitted = admitted or (k == 0 and want)
             if not admitted:
@@ -102,43 +124,43 @@ T, F = True, False
 _BREAKER_PROBES: tuple[tuple[int, int, tuple[_Event, ...],
                              tuple[tuple[list[bool], str], ...]], ...] = (
     (3, 100, ((0, F, 0), (1, F, 0), (2, F, 0), (3, F, 0)), (
-        ([T, T, F, F], "With threshold=3 it opened after 2 failures in a row: it opens on "
-                       "the threshold-th failure (ardisikHata >= ESIK), not one before."),
-        ([T, T, T, T], "With threshold=3 it was still closed after 3 failures in a row: the "
-                       "threshold-th failure opens it (>=, not >)."))),
+        ([T, T, F, F], N_("With threshold=3 it opened after 2 failures in a row: it opens on "
+                       "the threshold-th failure (ardisikHata >= ESIK), not one before.")),
+        ([T, T, T, T], N_("With threshold=3 it was still closed after 3 failures in a row: the "
+                       "threshold-th failure opens it (>=, not >).")))),
     (1, 100, ((0, F, 0), (100, F, 1)), (
-        ([T, T, T], "While half-open your breaker let a second call through before the "
+        ([T, T, T], N_("While half-open your breaker let a second call through before the "
                     "trial's result came back: half-open admits ONE trial, and allow() is "
                     "False until record() reports it (the lesson's izinVer lets every call "
-                    "through; with many callers that is a flood, not a trial)."),)),
+                    "through; with many callers that is a flood, not a trial).")),)),
     (3, 100, ((0, F, 0), (1, F, 0), (2, T, 0), (3, F, 0), (4, F, 0)), (
-        ([T, T, T, T, F], "After failure, failure, success, failure your breaker opened: a "
+        ([T, T, T, T, F], N_("After failure, failure, success, failure your breaker opened: a "
                           "success must reset the count, the threshold counts failures IN A "
-                          "ROW (ardisikHata = 0 on success)."),)),
+                          "ROW (ardisikHata = 0 on success).")),)),
     (1, 100, ((0, F, 0), (100, T, 0), (101, T, 0)), (
-        ([T, F, T], "Exactly cooldown ms after opening, allow() must admit the trial: the "
+        ([T, F, T], N_("Exactly cooldown ms after opening, allow() must admit the trial: the "
                     "lesson's test is simdi - acilma >= SOGUMA (now - opened_at >= cooldown, "
-                    "not >)."),
-        ([T, F, F], "After the cooldown your breaker never let a trial through: once "
+                    "not >).")),
+        ([T, F, F], N_("After the cooldown your breaker never let a trial through: once "
                     "now - opened_at >= cooldown it turns half-open and allow() admits one "
-                    "trial."))),
+                    "trial.")))),
     (1, 100, ((0, F, 0), (99, T, 0), (100, T, 0)), (
-        ([T, T, T], "Your breaker lets a call through one ms before the cooldown is over "
+        ([T, T, T], N_("Your breaker lets a call through one ms before the cooldown is over "
                     "(with cooldown=100, 99 ms after opening): it is over only when "
-                    "now - opened_at >= cooldown."),)),
+                    "now - opened_at >= cooldown.")),)),
     (3, 100, ((0, F, 0), (1, F, 0), (2, F, 0), (102, F, 0), (103, T, 1)), (
-        ([T, T, T, T, T, T], "After the half-open trial failed at 102 ms your breaker let "
+        ([T, T, T, T, T, T], N_("After the half-open trial failed at 102 ms your breaker let "
                              "calls through at 103 ms: a failed trial opens the breaker "
                              "again at once, with a fresh cooldown counted from the trial "
-                             "(the lesson's 6000 ms row: acilma = simdi)."),
-        ([T, T, T, T, T, F], "After the half-open trial failed at 102 ms your breaker let "
+                             "(the lesson's 6000 ms row: acilma = simdi).")),
+        ([T, T, T, T, T, F], N_("After the half-open trial failed at 102 ms your breaker let "
                              "a call through at 103 ms: a failed trial opens the breaker "
                              "again, with a fresh cooldown counted from the trial's time "
                              "(the lesson's 6000 ms row: acilma = simdi), not from the "
-                             "first opening."))),
+                             "first opening.")))),
     (1, 100, ((0, F, 0), (100, T, 0), (101, T, 0), (102, T, 0)), (
-        ([T, T, F, F], "After a successful trial the breaker must close and let calls "
-                       "through again (the lesson's 11500 ms row)."),)),
+        ([T, T, F, F], N_("After a successful trial the breaker must close and let calls "
+                       "through again (the lesson's 11500 ms row).")),)),
     (1, 100, ((0, F, 0), (50, T, 0), (100, T, 0), (150, T, 0)), (
         ([T, F, F, F], N_("A refused call restarted the cooldown (with cooldown=100, opened "
                           "at 0 and refused at 50, it still refused at 100 and 150): the "
@@ -238,8 +260,9 @@ def check_breaker(cls: Any) -> Feedback:
     if unanswered(cls):
         return prompt(_("your class {name}").format(name="Breaker(threshold, cooldown)"))
     if not callable(cls):
-        return _not_callable(cls, "a class Breaker(threshold, cooldown) with allow(now) "
-                                  "and record(success, now)")
+        return _not_callable(cls, _("a class {signature} with allow(now) and "
+                                    "record(success, now)").format(
+                                        signature="Breaker(threshold, cooldown)"))
 
     def battery(s: _Session) -> Feedback:
         events = [(now, ok, 0) for now, ok in BREAKER_EVENTS]
@@ -250,8 +273,8 @@ def check_breaker(cls: Any) -> Feedback:
         for threshold, cooldown, evs in cases:
             verdict = _drive(s, cls, threshold, cooldown, evs)
             if verdict is not None:
-                return wrong("the lesson's trace matches, but " + verdict.message
-                             + _breaker_hint(s, cls))
+                return wrong(verdict.message + _breaker_hint(s, cls))
+
         return right(_("the lesson's nine rows (sent 6, blocked 3) and {cases} unseen event "
                        "sequences match: every boundary (threshold - 1 and threshold failures, "
                        "cooldown - 1 and cooldown ms, a trial failing and succeeding) and a "

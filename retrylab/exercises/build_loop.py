@@ -13,7 +13,7 @@ from typing import Any
 from ..core.outcome import Outcome
 from ..core.policy import RetryPolicy
 from ..core.rng import Mulberry32
-from ..i18n import N_, _, pgettext
+from ..i18n import N_, NP_, _, current, pgettext
 from . import Feedback, prompt, right, unanswered, wrong
 from ._build_harness import (
     _FULL,
@@ -100,16 +100,30 @@ class _Case:
 
     def describe(self) -> str:
         script = ", ".join(_label(o) for o in self.outcomes)
-        gen = (f"Mulberry32({self.seed})" if self.seed is not None
-               else "an rng() returning " + ", ".join(f"{v:g}" for v in self.values))
-        return (f"a server answering {script} (the last repeats), method {self.method!r}, "
-                f"max_attempts={self.max_attempts} and {gen}")
+        if self.seed is not None:
+            return _("a server answering {script} (the last repeats), method {method}, "
+                     "max_attempts={limit} and Mulberry32({seed})").format(
+                         script=script, method=repr(self.method), limit=self.max_attempts,
+                         seed=self.seed)
+        return _("a server answering {script} (the last repeats), method {method}, "
+                 "max_attempts={limit} and an rng() returning {values}").format(
+                     script=script, method=repr(self.method), limit=self.max_attempts,
+                     values=", ".join(f"{v:g}" for v in self.values))
 
 
 def _label(o: Outcome) -> str:
     if o.kind == "http" and o.retry_after is not None:
-        return f"{o.status} (Retry-After {o.retry_after:g} s)"
-    return str(o.status) if o.kind == "http" else o.kind
+        return _("{status} (Retry-After {seconds} s)").format(
+            status=o.status, seconds=f"{o.retry_after:g}")
+    if o.kind == "http":
+        return str(o.status)
+    return pgettext("outcome kind", _KINDS.get(o.kind, o.kind))
+
+
+#: An outcome's kind as a server's answer in a hint ("503, 503, success").
+_KINDS = {"network": NP_("outcome kind", "network"), "body": NP_("outcome kind", "body"),
+          "cancelled": NP_("outcome kind", "cancelled"),
+          "success": NP_("outcome kind", "success")}
 
 
 @dataclass(frozen=True)
@@ -150,25 +164,28 @@ def _reference(case: _Case, draws_from: Callable[[], float] | None = None) -> _S
 def _student(s: _Session, fn: Callable[..., Any], case: _Case,
              draws_from: Callable[[], float] | None = None) -> _Seen:
     srv = _Server(s, case.outcomes, draws_from or case.draws())
-    what = f"your loop (with {case.describe()})"
+    what = _("your loop (with {case})").format(case=case.describe())
     value = s.call(what, fn, srv.send, case.method, case.max_attempts, srv.sleep, srv.rng)
     if all(hasattr(value, a) for a in ("attempts", "outcome", "waits")):
         parts: Any = (value.attempts, value.outcome, value.waits)
     elif isinstance(value, (tuple, list)) and len(value) == 3:
         parts = value
     else:
-        raise _Stop(wrong(f"{what} returned {value!r}: return a tuple "
-                          "(attempts, outcome, waits)."))
-    attempts = _as_ms(parts[0], f"{what}, as attempts,")
+        raise _Stop(wrong(_("{what} returned {value}: return a tuple "
+                            "(attempts, outcome, waits).").format(what=what,
+                                                                 value=repr(value))))
+    attempts = _as_ms(parts[0], _("{what}, as attempts,").format(what=what))
     outcome = parts[1]
     if not isinstance(outcome, Outcome):
-        raise _Stop(wrong(f"{what} returned {outcome!r} as the outcome: return the Outcome "
-                          "that send() gave for the last attempt."))
+        raise _Stop(wrong(_("{what} returned {value} as the outcome: return the Outcome "
+                            "that send() gave for the last attempt.").format(
+                                what=what, value=repr(outcome))))
     if isinstance(parts[2], (str, bytes)) or not isinstance(parts[2], Sequence):
-        raise _Stop(wrong(f"{what} returned {parts[2]!r} as the waits: return a list of "
-                          "the waits in ms."))
-    waits = tuple(_as_ms(w, f"{what}, in its waits,") for w in parts[2])
-    slept = tuple(_as_ms(w, f"{what}, calling sleep(),") for w in srv.slept)
+        raise _Stop(wrong(_("{what} returned {value} as the waits: return a list of the "
+                            "waits in ms.").format(what=what, value=repr(parts[2]))))
+    waits = tuple(_as_ms(w, _("{what}, in its waits,").format(what=what)) for w in parts[2])
+    slept = tuple(_as_ms(w, _("{what}, calling sleep(),").format(what=what))
+                  for w in srv.slept)
     return _Seen(attempts, outcome, waits, srv.sent, slept, srv.draws, tuple(srv.order))
 
 
@@ -179,20 +196,24 @@ def _loop_difference(got: _Seen, want: _Seen) -> str:
     if got.sent == want.sent and got.slept_last and not want.slept_last:
         return _(_SLEPT_LAST)
     if got.sent != want.sent:
-        return f" send() was called {got.sent} times, {want.sent} expected."
+        return " " + _("send() was called {got} times, {want} expected.").format(
+            got=got.sent, want=want.sent)
     if got.attempts != got.sent:
-        return (f" It returned attempts={got.attempts} but called send() {got.sent} times: "
-                "count every attempt, the first included.")
+        return " " + _("It returned attempts={attempts} but called send() {sent} times: "
+                       "count every attempt, the first included.").format(
+                           attempts=got.attempts, sent=got.sent)
     if got.outcome != want.outcome:
-        return " The outcome to return is the one send() gave for the last attempt."
+        return " " + _("The outcome to return is the one send() gave for the last attempt.")
     if got.waits != want.waits:
         return ""
     if got.slept != got.waits:
-        return (f" sleep() was called with [{', '.join(str(w) for w in got.slept)}], but the "
-                "waits returned differ: sleep each wait you record, and only those.")
+        return " " + _("sleep() was called with [{slept}], but the waits returned differ: "
+                       "sleep each wait you record, and only those.").format(
+                           slept=", ".join(str(w) for w in got.slept))
     if got.draws != want.draws:
-        return (f" rng() was called {got.draws} times; the lesson draws once per wait "
-                f"({want.draws} here), even when Retry-After wins.")
+        return " " + _("rng() was called {got} times; the lesson draws once per wait "
+                       "({want} here), even when Retry-After wins.").format(
+                           got=got.draws, want=want.draws)
     if got.order != want.order:
         return _(" It called send() and sleep() in the order {got}; the lesson's loop "
                  "sleeps once between two attempts: {want}.").format(
@@ -256,55 +277,58 @@ def _loop_hint(s: _Session, fn: Callable[..., Any]) -> str:
 
     done = run(_Case((Outcome.success(), Outcome.success()), "GET", 4, values=(0.5,)))
     if done is not None and done.sent > 1:
-        return " It sent again after a success: a success ends the loop."
+        return " " + _("It sent again after a success: a success ends the loop.")
     for o, m in _REFUSED:
         seen = run(_Case((o, Outcome.success()), m, 4, values=(0.5,)))
         if seen is not None and seen.sent > 1:
-            return (f" It retried {_label(o)} on {m}, which the lesson's rule refuses: ask "
-                    "should_retry(outcome, method) before waiting, and stop when it says no.")
+            return " " + _("It retried {outcome} on {method}, which the lesson's rule "
+                           "refuses: ask should_retry(outcome, method) before waiting, and "
+                           "stop when it says no.").format(outcome=_label(o), method=m)
     for o, m in _RETRIED:
         seen = run(_Case((o, Outcome.success()), m, 4, values=(0.5,)))
         if seen is not None and seen.sent == 1:
-            return (f" It gave up after {_label(o)} on {m}, which the lesson's rule retries: "
-                    "ask should_retry(outcome, method).")
+            return " " + _("It gave up after {outcome} on {method}, which the lesson's rule "
+                           "retries: ask should_retry(outcome, method).").format(
+                               outcome=_label(o), method=m)
     seen = run(_LIMIT_CASE)
     if seen is not None:
         if seen.sent == 4:
-            return (" With max_attempts=3 against a server that always answers 503 it made 4 "
-                    "attempts, one too many: max_attempts counts every attempt, the first "
-                    "included (the lesson's deneme < enCokDeneme).")
+            return " " + _("With max_attempts=3 against a server that always answers 503 it "
+                           "made 4 attempts, one too many: max_attempts counts every attempt, "
+                           "the first included (the lesson's deneme < enCokDeneme).")
         if seen.sent == 2:
-            return (" With max_attempts=3 against a server that always answers 503 it made "
-                    "only 2 attempts, one too few: the first attempt counts too, so there "
-                    "are max_attempts - 1 waits.")
+            return " " + _("With max_attempts=3 against a server that always answers 503 it "
+                           "made only 2 attempts, one too few: the first attempt counts too, "
+                           "so there are max_attempts - 1 waits.")
         if seen.slept_first:
             return _(_SLEPT_FIRST)
         if seen.sent == 3 and seen.slept_last:
             return _(_SLEPT_LAST)
     seen = run(_RA_IGNORED_CASE)
     if seen is not None and seen.waits[:1] == (100,):
-        return (" Retry-After was ignored (or not turned from seconds into ms): it is a "
-                "lower bound on the wait, max(backoff, retry_after * 1000).")
+        return " " + _("Retry-After was ignored (or not turned from seconds into ms): it is "
+                       "a lower bound on the wait, max(backoff, retry_after * 1000).")
     seen = run(_RA_EXACT_CASE)
     if seen is not None and seen.waits[3:4] == (1000,):
-        return (" Retry-After was used as the exact wait, but it is a lower bound: wait "
-                "max(backoff draw, retry_after * 1000), so a larger draw wins (a probe with "
-                "Retry-After: 1 and a draw of 1440 ms got 1000).")
+        return " " + _("Retry-After was used as the exact wait, but it is a lower bound: "
+                       "wait max(backoff draw, retry_after * 1000), so a larger draw wins (a "
+                       "probe with Retry-After: 1 and a draw of 1440 ms got 1000).")
     seen = run(_RA_DRAW_CASE)
     if seen is not None and (seen.waits == (2000, 100) or seen.draws == 1):
-        return (" When Retry-After won, rng() was not called: the lesson draws for every "
-                "wait (Math.max(bekleme(deneme), ...) always calls bekleme), so the next "
-                "waits use the next draws.")
+        return " " + _("When Retry-After won, rng() was not called: the lesson draws for "
+                       "every wait (Math.max(bekleme(deneme), ...) always calls bekleme), so "
+                       "the next waits use the next draws.")
     seen = run(_N_CASE)
     if seen is not None and seen.waits == (100, 200):
-        return (" The waits are those of the next retry: n = 0 for the first retry, whose "
-                "ceiling is 200 ms.")
+        return " " + _("The waits are those of the next retry: n = 0 for the first retry, "
+                       "whose ceiling is 200 ms.")
     if seen is not None and seen.waits == (150, 300):
         return _(" The draw was shifted to 0.5 + r (a probe with r = 0.25 waited 150 and "
                  "300 ms, not 50 and 100): full jitter is r * ceiling, from 0 up to the "
                  "ceiling.")
     if seen is not None and seen.draws > 2:
-        return f" It drew {seen.draws} numbers for 2 waits: the lesson draws once per wait."
+        return " " + _("It drew {draws} numbers for 2 waits: the lesson draws once per "
+                       "wait.").format(draws=seen.draws)
     seen = run(_CAP_CASE)
     if seen is not None and any(w > CAP for w in seen.waits):
         return _(" A wait passed {cap} ms: the cap is missing. The ceiling is "
@@ -390,28 +414,32 @@ def check_retry_loop(fn: Any) -> Feedback:
         return prompt(_("your function {name}").format(
             name="retry(send, method, max_attempts, sleep, rng)"))
     if not callable(fn):
-        return _not_callable(fn, "a function retry(send, method, max_attempts, sleep, rng)")
+        return _not_callable(fn, _("a function {signature}").format(
+            signature="retry(send, method, max_attempts, sleep, rng)"))
 
     def battery(s: _Session) -> Feedback:
         student_rng, reference_rng = Mulberry32(SEED), Mulberry32(SEED)
-        for (_tr, name, method, _path, limit), script in zip(RETRY_SCENARIOS, _LESSON_SCRIPTS,
-                                                      strict=True):
+        for (tr, name, method, _path, limit), script in zip(RETRY_SCENARIOS, _LESSON_SCRIPTS,
+                                                     strict=True):
             case = _Case(script, method, limit, seed=SEED, name=name)
             got = _student(s, fn, case, student_rng)
             want = _reference(case, reference_rng)
             if got != want:
-                return wrong(f'the lesson\'s scenario "{name}" ({method}, max_attempts='
-                             f"{limit}, the lesson's one generator shared by all four): your "
-                             f"loop gave {got.line()}; the lesson prints {want.line()}."
+                return wrong(_('the lesson\'s scenario "{name}" ({method}, max_attempts='
+                               "{limit}, the lesson's one generator shared by all four): "
+                               "your loop gave {got}; the lesson prints {want}.").format(
+                                   name=tr if current() == "tr" else name, method=method,
+                                   limit=limit, got=got.line(), want=want.line())
                              + _explain(s, fn, got, want))
         cases = _loop_cases()
         for case in cases:
             got = _student(s, fn, case)
             want = _reference(case)
             if got != want:
-                return wrong(f"the lesson's four scenarios match, but with {case.describe()} "
-                             f"your loop gave {got.line()}; the lesson's loop gives "
-                             f"{want.line()}." + _explain(s, fn, got, want))
+                return wrong(_("the lesson's four scenarios match, but with {case} your loop "
+                               "gave {got}; the lesson's loop gives {want}.").format(
+                                   case=case.describe(), got=got.line(), want=want.line())
+                             + _explain(s, fn, got, want))
         return right(_("the lesson's four scenarios (waits 70, 184, 2000, 2000) and "
                        "{unseen} unseen servers match: attempts, outcome, waits, sleeps and "
                        "draws.").format(unseen=len(cases)))

@@ -74,14 +74,15 @@ def check_retried_cases(answer: Any) -> Feedback:
         return prompt(_('a set of letters such as {"A", "B"}'))
     chosen = _letters(answer)
     if chosen is None:
-        return wrong(f"answer={shown(answer)}: give a set of letters from "
-                     f"{', '.join(CASES)}, such as {{'A', 'B'}}.")
+        return wrong(_("answer={answer}: give a set of letters from {letters}, such as "
+                       "{{'A', 'B'}}.").format(answer=shown(answer), letters=", ".join(CASES)))
     verdicts = {c: decide(o, m, k) for c, (m, o, k) in CASES.items()}
     should = {c for c, d in verdicts.items() if d.retry}
     for c in sorted(should - chosen):
-        return wrong(f"{c} is retried: {verdicts[c].reason}.")
+        return wrong(_("{case} is retried: {reason}.").format(case=c, reason=verdicts[c].reason))
     for c in sorted(chosen - should):
-        return wrong(f"{c} is not retried: {verdicts[c].reason}.")
+        return wrong(_("{case} is not retried: {reason}.").format(
+            case=c, reason=verdicts[c].reason))
     return right(_("{letters} are retried: every 5xx reports the server's state, which "
                    "changes with time, and after a network error only a safe method or a "
                    "keyed write is sent again.").format(letters=", ".join(sorted(should))))
@@ -100,19 +101,21 @@ def check_retried_statuses(answer: Any) -> Feedback:
         return prompt(_("a set of status codes such as {400, 500}"))
     whole = as_wholes(answer)
     if whole is None:
-        return wrong(f"answer={shown(answer)}: give a set of whole status codes such as "
-                     "{400, 500}.")
+        return wrong(_("answer={answer}: give a set of whole status codes such as "
+                       "{{400, 500}}.").format(answer=shown(answer)))
     chosen = set(whole)
     should = {s for s in STATUSES if decide(Outcome.http(s), "GET").retry}
     if 429 in should - chosen:
-        return wrong("429 is missing: a rate limit resets with time, so 429 is the one "
-                     "4xx that is retried.")
+        return wrong(_("429 is missing: a rate limit resets with time, so 429 is the one "
+                       "4xx that is retried."))
     missing = sorted(should - chosen)
+    if missing and missing[0] == 501:
+        return wrong(_("501 is missing: the lesson's rule retries every 5xx, which reports "
+                       "the server's state right now (501 Not Implemented will not change "
+                       "with time, but the lesson's rule does not single it out)."))
     if missing:
-        note = (" (501 Not Implemented will not change with time, but the lesson's rule "
-                "does not single it out)" if missing[0] == 501 else "")
-        return wrong(f"{missing[0]} is missing: the lesson's rule retries every 5xx, which "
-                     f"reports the server's state right now{note}.")
+        return wrong(_("{status} is missing: the lesson's rule retries every 5xx, which "
+                       "reports the server's state right now.").format(status=missing[0]))
     extra = sorted(chosen - should)
     outside = sorted(chosen - set(STATUSES))
     if outside:
@@ -120,12 +123,16 @@ def check_retried_statuses(answer: Any) -> Feedback:
                      .format(status=outside[0], asked=", ".join(map(str, STATUSES))))
     if extra:
         s = extra[0]
-        why = ("it is not in the list" if s not in STATUSES else
-               "408 is a 4xx, and the lesson's rule retries no 4xx but 429 (RFC 9110 lets "
-               "a client repeat a request after a 408 on a new connection, and many "
-               "libraries do: the lesson's rule is stricter)" if s == 408 else
-               "the request itself is wrong, so the same request gets the same answer")
-        return wrong(f"{s} should not be retried: {why}.")
+        if s not in STATUSES:
+            return wrong(_("{status} should not be retried: it is not in the list.")
+                         .format(status=s))
+        if s == 408:
+            return wrong(_("408 should not be retried: 408 is a 4xx, and the lesson's rule "
+                           "retries no 4xx but 429 (RFC 9110 lets a client repeat a request "
+                           "after a 408 on a new connection, and many libraries do: the "
+                           "lesson's rule is stricter)."))
+        return wrong(_("{status} should not be retried: the request itself is wrong, so the "
+                       "same request gets the same answer.").format(status=s))
     return right(_("{statuses}: the server's state changes with time; every 4xx here is "
                    "about the request itself (only 429, a rate limit, would be retried).")
                  .format(statuses=", ".join(map(str, sorted(should)))))
@@ -154,7 +161,8 @@ def check_expected_duplicates(answer: Any) -> Feedback:
         return prompt(_("a number of records"))
     value = as_number(answer)
     if value is None:
-        return wrong(f"answer={shown(answer)}: give a number, such as 123.")
+        return wrong(_("answer={answer}: give a number, such as 123.")
+                     .format(answer=shown(answer)))
     answer = value
     expected = expected_duplicates(1000, DROP_RATE, MAX_ATTEMPTS)
     if abs(answer - expected) <= 1:
@@ -175,8 +183,10 @@ def check_expected_duplicates(answer: Any) -> Feedback:
         return wrong(_("that counts three retries; three attempts mean at most two retries "
                        "(the first attempt is not a retry)."))
     if answer == 0:
-        return wrong("0 would need an idempotency key: here the server stores every attempt "
-                     "it receives, and a dropped answer is followed by another attempt.")
+        return wrong(_("0 would need an idempotency key: here the server stores every "
+                       "attempt it receives, and a dropped answer is followed by another "
+                       "attempt."))
+
     return wrong(_("answer={answer}: a write is stored once per attempt that reaches the "
                    "server; a retry follows a drop with probability 0.3, at most twice.")
                  .format(answer=repr(answer)))

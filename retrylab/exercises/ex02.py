@@ -25,16 +25,17 @@ def check_ceilings(ceilings: Any) -> Feedback:
     want = [Backoff(300, 3, 10_000).ceiling(n) for n in range(5)]
     got = as_wholes(ceilings)
     if got is None or len(got) != 5:
-        return wrong(f"ceilings={shown(ceilings)}: give a list of exactly five whole numbers "
-                     "of ms, one per retry.")
+        return wrong(_("ceilings={ceilings}: give a list of exactly five whole numbers of ms, "
+                       "one per retry.").format(ceilings=shown(ceilings)))
     if got == [300 * 3 ** n for n in range(5)]:
-        return wrong("ceilings end in 24300: that is base x factor**4 without the cap; "
-                     "the cap limits every wait to 10000 ms.")
+        return wrong(_("ceilings end in 24300: that is base x factor**4 without the cap; "
+                       "the cap limits every wait to 10000 ms."))
     if got == [300 * 3 ** n for n in range(1, 6)] or got[0] != 300:
-        return wrong(f"ceilings={got!r}: the first retry waits the base itself "
-                     "(n = 0, 300 x 3**0 = 300).")
+        return wrong(_("ceilings={ceilings}: the first retry waits the base itself "
+                       "(n = 0, 300 x 3**0 = 300).").format(ceilings=repr(got)))
     if got != want:
-        return wrong(f"ceilings={got!r}: compute min(10000, 300 x 3**n) for n = 0..4.")
+        return wrong(_("ceilings={ceilings}: compute min(10000, 300 x 3**n) for n = 0..4.")
+                     .format(ceilings=repr(got)))
     return right(_("300, 900, 2700, 8100, then 24300 capped to 10000 ms."))
 
 
@@ -56,13 +57,15 @@ def check_full_jitter_alone(waits: Any) -> Feedback:
     want = _full_jitter_alone()
     got = as_wholes(waits)
     if got is None or len(got) != 3:
-        return wrong(f"waits={shown(waits)}: give a list of exactly three whole numbers of ms.")
+        return wrong(_("waits={waits}: give a list of exactly three whole numbers of ms.")
+                     .format(waits=shown(waits)))
     if got == [70, 296, 780]:
-        return wrong("waits=[70, 296, 780] are the table's: there decorrelated jitter "
-                     "takes every other draw. Alone, full jitter gets draws 1, 2 and 3.")
+        return wrong(_("waits=[70, 296, 780] are the table's: there decorrelated jitter "
+                       "takes every other draw. Alone, full jitter gets draws 1, 2 and 3."))
     if got != want:
-        return wrong(f"waits={got!r}: use Backoff(200, 2, 5000, jitter='full')"
-                     ".waits(Mulberry32(SEED)) and take the first three.")
+        return wrong(_("waits={waits}: use Backoff(200, 2, 5000, jitter='full')"
+                       ".waits(Mulberry32(SEED)) and take the first three.")
+                     .format(waits=repr(got)))
     return right(_("{want}: the first wait is the table's 70, the next two differ because "
                    "no other column draws in between.").format(want=want))
 
@@ -91,16 +94,20 @@ def check_full_jitter_second(waits: Any) -> Feedback:
         want.append(next(full))
     got = as_wholes(waits)
     if got is None or len(got) != 3:
-        return wrong(f"waits={shown(waits)}: give a list of exactly three whole numbers of ms.")
+        return wrong(_("waits={waits}: give a list of exactly three whole numbers of ms.")
+                     .format(waits=shown(waits)))
     if got == [70, 296, 780]:
-        return wrong("waits=[70, 296, 780] are the table as printed: there full jitter "
-                     "draws first in each row (draws 1, 3, 5). Swapped, it gets the others.")
+        return wrong(_("waits=[70, 296, 780] are the table as printed: there full jitter "
+                       "draws first in each row (draws 1, 3, 5). Swapped, it gets the "
+                       "others."))
     if got == _full_jitter_alone():
-        return wrong(f"waits={got!r} is full jitter on a generator of its own (draws 1, 2, 3); "
-                     "here it still shares the generator, and draws second in each row.")
+        return wrong(_("waits={waits} is full jitter on a generator of its own (draws 1, 2, "
+                       "3); here it still shares the generator, and draws second in each "
+                       "row.").format(waits=repr(got)))
     if got != want:
-        return wrong(f"waits={got!r}: in each row the decorrelated wait takes a draw first; "
-                     "full jitter gets draws 2, 4, 6: round(r x min(5000, 200 x 2**n)).")
+        return wrong(_("waits={waits}: in each row the decorrelated wait takes a draw first; "
+                       "full jitter gets draws 2, 4, 6: round(r x min(5000, 200 x 2**n)).")
+                     .format(waits=repr(got)))
     return right(_("{want}: draws 2, 4 and 6 of Mulberry32(SEED) times 200, 400 and 800. "
                    "The same seed gives the same table only in the same order of "
                    "draws.").format(want=want))
@@ -119,15 +126,16 @@ def check_quarter_width(width: Any) -> Feedback:
         return prompt(_("a bucket width in ms, a whole number from 1 to 800"))
     whole = as_whole(width)
     if whole is None or not 1 <= whole <= 800:
-        return wrong(f"width={shown(width)}: give a whole number of ms from 1 to 800.")
+        return wrong(_("width={width}: give a whole number of ms from 1 to 800.")
+                     .format(width=shown(width)))
     width = whole
     data = herd_data(width=width)
     if data.peak_jittered == 6:
         return right(_("with {width} ms buckets the peak is 6 of 24: a quarter, as the "
                        "lesson says.").format(width=width))
-    return wrong(f"width={width}: the peak is {data.peak_jittered} of 24 "
-                 f"({data.ratio:.2f}x), not 6. Try narrower buckets and call "
-                 "herd_data(width=...).")
+    return wrong(_("width={width}: the peak is {peak} of 24 ({ratio}x), not 6. Try "
+                   "narrower buckets and call herd_data(width=...).")
+                 .format(width=width, peak=data.peak_jittered, ratio=f"{data.ratio:.2f}"))
 
 
 def third_width() -> int:
@@ -180,16 +188,18 @@ def check_herd_attempt4(peak: Any) -> Feedback:
     want = herd_data(Backoff(200, 2, 5000, jitter="full"), 24, 3).peak_jittered
     whole = as_whole(peak)
     if whole is None:
-        return wrong(f"peak={shown(peak)}: give a number of clients, a whole number.")
+        return wrong(_("peak={peak}: give a number of clients, a whole number.")
+                     .format(peak=shown(peak)))
     peak = whole
     if peak == 24:
-        return wrong("peak=24 is the peak without jitter: every client waits 1600 ms.")
+        return wrong(_("peak=24 is the peak without jitter: every client waits 1600 ms."))
     if peak == 7:
-        return wrong("peak=7 is the third retry's (800 ms ceiling); the fourth retry "
-                     "draws from a 1600 ms ceiling, so set retry=3.")
+        return wrong(_("peak=7 is the third retry's (800 ms ceiling); the fourth retry "
+                       "draws from a 1600 ms ceiling, so set retry=3."))
     if peak != want:
-        return wrong(f"peak={peak!r}: call herd_data(Backoff(200, 2, 5000, jitter='full'), "
-                     "24, 3) and read peak_jittered.")
+        return wrong(_("peak={peak}: call herd_data(Backoff(200, 2, 5000, jitter='full'), "
+                       "24, 3) and read peak_jittered.").format(peak=repr(peak)))
+
     return right(_("{want} of 24 per 200 ms: the ceiling is 1600 ms, so eight buckets "
                    "share them.").format(want=want))
 

@@ -40,16 +40,23 @@ def check_waits(answer: Any) -> Feedback:
         return prompt(_("a list of four waits in ms, such as [1, 2, 3, 4]"))
     got = as_wholes(answer)
     if got is None:
-        return wrong(f"answer={shown(answer)}: give a list of four whole numbers of ms.")
+        return wrong(_("answer={answer}: give a list of four whole numbers of ms.")
+                     .format(answer=shown(answer)))
     if len(got) != len(PAIRS):
-        return wrong(f"answer has {len(got)} waits: give one for each of the {len(PAIRS)} "
-                     "pairs.")
+        return wrong(_("answer has {count} waits: give one for each of the {pairs} pairs.")
+                     .format(count=len(got), pairs=len(PAIRS)))
     for i, ((b, ra), want, have) in enumerate(zip(PAIRS, loop_waits(), got, strict=True)):
+        if want != have and ra is None:
+            return wrong(_("pair {pair} (backoff {backoff} ms, no Retry-After) waits {want} "
+                           "ms, not {have}: the wait is the larger of the two, Retry-After "
+                           "in ms being a lower bound, never a replacement.")
+                         .format(pair=i + 1, backoff=b, want=want, have=have))
         if want != have:
-            said = "no Retry-After" if ra is None else f"Retry-After {ra:g} s"
-            return wrong(f"pair {i + 1} (backoff {b} ms, {said}) waits {want} ms, not {have}: "
-                         "the wait is the larger of the two, Retry-After in ms being a "
-                         "lower bound, never a replacement.")
+            return wrong(_("pair {pair} (backoff {backoff} ms, Retry-After {seconds} s) waits "
+                           "{want} ms, not {have}: the wait is the larger of the two, "
+                           "Retry-After in ms being a lower bound, never a replacement.")
+                         .format(pair=i + 1, backoff=b, seconds=f"{ra:g}", want=want,
+                                 have=have))
     return right(_("{waits}: the larger of the backoff and Retry-After each time; the "
                    "server's suggestion raises a short wait but never shortens a long "
                    "one.").format(waits=loop_waits()))
@@ -70,8 +77,9 @@ def check_give_up_reason(answer: Any) -> Feedback:
     r = RetryPolicy.user_triggered().run(lambda: next(answers), "GET", Mulberry32(SEED))
     text = as_text(answer)
     if text is None:
-        return wrong(f"answer={shown(answer)}: give the reason as text, one of "
-                     + ", ".join(repr(s.value) for s in StopReason) + ".")
+        return wrong(_("answer={answer}: give the reason as text, one of {reasons}.")
+                     .format(answer=shown(answer),
+                             reasons=", ".join(repr(s.value) for s in StopReason)))
     if text == r.reason.value:
         return right(_("{reason}: 2 s is within the preset's max_retry_after (3000 ms), so the "
                        "loop waits 2000 ms and tries again; after attempt {attempts} a second "
@@ -88,8 +96,9 @@ def check_give_up_reason(answer: Any) -> Feedback:
     if text in {s.value for s in StopReason}:
         return wrong(_("{reason}: look at the preset's limits (max_attempts, time_budget, "
                        "max_retry_after) and follow the waits of 2 s.").format(reason=text))
-    return wrong(f"answer={shown(answer)}: give one of "
-                 + ", ".join(repr(s.value) for s in StopReason) + ".")
+    return wrong(_("answer={answer}: give one of {reasons}.")
+                 .format(answer=shown(answer),
+                         reasons=", ".join(repr(s.value) for s in StopReason)))
 
 
 #: Exercise 3's Retry-After (s): below the preset's max_retry_after, unlike the 30 s above.
@@ -114,8 +123,9 @@ SEND_LIMIT = 100
 def _draws() -> list[tuple[str, Callable[[], float]]]:
     """The generators a refresh policy is judged with: worst case first, then the seeds."""
     runs: list[tuple[str, Callable[[], float]]] = [
-        ("with the highest possible draws", lambda: HIGHEST_DRAW)]
-    runs += [(f"with Mulberry32({seed})", Mulberry32(seed)) for seed in REFRESH_SEEDS]
+        (_("with the highest possible draws"), lambda: HIGHEST_DRAW)]
+    runs += [(_("with Mulberry32({seed})").format(seed=seed), Mulberry32(seed))
+             for seed in REFRESH_SEEDS]
     return runs
 
 
@@ -136,8 +146,8 @@ def check_refresh_policy(answer: Any) -> Feedback:
     if unanswered(answer):
         return prompt(_("a RetryPolicy(...)"))
     if not isinstance(answer, RetryPolicy):
-        return wrong(f"answer={shown(answer)}: give a RetryPolicy(...), for example "
-                     "RetryPolicy(max_attempts=2).")
+        return wrong(_("answer={answer}: give a RetryPolicy(...), for example "
+                       "RetryPolicy(max_attempts=2).").format(answer=shown(answer)))
     worst = 0
     for label, rng in _draws():
         script = iter([Outcome.http(503), Outcome.http(503)])
@@ -146,9 +156,11 @@ def check_refresh_policy(answer: Any) -> Feedback:
             return next(script, Outcome.success([1]))
         first = answer.run(flaky, "GET", rng)
         if not first.ok:
-            return wrong(f"{label}, against two 503s and then the data the loop stopped "
-                         f"with {first.reason.value} after {first.attempts} attempt(s): it "
-                         "needs three attempts within its limits, whatever the draws.")
+            return wrong(_("{label}, against two 503s and then the data the loop stopped "
+                           "with {reason} after {attempts} attempt(s): it needs three "
+                           "attempts within its limits, whatever the draws.")
+                         .format(label=label, reason=first.reason.value,
+                                 attempts=first.attempts))
         sends = [0]
 
         def down(sends: list[int] = sends) -> Outcome:
@@ -156,14 +168,17 @@ def check_refresh_policy(answer: Any) -> Feedback:
             return Outcome.http(503) if sends[0] <= SEND_LIMIT else Outcome.cancelled()
         second = answer.run(down, "GET", rng)
         if sends[0] > SEND_LIMIT:
-            return wrong(f"{label}, against a station that stays down the loop sent more "
-                         f"than {SEND_LIMIT} requests: limit the attempts.")
+            return wrong(_("{label}, against a station that stays down the loop sent more "
+                           "than {limit} requests: limit the attempts.")
+                         .format(label=label, limit=SEND_LIMIT))
         total = sum(second.waits)
         if total > PATIENCE_MS:
-            return wrong(f"{label}, when the station stays down the loop waits "
-                         f"{list(second.waits)} ms: {total} ms in all, more than {PATIENCE_MS}. "
-                         "The waits are random: bound the worst case (a smaller base or "
-                         "cap), not one run.")
+            return wrong(_("{label}, when the station stays down the loop waits {waits} ms: "
+                           "{total} ms in all, more than {patience}. The waits are random: "
+                           "bound the worst case (a smaller base or cap), not one run.")
+                         .format(label=label, waits=list(second.waits), total=total,
+                                 patience=PATIENCE_MS))
+
         worst = max(worst, total)
     return right(_("it gets the data on the third attempt for every generator tried, and "
                    "when the station stays down it gives up after at most {worst} ms of "

@@ -27,19 +27,23 @@ def check_threshold_two(sent: Any, blocked: Any) -> Feedback:
         return prompt(_("two whole numbers: requests sent and requests blocked"))
     given = as_whole(sent), as_whole(blocked)
     if given[0] is None or given[1] is None:
-        return wrong(f"sent={shown(sent)}, blocked={shown(blocked)}: give two whole numbers "
-                     "of requests, such as 1, 2.")
+        return wrong(_("sent={sent}, blocked={blocked}: give two whole numbers of requests, "
+                       "such as 1, 2.").format(sent=shown(sent), blocked=shown(blocked)))
     sent, blocked = given
     want_sent, want_blocked = _sent_blocked(2, 5000)
     if (sent, blocked) == _sent_blocked(3, 5000):
-        return wrong(f"sent={sent}, blocked={blocked} is the lesson's threshold of 3; "
-                     "with 2 the breaker opens one failure earlier.")
+        return wrong(_("sent={sent}, blocked={blocked} is the lesson's threshold of 3; "
+                       "with 2 the breaker opens one failure earlier.")
+                     .format(sent=sent, blocked=blocked))
     if sent + blocked != len(BREAKER_EVENTS):
-        return wrong(f"sent={sent!r} and blocked={blocked!r} should add up to "
-                     f"{len(BREAKER_EVENTS)}: every event is either sent or blocked.")
+        return wrong(_("sent={sent} and blocked={blocked} should add up to {events}: every "
+                       "event is either sent or blocked.")
+                     .format(sent=repr(sent), blocked=repr(blocked),
+                             events=len(BREAKER_EVENTS)))
     if (sent, blocked) != (want_sent, want_blocked):
-        return wrong(f"sent={sent}, blocked={blocked}: replay BREAKER_EVENTS through "
-                     "CircuitBreaker(threshold=2, cooldown=5000) and count.")
+        return wrong(_("sent={sent}, blocked={blocked}: replay BREAKER_EVENTS through "
+                       "CircuitBreaker(threshold=2, cooldown=5000) and count.")
+                     .format(sent=sent, blocked=blocked))
     return right(_("{sent} sent, {blocked} blocked: the breaker opens at 200 ms, so 600 ms "
                    "is blocked too.").format(sent=want_sent, blocked=want_blocked))
 
@@ -58,14 +62,15 @@ def check_blocked_times(times: Any) -> Feedback:
     want = [r.now for r in rows if not r.allowed]
     whole = as_wholes(times)
     if whole is None:
-        return wrong(f"times={shown(times)}: give a list of event times in ms.")
+        return wrong(_("times={times}: give a list of event times in ms.")
+                     .format(times=shown(times)))
     got = sorted(whole)
     if got == [900, 1500, 8000]:
-        return wrong("times=[900, 1500, 8000] is the lesson's answer for 5000 ms. With "
-                     "2000 ms, how long after the reopening at 6000 ms does 8000 come?")
+        return wrong(_("times=[900, 1500, 8000] is the lesson's answer for 5000 ms. With "
+                       "2000 ms, how long after the reopening at 6000 ms does 8000 come?"))
     if got != want:
-        return wrong(f"times={got!r}: replay BREAKER_EVENTS through "
-                     "CircuitBreaker(3, 2000) and list the rows with allowed False.")
+        return wrong(_("times={times}: replay BREAKER_EVENTS through CircuitBreaker(3, 2000) "
+                       "and list the rows with allowed False.").format(times=repr(got)))
     return right(_("only 900 and 1500 ms: at 8000 ms exactly 2000 ms have passed since the "
                    "breaker reopened at 6000, and a cooldown that is over lets the trial "
                    "through."))
@@ -91,11 +96,12 @@ def check_retry_in(seconds: Any) -> Feedback:
     want = -(-ms // 1000)
     whole = as_whole(seconds)
     if whole is None:
-        return wrong(f"seconds={shown(seconds)}: give a whole number of seconds.")
+        return wrong(_("seconds={seconds}: give a whole number of seconds.")
+                     .format(seconds=shown(seconds)))
     seconds = whole
     if seconds == ms:
-        return wrong(f"seconds={seconds!r} is the wait in ms; the message speaks to a "
-                     "person in seconds.")
+        return wrong(_("seconds={seconds} is the wait in ms; the message speaks to a person "
+                       "in seconds.").format(seconds=repr(seconds)))
     if seconds in (COOLDOWN, -(-COOLDOWN // 1000)) and seconds != want:
         return wrong(_("seconds={seconds} is the whole cooldown; part of it has passed "
                        "since the breaker opened at 600 ms.").format(seconds=seconds))
@@ -103,11 +109,14 @@ def check_retry_in(seconds: Any) -> Feedback:
         return wrong(_("seconds={seconds} is the 5000 ms breaker's answer (4100 ms); this "
                        "one cools down for 7500 ms.").format(seconds=seconds))
     if seconds == ms // 1000 and ms % 1000:
-        return wrong(f"seconds={seconds!r} rounds {ms} ms down: after {seconds} s the "
-                     "breaker is still open and the button does nothing. Round up.")
+        return wrong(_("seconds={seconds} rounds {ms} ms down: after {seconds} s the breaker "
+                       "is still open and the button does nothing. Round up.")
+                     .format(seconds=repr(seconds), ms=ms))
     if seconds != want:
-        return wrong(f"seconds={seconds!r}: read err.retry_in (ms) from the BreakerOpen "
-                     "error at 1500 ms and round up to whole seconds.")
+        return wrong(_("seconds={seconds}: read err.retry_in (ms) from the BreakerOpen error "
+                       "at 1500 ms and round up to whole seconds.")
+                     .format(seconds=repr(seconds)))
+
     return right(_("retry_in is {ms} ms (opened at 600, cooldown {cooldown}), so say {want} "
                    "s: after {before} s the button would still do nothing.")
                  .format(ms=ms, cooldown=COOLDOWN, want=want, before=want - 1))
