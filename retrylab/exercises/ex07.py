@@ -153,7 +153,7 @@ def check_quiz(passing: Any) -> Feedback:
             got.add(x.strip().upper())
     except Exception:  # never raise at the student
         return wrong(_("passing: could not read it; give a set of letters such as "
-                       "{{'A', 'B'}}."))
+                       "{{'A', 'B'}}.").format())
     unknown = sorted(got - set(QUIZ))
     if unknown:
         return wrong(_("{value} is not one of the policies {policies}.")
