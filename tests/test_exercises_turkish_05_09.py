@@ -1,13 +1,17 @@
-"""Notebooks 05-09 and A1 in Turkish: every checker's prompt, hints and verdicts.
+"""Notebooks 00 and 05-09, A1 in Turkish: every checker's prompt, hints and verdicts.
 
-Each case calls a checker of retrylab.exercises.ex05-ex09 with a known answer
-(mostly wrong ones, one per hint) in Turkish and finds no English prose words
-with tools/english_words.py's word list; the language is set back afterwards.
+Each case calls a checker of retrylab.exercises.ex00, ex05-ex09 with a known
+answer (mostly wrong ones, one per hint) in Turkish and finds no English prose
+words with tools/english_words.py's word list; the language is set back
+afterwards. Notebook 08's answer labels ("503 with Retry-After", "refused (never
+sent)") are values a student types into the answer, so they are left out of the
+text searched.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import re
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -16,7 +20,7 @@ from typing import Any
 import pytest
 
 from retrylab import Backoff, RetryPolicy
-from retrylab.exercises import Feedback, ex05, ex06, ex07, ex09
+from retrylab.exercises import Feedback, ex00, ex05, ex06, ex07, ex08, ex09
 from retrylab.i18n import current, language
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -33,12 +37,43 @@ def _raising() -> Iterator[str]:
     raise ValueError("boom")
 
 
+def _retry(**changes: Any) -> Any:
+    """Exercise 1 of notebook 08's answer (a stock urllib3 Retry), with ``changes``."""
+    from urllib3.util import Retry
+    kw: dict[str, Any] = dict(total=4, backoff_factor=7.5, backoff_max=60,
+                              status_forcelist=[408, 429, 500, 502, 503, 504],
+                              allowed_methods=["GET", "HEAD", "OPTIONS", "TRACE", "PUT",
+                                               "DELETE"])
+    kw.update(changes)
+    return Retry(**kw)
+
+
 def _fn(value: Any) -> Callable[..., Any]:
     return lambda *args: value
 
 
 #: (id, checker, answer): one answer per message the checker can give.
 CASES: list[tuple[str, Callable[[Any], Feedback], Any]] = [
+    ("three-failures-prompt", lambda a: ex00.check_three_failures(a, a), None),
+    ("three-failures-attempts", lambda a: ex00.check_three_failures(*a), ("x", [1, 2, 3])),
+    ("three-failures-waits", lambda a: ex00.check_three_failures(*a), (4, "x")),
+    ("three-failures-count", lambda a: ex00.check_three_failures(*a), (3, [1, 2])),
+    ("three-failures-between", lambda a: ex00.check_three_failures(*a), (4, [1, 2])),
+    ("three-failures-ceilings", lambda a: ex00.check_three_failures(*a), (4, [200, 400, 800])),
+    ("three-failures-other", lambda a: ex00.check_three_failures(*a), (4, [1, 2, 3])),
+    ("which-notebook-prompt", ex00.check_which_notebook, None),
+    ("which-notebook-garbage", ex00.check_which_notebook, "x"),
+    ("which-notebook-other", ex00.check_which_notebook, 5),
+    ("which-notebook-right", ex00.check_which_notebook, 1),
+    ("longest-prompt", ex00.check_longest_wait, None),
+    ("longest-garbage", ex00.check_longest_wait, "x"),
+    ("longest-two-waits", ex00.check_longest_wait, 600),
+    ("longest-four-waits", ex00.check_longest_wait, 3000),
+    ("longest-from-one", ex00.check_longest_wait, 2800),
+    ("longest-average", ex00.check_longest_wait, 700),
+    ("longest-cap", ex00.check_longest_wait, 15000),
+    ("longest-other", ex00.check_longest_wait, 5),
+    ("longest-right", ex00.check_longest_wait, 1400),
     ("retryable-prompt", ex05.check_retryable, None),
     ("retryable-string", ex05.check_retryable, "429"),
     ("retryable-not-label", ex05.check_retryable, [1.5]),
@@ -80,6 +115,30 @@ CASES: list[tuple[str, Callable[[Any], Feedback], Any]] = [
     ("kotlin-base-1000", ex05.check_kotlin_waits, ex05._kotlin_waits(1000)),
     ("kotlin-other", ex05.check_kotlin_waits, [1, 2, 3]),
     ("kotlin-right", ex05.check_kotlin_waits, [1275, 2877, 7436]),
+    ("urllib3-prompt", ex08.check_urllib3_retry, None),
+    ("urllib3-not-retry", ex08.check_urllib3_retry, "x"),
+    ("urllib3-total", ex08.check_urllib3_retry, _retry(total=5)),
+    ("urllib3-factor-15", ex08.check_urllib3_retry, _retry(backoff_factor=15)),
+    ("urllib3-factor-base", ex08.check_urllib3_retry, _retry(backoff_factor=5)),
+    ("urllib3-factor-other", ex08.check_urllib3_retry, _retry(backoff_factor=6)),
+    ("urllib3-max", ex08.check_urllib3_retry, _retry(backoff_max=60_000)),
+    ("urllib3-extra-status", ex08.check_urllib3_retry,
+     _retry(status_forcelist=[408, 429, 500, 501, 502, 503, 504])),
+    ("urllib3-missing-status", ex08.check_urllib3_retry, _retry(status_forcelist=[429])),
+    ("urllib3-all-methods", ex08.check_urllib3_retry, _retry(allowed_methods=None)),
+    ("urllib3-post", ex08.check_urllib3_retry, _retry(allowed_methods=["GET", "POST"])),
+    ("urllib3-few-methods", ex08.check_urllib3_retry, _retry(allowed_methods=["GET"])),
+    ("urllib3-right", ex08.check_urllib3_retry, _retry()),
+    ("keyless-prompt", ex08.check_keyless_post, None),
+    ("keyless-garbage", ex08.check_keyless_post, "x"),
+    ("keyless-unknown", ex08.check_keyless_post, {"999"}),
+    ("keyless-extra", ex08.check_keyless_post, {"429", "503 with Retry-After"}),
+    ("keyless-missing", ex08.check_keyless_post, {"429"}),
+    ("keyless-right", ex08.check_keyless_post, {"408", "429", "refused (never sent)"}),
+    ("disagree-both", ex08.check_rules_disagree, {"408", "429", "refused (never sent)"}),
+    ("disagree-neither", ex08.check_rules_disagree, {"reset (maybe sent)"}),
+    ("disagree-right", ex08.check_rules_disagree,
+     {"408", "500", "501", "503", "503 with Retry-After", "refused (never sent)"}),
     ("waves-prompt", ex06.check_wave_capacity, None),
     ("waves-garbage", ex06.check_wave_capacity, "x"),
     ("waves-200", ex06.check_wave_capacity, 200),
@@ -155,6 +214,10 @@ CASES: list[tuple[str, Callable[[Any], Feedback], Any]] = [
 ]
 
 
+#: A prompt's answer ends in -(y)la/-(y)le or "ile", maybe followed by a parenthesis.
+INSTRUMENTAL = re.compile(r"(\w(y?l[ae])|\bile)( \(.*\))? değiştirin, sonra")
+
+
 @pytest.mark.parametrize(("checker", "answer"), [c[1:] for c in CASES],
                          ids=[c[0] for c in CASES])
 def test_checker_speaks_turkish(checker: Callable[[Any], Feedback], answer: Any) -> None:
@@ -165,7 +228,11 @@ def test_checker_speaks_turkish(checker: Callable[[Any], Feedback], answer: Any)
         feedback = checker(answer)
         text = f"{feedback.verdict}: {feedback.message}"
     assert current() == before
+    for label in sorted(ex08.POST_FAILURES, key=len, reverse=True):  # typed as they are
+        text = text.replace(label, "")
     assert english.english_words(text) == [], text
+    if not feedback.answered:  # "... kısmını X değiştirin": X in the instrumental case
+        assert INSTRUMENTAL.search(feedback.message), feedback.message
 
 
 def test_cases_give_the_messages_they_name() -> None:
