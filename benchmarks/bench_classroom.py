@@ -45,7 +45,8 @@ import httpx
 import nbformat
 import psutil
 from tornado.httpclient import HTTPRequest
-from tornado.websocket import websocket_connect
+from tornado.iostream import StreamClosedError
+from tornado.websocket import WebSocketClosedError, websocket_connect
 
 ROOT = Path(__file__).resolve().parents[1]
 CLASSROOM = ROOT / "classroom"
@@ -53,6 +54,8 @@ TOKEN = uuid.uuid4().hex
 #: One slider step each: the settings a student's key presses walk through.
 STEPS = [f'herd_view.set(cap={cap}, jitter="{jitter}")'
          for cap in (2000, 3000, 4000, 5000) for jitter in ("full", "none")]
+#: How long one cell may wait for its kernel (30 kernels starting on 2 busy cores queue).
+CELL_TIMEOUT = 900.0
 TARGETS = {"students": 30, "mb": 250.0, "median_ms": 100.0, "p95_ms": 250.0, "ready_s": 60.0}
 
 
@@ -77,7 +80,7 @@ class Kernel:
 
     @classmethod
     async def open(cls, base: str, user: str, token: str, path: str) -> Kernel:
-        async with httpx.AsyncClient(timeout=120) as http:
+        async with httpx.AsyncClient(timeout=600) as http:
             r = await http.post(f"{base}/user/{user}/api/sessions",
                                 headers={"Authorization": f"token {token}"},
                                 json={"path": path, "type": "notebook", "name": "",
@@ -88,7 +91,7 @@ class Kernel:
         ws = await websocket_connect(
             HTTPRequest(f"{ws_base}/user/{user}/api/kernels/{kid}/channels",
                         headers={"Authorization": f"token {token}"},
-                        connect_timeout=180, request_timeout=180),
+                        connect_timeout=600, request_timeout=600),
             max_message_size=64 * 1024 * 1024)
         return cls(ws)
 
@@ -139,11 +142,41 @@ def server_processes(hub: psutil.Process) -> dict[str, list[psutil.Process]]:
 
 
 def rss_mb(procs: list[psutil.Process]) -> float:
+    """Resident set: counts every shared page (libraries) once per process that maps it."""
     total = 0
     for p in procs:
         with contextlib.suppress(psutil.NoSuchProcess):
             total += p.memory_info().rss
     return total / 2**20
+
+
+def smaps_mb(procs: list[psutil.Process], field: str) -> float:
+    """A field of /proc/PID/smaps_rollup summed over processes, in MB.
+
+    ``Pss``: proportional set size, each shared page divided among the processes
+    that map it, so the students' PSS add up to what the class costs the machine.
+    ``Private``: pages no other process maps (USS), the floor of what one more
+    student costs. Linux only; 0 where the file cannot be read.
+    """
+    total = 0
+    for p in procs:
+        try:
+            text = Path(f"/proc/{p.pid}/smaps_rollup").read_text()
+        except OSError:
+            continue
+        for line in text.splitlines():
+            key, _, rest = line.partition(":")
+            if key == field or (field == "Private" and key in ("Private_Clean",
+                                                                  "Private_Dirty")):
+                total += int(rest.split()[0]) * 1024
+    return total / 2**20
+
+
+def memory(procs: dict[str, list[psutil.Process]]) -> dict[str, list[float]]:
+    """RSS, PSS and private (USS) MB per student, measured at one instant."""
+    return {"rss": [rss_mb(p) for p in procs.values()],
+            "pss": [smaps_mb(p, "Pss") for p in procs.values()],
+            "uss": [smaps_mb(p, "Private") for p in procs.values()]}
 
 
 def cpu_seconds(procs: list[psutil.Process]) -> float:
@@ -163,22 +196,24 @@ async def student_opens(base: str, user: str, token: str, stem: str) -> tuple[Ke
     The time is from the first try (a student whose tab had to reconnect waited for both).
     """
     start = time.perf_counter()
-    try:
-        kernel, _ = await _student_opens(base, user, token, stem)
-    except RuntimeError as e:
-        if "websocket closed" not in str(e):
-            raise
-        print(f"{user}: {stem}'s kernel websocket closed; opening it again")
-        kernel, _ = await _student_opens(base, user, token, stem)
+    for tries in range(3):
+        try:
+            kernel, _ = await _student_opens(base, user, token, stem)
+            break
+        except (RuntimeError, WebSocketClosedError, StreamClosedError) as e:
+            if tries == 2 or (isinstance(e, RuntimeError) and "websocket closed" not in str(e)):
+                raise
+            print(f"{user}: {stem}'s kernel websocket closed; opening it again", flush=True)
     return kernel, time.perf_counter() - start
 
 
 async def _student_opens(base: str, user: str, token: str, stem: str) -> tuple[Kernel, float]:
     start = time.perf_counter()
     kernel = await Kernel.open(base, user, token, f"retrylab/notebooks/{stem}.ipynb")
-    await kernel.run("import os; os.chdir(os.path.expanduser('~/retrylab/notebooks'))")
+    await kernel.run("import os; os.chdir(os.path.expanduser('~/retrylab/notebooks'))",
+                     timeout=CELL_TIMEOUT)
     for code in code_cells(ROOT / "notebooks" / f"{stem}.ipynb"):
-        await kernel.run(code)
+        await kernel.run(code, timeout=CELL_TIMEOUT)
     return kernel, time.perf_counter() - start
 
 
@@ -224,22 +259,26 @@ async def main_async(args: argparse.Namespace, base: str, hub: psutil.Process) -
             r = await http.post(f"{api}/users/{u}/tokens", json={"note": "bench"})
             r.raise_for_status()
             tokens.append(r.json()["token"])
-    idle_mb = [rss_mb(p) for p in server_processes(hub).values()]
+    idle = memory(server_processes(hub))
     print(f"{args.students} servers started in {spawn_s:.1f} s; idle server "
-          f"{statistics.median(idle_mb):.0f} MB each (median)")
+          f"PSS {statistics.median(idle['pss']):.0f} MB, "
+          f"RSS {statistics.median(idle['rss']):.0f} MB each (median)")
 
     opened = await asyncio.gather(*(student_opens(base, u, t, "02_computing_the_wait")
                                     for u, t in zip(users, tokens, strict=True)))
     ready = [s for _, s in opened]
     print(f"all open 02 at once: the last ready after {max(ready):.1f} s "
-          f"(median {statistics.median(ready):.1f} s)")
+          f"(median {statistics.median(ready):.1f} s)", flush=True)
     opened6 = await asyncio.gather(*(student_opens(base, u, t, "06_retry_storms_lab")
                                      for u, t in zip(users, tokens, strict=True)))
     ready6 = [s for _, s in opened6]
     print(f"then all open 06 at once: the last ready after {max(ready6):.1f} s")
 
     procs = server_processes(hub)
-    mem = [rss_mb(p) for p in procs.values()]
+    before = memory(procs)
+    print(f"memory per student, 02 and 06 open: PSS {statistics.mean(before['pss']):.0f} MB, "
+          f"RSS {statistics.mean(before['rss']):.0f} MB, USS "
+          f"{statistics.mean(before['uss']):.0f} MB (mean); now sliding", flush=True)
     nprocs = [len(p) for p in procs.values()]
     cpu0 = {u: cpu_seconds(p) for u, p in procs.items()}
     times: list[float] = []
@@ -248,36 +287,48 @@ async def main_async(args: argparse.Namespace, base: str, hub: psutil.Process) -
     wall = time.perf_counter() - t0
     procs = server_processes(hub)
     cpu = [(cpu_seconds(p) - cpu0.get(u, 0.0)) / wall for u, p in procs.items()]
-    mem_after = [rss_mb(p) for p in procs.values()]
+    after = memory(procs)
     times.sort()
     median = statistics.median(times)
     p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
-    per = max(statistics.mean(mem), statistics.mean(mem_after))
+    # per student: the larger of the means before and after sliding
+    mem = {k: max(statistics.mean(before[k]), statistics.mean(after[k])) for k in before}
+    top = {k: max(before[k] + after[k]) for k in before}
     cores = os.cpu_count() or 1
     gb = psutil.virtual_memory().total / 2**30
+    load_end = os.getloadavg()
 
     def verdict(ok: bool) -> str:
         return "ok" if ok else "OVER"
 
-    print(f"\n{args.students} students, {cores} cores, {gb:.0f} GB, "
-          f"RETRYLAB_PREFETCH={os.environ.get('RETRYLAB_PREFETCH', '0 (the hub default)')}")
-    print(f"processes per student (server + kernels + workers): "
-          f"{statistics.median(nprocs):.0f}")
-    print(f"memory per student (RSS, 02 and 06 open): mean {per:.0f} MB, "
-          f"max {max(mem + mem_after):.0f} MB   target <= {TARGETS['mb']:.0f}: "
-          f"{verdict(per <= TARGETS['mb'])}")
+    print(f"\n{args.students} students for {args.seconds:.0f} s of sliding, {cores} cores, "
+          f"{gb:.0f} GB; load average at start {args.load[0]:.2f} / {args.load[1]:.2f} / "
+          f"{args.load[2]:.2f} (1 / 5 / 15 min), at the end {load_end[0]:.2f}")
+    print(f"processes per student (server + kernels): {statistics.median(nprocs):.0f}")
+    print(f"memory per student, 02 and 06 open (mean; max):\n"
+          f"  PSS {mem['pss']:.0f} MB (max {top['pss']:.0f})   target <= "
+          f"{TARGETS['mb']:.0f}: {verdict(mem['pss'] <= TARGETS['mb'])}"
+          "   <- the cost per student (shared pages divided among processes)\n"
+          f"  RSS {mem['rss']:.0f} MB (max {top['rss']:.0f})"
+          "   (counts shared libraries once per process: overstates)\n"
+          f"  private (USS) {mem['uss']:.0f} MB (max {top['uss']:.0f})"
+          "   (pages only this student's processes hold)")
     print(f"slider step round trip, {len(times)} steps: median {median:.0f} ms "
           f"(target {TARGETS['median_ms']:.0f}: {verdict(median <= TARGETS['median_ms'])}), "
           f"p95 {p95:.0f} ms (target {TARGETS['p95_ms']:.0f}: "
           f"{verdict(p95 <= TARGETS['p95_ms'])}), max {times[-1]:.0f} ms")
     print(f"all opening 02 at once: ready in {max(ready):.1f} s "
-          f"(target {TARGETS['ready_s']:.0f} s for 30: "
+          f"(target {TARGETS['ready_s']:.0f} s for {TARGETS['students']}: "
           f"{verdict(max(ready) <= TARGETS['ready_s'])})")
-    print(f"CPU per student while sliding: {statistics.mean(cpu):.2f} cores "
+    print(f"CPU per student while sliding: {statistics.mean(cpu):.3f} cores "
           f"({args.students * statistics.mean(cpu):.2f} of {cores} for the class)")
     if statistics.mean(cpu) > 0:
         print(f"implied: about {1 / statistics.mean(cpu):.0f} sliding students per core, "
-              f"{1024 / per:.1f} students per GB")
+              f"{1024 / mem['pss']:.1f} students per GB (PSS; "
+              f"{1024 / mem['rss']:.1f} by RSS)")
+    if args.students < TARGETS["students"]:
+        print(f"(the targets are for {TARGETS['students']} students: "
+              f"--students {TARGETS['students']})")
 
 
 def main(argv: list[str]) -> int:
@@ -285,8 +336,15 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--students", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=40.0,
                         help="how long every student moves a slider (default 40)")
+    parser.add_argument("--timeout", type=float, default=2400.0,
+                        help="give up after this many seconds (default 2400)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary hub folder")
     args = parser.parse_args(argv)
+    args.load = os.getloadavg()
+    print(f"load average at start: {args.load[0]:.2f} / {args.load[1]:.2f} / "
+          f"{args.load[2]:.2f} (1 / 5 / 15 min) on {os.cpu_count()} cores"
+          + ("  (a busy machine: the times will be pessimistic)"
+             if args.load[0] > 0.5 * (os.cpu_count() or 1) else ""))
     ensure_proxy()
     work = Path(tempfile.mkdtemp(prefix="retrylab-hub-"))
     homes = work / "homes"
@@ -318,7 +376,7 @@ def main(argv: list[str]) -> int:
     try:
         asyncio.run(asyncio.wait_for(main_async(args, f"http://127.0.0.1:{port}",
                                                 psutil.Process(proc.pid)),
-                                     timeout=900))
+                                     timeout=args.timeout))
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         try:

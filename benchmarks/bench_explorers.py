@@ -6,15 +6,16 @@ PNG bytes. Every ``Explorer`` subclass found in ``retrylab.viz`` is measured (a
 new explorer module is picked up with no edit here).
 
 Cold (the default; issue 20): every step goes to a setting never drawn before.
-Each control is walked ``--walk`` key presses up from its default, then down;
-the redraw cache is emptied before every timed step, so only what an explorer
+Each control is walked ``--walk`` key presses up from its default, then down
+(:func:`walk`, which both modes use); the redraw cache is emptied before every
+timed step, so only what an explorer
 keeps by construction (its saved backgrounds) helps. Targets: median <= 40 ms
 and max <= 80 ms per explorer.
 
-Warm (``--warm``, the old mode, issue 14): one step up and one down from the
-default for every control, each timed ``--repeats`` times with a reset in
-between (the redraw cache serves the repeats). Targets: median <= 50 ms, max
-<= 100 ms.
+Warm (``--warm``, the old mode, issue 14): the same walk, one key press up and
+one down from the default for every control, each timed ``--repeats`` times
+with a step back in between (the redraw cache serves the repeats). Targets:
+median <= 50 ms, max <= 100 ms.
 
 Wall-clock times depend on what else the machine runs: the load average is
 printed before and after, and each time is also taken as this process's CPU
@@ -49,81 +50,52 @@ COLD_MAX_TARGET_MS = 80.0
 COLD_WALK = 4
 
 
-def cold_walk(cls: type[Explorer], walk: int = COLD_WALK) -> dict[str, Any]:
-    """Times (ms, wall and CPU) of steps to settings never drawn before.
+def walk(cls: type[Explorer], presses: int = COLD_WALK, repeats: int = 1, *,
+         cold: bool = True) -> dict[str, Any]:
+    """Times (ms, wall and CPU) of key presses on every control of ``cls``, and its build.
 
-    Each control is walked ``walk`` key presses up from its default, then (after an
-    untimed reset to the defaults) ``walk`` key presses down; the redraw cache is
-    emptied before every timed step, so nothing is reused but what the explorer
-    keeps by construction (its backgrounds).
+    Each control is walked ``presses`` key presses up from its default, then (after an
+    untimed reset to the defaults) ``presses`` down. Each press is timed ``repeats``
+    times, stepping back (untimed) in between. ``cold``: the redraw cache is emptied
+    before every timed press (:meth:`Explorer.clear_cache`), so every press draws a
+    setting never drawn before and only what the explorer keeps by construction (its
+    saved backgrounds) helps; otherwise the cache serves the repeats.
     """
-    t0 = time.perf_counter()
-    ex = cls()
-    build_ms = (time.perf_counter() - t0) * 1000
-    defaults = ex.values
-    times: list[float] = []
-    cpu: list[float] = []
-    worst = ("", 0.0)
-    for name, control in ex.controls.items():
-        for direction in (0, 1):  # up, then down
-            ex._cache.clear()
-            ex.set(**defaults)
-            for _ in range(walk):
-                here = ex.values[name]
-                ahead = [v for v in neighbours(control, here)
-                         if _ahead(control, here, v, up=direction == 0)]
-                if not ahead:
-                    break
-                ex._cache.clear()
-                t0, c0 = time.perf_counter(), time.process_time()
-                ex.set(**{name: ahead[0]})
-                took = (time.perf_counter() - t0) * 1000
-                times.append(took)
-                cpu.append((time.process_time() - c0) * 1000)
-                if took > worst[1]:
-                    worst = (f"{name}={ahead[0]!r}", took)
-    ex._cache.clear()
-    ex.set(**defaults)
-    return {"name": cls.__name__, "build_ms": build_ms, "steps": len(times),
-            "median": statistics.median(times) if times else 0.0,
-            "max": max(times) if times else 0.0,
-            "cpu_median": statistics.median(cpu) if cpu else 0.0,
-            "cpu_max": max(cpu) if cpu else 0.0, "worst": worst[0]}
-
-
-def _ahead(control: Any, here: Any, value: Any, *, up: bool) -> bool:
-    """Whether ``value`` lies up (or down) from ``here`` on ``control``."""
-    options = options_of(control)
-    if options is not None:
-        return (options.index(value) > options.index(here)) == up
-    return bool((value > here) == up)
-
-
-def measure(cls: type[Explorer], repeats: int) -> dict[str, Any]:
-    """Times (ms, wall and CPU) of every step of ``cls``'s controls, and the build time."""
     t0 = time.perf_counter()
     ex = cls()
     build_ms = (time.perf_counter() - t0) * 1000
     defaults = ex.values
     steps: list[dict[str, Any]] = []
     for name, control in ex.controls.items():
-        for value in neighbours(control):
-            times, cpu = [], []
-            message = ""
-            for _ in range(repeats):
-                t0, c0 = time.perf_counter(), time.process_time()
-                ex.set(**{name: value})
-                times.append((time.perf_counter() - t0) * 1000)
-                cpu.append((time.process_time() - c0) * 1000)
-                message = ex.message
-                ex.set(**{name: defaults[name]})
-            steps.append({"step": f"{name}={value!r}", "times": times, "cpu": cpu,
-                          "median": statistics.median(times), "max": max(times),
-                          "first": times[0], "first_cpu": cpu[0], "message": message})
+        for up in (True, False):
+            ex.clear_cache()
+            ex.set(**defaults)
+            for _ in range(presses):
+                here = ex.values[name]
+                ahead = [v for v in neighbours(control, here)
+                         if _ahead(control, here, v, up=up)]
+                if not ahead:
+                    break
+                times, cpu = [], []
+                for k in range(repeats):
+                    if k:
+                        ex.set(**{name: here})  # back, untimed
+                    if cold:
+                        ex.clear_cache()
+                    t0, c0 = time.perf_counter(), time.process_time()
+                    ex.set(**{name: ahead[0]})
+                    times.append((time.perf_counter() - t0) * 1000)
+                    cpu.append((time.process_time() - c0) * 1000)
+                steps.append({"step": f"{name}={ahead[0]!r}", "times": times, "cpu": cpu,
+                              "median": statistics.median(times), "max": max(times),
+                              "first": times[0], "first_cpu": cpu[0], "message": ex.message})
+    ex.clear_cache()
+    ex.set(**defaults)
     every = [t for s in steps for t in s["times"]]
     every_cpu = [t for s in steps for t in s["cpu"]]
     firsts = [s["first"] for s in steps]
     return {"name": cls.__name__, "build_ms": build_ms, "steps": steps,
+            "presses": len(steps),
             "median": statistics.median(every) if every else 0.0,
             "max": max(every) if every else 0.0,
             "cpu_median": statistics.median(every_cpu) if every else 0.0,
@@ -132,6 +104,14 @@ def measure(cls: type[Explorer], repeats: int) -> dict[str, Any]:
             "first_cpu_max": max(s["first_cpu"] for s in steps) if steps else 0.0,
             "worst": max(steps, key=lambda s: s["max"])["step"] if steps else "",
             "png_kib": len(ex.png) / 1024}
+
+
+def _ahead(control: Any, here: Any, value: Any, *, up: bool) -> bool:
+    """Whether ``value`` lies up (or down) from ``here`` on ``control``."""
+    options = options_of(control)
+    if options is not None:
+        return (options.index(value) > options.index(here)) == up
+    return bool((value > here) == up)
 
 
 def load_line() -> str:
@@ -157,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--repeats={args.repeats} is out of range: must be >= 8")
     classes = [c for c in explorer_classes() if not args.only or c.__name__ in args.only]
     print(load_line())
-    rows = [measure(cls, args.repeats) for cls in classes]
+    rows = [walk(cls, 1, args.repeats, cold=False) for cls in classes]
     print(load_line())
     print("warm: a step and back, repeated (the redraw cache serves the repeats); times in "
           "ms, wall clock unless marked cpu")
@@ -192,7 +172,7 @@ def cold_main(args: argparse.Namespace) -> int:
     """The cold table: each explorer's median and max over steps to new settings."""
     classes = [c for c in explorer_classes() if not args.only or c.__name__ in args.only]
     print(load_line())
-    rows = [cold_walk(cls, args.walk) for cls in classes]
+    rows = [walk(cls, args.walk) for cls in classes]
     print(load_line())
     print(f"cold: every step to a setting never drawn before ({args.walk} key presses each "
           "way from each default, the cache emptied before each); times in ms, wall clock "
@@ -206,7 +186,7 @@ def cold_main(args: argparse.Namespace) -> int:
     for r in rows:
         ok = r["median"] <= COLD_MEDIAN_TARGET_MS and r["max"] <= COLD_MAX_TARGET_MS
         failed += not ok
-        print(f"{r['name']:<22} {r['steps']:5d} {r['median']:7.1f} {r['max']:7.1f} "
+        print(f"{r['name']:<22} {r['presses']:5d} {r['median']:7.1f} {r['max']:7.1f} "
               f"{target:>10} {'PASS' if ok else 'FAIL':4}  {r['cpu_median']:7.1f} "
               f"{r['cpu_max']:7.1f} {r['build_ms']:7.0f}  {r['worst']}")
     print(f"{len(rows) - failed} of {len(rows)} explorers within cold median "

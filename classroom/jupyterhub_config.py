@@ -84,11 +84,18 @@ c.Spawner.default_url = (
     f"/git-pull?repo={quote(REPO, safe='')}&branch={BRANCH}"
     "&urlpath=" + quote("lab/tree/retrylab/notebooks/00_start_here.ipynb", safe=""))
 c.Spawner.environment = {
-    # JupyterLab without its news pop-up over the explorers' legends, whatever the install
-    "JUPYTER_CONFIG_PATH": str(HERE / "jupyter-config"),
-    # one process per kernel: a background worker per explorer costs a shared
-    # machine the CPU it saves one student (benchmarks/bench_classroom.py)
-    "RETRYLAB_PREFETCH": os.environ.get("RETRYLAB_PREFETCH", "0"),
+    # Two Jupyter config dirs, the first winning: classroom/jupyter-config/ (a
+    # student's server loads only the server extensions a student uses: JupyterLab,
+    # nbgitpuller, terminals; nbgrader's, Voila's, the language server's and the
+    # classic notebook's stay off, 46 MB of each server's 116) and the project's
+    # jupyter-config/ (JupyterLab's settings: no news pop-up over the explorers'
+    # legends, whatever the install, editable or not).
+    "JUPYTER_CONFIG_PATH": os.pathsep.join(
+        (str(HERE / "jupyter-config"), str(HERE.parent / "jupyter-config"))),
+    # glibc's malloc with two arenas rather than eight per core: a kernel's threads
+    # (shell, control, iopub, heartbeat) otherwise keep memory in arenas of their
+    # own (about 10 MB less a kernel; documented in mallopt(3), M_ARENA_MAX)
+    "MALLOC_ARENA_MAX": os.environ.get("MALLOC_ARENA_MAX", "2"),
 }
 c.Spawner.args = [
     # a tab closed without shutting its kernel down: the kernel goes after 20 idle minutes

@@ -15,22 +15,17 @@ from __future__ import annotations
 
 import ast
 import importlib
-import importlib.util
 import json
 import os
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from _tools import load_tool
 
 ROOT = Path(__file__).resolve().parents[1]
-_spec = importlib.util.spec_from_file_location("build_tool", ROOT / "tools" / "build_notebooks.py")
-assert _spec and _spec.loader
-build_tool = importlib.util.module_from_spec(_spec)
-sys.modules.setdefault("build_tool", build_tool)
-_spec.loader.exec_module(build_tool)
+build_tool = load_tool("build_notebooks")
 
 #: Every notebook with a checked exercise (a cell calling ``check_...(``), by stem.
 NOTEBOOKS = sorted(

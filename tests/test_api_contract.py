@@ -47,7 +47,7 @@ def test_policy() -> None:
     policy = RetryPolicy(max_attempts=4, backoff=Backoff(200, 2, 5000, jitter="full"))
     result = policy.run(lambda: next(answers), method="GET", rng=Mulberry32(20260114),
                         sleep=slept.append)
-    assert (result.attempts, result.waits, result.outcome.kind) == (2, [2000], "success")
+    assert (result.attempts, result.waits, result.outcome.kind) == (2, (2000,), "success")
     assert slept == [2000]
 
 

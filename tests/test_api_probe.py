@@ -155,6 +155,21 @@ def _probes() -> Iterator[Probe]:
     yield from each("RetryTransport", "policy", [None, "policy", 3],
                     lambda v: lambda: bridge.RetryTransport(v))
 
+    # header values HTTP/1.1 cannot carry (httpx itself raises UnicodeEncodeError)
+    import httpx
+
+    from retrylab.lab.client import check_headers, http_send
+    from retrylab.lab.transport import outcome_sender
+
+    BAD_HEADER = ["Ayşe", "日本", "a\r\nX: 1", "\x00"]
+    yield from each("check_headers", "X-Name", BAD_HEADER,
+                    lambda v: lambda: check_headers({"X-Name": v}))
+    yield from each("http_send", "X-Name", BAD_HEADER,
+                    lambda v: lambda: http_send("http://127.0.0.1:9/", headers={"X-Name": v}))
+    yield from each("outcome_sender", "X-Name", BAD_HEADER,
+                    lambda v: lambda: outcome_sender(httpx.Client(), "GET", "http://127.0.0.1:9/",
+                                                     headers={"X-Name": v})())
+
 
 def clean(probe: Probe) -> bool:
     """True if the probe raised ValueError/TypeError naming its argument."""

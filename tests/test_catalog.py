@@ -4,23 +4,18 @@ the compiled .mo in step with its .po (tools/catalog.py, Babel)."""
 from __future__ import annotations
 
 import gettext
-import importlib.util
 import io
 import string
-import sys
 from pathlib import Path
 
 import pytest
+from _tools import load_tool
 
 from retrylab import i18n
 from retrylab.i18n import _, language, ngettext, number, percent, pgettext, set_language
 
 ROOT = Path(__file__).resolve().parents[1]
-_spec = importlib.util.spec_from_file_location("catalog_tool", ROOT / "tools" / "catalog.py")
-assert _spec and _spec.loader
-catalog_tool = importlib.util.module_from_spec(_spec)
-sys.modules["catalog_tool"] = catalog_tool
-_spec.loader.exec_module(catalog_tool)
+catalog_tool = load_tool("catalog")
 
 
 def messages(t: gettext.GNUTranslations) -> dict[object, str]:

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import socket
 import subprocess
 import sys
+import time
+import urllib.request
+import zipfile
 from pathlib import Path
 
 import nbformat
@@ -14,27 +19,119 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
+SETTINGS = ROOT / "jupyter-config" / "labconfig" / "default_setting_overrides.d" / "retrylab.json"
+NOTIFICATION = "@jupyterlab/apputils-extension:notification"
+
+
 def test_news_notification_is_off_in_the_shipped_settings() -> None:
-    settings = json.loads((ROOT / "jupyter-settings" / "overrides.d" / "retrylab.json").read_text())
-    notification = settings["@jupyterlab/apputils-extension:notification"]
+    settings = json.loads(SETTINGS.read_text())
+    notification = settings[NOTIFICATION]
     assert notification["fetchNews"] == "false" and notification["checkForUpdates"] is False
     text = (ROOT / "pyproject.toml").read_text()
-    assert ('"share/jupyter/lab/settings/overrides.d" = '
-            '["jupyter-settings/overrides.d/retrylab.json"]') in text
-    hub = json.loads((ROOT / "classroom" / "jupyter-config" / "jupyter_server_config.json")
-                     .read_text())
-    assert hub["LabApp"]["news_url"] is None
+    assert ('"etc/jupyter/labconfig/default_setting_overrides.d" = [\n'
+            '    "jupyter-config/labconfig/default_setting_overrides.d/retrylab.json",') in text
+    hub = (ROOT / "classroom" / "jupyterhub_config.py").read_text()
+    assert 'str(HERE.parent / "jupyter-config")' in hub   # the hub's servers read it too
+
+
+def test_the_readme_open_commands_put_the_settings_on_the_config_path() -> None:
+    readme = (ROOT / "README.md").read_text()
+    opens = [line for line in readme.splitlines() if "jupyter lab notebooks/" in line]
+    assert len(opens) >= 3   # venv, Turkish, conda
+    for line in opens:
+        assert 'JUPYTER_CONFIG_PATH="$PWD/jupyter-config"' in line, line
+
+
+def lab_settings(config_path: Path, tmp_path: Path) -> dict[str, object]:
+    """The notification settings a fresh JupyterLab starts from, ``config_path`` first.
+
+    A setting nobody changed is its schema's default, which overrides replace
+    (the page computes the composite from it).
+    """
+    port = free_port()
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("JUPYTER")}
+    env.update(JUPYTER_CONFIG_PATH=str(config_path), HOME=str(home),
+               JUPYTERLAB_SETTINGS_DIR=str(home / "user-settings"),
+               JUPYTER_RUNTIME_DIR=str(home / "runtime"))
+    cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1",
+           f"--port={port}", "--ServerApp.port_retries=0", "--IdentityProvider.token=t",
+           f"--ServerApp.root_dir={tmp_path}"]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        cmd.append("--allow-root")
+    url = f"http://127.0.0.1:{port}/lab/api/settings/{NOTIFICATION}?token=t"
+    with subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE) as lab:
+        try:
+            deadline = time.monotonic() + 120
+            while True:
+                try:
+                    with urllib.request.urlopen(url, timeout=10) as r:
+                        props = json.loads(r.read())["schema"]["properties"]
+                        return {k: v.get("default") for k, v in props.items()}
+                except OSError:
+                    if lab.poll() is not None or time.monotonic() > deadline:
+                        raise
+                    time.sleep(0.5)
+        finally:
+            lab.terminate()
+            lab.wait(30)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_an_editable_install_gets_the_settings_through_the_config_path(tmp_path: Path) -> None:
+    """`pip install -e` installs no data files: the README's command names the checkout's."""
+    composite = lab_settings(ROOT / "jupyter-config", tmp_path)
+    assert composite["fetchNews"] == "false" and composite["checkForUpdates"] is False
+
+
+def test_a_wheel_installs_the_settings_where_jupyterlab_reads_them(tmp_path: Path) -> None:
+    """`pip install .` goes through a wheel: its data lands in {prefix}/etc/jupyter."""
+    src = tmp_path / "src"   # a copy: the build writes build/ and egg-info beside its source
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        src.mkdir(exist_ok=True)
+        shutil.copy(ROOT / name, src)
+    for name in ("retrylab", "jupyter-config"):
+        shutil.copytree(ROOT / name, src / name,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    wheels = tmp_path / "wheels"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q",
+                    "-w", str(wheels), str(src)], check=True, cwd=tmp_path)
+    (wheel,) = wheels.glob("retrylab-*.whl")
+    prefix = tmp_path / "prefix"   # what pip does with the wheel's .data/data/ folder
+    with zipfile.ZipFile(wheel) as z:
+        data = [n for n in z.namelist() if ".data/data/" in n]
+        assert data == [n for n in data if n.endswith(
+            "etc/jupyter/labconfig/default_setting_overrides.d/retrylab.json")], data
+        for name in data:
+            target = prefix / name.split(".data/data/", 1)[1]
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(z.read(name))
+    composite = lab_settings(prefix / "etc" / "jupyter", tmp_path)
+    assert composite["fetchNews"] == "false" and composite["checkForUpdates"] is False
+
+
+def test_without_the_settings_jupyterlab_would_ask(tmp_path: Path) -> None:
+    """The check above means something: a bare config dir leaves fetchNews at "none"."""
+    (tmp_path / "empty").mkdir()
+    assert lab_settings(tmp_path / "empty", tmp_path)["fetchNews"] == "none"
 
 
 def test_the_installed_environment_has_the_settings() -> None:
     """Where pip put this environment's retrylab, the settings went too (not an editable one)."""
-    installed = (Path(sys.prefix) / "share" / "jupyter" / "lab" / "settings" / "overrides.d"
-                 / "retrylab.json")
+    installed = (Path(sys.prefix) / "etc" / "jupyter" / "labconfig"
+                 / "default_setting_overrides.d" / "retrylab.json")
     if not installed.exists():
         pytest.skip(f"{installed} is missing: this environment was not installed from "
-                    "this checkout with pip install . (an editable install has no data files)")
-    assert json.loads(installed.read_text()) == json.loads(
-        (ROOT / "jupyter-settings" / "overrides.d" / "retrylab.json").read_text())
+                    "this checkout with pip install . (an editable install has no data files; "
+                    "the README's command puts jupyter-config/ on JUPYTER_CONFIG_PATH)")
+    assert json.loads(installed.read_text()) == json.loads(SETTINGS.read_text())
 
 
 def git(*args: str, cwd: Path) -> str:
@@ -97,3 +194,14 @@ def test_nbgitpuller_keeps_a_students_work_and_brings_the_new(tmp_path: Path) ->
     assert after != mine
     assert (home / "notebooks" / "03_new.ipynb").exists(), "the new notebook did not come"
     assert "Start here (updated)" in (home / "notebooks" / "00_start_here.ipynb").read_text()
+
+
+def test_the_kubernetes_image_gets_the_same_settings_and_extensions() -> None:
+    yaml = pytest.importorskip("yaml")
+    files = yaml.safe_load((ROOT / "classroom" / "values.yaml").read_text())[
+        "singleuser"]["extraFiles"]
+    assert files["lab-settings"]["data"] == json.loads(SETTINGS.read_text())
+    hub = json.loads((ROOT / "classroom" / "jupyter-config" / "jupyter_server_config.json")
+                     .read_text())["ServerApp"]["jpserver_extensions"]
+    k8s = files["server-config"]["data"]["ServerApp"]["jpserver_extensions"]
+    assert k8s.items() <= hub.items() and not any(k8s.values())

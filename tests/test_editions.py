@@ -7,24 +7,18 @@ they are built: after a rebuild, before a release).
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from pathlib import Path
 
 import nbformat
 import pytest
+from _tools import load_tool
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = sorted((ROOT / "notebooks" / "src").glob("*.py"))
 IDS = [p.stem for p in SOURCES]
 
-_spec = importlib.util.spec_from_file_location("build_notebooks",
-                                               ROOT / "tools" / "build_notebooks.py")
-assert _spec is not None and _spec.loader is not None
-builder = importlib.util.module_from_spec(_spec)
-sys.modules.setdefault("build_notebooks", builder)  # dataclasses look their module up
-_spec.loader.exec_module(builder)
+builder = load_tool("build_notebooks")
 STUDENT, INSTRUCTOR = builder.STUDENT, builder.INSTRUCTOR
 CHECK = re.compile(r"^\s*(check_\w+)\(", re.M)
 

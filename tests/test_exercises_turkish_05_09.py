@@ -10,25 +10,18 @@ text searched.
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
+from _tools import load_tool
 
 from retrylab import Backoff, RetryPolicy
 from retrylab.exercises import Feedback, ex00, ex05, ex06, ex07, ex08, ex09
 from retrylab.i18n import current, language
 
-ROOT = Path(__file__).resolve().parents[1]
-_spec = importlib.util.spec_from_file_location("english_words", ROOT / "tools" / "english_words.py")
-assert _spec is not None and _spec.loader is not None
-english = importlib.util.module_from_spec(_spec)
-sys.modules.setdefault("english_words", english)
-_spec.loader.exec_module(english)
+english = load_tool("english_words")
 
 
 def _raising() -> Iterator[str]:

@@ -68,8 +68,7 @@ def _small_texts(fig: Figure) -> list[str]:
                    if _shown(t) and float(t.get_fontsize()) < floor_pt - 1e-9})
 
 
-#: The figures this test checks (the fleet, contention and beyond modules join as
-#: they state their sizes where their texts are made).
+#: The figure modules whose default figures these tests check.
 FIGURE_MODULES = (backoff, herd, breaker, fleet, contention, beyond)
 
 
@@ -92,15 +91,7 @@ def _default_figures() -> Iterator[tuple[str, Figure]]:
     yield "write_bars", backoff.write_bars(counts, 0.2)
 
 
-#: Explorers whose figures still have texts below the floor (the fleet modules, being
-#: converted on another branch: their sizes were raised at render time before).
-BELOW_FLOOR: set[str] = set()
-
-
-@pytest.mark.parametrize("cls", [
-    pytest.param(c, marks=pytest.mark.xfail(reason="fleet figures: sizes not yet set at "
-                                            "the source", strict=False))
-    if c.__name__ in BELOW_FLOOR else c for c in CLASSES], ids=lambda c: c.__name__)
+@pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
 def test_every_explorer_text_is_at_least_14_px(cls: type[Explorer]) -> None:
     ex = cls()
     if ex.figure is None:
@@ -135,3 +126,30 @@ def _children(pid: int) -> list[int]:
         if int(fields[1]) == pid:
             found.append(int(stat.parent.name))
     return found
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+@pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
+def test_every_slider_has_a_named_number_box_and_its_ends_a_note(cls: type[Explorer],
+                                                                  lang: str) -> None:
+    """Issue 25: each numeric slider's value sits in a box a screen reader names by the
+    slider's label (its tooltip, a title); the box and the slider move together; a
+    slider at an end of its range is named in the limit note before any key press."""
+    with language(lang):
+        ex = cls()
+        sliders = {n: w for n, w in ex.controls.items() if hasattr(w, "step")}
+        assert set(ex.number_boxes) == set(sliders)
+        for name, slider in sliders.items():
+            box = ex.number_boxes[name]
+            assert box.tooltip == slider.description and box.description == ""
+            assert (box.min, box.max, box.value) == (slider.min, slider.max, slider.value)
+            assert not slider.readout
+        for name, slider in sliders.items():
+            if slider.disabled:
+                assert ex.number_boxes[name].disabled
+                continue
+            ex.number_boxes[name].value = slider.max  # typed in the box
+            assert slider.value == slider.max
+            assert slider.description in ex.limit_widget.value, (name, ex.limit_widget.value)
+            ex.set(**{name: ex._defaults[name]})
+            break

@@ -26,7 +26,7 @@ def test_four_scenarios_print_exactly_the_lessons_output() -> None:
         log = lab.log
     assert retry_loop_text(results, requests, "tr") == RETRY
     assert [r.attempts for r in results] == [3, 1, 3, 1]
-    assert [r.waits for r in results] == [[70, 184], [], [2000, 2000], []]
+    assert [r.waits for r in results] == [(70, 184), (), (2000, 2000), ()]
     assert slept == [70, 184, 2000, 2000]
     assert requests == 3
     # what really crossed the wire: 3 + 1 + 3 + 1 requests
@@ -154,7 +154,7 @@ def test_run_async_against_the_server() -> None:
         result = asyncio.run(RetryPolicy().run_async(
             async_sender(lab.url + "/measurements"), "GET", Mulberry32(20260114), record))
         assert lab.measurement_requests == 3
-    assert (result.attempts, result.waits, slept) == (3, [70, 184], [70, 184])
+    assert (result.attempts, result.waits, slept) == (3, (70, 184), [70, 184])
     assert result.outcome.data == [{"id": "o-114", "value": -4.2}]
 
 

@@ -12,7 +12,6 @@ are checked for every notebook.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import shutil
@@ -22,6 +21,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from _tools import load_tool
 
 nbgrader = pytest.importorskip("nbgrader", reason="nbgrader is in the classroom and test extras")
 
@@ -29,12 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 COURSE = ROOT / "classroom" / "nbgrader"
 SOURCES = sorted((ROOT / "notebooks" / "src").glob("*.py"))
 
-_spec = importlib.util.spec_from_file_location("build_notebooks",
-                                               ROOT / "tools" / "build_notebooks.py")
-assert _spec is not None and _spec.loader is not None
-builder = importlib.util.module_from_spec(_spec)
-sys.modules.setdefault("build_notebooks", builder)  # dataclasses look their module up
-_spec.loader.exec_module(builder)
+builder = load_tool("build_notebooks")
 
 GRADED = [s for s in SOURCES if builder.has_exercises(builder.parse(s.read_text()))]
 GRADED_IDS = [s.stem for s in GRADED]

@@ -8,22 +8,16 @@ Each edition (tools/build_notebooks.py's EDITIONS) has its own folder.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import nbformat
 import pytest
+from _tools import load_tool
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = sorted((ROOT / "notebooks" / "src").glob("*.py"))
 
-_spec = importlib.util.spec_from_file_location("build_notebooks",
-                                               ROOT / "tools" / "build_notebooks.py")
-assert _spec is not None and _spec.loader is not None
-builder = importlib.util.module_from_spec(_spec)
-sys.modules.setdefault("build_notebooks", builder)  # dataclasses look their module up
-_spec.loader.exec_module(builder)
+builder = load_tool("build_notebooks")
 EDITIONS = builder.EDITIONS
 PAIRS = [(src, ed) for ed in EDITIONS for src in SOURCES]
 

@@ -78,7 +78,9 @@ def test_wait_schedule_draws_every_strategy_and_the_cap() -> None:
     assert plot.lines["exponential"].get_ydata().tolist()[-1] == 6400
     assert plot.cap_line.get_ydata()[0] == 5000 and plot.cap_line.get_visible()
     ax = fig.axes[0]
-    assert ax.get_xlabel() == "retry number" and "(ms)" in ax.get_ylabel()
+    # retries numbered as in the formulas (notebook 00): n = 0 is the first, ceiling = base
+    assert ax.get_xlabel() == "retry n (counted from 0)" and "(ms)" in ax.get_ylabel()
+    assert ax.get_xticks()[0] == 0
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     assert "cap 5000 ms" in labels and "full jitter" in labels
 
@@ -135,7 +137,9 @@ def test_wait_bars_draws_waits_ranges_ceilings_and_cap() -> None:
     assert [t.get_text() for t in plot.labels] == ["850", "1918", "4958", "5000"]
     assert plot.cap_line.get_visible() and plot.cap_line.get_ydata()[0] == 5000
     ax = fig.axes[0]
-    assert ax.get_xlabel() == "retry number" and "(ms)" in ax.get_ylabel()
+    # retries numbered as in the formulas (notebook 00): n = 0 is the first, ceiling = base
+    assert ax.get_xlabel() == "retry n (counted from 0)" and "(ms)" in ax.get_ylabel()
+    assert ax.get_xticks()[0] == 0
     assert ax.get_title().endswith("total wait over 4 retries: 12726 ms")
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     assert labels == ["actual wait (seed 20260114)", "jitter range",

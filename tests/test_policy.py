@@ -13,6 +13,7 @@ from retrylab import (
     Outcome,
     RetryMetrics,
     RetryPolicy,
+    RetryResult,
     StopReason,
     decide,
     retry_everything_rule,
@@ -29,14 +30,14 @@ def test_attempt_limit() -> None:
     slept: list[int] = []
     r = RetryPolicy(max_attempts=3, backoff=Backoff(100, 2, 1000)).run(
         script(*[Outcome.http(503)] * 5), sleep=slept.append)
-    assert (r.attempts, r.waits, r.reason) == (3, [100, 200], StopReason.MAX_ATTEMPTS)
-    assert slept == r.waits and "attempt limit 3" in r.message
+    assert (r.attempts, r.waits, r.reason) == (3, (100, 200), StopReason.MAX_ATTEMPTS)
+    assert slept == list(r.waits) and "attempt limit 3" in r.message
 
 
 def test_time_budget_stops_before_overrunning() -> None:
     policy = RetryPolicy(max_attempts=10, backoff=Backoff(1000, 2, 8000), time_budget=5000)
     r = policy.run(script(*[Outcome.http(503)] * 10))
-    assert r.waits == [1000, 2000]           # the next 4000 would end at 7000 > 5000
+    assert r.waits == (1000, 2000)           # the next 4000 would end at 7000 > 5000
     assert r.reason is StopReason.TIME_BUDGET
     assert "time budget of 5000 ms" in r.message and r.elapsed == 3000
 
@@ -54,26 +55,26 @@ def test_time_budget_with_a_clock() -> None:
     r = RetryPolicy(max_attempts=10, backoff=Backoff(500, 1, 500), time_budget=3000).run(
         send, sleep=sleep, clock=lambda: now[0])
     assert r.reason is StopReason.TIME_BUDGET
-    assert r.attempts == 3 and r.waits == [500, 500]
+    assert r.attempts == 3 and r.waits == (500, 500)
 
 
 def test_retry_after_is_a_lower_bound_and_the_draw_is_still_taken() -> None:
     rng = Mulberry32(20260114)
     r = RetryPolicy(max_attempts=3).run(script(*[Outcome.http(429, retry_after=2)] * 3),
                                         rng=rng)
-    assert r.waits == [2000, 2000]
+    assert r.waits == (2000, 2000)
     twin = Mulberry32(20260114)
     twin(), twin()
     assert rng.state == twin.state
     r = RetryPolicy(max_attempts=2).run(script(Outcome.http(503, retry_after=0),
                                                Outcome.success()), rng=Mulberry32(20260114))
-    assert r.waits == [70]
+    assert r.waits == (70,)
 
 
 def test_retry_after_too_long_gives_up_at_once() -> None:
     r = RetryPolicy(max_retry_after=3000).run(script(Outcome.http(503, retry_after=120)),
                                               rng=Mulberry32(1))
-    assert r.reason is StopReason.RETRY_AFTER_TOO_LONG and r.waits == []
+    assert r.reason is StopReason.RETRY_AFTER_TOO_LONG and r.waits == ()
     assert "120000 ms" in r.message and "tell the user" in r.message
 
 
@@ -142,7 +143,7 @@ def test_async_matches_sync() -> None:
         return next(answers)
 
     r = asyncio.run(RetryPolicy().run_async(send, rng=Mulberry32(20260114), sleep=sleep))
-    assert (r.attempts, r.waits, slept) == (3, [70, 184], [70, 184])
+    assert (r.attempts, r.waits, slept) == (3, (70, 184), [70, 184])
 
 
 def test_async_cancellation_stops_at_once() -> None:
@@ -172,7 +173,7 @@ def test_retry_everything_rule_retries_a_422_to_the_attempt_limit() -> None:
     slept: list[int] = []
     r = RetryPolicy(rule=retry_everything_rule).run(
         script(*[Outcome.http(422)] * 5), "POST", Mulberry32(20260114), slept.append)
-    assert (r.attempts, r.waits, slept, r.reason) == (4, [70, 184, 592], [70, 184, 592],
+    assert (r.attempts, r.waits, slept, r.reason) == (4, (70, 184, 592), [70, 184, 592],
                                                       StopReason.MAX_ATTEMPTS)
     assert r.outcome == Outcome.http(422) and [a.outcome.status for a in r.history] == [422] * 4
     lesson = RetryPolicy().run(script(Outcome.http(422)), "POST", Mulberry32(20260114))
@@ -199,7 +200,7 @@ def test_retry_statuses_rule_in_the_loop() -> None:
     policy = RetryPolicy(rule=retry_statuses([502, 503]))
     r = policy.run(script(Outcome.http(502), Outcome.http(503), Outcome.http(500)), "GET",
                    Mulberry32(20260114))
-    assert (r.attempts, r.waits, r.reason) == (3, [70, 184], StopReason.NOT_RETRYABLE)
+    assert (r.attempts, r.waits, r.reason) == (3, (70, 184), StopReason.NOT_RETRYABLE)
     assert r.message == "500: not on the list of statuses to retry (502, 503)"
     r = policy.run(script(Outcome.http(429, retry_after=2)), "GET", Mulberry32(1))
     assert r.attempts == 1                    # 429 left off the list: not retried at all
@@ -238,5 +239,13 @@ def test_async_loop_honours_the_rule() -> None:
 
     r = asyncio.run(RetryPolicy(rule=retry_everything_rule).run_async(
         send, "POST", Mulberry32(20260114), sleep=sleep))
-    assert (r.attempts, r.waits, slept, r.reason) == (4, [70, 184, 592], [70, 184, 592],
+    assert (r.attempts, r.waits, slept, r.reason) == (4, (70, 184, 592), [70, 184, 592],
                                                       StopReason.MAX_ATTEMPTS)
+
+
+def test_a_results_waits_are_a_tuple_and_print_as_the_lesson_through_a_list() -> None:
+    answers = iter([Outcome.http(503), Outcome.http(503), Outcome.success()])
+    r = RetryPolicy().run(lambda: next(answers), "GET", Mulberry32(20260114))
+    assert r.waits == (70, 184) and str(list(r.waits)) == "[70, 184]"
+    given = RetryResult(Outcome.http(422), 1, [5], StopReason.NOT_RETRYABLE, "", 0)  # type: ignore[arg-type]
+    assert given.waits == (5,)

@@ -17,19 +17,14 @@ budget of 0 everywhere.
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
+from _tools import load_tool
 
 ROOT = Path(__file__).resolve().parents[1]
-_spec = importlib.util.spec_from_file_location("english_words", ROOT / "tools" / "english_words.py")
-assert _spec is not None and _spec.loader is not None
-english = importlib.util.module_from_spec(_spec)
-sys.modules["english_words"] = english
-_spec.loader.exec_module(english)
+english = load_tool("english_words")
 TURKISH = sorted((ROOT / "notebooks" / "tr").glob("**/*.ipynb"))
 BUDGET_FILE = ROOT / "tests" / "english_budget.json"
 BUDGET: dict[str, int] = json.loads(BUDGET_FILE.read_text())

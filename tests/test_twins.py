@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
+from _tools import load_tool
 
 ROOT = Path(__file__).resolve().parents[1]
-_spec = importlib.util.spec_from_file_location("twins_tool", ROOT / "tools" / "twins.py")
-assert _spec is not None and _spec.loader is not None
-twins_tool = importlib.util.module_from_spec(_spec)
-sys.modules["twins_tool"] = twins_tool
-_spec.loader.exec_module(twins_tool)
+twins_tool = load_tool("twins")
 SOURCES = sorted((ROOT / "notebooks" / "src").glob("*.py"))
 
 
@@ -37,12 +32,7 @@ def test_a_changed_english_cell_makes_its_twin_stale(tmp_path: Path) -> None:
 
 
 def test_the_builder_accepts_the_hash_and_leaves_it_out_of_the_editions() -> None:
-    spec = importlib.util.spec_from_file_location("build_notebooks",
-                                                  ROOT / "tools" / "build_notebooks.py")
-    assert spec is not None and spec.loader is not None
-    builder = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("build_notebooks", builder)
-    spec.loader.exec_module(builder)
+    builder = load_tool("build_notebooks")
     full = builder.parse('# %% [markdown]\n# Hello\n\n'
                          '# %% [markdown] tags=["tr"] en_hash="185f8db3"\n# Merhaba\n')
     (cell,) = builder.edition_notebook(full, builder.STUDENT_TR).cells

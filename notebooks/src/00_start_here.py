@@ -323,7 +323,7 @@ policy = RetryPolicy(max_attempts=4,
                      backoff=Backoff(200, 2, 5000, jitter="full"))
 result = policy.run(lambda: next(answers), method="GET",
                     rng=Mulberry32(SEED), sleep=slept.append)
-result.attempts, result.waits, result.reason.value
+result.attempts, list(result.waits), result.reason.value
 
 # %% [markdown]
 # Three attempts, two waits of 70 ms (retry n = 0, before attempt 2) and

@@ -410,7 +410,7 @@ r.attempts, r.reason.value, r.message
 lab.script("GET", "/report", faults=["bad_retry_after"])
 r = patient.run(sender(lab.url + "/report"), "GET", Mulberry32(SEED),
                 slept.append)
-r.waits, r.history[0].outcome.detail.split(":")[0]
+list(r.waits), r.history[0].outcome.detail.split(":")[0]
 
 # %% [markdown]
 # The first wait fell back to the backoff (70 ms); the second attempt got a
@@ -453,7 +453,7 @@ down = sender(lab.url + "/stations")
 rows = {}
 for n in range(1, 7):
     r = RetryPolicy(max_attempts=n).run(down, "GET", Mulberry32(SEED))
-    rows[n] = (r.attempts, r.waits, sum(r.waits))
+    rows[n] = (r.attempts, list(r.waits), sum(r.waits))
 localized(pd.DataFrame.from_dict(
     rows, orient="index", columns=["attempts", "waits (ms)", "total wait (ms)"]))
 
@@ -472,7 +472,7 @@ localized(pd.DataFrame.from_dict(
 # %%
 budget = RetryPolicy(max_attempts=10, time_budget=3000)
 r = budget.run(down, "GET", Mulberry32(SEED))
-r.attempts, r.waits, r.message
+r.attempts, list(r.waits), r.message
 
 # %% [markdown]
 # Without a `clock` the budget counts only the waits, which keeps this
@@ -499,7 +499,7 @@ presets = {"user_triggered": RetryPolicy.user_triggered(),
 rows = {}
 for name, policy in presets.items():
     r = policy.run(down, "GET", Mulberry32(SEED))
-    rows[name] = (r.attempts, r.waits, sum(r.waits), r.reason.value)
+    rows[name] = (r.attempts, list(r.waits), sum(r.waits), r.reason.value)
 columns = ["attempts", "waits (ms)", "total wait (ms)", "stopped"]
 localized(pd.DataFrame.from_dict(rows, orient="index", columns=columns))
 
@@ -520,7 +520,7 @@ localized(pd.DataFrame.from_dict(rows, orient="index", columns=columns))
 lab.script("GET", "/report", retry_after=30)
 for name, policy in presets.items():
     r = policy.run(sender(lab.url + "/report"), "GET", Mulberry32(SEED))
-    print(f"{label(name):15} attempts={r.attempts} waits={r.waits}")
+    print(f"{label(name):15} attempts={r.attempts} waits={list(r.waits)}")
 
 # %% [markdown]
 # ## The common mistake: retrying every error

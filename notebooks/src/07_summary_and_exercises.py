@@ -154,7 +154,7 @@ deco = Backoff(200, 2, 5000, jitter="decorrelated").waits(rng)
 policy = RetryPolicy(max_attempts=3, time_budget=3000)
 r = policy.run(lambda: Outcome.http(429, retry_after=2), "GET",
                Mulberry32(SEED))
-r.waits, r.reason.value
+list(r.waits), r.reason.value
 
 # %% [markdown]
 # The first wait is the server's 2000 ms (the backoff offered 70 ms); the

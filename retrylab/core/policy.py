@@ -85,15 +85,22 @@ class Attempt:
 
 @dataclass(frozen=True)
 class RetryResult:
-    """What :meth:`RetryPolicy.run` returns."""
+    """What :meth:`RetryPolicy.run` returns.
+
+    ``waits`` is a tuple (a result does not change); to print it as the
+    lessons do, ``list(r.waits)`` gives ``[70, 184]``.
+    """
 
     outcome: Outcome
     attempts: int
-    waits: list[int]
+    waits: tuple[int, ...]
     reason: StopReason
     message: str
     elapsed: int
     history: tuple[Attempt, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "waits", tuple(self.waits))
 
     @property
     def ok(self) -> bool:
@@ -103,7 +110,7 @@ class RetryResult:
     def line(self, name: str) -> str:
         """One line in the lesson's format (English labels).
 
-        >>> r = RetryResult(Outcome.http(422), 1, [], StopReason.NOT_RETRYABLE, "", 0)
+        >>> r = RetryResult(Outcome.http(422), 1, (), StopReason.NOT_RETRYABLE, "", 0)
         >>> r.line("422 (not retried)")
         '422 (not retried)        attempts=1 outcome=http/422  waits=[]'
         """
@@ -144,7 +151,7 @@ class RetryPolicy:
     >>> slept = []
     >>> r = RetryPolicy().run(lambda: next(answers), "GET", Mulberry32(20260114), slept.append)
     >>> r.attempts, r.waits, slept, r.reason
-    (3, [70, 184], [70, 184], <StopReason.SUCCESS: 'success'>)
+    (3, (70, 184), [70, 184], <StopReason.SUCCESS: 'success'>)
 
     A 422 under the lesson's rule, then under "retry everything":
 
@@ -154,7 +161,7 @@ class RetryPolicy:
     1
     >>> r = RetryPolicy(rule=retry_everything_rule).run(invalid, "POST", Mulberry32(20260114))
     >>> r.attempts, r.waits, r.outcome.status
-    (4, [70, 184, 592], 422)
+    (4, (70, 184, 592), 422)
 
     A team's own list, which leaves 500 out:
 
@@ -255,7 +262,7 @@ class RetryPolicy:
             return round(clock() - start) if clock is not None else slept
 
         def finish(outcome: Outcome, reason: StopReason, message: str) -> RetryResult:
-            result = RetryResult(outcome, len(history), waits, reason, message,
+            result = RetryResult(outcome, len(history), tuple(waits), reason, message,
                                  elapsed(), tuple(history))
             log.info(_("%s stopped after %d attempt(s): %s"), m, result.attempts, message)
             return result

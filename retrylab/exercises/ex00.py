@@ -49,13 +49,13 @@ def check_three_failures(attempts: Any, waits: Any) -> Feedback:
         return wrong(_("waits={waits}: those are the ceilings; full jitter draws each wait "
                        "below its ceiling, r x min(5000, 200 x 2**n). Run the loop with a "
                        "fresh Mulberry32(SEED).").format(waits=given))
-    if given != r.waits:
+    if given != list(r.waits):
         return wrong(_("waits={waits}: there is one wait between each pair of attempts, and "
                        "retry n (n = 0 for the first) draws r x min(5000, 200 x 2**n). Run "
                        "the loop with a fresh Mulberry32(SEED).").format(waits=given))
     return right(_("{attempts} attempts, waits {waits}: the third wait (retry n = 2, before "
                    "attempt 4) draws from an 800 ms ceiling.").format(attempts=r.attempts,
-                                                                     waits=r.waits))
+                                                                     waits=list(r.waits)))
 
 
 @checker

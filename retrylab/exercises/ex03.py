@@ -161,7 +161,7 @@ def check_refresh_policy(answer: Any) -> Feedback:
         total = sum(second.waits)
         if total > PATIENCE_MS:
             return wrong(f"{label}, when the station stays down the loop waits "
-                         f"{second.waits} ms: {total} ms in all, more than {PATIENCE_MS}. "
+                         f"{list(second.waits)} ms: {total} ms in all, more than {PATIENCE_MS}. "
                          "The waits are random: bound the worst case (a smaller base or "
                          "cap), not one run.")
         worst = max(worst, total)

@@ -38,7 +38,6 @@ never turned into an Outcome.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 import socket
@@ -56,6 +55,7 @@ import numpy as np
 from ..core._check import check_int, check_number
 from ..core.outcome import Outcome, check_method, parse_retry_after
 from ..i18n import _
+from .apart import run_apart
 
 Clock = Callable[[], float]
 Body = Mapping[str, Any] | list[Any] | str | bytes | None
@@ -105,9 +105,25 @@ def check_headers(headers: Mapping[str, str] | None) -> dict[bytes, bytes]:
         if not _FIELD_VALUE.fullmatch(value):
             raise ValueError(f"headers[{name!r}]={value!r} is out of range: a header value "
                              "must be Latin-1 text without CR, LF or other control "
-                             "characters")
+                             f"characters ({_first_bad(value)})")
         out[name.encode("ascii")] = value.encode("latin-1")
     return out
+
+
+def _first_bad(value: str) -> str:
+    """Which character of a header value cannot be sent, and what to do instead.
+
+    >>> print(_first_bad("Ayşe"))
+    'ş' (U+015F) at position 2 is not Latin-1: percent-encode the value
+    (urllib.parse.quote) or send it in the body
+    >>> print(_first_bad("ab\\x7f"))
+    '\\x7f' (U+007F) at position 2 is a control character
+    """
+    at = next(i for i, c in enumerate(value) if not _FIELD_VALUE.fullmatch(c))
+    c = value[at]
+    what = ("is not Latin-1: percent-encode the value (urllib.parse.quote) or send it in "
+            "the body" if ord(c) > 0xFF else "is a control character")
+    return f"{c!r} (U+{ord(c):04X}) at position {at} {what}"
 
 
 def response_outcome(status: int, retry_after: str | None, raw: bytes,
@@ -377,7 +393,7 @@ def sender(url: str, method: str = "GET", body: Body = None,
     ...     r = RetryPolicy().run(sender(lab.url + "/measurements"), "GET",
     ...                           Mulberry32(20260114), sleep=None)
     >>> r.attempts, r.waits, r.outcome.data
-    (3, [70, 184], [{'id': 'o-114', 'value': -4.2}])
+    (3, (70, 184), [{'id': 'o-114', 'value': -4.2}])
     """
     _split(url)
     check_method(method)
@@ -395,7 +411,9 @@ async def async_send(url: str, method: str = "GET", body: Body = None,
     as the answer arrives: ``asyncio.wait_for`` on Python 3.10 and 3.11 (it
     returns the answer instead), and anyio's cancel scopes on 3.10 (httpx's
     connect). So the exchange runs in a task of its own, and this one waits
-    on a plain future that a cancel always reaches.
+    on a plain future that a cancel always reaches
+    (:func:`~retrylab.lab.apart.run_apart`); a cancel that lands before the
+    exchange has begun stops it from beginning.
 
     >>> import asyncio
     >>> asyncio.run(async_send("http://127.0.0.1:9/")).label()
@@ -407,14 +425,8 @@ async def async_send(url: str, method: str = "GET", body: Body = None,
     payload, hdrs = _encode(body, headers)
     if not any(k.lower() == b"connection" for k in hdrs):
         hdrs[b"Connection"] = b"close"
-    exchange = asyncio.ensure_future(_async_exchange(origin + target, m, payload, hdrs,
-                                                     timeout))
-    try:
-        await asyncio.wait({exchange})
-    except asyncio.CancelledError:
-        await _stop(exchange)
-        raise
-    status, retry_after, raw, failed = exchange.result()
+    status, retry_after, raw, failed = await run_apart(
+        lambda: _async_exchange(origin + target, m, payload, hdrs, timeout))
     if failed is not None:
         return failed
     return response_outcome(int(status or 200), retry_after, raw, now=now())
@@ -440,15 +452,6 @@ async def _async_exchange(url: str, method: str, payload: bytes | None,
         raise ValueError(f"the request cannot be sent: {e}") from e
     except (httpx.TransportError, OSError) as e:
         return status, None, b"", network_outcome(e, timeout, status)
-
-
-async def _stop(task: asyncio.Future[Any]) -> None:
-    """Cancel ``task`` until it has ended (a library may swallow one cancel)."""
-    while not task.done():
-        task.cancel()
-        await asyncio.wait({task}, timeout=0.05)
-    if not task.cancelled():
-        task.exception()  # retrieved, so asyncio does not log it as forgotten
 
 
 def async_sender(url: str, method: str = "GET", body: Body = None,

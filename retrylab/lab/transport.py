@@ -35,7 +35,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import Awaitable, Callable, Generator
+from collections.abc import Awaitable, Callable, Generator, Mapping
 from typing import Any
 
 import httpx
@@ -45,6 +45,8 @@ from ..core.backoff import Random
 from ..core.outcome import Outcome, parse_retry_after
 from ..core.policy import Clock, RetryBudgetLike, RetryPolicy, RetryResult
 from ..core.production import production_rule
+from .apart import retrieve, run_apart
+from .client import check_headers
 
 Sleep = Callable[[int], Any]
 AsyncSleep = Callable[[int], Awaitable[Any]]
@@ -114,25 +116,6 @@ def _read_failed(error: httpx.TransportError, status: int) -> Outcome:
                            f"({type(error).__name__}: {error})", sent=True)
 
 
-async def _stop(task: asyncio.Future[Any]) -> None:
-    """Cancel ``task`` until it has ended (a library may swallow one cancel), then
-    close the answer it may have produced all the same."""
-    while not task.done():
-        task.cancel()
-        await asyncio.wait({task}, timeout=0.05)
-    if task.cancelled():
-        return
-    if task.exception() is None:
-        response, _, _ = task.result()
-        if response is not None:
-            await response.aclose()
-
-
-def _retrieve(task: asyncio.Future[Any]) -> None:
-    if not task.cancelled():
-        task.exception()  # retrieved, so asyncio does not log it as forgotten
-
-
 async def _aclose_apart(response: httpx.Response) -> None:
     """Close a discarded answer in a task of its own, waiting on a plain future.
 
@@ -142,11 +125,18 @@ async def _aclose_apart(response: httpx.Response) -> None:
     (the close itself finishes on its own).
     """
     closing = asyncio.ensure_future(response.aclose())
-    closing.add_done_callback(_retrieve)
+    closing.add_done_callback(retrieve)
     await asyncio.wait({closing})
 
 
 Exchange = tuple[httpx.Response | None, httpx.TransportError | None, Outcome]
+
+
+async def _abandon(exchange: Exchange) -> None:
+    """Close the answer of an attempt whose caller was cancelled."""
+    response = exchange[0]
+    if response is not None:
+        await response.aclose()
 
 
 class RetryTransport(httpx.BaseTransport, httpx.AsyncBaseTransport):
@@ -180,6 +170,15 @@ class RetryTransport(httpx.BaseTransport, httpx.AsyncBaseTransport):
     A request that can never be sent (``httpx.LocalProtocolError``: a header
     value with a newline, say) is raised at once, never retried; with
     ``max_attempts=1`` the request body is not buffered (nothing is sent twice).
+
+    A header value outside ASCII never reaches a transport: httpx encodes a
+    ``str`` value as ASCII while it builds the request, so ``headers={"X-Name":
+    "Ayşe"}`` is a ``UnicodeEncodeError`` raised by httpx in the caller, before
+    this transport runs (a limit of httpx, not a failure to retry). Pass the
+    headers through :func:`~retrylab.lab.client.check_headers`: Latin-1 text
+    becomes the bytes HTTP/1.1 sends (``"café"`` arrives intact), and anything
+    else is a ``ValueError`` that names the value, the character and what to do
+    (percent-encode it, or send it in the body).
 
     >>> from retrylab.core.rng import Mulberry32
     >>> from retrylab.lab.server import LabServer
@@ -341,11 +340,15 @@ class RetryTransport(httpx.BaseTransport, httpx.AsyncBaseTransport):
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         """The same loop for ``httpx.AsyncClient``; a cancellation stops it at once.
 
-        Each attempt runs in a task of its own and this one waits on it, as
-        :func:`~retrylab.lab.client.async_send` does: a cancel that lands as
+        Each attempt runs in a task of its own and this one waits on it
+        (:func:`~retrylab.lab.apart.run_apart`, as
+        :func:`~retrylab.lab.client.async_send` does): a cancel that lands as
         the answer arrives can be swallowed inside httpx's stack (anyio's
         cancel scopes on Python 3.10), but never here, so it always stops
-        the loop; the attempt is cancelled and its answer, if any, closed.
+        the loop; the attempt is cancelled and its answer, if any, closed. A
+        cancel that lands after the loop has decided to send again, but before
+        the attempt has begun, stops it from beginning (no request follows a
+        cancel).
         """
         inner = self._async()
         if self.policy.max_attempts > 1:
@@ -362,13 +365,8 @@ class RetryTransport(httpx.BaseTransport, httpx.AsyncBaseTransport):
                         discarded, response = response, None
                         await _aclose_apart(discarded)
                     shorten()
-                    attempt = asyncio.ensure_future(self._async_exchange(inner, request))
-                    try:
-                        await asyncio.wait({attempt})
-                    except asyncio.CancelledError:
-                        await _stop(attempt)
-                        raise
-                    response, error, outcome = attempt.result()
+                    response, error, outcome = await run_apart(
+                        lambda: self._async_exchange(inner, request), _abandon)
                     step = loop.send(outcome)
                 else:
                     await self._async_sleep(step)
@@ -411,7 +409,10 @@ def outcome_sender(client: httpx.Client, method: str, url: str, *,
 
     Each call sends one request with ``client`` (give it no retrying transport)
     and classifies the answer as :class:`RetryTransport` does; a 2xx body is
-    decoded as JSON when it is JSON.
+    decoded as JSON when it is JSON. Text ``headers`` are checked here, once,
+    by :func:`~retrylab.lab.client.check_headers` (Latin-1 is sent as such; a
+    value that HTTP/1.1 cannot carry is a ``ValueError`` naming it, before any
+    request).
 
     >>> from retrylab.lab.server import LabServer
     >>> with LabServer() as lab, httpx.Client() as client:
@@ -419,6 +420,10 @@ def outcome_sender(client: httpx.Client, method: str, url: str, *,
     ...     [send().label() for _ in range(3)]
     ['http/503', 'http/503', 'success']
     """
+    headers = kwargs.get("headers")
+    if isinstance(headers, Mapping) and all(isinstance(v, str) for v in headers.values()):
+        kwargs["headers"] = check_headers(headers)
+
     def send() -> Outcome:
         try:
             response = client.request(method, url, **kwargs)

@@ -56,38 +56,45 @@ LINESTYLES = ("-", "--", "-.", ":")
 
 # -- wait schedules ---------------------------------------------------------------
 
+#: The axes of the wait figures: retries numbered as in the formulas (notebook 00's
+#: convention: retry n = 0 is the wait before attempt 2), the wait in ms.
+RETRY_AXIS = N_("retry n (counted from 0)")
+WAIT_AXIS = N_("wait (ms)")
+
 
 class SchedulePlot:
-    """One line per strategy (wait in ms against retry number) and the cap as a line."""
+    """One line per strategy (wait in ms against retry n, counted from 0 as in the
+    formulas) and the cap as a line."""
 
     def __init__(self, fig: Figure, names: Sequence[str], title: str) -> None:
         self.ax = fig.add_subplot()
-        style(self.ax, title, "retry number", "wait before the retry (ms)")
+        style(self.ax, title, _(RETRY_AXIS), _(WAIT_AXIS))
         self.lines: dict[str, Line2D] = {}
         for i, name in enumerate(names):
             (line,) = self.ax.plot([], [], marker=MARKERS[i % len(MARKERS)],
                                    linestyle=LINESTYLES[i % len(LINESTYLES)], linewidth=2,
-                                   markersize=7, label=name)
+                                   markersize=7, label=_(name))
             self.lines[name] = line
         self.cap_line = self.ax.axhline(0, color=PALETTE["black"], linestyle=(0, (6, 3)),
-                                        linewidth=1.5, label="cap")
+                                        linewidth=1.5, label=_("cap"))
         self.ax.legend(loc="upper left", ncols=2, frameon=False, fontsize=11)
 
     def update(self, table: pd.DataFrame, caps: Sequence[int]) -> None:
-        """Show ``table`` (rows = retries) and a line at the largest cap (if any)."""
-        x = table.index.to_numpy()
+        """Show ``table`` (rows = retries, numbered from 1 as :func:`waits_table` does) and
+        a line at the largest cap (if any); row k is drawn at retry n = k - 1."""
+        x = np.arange(len(table))
         for name, line in self.lines.items():
             line.set_data(x, table[name].to_numpy())
         top = float(table.to_numpy().max()) if table.size else 1.0
         if caps:
             cap = max(caps)
             self.cap_line.set_ydata([cap, cap])
-            self.cap_line.set_label(f"cap {cap} ms")
+            self.cap_line.set_label(_("cap {cap} ms").format(cap=cap))
             self.cap_line.set_visible(True)
             top = max(top, cap)
         else:
             self.cap_line.set_visible(False)
-        self.ax.set_xlim(0.5, len(x) + 0.5)
+        self.ax.set_xlim(-0.5, len(x) - 0.5)
         self.ax.set_xticks(x)
         self.ax.set_ylim(0, top * 1.12 + 1)
         self.ax.legend(loc="upper left", ncols=2, frameon=False, fontsize=11)
@@ -109,8 +116,9 @@ def wait_schedule(backoffs: Mapping[str, Backoff] | None = None, retries: int = 
     backoffs = lesson_backoffs() if backoffs is None else backoffs
     table = waits_table(backoffs, retries, seed, shared=shared)
     fig = new_figure((8.0, 4.8))
-    title = title or (f"How long each strategy waits before each retry\n"
-                      f"(base 200 ms, factor 2, seed {seed})")
+    title = title or _("How long each strategy waits before each retry\n"
+                       "(base {base} ms, factor {factor}, seed {seed})").format(
+        base=200, factor=2, seed=seed)
     plot = SchedulePlot(fig, list(backoffs), title)
     plot.update(table, [b.cap for b in backoffs.values() if b.cap is not None])
     fig.retrylab_plot = plot  # type: ignore[attr-defined]
@@ -138,8 +146,8 @@ class WaitBarsPlot:
     def __init__(self, fig: Figure, slots: int = 12, *, labels: bool = True) -> None:
         self.slots = check_int("slots", slots, low=1, high=100)
         self.ax = fig.add_subplot()
-        style(self.ax, None, _("retry number"), _("wait before the retry (ms)"))
-        x = np.arange(1, slots + 1)
+        style(self.ax, None, _(RETRY_AXIS), _(WAIT_AXIS))
+        x = np.arange(slots)  # retry n = 0, 1, ...
         zeros = np.zeros(slots)
         self.bands = self.ax.bar(x, zeros, width=0.85, color=PALETTE["sky"], alpha=0.35,
                                  label=_("jitter range"))
@@ -151,7 +159,7 @@ class WaitBarsPlot:
         self.cap_line = self.ax.axhline(0, color=PALETTE["black"], linestyle=(0, (6, 3)),
                                         linewidth=1.5, label=_("cap"))
         self.labels = [self.ax.text(i, 0, "", ha="center", va="bottom", fontsize=SMALL_PT)
-                       for i in range(1, slots + 1)] if labels else []
+                       for i in range(slots)] if labels else []
 
     def move(self, data: Schedule) -> None:
         """Show ``data``'s waits (at most ``slots``): heights, ranges, the cap line."""
@@ -172,7 +180,7 @@ class WaitBarsPlot:
         for i, label in enumerate(self.labels):
             label.set_visible(i < n)
             if i < n:
-                label.set_position((i + 1, data.waits[i]))
+                label.set_position((i, data.waits[i]))
                 label.set_text(str(data.waits[i]))
         cap = data.backoff.cap
         self.cap_line.set_visible(cap is not None)
@@ -184,8 +192,8 @@ class WaitBarsPlot:
         """The static part: the y range up to ``top_ms``, the x range (``retries`` bars, or
         every slot), the legend for ``growth`` (the cap's entry if there is a cap)."""
         n = self.slots if retries is None else retries
-        self.ax.set_xlim(0.4, n + 0.6)
-        self.ax.set_xticks(np.arange(1, n + 1))
+        self.ax.set_xlim(-0.6, n - 0.4)
+        self.ax.set_xticks(np.arange(n))
         self.ax.set_ylim(0, top_ms)
         self.bars.set_label(_("actual wait (seed {seed})").format(seed=seed))
         self.ceilings.set_label(_(CEILING_LABELS[growth]))

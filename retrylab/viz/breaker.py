@@ -20,7 +20,7 @@ from matplotlib.text import Text
 from ..core._check import check_int
 from ..core.breaker import CircuitBreaker, State, TraceRow, replay
 from ..core.constants import BREAKER_EVENTS
-from ..i18n import _
+from ..i18n import N_, _, ngettext
 from .explorer import Explorer, int_slider
 from .kit import PALETTE, SMALL_PT, STATE_COLOURS, new_figure, style
 
@@ -28,20 +28,20 @@ from .kit import PALETTE, SMALL_PT, STATE_COLOURS, new_figure, style
 
 NODE_XY: dict[State, tuple[float, float]] = {
     State.CLOSED: (0.0, 0.0), State.OPEN: (4.6, 0.0), State.HALF_OPEN: (2.3, 2.9)}
-NODE_TEXT = {State.CLOSED: "CLOSED\nall pass", State.OPEN: "OPEN\nnone sent",
-             State.HALF_OPEN: "HALF-OPEN\none trial"}
+NODE_TEXT = {State.CLOSED: N_("CLOSED\nall pass"), State.OPEN: N_("OPEN\nnone sent"),
+             State.HALF_OPEN: N_("HALF-OPEN\none trial")}
 #: The arrows: (source, target, curvature, generic label, label offset).
 ARROWS: tuple[tuple[State, State, float, str, tuple[float, float]], ...] = (
-    (State.CLOSED, State.OPEN, 0.0, "threshold failures in a row", (0.0, -0.8)),
-    (State.OPEN, State.HALF_OPEN, 0.25, "cooldown over", (1.0, 0.15)),
-    (State.HALF_OPEN, State.OPEN, 0.25, "trial failed", (-0.55, -0.35)),
-    (State.HALF_OPEN, State.CLOSED, 0.25, "trial succeeded", (-0.8, 0.15)),
+    (State.CLOSED, State.OPEN, 0.0, N_("threshold failures in a row"), (0.35, -0.8)),
+    (State.OPEN, State.HALF_OPEN, 0.25, N_("cooldown over"), (1.0, 0.15)),
+    (State.HALF_OPEN, State.OPEN, 0.25, N_("trial failed"), (-0.55, -0.35)),
+    (State.HALF_OPEN, State.CLOSED, 0.25, N_("trial succeeded"), (-0.8, 0.15)),
 )
 RADIUS = 0.78
 
 
 def _times(n: int) -> str:
-    return f"{n} time" if n == 1 else f"{n} times"
+    return ngettext("({n} time)", "({n} times)", n).format(n=n)
 
 
 def arrow_labels(counts: Mapping[tuple[State, State], int] | None = None,
@@ -55,13 +55,14 @@ def arrow_labels(counts: Mapping[tuple[State, State], int] | None = None,
     'cooldown of\\n5000 ms over\\n(2 times)'
     """
     labels: dict[tuple[State, State], str] = {}
-    for source, target, _rad, text, _offset in ARROWS:
+    for source, target, _rad, generic, _offset in ARROWS:
+        text = _(generic)
         if source is State.CLOSED and threshold is not None:
-            text = f"{threshold} failures in a row"
+            text = _("{threshold} failures in a row").format(threshold=threshold)
         if source is State.OPEN and cooldown is not None:
-            text = f"cooldown of\n{cooldown} ms over"
+            text = _("cooldown of\n{cooldown} ms over").format(cooldown=cooldown)
         if counts is not None:
-            text += f"\n({_times(int(counts.get((source, target), 0)))})"
+            text += "\n" + _times(int(counts.get((source, target), 0)))
         labels[(source, target)] = text
     return labels
 
@@ -80,10 +81,10 @@ def draw_breaker_diagram(ax: Axes, counts: Mapping[tuple[State, State], int] | N
                         linewidth=4 if now else 1.2, zorder=3)
         ax.add_patch(circle)
         nodes[state] = circle
-        ax.text(x, y, NODE_TEXT[state], ha="center", va="center", fontsize=fontsize, zorder=4)
+        ax.text(x, y, _(NODE_TEXT[state]), ha="center", va="center", fontsize=fontsize, zorder=4)
         if now:
             above = state is State.HALF_OPEN  # below it, the arrows cross
-            ax.text(x, y + RADIUS + 0.1 if above else y - RADIUS - 0.1, "current state",
+            ax.text(x, y + RADIUS + 0.1 if above else y - RADIUS - 0.1, _("current state"),
                     ha="center", va="bottom" if above else "top", fontsize=11,
                     fontweight="bold", zorder=4)
     labels = arrow_labels(counts, threshold, cooldown)
@@ -103,7 +104,7 @@ def draw_breaker_diagram(ax: Axes, counts: Mapping[tuple[State, State], int] | N
                                  connectionstyle="arc3,rad=1.8", arrowstyle="-|>",
                                  mutation_scale=18, linewidth=1.6, color=PALETTE["black"],
                                  zorder=2))
-    ax.text(x - 1.75, y + 0.8, "success resets\nthe failure count", ha="center",
+    ax.text(x - 1.75, y + 0.7, _("success resets\nthe failure count"), ha="center",
             va="bottom", fontsize=fontsize)
     ax.set_xlim(-2.9, 6.8)
     ax.set_ylim(-1.5, 4.1)
@@ -130,8 +131,8 @@ def breaker_diagram(counts: Mapping[tuple[State, State], int] | None = None,
     fig = new_figure((7.5, 5.0))
     ax = fig.add_subplot()
     texts = draw_breaker_diagram(ax, counts, current, threshold=threshold, cooldown=cooldown)
-    ax.set_title(title or "Circuit breaker: three states (current: "
-                 f"{State(current).value.replace('_', '-')})", fontsize=14)
+    ax.set_title(title or _("Circuit breaker: three states (current: {state})").format(
+        state=_(State(current).value.replace("_", "-"))), fontsize=14)
     fig.retrylab_labels = texts  # type: ignore[attr-defined]
     return fig
 
@@ -185,9 +186,9 @@ def timeline_segments(rows: Sequence[TraceRow], cooldown: int,
 LANES = {"succeeded": 2, "failed": 1, "blocked": 0}
 #: How each kind of request is marked on the timeline: (marker, colour, label).
 TIMELINE_KINDS = {
-    "succeeded": ("o", PALETTE["green"], "sent: succeeded"),
-    "failed": ("X", PALETTE["vermillion"], "sent: failed"),
-    "blocked": ("s", PALETTE["grey"], "blocked: not sent"),
+    "succeeded": ("o", PALETTE["green"], N_("sent: succeeded")),
+    "failed": ("X", PALETTE["vermillion"], N_("sent: failed")),
+    "blocked": ("s", PALETTE["grey"], N_("blocked: not sent")),
 }
 
 
@@ -206,21 +207,22 @@ def draw_breaker_timeline(ax: Axes, rows: Sequence[TraceRow], cooldown: int, *,
         xs = [r.now for r in shown if _kind(r) == kind]
         ax.plot(xs, [LANES[kind]] * len(xs), linestyle="none", marker=marker,
                 markersize=11, markerfacecolor=colour, markeredgecolor=PALETTE["black"],
-                label=label, zorder=3)
+                label=_(label), zorder=3)
     for r in shown:
         if r.state_after is State.OPEN and r.state_before is not State.OPEN:
             ax.annotate("", xy=(r.now + cooldown, 2.75), xytext=(r.now, 2.75),
                         arrowprops={"arrowstyle": "<->", "color": PALETTE["black"]})
-            ax.text(r.now + cooldown / 2, 2.85, f"cooldown {cooldown} ms", ha="center",
+            ax.text(r.now + cooldown / 2, 2.85, _("cooldown {cooldown} ms").format(
+                cooldown=cooldown), ha="center",
                     va="bottom", fontsize=SMALL_PT)
     if shown and upto is not None:
         ax.axvline(shown[-1].now, color=PALETTE["black"], linewidth=1.5, linestyle=":")
     ax.set_xlim(-200, stop)
     ax.set_ylim(-0.6, 3.4)
-    ax.set_yticks(list(LANES.values()), list(LANES))
-    style(ax, None, "logical time (ms)", "request")
+    ax.set_yticks(list(LANES.values()), [_(lane) for lane in LANES])
+    style(ax, None, _("logical time (ms)"), _("request"))
     handles: list[Any] = [Patch(color=STATE_COLOURS[s.value], alpha=0.4,
-                                label=s.value.replace("_", "-")) for s in State]
+                                label=_(s.value.replace("_", "-"))) for s in State]
     handles += ax.get_legend_handles_labels()[0]
     ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=6,
               frameon=False, fontsize=SMALL_PT, handletextpad=0.4, columnspacing=1.0)
@@ -253,8 +255,9 @@ def breaker_timeline(rows: Sequence[TraceRow] | None = None, cooldown: int = 500
     draw_breaker_timeline(ax, rows, cooldown, upto=upto)
     shown = rows if upto is None else rows[:upto]
     sent = sum(r.allowed for r in shown)
-    ax.set_title(title or f"Breaker timeline (threshold {threshold}, cooldown {cooldown} ms)"
-                 f": sent {sent}, blocked {len(shown) - sent}")
+    ax.set_title(title or _("Breaker timeline (threshold {threshold}, cooldown {cooldown} "
+                            "ms): sent {sent}, blocked {blocked}").format(
+        threshold=threshold, cooldown=cooldown, sent=sent, blocked=len(shown) - sent))
     return fig
 
 
@@ -293,10 +296,10 @@ class BreakerPlot:
                     patch.set_patchA(proxies[id(patch.patchA)])
                 if id(patch.patchB) in proxies:
                     patch.set_patchB(proxies[id(patch.patchB)])
-        self.current = self.diagram.text(0, 0, "current state", ha="center", fontsize=11,
+        self.current = self.diagram.text(0, 0, _("current state"), ha="center", fontsize=11,
                                          fontweight="bold", zorder=4)
         for t in self.diagram.texts:  # the one draw_breaker_diagram put at CLOSED
-            if t is not self.current and t.get_text() == "current state":
+            if t is not self.current and t.get_text() == _("current state"):
                 t.set_visible(False)
         ax = self.timeline
         self.bands = PolyCollection([], transform=ax.get_xaxis_transform(), alpha=0.28,
@@ -306,7 +309,7 @@ class BreakerPlot:
         for kind, (marker, colour, label) in TIMELINE_KINDS.items():
             self.markers[kind] = ax.plot([], [], linestyle="none", marker=marker,
                                          markersize=11, markerfacecolor=colour,
-                                         markeredgecolor=PALETTE["black"], label=label,
+                                         markeredgecolor=PALETTE["black"], label=_(label),
                                          zorder=3)[0]
         self.now_line = ax.axvline(np.nan, color=PALETTE["black"], linewidth=1.5,
                                    linestyle=":")
@@ -320,10 +323,10 @@ class BreakerPlot:
             arrow.set_visible(False)
             note.set_visible(False)
         ax.set_ylim(-0.6, 3.4)
-        ax.set_yticks(list(LANES.values()), list(LANES))
-        style(ax, None, "logical time (ms)", "request")
+        ax.set_yticks(list(LANES.values()), [_(lane) for lane in LANES])
+        style(ax, None, _("logical time (ms)"), _("request"))
         handles: list[Any] = [Patch(color=STATE_COLOURS[s.value], alpha=0.4,
-                                    label=s.value.replace("_", "-")) for s in State]
+                                    label=_(s.value.replace("_", "-"))) for s in State]
         handles += list(self.markers.values())
         ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=3,
                   frameon=False, fontsize=SMALL_PT, handletextpad=0.4, columnspacing=1.0)
@@ -376,7 +379,7 @@ class BreakerPlot:
                 arrow.xy = (opened[i] + cooldown, 2.75)
                 arrow.set_position((opened[i], 2.75))  # the tail (xytext)
                 note.set_position((opened[i] + cooldown / 2, 2.85))
-                note.set_text(f"cooldown {cooldown} ms")
+                note.set_text(_("cooldown {cooldown} ms").format(cooldown=cooldown))
         self.now_line.set_xdata([shown[-1].now if shown else np.nan] * 2)
         if self.timeline.get_xlim()[1] != stop:  # another trace: a new static part
             self.timeline.set_xlim(-200, stop)
@@ -450,6 +453,8 @@ class BreakerExplorer(Explorer):
 
     def setup(self, fig: Figure) -> None:
         self.plot = BreakerPlot(fig, animated=True)
+
+    known_levels = tuple(State)  # drawn when made: a step into a state only blits
 
     def level(self, result: BreakerRun) -> Hashable:
         return result.state  # the diagram's nodes: three saved backgrounds

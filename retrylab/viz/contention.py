@@ -24,7 +24,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
 from ..core._check import check_choice
-from ..i18n import N_, _, number
+from ..i18n import N_, _, number, pgettext
 from ..sim.contention import STRATEGIES, ContentionResult, contention, sweep_table
 from ..sim.layered import expected_layered_load, layered_calls
 from .controls import choice_slider, int_slider
@@ -170,7 +170,7 @@ def layered_load(layers: int = 3, attempts: int | Sequence[int] = 3, requests: i
                 ha="center", va="bottom", fontsize=12, fontweight="bold")
     ax.axhline(expected_layered_load(layers, attempts, failure_rate), color=PALETTE["black"],
                linestyle="--", linewidth=1.2, label=_("arithmetic for the bottom service"))
-    ax.set_xticks(x, df["service"].tolist())
+    ax.set_xticks(x, [_(name) for name in df["service"].tolist()])  # the lesson's names
     per = attempts if isinstance(attempts, int) else "/".join(str(a) for a in attempts)
     style(ax, _("{layers} layers x {per} attempts, bottom failing {rate}: {calls} calls "
                 "per request").format(
@@ -236,7 +236,7 @@ class ContentionExplorer(Explorer):
     title = "the AWS contention experiment"
     figsize = (9.0, 4.0)
     margins: ClassVar[Mapping[str, float]] = {
-        "left": 0.09, "right": 0.98, "top": 0.87, "bottom": 0.22, "wspace": 0.28}
+        "left": 0.115, "right": 0.98, "top": 0.87, "bottom": 0.22, "wspace": 0.28}
 
     @classmethod
     def make_controls(cls) -> dict[str, Any]:
@@ -279,16 +279,16 @@ class ContentionExplorer(Explorer):
         self.bars_time = self.ax_time.bar(x, np.ones(len(x)), color=colours,
                                           edgecolor=PALETTE["black"])
         labels = [_("expo-\nnential"), _("full"), _("equal"), _("decorr-\nelated"),
-                  _("no\nbackoff")]
+                  pgettext("tick", "no\nbackoff")]  # a bar's width: Turkish in one word
         for ax in (self.ax_calls, self.ax_time):
             ax.set_xticks(x, labels)
         style(self.ax_calls, _("work: calls sent"), None,
-              _("calls (mean of {runs} runs)").format(runs=EXPLORER_RUNS))
+              _("calls\n(mean of {runs} runs)").format(runs=EXPLORER_RUNS))
         style(self.ax_time, _("time until all are done"), None, _("time (ms, log)"))
         self.ax_time.set_yscale("log")
         self.ax_time.set_ylim(*TIME_RANGE_MS)
         fig.suptitle(_("N clients race to update one row: the strategy picked is "
-                       "outlined (readout: the numbers)"), fontsize=14)
+                       "outlined"), fontsize=14)
         return [*self.bars_calls, *self.bars_time]
 
     def level(self, result: ContentionRun) -> Hashable:

@@ -17,9 +17,10 @@ import ipywidgets as widgets
 from ..i18n import _, number, pgettext
 from .i18n import translate
 
-__all__ = ["CONTROL_MIN_WIDTH", "UNITS", "align_descriptions", "choice", "choice_slider",
-           "explain_message", "float_slider", "int_slider", "label_of", "limit_note",
-           "neighbours", "toggle"]
+__all__ = ["CONTROL_MIN_WIDTH", "NUMBER_BOX_WIDTH", "TRACK_MIN_WIDTH", "UNITS",
+           "align_descriptions", "choice", "choice_slider", "explain_message", "float_slider",
+           "int_slider", "label_of", "limit_note", "limit_notes", "neighbours", "number_box",
+           "toggle"]
 
 _STYLE = {"description_width": "initial"}
 _LAYOUT = {"width": "420px"}
@@ -32,10 +33,15 @@ UNITS: dict[str, str] = {
     "base": "ms", "cap": "ms", "cooldown": "ms", "width": "ms", "timeout": "ms",
     "hedging_delay": "ms", "failure_rate_threshold": "%",
 }
-#: At most this many options are shown as buttons side by side; more make a drop-down
-#: 0 for now: in a 260 px grid cell ipywidgets 8 puts a ToggleButtons' label above its
-#: buttons, even for two (the storm explorer grew from 634 to 662 px), so every
-#: categorical choice is a Dropdown until the grid gives buttons a wider cell.
+#: At most this many options are shown as buttons side by side; more make a drop-down.
+#: 0: every categorical choice is a Dropdown, for two measured reasons (issue 25).
+#: Height: in a 260 px grid cell ipywidgets 8 puts a ToggleButtons' label above its
+#: buttons, even for two (the storm explorer grew from 634 to 662 px in Chromium).
+#: Names: a ToggleButtons' label is a ``<label>`` tied to no button, so a screen reader
+#: reads each button by its option alone ("linear", never "growth"), while a Dropdown's
+#: ``<select>`` is named by its label (ARIA snapshot: ``combobox "growth"``). A keyboard
+#: user opens a Dropdown with Alt+ArrowDown (a plain ArrowDown on a closed select is
+#: JupyterLab's "next cell" shortcut), moves with the arrows and picks with Enter.
 TOGGLE_MAX_OPTIONS = 0
 
 
@@ -211,6 +217,52 @@ def choice_slider(name: str, options: Sequence[Any], value: Any, *,
     return choice(name, options, value)
 
 
+#: The width of a slider's number box: six digits and the spin arrows (every pixel it takes
+#: comes off the slider's track).
+NUMBER_BOX_WIDTH = "68px"
+#: The shortest a slider's track may be in the control grid (with its margins): a
+#: column is made wider, and the grid gets fewer columns, rather than the track shorter.
+TRACK_MIN_WIDTH = "64px"
+
+
+def number_box(slider: Any) -> Any:
+    """A number box beside ``slider`` that shows its value and sets it: the slider's
+    readout, readable by a screen reader (ipywidgets 8 gives a slider's handle no
+    accessible name and no trait to set one; a text box without a description
+    takes its ``tooltip`` as its title, which is its accessible name).
+
+    The box has the slider's range and step and is linked to it both ways
+    (``ipywidgets.link``, kernel side), so typing a value and pressing Enter
+    moves the slider, and moving the slider updates the box; the slider's own
+    readout is hidden. ``None`` for a control that is not a numeric slider.
+
+    >>> base = int_slider("base", 200, 50, 2000, 50)
+    >>> box = number_box(base)
+    >>> type(box).__name__, box.tooltip, box.value, base.readout
+    ('BoundedIntText', 'base (ms)', 200, False)
+    >>> box.value = 450; base.value
+    450
+    >>> base.value = 2000; box.value
+    2000
+    >>> number_box(choice("jitter", ("none", "full"), "full")) is None
+    True
+    """
+    if isinstance(slider, widgets.IntSlider):
+        kind: Any = widgets.BoundedIntText
+    elif isinstance(slider, widgets.FloatSlider):
+        kind = widgets.BoundedFloatText
+    else:
+        return None
+    box = kind(value=slider.value, min=slider.min, max=slider.max, step=slider.step,
+               description="", tooltip=slider.description, disabled=slider.disabled,
+               layout=widgets.Layout(width=NUMBER_BOX_WIDTH, flex="0 0 auto"))
+    box.add_class("retrylab-number")
+    slider.readout = False
+    widgets.link((slider, "value"), (box, "value"))
+    widgets.link((slider, "disabled"), (box, "disabled"))
+    return box
+
+
 def limit_note(name: str, control: Any) -> str:
     """What a slider at an end of its range says, so a key press there has a sign
     ("" inside its range or for a choice).
@@ -230,6 +282,31 @@ def limit_note(name: str, control: Any) -> str:
         return _("{name} is at its minimum, {value}: it goes no lower").format(
             name=label, value=number(control.value))
     return ""
+
+
+def limit_notes(controls: Mapping[str, Any], moved: str | None = None) -> str:
+    """What the explorer says about its sliders at an end of their range: one
+    :func:`limit_note` each, the control just ``moved`` first ("" when none is).
+
+    A key press at a slider's end changes nothing, so the kernel never hears of
+    it: the note must already be on screen before that press. It therefore names
+    every enabled slider that sits at an end, not only the one that moved (a
+    slider that started at its maximum, or was left at its minimum, is named too).
+
+    >>> sliders = {"base": int_slider("base", 50, 50, 2000, 50),
+    ...            "cap": int_slider("cap", 20000, 100, 20000, 100),
+    ...            "factor": float_slider("factor", 2.0, 1.0, 4.0)}
+    >>> for note in limit_notes(sliders, moved="cap").split("; "): print(note)
+    cap (ms) is at its maximum, 20000: it goes no higher
+    base (ms) is at its minimum, 50: it goes no lower
+    >>> limit_notes({"factor": sliders["factor"]})
+    ''
+    """
+    order = [name for name in controls if name == moved]
+    order += [name for name in controls if name != moved]
+    notes = [limit_note(name, controls[name]) for name in order
+             if not getattr(controls[name], "disabled", False)]
+    return "; ".join(note for note in notes if note)
 
 
 def align_descriptions(controls: Iterable[Any]) -> str:

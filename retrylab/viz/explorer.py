@@ -83,8 +83,9 @@ from __future__ import annotations
 
 import base64
 import html
+import time
 import traceback
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -94,12 +95,15 @@ from matplotlib.figure import Figure
 from ..core._check import check_int
 from .controls import (
     CONTROL_MIN_WIDTH,
+    NUMBER_BOX_WIDTH,
+    TRACK_MIN_WIDTH,
     align_descriptions,
     choice_slider,
     explain_message,
     float_slider,
     int_slider,
-    limit_note,
+    limit_notes,
+    number_box,
     options_of,
 )
 from .kit import (
@@ -146,8 +150,11 @@ class Explorer:
 
     The parts, in the order they are stacked in :attr:`widget` (a VBox with CSS
     class ``retrylab-explorer``): the controls, in a grid of columns as many as
-    the width allows (class ``retrylab-controls``); the readout
-    (``ipywidgets.HTML``, class ``retrylab-readout``); the message
+    the width allows (class ``retrylab-controls``; each numeric slider with its
+    :func:`~retrylab.viz.controls.number_box` beside it, the readout a screen
+    reader can name); the limit note (class ``retrylab-limit``: the sliders at
+    an end of their range, see :func:`~retrylab.viz.controls.limit_notes`); the
+    readout (``ipywidgets.HTML``, class ``retrylab-readout``); the message
     (``ipywidgets.HTML``, class ``retrylab-message``, empty when all is well,
     the ValueError text on bad input, naming the slider that moved and the
     fix, see :meth:`explain`); the image; and an ``ipywidgets.Output`` (class
@@ -176,6 +183,10 @@ class Explorer:
     #: How many settings' results and PNGs to keep (0: no cache). A result can be
     #: large (a fleet's per-client table): lower it for those.
     cache_size: ClassVar[int] = 32
+    #: Levels whose backgrounds are drawn when the explorer is made (a few, fixed, each
+    #: met often: the breaker's three states), so no key press pays for a full draw.
+    #: A level's static part depends on the level alone, so the bytes are the same.
+    known_levels: ClassVar[tuple[Hashable, ...]] = ()
 
     # -- what a subclass supplies ------------------------------------------------
 
@@ -263,8 +274,12 @@ class Explorer:
 
     def __init__(self, **values: Any) -> None:
         self.controls: dict[str, Any] = self.make_controls()
-        align_descriptions(self.controls.values())
+        self._label_width = align_descriptions(self.controls.values())
         self.redraws = 0
+        #: the last redraws' times in ms, oldest first: (compute, draw + PNG, setting the
+        #: widgets' values, which sends them to the page); a cache hit computes and
+        #: renders nothing. Benchmarks read it from a live kernel.
+        self.redraw_ms: deque[tuple[float, float, float]] = deque(maxlen=256)
         self._moved: str | None = None
         self._cache: OrderedDict[tuple[tuple[str, Any], ...], tuple[Any, str, bytes]] = (
             OrderedDict())
@@ -292,6 +307,7 @@ class Explorer:
                 if self.margins is None and self.figure.get_layout_engine() is not None:
                     self.figure.canvas.draw()  # the layout, once: then fixed
                     self.figure.set_layout_engine("none")
+            self._draw_backgrounds(self.known_levels if self._animated else ())
             self.image = widgets.Image(format="png")
             self.image.add_class("retrylab-image")
         self.readout_widget = widgets.HTML()
@@ -304,10 +320,22 @@ class Explorer:
         self.limit_widget.add_class("retrylab-limit")
         self.errors = widgets.Output()
         self.errors.add_class("retrylab-errors")
-        for w in self.controls.values():
+        #: each numeric slider's number box (its readout, with an accessible name)
+        self.number_boxes: dict[str, Any] = {}
+        cells: list[Any] = []
+        for name, w in self.controls.items():
             w.layout.width = "auto"  # fill a grid cell
-        grid = widgets.GridBox(list(self.controls.values()), layout=widgets.Layout(
-            grid_template_columns=f"repeat(auto-fill, minmax({CONTROL_MIN_WIDTH}, 1fr))",
+            box = number_box(w)
+            if box is None:
+                cells.append(w)
+                continue
+            self.number_boxes[name] = box
+            w.layout.flex = "1 1 auto"
+            w.layout.min_width = "0"
+            cells.append(widgets.HBox([w, box], layout=widgets.Layout(width="auto",
+                                                                     align_items="center")))
+        grid = widgets.GridBox(cells, layout=widgets.Layout(
+            grid_template_columns=f"repeat(auto-fill, minmax({self._column_width()}, 1fr))",
             grid_gap="0px 16px", width="100%"))
         grid.add_class("retrylab-controls")
         parts: list[Any] = [grid, self.limit_widget, self.readout_widget, self.message_widget]
@@ -323,12 +351,23 @@ class Explorer:
         for w in self.controls.values():
             w.observe(self._on_change, names="value")
         self._grey_out()
+        self._show_limits()
         self.redraw()
         if self._error:
             raise ExplorerError(f"the first render of {type(self).__name__} failed:\n"
                                 f"{self._error}")
         if self._message:
             raise ValueError(self._message)
+
+    def _column_width(self) -> str:
+        """The narrowest a column of the control grid may be: :data:`CONTROL_MIN_WIDTH`,
+        or wider when the labels are long (Turkish: "yedek istek gecikmesi (ms)"), so a
+        label, a number box and a usable slider track always fit in one cell (else the
+        track shrank to nothing and the labels were cut)."""
+        if not self._label_width or not self.number_boxes:  # choices only: no track
+            return CONTROL_MIN_WIDTH
+        return (f"max({CONTROL_MIN_WIDTH}, calc({self._label_width} + {NUMBER_BOX_WIDTH}"
+                f" + {TRACK_MIN_WIDTH}))")
 
     # -- reading ---------------------------------------------------------------
 
@@ -385,22 +424,27 @@ class Explorer:
 
     def redraw(self) -> None:
         """Compute, draw and render for the current values (the controls' callback)."""
+        t0 = time.perf_counter()
         values = self.canonical(self.values)
         key = tuple(values.items())
         cached = self._cache.get(key)
+        t1 = t2 = t0
         try:
             if cached is not None:
                 self._cache.move_to_end(key)
                 result, text, png = cached
                 if self.figure is not None:
                     self._draw(result)  # the artists match the image; no render
+                t1 = t2 = time.perf_counter()
             else:
                 result = self.compute(**values)
                 text = self.readout_text(result)
+                t1 = time.perf_counter()
                 png = b""
                 if self.figure is not None:
                     self._draw(result)
                     png = self._render()
+                t2 = time.perf_counter()
                 if self.cache_size > 0:
                     self._cache[key] = (result, text, png)
                     while len(self._cache) > self.cache_size:
@@ -413,7 +457,7 @@ class Explorer:
             return
         self._readout = text
         self.readout_widget.value = (
-            f'<div style="white-space:pre-wrap;font-size:1.1em;line-height:1.35">'
+            f'<div style="white-space:pre-wrap;font-size:1.1em;line-height:1.3">'
             f"{html.escape(text)}</div>")
         if self.image is not None:
             self._png = png
@@ -422,6 +466,14 @@ class Explorer:
         self._error = ""
         self.errors.outputs = ()
         self.redraws += 1
+        t3 = time.perf_counter()
+        self.redraw_ms.append(((t1 - t0) * 1000, (t2 - t1) * 1000, (t3 - t2) * 1000))
+
+    def clear_cache(self) -> None:
+        """Forget every cached redraw: the next setting is computed and rendered anew, as a
+        setting never drawn before is (benchmarks time that). The saved backgrounds stay:
+        they are part of the explorer by construction."""
+        self._cache.clear()
 
     # -- internals ---------------------------------------------------------------
 
@@ -433,6 +485,21 @@ class Explorer:
                 self.apply_level(level)
                 self._level = level
             self.draw(result)
+
+    def _draw_backgrounds(self, levels: Iterable[Hashable]) -> None:
+        """Draw and save the background of each of ``levels`` (the next redraw applies its
+        own level again: :data:`_NO_LEVEL`)."""
+        fig = self.figure
+        assert fig is not None
+        canvas = agg_canvas(fig)
+        with classroom():
+            for level in levels:
+                if level in self.backgrounds:
+                    continue
+                self.apply_level(level)
+                canvas.draw()  # type: ignore[no-untyped-call]  # skips the animated artists
+                self.backgrounds[level] = canvas.copy_from_bbox(fig.bbox)  # type: ignore[no-untyped-call]
+        self._level = _NO_LEVEL
 
     def _render(self) -> bytes:
         """The figure's PNG: the level's background restored, the animated artists drawn
@@ -458,11 +525,17 @@ class Explorer:
     def _on_change(self, change: Mapping[str, Any]) -> None:
         owner = change.get("owner")
         self._moved = next((n for n, w in self.controls.items() if w is owner), None)
-        note = limit_note(self._moved, owner) if self._moved is not None else ""
-        self.limit_widget.value = (
-            "" if not note else f'<span style="color:#555">{html.escape(note)}</span>')
         self._grey_out()
+        self._show_limits()
         self.redraw()
+
+    def _show_limits(self) -> None:
+        """Name the sliders at an end of their range (the one just moved first), so a
+        key press there, which changes nothing, has a sign already on screen."""
+        note = limit_notes(self.controls, self._moved)
+        value = "" if not note else f'<span style="color:#555">{html.escape(note)}</span>'
+        if self.limit_widget.value != value:
+            self.limit_widget.value = value
 
     def canonical(self, values: Mapping[str, Any]) -> dict[str, Any]:
         """``values`` with each inactive control at its default: the same result, so one

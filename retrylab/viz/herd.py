@@ -151,7 +151,7 @@ class HerdExplorer(Explorer):
     title = "the herd"
     figsize = (9.0, 4.4)
     margins: ClassVar[Mapping[str, float]] = {
-        "left": 0.08, "right": 0.98, "top": 0.84, "bottom": 0.14, "wspace": 0.1}
+        "left": 0.08, "right": 0.97, "top": 0.84, "bottom": 0.14, "wspace": 0.1}
 
     @classmethod
     def make_controls(cls) -> dict[str, Any]:

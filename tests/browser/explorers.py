@@ -62,7 +62,8 @@ JS_CONTROLS = r"""
     '.widget-slider, .widget-dropdown, .widget-checkbox, .widget-toggle-buttons,' +
     ' .widget-radio, .widget-text')).map(el => {
   const label = el.querySelector(':scope > .widget-label');
-  let name = label ? label.textContent.trim() : '';
+  // a Checkbox's outer label holds only a zero-width space (its text is beside the box)
+  let name = label ? label.textContent.replace(/\u200b/g, '').trim() : '';
   if (el.classList.contains('widget-slider')) {
     const h = el.querySelector('.noUi-handle');
     return {name, kind: 'slider', text: el.querySelector('.widget-readout')?.textContent.trim(),

@@ -56,6 +56,21 @@ JS_SLIDER_TEXT = r"""
 """
 
 
+#: How a keyboard user changes a dropdown in JupyterLab: Alt+ArrowDown opens its list,
+#: ArrowDown moves to the next option, Enter picks it. A plain ArrowDown on the closed
+#: <select> does nothing there: JupyterLab's command-mode shortcut for ArrowDown
+#: (notebook:move-cursor-down, on any focused element that is not read-write) takes the
+#: key first and prevents its default, so the select never sees it.
+DROPDOWN_KEYS = ("Alt+ArrowDown", "ArrowDown", "Enter")
+
+
+JS_CHOICE_TEXT = r"""
+(box) => Array.from(box.querySelectorAll('select, input[type=checkbox], .mod-active'))
+  .map(e => e.tagName === 'SELECT' ? e.selectedIndex : e.tagName === 'INPUT' ? e.checked
+       : e.textContent).join('|')
+"""
+
+
 def key_for(vertical: bool, at_max: bool) -> str:
     """The arrow key that moves a slider one step (back, if it is at its maximum)."""
     if vertical:
@@ -119,6 +134,43 @@ class ExplorerDriver:
                 continue
             return True
         return False
+
+    def choice_target(self, control: Control) -> tuple[Any, tuple[str, ...]]:
+        """The element a keyboard user focuses to change choice ``control``, and the keys
+        that change it: a dropdown's <select> (:data:`DROPDOWN_KEYS`; ArrowUp instead
+        when its last option is picked), a checkbox's box
+        (Space), toggle buttons' first inactive button (Enter)."""
+        el = self.box.locator(".widget-dropdown, .widget-checkbox, .widget-toggle-buttons"
+                              ).filter(has_text=control.name).first
+        if control.kind == "dropdown":
+            select = el.locator("select").first
+            last = select.evaluate("s => s.selectedIndex === s.options.length - 1")
+            return select, DROPDOWN_KEYS if not last else tuple(
+                "ArrowUp" if k == "ArrowDown" else k for k in DROPDOWN_KEYS)
+        if control.kind == "checkbox":
+            return el.locator("input").first, ("Space",)
+        return el.locator("button:not(.mod-active)").first, ("Enter",)
+
+    def step_choice(self, control: Control) -> tuple[bool, bool]:
+        """Focus choice ``control`` and press its keys: (took focus, changed its value)."""
+        target, keys = self.choice_target(control)
+        before = self._choices()
+        target.focus()
+        focused = bool(target.evaluate(
+            "e => e.matches(':focus-visible') || e.matches(':focus')"))
+        for key in keys:
+            self.page.keyboard.press(key)
+            self.page.wait_for_timeout(100)
+        try:
+            self.page.wait_for_function(
+                "([box, before]) => (" + JS_CHOICE_TEXT + ")(box) !== before",
+                arg=[self.box.element_handle(), before], timeout=3_000, polling=50)
+        except Exception:
+            return focused, False
+        return focused, True
+
+    def _choices(self) -> str:
+        return str(self.box.evaluate(JS_CHOICE_TEXT))
 
     def wait_redraw(self, old_src: str | None, timeout_ms: float = 30_000) -> float:
         """Wait for a new image src; return ms from the last keydown to the change."""
