@@ -14,7 +14,7 @@ from typing import Any
 
 from ..core.outcome import Outcome
 from ..core.policy import RetryPolicy
-from ..i18n import _
+from ..i18n import N_, _
 from ..lessons.mobile_code import kotlin_run
 from ..lessons.mobile_mistakes import LIFECYCLE_LOOPS, lifecycle_table, outage_cost
 from . import Feedback, as_wholes, prompt, right, shown, unanswered, wrong
@@ -58,6 +58,19 @@ def _wholes(answer: Any) -> list[int] | None:
         return None
 
 
+#: :func:`_chosen`'s sentences, one per kind of set asked for (whole sentences, so
+#: each can be translated as one).
+_SET_PROMPT = {"labels": N_("a set of labels such as {example}"),
+               "loop names": N_("a set of loop names such as {example}")}
+_SET_GIVE = {"labels": N_("{name}={value}: give a set of labels, e.g. {example}."),
+             "loop names": N_("{name}={value}: give a set of loop names, e.g. {example}.")}
+_SET_UNREAD = {"labels": N_("{name}: could not read it as a set of labels, e.g. {example}."),
+               "loop names": N_("{name}: could not read it as a set of loop names, "
+                                "e.g. {example}.")}
+_NOT_KNOWN = {"one of the labels": N_("{value} is not one of the labels: {known}."),
+              "a loop in the table": N_("{value} is not a loop in the table: {known}.")}
+
+
 def _chosen(name: str, answer: Any, what: str, example: Sequence[str],
             known: Sequence[str], known_as: str) -> set[str] | Feedback:
     """``answer`` as a set of labels from ``known``, or the Feedback saying what is off.
@@ -73,21 +86,24 @@ def _chosen(name: str, answer: Any, what: str, example: Sequence[str],
     """
     if unanswered(answer):
         quoted = ", ".join(f'"{e}"' for e in example)
-        return prompt(f"a set of {what} such as {{{quoted}}}")
+        return prompt(_(_SET_PROMPT[what]).format(example="{" + quoted + "}"))
     shown = ", ".join(repr(e) for e in example)
     if isinstance(answer, (str, bytes, dict)) or not isinstance(answer, Iterable):
-        return wrong(f"{name}={answer!r:.60}: give a set of {what}, e.g. {{{shown}}}.")
+        return wrong(_(_SET_GIVE[what]).format(name=name, value=f"{answer!r:.60}",
+                                               example="{" + shown + "}"))
     given: set[str] = set()
     try:
         for a in islice(answer, MAX_ITEMS):
             if isinstance(a, bool) or not isinstance(a, (str, int)):
-                return wrong(f"{a!r:.40} is not {known_as}: {', '.join(known)}.")
+                return wrong(_(_NOT_KNOWN[known_as]).format(value=f"{a!r:.40}",
+                                                            known=", ".join(known)))
             given.add(str(a))
     except Exception:  # a generator that raises: report, never raise at the student
-        return wrong(f"{name}: could not read it as a set of {what}, e.g. {{{shown}}}.")
+        return wrong(_(_SET_UNREAD[what]).format(name=name, example="{" + shown + "}"))
     unknown = sorted(given - set(known))
     if unknown:
-        return wrong(f"{unknown[0]!r:.40} is not {known_as}: {', '.join(known)}.")
+        return wrong(_(_NOT_KNOWN[known_as]).format(value=f"{unknown[0]!r:.40}",
+                                                    known=", ".join(known)))
     return given
 
 
@@ -110,25 +126,26 @@ def check_retryable(answer: Any) -> Feedback:
         return given
     for label in sorted(given - KEYLESS_POST_SAFE):
         if label == "network":
-            return wrong("'network' on a POST without a key: the server may have stored "
-                         "the write before the answer was lost; retrying could store it "
-                         "twice.")
+            return wrong(_("'network' on a POST without a key: the server may have stored "
+                           "the write before the answer was lost; retrying could store it "
+                           "twice."))
         if label in ("502", "503"):
-            return wrong(f"{label!r} may store a duplicate: a {label} can come from a "
-                         "gateway after the server behind it stored the write. Unless the "
-                         f"server says it did not act, a keyless POST retried after a "
-                         f"{label} risks a second record.")
-        return wrong(f"{label!r} stores nothing twice, but retrying is useless: the server "
-                     "rejected the request itself, and the same request gets the same "
-                     "answer.")
+            return wrong(_("{quoted} may store a duplicate: a {label} can come from a "
+                           "gateway after the server behind it stored the write. Unless the "
+                           "server says it did not act, a keyless POST retried after a "
+                           "{label} risks a second record.")
+                         .format(quoted=repr(label), label=label))
+        return wrong(_("{quoted} stores nothing twice, but retrying is useless: the server "
+                       "rejected the request itself, and the same request gets the same "
+                       "answer.").format(quoted=repr(label)))
     if not given:
-        return wrong("an empty set: one of them is both worth retrying and safe for a "
-                     "keyless POST. Which answer says the server did not act, and can "
-                     "change with time?")
-    return right("429 only: the rate limiter turned the request away before it was "
-                 "handled, and the limit resets. A 502/503 or a network error may follow "
-                 "a stored write, so a keyless POST needs an idempotency key to be "
-                 "retried after them; the 4xx are rejections that will not change.")
+        return wrong(_("an empty set: one of them is both worth retrying and safe for a "
+                       "keyless POST. Which answer says the server did not act, and can "
+                       "change with time?"))
+    return right(_("429 only: the rate limiter turned the request away before it was "
+                   "handled, and the limit resets. A 502/503 or a network error may follow "
+                   "a stored write, so a keyless POST needs an idempotency key to be "
+                   "retried after them; the 4xx are rejections that will not change."))
 
 
 def check_proportional_range(answer: Any) -> Feedback:
@@ -144,30 +161,36 @@ def check_proportional_range(answer: Any) -> Feedback:
     True
     """
     if unanswered(answer):
-        return prompt("the shortest and longest wait in ms, as (low, high)")
+        return prompt(_("the shortest and longest wait in ms, as (low, high)"))
     pair = _wholes(answer)
     if pair is None or len(pair) != 2:
-        return wrong(f"answer={answer!r:.60}: give two whole numbers of ms, (low, high).")
+        return wrong(_("answer={value}: give two whole numbers of ms, (low, high).")
+                     .format(value=f"{answer!r:.60}"))
     low, high = pair
     delay = RANGE_BASE * 2 ** RANGE_RETRY
     if (low, high) == (delay // 2, delay * 3 // 2):
-        return right(f"delay {delay} ms x [0.5, 1.5): from {delay // 2} up to (not "
-                     f"including) {delay * 3 // 2} ms, a 1:3 spread around the delay.")
+        return right(_("delay {delay} ms x [0.5, 1.5): from {low} up to (not "
+                       "including) {high} ms, a 1:3 spread around the delay.")
+                     .format(delay=delay, low=delay // 2, high=delay * 3 // 2))
     if low > high:
-        return wrong(f"({low}, {high}): the low end is above the high end; swap them.")
+        return wrong(_("({low}, {high}): the low end is above the high end; swap them.")
+                     .format(low=low, high=high))
     if (low, high) == (0, delay):
-        return wrong(f"(0, {delay}) is full jitter (r x delay); the Kotlin sample uses "
-                     "delay x (0.5 + r).")
+        return wrong(_("(0, {delay}) is full jitter (r x delay); the Kotlin sample uses "
+                       "delay x (0.5 + r).").format(delay=delay))
     for other in (delay // 2, delay * 2):
         if (low, high) == (other // 2, other * 3 // 2):
-            return wrong(f"({low}, {high}) is the range around a delay of {other} ms: the "
-                         "retry number is off by one. The first retry (n = 0) waits "
-                         "around the base, 1000 ms; attempt 5 follows the fourth retry, "
-                         f"n = {RANGE_RETRY}: 1000 x 2^{RANGE_RETRY}.")
+            return wrong(_("({low}, {high}) is the range around a delay of {other} ms: the "
+                           "retry number is off by one. The first retry (n = 0) waits "
+                           "around the base, 1000 ms; attempt 5 follows the fourth retry, "
+                           "n = {n}: 1000 x 2^{n}.")
+                         .format(low=low, high=high, other=other, n=RANGE_RETRY))
     if low == high:
-        return wrong(f"({low}, {high}) is a single wait; jitter makes it a range.")
-    return wrong(f"({low}, {high}): take the delay before attempt 5 (1000 x 2^"
-                 f"{RANGE_RETRY} ms) and multiply it by 0.5 and by 1.5.")
+        return wrong(_("({low}, {high}) is a single wait; jitter makes it a range.")
+                     .format(low=low, high=high))
+    return wrong(_("({low}, {high}): take the delay before attempt 5 (1000 x 2^"
+                   "{n} ms) and multiply it by 0.5 and by 1.5.")
+                 .format(low=low, high=high, n=RANGE_RETRY))
 
 
 def check_outage_policy(policy: Any) -> Feedback:
@@ -179,26 +202,29 @@ def check_outage_policy(policy: Any) -> Feedback:
     it sent 214 requests during the 10-minute outage; allow at most 5 (max_attempts).
     """
     if unanswered(policy):
-        return prompt("a RetryPolicy(...)")
+        return prompt(_("a RetryPolicy(...)"))
     if not isinstance(policy, RetryPolicy):
-        return wrong(f"policy={policy!r:.60}: build a RetryPolicy(max_attempts=..., "
-                     "backoff=Backoff(...), time_budget=...).")
+        return wrong(_("policy={value}: build a RetryPolicy(max_attempts=..., "
+                       "backoff=Backoff(...), time_budget=...).")
+                     .format(value=f"{policy!r:.60}"))
     try:
         cost = outage_cost(policy)
     except Exception as e:  # never raise at the student
-        return wrong(f"the outage could not run this policy ({type(e).__name__}: "
-                     f"{e}); check its settings.")
+        return wrong(_("the outage could not run this policy ({error}); check its settings.")
+                     .format(error=f"{type(e).__name__}: {e}"))
     if cost.requests_during_outage > MAX_OUTAGE_REQUESTS:
-        return wrong(f"it sent {cost.requests_during_outage} requests during the 10-minute "
-                     f"outage; allow at most {MAX_OUTAGE_REQUESTS} (max_attempts).")
+        return wrong(_("it sent {sent} requests during the 10-minute outage; allow at "
+                       "most {most} (max_attempts).")
+                     .format(sent=cost.requests_during_outage, most=MAX_OUTAGE_REQUESTS))
     if policy.time_budget is None:
-        return wrong("no time_budget: give the whole run a total limit in ms, the "
-                     "lesson's 'overall timeout'.")
+        return wrong(_("no time_budget: give the whole run a total limit in ms, the "
+                       "lesson's 'overall timeout'."))
     if policy.backoff.jitter == "none":
-        return wrong("jitter='none': thousands of phones that failed together would "
-                     "come back together; use jitter='full'.")
-    return right(f"{cost.requests_during_outage} requests, radio on {cost.radio_on_s:g} s "
-                 f"instead of 600 s; then hand the sync to the OS scheduler.")
+        return wrong(_("jitter='none': thousands of phones that failed together would "
+                       "come back together; use jitter='full'."))
+    return right(_("{sent} requests, radio on {radio} s instead of 600 s; then hand the "
+                   "sync to the OS scheduler.")
+                 .format(sent=cost.requests_during_outage, radio=f"{cost.radio_on_s:g}"))
 
 
 def check_lifecycle(loops: Any) -> Feedback:
@@ -214,14 +240,14 @@ def check_lifecycle(loops: Any) -> Feedback:
     table = lifecycle_table()
     expected = set(table.index[table["sent after background"] > 0])
     if given == expected:
-        return right("policy_detached (nobody cancelled it) and asyncio_port (it swallowed "
-                     "the CancelledError) kept the radio busy for a screen nobody sees.")
+        return right(_("policy_detached (nobody cancelled it) and asyncio_port (it swallowed "
+                       "the CancelledError) kept the radio busy for a screen nobody sees."))
     extra = sorted(given - expected)
     if extra:
-        return wrong(f"{extra[0]!r} sent nothing after the background: look at the column "
-                     "'sent after background'.")
-    return wrong(f"{sorted(expected - given)[0]!r} also sent requests after the "
-                 "background.")
+        return wrong(_("{loop} sent nothing after the background: look at the column "
+                       "'sent after background'.").format(loop=repr(extra[0])))
+    return wrong(_("{loop} also sent requests after the background.")
+                 .format(loop=repr(sorted(expected - given)[0])))
 
 
 def measure_lifecycle(prediction: Any, background_at: int = 15_000,
@@ -261,11 +287,12 @@ def check_kotlin_waits(waits: Any) -> Feedback:
     toLong().
     """
     if unanswered(waits):
-        return prompt("the list of three waits in ms")
+        return prompt(_("the list of three waits in ms"))
     expected = _kotlin_waits()
     given = _wholes(waits)
     if given is None:
-        return wrong(f"waits={waits!r:.60}: give a list of three whole numbers of ms.")
+        return wrong(_("waits={value}: give a list of three whole numbers of ms.")
+                     .format(value=f"{waits!r:.60}"))
     if given == expected:
         return right(_("waits {waits} ms: 1500 x 2^n x (0.5 + r), cut to whole ms by "
                        "toLong().").format(waits=expected))
@@ -274,8 +301,8 @@ def check_kotlin_waits(waits: Any) -> Feedback:
                        "the runs on the page; this one is configured with 1500.")
                      .format(waits=given))
     if len(given) != len(expected):
-        return wrong(f"waits={given!r:.60}: three failures before the success means three "
-                     "waits, one before each retry.")
+        return wrong(_("waits={value}: three failures before the success means three "
+                       "waits, one before each retry.").format(value=f"{given!r:.60}"))
     if given == [1500, 3000, 6000]:
         return wrong(_("waits=[1500, 3000, 6000] are the delays before jitter; the Kotlin "
                        "multiplies each by (0.5 + Random.nextDouble())."))
@@ -283,7 +310,8 @@ def check_kotlin_waits(waits: Any) -> Feedback:
         return wrong(_("waits={waits}: nearly; Kotlin's toLong() truncates (7436.96 -> "
                        "7436), it does not round.").format(waits=given))
     if min(given) < 0:
-        return wrong(f"waits={given!r:.60}: a wait is never negative.")
+        return wrong(_("waits={value}: a wait is never negative.")
+                     .format(value=f"{given!r:.60}"))
     return wrong(_("waits={waits}: run kotlin_run([Outcome.network()] * 3 + "
                    "[Outcome.success()], base_delay_ms=1500) and read .waits, or compute "
                    "int(1500 * 2**n * (0.5 + r)) with r from Mulberry32(SEED).")

@@ -6,6 +6,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..core.budget import GrpcRetryThrottle
+from ..i18n import _
 from ..sim.contention import contention
 from ..sim.fleet import outage_fleet
 from ..sim.layered import layered_calls
@@ -26,26 +27,27 @@ def check_wave_capacity(served: Any) -> Feedback:
     False
     """
     if unanswered(served):
-        return prompt("a whole number of clients")
+        return prompt(_("a whole number of clients"))
     want = _wave_served()
     got = as_whole(served)
     if got is None:
-        return wrong(f"served={served!r:.60}: give a whole number of clients, e.g. 250.")
+        return wrong(_("served={value}: give a whole number of clients, e.g. 250.")
+                     .format(value=f"{served!r:.60}"))
     if got == 200:
-        return wrong("200 is the answer for capacity 50. Each wave now finds room for "
-                     "100, and there are as many waves as before.")
+        return wrong(_("200 is the answer for capacity 50. Each wave now finds room for "
+                       "100, and there are as many waves as before."))
     if got == 1000:
-        return wrong("1000 would need room for everyone in the waves that come after "
-                     "the outage. Count the waves: the clients give up after 8 attempts.")
+        return wrong(_("1000 would need room for everyone in the waves that come after "
+                       "the outage. Count the waves: the clients give up after 8 attempts."))
     if got == 100:
-        return wrong("100 is one wave. The clients that were turned away come back "
-                     "together in the next wave, again and again until attempt 8.")
+        return wrong(_("100 is one wave. The clients that were turned away come back "
+                       "together in the next wave, again and again until attempt 8."))
     if got != want:
-        return wrong(f"served={got}: count the retry waves after the outage ends at 2 s "
-                     "(outage_fleet('none').run().steps where retries > 0) and multiply "
-                     "by the capacity.")
-    return right(f"4 waves after the outage, 100 served in each: {want}; the other "
-                 f"{1000 - want} give up.")
+        return wrong(_("served={got}: count the retry waves after the outage ends at 2 s "
+                       "(outage_fleet('none').run().steps where retries > 0) and multiply "
+                       "by the capacity.").format(got=got))
+    return right(_("4 waves after the outage, 100 served in each: {served}; the other "
+                   "{rest} give up.").format(served=want, rest=1000 - want))
 
 
 def check_layered(calls: Any) -> Feedback:
@@ -57,28 +59,30 @@ def check_layered(calls: Any) -> Feedback:
     '64 = 4**3 swaps the numbers: each of the 4 layers multiplies by its 3 attempts, so 3**4.'
     """
     if unanswered(calls):
-        return prompt("a whole number of calls")
+        return prompt(_("a whole number of calls"))
     want = int(layered_calls(4, 3, requests=1)["calls"].iloc[-1])
     got = as_whole(calls)
     if got is None:
-        return wrong(f"calls={calls!r:.60}: give a whole number of calls, e.g. 20.")
+        return wrong(_("calls={value}: give a whole number of calls, e.g. 20.")
+                     .format(value=f"{calls!r:.60}"))
     if got == 64:
-        return wrong("64 = 4**3 swaps the numbers: each of the 4 layers multiplies by its "
-                     "3 attempts, so 3**4.")
+        return wrong(_("64 = 4**3 swaps the numbers: each of the 4 layers multiplies by its "
+                       "3 attempts, so 3**4."))
     if got == 12:
-        return wrong("12 = 4 x 3 adds up the attempts layer by layer; but every attempt "
-                     "of a layer sets off all the attempts of the layer below: multiply.")
+        return wrong(_("12 = 4 x 3 adds up the attempts layer by layer; but every attempt "
+                       "of a layer sets off all the attempts of the layer below: multiply."))
     if got == 27:
-        return wrong("27 is three layers. There is a fourth retrying layer now.")
+        return wrong(_("27 is three layers. There is a fourth retrying layer now."))
     if got != want:
-        return wrong(f"calls={got}: with the bottom down every attempt fails, so each "
-                     "layer multiplies the calls by 3.")
-    return right(f"3 x 3 x 3 x 3 = {want} calls reach the database for one user request.")
+        return wrong(_("calls={got}: with the bottom down every attempt fails, so each "
+                       "layer multiplies the calls by 3.").format(got=got))
+    return right(_("3 x 3 x 3 x 3 = {calls} calls reach the database for one user request.")
+                 .format(calls=want))
 
 
 def _successes_to_recover() -> int:
     throttle = GrpcRetryThrottle(10, 0.1)
-    for _ in range(10):
+    for _failure in range(10):
         throttle.on_outcome(False)
     n = 0
     while not throttle.can_retry():
@@ -96,21 +100,23 @@ def check_throttle_recovery(successes: Any) -> Feedback:
     False
     """
     if unanswered(successes):
-        return prompt("a whole number of successful requests")
+        return prompt(_("a whole number of successful requests"))
     want = _successes_to_recover()
     got = as_whole(successes)
     if got is None:
-        return wrong(f"successes={successes!r:.60}: give a whole number of requests.")
+        return wrong(_("successes={value}: give a whole number of requests.")
+                     .format(value=f"{successes!r:.60}"))
     if got == want - 1:
-        return wrong(f"{got} successes give exactly 5.0 tokens, and retries need *more* "
-                     "than max_tokens / 2: 5.0 is not enough.")
+        return wrong(_("{got} successes give exactly 5.0 tokens, and retries need *more* "
+                       "than max_tokens / 2: 5.0 is not enough.").format(got=got))
     if got in (5, 6):
-        return wrong(f"successes={got}: a success adds token_ratio = 0.1 tokens, not 1.")
+        return wrong(_("successes={got}: a success adds token_ratio = 0.1 tokens, not 1.")
+                     .format(got=got))
     if got != want:
-        return wrong(f"successes={got}: the count starts at 0; each success adds 0.1; "
-                     "retries need tokens > 10 / 2.")
-    return right(f"{want} successes give 5.1 tokens, the first count above "
-                 "max_tokens / 2 = 5.")
+        return wrong(_("successes={got}: the count starts at 0; each success adds 0.1; "
+                       "retries need tokens > 10 / 2.").format(got=got))
+    return right(_("{successes} successes give 5.1 tokens, the first count above "
+                   "max_tokens / 2 = 5.").format(successes=want))
 
 
 #: Exercise 4 asks about this many clients (the table and the findings show 100).
@@ -132,24 +138,27 @@ def check_jitter_calls_ratio(ratio: Any) -> Feedback:
     False
     """
     if unanswered(ratio):
-        return prompt("a number like 1.5 (calls of exponential / calls of full jitter)")
+        return prompt(_("a number like 1.5 (calls of exponential / calls of full jitter)"))
     e, f = _calls()
     want = e / f
     got = as_number(ratio)
     if got is None:
-        return wrong(f"ratio={ratio!r:.60}: give one number, the calls of exponential "
-                     "divided by the calls of full jitter.")
+        return wrong(_("ratio={value}: give one number, the calls of exponential "
+                       "divided by the calls of full jitter.").format(value=f"{ratio!r:.60}"))
     if abs(got - 1 / want) <= 0.02:
-        return wrong(f"ratio={got:g} is full jitter over exponential; the question asks "
-                     "the other way round (exponential / full).")
+        return wrong(_("ratio={got} is full jitter over exponential; the question asks "
+                       "the other way round (exponential / full).").format(got=f"{got:g}"))
     if abs(got - 2.33) <= 0.02:
-        return wrong(f"ratio={got:g} is the ratio at 100 clients; the question asks about "
-                     f"{RATIO_CLIENTS}: contention grows with the clients.")
+        return wrong(_("ratio={got} is the ratio at 100 clients; the question asks about "
+                       "{clients}: contention grows with the clients.")
+                     .format(got=f"{got:g}", clients=RATIO_CLIENTS))
     if abs(got - want) > 0.06:
-        return wrong(f"ratio={got:g}: take sweep_table(sweep, 'calls').loc[{RATIO_CLIENTS}] "
-                     "and divide its 'exponential' by its 'full'.")
-    return right(f"{e:.0f} calls against {f:.0f}: full jitter does {want:.2f}x less work "
-                 f"({1 / want:.2f} of it).")
+        return wrong(_("ratio={got}: take sweep_table(sweep, 'calls').loc[{clients}] "
+                       "and divide its 'exponential' by its 'full'.")
+                     .format(got=f"{got:g}", clients=RATIO_CLIENTS))
+    return right(_("{exponential} calls against {full}: full jitter does {ratio}x less work "
+                   "({share} of it).").format(exponential=f"{e:.0f}", full=f"{f:.0f}",
+                                              ratio=f"{want:.2f}", share=f"{1 / want:.2f}"))
 
 
 #: What each closed exercise's checker accepts, as the page could print it

@@ -18,6 +18,7 @@ import pandas as pd
 
 from ..core.backoff import Backoff
 from ..core.policy import RetryPolicy
+from ..i18n import NP_, _, pgettext
 from ..lessons.audit import audit
 from ..sim.fleet import Fleet
 from ..sim.fleetresult import FleetResult
@@ -27,6 +28,17 @@ from . import Feedback, prompt, right, unanswered, wrong
 #: overloaded for at most 20 steps after it is back, every phone done by 90 s.
 TARGETS = {"served (%)": 99.0, "requests per phone": 3.0,
            "overloaded steps after the outage": 20, "last phone done (s)": 90.0}
+#: How :func:`check_capstone`'s messages name each target (the table keeps the keys).
+TARGET_NAMES = {"served (%)": NP_("capstone target", "served (%)"),
+                "requests per phone": NP_("capstone target", "requests per phone"),
+                "overloaded steps after the outage":
+                    NP_("capstone target", "overloaded steps after the outage"),
+                "last phone done (s)": NP_("capstone target", "last phone done (s)")}
+
+
+def _target(key: object) -> str:
+    """A target's name in the notebook's language (the report's index keeps the key)."""
+    return pgettext("capstone target", TARGET_NAMES[str(key)])
 
 
 def capstone_fleet(policy: RetryPolicy) -> Fleet:
@@ -64,33 +76,40 @@ def check_capstone(policy: Any) -> Feedback:
     False
     """
     if unanswered(policy):
-        return prompt("a RetryPolicy(max_attempts=..., backoff=Backoff(...), ...)")
+        return prompt(_("a RetryPolicy(max_attempts=..., backoff=Backoff(...), ...)"))
     if not isinstance(policy, RetryPolicy):
-        return wrong(f"policy={policy!r:.60}: build a RetryPolicy(...), not a "
-                     f"{type(policy).__name__}.")
+        return wrong(_("policy={value}: build a RetryPolicy(...), not a {kind}.")
+                     .format(value=f"{policy!r:.60}", kind=type(policy).__name__))
     try:
         failed_rules = [f.rule for f in audit(policy, user_facing=False) if not f.passed]
     except Exception as e:  # never raise at the student
-        return wrong(f"the checklist could not read this policy ({type(e).__name__}: {e}).")
+        return wrong(_("the checklist could not read this policy ({error}).")
+                     .format(error=f"{type(e).__name__}: {e}"))
     if failed_rules:
-        return wrong("the policy breaks the checklist first: " + ", ".join(failed_rules)
-                     + " (see audit_table(policy, user_facing=False)).")
+        return wrong(_("the policy breaks the checklist first: {rules} (see "
+                       "audit_table(policy, user_facing=False)).")
+                     .format(rules=", ".join(failed_rules)))
     try:
         report = capstone_report(capstone_fleet(policy).run())
     except Exception as e:  # never raise at the student
-        return wrong(f"the simulation could not run this policy ({type(e).__name__}: {e}).")
+        return wrong(_("the simulation could not run this policy ({error}).")
+                     .format(error=f"{type(e).__name__}: {e}"))
     missed = report[report["verdict"] == "FAIL"]
     if len(missed):
-        parts = [f"{t}: {row.measured:g} (wanted {row.wanted})" for t, row in missed.iterrows()]
-        hint = ""
+        parts = [_("{target}: {measured} (wanted {wanted})").format(
+                     target=_target(t), measured=f"{row.measured:g}",
+                     wanted=row.wanted) for t, row in missed.iterrows()]
+        message = _("missed {targets}.").format(targets="; ".join(parts))
         if "served (%)" in missed.index:
-            hint = (" Phones give up before the station is back: the waits of all "
-                    "attempts together must outlast a 20 s outage.")
+            message += " " + _("Phones give up before the station is back: the waits of all "
+                               "attempts together must outlast a 20 s outage.")
         elif "overloaded steps after the outage" in missed.index:
-            hint = " The phones come back together: spread them (jitter, a larger base)."
-        return wrong("missed " + "; ".join(parts) + "." + hint)
-    return right("every target met: " + ", ".join(
-        f"{t} {row.measured:g}" for t, row in report.iterrows()) + ".")
+            message += " " + _("The phones come back together: spread them (jitter, a "
+                               "larger base).")
+        return wrong(message)
+    return right(_("every target met: {targets}.").format(targets=", ".join(
+        f"{_target(t)} {row.measured:g}"
+        for t, row in report.iterrows())))
 
 
 #: The quiz's five policies: which ones pass the checklist for a button press?
@@ -120,32 +139,36 @@ def check_quiz(passing: Any) -> Feedback:
     Correct: A and E pass; B has too many attempts, C no time budget, D no jitter.
     """
     if unanswered(passing):
-        return prompt('a set of letters such as {"A", "B"}')
+        return prompt(_('a set of letters such as {"A", "B"}'))
     want = {k for k, p in QUIZ.items() if all(f.passed for f in audit(p))}
-    example = "give a set of letters such as {'A', 'B'}"
     if isinstance(passing, (bytes, dict)) or not isinstance(passing, Iterable):
-        return wrong(f"passing={passing!r:.60}: {example}.")
+        return wrong(_("passing={value}: give a set of letters such as {{'A', 'B'}}.")
+                     .format(value=f"{passing!r:.60}"))
     got: set[str] = set()
     try:
         for x in islice(passing, 100):  # an endless iterator stops here
             if not isinstance(x, str):
-                return wrong(f"{x!r:.40} is not a letter: {example}.")
+                return wrong(_("{value} is not a letter: give a set of letters such as "
+                               "{{'A', 'B'}}.").format(value=f"{x!r:.40}"))
             got.add(x.strip().upper())
     except Exception:  # never raise at the student
-        return wrong(f"passing: could not read it; {example}.")
+        return wrong(_("passing: could not read it; give a set of letters such as "
+                       "{{'A', 'B'}}.").format())
     unknown = sorted(got - set(QUIZ))
     if unknown:
-        return wrong(f"{unknown[0]!r:.40} is not one of the policies "
-                     f"{', '.join(QUIZ)}.")
+        return wrong(_("{value} is not one of the policies {policies}.")
+                     .format(value=f"{unknown[0]!r:.40}", policies=", ".join(QUIZ)))
     if got == want:
-        return right("A and E pass; B has too many attempts, C no time budget, D no jitter.")
-    extra, missing = sorted(got - want), sorted(want - got)
-    msg = []
+        return right(_("A and E pass; B has too many attempts, C no time budget, D no "
+                       "jitter."))
+    extra, missing = ", ".join(sorted(got - want)), ", ".join(sorted(want - got))
+    if extra and missing:
+        return wrong(_("{extra} fail(s) a rule: run audit_table(QUIZ[letter]); {missing} "
+                       "pass(es) every rule.").format(extra=extra, missing=missing))
     if extra:
-        msg.append(f"{', '.join(extra)} fail(s) a rule: run audit_table(QUIZ[letter])")
-    if missing:
-        msg.append(f"{', '.join(missing)} pass(es) every rule")
-    return wrong("; ".join(msg) + ".")
+        return wrong(_("{extra} fail(s) a rule: run audit_table(QUIZ[letter]).")
+                     .format(extra=extra))
+    return wrong(_("{missing} pass(es) every rule.").format(missing=missing))
 
 
 #: What each closed exercise's checker accepts, as the page could print it

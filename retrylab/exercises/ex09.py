@@ -78,12 +78,15 @@ def _failure_rate_battery(call: Callable[..., Any]) -> Feedback:
         want = _reference_rate(list(outcomes), minimum)
         value = as_number(got)
         if value is None:
-            return wrong(f"failure_rate({outcomes}, {minimum}) returned {got!r}: return a "
-                         "number (a percent, or -1).")
+            return wrong(_("failure_rate({outcomes}, {minimum}) returned {got}: return a "
+                           "number (a percent, or -1).")
+                         .format(outcomes=outcomes, minimum=minimum, got=repr(got)))
         if want == -1 and value != -1:
-            return wrong(f"failure_rate({outcomes}, {minimum}) returned {value:g}: with "
-                         f"{len(outcomes)} calls, fewer than minimum={minimum}, the rate is "
-                         "not judged yet: return -1.")
+            return wrong(_("failure_rate({outcomes}, {minimum}) returned {value}: with "
+                           "{calls} calls, fewer than minimum={minimum}, the rate is "
+                           "not judged yet: return -1.")
+                         .format(outcomes=outcomes, minimum=minimum, value=f"{value:g}",
+                                 calls=len(outcomes)))
         if want != -1 and value == -1 and len(outcomes) == minimum:
             return wrong(_("failure_rate({outcomes}, {minimum}) returned -1: with exactly "
                            "minimum={minimum} calls the rate is judged; -1 is only for "
@@ -91,9 +94,12 @@ def _failure_rate_battery(call: Callable[..., Any]) -> Feedback:
                          .format(outcomes=outcomes, minimum=minimum))
         if not math.isclose(value, want, abs_tol=1e-9):
             hint = _failure_rate_hint(outcomes, minimum, value, want)
-            return wrong(f"failure_rate({outcomes}, {minimum}) returned {value:g}, "
-                         f"expected {want:g}.{hint}")
-    return right("50% for the example, -1 below the minimum number of calls, as resilience4j.")
+            return wrong(_("failure_rate({outcomes}, {minimum}) returned {value}, "
+                           "expected {want}.").format(outcomes=outcomes, minimum=minimum,
+                                                      value=f"{value:g}", want=f"{want:g}")
+                         + hint)
+    return right(_("50% for the example, -1 below the minimum number of calls, as "
+                   "resilience4j."))
 
 
 def _failure_rate_hint(outcomes: list[bool], minimum: int, value: float, want: float) -> str:
@@ -147,23 +153,28 @@ def _sre_battery(call: Callable[..., Any]) -> Feedback:
         want = sre_reject_probability(r, a, k)
         value = as_number(got)
         if value is None:
-            return wrong(f"reject_probability({r}, {a}, {k}) returned {got!r}: return a "
-                         "probability between 0 and 1.")
+            return wrong(_("reject_probability({r}, {a}, {k}) returned {got}: return a "
+                           "probability between 0 and 1.")
+                         .format(r=r, a=a, k=k, got=repr(got)))
         if value < 0:
-            return wrong(f"reject_probability({r}, {a}, {k}) returned {value:.3f}: a "
-                         "probability cannot be negative; the book takes max(0, ...).")
+            return wrong(_("reject_probability({r}, {a}, {k}) returned {value}: a "
+                           "probability cannot be negative; the book takes max(0, ...).")
+                         .format(r=r, a=a, k=k, value=f"{value:.3f}"))
         if not math.isclose(value, want, abs_tol=1e-9):
             hint = slip
             if hint:
                 return wrong(_("reject_probability({r}, {a}, {k}) returned {value}: {hint}")
                              .format(r=r, a=a, k=k, value=f"{value:.4f}", hint=hint))
             if r and math.isclose(value, max(0.0, (r - k * a) / r), abs_tol=1e-9):
-                return wrong(f"reject_probability({r}, {a}, {k}) returned {value:.4f}: the "
-                             "book divides by requests + 1, so a client that has sent "
-                             "nothing never rejects.")
-            return wrong(f"reject_probability({r}, {a}, {k}) returned {value:.4f}, "
-                         f"expected {want:.4f}.")
-    return right("max(0, (requests - K * accepts) / (requests + 1)): 0.364 for the example.")
+                return wrong(_("reject_probability({r}, {a}, {k}) returned {value}: the "
+                               "book divides by requests + 1, so a client that has sent "
+                               "nothing never rejects.")
+                             .format(r=r, a=a, k=k, value=f"{value:.4f}"))
+            return wrong(_("reject_probability({r}, {a}, {k}) returned {value}, "
+                           "expected {want}.")
+                         .format(r=r, a=a, k=k, value=f"{value:.4f}", want=f"{want:.4f}"))
+    return right(_("max(0, (requests - K * accepts) / (requests + 1)): 0.364 for the "
+                   "example."))
 
 
 def _sre_hints(r: int, a: int, k: float, value: float, want: float) -> list[str]:
@@ -211,20 +222,23 @@ def _hedge_battery(call: Callable[..., Any]) -> Feedback:
         value = as_number(got)
         if value is None or value != want:
             if value == min(first, second):
-                return wrong(f"hedged_latency({first}, {second}, {delay}) returned {got!r}: "
-                             "the copy only starts at the hedging delay, so it answers at "
-                             "delay + second.")
+                return wrong(_("hedged_latency({first}, {second}, {delay}) returned {got}: "
+                               "the copy only starts at the hedging delay, so it answers at "
+                               "delay + second.").format(first=first, second=second,
+                                                         delay=delay, got=repr(got)))
             if value == delay + second and first < value:
-                return wrong(f"hedged_latency({first}, {second}, {delay}) returned {got!r}: "
-                             "the first copy answered sooner; the first answer wins.")
+                return wrong(_("hedged_latency({first}, {second}, {delay}) returned {got}: "
+                               "the first copy answered sooner; the first answer wins.")
+                             .format(first=first, second=second, delay=delay, got=repr(got)))
             hint = slip
             if hint:
                 return wrong(_("hedged_latency({first}, {second}, {delay}) returned {got}: "
                                "{hint}").format(first=first, second=second, delay=delay,
                                                 got=shown(got), hint=hint))
-            return wrong(f"hedged_latency({first}, {second}, {delay}) returned {got!r}, "
-                         f"expected {want}.")
-    return right("80 ms for the example: the copy sent at 50 ms answers after 30 more.")
+            return wrong(_("hedged_latency({first}, {second}, {delay}) returned {got}, "
+                           "expected {want}.").format(first=first, second=second,
+                                                      delay=delay, got=repr(got), want=want))
+    return right(_("80 ms for the example: the copy sent at 50 ms answers after 30 more."))
 
 
 def _hedge_hints(first: int, second: int, delay: int, value: float,
@@ -260,29 +274,30 @@ def check_recovering_settings(settings: Any) -> Feedback:
     False
     """
     if unanswered(settings):
-        return prompt('a dict such as {"timeout": 1000, "retries": 2, "budget": None}')
+        return prompt(_('a dict such as {"timeout": 1000, "retries": 2, "budget": None}'))
     if not isinstance(settings, dict):
-        return wrong(f"settings={settings!r}: give a dict with the keys timeout, retries, "
-                     "budget.")
+        return wrong(_("settings={value}: give a dict with the keys timeout, retries, "
+                       "budget.").format(value=repr(settings)))
     if any(v is Ellipsis for v in settings.values()):
-        return prompt("a number for each ... in settings (budget may be None)")
+        return prompt(_("a number for each ... in settings (budget may be None)"))
     unknown = sorted(set(settings) - {"timeout", "retries", "budget"})
     if unknown:
-        return wrong(f"settings has {unknown[0]!r}: only timeout, retries and budget "
-                     "are yours to change.")
+        return wrong(_("settings has {key}: only timeout, retries and budget "
+                       "are yours to change.").format(key=repr(unknown[0])))
     retries = settings.get("retries", 3)
     if isinstance(retries, bool) or not isinstance(retries, int) or retries < 2:
-        return wrong(f"retries={retries!r}: keep at least 2 retries (a whole number); "
-                     "with fewer the exercise is too easy.")
+        return wrong(_("retries={value}: keep at least 2 retries (a whole number); "
+                       "with fewer the exercise is too easy.").format(value=repr(retries)))
     try:
         run = MetastableModel(**settings).run()
     except (TypeError, ValueError) as exc:
-        return wrong(f"those settings are refused: {exc}")
+        return wrong(_("those settings are refused: {error}").format(error=exc))
     if run.recovered_at is None:
         amp = run.final_amplification
-        return wrong(f"still metastable: at the end the load is {amp:.2f}x the users' "
-                     "(capacity is 1.25x). Each timed-out request comes back as a retry; "
-                     "limit the retries to a share of the first tries, or wait longer.")
+        return wrong(_("still metastable: at the end the load is {load}x the users' "
+                       "(capacity is 1.25x). Each timed-out request comes back as a retry; "
+                       "limit the retries to a share of the first tries, or wait longer.")
+                     .format(load=f"{amp:.2f}"))
     return right(run.summary() + ".")
 
 
