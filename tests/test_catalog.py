@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gettext
 import io
+import re
 import string
 from pathlib import Path
 
@@ -114,3 +115,13 @@ def test_no_message_is_translated_twice(lang: str) -> None:
             context = None
     twice = [key for key, n in seen.items() if n > 1]
     assert twice == [], f"messages with two entries in the {lang} catalogue: {twice}"
+
+
+@pytest.mark.parametrize("lang", catalog_tool.LANGS)
+def test_every_entry_stands_apart(lang: str) -> None:
+    """A union merge can glue one branch's entry to another's last line (no blank line
+    between): gettext still reads it, but a ``msgctxt`` can end up on the wrong entry."""
+    text = catalog_tool.po_path(lang).read_text(encoding="utf-8")
+    glued = re.findall(r'\nmsgstr [^\n]*(?:\n"[^\n]*)*\n(?:msgid|msgctxt)[^\n]*', text)
+    assert glued == [], f"entries not separated by a blank line in the {lang} catalogue: " \
+        f"{[g.strip().splitlines()[-1] for g in glued]}"

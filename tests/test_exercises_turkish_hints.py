@@ -10,14 +10,13 @@ here reaches is still covered. The language is set back to English after each te
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from _tools import load_tool
 
 from retrylab import Backoff, CircuitBreaker, RetryPolicy, js_round
 from retrylab.core.outcome import Outcome, should_retry
@@ -27,20 +26,7 @@ from retrylab.i18n import _, current, pgettext, set_language
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _load_tool(name: str) -> Any:
-    """``tools/<name>.py`` as a module (registered before it runs, for its dataclasses)."""
-    loaded = sys.modules.get(name)
-    if loaded is not None:
-        return loaded
-    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-english_words = _load_tool("english_words").english_words
+english_words = load_tool("english_words").english_words
 
 #: The modules converted for issue 23 (part 1).
 FILES = ("build.py", "build_loop.py", "build_breaker.py", "_build_harness.py",
@@ -301,7 +287,7 @@ def test_every_breaker_verdict_and_probe_hint_in_turkish(turkish: None) -> None:
 
 
 def test_every_marked_message_of_these_modules_reads_turkish(turkish: None) -> None:
-    catalog = _load_tool("catalog")
+    catalog = load_tool("catalog")
     found = 0
     for message in catalog.extracted():
         if not message.id or not any(Path(path).name in FILES and "exercises" in path
