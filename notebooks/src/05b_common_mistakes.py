@@ -331,7 +331,7 @@ check_lifecycle(kept_sending)
 # Ölçüm (tahmininiz `kept_sending` içinde olduğunda çalışır):
 
 # %%
-measure_lifecycle(kept_sending, background_at=15_000, latency_ms=10_000)
+localized(measure_lifecycle(kept_sending, background_at=15_000, latency_ms=10_000))
 
 # %% [markdown]
 # * `policy`: `RetryPolicy.run_async` in a task the screen owns. Cancelled

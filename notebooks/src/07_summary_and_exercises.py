@@ -56,6 +56,7 @@ import pandas as pd
 from retrylab import (Backoff, CircuitBreaker, Mulberry32, Outcome,
                       RetryPolicy, should_retry)
 from retrylab.lessons.audit import audit_table, audit_verdicts
+from retrylab.lessons.tables import localized
 from retrylab.viz.kit import show
 from retrylab.lessons.outputs import SEED
 from retrylab.viz.fleet import fleet_timeline
@@ -268,7 +269,7 @@ audit_verdicts(reckless)
 from retrylab.exercises.ex07 import (TARGETS, capstone_fleet,
                                      capstone_report, check_capstone)
 
-TARGETS
+localized(pd.Series(TARGETS, name="wanted", dtype=object))
 
 # %% [markdown]
 # Try the background preset first. It follows the checklist, yet:
@@ -278,7 +279,7 @@ TARGETS
 
 # %%
 preset = capstone_fleet(RetryPolicy.background()).run()
-capstone_report(preset)
+localized(capstone_report(preset))
 
 # %%
 show(fleet_timeline(preset, title="Background preset: phones give up "
@@ -319,7 +320,7 @@ check_capstone(policy)
 
 # %% tags=["solution"]
 solved = capstone_fleet(policy).run()
-capstone_report(solved)
+localized(capstone_report(solved))
 
 # %% tags=["solution"]
 show(fleet_timeline(solved, title="A passing policy"))
@@ -361,7 +362,7 @@ from dataclasses import replace
 
 trial = RetryPolicy.background()
 trial = trial.with_(backoff=replace(trial.backoff, base=1000))
-capstone_report(capstone_fleet(trial).run())
+localized(capstone_report(capstone_fleet(trial).run()))
 
 # %% [markdown] tags=["solution"]
 # With a 2000 ms base every wait doubles, so fewer phones spend all their
@@ -396,7 +397,7 @@ capstone_report(capstone_fleet(trial).run())
 # %%
 from retrylab.exercises.ex07 import QUIZ, check_quiz, quiz_table
 
-quiz_table()
+localized(quiz_table())
 
 # %% tags=["scaffold"]
 passing = ...

@@ -23,7 +23,7 @@ kaydedilen a label nobody translated
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 import pandas as pd
 
@@ -94,6 +94,17 @@ LABELS: frozenset[str] = frozenset({
     NP_("table", "breaker"),
     # A1: the Combine runs (the notebook's dict keys)
     NP_("table", "503, 503, then data"),
+    # 07: the capstone's targets and report (ex07.TARGETS, capstone_report), the quiz
+    NP_("table", "target"), NP_("table", "measured"), NP_("table", "wanted"),
+    NP_("table", "verdict"), NP_("table", "pass"), NP_("table", "FAIL"),
+    NP_("table", "served (%)"), NP_("table", "requests per phone"),
+    NP_("table", "overloaded steps after the outage"), NP_("table", "last phone done (s)"),
+    NP_("table", "policy"),
+    # 05b: the app lifecycle (lifecycle_table, measure_lifecycle)
+    NP_("table", "requests"), NP_("table", "sent after background"),
+    NP_("table", "at background"), NP_("table", "ended at (s)"), NP_("table", "the caller saw"),
+    NP_("table", "loop"), NP_("table", "finished"), NP_("table", "in flight"),
+    NP_("table", "waiting"), NP_("table", "CancelledError: the coroutine stopped"),
 })
 
 
@@ -141,9 +152,22 @@ def _values(column: pd.Series) -> pd.Series:
                      dtype=column.dtype)
 
 
-def localized(table: T) -> T:
+@overload
+def localized(table: T) -> T: ...
+@overload
+def localized(table: Any) -> Any: ...
+def localized(table: Any) -> Any:
     """A copy of ``table`` to show: headers, row labels, axis names and text values
-    through :func:`label` (the original, with its English keys, is unchanged)."""
+    through :func:`label` (the original, with its English keys, is unchanged).
+
+    Anything that is not a table (a checker's "Not yet" in place of the table a cell
+    measures) is shown as it is:
+
+    >>> localized("Not yet")
+    'Not yet'
+    """
+    if not isinstance(table, (pd.DataFrame, pd.Series)):
+        return table
     out = table.rename(index=label)
     if isinstance(out, pd.DataFrame):
         out = out.rename(columns=label)
