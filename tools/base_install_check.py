@@ -24,7 +24,7 @@ assert importlib.util.find_spec("matplotlib") is None, "this check needs a venv 
 answers = iter([Outcome.http(503), Outcome.http(503), Outcome.success()])
 r = RetryPolicy(max_attempts=4, backoff=Backoff(200, 2, 5000, jitter="full")).run(
     lambda: next(answers), method="GET", rng=Mulberry32(20260114), sleep=lambda ms: None)
-assert (r.attempts, r.waits) == (3, [70, 184]), (r.attempts, r.waits)
+assert (r.attempts, r.waits) == (3, (70, 184)), (r.attempts, r.waits)
 
 with LabServer() as lab:
     got = RetryPolicy().run(sender(lab.url + "/measurements"), "GET",
