@@ -29,7 +29,7 @@ assert (r.attempts, r.waits) == (3, (70, 184)), (r.attempts, r.waits)
 with LabServer() as lab:
     got = RetryPolicy().run(sender(lab.url + "/measurements"), "GET",
                             Mulberry32(20260114), sleep=lambda ms: None)
-assert (got.attempts, got.waits, got.outcome.kind) == (3, [70, 184], "success"), got
+assert (got.attempts, got.waits, got.outcome.kind) == (3, (70, 184), "success"), got
 
 c = contention(10, "full", runs=3)
 assert c.calls > 0 and c.time_ms > 0
