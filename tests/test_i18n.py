@@ -45,7 +45,8 @@ def figure_functions() -> Iterator[tuple[str, Figure]]:
 
 def lesson_figures() -> Iterator[tuple[str, Figure]]:
     """The figures the notebooks draw with arguments (issue 23): 03's Retry-After bars and
-    histogram, 01's writes, 05's schedule, 06's compared fleets, 07's titled timeline."""
+    histogram, 01's writes, 05's schedule, 06's compared fleets and contention curves, 07's
+    titled timeline."""
     from retrylab.core.backoff import Backoff
     from retrylab.core.budget import GrpcRetryThrottle
     from retrylab.lessons.outputs import SEED
@@ -78,6 +79,9 @@ def lesson_figures() -> Iterator[tuple[str, Figure]]:
         "no budget": storm_fleet().run(),
         "gRPC throttling": storm_fleet(retry_budget=GrpcRetryThrottle()).run(),
         "breaker": storm_fleet(breaker=BreakerSettings(3, 5000)).run()})
+    from retrylab.sim.contention import contention_sweep
+    yield "contention_curves 06", contention.contention_curves(
+        contention_sweep(clients=[10, 50, 100], runs=5))
     run = outage_fleet("full").run()
     for title in ("Background preset: phones give up during the outage", "A passing policy"):
         yield f"fleet_timeline 07 {title}", fleet.fleet_timeline(run, title=figure_title(title))
