@@ -17,6 +17,7 @@ from matplotlib.figure import Figure
 from matplotlib.text import Text
 from matplotlib.transforms import Bbox
 from test_explorer_base import _default_figures, _shown
+from test_i18n import lesson_figures
 
 from retrylab.i18n import language
 from retrylab.viz.catalog import explorer_classes
@@ -82,6 +83,7 @@ def _px(box: Bbox) -> str:
 
 def _figures() -> Iterator[tuple[str, Figure]]:
     yield from _default_figures()
+    yield from lesson_figures()  # 06's compared fleets: the legend clipped both sides in Turkish
     for cls in explorer_classes():
         ex: Explorer = cls()
         if ex.figure is not None:

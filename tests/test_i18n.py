@@ -13,6 +13,7 @@ import inspect
 import re
 from collections.abc import Iterator
 
+import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 from matplotlib.text import Text
@@ -40,6 +41,50 @@ def figure_functions() -> Iterator[tuple[str, Figure]]:
             if inspect.signature(fn).return_annotation not in (Figure, "Figure"):
                 continue
             yield name, fn()
+
+
+def lesson_figures() -> Iterator[tuple[str, Figure]]:
+    """The figures the notebooks draw with arguments (issue 23): 03's Retry-After bars and
+    histogram, 01's writes, 05's schedule, 06's compared fleets and contention curves, 07's
+    titled timeline."""
+    from retrylab.core.backoff import Backoff
+    from retrylab.core.budget import GrpcRetryThrottle
+    from retrylab.lessons.outputs import SEED
+    from retrylab.lessons.tables import figure_title
+    from retrylab.sim.breakers import BreakerSettings
+    from retrylab.sim.fleet import outage_fleet, storm_fleet
+
+    yield "retry_after_bars", backoff.retry_after_bars([70, 184, 592, 1402, 3120, 3309], 2000)
+    yield "wait_histogram", backoff.wait_histogram([70, 296, 780, 303, 480, 957], 50)
+    yield "wait_histogram 03", backoff.wait_histogram(
+        [70, 296, 780, 303, 480, 957], 50,
+        title=figure_title("Waits of {runs} user-triggered refreshes", runs=300))
+    counts = pd.DataFrame({"key": [1000, 0, 2], "unsafe": [1000, 249, 2],
+                           "lesson": [1000, 0, 203]},
+                          index=["writes", "duplicates", "unacknowledged"])
+    yield "write_bars", backoff.write_bars(counts, 0.2)
+    schedule = {
+        "fixed 2 s": Backoff(2000, growth="constant", cap=None),
+        "incremental 1 s": Backoff(1000, growth="linear", cap=None),
+        "exponential 1 s": Backoff(1000, 2, None),
+        "exp. + proportional (Kotlin)": Backoff(1000, 2, None, jitter="proportional"),
+        "exp. + full, cap 30 s": Backoff(1000, 2, 30_000, jitter="full"),
+    }
+    yield "wait_schedule 05", backoff.wait_schedule(schedule, retries=6, shared=False,
+                                                    title=figure_title(
+        "Waits before each retry: the lesson's strategies (seed {seed})", seed=SEED))
+    yield "compare_fleets 06 jitter", fleet.compare_fleets(
+        {"no jitter": outage_fleet("none").run(), "full jitter": outage_fleet("full").run()})
+    yield "compare_fleets 06 storm", fleet.compare_fleets({
+        "no budget": storm_fleet().run(),
+        "gRPC throttling": storm_fleet(retry_budget=GrpcRetryThrottle()).run(),
+        "breaker": storm_fleet(breaker=BreakerSettings(3, 5000)).run()})
+    from retrylab.sim.contention import contention_sweep
+    yield "contention_curves 06", contention.contention_curves(
+        contention_sweep(clients=[10, 50, 100], runs=5))
+    run = outage_fleet("full").run()
+    for title in ("Background preset: phones give up during the outage", "A passing policy"):
+        yield f"fleet_timeline 07 {title}", fleet.fleet_timeline(run, title=figure_title(title))
 
 
 def texts(fig: Figure) -> set[str]:
@@ -75,6 +120,18 @@ def test_every_figure_label_has_its_turkish() -> None:
     english = {name: texts(fig) for name, fig in figure_functions()}
     with language("tr"):
         turkish = {name: texts(fig) for name, fig in figure_functions()}
+    assert english.keys() == turkish.keys() and english
+    missing = {name: untranslated(english[name] & turkish[name]) for name in english}
+    assert {k: v for k, v in missing.items() if v} == {}
+
+
+def test_every_lesson_figure_text_has_its_turkish() -> None:
+    """The figures the notebooks draw with their own arguments and titles: no text the
+    same in both languages (a title written in English in the notebook, or a label
+    without ``_()``)."""
+    english = {name: texts(fig) for name, fig in lesson_figures()}
+    with language("tr"):
+        turkish = {name: texts(fig) for name, fig in lesson_figures()}
     assert english.keys() == turkish.keys() and english
     missing = {name: untranslated(english[name] & turkish[name]) for name in english}
     assert {k: v for k, v in missing.items() if v} == {}

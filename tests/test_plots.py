@@ -247,8 +247,10 @@ def test_retry_after_bars_draws_the_max_of_backoff_and_retry_after() -> None:
     _png_ok(fig)
     ax = fig.axes[0]
     assert ax.get_title() == "The loop waits max(backoff, Retry-After)"
-    assert (ax.get_xlabel(), ax.get_ylabel()) == ("retry", "wait (ms)")
+    # retries numbered as notebook 00 and the other wait figures do: n = 0 is the first
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("retry n (counted from 0)", "wait (ms)")
     assert [int(p.get_height()) for p in ax.patches] == [70, 184, 592, 1402, 3120, 3309]
+    assert [round(p.get_x() + p.get_width() / 2) for p in ax.patches] == [0, 1, 2, 3, 4, 5]
     limit, waited = ax.lines
     assert list(limit.get_ydata()) == [2000, 2000]
     assert limit.get_color() == PALETTE["vermillion"]

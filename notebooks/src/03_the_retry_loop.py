@@ -78,7 +78,7 @@ from retrylab.lab.server import LabServer
 from retrylab.lessons.lab_experiments import lesson_scenarios
 from retrylab.i18n import current, number
 from retrylab.lessons.outputs import SEED, retry_loop_text
-from retrylab.lessons.tables import label, line, localized
+from retrylab.lessons.tables import figure_title, label, line, localized
 from retrylab.viz.backoff import retry_after_bars, wait_histogram
 
 pd.set_option("display.width", 100)
@@ -688,7 +688,8 @@ localized(metrics.wait_histogram(50))
 
 # %%
 show(wait_histogram(metrics.waits, 50,
-                    title="Waits of 300 user-triggered refreshes"))
+                    title=figure_title("Waits of {runs} user-triggered refreshes",
+                                       runs=300)))
 
 # %% [markdown]
 # The loop also logs every decision through Python's `logging`, logger

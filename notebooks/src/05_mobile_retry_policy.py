@@ -76,7 +76,7 @@ from retrylab import Backoff, CircuitBreaker, Outcome, RetryPolicy, decide, repl
 from retrylab.lessons import mobile_code as mobile
 from retrylab.lessons import mobile_mistakes as mobilesim
 from retrylab.lessons.outputs import SEED
-from retrylab.lessons.tables import line, localized
+from retrylab.lessons.tables import figure_title, line, localized
 from retrylab.viz.breaker import breaker_diagram
 from retrylab.viz.kit import show
 from retrylab.viz.herd import herd_data, herd_histogram
@@ -437,7 +437,8 @@ schedule = {
 localized(waits_table(schedule, retries=6, shared=False))
 
 # %%
-title = "Waits before each retry: the lesson's strategies (seed 20260114)"
+title = figure_title("Waits before each retry: the lesson's strategies (seed {seed})",
+                     seed=SEED)
 show(wait_schedule(schedule, retries=6, shared=False, title=title))
 
 # %% [markdown]

@@ -56,7 +56,7 @@ import pandas as pd
 from retrylab import (Backoff, CircuitBreaker, Mulberry32, Outcome,
                       RetryPolicy, should_retry)
 from retrylab.lessons.audit import audit_table, audit_verdicts
-from retrylab.lessons.tables import localized
+from retrylab.lessons.tables import figure_title, localized
 from retrylab.viz.kit import show
 from retrylab.lessons.outputs import SEED
 from retrylab.viz.fleet import fleet_timeline
@@ -282,8 +282,8 @@ preset = capstone_fleet(RetryPolicy.background()).run()
 localized(capstone_report(preset))
 
 # %%
-show(fleet_timeline(preset, title="Background preset: phones give up "
-                                  "during the outage"))
+show(fleet_timeline(preset, title=figure_title(
+    "Background preset: phones give up during the outage")))
 
 # %% [markdown]
 # The preset's five attempts wait about 1 + 2 + 4 + 8 s at most, 7.5 s on
@@ -323,7 +323,7 @@ solved = capstone_fleet(policy).run()
 localized(capstone_report(solved))
 
 # %% tags=["solution"]
-show(fleet_timeline(solved, title="A passing policy"))
+show(fleet_timeline(solved, title=figure_title("A passing policy")))
 
 # %% [markdown] tags=["solution"]
 # Why it passes: waits from a 5 s base that triple (full jitter, so on

@@ -29,7 +29,7 @@ import pandas as pd
 
 from ..i18n import NP_, pgettext
 
-__all__ = ["LABELS", "LINES", "label", "line", "localized"]
+__all__ = ["LABELS", "LINES", "TITLES", "figure_title", "label", "line", "localized"]
 
 T = TypeVar("T", pd.DataFrame, pd.Series)
 
@@ -131,6 +131,30 @@ def line(template: str, **values: Any) -> str:
         raise ValueError(f"template={template!r} is out of range: it must be one of "
                          "retrylab.lessons.tables.LINES")
     return pgettext("line", template).format(**values)
+
+
+#: The titles the notebooks give their figures, as templates with named placeholders.
+TITLES: frozenset[str] = frozenset({
+    NP_("figure title", "Waits of {runs} user-triggered refreshes"),
+    NP_("figure title", "Waits before each retry: the lesson's strategies (seed {seed})"),
+    NP_("figure title", "Background preset: phones give up during the outage"),
+    NP_("figure title", "A passing policy"),
+})
+
+
+def figure_title(template: str, **values: Any) -> str:
+    """A figure's title: ``template`` (one of :data:`TITLES`) in the notebook's language,
+    filled with ``values``.
+
+    >>> from retrylab.i18n import language
+    >>> with language("tr"):
+    ...     print(figure_title("A passing policy"))
+    Hedefleri tutturan bir politika
+    """
+    if template not in TITLES:
+        raise ValueError(f"template={template!r} is out of range: it must be one of "
+                         "retrylab.lessons.tables.TITLES")
+    return pgettext("figure title", template).format(**values)
 
 
 #: Axis names that read differently from the same header (02's ``retry``: a retry's number).

@@ -25,7 +25,7 @@ from matplotlib.lines import Line2D
 from ..core._check import check_int, check_number
 from ..core.backoff import JITTERS, Backoff
 from ..core.constants import SEED
-from ..i18n import N_, _
+from ..i18n import N_, _, current, ngettext, percent, pgettext
 from ..i18n.terms import jitter_name
 from ..sim.herd import bucket_counts
 from ..sim.schedule import Schedule, jitter_range, lesson_backoffs, schedule_data, waits_table
@@ -51,6 +51,19 @@ __all__ = [
 ]
 
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+
+
+def series_name(name: str) -> str:
+    """A series' name (a strategy, a client: the notebook's dict key) in the notebook's
+    language: the figure's own entry, else the one its table shows (context ``"table"``).
+
+    >>> from retrylab.i18n import language
+    >>> with language("tr"):
+    ...     print(series_name("fixed 2 s"), "|", series_name("not in the catalogue"))
+    sabit 2 s | not in the catalogue
+    """
+    shown = _(name)
+    return pgettext("table", name) if shown == name else shown
 LINESTYLES = ("-", "--", "-.", ":")
 
 
@@ -73,7 +86,7 @@ class SchedulePlot:
         for i, name in enumerate(names):
             (line,) = self.ax.plot([], [], marker=MARKERS[i % len(MARKERS)],
                                    linestyle=LINESTYLES[i % len(LINESTYLES)], linewidth=2,
-                                   markersize=7, label=_(name))
+                                   markersize=7, label=series_name(name))
             self.lines[name] = line
         self.cap_line = self.ax.axhline(0, color=PALETTE["black"], linestyle=(0, (6, 3)),
                                         linewidth=1.5, label=_("cap"))
@@ -267,26 +280,29 @@ def retry_after_bars(backoff_waits: npt.ArrayLike, retry_after_ms: int = 2000) -
         raise ValueError("backoff_waits=[] is out of range: backoff_waits must hold "
                          "at least one wait")
     suggested = check_int("retry_after_ms", retry_after_ms, low=0)
-    x = np.arange(1, len(draws) + 1)
+    x = np.arange(len(draws))
     fig = new_figure((7.0, 3.6))
-    ax = style(fig.add_subplot(), "The loop waits max(backoff, Retry-After)",
-               "retry", "wait (ms)")
-    ax.bar(x, draws, 0.5, color=PALETTE["sky"], label="backoff draw")
+    ax = style(fig.add_subplot(), _("The loop waits max(backoff, Retry-After)"),
+               _(RETRY_AXIS), _(WAIT_AXIS))
+    ax.bar(x, draws, 0.5, color=PALETTE["sky"], label=_("backoff draw"))
     ax.axhline(suggested, color=PALETTE["vermillion"], linestyle="--",
-               label=f"Retry-After: {suggested / 1000:g} ({suggested} ms)")
+               label=_("Retry-After: {seconds} ({ms} ms)").format(
+                   seconds=f"{suggested / 1000:g}".replace(".", "," if current() == "tr"
+                                                           else "."), ms=suggested))
     ax.plot(x, [max(d, suggested) for d in draws], "o", color=PALETTE["black"],
-            label="the loop waits")
+            label=_("the loop waits"))
     ax.set_xticks(x)
     ax.legend(loc="upper left", fontsize=11)
     return fig
 
 
 def wait_histogram(waits: npt.ArrayLike, width: int = 50, *,
-                   title: str = "Waits before retries") -> Figure:
+                   title: str | None = None) -> Figure:
     """How many waits fell in each ``width``-ms bucket, as bars (e.g. ``RetryMetrics.waits``).
 
     Use it to show a policy's wait distribution over many runs, beside the
-    table of :meth:`~retrylab.metrics.RetryMetrics.wait_histogram`.
+    table of :meth:`~retrylab.metrics.RetryMetrics.wait_histogram` (``title``:
+    default "Waits before retries", in the notebook's language).
 
     >>> fig = wait_histogram([70, 296, 780, 303, 480, 957], 200)
     >>> [int(bar.get_height()) for bar in fig.axes[0].patches]
@@ -297,9 +313,12 @@ def wait_histogram(waits: npt.ArrayLike, width: int = 50, *,
     width = check_int("width", width, low=1, high=86_400_000)
     counts = bucket_counts(_whole_ms("waits", waits), width)
     fig = new_figure((7.0, 3.4))
-    ax = style(fig.add_subplot(), title, f"wait (ms, {width} ms buckets)", "number of waits")
+    total = int(counts.sum())
+    ax = style(fig.add_subplot(), title or _("Waits before retries"),
+               _("wait (ms, {width} ms buckets)").format(width=width), _("number of waits"))
     ax.bar(counts.index.to_numpy() + width / 2, counts.to_numpy(), width=width * 0.9,
-           color=PALETTE["blue"], label=f"{int(counts.sum())} waits")
+           color=PALETTE["blue"],
+           label=ngettext("{count} wait", "{count} waits", total).format(count=total))
     ax.legend(fontsize=11)
     return fig
 
@@ -308,8 +327,8 @@ def wait_histogram(waits: npt.ArrayLike, width: int = 50, *,
 
 #: The two counts :func:`write_bars` draws: (row, colour, hatch, label).
 WRITE_BARS: tuple[tuple[str, str, str, str], ...] = (
-    ("duplicates", "vermillion", "", "duplicate records"),
-    ("unacknowledged", "orange", "//", "stored, client thinks it failed"),
+    ("duplicates", "vermillion", "", N_("duplicate records")),
+    ("unacknowledged", "orange", "//", N_("stored, client thinks it failed")),
 )
 
 
@@ -338,14 +357,17 @@ def write_bars(counts: pd.DataFrame, drop_rate: float) -> Figure:
                          "(WriteReport.series())")
     writes = int(counts.loc["writes"].max())
     fig = new_figure((7.5, 3.8))
-    ax = style(fig.add_subplot(), f"{writes:,} writes, {rate:.0%} of answers lost after "
-               "storing", "client", f"count (of {writes:,} writes)")
+    grouped = f"{writes:,}".replace(",", "." if current() == "tr" else ",")
+    ax = style(fig.add_subplot(),
+               _("{writes} writes, {rate} of answers lost after storing").format(
+                   writes=grouped, rate=percent(rate * 100)),
+               _("client"), _("count (of {writes} writes)").format(writes=grouped))
     x = np.arange(len(counts.columns))
     for shift, (row, colour, hatch, label) in zip((-0.2, 0.2), WRITE_BARS, strict=True):
         bars = ax.bar(x + shift, counts.loc[row].to_numpy(), 0.4, color=PALETTE[colour],
-                      hatch=hatch, edgecolor=PALETTE["black"], linewidth=0.6, label=label)
+                      hatch=hatch, edgecolor=PALETTE["black"], linewidth=0.6, label=_(label))
         ax.bar_label(bars, fontsize=SMALL_PT)
-    ax.set_xticks(x, [str(c) for c in counts.columns])
+    ax.set_xticks(x, [series_name(str(c)) for c in counts.columns])
     top = max(int(counts.loc[row].max()) for row, *_ in WRITE_BARS)
     ax.set_ylim(0, max(top, 1) * 1.2)
     ax.legend(fontsize=11)
