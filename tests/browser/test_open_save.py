@@ -127,7 +127,7 @@ def _seeded(text: str) -> dict[str, object]:
     return nb
 
 
-def _whole(path: Path, deadline: float) -> str:
+def _read_whole(path: Path, deadline: float) -> str:
     """The file once the save has finished writing it: the server may truncate it before
     writing, and a read in between finds an empty or half-written file."""
     while True:
@@ -163,7 +163,7 @@ def test_run_all_then_save_changes_only_what_no_seed_fixes(name: str, lab: Lab) 
         deadline = time.monotonic() + 20
         while path.stat().st_mtime_ns == mtime and time.monotonic() < deadline:
             nb.page.wait_for_timeout(200)
-        after = _whole(path, deadline)
+        after = _read_whole(path, deadline)
     finally:
         nb.close()
         lab.server.shutdown_session(name)
