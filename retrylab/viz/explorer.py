@@ -318,6 +318,7 @@ class Explorer:
         #: there changes nothing, and this says why)
         self.limit_widget = widgets.HTML()
         self.limit_widget.add_class("retrylab-limit")
+        self.limit_widget.layout = widgets.Layout(width="100%", overflow="hidden")
         self.errors = widgets.Output()
         self.errors.add_class("retrylab-errors")
         #: each numeric slider's number box (its readout, with an accessible name)
@@ -533,7 +534,13 @@ class Explorer:
         """Name the sliders at an end of their range (the one just moved first), so a
         key press there, which changes nothing, has a sign already on screen."""
         note = limit_notes(self.controls, self._moved)
-        value = "" if not note else f'<span style="color:#555">{html.escape(note)}</span>'
+        # One line, however many sliders sit at an end (the moved one first): a note that
+        # wrapped took up to three more lines and pushed 06's explorers past 650 px. The
+        # whole note stays in the text (a screen reader reads it) and in the tooltip.
+        text = html.escape(note, quote=True)
+        value = "" if not note else (
+            f'<div title="{text}" style="color:#555; white-space:nowrap; overflow:hidden; '
+            f'text-overflow:ellipsis">{text}</div>')
         if self.limit_widget.value != value:
             self.limit_widget.value = value
 
