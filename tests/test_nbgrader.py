@@ -62,7 +62,6 @@ def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
     # nbgrader runs alembic (its database migrations) from the interpreter's bin/
     env["PATH"] = os.pathsep.join((str(Path(sys.executable).parent), env.get("PATH", "")))
-    env["RETRYLAB_PREFETCH"] = "0"   # a grader needs no slider prefetching
     done = subprocess.run([sys.executable, "-m", "nbgrader", *args], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
