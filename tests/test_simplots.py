@@ -150,7 +150,7 @@ def test_storm_explorer_budget_ends_the_storm() -> None:
     ex.set(budget="grpc")
     assert ex.readout == StormExplorer.readout_for(clients=12_000, budget="grpc")
     lines = ex.readout.splitlines()
-    assert lines[0].startswith("simulated at 1/10 scale in 100 ms steps: 1200 clients")
+    assert lines[0].startswith("simulated at 1/10 scale: 1200 clients")
     assert lines[3].startswith("backlog cleared") and "retry_budget" in lines[4]
     ex.set(budget="none", reject_cost=0.0)
     assert ex.readout == StormExplorer.readout_for(clients=12_000, reject_cost=0.0)

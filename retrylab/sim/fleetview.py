@@ -12,8 +12,8 @@ per-step series, and a copy sized for a slider.
 >>> s.simulated.clients, s.simulated.capacity, s.simulated.step_ms
 (6000, 20, 100)
 >>> print(s.describe())  # doctest: +NORMALIZE_WHITESPACE
-simulated at 1/10 scale in 100 ms steps: 6000 clients, capacity 20 per 100 ms step
-(full scale: 60000 clients, 20 per 10 ms step)
+simulated at 1/10 scale: 6000 clients, capacity 20 per 100 ms step (full: 60000
+clients, 20 per 10 ms)
 """
 
 from __future__ import annotations
@@ -116,9 +116,11 @@ class SliderScale:
             return _("simulated at full scale: {clients} clients, capacity {capacity} per "
                      "{step} ms step").format(clients=s.clients, capacity=s.capacity,
                                               step=s.step_ms)
-        return _("simulated at 1/{divisor} scale in {step} ms steps: {clients} clients, "
-                 "capacity {capacity} per {step} ms step (full scale: {full_clients} "
-                 "clients, {full_capacity} per {full_step} ms step)").format(
+        # Short enough for one line of a readout 850 px wide, in Turkish too: the
+        # longer text wrapped, and pushed the storm explorer past 650 px.
+        return _("simulated at 1/{divisor} scale: {clients} clients, capacity {capacity} "
+                 "per {step} ms step (full: {full_clients} clients, {full_capacity} per "
+                 "{full_step} ms)").format(
             divisor=self.divisor, step=s.step_ms, clients=s.clients, capacity=s.capacity,
             full_clients=f.clients, full_capacity=f.capacity, full_step=f.step_ms)
 

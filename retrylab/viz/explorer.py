@@ -141,6 +141,10 @@ __all__ = [
 # -- the explorer ----------------------------------------------------------------
 
 
+#: The height of the limit note's line (kept while no note shows): a readout line's.
+LIMIT_LINE_PX = 20
+
+
 class ExplorerError(RuntimeError):
     """A callback failed with something other than a bad value (a bug, not a slider)."""
 
@@ -314,11 +318,12 @@ class Explorer:
         self.readout_widget.add_class("retrylab-readout")
         self.message_widget = widgets.HTML()
         self.message_widget.add_class("retrylab-message")
-        #: says when the control just moved is at an end of its range (a key press
-        #: there changes nothing, and this says why)
+        #: names the sliders at an end of their range (a key press there changes
+        #: nothing); its line is kept while empty, so a note never moves the image
         self.limit_widget = widgets.HTML()
         self.limit_widget.add_class("retrylab-limit")
-        self.limit_widget.layout = widgets.Layout(width="100%", overflow="hidden")
+        self.limit_widget.layout = widgets.Layout(
+            width="100%", height=f"{LIMIT_LINE_PX}px", overflow="hidden")
         self.errors = widgets.Output()
         self.errors.add_class("retrylab-errors")
         #: each numeric slider's number box (its readout, with an accessible name)
@@ -540,7 +545,7 @@ class Explorer:
         text = html.escape(note, quote=True)
         value = "" if not note else (
             f'<div title="{text}" style="color:#555; white-space:nowrap; overflow:hidden; '
-            f'text-overflow:ellipsis">{text}</div>')
+            f'text-overflow:ellipsis; line-height:{LIMIT_LINE_PX}px">{text}</div>')
         if self.limit_widget.value != value:
             self.limit_widget.value = value
 
