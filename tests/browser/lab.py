@@ -31,14 +31,10 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 
-# Lab settings written into the fresh user-settings dir: no news/update toasts
-# covering the page in screenshots.
-USER_SETTINGS = {
-    "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {
-        "fetchNews": "false",
-        "checkForUpdates": False,
-    },
-}
+# The project's own JupyterLab settings (news and update checks off, widget state not
+# saved), on the path as the README's open command puts them: the browser tests see
+# what a student sees, and no toast covers the page in screenshots.
+JUPYTER_CONFIG = REPO / "jupyter-config"
 
 
 def _die_with_parent() -> None:
@@ -104,11 +100,6 @@ class LabServer:
         spec = {"argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
                 "display_name": "Python 3 (ipykernel)", "language": "python"}
         (spec_dir / "kernel.json").write_text(json.dumps(spec))
-        settings = dirs["JUPYTER_CONFIG_DIR"] / "lab" / "user-settings"
-        for rel, value in USER_SETTINGS.items():
-            path = settings / rel
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps(value))
         # Serve a COPY: Run All must never touch the committed notebooks.
         self.root = self.tmp / "notebooks"
         if self.notebooks.is_dir():
@@ -123,6 +114,7 @@ class LabServer:
         env = dict(os.environ)
         env.update(self._prepare_dirs())
         env.pop("JUPYTER_PATH", None)
+        env["JUPYTER_CONFIG_PATH"] = str(JUPYTER_CONFIG)
         env.pop("JUPYTER_TOKEN", None)
         env["JUPYTER_PREFER_ENV_PATH"] = "0"  # our kernelspec, not the venv one
         # The kernel inherits this: the repo's retrylab wins over anything else.
@@ -135,8 +127,6 @@ class LabServer:
                    "--ip=127.0.0.1", f"--port={self.port}", "--ServerApp.port_retries=0",
                    f"--IdentityProvider.token={self.token}",
                    f"--ServerApp.root_dir={self.root}",
-                   "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-                   "--LabApp.news_url=",
                    # window.jupyterapp: the tests read cells' execution counts from
                    # the notebook model (a collapsed cell shows no prompt in the page).
                    "--LabApp.expose_app_in_browser=True",
