@@ -517,10 +517,10 @@ for width in (50, 100, 200, 400, 800):
 # 100 ms'lik kovalarla oran tam olarak dörtte birdir; 400 ms'lik kovalarla
 # yaklaşık yarıdır; 800 ms'lik kovalarla sarsıntı hiçbir şey yapmıyor gibi
 # görünür, çünkü her bekleme 0 ile 800 ms arasındadır. "Dörtte bir" nereden
-# geliyor? Tam sarsıntı istemcileri üst sınır olan 800 ms boyunca, yani dört
-# tane 200 ms'lik kovaya eşit olarak dağıtır: her kovaya **ortalamada** dörtte
-# bir düşer. Yirmi dört rastgele sayı tam ortalamaya denk gelmek için çok azdır; on
-# bin sayı ise yeterlidir:
+# geliyor? Tam sarsıntı istemcileri 0 ile üst sınır (800 ms) arasına, yani dört
+# tane 200 ms'lik kovaya eşit olarak dağıtır: **ortalama olarak** her kovaya
+# istemcilerin dörtte biri düşer. Yirmi dört rastgele çekiliş ortalamayı tam
+# tutturmak için çok azdır; on bin çekiliş ise yeter:
 
 # %%
 print(herd_data(clients=10_000).summary())

@@ -460,7 +460,7 @@ check_quiz(passing)
 #   yöntemler) ve §10.2.3 (Retry-After).
 # * Marc Brooker, "Exponential Backoff And Jitter", AWS Architecture Blog
 #   (2015): defter 06'daki çekişme deneyi.
-# * gRPC önerisi A6, "gRPC Retry Design": jetonlarla yeniden denemelerin kısılması.
+# * gRPC önerisi A6, "gRPC Retry Design": jetonlarla yeniden denemelerin kısıtlanması.
 # * *Site Reliability Engineering* (Google, 2016), aşırı yükle başa çıkma ve
 #   zincirleme arızalar üzerine 21. ve 22. bölümler: yeniden deneme bütçeleri.
 #
