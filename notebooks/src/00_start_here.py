@@ -563,7 +563,7 @@ check_three_failures(attempts, waits)
 
 # %% [markdown] tags=["tr"] en_hash="1a26c0b2"
 # **Alıştırma 2.** İstasyon artık yanıt vermiyor: her deneme 503 alıyor. Aynı
-# politikayla (dört deneme, taban 200 ms, çarpan 2, tavan 5 sn, tam sarsıntı)
+# politikayla (dört deneme, taban 200 ms, çarpan 2, tavan 5 s, tam sarsıntı)
 # döngü, tohum ne olursa olsun, toplamda *en fazla* ne kadar bekleyebilir?
 # Hiçbir şey çalıştırmadan önce hesaplayın ve yanıtı tam sayı olarak ms
 # cinsinden verin.
