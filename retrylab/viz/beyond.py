@@ -346,7 +346,7 @@ class MetastableExplorer(Explorer):
             "budget": choice_slider("budget", tuple(BUDGETS), "none", continuous_update=False),
             "spike_ms": int_slider("spike_ms", 3000, 0, 8000, 500, continuous_update=False),
             "base": float_slider("base", 0.8, 0.5, 0.95, 0.05, continuous_update=False,
-                                 readout_format=".2f"),
+                                 readout_format=".2f", unit=""),  # a load, not "base (ms)"
         }
 
     @classmethod
