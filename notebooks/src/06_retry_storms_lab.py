@@ -253,9 +253,10 @@ show(compare_fleets({"no jitter": runs["none"],
 # number of `attempts` and of `clients`, a retry `budget` list, and a
 # `breaker` (off or on) with its `threshold` and `cooldown`. The readout
 # gives who was served, how many requests it took, the largest wave of
-# retries, and when the backlog cleared. Each change runs the simulation again (well under a second).
+# retries, and when the backlog cleared. Each change runs the simulation
+# again (well under a second).
 
-# %% [markdown] tags=["tr"] en_hash="c53ca958"
+# %% [markdown] tags=["tr"] en_hash="5584b343"
 # ### Keşif: sürü
 #
 # Geri çekilme için **taban**, **çarpan** ve **tavan** kaydırıcıları ile
