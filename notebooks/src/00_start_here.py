@@ -421,8 +421,9 @@ result.outcome.data
 # ## Kaydırıcılar nasıl kullanılır
 #
 # 01, 02, 04, 05, 06 ve 09 numaralı defterlerdeki keşif araçları (bu defterde
-# yoktur) yukarıdan aşağıya bir denetim tablosu, bir satır sayı (*gösterge*) ve
-# bir grafik gösterir. Grafik ve gösterge her değişikliği izler.
+# yoktur) yukarıdan aşağıya bir ayar paneli (kaydırıcılar ve açılır listeler),
+# bir satır sayı (*gösterge*) ve bir grafik gösterir. Grafik ve gösterge her
+# değişikliği izler.
 #
 # * **Sayısal kaydırıcının** etiketinde birimi yazar ("taban (ms)") ve yanında
 #   bir sayı kutusu vardır. Tutamacı sürükleyin ya da tutamaca tıklayıp ok
@@ -430,13 +431,13 @@ result.outcome.data
 #   kaydırıcı her zaman aynı değeri gösterir.
 # * **Seçimler** (sarsıntı, yeniden deneme bütçesi, devre kesicinin kapalı ya
 #   da açık olması) açılır listedir: listeye tıklayıp bir seçenek seçin.
-#   Klavyeyle Tab tuşuyla listeye gelin, Alt+Aşağı ok ile açın, ok tuşlarıyla
-#   gezinin ve Enter ile seçin (kapalı listede yalnızca Aşağı oka basarsanız
+#   Klavyeyle Tab tuşuyla listeye gelin, Alt+Aşağı Ok ile açın, ok tuşlarıyla
+#   gezinin ve Enter ile seçin (kapalı listede yalnızca Aşağı Ok'a basarsanız
 #   JupyterLab bir sonraki hücreye geçer).
-# * Geçerli ayarlarda hiçbir şeyi değiştiremeyen bir denetim soluk görünür ve
+# * Geçerli ayarlarda hiçbir şeyi değiştiremeyen bir ayar soluk görünür ve
 #   kullanılamaz (örneğin devre kesici kapalıyken **eşik**).
 #
-# Bir kaydırıcı aralığının bir ucundaysa denetimlerin altındaki bir satır bunu
+# Bir kaydırıcı aralığının bir ucundaysa ayar panelinin altındaki bir satır bunu
 # söyler ("taban (ms) en küçük değerinde, 50: daha fazla azalmaz"), çünkü orada
 # bir tuşa basmak hiçbir şeyi değiştirmez. Bir ayar bileşimi anlamsızsa (örneğin
 # tavan tabandan küçükse), bir ileti hangi değerin aralık dışında olduğunu ve
@@ -445,7 +446,7 @@ result.outcome.data
 # bıraktığınızda yeniden çizer.
 #
 # Her grafik, hücresi çalıştığında bir kez çizilir; böylece defter çekirdek
-# (kernel) olmadan GitHub'da ya da nbviewer'da da okunabilir; denetimler ise
+# (kernel) olmadan GitHub'da ya da nbviewer'da da okunabilir; ayarlar ise
 # çalışan bir çekirdek gerektirir.
 
 # %% [markdown]
