@@ -84,3 +84,17 @@ def test_turkish_writes_the_fleet_with_a_thousands_dot() -> None:
     with language("tr"):
         table = mobilesim.outage_table(POLICIES, outage_ms=60_000)
     assert table.columns[-1] == "10.000 telefondan istek/s"
+
+
+def test_the_lifecycle_table_names_the_outcome_in_turkish() -> None:
+    """05b, exercise 3: "the caller saw" gives the outcome's kind in Turkish ("ağ"); the
+    stop reason (``max_attempts``) and the exceptions stay as code prints them."""
+    from retrylab.lessons.tables import localized
+
+    with language("tr"):
+        table = localized(mobilesim.lifecycle_table())
+    saw = table.iloc[:, -1]
+    assert saw["policy_detached"].startswith("ağ (max_attempts): vazgeçildi"), saw.to_string()
+    assert _english_in(table) == [], table.to_string()
+    english_saw = mobilesim.lifecycle_table()["the caller saw"]
+    assert english_saw["policy_detached"].startswith("network (max_attempts): gave up")

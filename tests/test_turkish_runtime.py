@@ -58,3 +58,18 @@ def test_a_turkish_notebook_prints_no_english_prose(path: Path) -> None:
 
 def test_every_explorer_speaks_turkish() -> None:
     _within_budget("explorers (readouts and messages)", english.explorer_words("tr"))
+
+
+def test_an_explorers_title_is_a_catalogue_text() -> None:
+    """The text/plain form names the explorer by its title: Turkish in the Turkish
+    edition, the English title as written in the English one."""
+    from retrylab.i18n import _, language
+    from retrylab.viz.catalog import explorer_classes
+    from retrylab.viz.fleet import StormExplorer
+
+    with language("tr"):
+        english_titles = [cls.__name__ for cls in explorer_classes() if _(cls.title) == cls.title]
+        storm = repr(StormExplorer())
+    assert english_titles == [], f"titles without a Turkish text: {english_titles}"
+    assert storm.startswith("StormExplorer (yeniden deneme fırtınası): "), storm[:80]
+    assert repr(StormExplorer()).startswith("StormExplorer (retry storm): ")

@@ -169,12 +169,14 @@ def _neighbours(values: dict[str, Any], controls: dict[str, Any]) -> Iterator[di
 
 def explorer_texts(lang: str = "tr") -> Iterator[tuple[str, str]]:
     """(explorer, text) for each readout and message an explorer shows, in ``lang``:
-    at its defaults and with each control one step either way."""
-    from retrylab.i18n import language
+    at its defaults and with each control one step either way; and its title (the
+    text/plain form's "StormExplorer (title): readout")."""
+    from retrylab.i18n import _, language
     from retrylab.viz.catalog import explorer_classes
 
     with language(lang):
         for cls in explorer_classes():
+            yield cls.__name__, _(cls.title)
             ex = cls()
             settings = [ex.values, *_neighbours(ex.values, ex.controls)]
             seen: set[str] = set()

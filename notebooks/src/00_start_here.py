@@ -392,30 +392,61 @@ result.outcome.data
 # ## How to use the sliders
 #
 # The explorers in notebooks 01, 02, 04, 05, 06 and 09 (this notebook has
-# none) show a figure, a line of
-# numbers under it (the *readout*) and a row of sliders. Drag a slider or
-# click its handle and use the arrow keys; the figure and the readout follow.
-# If a combination makes no sense (a cap below the base, say), a message says
-# which value is out of range and what is allowed, and the last good figure
-# stays until you fix it. Slow explorers redraw when you release the handle.
+# none) show, from top to bottom, a grid of controls, a line of numbers (the
+# *readout*) and a figure. The figure and the readout follow every change.
+#
+# * A **numeric slider** has its unit in its label ("base (ms)") and a number
+#   box beside it. Drag the handle, or click it and use the arrow keys; or
+#   type a value in the box and press Enter. The box and the slider always
+#   show the same value.
+# * A **choice** (the jitter, a retry budget, a breaker off or on) is a
+#   drop-down list: click it and pick an option. With the keyboard, reach it
+#   with Tab, open it with Alt+ArrowDown, move with the arrow keys and pick
+#   with Enter (a plain ArrowDown on the closed list moves JupyterLab to the
+#   next cell instead).
+# * A control that can change nothing in the current settings is greyed out
+#   (a breaker's threshold while the breaker is off).
+#
+# When a slider sits at an end of its range, a line under the controls says
+# so ("base (ms) is at its minimum, 50: it goes no lower"), because a key
+# press there changes nothing. If a combination makes no sense (a cap below
+# the base, say), a message says which value is out of range and what is
+# allowed, and the last good figure stays until you fix it. The slow
+# explorers of notebook 09 redraw when you release the handle.
 #
 # Each figure is drawn once when its cell runs, so the notebook also reads on
-# GitHub or nbviewer without a kernel; the sliders need a running kernel.
+# GitHub or nbviewer without a kernel; the controls need a running kernel.
 
-# %% [markdown] tags=["tr"] en_hash="84bbf11d"
+# %% [markdown] tags=["tr"] en_hash="ae375e98"
 # ## Kaydırıcılar nasıl kullanılır
 #
 # 01, 02, 04, 05, 06 ve 09 numaralı defterlerdeki keşif araçları (bu defterde
-# yoktur) bir grafik, altında bir
-# satır sayı (*gösterge*) ve bir sıra kaydırıcı gösterir. Bir kaydırıcıyı
-# sürükleyin ya da tutamacına tıklayıp ok tuşlarını kullanın; grafik ve gösterge
-# onu izler. Bir ayar bileşimi anlamsızsa (örneğin tavan tabandan küçükse), bir
-# ileti hangi değerin aralık dışında olduğunu ve neye izin verildiğini söyler; siz
-# düzeltene kadar son geçerli grafik yerinde kalır. Yavaş keşif araçları grafiği,
-# tutamacı bıraktığınızda yeniden çizer.
+# yoktur) yukarıdan aşağıya bir ayar paneli (kaydırıcılar ve açılır listeler),
+# bir satır sayı (*gösterge*) ve bir grafik gösterir. Grafik ve gösterge her
+# değişikliği izler.
+#
+# * **Sayısal kaydırıcının** etiketinde birimi yazar ("taban (ms)") ve yanında
+#   bir sayı kutusu vardır. Tutamacı sürükleyin ya da tutamaca tıklayıp ok
+#   tuşlarını kullanın; ya da kutuya bir değer yazıp Enter'a basın. Kutu ile
+#   kaydırıcı her zaman aynı değeri gösterir.
+# * **Seçimler** (sarsıntı, yeniden deneme bütçesi, devre kesicinin kapalı ya
+#   da açık olması) açılır listedir: listeye tıklayıp bir seçenek seçin.
+#   Klavyeyle Tab tuşuyla listeye gelin, Alt+Aşağı Ok ile açın, ok tuşlarıyla
+#   gezinin ve Enter ile seçin (kapalı listede yalnızca Aşağı Ok'a basarsanız
+#   JupyterLab bir sonraki hücreye geçer).
+# * Geçerli ayarlarda hiçbir şeyi değiştiremeyen bir ayar soluk görünür ve
+#   kullanılamaz (örneğin devre kesici kapalıyken **eşik**).
+#
+# Bir kaydırıcı aralığının bir ucundaysa ayar panelinin altındaki bir satır bunu
+# söyler ("taban (ms) en küçük değerinde, 50: daha fazla azalmaz"), çünkü orada
+# bir tuşa basmak hiçbir şeyi değiştirmez. Bir ayar bileşimi anlamsızsa (örneğin
+# tavan tabandan küçükse), bir ileti hangi değerin aralık dışında olduğunu ve
+# neye izin verildiğini söyler; siz düzeltene kadar son geçerli grafik yerinde
+# kalır. 09 numaralı defterin yavaş keşif araçları grafiği, tutamacı
+# bıraktığınızda yeniden çizer.
 #
 # Her grafik, hücresi çalıştığında bir kez çizilir; böylece defter çekirdek
-# (kernel) olmadan GitHub'da ya da nbviewer'da da okunabilir; kaydırıcılar ise
+# (kernel) olmadan GitHub'da ya da nbviewer'da da okunabilir; ayarlar ise
 # çalışan bir çekirdek gerektirir.
 
 # %% [markdown]
@@ -533,7 +564,7 @@ check_three_failures(attempts, waits)
 
 # %% [markdown] tags=["tr"] en_hash="1a26c0b2"
 # **Alıştırma 2.** İstasyon artık yanıt vermiyor: her deneme 503 alıyor. Aynı
-# politikayla (dört deneme, taban 200 ms, çarpan 2, tavan 5 sn, tam sarsıntı)
+# politikayla (dört deneme, taban 200 ms, çarpan 2, tavan 5 s, tam sarsıntı)
 # döngü, tohum ne olursa olsun, toplamda *en fazla* ne kadar bekleyebilir?
 # Hiçbir şey çalıştırmadan önce hesaplayın ve yanıtı tam sayı olarak ms
 # cinsinden verin.

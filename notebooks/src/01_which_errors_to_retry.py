@@ -887,7 +887,7 @@ check_retried_statuses(answer)
 # kaydettikten sonra kaybolma olasılığı %20'ydi, her yazma isteğinin en çok 4
 # denemesi vardı ve deney 249 kopya saydı. Şimdi daha kötü bir bağlantı
 # yanıtların **%30'unu** kaybediyor ve istemci yalnızca **3** denemeye izin
-# veriyor. Anahtarsız 1.000 yazma isteği *ortalamada* kaç kopya kayıt
+# veriyor. Anahtarsız 1.000 yazma isteği *ortalama olarak* kaç kopya kayıt
 # oluşturur? Önce hesaplayın; sonra
 # `write_experiment(1000, 0.3, "unsafe", max_attempts=3)` ile ölçebilirsiniz.
 
@@ -927,9 +927,9 @@ check_expected_duplicates(answer)
 # them.
 
 # %% [markdown] tags=["solution", "tr"] en_hash="091d48e0"
-# Beklenen kopya sayısı: ortalamada 1000 × (0,4 + 0,16 + 0,064) = 624; tohumlu
-# çalıştırma 593 kopya kaydeder, bu da tek bir çalıştırmanın olağan saçılımı
-# içindedir. `key` yine tam olarak 1.000 kayıt saklar, ama dört yanıtını da
+# Beklenen kopya sayısı ortalama olarak 1000 × (0,4 + 0,16 + 0,064) = 624'tür;
+# tohumlu çalıştırma 593 kopya kaydeder, bu fark tek bir çalıştırmada beklenen
+# sapmanın içinde kalır. `key` yine tam olarak 1.000 kayıt saklar, ama dört yanıtını da
 # kaybeden yazma isteklerinin sayısı 28'e çıkar (beklenen 1000 × 0,4⁴ ≈ 26):
 # anahtar yeniden denemeyi güvenli kılar, kayıplı bir bağlantıyı güvenilir
 # kılmaz. `lesson` hiç kopya kaydetmez, ama başarısız olarak bildirdiği 387

@@ -517,10 +517,10 @@ for width in (50, 100, 200, 400, 800):
 # 100 ms'lik kovalarla oran tam olarak dörtte birdir; 400 ms'lik kovalarla
 # yaklaşık yarıdır; 800 ms'lik kovalarla sarsıntı hiçbir şey yapmıyor gibi
 # görünür, çünkü her bekleme 0 ile 800 ms arasındadır. "Dörtte bir" nereden
-# geliyor? Tam sarsıntı istemcileri üst sınır olan 800 ms boyunca, yani dört
-# tane 200 ms'lik kovaya eşit olarak dağıtır: her kovaya **ortalamada** dörtte
-# bir düşer. Yirmi dört rastgele sayı tam ortalamaya denk gelmek için çok azdır; on
-# bin sayı ise yeterlidir:
+# geliyor? Tam sarsıntı istemcileri 0 ile üst sınır (800 ms) arasına, yani dört
+# tane 200 ms'lik kovaya eşit olarak dağıtır: **ortalama olarak** her kovaya
+# istemcilerin dörtte biri düşer. Yirmi dört rastgele çekiliş ortalamayı tam
+# tutturmak için çok azdır; on bin çekiliş ise yeter:
 
 # %%
 print(herd_data(clients=10_000).summary())
@@ -545,18 +545,18 @@ print(herd_data(clients=10_000).summary())
 # Move the sliders. The bars are the actual waits for seed 20260114, the
 # dashed outlines the ceilings they are drawn under, the dashed line the cap,
 # and the shaded band the range the jitter can put each wait in. The `growth`
-# slider switches between the fixed (constant), incremental (linear) and
+# list switches between the fixed (constant), incremental (linear) and
 # exponential strategies of the mobile lesson. The readout under the figure
 # lists the waits and their total.
 
-# %% [markdown] tags=["tr"] en_hash="56b73545"
+# %% [markdown] tags=["tr"] en_hash="6ff61fc8"
 # ## Keşif: bekleme çizelgesi
 #
 # Kaydırıcıları hareket ettirin. Çubuklar 20260114 tohumu için gerçek beklemelerdir;
 # kesikli dış çizgiler, beklemelerin altından seçildiği üst sınırlardır; kesikli
 # çizgi tavandır; gölgeli bant ise sarsıntının her beklemeyi koyabileceği
-# aralıktır. **büyüme** kaydırıcısı (kodda `growth`) mobil dersin sabit (değişmeyen), artımlı
-# (doğrusal) ve üstel stratejileri arasında geçiş yapar. Grafiğin altındaki
+# aralıktır. **büyüme** listesi (kodda `growth`) mobil dersin sabit
+# (değişmeyen), artımlı (doğrusal) ve üstel stratejileri arasında geçiş yapar. Grafiğin altındaki
 # gösterge beklemeleri ve toplamlarını listeler.
 
 # %% tags=["nbval-ignore-output"]
@@ -873,8 +873,8 @@ check_herd_attempt4(peak)
 
 # %% [markdown] tags=["tr"] en_hash="ac037293"
 # **Alıştırma 7 (açık uçlu: değiştirin, tahmin edin, ölçün).** Sürü keşif aracında
-# **sarsıntı** (kodda `jitter`) kaydırıcısında **eşit** seçeneğini seçin. Bakmadan önce tahmin edin: üçüncü yeniden denemedeki
-# (üst sınır 800 ms) 24 istemci ve 200 ms'lik kovalarla hangi kovalar boş
+# **sarsıntı** (kodda `jitter`) listesinde **eşit** seçeneğini seçin. Bakmadan
+# önce tahmin edin: üçüncü yeniden denemedeki (üst sınır 800 ms) 24 istemci ve 200 ms'lik kovalarla hangi kovalar boş
 # kalır, tepe yük tam sarsıntının 7'sinden yüksek mi olur, düşük mü? Sonra
 # `herd_view.set(...)` ile ölçün ve göstergeyi okuyun.
 

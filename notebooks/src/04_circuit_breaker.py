@@ -250,7 +250,7 @@ sent, cb.state
 # %%
 traced = CircuitBreaker(threshold=3, cooldown=5000)
 rows = replay(lesson.BREAKER_EVENTS, traced)
-{f"{a} -> {b}": n for (a, b), n in traced.transition_counts().items()}
+{f"{label(a)} -> {label(b)}": n for (a, b), n in traced.transition_counts().items()}
 
 # %%
 show(breaker_diagram(traced.transition_counts(), traced.state,

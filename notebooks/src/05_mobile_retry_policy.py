@@ -553,18 +553,18 @@ mobilesim.jitter_spread(clients=1000, retry=2, base=1000, width=500)
 # ### Try it
 #
 # The wait explorer of [notebook 02](02_computing_the_wait.ipynb) ("Explore:
-# the wait schedule") has all three strategies on its `growth` slider
+# the wait schedule") has all three strategies in its `growth` list
 # (`constant`, `linear`, `exponential`); start it at the lesson's base with
 # `backoff_explorer(base=1000, cap=20_000)` and try `proportional` jitter.
 
-# %% [markdown] tags=["tr"] en_hash="a2083b32"
+# %% [markdown] tags=["tr"] en_hash="3bdd3b54"
 # ### Deneyin
 #
 # [02 numaralı defterin](02_computing_the_wait.ipynb) bekleme keşif aracında
-# ("Keşif: bekleme çizelgesi") üç strateji de **büyüme** kaydırıcısındadır
+# ("Keşif: bekleme çizelgesi") üç strateji de **büyüme** listesindedir
 # (kodda `growth`; sabit, artımlı, üstel); aracı dersin tabanıyla
 # `backoff_explorer(base=1000, cap=20_000)` ile başlatın ve **sarsıntı**
-# kaydırıcısında **orantılı**yı deneyin.
+# listesinde **orantılı** seçeneğini deneyin.
 
 # %% [markdown]
 # ## 5. The circuit breaker, and when to stop retrying

@@ -249,20 +249,24 @@ show(compare_fleets({"no jitter": runs["none"],
 # %% [markdown]
 # ### Explore: the herd
 #
-# Sliders for the backoff (`base`, `factor`, `cap`, `jitter`), the number of
-# `attempts` and of `clients`, a retry `budget`, and a `breaker` with its
-# `threshold` and `cooldown`. The readout gives who was served, how many
-# requests it took, the largest wave of retries, and when the backlog
-# cleared. Each change runs the simulation again (well under a second).
+# Sliders for the backoff (`base`, `factor`, `cap`) and a `jitter` list, the
+# number of `attempts` and of `clients`, a retry `budget` list, and a
+# `breaker` (off or on) with its `threshold` and `cooldown`. The readout
+# gives who was served, how many requests it took, the largest wave of
+# retries, and when the backlog cleared. Each change runs the simulation
+# again (well under a second).
 
-# %% [markdown] tags=["tr"] en_hash="361f5bea"
+# %% [markdown] tags=["tr"] en_hash="5584b343"
 # ### Keşif: sürü
 #
-# Geri çekilme (`base`, `factor`, `cap`, `jitter`), `attempts` ve `clients`
-# sayıları, bir yeniden deneme bütçesi (`budget`) ve `threshold` ile
-# `cooldown` değerleriyle bir devre kesici (`breaker`) için kaydırıcılar.
-# Gösterge kime hizmet verildiğini, bunun kaç isteğe mal olduğunu, en büyük
-# yeniden deneme dalgasını ve birikimin ne zaman temizlendiğini verir. Her
+# Geri çekilme için **taban**, **çarpan** ve **tavan** kaydırıcıları ile
+# **sarsıntı** listesi (kodda `base`, `factor`, `cap`, `jitter`); **deneme
+# sayısı** (`attempts`) ve **istemci** (`clients`) kaydırıcıları; yeniden
+# deneme **bütçe** listesi (`budget`); **eşik** (`threshold`) ve **soğuma**
+# (`cooldown`) kaydırıcılarıyla birlikte **devre kesici** listesi (`breaker`:
+# **kapalı** ya da **açık**). Gösterge kime hizmet verildiğini, bunun kaç
+# isteğe mal olduğunu, en büyük yeniden deneme dalgasını ve birikimin ne zaman
+# temizlendiğini verir. Her
 # değişiklik simülasyonu yeniden çalıştırır (bir saniyeden çok daha kısa
 # sürer).
 
@@ -495,8 +499,8 @@ show(compare_fleets({k: ends[k] for k in ("no budget", "gRPC throttling",
 # ### Keşif: fırtına
 #
 # Fırtına üzerinde aynı kaydırıcılar, artı yukarıdaki varsayım olan **ret
-# maliyeti** (`reject_cost`). **bütçe** (`budget`) kaydırıcısında `grpc` ya
-# da `sre` seçeneğini, ya da **devre kesici** (`breaker`) kaydırıcısında
+# maliyeti** (`reject_cost`). **bütçe** (`budget`) listesinde `grpc` ya
+# da `sre` seçeneğini, ya da **devre kesici** (`breaker`) listesinde
 # **açık** seçeneğini deneyin; sonra tek başına **sarsıntı** = **tam**; sonra
 # daha az **deneme sayısı** (`attempts`); sonra **ret maliyeti** = 0.
 # Kaydırıcı hemen yanıt versin diye keşif aracı fırtınayı

@@ -56,7 +56,7 @@ import pandas as pd
 from retrylab import (Backoff, CircuitBreaker, Mulberry32, Outcome,
                       RetryPolicy, should_retry)
 from retrylab.lessons.audit import audit_table, audit_verdicts
-from retrylab.lessons.tables import figure_title, localized
+from retrylab.lessons.tables import figure_title, label, localized
 from retrylab.viz.kit import show
 from retrylab.lessons.outputs import SEED
 from retrylab.viz.fleet import fleet_timeline
@@ -86,9 +86,10 @@ pd.set_option("display.max_colwidth", 90)
 # hataları ve iptaller hiç denenmez. (Anahtarsız bir `POST`, 502 ya da 503
 # sonrasında yine de yinelenen bir kayıt bırakabilir; sunucu isteği ağ geçidi
 # yanıt vermeden önce işlemişse bu olur: defter 05, alıştırma 1.) Hücredeki
-# sözlüğün anahtarları kodda yazıldığı gibi kalır: `"503 on POST"` POST'ta 503,
-# `"network error on GET"` GET'te ağ hatası, `"body error on GET"` GET'te
-# gövde hatası, `"cancelled GET"` iptal edilmiş bir GET demektir.
+# sözlüğün anahtarları kodda İngilizce yazılır, çıktı ise aynı durumları Türkçe
+# adlarıyla gösterir: `"503 on POST"` POST'ta 503, `"network error on GET"`
+# GET'te ağ hatası, `"body error on GET"` GET'te gövde hatası, `"cancelled GET"`
+# iptal edilmiş GET olur.
 
 # %%
 cases = {"503 on POST": (Outcome.http(503), "POST"),
@@ -98,7 +99,7 @@ cases = {"503 on POST": (Outcome.http(503), "POST"),
          "network error on POST": (Outcome.network(), "POST"),
          "body error on GET": (Outcome.body(), "GET"),
          "cancelled GET": (Outcome.cancelled(), "GET")}
-{name: should_retry(o, m) for name, (o, m) in cases.items()}
+{label(name): should_retry(o, m) for name, (o, m) in cases.items()}
 
 # %% [markdown]
 # **2. A request that changes state is retried only with an idempotency key
@@ -460,7 +461,7 @@ check_quiz(passing)
 #   yöntemler) ve §10.2.3 (Retry-After).
 # * Marc Brooker, "Exponential Backoff And Jitter", AWS Architecture Blog
 #   (2015): defter 06'daki çekişme deneyi.
-# * gRPC önerisi A6, "gRPC Retry Design": jetonlarla yeniden denemelerin kısılması.
+# * gRPC önerisi A6, "gRPC Retry Design": jetonlarla yeniden denemelerin kısıtlanması.
 # * *Site Reliability Engineering* (Google, 2016), aşırı yükle başa çıkma ve
 #   zincirleme arızalar üzerine 21. ve 22. bölümler: yeniden deneme bütçeleri.
 #

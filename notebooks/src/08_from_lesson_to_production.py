@@ -413,6 +413,12 @@ check_urllib3_retry(retry)
 # Aşağıdaki hatalardan hangilerinde **iki kural ayrışır**, biri yeniden
 # denerken öteki denemez (01 numaralı defterdeki dersin kuralı `decide` ve
 # `production_rule`)? Yanıtı etiketlerden oluşan bir küme olarak verin.
+# Etiketler `POST_FAILURES` sözlüğünün anahtarlarıdır, yani koddur: aşağıda
+# yazdırıldıkları gibi İngilizce kalırlar ve yanıtınıza da öyle yazılırlar.
+# `"503 with Retry-After"` Retry-After başlığıyla gelen 503,
+# `"refused (never sent)"` reddedilen (istek hiç gönderilmedi),
+# `"reset (maybe sent)"` ise sıfırlanan (istek belki gönderildi) bir bağlantı
+# demektir.
 
 # %%
 list(POST_FAILURES)

@@ -662,8 +662,8 @@ check_hedged_latency(hedged_latency)
 
 # %% [markdown] tags=["tr"] en_hash="4f811450"
 # **Alıştırma 4.** Varsayılan 3 yeniden denemeyi koruyun, bütçe kullanmayın
-# ve yalnızca `timeout` değerini değiştirin. Yukarıdaki tablo 1 sn'nin
-# sunucuyu yarı kararlı durumda bıraktığını, 3 sn'nin ise toparlanmasına izin
+# ve yalnızca `timeout` değerini değiştirin. Yukarıdaki tablo 1 s'nin
+# sunucuyu yarı kararlı durumda bıraktığını, 3 s'nin ise toparlanmasına izin
 # verdiğini gösteriyor: varsayılan ani yük artışının sunucuyu yarı kararlı
 # durumda bırakmadığı, 100 ms'lik adımlarla *en kısa* zaman aşımı kaçtır?
 # `MetastableModel(timeout=...).run().recovered_at` ile ölçün (None: yarı

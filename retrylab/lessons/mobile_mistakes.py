@@ -39,7 +39,8 @@ from ..core.rng import Mulberry32
 from ..i18n import N_, _, current, pgettext
 from ..lab.virtualtime import now_ms, run_virtual
 from ..sim.herd import bucket_counts, wakeups
-from .mobile_code import MobileServer, execute_with_retry, lesson_is_retriable, result_text
+from .mobile_code import MobileServer, execute_with_retry, lesson_is_retriable
+from .tables import label
 
 __all__ = [
     "BATTERY_WH",
@@ -181,13 +182,22 @@ def app_lifecycle(loop: str, *, background_at: int = 15_000, latency_ms: int = 1
             task.cancel()
         try:
             value = await task
-            saw = (f"{result_text(value)}: {value.message}"
+            saw = (f"{_result_cell(value)}: {value.message}"
                    if isinstance(value, RetryResult) else str(value))
         except asyncio.CancelledError:
             saw = "CancelledError: the coroutine stopped"
         after = sum(1 for t in server.sent if t >= background_at)
         return LifecycleRun(loop, server.requests, after, state, now_ms(), saw)
     return run_virtual(go())
+
+
+def _result_cell(r: RetryResult) -> str:
+    """A result in a table cell (as ``mobile_code.result_text``), the outcome's kind
+    in the notebook's language ("ağ (max_attempts)"); the stop reason stays the
+    code value a student compares."""
+    if r.ok:
+        return str(label("success"))
+    return f"{label(r.outcome.label())} ({r.reason})"
 
 
 def lifecycle_table(**kwargs: Any) -> pd.DataFrame:

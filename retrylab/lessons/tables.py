@@ -105,6 +105,10 @@ LABELS: frozenset[str] = frozenset({
     NP_("table", "at background"), NP_("table", "ended at (s)"), NP_("table", "the caller saw"),
     NP_("table", "loop"), NP_("table", "finished"), NP_("table", "in flight"),
     NP_("table", "waiting"), NP_("table", "CancelledError: the coroutine stopped"),
+    # 07: the checklist's first rule (the notebook's dict keys)
+    NP_("table", "503 on POST"), NP_("table", "429 on GET"), NP_("table", "422 on POST"),
+    NP_("table", "network error on GET"), NP_("table", "network error on POST"),
+    NP_("table", "body error on GET"), NP_("table", "cancelled GET"),
 })
 
 

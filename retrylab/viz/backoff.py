@@ -418,7 +418,7 @@ class BackoffExplorer(Explorer):
     'waits 2000, 2000, 2000 ms; total 6000 ms (no jitter, seed 20260114)'
     """
 
-    title = "wait schedule"
+    title = N_("wait schedule")
     figsize = (8.0, 4.4)
     margins: ClassVar[Mapping[str, float]] = {
         "left": 0.11, "right": 0.98, "top": 0.96, "bottom": 0.3}

@@ -94,7 +94,7 @@ class RateBreakerExplorer(Explorer):
     healthy, back to normal after 2250 ms
     """
 
-    title = "failure-rate breaker"
+    title = N_("failure-rate breaker")
     figsize = (8.0, 3.6)
 
     @classmethod
@@ -172,7 +172,7 @@ class HedgingExplorer(Explorer):
     without hedging: p50 20 ms, p99 333 ms, p99.9 1690 ms
     """
 
-    title = "hedged requests"
+    title = N_("hedged requests")
     figsize = (8.0, 3.8)
 
     @classmethod
@@ -258,7 +258,7 @@ class ThrottleExplorer(Explorer):
     adaptive: in the incident the fleet offers 1.93x capacity, the server accepts 75% of it
     """
 
-    title = "adaptive throttling"
+    title = N_("adaptive throttling")
     figsize = (8.0, 3.6)
 
     @classmethod
@@ -335,7 +335,7 @@ def _metastable(timeout: int, retries: int, budget: float | None, spike_ms: int,
 class MetastableExplorer(Explorer):
     """A short spike, then: does the queue drain, or do retries keep it full?"""
 
-    title = "metastable failure"
+    title = N_("metastable failure")
     figsize = (8.0, 4.6)
 
     @classmethod
@@ -346,7 +346,7 @@ class MetastableExplorer(Explorer):
             "budget": choice_slider("budget", tuple(BUDGETS), "none", continuous_update=False),
             "spike_ms": int_slider("spike_ms", 3000, 0, 8000, 500, continuous_update=False),
             "base": float_slider("base", 0.8, 0.5, 0.95, 0.05, continuous_update=False,
-                                 readout_format=".2f"),
+                                 readout_format=".2f", unit=""),  # a load, not "base (ms)"
         }
 
     @classmethod

@@ -419,7 +419,7 @@ class BreakerExplorer(Explorer):
     'sent 3, blocked 1; state open at 900 ms (event 4 of 9)'
     """
 
-    title = "circuit breaker"
+    title = N_("circuit breaker")
     figsize = (10.0, 4.6)
 
     @classmethod

@@ -233,7 +233,7 @@ class ContentionExplorer(Explorer):
       no backoff: 2416 calls, 2014 ms
     """
 
-    title = "the AWS contention experiment"
+    title = N_("the AWS contention experiment")
     figsize = (9.0, 4.0)
     margins: ClassVar[Mapping[str, float]] = {
         "left": 0.115, "right": 0.98, "top": 0.87, "bottom": 0.22, "wspace": 0.28}

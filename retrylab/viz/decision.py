@@ -52,7 +52,7 @@ class DecisionExplorer(Explorer):
     'POST, network error, with an idempotency key -> retry'
     """
 
-    title = "retry decision"
+    title = N_("retry decision")
     figsize = None
 
     @classmethod

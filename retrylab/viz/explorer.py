@@ -93,6 +93,7 @@ import ipywidgets as widgets
 from matplotlib.figure import Figure
 
 from ..core._check import check_int
+from ..i18n import N_, _
 from .controls import (
     CONTROL_MIN_WIDTH,
     NUMBER_BOX_WIDTH,
@@ -177,8 +178,8 @@ class Explorer:
     the computation and the Agg render.
     """
 
-    #: A short title for the text/plain representation.
-    title: ClassVar[str] = "explorer"
+    #: A short title for the text/plain representation (a catalogue text, translated there).
+    title: ClassVar[str] = N_("explorer")
     #: Figure size in inches; ``None`` for a text-only explorer.
     figsize: ClassVar[tuple[float, float] | None] = (8.0, 4.5)
     #: Where the axes go (``Figure.subplots_adjust`` arguments): a layout fixed by
@@ -598,7 +599,7 @@ class Explorer:
     # -- display -----------------------------------------------------------------
 
     def _repr_text(self) -> str:
-        return f"{type(self).__name__} ({self.title}): {self._readout}"
+        return f"{type(self).__name__} ({_(self.title)}): {self._readout}"
 
     def __repr__(self) -> str:
         return self._repr_text()

@@ -37,7 +37,7 @@ from ..core._check import check_choice
 from ..core.backoff import JITTERS, Backoff, Jitter
 from ..core.budget import budget_from_name
 from ..core.policy import RetryPolicy
-from ..i18n import NP_, _, number, pgettext
+from ..i18n import N_, NP_, _, number, pgettext
 from ..sim.breakers import BreakerSettings
 from ..sim.fleet import Fleet, outage_fleet, storm_fleet
 from ..sim.fleetresult import FleetResult
@@ -286,7 +286,7 @@ class FleetExplorer(Explorer):
     stopped: success 200, max_attempts 800
     """
 
-    title = "fleet after an outage"
+    title = N_("fleet after an outage")
     #: 4.0 in tall (was 4.4): with 4 rows of controls and a 6-line readout above it, the
     #: storm explorer stays within 650 px in JupyterLab (676 px at 4.4 in, issue 25); the
     #: axes keep nearly their height (2.66 in, was 2.77): the margins above the title and
@@ -399,7 +399,7 @@ class StormExplorer(FleetExplorer):
     'backlog cleared 100 ms after the outage ended; 1 overloaded steps after it'
     """
 
-    title = "retry storm"
+    title = N_("retry storm")
     scenario = _Scenario("storm", 100, 1000, 10, (60_000, 6000, 120_000, 6000), storm_fleet)
     #: The storm explorer's scale: a tenth of the clients, steps of 100 ms.
     DIVISOR = 10

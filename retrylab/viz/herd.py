@@ -22,7 +22,7 @@ from matplotlib.text import Text
 
 from ..core.backoff import Backoff
 from ..core.constants import SEED
-from ..i18n import _
+from ..i18n import N_, _
 from ..i18n.terms import jitter_name
 from ..sim.herd import HerdData, herd_data
 from .backoff import backoff_controls, y_level
@@ -148,7 +148,7 @@ class HerdExplorer(Explorer):
     'peak 10000 -> 1297 clients per 200 ms (0.13x)'
     """
 
-    title = "the herd"
+    title = N_("the herd")
     figsize = (9.0, 4.4)
     margins: ClassVar[Mapping[str, float]] = {
         "left": 0.08, "right": 0.97, "top": 0.84, "bottom": 0.14, "wspace": 0.1}
