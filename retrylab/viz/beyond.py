@@ -13,6 +13,7 @@ slider recomputes only what that slider changes.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -29,6 +30,7 @@ from ..sim.throttled import THROTTLES, ThrottleRun, throttled_fleet
 from .controls import choice_slider, float_slider, int_slider
 from .explorer import Explorer
 from .kit import PALETTE, SMALL_PT, new_figure, style
+from .unchanged import more_than_used, throttle_rejects_nothing
 
 __all__ = [
     "HedgingExplorer",
@@ -309,6 +311,13 @@ class ThrottleExplorer(Explorer):
         self.offered.set_ydata(r.offered / cap)
         self.accepted.set_ydata(r.accepted / cap)
 
+    def unchanged_reason(self, moved: str, old: Any, values: Mapping[str, Any],
+                         result: tuple[ThrottleRun, ThrottleRun]) -> str:
+        """The SRE throttle's K when the throttle rejects nothing either way."""
+        if moved == "k" and values["throttle"] == "sre":
+            return throttle_rejects_nothing(values["k"])
+        return ""
+
 
 def throttle_explorer(**values: Any) -> ThrottleExplorer:
     """Sliders throttle, degraded, retries and K, redrawing offered and accepted load."""
@@ -396,6 +405,11 @@ class MetastableExplorer(Explorer):
         x0, x1 = m.spike_start / 1000, (m.spike_start + m.spike_ms) / 1000
         self.span.set_x(x0)
         self.span.set_width(x1 - x0)
+
+    def unchanged_reason(self, moved: str, old: Any, values: Mapping[str, Any],
+                         result: MetastableRun) -> str:
+        """More retries than any request of the run is given."""
+        return more_than_used("retries", old, values["retries"]) if moved == "retries" else ""
 
 
 def metastable_explorer(**values: Any) -> MetastableExplorer:
