@@ -88,3 +88,16 @@ def test_each_explorer_reason(cls: type[Explorer], moved: str, old: object,
     merged = {**ex.values, **values}
     assert expected in ex.unchanged_reason(moved, old, merged, None if cls is not FleetExplorer
                                            else ex.compute(**merged))
+
+
+def test_the_throttles_k_is_greyed_out_unless_the_sre_throttle_uses_it() -> None:
+    ex = ThrottleExplorer()
+    assert not ex.controls["k"].disabled
+    ex.set(throttle="adaptive")  # notebook 09's check cell: K then changes nothing
+    assert ex.controls["k"].disabled
+
+
+def test_a_float_value_is_written_as_its_slider_shows_it() -> None:
+    from retrylab.viz.unchanged import same_figure_note
+    assert same_figure_note("k", 3.5000000000000004).endswith("k 3.5 changes nothing the "
+                                                              "figure shows")

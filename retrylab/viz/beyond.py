@@ -279,6 +279,12 @@ class ThrottleExplorer(Explorer):
         return _throttled(throttle, *args), _throttled("none", *args)
 
     @classmethod
+    def inactive_controls(cls, values: Mapping[str, Any]) -> set[str]:
+        """K is the SRE throttle's: with ``adaptive`` or ``none`` it changes nothing (the
+        browser benchmark pressed it three times in 09 and drew the same image)."""
+        return set() if values.get("throttle") == "sre" else {"k"}
+
+    @classmethod
     def readout_text(cls, result: tuple[ThrottleRun, ThrottleRun]) -> str:
         return f"{result[0].summary()}\n{result[1].summary()}"
 

@@ -27,7 +27,8 @@ __all__ = ["all_capped", "cap_above_ceilings", "more_than_used", "no_wait_reache
 
 
 def _n(value: Any) -> str:
-    return number(value) if isinstance(value, float) else str(value)
+    """A slider's value as the note writes it (a float slider's 3.5000000000000004: 3.5)."""
+    return number(round(value, 6)) if isinstance(value, float) else str(value)
 
 
 def same_figure_note(label: str, value: Any) -> str:
