@@ -99,15 +99,21 @@ JS_DECODE_PROBE = r"""
 }
 """
 
-# True once the image src differs from ``old`` or the explorer shows a message.
+# True once the image src differs from ``old``, the explorer shows a message, or its limit
+# line says the figure is the same (class retrylab-same, with a title other than ``note``).
 JS_SRC_OR_MESSAGE = r"""
-([box, old]) => {
+([box, old, note]) => {
   const img = box.querySelector('img');
   if (img && img.src !== old) return 'image';
   const msg = box.querySelector('.retrylab-message');
-  return msg && msg.innerText.trim() ? 'message' : false;
+  if (msg && msg.innerText.trim()) return 'message';
+  const same = box.querySelector('.retrylab-limit .retrylab-same');
+  return same && same.title !== note ? 'same' : false;
 }
 """
+
+# The title of the limit line's "same figure" note ("" when none shows).
+JS_SAME_NOTE = "b => b.querySelector('.retrylab-limit .retrylab-same')?.title || ''"
 
 JS_TIMES = "() => [window.__rl.key, window.__rl.img, window.__rlDecode.decoded]"
 
@@ -194,6 +200,8 @@ class Run:
     mode: str
     samples: list[dict[str, Any]] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    #: presses that drew the same PNG, with the note the explorer showed
+    unchanged: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     #: the kernel's own redraws during the presses: (compute, draw + PNG, send) ms
     kernel: list[list[float]] = field(default_factory=list)
@@ -224,6 +232,7 @@ def press_every_slider(nb: NotebookPage, stem: str, presses: int, run: Run) -> N
                                         else current.at_min):
                     break
                 src0 = drv.img_src()
+                note0 = drv.box.evaluate(JS_SAME_NOTE)
                 if not drv.press(control.name, key):
                     run.skipped.append(f"{stem} explorer {k}: {key} on {control.name} "
                                        "did not move it")
@@ -239,12 +248,18 @@ def press_every_slider(nb: NotebookPage, stem: str, presses: int, run: Run) -> N
                 seen.add(settings)
                 try:
                     outcome = page.wait_for_function(
-                        JS_SRC_OR_MESSAGE, arg=[drv.box.element_handle(), src0],
+                        JS_SRC_OR_MESSAGE, arg=[drv.box.element_handle(), src0, note0],
                         timeout=REDRAW_TIMEOUT_MS, polling="raf").json_value()
                 except Exception:
                     run.skipped.append(f"{stem} explorer {k}: {control.name} -> "
                                        f"{drv.control(control.name).text}: no new image in "
-                                       f"{REDRAW_TIMEOUT_MS / 1000:.0f} s (the same PNG)")
+                                       f"{REDRAW_TIMEOUT_MS / 1000:.0f} s (the same PNG, "
+                                       "no sign on screen)")
+                    continue
+                if outcome == "same":  # the same PNG, and the explorer says why
+                    run.unchanged.append(f"{stem} explorer {k}: {control.name} -> "
+                                         f"{drv.control(control.name).text}: "
+                                         f"{drv.box.evaluate(JS_SAME_NOTE)}")
                     continue
                 if outcome == "message":  # refused settings: step back, stop this slider
                     run.skipped.append(f"{stem} explorer {k}: {control.name} -> "
@@ -341,6 +356,8 @@ def report(run: Run) -> bool:
         print(f"  note: {note}")
     for skip in run.skipped:
         print(f"  not timed: {skip}")
+    for same in run.unchanged:
+        print(f"  the same image, with a sign: {same}")
     if not lat:
         print("  no press timed: FAIL")
         return False
@@ -399,6 +416,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json is not None:
         args.json.write_text(json.dumps(
             [{"mode": r.mode, "samples": r.samples, "skipped": r.skipped, "notes": r.notes,
+              "unchanged": r.unchanged,
               "kernel_ms": r.kernel} for r in runs], indent=1, default=list) + "\n")
     ok = [report(r) for r in runs]
     return 0 if all(ok) else 1

@@ -13,6 +13,7 @@ slider recomputes only what that slider changes.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -29,6 +30,7 @@ from ..sim.throttled import THROTTLES, ThrottleRun, throttled_fleet
 from .controls import choice_slider, float_slider, int_slider
 from .explorer import Explorer
 from .kit import PALETTE, SMALL_PT, new_figure, style
+from .unchanged import more_than_used, throttle_rejects_nothing
 
 __all__ = [
     "HedgingExplorer",
@@ -277,6 +279,12 @@ class ThrottleExplorer(Explorer):
         return _throttled(throttle, *args), _throttled("none", *args)
 
     @classmethod
+    def inactive_controls(cls, values: Mapping[str, Any]) -> set[str]:
+        """K is the SRE throttle's: with ``adaptive`` or ``none`` it changes nothing (the
+        browser benchmark pressed it three times in 09 and drew the same image)."""
+        return set() if values.get("throttle") == "sre" else {"k"}
+
+    @classmethod
     def readout_text(cls, result: tuple[ThrottleRun, ThrottleRun]) -> str:
         return f"{result[0].summary()}\n{result[1].summary()}"
 
@@ -308,6 +316,13 @@ class ThrottleExplorer(Explorer):
         self.none.set_ydata(none.offered / cap)
         self.offered.set_ydata(r.offered / cap)
         self.accepted.set_ydata(r.accepted / cap)
+
+    def unchanged_reason(self, moved: str, old: Any, values: Mapping[str, Any],
+                         result: tuple[ThrottleRun, ThrottleRun]) -> str:
+        """The SRE throttle's K when the throttle rejects nothing either way."""
+        if moved == "k" and values["throttle"] == "sre":
+            return throttle_rejects_nothing(values["k"])
+        return ""
 
 
 def throttle_explorer(**values: Any) -> ThrottleExplorer:
@@ -396,6 +411,11 @@ class MetastableExplorer(Explorer):
         x0, x1 = m.spike_start / 1000, (m.spike_start + m.spike_ms) / 1000
         self.span.set_x(x0)
         self.span.set_width(x1 - x0)
+
+    def unchanged_reason(self, moved: str, old: Any, values: Mapping[str, Any],
+                         result: MetastableRun) -> str:
+        """More retries than any request of the run is given."""
+        return more_than_used("retries", old, values["retries"]) if moved == "retries" else ""
 
 
 def metastable_explorer(**values: Any) -> MetastableExplorer:

@@ -30,6 +30,7 @@ from ..sim.layered import expected_layered_load, layered_calls
 from .controls import choice_slider, int_slider
 from .explorer import Explorer, quantize
 from .kit import PALETTE, SMALL_PT, new_figure, style
+from .unchanged import no_wait_reaches_cap
 
 __all__ = [
     "EXPLORER_RUNS",
@@ -305,6 +306,11 @@ class ContentionExplorer(Explorer):
                 bars[i].set_height(v)
                 bars[i].set_alpha(1.0 if picked else 0.45)
                 bars[i].set_linewidth(2.5 if picked else 0.8)
+
+    def unchanged_reason(self, moved: str, old: Any, values: Mapping[str, Any],
+                         result: ContentionRun) -> str:
+        """A cap no wait of the runs reaches."""
+        return no_wait_reaches_cap(values["cap"]) if moved == "cap" else ""
 
 
 def contention_explorer(**values: Any) -> ContentionExplorer:

@@ -86,7 +86,7 @@ import html
 import time
 import traceback
 from collections import OrderedDict, deque
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping
 from typing import Any, ClassVar
 
 import ipywidgets as widgets
@@ -94,6 +94,8 @@ from matplotlib.figure import Figure
 
 from ..core._check import check_int
 from ..i18n import N_, _
+from .blit import NO_LEVEL as _NO_LEVEL
+from .blit import animated_artists, quantize
 from .controls import (
     CONTROL_MIN_WIDTH,
     NUMBER_BOX_WIDTH,
@@ -117,7 +119,8 @@ from .kit import (
     style,
     to_png,
 )
-from .png import agg_canvas, canvas_png
+from .png import agg_canvas, canvas_png, fixed_palette
+from .unchanged import same_figure_note
 
 __all__ = [
     "DPI",
@@ -235,6 +238,12 @@ class Explorer:
     def apply_level(self, level: Any) -> None:
         """Set the static part for ``level`` (limits, ticks); default: nothing."""
 
+    def unchanged_reason(self, moved: str, old: Any, values: Mapping[str, Any],
+                         result: Any) -> str:
+        """Why moving ``moved`` from ``old`` to ``values[moved]`` drew the same image (a
+        whole note from :mod:`retrylab.viz.unchanged`), or "" for the general note."""
+        return ""
+
     # -- the package's own readout, without widgets ------------------------------------
 
     @classmethod
@@ -286,6 +295,9 @@ class Explorer:
         #: renders nothing. Benchmarks read it from a live kernel.
         self.redraw_ms: deque[tuple[float, float, float]] = deque(maxlen=256)
         self._moved: str | None = None
+        self._old: Any = None
+        #: why the last move drew the same image ("" when it drew a new one)
+        self.unchanged = ""
         self._cache: OrderedDict[tuple[tuple[str, Any], ...], tuple[Any, str, bytes]] = (
             OrderedDict())
         self._readout = ""
@@ -441,7 +453,8 @@ class Explorer:
                 self._cache.move_to_end(key)
                 result, text, png = cached
                 if self.figure is not None:
-                    self._draw(result)  # the artists match the image; no render
+                    with classroom():  # one rc context a redraw (each costs ~0.6 ms)
+                        self._draw(result)  # the artists match the image; no render
                 t1 = t2 = time.perf_counter()
             else:
                 result = self.compute(**values)
@@ -449,19 +462,22 @@ class Explorer:
                 t1 = time.perf_counter()
                 png = b""
                 if self.figure is not None:
-                    self._draw(result)
-                    png = self._render()
+                    with classroom():
+                        self._draw(result)
+                        png = self._render()
                 t2 = time.perf_counter()
                 if self.cache_size > 0:
                     self._cache[key] = (result, text, png)
                     while len(self._cache) > self.cache_size:
                         self._cache.popitem(last=False)
         except ValueError as exc:  # a bad value, or e.g. too many buckets to draw
+            self.unchanged = ""
             self._show_message(self.explain(str(exc), self._moved, values))
             return
         except Exception:
             self._show_error(traceback.format_exc())
             return
+        self.unchanged = self._same_image_note(png, values, result)
         self._readout = text
         self.readout_widget.value = (
             f'<div style="white-space:pre-wrap;font-size:1.1em;line-height:1.3">'
@@ -485,13 +501,13 @@ class Explorer:
     # -- internals ---------------------------------------------------------------
 
     def _draw(self, result: Any) -> None:
-        """The static part of ``result``'s level, then its artists updated in place."""
-        with classroom():
-            level = self.level(result) if self._animated else None
-            if level != self._level:
-                self.apply_level(level)
-                self._level = level
-            self.draw(result)
+        """The static part of ``result``'s level, then its artists updated in place (in
+        :func:`classroom`: the caller's)."""
+        level = self.level(result) if self._animated else None
+        if level != self._level:
+            self.apply_level(level)
+            self._level = level
+        self.draw(result)
 
     def _draw_backgrounds(self, levels: Iterable[Hashable]) -> None:
         """Draw and save the background of each of ``levels`` (the next redraw applies its
@@ -510,43 +526,53 @@ class Explorer:
 
     def _render(self) -> bytes:
         """The figure's PNG: the level's background restored, the animated artists drawn
-        over it (a full draw for an explorer without animated artists)."""
+        over it (a full draw for an explorer without animated artists); in :func:`classroom`."""
         fig = self.figure
         assert fig is not None
         if not self._animated:
             return to_png(fig)
         canvas = agg_canvas(fig)
-        with classroom():
-            background = self.backgrounds.get(self._level)
-            if background is None:
-                canvas.draw()  # type: ignore[no-untyped-call]  # skips the animated artists
-                background = canvas.copy_from_bbox(fig.bbox)  # type: ignore[no-untyped-call]
-                self.backgrounds[self._level] = background
-            else:
-                canvas.restore_region(background)  # type: ignore[no-untyped-call]
-            for artist in self._animated:
-                if artist.get_visible():
-                    fig.draw_artist(artist)
-        return canvas_png(fig)
+        background = self.backgrounds.get(self._level)
+        if background is None:
+            canvas.draw()  # type: ignore[no-untyped-call]  # skips the animated artists
+            background = canvas.copy_from_bbox(fig.bbox)  # type: ignore[no-untyped-call]
+            self.backgrounds[self._level] = background
+        else:
+            canvas.restore_region(background)  # type: ignore[no-untyped-call]
+        for artist in self._animated:
+            if artist.get_visible():
+                fig.draw_artist(artist)
+        return canvas_png(fig, fixed_palette(tuple(PALETTE.values())))
 
     def _on_change(self, change: Mapping[str, Any]) -> None:
         owner = change.get("owner")
         self._moved = next((n for n, w in self.controls.items() if w is owner), None)
+        self._old = change.get("old")
         self._grey_out()
-        self._show_limits()
         self.redraw()
+        self._show_limits()
+
+    def _same_image_note(self, png: bytes, values: Mapping[str, Any], result: Any) -> str:
+        """The note for a move that drew the bytes already on screen ("" otherwise): the
+        page gets no new image, so without it the key press looks lost."""
+        moved = self._moved
+        if self.image is None or moved is None or not self._png or png != self._png:
+            return ""
+        control = self.controls[moved]
+        return (self.unchanged_reason(moved, self._old, self.values, result)
+                or same_figure_note(control.description or moved, control.value))
 
     def _show_limits(self) -> None:
-        """Name the sliders at an end of their range (the one just moved first), so a
-        key press there, which changes nothing, has a sign already on screen."""
-        note = limit_notes(self.controls, self._moved)
-        # One line, however many sliders sit at an end (the moved one first): a note that
-        # wrapped took up to three more lines and pushed 06's explorers past 650 px. The
-        # whole note stays in the text (a screen reader reads it) and in the tooltip.
+        """Why the last move drew the same image (:attr:`unchanged`; class ``retrylab-same``),
+        then the sliders at an end of their range (the moved one first): a press there
+        changes nothing, so its sign is on screen before it. One line (a wrapped note
+        pushed 06's explorers past 650 px); the whole note is in the text and tooltip."""
+        note = "; ".join(filter(None, (self.unchanged, limit_notes(self.controls, self._moved))))
         text = html.escape(note, quote=True)
         value = "" if not note else (
-            f'<div title="{text}" style="color:#555; white-space:nowrap; overflow:hidden; '
-            f'text-overflow:ellipsis; line-height:{LIMIT_LINE_PX}px">{text}</div>')
+            f'<div class="retrylab-{"same" if self.unchanged else "note"}" title="{text}" '
+            f'style="color:#555; white-space:nowrap; overflow:hidden; text-overflow:ellipsis;'
+            f' line-height:{LIMIT_LINE_PX}px">{text}</div>')
         if self.limit_widget.value != value:
             self.limit_widget.value = value
 
@@ -614,32 +640,6 @@ class Explorer:
             bundle["image/png"] = base64.b64encode(self._png).decode("ascii")
         bundle["text/plain"] = self._repr_text()
         return bundle
-
-
-def quantize(value: float, levels: Sequence[float]) -> Any:
-    """The smallest of ``levels`` (ascending) at or above ``value``; the largest if none is:
-    a limit that follows the data, in a few steps (one saved background each).
-
-    >>> quantize(800, (1000, 2000, 5000)), quantize(2000, (1000, 2000, 5000)), quantize(9e9, (1, 2))
-    (1000, 2000, 2)
-    """
-    return next((lv for lv in levels if value <= lv), levels[-1])
-
-
-#: The level before any: the first redraw always applies its level.
-_NO_LEVEL = object()
-
-
-def animated_artists(fig: Figure) -> list[Any]:
-    """The artists marked animated, in drawing order: figure-level first, then each Axes's
-    by z-order (the order a full draw would draw them in)."""
-    def key(a: Any) -> float:
-        return float(a.get_zorder())
-
-    out = sorted((a for a in fig.get_children() if a.get_animated()), key=key)
-    for ax in fig.axes:
-        out += sorted((a for a in ax.get_children() if a.get_animated()), key=key)
-    return out
 
 
 def _reject_unknown(values: Mapping[str, Any], controls: Mapping[str, Any]) -> None:

@@ -45,6 +45,7 @@ from ..sim.fleetview import SliderScale, describe_fleet, herd_divisor, slider_sc
 from .controls import choice_slider, float_slider, int_slider
 from .explorer import Explorer, quantize
 from .kit import PALETTE, SMALL_PT, new_figure, style
+from .unchanged import more_than_used, same_steps
 
 __all__ = [
     "Y_LEVELS",
@@ -384,6 +385,16 @@ class FleetExplorer(Explorer):
 
     def draw(self, result: FleetRun) -> None:
         self.plot.move(result.result, result.result.fleet.step_ms)
+
+    def unchanged_reason(self, moved: str, old: Any, values: Mapping[str, Any],
+                         result: FleetRun) -> str:
+        """More attempts than any client makes; a wait that rounds to the same steps."""
+        if moved == "attempts":
+            return more_than_used("attempts", old, values["attempts"])
+        if moved in ("base", "factor", "cap"):
+            return same_steps(self.controls[moved].description, values[moved],
+                              result.result.fleet.step_ms)
+        return ""
 
 
 class StormExplorer(FleetExplorer):

@@ -28,6 +28,7 @@ from ..sim.herd import HerdData, herd_data
 from .backoff import backoff_controls, y_level
 from .explorer import Explorer, int_slider, quantize
 from .kit import PALETTE, new_figure, style
+from .unchanged import all_capped, cap_above_ceilings
 
 __all__ = ["HerdData", "HerdExplorer", "HerdPlot", "herd_data", "herd_explorer",
            "herd_histogram"]
@@ -196,6 +197,21 @@ class HerdExplorer(Explorer):
     def draw(self, result: HerdData) -> None:
         self.plot.move(result)
         self.jitter_title.set_text(jitter_name(result.backoff.jitter))
+
+    def unchanged_reason(self, moved: str, old: Any, values: Mapping[str, Any],
+                         result: HerdData) -> str:
+        """A cap above the retry's ceiling (a cap move), or the ceiling above the cap before
+        and after a move of base, factor or retry (every wait is the cap)."""
+        def ceiling(v: Mapping[str, Any]) -> int:
+            return Backoff(v["base"], v["factor"], None).ceiling(v["retry"])
+
+        before = {**values, moved: old}
+        if moved == "cap" and ceiling(values) <= min(old, values["cap"]):
+            return cap_above_ceilings(values["cap"])
+        if moved in ("base", "factor", "retry") and min(ceiling(values),
+                                                       ceiling(before)) >= values["cap"]:
+            return all_capped(self.controls[moved].description, values[moved], values["cap"])
+        return ""
 
 
 def herd_explorer(**values: Any) -> HerdExplorer:
