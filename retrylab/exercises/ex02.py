@@ -310,8 +310,8 @@ def check_third_width(width: Any) -> Feedback:
 @checker
 def check_herd_attempt4(peak: Any) -> Feedback:
     """The jittered peak per 200 ms for the lesson's 24 clients waiting for their fourth
-    retry (n = 3, ceiling 1600 ms, the wait before attempt 5); ``herd_data``'s
-    ``attempt=4`` counts retries as the lesson's ``DENEME`` does.
+    retry (n = 3, ceiling 1600 ms, the wait before attempt 5): ``herd_data(retry=3)``,
+    its ``retry`` counted from 0 as notebook 00 defines it.
 
     >>> check_herd_attempt4(6)
     Correct: 6 of 24 per 200 ms: the ceiling is 1600 ms, so eight buckets share them.
