@@ -23,7 +23,7 @@ def test_longest_wait() -> None:
     assert check_longest_wait(1400.0).correct
     assert not check_longest_wait(...).answered
     hints = {600: "two waits", 3000: "four waits", 2800: "n = 1", 700: "average",
-             15000: "cap", 846: "any seed", 1399: "at most its ceiling",
+             15000: "cap", 846: "any seed", 1399: "just short", 1000: "at most its ceiling",
              "x": "whole number", True: "whole number"}
     for value, hint in hints.items():
         fb = check_longest_wait(value)

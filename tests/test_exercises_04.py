@@ -13,6 +13,8 @@ def test_threshold_two() -> None:
     fb = check_threshold_two(5, 3)
     assert not fb.correct and "should add up to 9" in fb.message
     fb = check_threshold_two(4, 5)
+    assert not fb.correct and "a threshold of 1" in fb.message
+    fb = check_threshold_two(3, 6)
     assert not fb.correct and "CircuitBreaker(threshold=2, cooldown=5000)" in fb.message
     assert not check_threshold_two(..., 4).answered
     assert not check_threshold_two(5, None).answered

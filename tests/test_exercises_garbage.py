@@ -129,6 +129,8 @@ def test_the_crashes_the_reader_found() -> None:
     from retrylab.exercises.ex00 import check_three_failures
     from retrylab.exercises.ex04 import check_threshold_two
     fb = check_three_failures(4, 5)
+    assert not fb.correct and "give each wait in a list" in fb.message
+    fb = check_three_failures(4, "five")
     assert not fb.correct and "list of whole numbers" in fb.message
     fb = check_threshold_two("5", 4)
     assert fb.correct   # "5" reads as 5, as everywhere

@@ -97,10 +97,46 @@ def test_closed_exercises_hint_in_turkish(turkish: None, check: Callable[..., An
     _no_english(fb.message)
 
 
+def _report_cases() -> list[tuple[str, str, Callable[..., Any], tuple[Any, ...]]]:
+    """Issue 22: the wrong answers tools/exercise_report.py tries on notebooks 00-04."""
+    closed = load_tool("exercise_report")._closed()
+    return [(exercise, name, check, args)
+            for exercise, (check, _probe, cases) in closed.items() if exercise < "05"
+            for name, args in cases]
+
+
+REPORT_CASES = _report_cases()
+
+
+@pytest.mark.parametrize(("exercise", "name", "check", "args"), REPORT_CASES,
+                         ids=[f"{e} {n}" for e, n, _c, _a in REPORT_CASES])
+def test_each_named_mistake_gets_its_hint_in_turkish(
+        turkish: None, exercise: str, name: str, check: Callable[..., Any],
+        args: tuple[Any, ...]) -> None:
+    """Every wrong answer of the report's notebooks 00-04 (ten or more per exercise) is
+    answered "try again" in Turkish, with no English prose."""
+    fb = check(*args)
+    assert fb.answered and not fb.correct, (exercise, name)
+    _no_english(fb.message)
+
+
+def test_new_hints_sample_reads_turkish(turkish: None) -> None:
+    """A few of issue 22's hints, word for word."""
+    assert "tekillik anahtarı ters okunmuş" in ex01.check_retried_cases("ACEG").message
+    assert "1 - 0,7 x 0,7" in ex01.check_expected_duplicates(510).message
+    assert "dersin 5 sn'lik tavanıyla" in ex02.check_ceilings(
+        [300, 900, 2700, 5000, 5000]).message
+    assert "n = 3'tür" in ex02.check_herd_attempt4(4).message
+    assert "ikisinin küçüğünü" in ex03.check_waits([184, 2000, 70, 500]).message
+    assert "zaman aşımı tek bir denemeyi" in ex03.check_give_up_reason("timeout").message
+    assert "eşik 1 olunca" in ex04.check_threshold_two(4, 5).message
+    assert "soğuma devre kesicinin açıldığı andan" in ex04.check_retry_in(9).message
+
+
 def test_english_is_unchanged_and_the_language_set_back() -> None:
     assert current() == "en"
-    assert ex01.check_retried_cases("ACG").message.startswith("F is retried: ")
-    assert ex04.check_retry_in(9).message.startswith("seconds=9: read err.retry_in")
+    assert ex01.check_retried_cases("ACF").message.startswith("G is retried: ")
+    assert ex04.check_retry_in(99).message.startswith("seconds=99: read err.retry_in")
 
 
 # == the build-it checkers ==============================================================

@@ -78,29 +78,55 @@ def _closed() -> dict[str, tuple[Callable[..., Feedback], tuple[Any, ...],
             ("one wait short", (4, [70, 184])),
             ("ceilings instead of draws", (4, [200, 400, 800])),
             ("attempts as a float", (4.5, [70, 184, 592])),
+            ("the total wait", (4, 846)),
+            ("seconds", (4, [0.07, 0.184, 0.592])),
+            ("the waits reversed", (4, [592, 184, 70])),
+            ("running totals", (4, [70, 254, 846])),
+            ("n from 1", (4, [140, 367, 1183])),
+            ("a generator already drawn from", (4, [92, 296, 701])),
         ]),
         "00 Ex 2": (ex00.check_longest_wait, (12345,), [
             ("two waits", (600,)), ("four waits", (3000,)), ("n from 1", (2800,)),
             ("the average", (700,)), ("three caps", (15000,)), ("this seed's total", (846,)),
-            ("one ms short", (1399,)),
+            ("one ms short", (1399,)), ("seconds", (1.4,)), ("the last ceiling only", (800,)),
+            ("the next retry's ceiling", (1600,)), ("the cap", (5000,)),
         ]),
-        "01 Ex 2": (ex01.check_retried_cases, ({"B", "D", "H"},), [
+        # Its hints name a case each: the probe is an answer that is no case at all.
+        "01 Ex 2": (ex01.check_retried_cases, ({"Z"},), [
             ("507 forgotten", ({"A", "C", "F"},)),
             ("TRACE network retried", ({"A", "C", "E", "F", "G"},)),
-            ("the key ignored", ({"A", "C", "G"},)), ("409 retried", ({"A", "B", "C", "F", "G"},)),
+            ("no network error retried", ({"A", "C", "G"},)),
+            ("409 retried", ({"A", "B", "C", "F", "G"},)),
             ("410 retried", ({"A", "C", "D", "F", "G"},)),
             ("401 retried", ({"A", "C", "F", "G", "H"},)),
+            ("every case", ({"A", "B", "C", "D", "E", "F", "G", "H"},)),
+            ("5xx only for safe methods", ({"A", "F"},)),
+            ("the key read backwards", ({"A", "C", "E", "G"},)),
+            ("502 forgotten", ({"C", "F", "G"},)),
+            ("only the gateway statuses", ({"A", "C"},)),
         ]),
-        "01 Ex 3": (ex01.check_retried_statuses, ({405, 410},), [
+        "01 Ex 3": (ex01.check_retried_statuses, ({501, 504, 507, 999},), [
             ("507 forgotten", ({501, 504},)), ("408 retried", ({408, 501, 504, 507},)),
             ("425 retried", ({425, 501, 504, 507},)), ("501 left out", ({504, 507},)),
-            ("413 retried", ({413, 501, 504, 507},)),
+            ("413 retried", ({413, 501, 504, 507},)), ("410 retried", ({410, 501, 504, 507},)),
+            ("405 retried", ({405, 501, 504, 507},)), ("all eight", (set(ex01.STATUSES),)),
+            ("the other way round", ({405, 408, 410, 413, 425},)),
+            ("RFC 9110's list", ({408, 425, 501, 504, 507},)),
+            ("429 added", ({429, 501, 504, 507},)),
         ]),
         "01 Ex 4": (ex01.check_expected_duplicates, (12345,), [
             ("the page's 249", (249,)),
             ("one retry only", (300,)),
-            ("every attempt counted", (417,)),
-            ("0.3 x 0.9", (270,)), ("two retries x 0.3", (600,)), ("a fraction", (0.39,)),
+            ("three retries", (417,)),
+            ("endless retries", (429,)),
+            ("a key assumed", (0,)),
+            ("every record counted", (1390,)),
+            ("the second retry only", (90,)),
+            ("two retries x 0.3", (600,)),
+            ("three attempts x 0.3", (900,)),
+            ("independent drops", (510,)),
+            ("a fraction", (0.39,)),
+            ("a percentage", (39,)),
         ]),
         "02 Ex 3": (ex02.check_ceilings, ([1, 2, 3, 4, 5],), [
             ("no cap", ([300, 900, 2700, 8100, 24300],)),
@@ -109,46 +135,97 @@ def _closed() -> dict[str, tuple[Callable[..., Feedback], tuple[Any, ...],
             ("four ceilings", ([300, 900, 2700, 8100],)),
             ("the lesson's policy", ([200, 400, 800, 1600, 3200],)),
             ("seconds", ([0.3, 0.9, 2.7, 8.1, 10],)),
+            ("the lesson's factor", ([300, 600, 1200, 2400, 4800],)),
+            ("the lesson's base", ([200, 600, 1800, 5400, 10000],)),
+            ("the lesson's cap", ([300, 900, 2700, 5000, 5000],)),
+            ("10 s as 1000 ms", ([300, 900, 1000, 1000, 1000],)),
+            ("times n", ([0, 900, 1800, 2700, 3600],)),
+            ("six ceilings", ([300, 900, 2700, 8100, 10000, 10000],)),
         ]),
         "02 Ex 4": (ex02.check_full_jitter_second, ([1, 2, 3],), [
             ("the original order", ([70, 296, 780],)),
-            ("the decorrelated waits", ([384, 1034, 2121],)),
-            ("draws 2, 4, 6 times 200", ([92, 176, 133],)), ("two waits", ([92, 351],)),
+            ("the decorrelated column", ([384, 1034, 2121],)),
+            ("the decorrelated column, swapped", ([340, 806, 2363],)),
+            ("a generator of its own", ([70, 184, 592],)),
+            ("draws 2, 4, 6 times 200", ([92, 175, 132],)),
+            ("n from 1", ([184, 701, 1059],)),
+            ("int() truncation", ([91, 350, 529],)),
+            ("draws 2, 3, 4", ([92, 296, 701],)),
+            ("the ceilings", ([200, 400, 800],)),
+            ("reversed", ([530, 351, 92],)),
+            ("seconds", ([0.092, 0.351, 0.53],)),
+            ("two waits", ([92, 351],)),
         ]),
         "02 Ex 5": (ex02.check_third_width, (3,), [
             ("the round width", (200,)), ("a quarter's width", (100,)), ("one too narrow", (175,)),
-            ("the count, not the width", (8,)),
+            ("the count, not the width", (8,)), ("the clients", (24,)),
+            ("the whole ceiling", (800,)), ("a third of the ceiling", (267,)),
+            ("seconds", (0.176,)), ("one too wide", (177,)), ("the page's 400", (400,)),
+            ("the page's 50", (50,)),
         ]),
         "02 Ex 6": (ex02.check_herd_attempt4, (19,), [
             ("no jitter", (24,)), ("the third retry", (7,)), ("24 / 8 buckets", (3,)),
+            ("n from 1", (4,)), ("the second retry", (13,)), ("the bucket count", (8,)),
+            ("the ceiling", (1600,)), ("a share", (0.25,)), ("the busiest bucket's time", (1000,)),
+            ("a percentage", (25,)),
         ]),
         "03 Ex 2": (ex03.check_waits, ([1, 2, 3, 4],), [
             ("backoff only", ([184, 2600, 70, 900],)),
             ("Retry-After replaces", ([2000, 2000, 70, 500],)),
             ("added", ([2184, 4600, 70, 1400],)), ("seconds", ([2, 2.6, 0.07, 0.9],)),
+            ("the smaller", ([184, 2000, 70, 500],)),
+            ("no Retry-After means 0", ([2000, 2000, 0, 500],)),
+            ("0.5 s as 5 s", ([2000, 2600, 70, 5000],)),
+            ("0.5 s rounded up", ([2000, 2600, 70, 1000],)),
+            ("the total", (5570,)), ("the pair without Retry-After left out", ([2000, 2600, 900],)),
+            ("sorted", ([70, 900, 2000, 2600],)),
         ]),
         "03 Ex 3": (ex03.check_give_up_reason, ("bored",), [
             ("max_attempts", ("max_attempts",)), ("max_retry_after", ("max_retry_after",)),
             ("not_retryable", ("not_retryable",)),
+            ("retry_after_too_long", ("retry_after_too_long",)), ("success", ("success",)),
+            ("timeout", ("timeout",)), ("retry_after", ("retry_after",)),
+            ("cancelled", ("cancelled",)), ("max_attempts_reached", ("max_attempts_reached",)),
+            ("a number", (3,)),
         ]),
-        "03 Ex 4": (ex03.check_refresh_policy, (RetryPolicy(max_attempts=7),), [
+        "03 Ex 4": (ex03.check_refresh_policy,
+                    (RetryPolicy(3, Backoff(250, 2, 5000, jitter="full")),), [
             ("two attempts", (RetryPolicy(2, Backoff(100, 2, 5000, jitter="full")),)),
             ("the default backoff", (RetryPolicy(max_attempts=3),)),
             ("four attempts", (RetryPolicy(4, Backoff(100, 2, 5000, jitter="full")),)),
             ("a budget that cuts the third attempt",
              (RetryPolicy(3, Backoff(300, 2, 5000, jitter="full"), time_budget=400),)),
+            ("one attempt", (RetryPolicy(1),)),
+            ("no jitter", (RetryPolicy(3, Backoff(200, 2, 5000)),)),
+            ("a budget of 500 on the default backoff", (RetryPolicy(3, time_budget=500),)),
+            ("many attempts", (RetryPolicy(100, Backoff(100, 2, 5000, jitter="full")),)),
+            ("a low cap, five attempts", (RetryPolicy(5, Backoff(200, 2, 200, jitter="full")),)),
+            ("decorrelated jitter",
+             (RetryPolicy(3, Backoff(100, 2, 5000, jitter="decorrelated")),)),
+            ("equal jitter", (RetryPolicy(3, Backoff(200, 2, 5000, jitter="equal")),)),
         ]),
         "04 Ex 2": (ex04.check_threshold_two, (1, 8), [
             ("the lesson's threshold 3", (6, 3)), ("not adding to 9", (5, 5)),
-            ("600 counted as sent", (6, 3)), ("8000 sent", (6, 3)), ("swapped", (4, 5)),
+            ("threshold 1, or swapped", (4, 5)), ("never reopens", (2, 7)),
+            ("threshold 4", (7, 2)), ("never opens", (9, 0)), ("all blocked", (0, 9)),
+            ("adding to 8", (4, 4)), ("failures counted as blocked", (9, 7)),
+            ("adding to 10", (6, 4)),
         ]),
         "04 Ex 3": (ex04.check_blocked_times, ([0, 200],), [
             ("the 5000 ms answer", ([900, 1500, 8000],)), ("one only", ([900],)),
-            ("600 blocked", ([600, 900, 1500],)), ("6000 blocked", ([900, 1500, 6000],)),
+            ("threshold 2", ([600, 900, 1500],)), ("6000 blocked", ([900, 1500, 6000],)),
+            ("seconds", ([0.9, 1.5],)), ("the events sent", ([0, 200, 600, 6000, 8000, 11500,
+                                                            11800],)),
+            ("row numbers", ([4, 5],)), ("the failures", ([0, 200, 600, 900, 1500, 6000, 8000],)),
+            ("none", ([],)), ("the other one only", ([1500],)),
         ]),
         "04 Ex 4": (ex04.check_retry_in, (99,), [
             ("rounded down", (6,)), ("the cooldown itself", (8,)), ("ms", (6600,)),
             ("a fraction", (6.6,)), ("the lesson's cooldown", (4,)),
+            ("the cooldown in ms", (7500,)), ("the lesson's cooldown, rounded up", (5,)),
+            ("the cooldown in s", (7.5,)), ("the clock time of the trial", (8100,)),
+            ("the cooldown from the refused call", (9,)), ("the answer in ms", (7000,)),
+            ("the time passed", (1,)),
         ]),
         "05 Ex 1": (ex05.check_retryable, ({"400"},), [
             ("502 and 503 too", ({"429", "502", "503"},)), ("network too", ({"429", "network"},)),
@@ -233,12 +310,15 @@ def _build() -> dict[str, tuple[Callable[..., Feedback], Any, Sequence[tuple[str
     import test_exercises_09 as t09
     import test_exercises_build as tb
 
-    class Always:
+    class Never:
+        """A probe that is no particular mistake (an always-open breaker would get the
+        "opens at threshold + 1" diagnosis, which it deserves)."""
+
         def __init__(self, threshold: int, cooldown: int) -> None:
             pass
 
         def allow(self, now: int) -> bool:
-            return True
+            return False
 
         def record(self, success: bool, now: int) -> None:
             pass
@@ -254,7 +334,7 @@ def _build() -> dict[str, tuple[Callable[..., Feedback], Any, Sequence[tuple[str
         "02 Ex 1": (build.check_full_jitter, one, tb.FULL_MISTAKES),
         "02 Ex 2": (build.check_decorrelated, one, tb.DECO_MISTAKES),
         "03 Ex 1": (build.check_retry_loop, loop_once, tb.LOOP_MISTAKES),
-        "04 Ex 1": (build.check_breaker, Always, tb.BREAKER_MISTAKES),
+        "04 Ex 1": (build.check_breaker, Never, tb.BREAKER_MISTAKES),
         "09 Ex 1": (ex09.check_failure_rate, one, t09.FAILURE_RATE_MISTAKES),
         "09 Ex 2": (ex09.check_sre_probability, one, t09.SRE_MISTAKES),
         "09 Ex 3": (ex09.check_hedged_latency, one, t09.HEDGE_MISTAKES),

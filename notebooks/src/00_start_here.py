@@ -131,9 +131,9 @@
 # * a **retry** is a wait and an attempt after a failure. In the formulas the
 #   retry number **n counts from 0**: retry n = 0 is the wait before attempt 2,
 #   and in general retry n comes before attempt n + 2;
-# * tables that number their rows 1, 2, 3 (the lesson's `deneme` column,
-#   `waits_table`'s `retry`) count retries from 1: row k is n = k − 1, the wait
-#   before attempt k + 1.
+# * retrylab's tables (`waits_table`'s `retry`) show n itself, from 0; only
+#   the lesson's own printout numbers its rows 1, 2, 3 (its `deneme` column):
+#   there row k is n = k − 1, the wait before attempt k + 1.
 #
 # With base 200 ms and factor 2 the ceiling is min(5000, 200 × 2ⁿ):
 #
@@ -146,7 +146,7 @@
 # **before attempt 4**. (The lesson's own loop counts `deneme` from 0 and its
 # table from 1; the code is the same, only the labels differ.)
 
-# %% [markdown] tags=["tr"] en_hash="99b75745"
+# %% [markdown] tags=["tr"] en_hash="be4e4d19"
 # ## Denemeleri ve yeniden denemeleri saymak
 #
 # Her defterde ve her denetleyicide kullanılan tek bir kural:
@@ -157,9 +157,10 @@
 #   Formüllerde yeniden deneme numarası **n 0'dan sayılır**: n = 0 numaralı
 #   yeniden deneme 2. denemeden önceki beklemedir; genel olarak n numaralı
 #   yeniden deneme (n + 2). denemeden önce gelir;
-# * satırlarını 1, 2, 3 diye numaralayan tablolar (dersin `deneme` sütunu,
-#   `waits_table`'ın `retry` sütunu) yeniden denemeleri 1'den sayar: k. satır
-#   n = k − 1'dir, yani (k + 1). denemeden önceki beklemedir.
+# * retrylab'ın tabloları (`waits_table`'ın `retry` sütunu) n'nin kendisini,
+#   0'dan başlayarak gösterir; satırlarını 1, 2, 3 diye numaralayan yalnızca
+#   dersin kendi çıktısıdır (`deneme` sütunu): orada k. satır n = k − 1'dir,
+#   yani (k + 1). denemeden önceki beklemedir.
 #
 # Taban 200 ms ve çarpan 2 iken üst sınır min(5000, 200 × 2ⁿ) olur:
 #

@@ -292,18 +292,20 @@ print(lesson.backoff_table_text("tr"))
 localized(lesson.backoff_table())
 
 # %% [markdown]
-# The rows count retries from 1, as the lesson's `deneme` column does: row
-# k is retry n = k − 1, the wait before attempt k + 1 (so row 3, ceiling
-# 800 ms, is the wait before attempt 4). The jitter columns above are
+# The printout above numbers its `deneme` column from 1; retrylab's table
+# counts retry n from 0, as notebook 00 does: retry n is the wait before
+# attempt n + 2 (so retry 2, ceiling 800 ms, is the wait before attempt 4,
+# the printout's row 3). The jitter columns above are
 # retrylab's. Here they are again from the two functions you wrote, on the
 # same shared generator (where one of yours is still the scaffold or not
 # Correct yet, retrylab's stands in for it, and the first line says so):
 
-# %% [markdown] tags=["tr"] en_hash="af091554"
-# Satırlar, dersin `deneme` sütunu gibi yeniden denemeleri 1'den sayar: k.
-# satır n = k − 1 numaralı yeniden denemedir, yani (k + 1). denemeden önceki bekleme
-# (dolayısıyla üst sınırı 800 ms olan 3. satır, 4. denemeden önceki
-# beklemedir). Yukarıdaki sarsıntı sütunları retrylab'ındır. İşte aynı ortak
+# %% [markdown] tags=["tr"] en_hash="f7c9ff08"
+# Yukarıdaki çıktı `deneme` sütununu 1'den numaralandırır; retrylab'ın tablosu
+# ise, 00 numaralı defterdeki gibi, yeniden deneme n'yi 0'dan sayar: yeniden
+# deneme n, (n + 2). denemeden önceki beklemedir (dolayısıyla üst sınırı
+# 800 ms olan yeniden deneme 2, 4. denemeden önceki bekleme, yani çıktının 3.
+# satırıdır). Yukarıdaki sarsıntı sütunları retrylab'ındır. İşte aynı ortak
 # üreteçle, yazdığınız iki işlevden yeniden hesaplanmış hâlleri
 # (işlevlerinizden biri hâlâ iskeletse ya da henüz Doğru değilse yerine
 # retrylab'ınki kullanılır ve ilk satır bunu söyler):
@@ -316,28 +318,28 @@ jitter_columns(full_jitter, decorrelated)
 # %% [markdown]
 # **The two jitter columns share one generator and draw in turn.** In each row
 # the full-jitter wait takes a draw, then the decorrelated wait takes the next.
-# The first six draws (rows 1 to 3; exercise 4 needs them):
+# The first six draws (retries n = 0 to 2; exercise 4 needs them):
 
-# %% [markdown] tags=["tr"] en_hash="8c44313a"
+# %% [markdown] tags=["tr"] en_hash="51405090"
 # **İki sarsıntı sütunu tek bir üreteci paylaşır ve sırayla sayı çeker.** Her
 # satırda önce tam sarsıntılı bekleme bir sayı alır, ardından ilişkisiz
-# sarsıntılı bekleme bir sonrakini. İlk altı sayı (1-3. satırlar; 4. alıştırma
-# bunlara ihtiyaç duyar):
+# sarsıntılı bekleme bir sonrakini. İlk altı sayı (yeniden deneme n = 0, 1 ve 2;
+# 4. alıştırma bunlara ihtiyaç duyar):
 
 # %%
 r = Mulberry32(SEED).random(6)
 r.round(4).tolist()
 
 # %% [markdown]
-# Row 1: full jitter is `round(0.3504 × 200) = 70`, decorrelated is
-# `round(200 + 0.4591 × (600 − 200)) = 384`. Row 2 uses draws 3 and 4. Give
+# Retry n = 0: full jitter is `round(0.3504 × 200) = 70`, decorrelated is
+# `round(200 + 0.4591 × (600 − 200)) = 384`. Retry n = 1 uses draws 3 and 4. Give
 # each column a generator of its own and every jitter value after the very
 # first full-jitter one changes:
 
-# %% [markdown] tags=["tr"] en_hash="4a4f0055"
-# Birinci satır: tam sarsıntı `round(0.3504 × 200) = 70`, ilişkisiz sarsıntı
-# `round(200 + 0.4591 × (600 − 200)) = 384`. 2. satır 3. ve 4. sayıları
-# kullanır. Her sütuna kendi üretecini verirseniz, en baştaki tam sarsıntı
+# %% [markdown] tags=["tr"] en_hash="556c7ec6"
+# Yeniden deneme n = 0: tam sarsıntı `round(0.3504 × 200) = 70`, ilişkisiz
+# sarsıntı `round(200 + 0.4591 × (600 − 200)) = 384`. Yeniden deneme n = 1,
+# 3. ve 4. sayıları kullanır. Her sütuna kendi üretecini verirseniz, en baştaki tam sarsıntı
 # değeri dışında bütün sarsıntı değerleri değişir:
 
 # %%
@@ -375,16 +377,17 @@ show(wait_schedule(strategies))
 
 # %% [markdown]
 # Read the figure from left to right. Fixed and linear stay low: the server
-# keeps being asked. Exponential grows fast and crosses the cap at retry 6.
-# Full jitter lies anywhere below the capped line; decorrelated starts
-# higher, wanders (2121 then 1933) and reaches the cap at retry 6.
+# keeps being asked. Exponential grows fast and crosses the cap at retry
+# n = 5 (the sixth retry). Full jitter lies anywhere below the capped line;
+# decorrelated starts higher, wanders (2121 then 1933) and reaches the cap at
+# retry n = 5.
 
-# %% [markdown] tags=["tr"] en_hash="44dce74f"
+# %% [markdown] tags=["tr"] en_hash="f861ae59"
 # Grafiği soldan sağa okuyun. Sabit ve doğrusal beklemeler düşük kalır: sunucuya
-# durmadan istek gelir. Üstel bekleme hızla büyür ve 6. yeniden denemede tavanı
-# aşar. Tam sarsıntı, tavanlı çizginin altında herhangi bir yere düşer; ilişkisiz
-# sarsıntı daha yüksekten başlar, iner çıkar (2121, ardından 1933) ve 6. yeniden
-# denemede tavana ulaşır.
+# durmadan istek gelir. Üstel bekleme hızla büyür ve yeniden deneme n = 5'te
+# (altıncı yeniden deneme) tavanı aşar. Tam sarsıntı, tavanlı çizginin altında
+# herhangi bir yere düşer; ilişkisiz sarsıntı daha yüksekten başlar, iner çıkar
+# (2121, ardından 1933) ve yeniden deneme n = 5'te tavana ulaşır.
 
 # %% [markdown]
 # ## Four kinds of jitter

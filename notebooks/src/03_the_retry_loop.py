@@ -357,7 +357,7 @@ print(results[3].message)
 waits = Backoff(200, 2, 5000, jitter="full").waits(Mulberry32(SEED))
 table = pd.DataFrame({"backoff (ms)": [next(waits) for _ in range(6)],
                       "Retry-After (ms)": 2000},
-                     index=pd.RangeIndex(1, 7, name="retry"))
+                     index=pd.RangeIndex(0, 6, name="retry"))
 table["wait (ms)"] = table.max(axis=1)
 localized(table)
 
@@ -365,16 +365,17 @@ localized(table)
 show(retry_after_bars(table["backoff (ms)"], 2000))
 
 # %% [markdown]
-# For the first four retries the server's two seconds win; from the fifth,
-# the backoff has grown past them and wins.
+# For the first four retries (n = 0 to 3) the server's two seconds win; from
+# the fifth (n = 4), the backoff has grown past them and wins.
 #
 # **When the suggestion is too long, give up.** The lesson: if the
 # suggestion is unreasonably long, telling the user beats waiting.
 # `max_retry_after` (ms) is that limit. The station now asks for two minutes:
 
-# %% [markdown] tags=["tr"] en_hash="3b85de7a"
-# İlk dört yeniden denemede sunucunun iki saniyesi kazanır; beşinciden
-# itibaren geri çekilme bu süreyi aşacak kadar büyümüştür ve o kazanır.
+# %% [markdown] tags=["tr"] en_hash="d2d1cddf"
+# İlk dört yeniden denemede (n = 0'dan 3'e) sunucunun iki saniyesi kazanır;
+# beşinciden (n = 4) itibaren geri çekilme bu süreyi aşacak kadar büyümüştür ve
+# o kazanır.
 #
 # **Öneri fazla uzunsa vazgeçin.** Ders: "Öneri makul olmayacak kadar uzunsa
 # denemeden vazgeçmek — kullanıcıya durumu bildirmek — beklemekten iyidir."

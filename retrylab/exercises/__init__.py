@@ -165,6 +165,19 @@ def as_wholes(answer: Any) -> list[int] | None:
     return None if any(v is None for v in values) else [v for v in values if v is not None]
 
 
+def as_numbers(answer: Any) -> list[float] | None:
+    """``answer`` as a list of floats if it is a collection of numbers, else None.
+
+    >>> as_numbers([0.07, 1]), as_numbers(["x"]), as_numbers(5)
+    ([0.07, 1.0], None, None)
+    """
+    items = as_items(answer)
+    if items is None:
+        return None
+    values = [as_number(a) for a in items]
+    return None if any(v is None for v in values) else [v for v in values if v is not None]
+
+
 def as_pair(answer: Any) -> tuple[Any, Any] | None:
     """``answer`` as two items if it is a collection of exactly two, else None.
 

@@ -214,10 +214,9 @@ def check_full_jitter(fn: Any) -> Feedback:
             got = _as_ms(s.call(f"full_jitter({n}, {r!r})", fn, n, r), f"full_jitter({n}, {r!r})")
             want = _FULL.next_wait(n, r)
             if got != want:
-                return wrong(_("{call} returned {got}, but row {row} of the lesson's table "
-                               "(retry {row}, n={n}) says {want}.").format(
-                                   call=f"full_jitter({n}, {r!r})", got=got, row=n + 1, n=n,
-                                   want=want)
+                return wrong(_("{call} returned {got}, but the lesson's table says {want} "
+                               "at retry n={n}.").format(
+                                   call=f"full_jitter({n}, {r!r})", got=got, n=n, want=want)
                              + _diagnose(s, fn, "full_jitter", _FULL_MISTAKES))
         cases = _full_cases()
         for n, r in cases:
@@ -340,9 +339,9 @@ def check_decorrelated(fn: Any) -> Feedback:
             got = _as_ms(s.call(what, fn, prev, r), what)
             want = _deco(prev, r)
             if got != want:
-                return wrong(_("{call} returned {got}, but row {row} of the lesson's table "
-                               "(after a wait of {prev} ms) says {want}.").format(
-                                   call=what, got=got, row=n + 1, prev=prev, want=want)
+                return wrong(_("{call} returned {got}, but the lesson's table says {want} at "
+                               "retry n={n} (after a wait of {prev} ms).").format(
+                                   call=what, got=got, n=n, prev=prev, want=want)
                              + _diagnose(s, fn, "decorrelated", _DECO_MISTAKES))
             prev = want
         cases = _deco_cases()

@@ -2,15 +2,29 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from ..core.backoff import Backoff
 from ..core.constants import SEED
+from ..core.jsround import js_round
 from ..core.outcome import Outcome
 from ..core.policy import RetryPolicy
 from ..core.rng import Mulberry32
 from ..i18n import _
-from . import Feedback, as_whole, as_wholes, checker, prompt, right, shown, unanswered, wrong
+from . import (
+    Feedback,
+    as_number,
+    as_numbers,
+    as_whole,
+    as_wholes,
+    checker,
+    prompt,
+    right,
+    shown,
+    unanswered,
+    wrong,
+)
 
 #: The notebook's first loop (four attempts, full jitter): exercises 1 and 2.
 LOOP_ATTEMPTS = 4
@@ -31,6 +45,14 @@ def check_three_failures(attempts: Any, waits: Any) -> Feedback:
     r = RetryPolicy(4, Backoff(200, 2, 5000, jitter="full")).run(
         lambda: next(answers), rng=Mulberry32(SEED))
     count, given = as_whole(attempts), as_wholes(waits)
+    if count is not None and as_wholes([waits]) is not None:
+        return wrong(_("waits={waits}: that is one number; give each wait in a list, one "
+                       "before each retry, not their total.").format(waits=shown(waits)))
+    seconds = as_numbers(waits)
+    if (count is not None and given is None and seconds is not None
+            and [js_round(x * 1000) for x in seconds] == list(r.waits)):
+        return wrong(_("waits={waits}: those are seconds; the lesson gives every wait in "
+                       "ms.").format(waits=shown(waits)))
     if count is None:
         return wrong(_("attempts={attempts}: give the number of attempts as a whole number, "
                        "such as 2.").format(attempts=shown(attempts)))
@@ -49,6 +71,21 @@ def check_three_failures(attempts: Any, waits: Any) -> Feedback:
         return wrong(_("waits={waits}: those are the ceilings; full jitter draws each wait "
                        "below its ceiling, r x min(5000, 200 x 2**n). Run the loop with a "
                        "fresh Mulberry32(SEED).").format(waits=given))
+    if given == list(reversed(r.waits)) and given != list(r.waits):
+        return wrong(_("waits={waits}: the right waits in the wrong order; the first retry "
+                       "waits first, and the ceilings grow.").format(waits=given))
+    if given == list(itertools.accumulate(r.waits)):
+        return wrong(_("waits={waits}: those add up; each is the time since the first "
+                       "attempt failed. Give each wait on its own.").format(waits=given))
+    if given == _draws_times(count - 1, shift=1):
+        return wrong(_("waits={waits}: those draw below min(5000, 200 x 2**(n + 1)); the "
+                       "first retry is n = 0, whose ceiling is the base, 200 ms.")
+                     .format(waits=given))
+    for skipped in (1, 2, 3):
+        if given == _draws_times(count - 1, skip=skipped):
+            return wrong(_("waits={waits}: those come from a generator an earlier run had "
+                           "already drawn from; run the loop with a fresh Mulberry32(SEED).")
+                         .format(waits=given))
     if given != list(r.waits):
         return wrong(_("waits={waits}: there is one wait between each pair of attempts, and "
                        "retry n (n = 0 for the first) draws r x min(5000, 200 x 2**n). Run "
@@ -56,6 +93,15 @@ def check_three_failures(attempts: Any, waits: Any) -> Feedback:
     return right(_("{attempts} attempts, waits {waits}: the third wait (retry n = 2, before "
                    "attempt 4) draws from an 800 ms ceiling.").format(attempts=r.attempts,
                                                                      waits=list(r.waits)))
+
+
+def _draws_times(waits: int, shift: int = 0, skip: int = 0) -> list[int]:
+    """The first loop's waits drawn from ceilings ``shift`` retries on, after ``skip``
+    draws: what a loop counting n from 1, or a generator already used, gives."""
+    rng = Mulberry32(SEED)
+    for _i in range(skip):
+        rng()
+    return [js_round(rng() * LOOP_BACKOFF.ceiling(n + shift)) for n in range(waits)]
 
 
 @checker
@@ -94,12 +140,16 @@ def check_longest_wait(longest: Any) -> Feedback:
     if unanswered(longest):
         return prompt(_("the longest total wait in ms, a whole number"))
     value = as_whole(longest)
-    if value is None:
-        return wrong(_("longest={value}: give the total wait as a whole number of ms, such "
-                       "as 300.").format(value=shown(longest)))
     retries = LOOP_ATTEMPTS - 1
     ceilings = [LOOP_BACKOFF.ceiling(n) for n in range(retries)]
     want = sum(ceilings)
+    number = as_number(longest)
+    if value is None and number is not None and js_round(number * 1000) == want:
+        return wrong(_("longest={value}: that is in seconds; give the total in whole ms.")
+                     .format(value=shown(longest)))
+    if value is None:
+        return wrong(_("longest={value}: give the total wait as a whole number of ms, such "
+                       "as 300.").format(value=shown(longest)))
     if value == want:
         return right(_("{total} ms: the ceilings {ceilings} of retries n = 0, 1, 2. No seed "
                        "waits longer; a seed only picks where under each ceiling a wait "
@@ -119,6 +169,19 @@ def check_longest_wait(longest: Any) -> Feedback:
     if value == 5000 * retries:
         return wrong(_("{value} ms is three times the cap: the ceilings 200 x 2**n stay below "
                        "the 5 s cap for these three retries.").format(value=value))
+    if value == ceilings[-1]:
+        return wrong(_("{value} ms is the last wait's ceiling alone; the loop waits before "
+                       "each of the three retries: add them all.").format(value=value))
+    if value == LOOP_BACKOFF.ceiling(retries):
+        return wrong(_("{value} ms is the ceiling of a fourth retry (n = 3), which four "
+                       "attempts never reach; add the ceilings of the retries there "
+                       "are.").format(value=value))
+    if value == 5000:
+        return wrong(_("{value} ms is the cap: it bounds each wait, not the total, and "
+                       "these three ceilings stay below it.").format(value=value))
+    if want - len(ceilings) <= value < want:
+        return wrong(_("{value} ms is just short: the wait rounds r x ceiling, so a draw "
+                       "close enough to 1 gives the whole ceiling.").format(value=value))
     seeded = RetryPolicy(LOOP_ATTEMPTS, LOOP_BACKOFF).run(
         lambda: Outcome.http(503), rng=Mulberry32(SEED)).waits
     if value == sum(seeded):

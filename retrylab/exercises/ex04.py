@@ -7,11 +7,30 @@ from typing import Any
 from ..core.breaker import CircuitBreaker, replay
 from ..core.constants import BREAKER_EVENTS
 from ..i18n import _
-from . import Feedback, as_whole, as_wholes, checker, prompt, right, shown, unanswered, wrong
+from . import (
+    Feedback,
+    as_number,
+    as_numbers,
+    as_whole,
+    as_wholes,
+    checker,
+    prompt,
+    right,
+    shown,
+    unanswered,
+    wrong,
+)
 
 
 def _sent_blocked(threshold: int, cooldown: int) -> tuple[int, int]:
     rows = replay(BREAKER_EVENTS, CircuitBreaker(threshold, cooldown))
+    sent = sum(r.allowed for r in rows)
+    return sent, len(rows) - sent
+
+
+def _never_reopens(threshold: int) -> tuple[int, int]:
+    """Sent and blocked if the breaker never half-opened once open."""
+    rows = replay(BREAKER_EVENTS, CircuitBreaker(threshold, 86_400_000))
     sent = sum(r.allowed for r in rows)
     return sent, len(rows) - sent
 
@@ -31,6 +50,29 @@ def check_threshold_two(sent: Any, blocked: Any) -> Feedback:
                        "such as 1, 2.").format(sent=shown(sent), blocked=shown(blocked)))
     sent, blocked = given
     want_sent, want_blocked = _sent_blocked(2, 5000)
+    if (sent, blocked) != (want_sent, want_blocked):
+        if (sent, blocked) == _sent_blocked(1, 5000):
+            return wrong(_("sent={sent}, blocked={blocked} is what a threshold of 1 gives "
+                           "(or sent and blocked swapped); with 2 the breaker needs two "
+                           "failures in a row to open.").format(sent=sent, blocked=blocked))
+        if (sent, blocked) == _sent_blocked(4, 5000):
+            return wrong(_("sent={sent}, blocked={blocked} opens two failures late: with a "
+                           "threshold of 2, the second failure in a row opens the breaker.")
+                         .format(sent=sent, blocked=blocked))
+        if (sent, blocked) == _never_reopens(2):
+            return wrong(_("sent={sent}, blocked={blocked}: as if the breaker stayed open "
+                           "for good; after the cooldown it lets one trial through.")
+                         .format(sent=sent, blocked=blocked))
+        if (sent, blocked) == (len(BREAKER_EVENTS), 0):
+            return wrong(_("sent={sent}, blocked=0: a breaker that never opens; two failures "
+                           "in a row open this one.").format(sent=sent))
+        if (sent, blocked) == (0, len(BREAKER_EVENTS)):
+            return wrong(_("sent=0, blocked={blocked}: the breaker starts closed and sends "
+                           "until failures open it.").format(blocked=blocked))
+        failures = sum(not ok for _t, ok in BREAKER_EVENTS)
+        if blocked == failures:
+            return wrong(_("blocked={blocked} counts the failures; a blocked request is one "
+                           "the breaker refuses without sending it.").format(blocked=blocked))
     if (sent, blocked) == _sent_blocked(3, 5000):
         return wrong(_("sent={sent}, blocked={blocked} is the lesson's threshold of 3; "
                        "with 2 the breaker opens one failure earlier.")
@@ -61,13 +103,46 @@ def check_blocked_times(times: Any) -> Feedback:
     rows = replay(BREAKER_EVENTS, CircuitBreaker(3, 2000))
     want = [r.now for r in rows if not r.allowed]
     whole = as_wholes(times)
+    numbers = as_numbers(times)
+    if (whole is None and numbers is not None
+            and sorted(round(x * 1000) for x in numbers) == want):
+        return wrong(_("times={times}: those are seconds; give the event times in ms, as "
+                       "BREAKER_EVENTS does.").format(times=shown(times)))
     if whole is None:
         return wrong(_("times={times}: give a list of event times in ms.")
                      .format(times=shown(times)))
     got = sorted(whole)
+    allowed = [r.now for r in rows if r.allowed]
+    failed = [t for t, ok in BREAKER_EVENTS if not ok]
+    if got == allowed:
+        return wrong(_("times={times}: those are the events sent; the question asks for the "
+                       "ones the breaker blocks.").format(times=repr(got)))
+    if got and got == [i + 1 for i, r in enumerate(rows) if not r.allowed]:
+        return wrong(_("times={times}: those are row numbers; give the events' times in ms.")
+                     .format(times=repr(got)))
+    if got == failed:
+        return wrong(_("times={times}: those are the failures; a blocked event is one the "
+                       "breaker refuses without sending it.").format(times=repr(got)))
+    two = [r.now for r in replay(BREAKER_EVENTS, CircuitBreaker(2, 2000)) if not r.allowed]
+    if got == two and got != want:
+        return wrong(_("times={times} is a threshold of 2 (exercise 2's); this breaker opens "
+                       "at the third failure in a row.").format(times=repr(got)))
+    if not got:
+        return wrong(_("times=[]: the breaker opens after three failures in a row, and a "
+                       "cooldown of 2000 ms has not passed right after that."))
     if got == [900, 1500, 8000]:
         return wrong(_("times=[900, 1500, 8000] is the lesson's answer for 5000 ms. With "
                        "2000 ms, how long after the reopening at 6000 ms does 8000 come?"))
+    missing = sorted(set(want) - set(got))
+    extra = sorted(set(got) - set(want))
+    opened = {r.now: r for r in rows}
+    if missing and not extra:
+        return wrong(_("times={times}: {time} ms is blocked too: the breaker opened less than "
+                       "2000 ms before it.").format(times=repr(got), time=missing[0]))
+    if extra and not missing and extra[0] in opened:
+        return wrong(_("times={times}: {time} ms is sent: by then the breaker is closed, or "
+                       "its 2000 ms cooldown is over and it lets a trial through.")
+                     .format(times=repr(got), time=extra[0]))
     if got != want:
         return wrong(_("times={times}: replay BREAKER_EVENTS through CircuitBreaker(3, 2000) "
                        "and list the rows with allowed False.").format(times=repr(got)))
@@ -95,10 +170,34 @@ def check_retry_in(seconds: Any) -> Feedback:
     ms = cb.retry_in(1500)
     want = -(-ms // 1000)
     whole = as_whole(seconds)
+    number = as_number(seconds)
+    if whole is None and number is not None and number * 1000 == COOLDOWN:
+        return wrong(_("seconds={seconds} is the whole cooldown; part of it has passed "
+                       "since the breaker opened at 600 ms.").format(seconds=shown(seconds)))
+    if whole is None and number is not None and number * 1000 == ms:
+        return wrong(_("seconds={seconds}: the button needs whole seconds, and after "
+                       "{down} s the breaker is still open: round up.")
+                     .format(seconds=shown(seconds), down=int(number)))
     if whole is None:
         return wrong(_("seconds={seconds}: give a whole number of seconds.")
                      .format(seconds=shown(seconds)))
     seconds = whole
+    opened = 1500 - (COOLDOWN - ms)
+    if seconds in (opened + COOLDOWN, (opened + COOLDOWN) / 1000):
+        return wrong(_("seconds={seconds} is the clock time at which a trial is allowed "
+                       "(opened + cooldown); the user waits from the refused call at "
+                       "1500 ms.").format(seconds=seconds))
+    if seconds in (1500 + COOLDOWN, (1500 + COOLDOWN) // 1000):
+        return wrong(_("seconds={seconds} counts the cooldown from the refused call at "
+                       "1500 ms; it runs from the moment the breaker opened.")
+                     .format(seconds=seconds))
+    if seconds == want * 1000:
+        return wrong(_("seconds={seconds} is in ms; the message speaks to a person in "
+                       "seconds.").format(seconds=seconds))
+    if seconds in (1500 - opened, -(-(1500 - opened) // 1000)):
+        return wrong(_("seconds={seconds} is the time that has passed since the breaker "
+                       "opened; the user waits for what remains of the cooldown.")
+                     .format(seconds=seconds))
     if seconds == ms:
         return wrong(_("seconds={seconds} is the wait in ms; the message speaks to a person "
                        "in seconds.").format(seconds=repr(seconds)))

@@ -65,7 +65,8 @@ def jitter_columns(full_jitter: Any, decorrelated: Any, rows: int = 6) -> pd.Dat
     for n in range(rows):
         f = int(full(n, rng()))
         prev = int(deco(prev, rng()))
-        table.append((n + 1, n, min(CAP, BASE * FACTOR ** n), f, prev))
-    return pd.DataFrame(table, columns=[pgettext("column", "retry"), "n",
+        table.append((n, min(CAP, BASE * FACTOR ** n), f, prev))
+    # retry n counts from 0, as notebook 00 defines it (the wait before attempt n + 2)
+    return pd.DataFrame(table, columns=[pgettext("column", "retry"),
                                         pgettext("column", "ceiling (ms)"), full_name,
                                         deco_name]).set_index(pgettext("column", "retry"))

@@ -31,9 +31,10 @@ def backoff_table(seed: int = SEED) -> pd.DataFrame:
     """The lesson's six-row table of waits, as a DataFrame.
 
     Full and decorrelated jitter share one generator and draw in turn, row by
-    row, exactly as the JavaScript does. Rows count retries from 1, as the
-    lesson's ``deneme`` column does: row k is retry n = k - 1 in the formula,
-    the wait before attempt k + 1 (attempt 1 being the first send).
+    row, exactly as the JavaScript does. The index is retry n, counted from 0 as
+    notebook 00 and the formula count it: retry n is the wait before attempt
+    n + 2 (attempt 1 being the first send). The lesson's printout (its ``deneme``
+    column, :func:`backoff_table_text`) numbers the same rows from 1.
 
     >>> backoff_table()["decorrelated"].tolist()
     [384, 1034, 2121, 1933, 3986, 5000]
@@ -43,7 +44,7 @@ def backoff_table(seed: int = SEED) -> pd.DataFrame:
     deco = Backoff(BASE, FACTOR, CAP, jitter="decorrelated").waits(rng)
     uncapped = Backoff(BASE, FACTOR, None)
     capped = Backoff(BASE, FACTOR, CAP)
-    rows = [(n + 1, BASE, uncapped.ceiling(n), capped.ceiling(n), next(full), next(deco))
+    rows = [(n, BASE, uncapped.ceiling(n), capped.ceiling(n), next(full), next(deco))
             for n in range(6)]
     return pd.DataFrame(rows, columns=["retry", "fixed", "exponential", "capped",
                                        "full jitter", "decorrelated"]).set_index("retry")
@@ -55,9 +56,9 @@ def backoff_table_text(lang: Lang = "tr", seed: int = SEED) -> str:
     head = ("deneme  sabit   üstel   üstel+tavan  tam sarsıntı  ilişkisiz" if lang == "tr"
             else "retry   fixed   exp     exp+cap      full jitter   decorrelated")
     lines = [head]
-    for retry, row in backoff_table(seed).iterrows():
+    for number, (_retry, row) in enumerate(backoff_table(seed).iterrows(), 1):
         v = [int(x) for x in row]
-        lines.append(f"{retry:<8}{v[0]:<8}{v[1]:<8}{v[2]:<13}{v[3]:<14}{v[4]}")
+        lines.append(f"{number:<8}{v[0]:<8}{v[1]:<8}{v[2]:<13}{v[3]:<14}{v[4]}")
     return "\n".join(lines)
 
 

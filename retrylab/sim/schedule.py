@@ -68,7 +68,9 @@ def waits_table(backoffs: Mapping[str, Backoff] | None = None, retries: int = 6,
     if rows and max(max(row) for row in rows) > 2**62:
         raise ValueError(f"retries={retries} is out of range: a wait without a cap "
                          "exceeds 2**62 ms; use fewer retries or a cap")
-    frame = pd.DataFrame(rows, columns=list(its), index=pd.RangeIndex(1, retries + 1,
+    # Retry n counts from 0, as notebook 00 defines it and the formulas use it: row n is
+    # the wait before attempt n + 2 (attempt 1 being the first send).
+    frame = pd.DataFrame(rows, columns=list(its), index=pd.RangeIndex(0, retries,
                                                                       name="retry"))
     return frame.astype("int64")
 
