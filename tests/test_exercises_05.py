@@ -86,7 +86,9 @@ def test_lifecycle() -> None:
     fb = check_lifecycle({"policy_detached"})
     assert not fb.correct and "'asyncio_port' also sent" in fb.message
     fb = check_lifecycle({"policy_detached", "asyncio_port", "kotlin"})
-    assert not fb.correct and "'kotlin' sent nothing" in fb.message
+    assert not fb.correct and "'kotlin' catches the cancellation" in fb.message
+    assert "nobody cancels it" in check_lifecycle({"asyncio_port"}).message
+    assert "an empty set" in check_lifecycle(set()).message
     assert "not a loop" in check_lifecycle({"GlobalScope"}).message
     assert "give a set" in check_lifecycle(3).message
     assert not check_lifecycle(None).answered

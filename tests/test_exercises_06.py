@@ -21,7 +21,12 @@ def test_wave_capacity() -> None:
     assert "Count the waves" in check_wave_capacity(1000).message
     assert "100 is one wave" in check_wave_capacity(100).message
     fb = check_wave_capacity(300)
-    assert not fb.correct and "served=300: count the retry waves" in fb.message
+    assert not fb.correct and "served=300 is 3 waves of 100" in fb.message
+    fb = check_wave_capacity(350)
+    assert not fb.correct and "served=350: count the retry waves" in fb.message
+    assert "clients who give up" in check_wave_capacity(600).message
+    assert "a share of the clients" in check_wave_capacity(0.4).message
+    assert "percent" in check_wave_capacity(40).message
     assert "whole number" in check_wave_capacity("four hundred").message
     assert not check_wave_capacity(True).correct
     fb = check_wave_capacity(...)
@@ -33,8 +38,11 @@ def test_layered() -> None:
     assert "swaps the numbers" in check_layered(64).message
     assert "multiply" in check_layered(12).message
     assert "fourth retrying layer" in check_layered(27).message
-    fb = check_layered(80)
-    assert not fb.correct and "calls=80" in fb.message
+    fb = check_layered(50)
+    assert not fb.correct and "calls=50" in fb.message
+    assert "beyond the one" in check_layered(80).message
+    assert "the user's own request" in check_layered(82).message
+    assert "adds up the calls of every layer" in check_layered(120).message
     assert "whole number" in check_layered(81.5).message
     assert not check_layered(None).answered
 

@@ -36,7 +36,9 @@ def test_capstone_wrong_answers_get_specific_hints() -> None:
 def test_quiz() -> None:
     assert check_quiz({"a", "E"}).correct
     fb = check_quiz({"A", "B", "E"})
-    assert not fb.correct and "B fail(s) a rule" in fb.message
+    assert not fb.correct and "B breaks the checklist for a button press" in fb.message
+    assert "B fail(s) a rule" in check_quiz({"B", "E"}).message
+    assert "break a rule" in check_quiz({"B", "C", "D"}).message
     fb = check_quiz({"A"})
     assert "E pass(es) every rule" in fb.message
     assert "set of letters" in check_quiz(3).message

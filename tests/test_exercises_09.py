@@ -87,9 +87,13 @@ def test_shortest_timeout() -> None:
     from retrylab.exercises.ex09 import check_shortest_timeout
     assert check_shortest_timeout(1500).correct
     assert check_shortest_timeout(1494).correct        # the whole-ms edge
-    assert "a shorter timeout does too" in check_shortest_timeout(3000).message
+    assert "a shorter timeout does too" in check_shortest_timeout(2000).message
+    assert "the page's example that recovers" in check_shortest_timeout(3000).message
     assert "still metastable" in check_shortest_timeout(1400).message
-    assert "still metastable" in check_shortest_timeout(1000).message
+    assert "stays metastable" in check_shortest_timeout(1000).message
+    assert "looks like seconds" in check_shortest_timeout(1.5).message
+    assert "counts 100 ms steps" in check_shortest_timeout(15).message
+    assert "a multiple of 100" in check_shortest_timeout(1550).message
     assert "from 100 to 10000" in check_shortest_timeout("soon").message
     assert not check_shortest_timeout(...).answered
 

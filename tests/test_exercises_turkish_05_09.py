@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from _answers import urllib3_retry
 from _tools import load_tool
 
 from retrylab import Backoff, RetryPolicy
@@ -30,15 +31,7 @@ def _raising() -> Iterator[str]:
     raise ValueError("boom")
 
 
-def _retry(**changes: Any) -> Any:
-    """Exercise 1 of notebook 08's answer (a stock urllib3 Retry), with ``changes``."""
-    from urllib3.util import Retry
-    kw: dict[str, Any] = dict(total=4, backoff_factor=7.5, backoff_max=60,
-                              status_forcelist=[408, 429, 500, 502, 503, 504],
-                              allowed_methods=["GET", "HEAD", "OPTIONS", "TRACE", "PUT",
-                                               "DELETE"])
-    kw.update(changes)
-    return Retry(**kw)
+_retry = urllib3_retry
 
 
 def _fn(value: Any) -> Callable[..., Any]:
@@ -108,6 +101,42 @@ CASES: list[tuple[str, Callable[[Any], Feedback], Any]] = [
     ("kotlin-base-1000", ex05.check_kotlin_waits, ex05._kotlin_waits(1000)),
     ("kotlin-other", ex05.check_kotlin_waits, [1, 2, 3]),
     ("kotlin-right", ex05.check_kotlin_waits, [1275, 2877, 7436]),
+    # issue 22: a sample of the hints that name each mistake
+    ("kotlin-seconds", ex05.check_kotlin_waits, [1.275, 2.877, 7.436]),
+    ("kotlin-cumulative", ex05.check_kotlin_waits, [1275, 4152, 11588]),
+    ("kotlin-reversed", ex05.check_kotlin_waits, [7436, 2877, 1275]),
+    ("retryable-401", ex05.check_retryable, {"401"}),
+    ("range-factors", ex05.check_proportional_range, (0.5, 1.5)),
+    ("range-seconds", ex05.check_proportional_range, (4, 12)),
+    ("range-base", ex05.check_proportional_range, (500, 1500)),
+    ("range-sum", ex05.check_proportional_range, (7500, 22500)),
+    ("outage-six", ex05.check_outage_policy,
+     RetryPolicy(6, Backoff(1000, 2, 30_000, jitter="full"))),
+    ("outage-budget-seconds", ex05.check_outage_policy,
+     RetryPolicy(4, Backoff(1000, 2, 30_000, jitter="full"), time_budget=60)),
+    ("outage-a-backoff", ex05.check_outage_policy, Backoff(1000, 2, 30_000, jitter="full")),
+    ("outage-long-budget", ex05.check_outage_policy,
+     RetryPolicy(20, Backoff(2000, growth="constant", jitter="full"), time_budget=1_200_000)),
+    ("lifecycle-kotlin", ex05.check_lifecycle, {"kotlin"}),
+    ("lifecycle-asyncio-missing", ex05.check_lifecycle, {"policy_detached"}),
+    ("lifecycle-empty", ex05.check_lifecycle, set()),
+    ("waves-give-up", ex06.check_wave_capacity, 600),
+    ("waves-percent", ex06.check_wave_capacity, 40),
+    ("waves-three", ex06.check_wave_capacity, 300),
+    ("layered-82", ex06.check_layered, 82),
+    ("layered-120", ex06.check_layered, 120),
+    ("layered-9", ex06.check_layered, 9),
+    ("throttle-one-for-one", ex06.check_throttle_recovery, 10),
+    ("throttle-tokens", ex06.check_throttle_recovery, 5.1),
+    ("throttle-failures-too", ex06.check_throttle_recovery, 61),
+    ("ratio-percent", ex06.check_jitter_calls_ratio, 270),
+    ("ratio-difference", ex06.check_jitter_calls_ratio, 2238),
+    ("ratio-rounded", ex06.check_jitter_calls_ratio, 3),
+    ("urllib3-total-other", ex08.check_urllib3_retry, _retry(total=1)),
+    ("timeout-page-3s", ex09.check_shortest_timeout, 3000),
+    ("timeout-seconds", ex09.check_shortest_timeout, 1.5),
+    ("timeout-steps", ex09.check_shortest_timeout, 15),
+    ("timeout-multiple", ex09.check_shortest_timeout, 1550),
     ("urllib3-prompt", ex08.check_urllib3_retry, None),
     ("urllib3-not-retry", ex08.check_urllib3_retry, "x"),
     ("urllib3-total", ex08.check_urllib3_retry, _retry(total=5)),
@@ -128,7 +157,9 @@ CASES: list[tuple[str, Callable[[Any], Feedback], Any]] = [
     ("keyless-extra", ex08.check_keyless_post, {"429", "503 with Retry-After"}),
     ("keyless-missing", ex08.check_keyless_post, {"429"}),
     ("keyless-right", ex08.check_keyless_post, {"408", "429", "refused (never sent)"}),
-    ("disagree-both", ex08.check_rules_disagree, {"408", "429", "refused (never sent)"}),
+    ("disagree-both", ex08.check_rules_disagree, {"408", "429", "500"}),
+    ("disagree-one-rule", ex08.check_rules_disagree, {"408", "429", "refused (never sent)"}),
+    ("disagree-agree", ex08.check_rules_disagree, {"429", "reset (maybe sent)"}),
     ("disagree-neither", ex08.check_rules_disagree, {"reset (maybe sent)"}),
     ("disagree-right", ex08.check_rules_disagree,
      {"408", "500", "501", "503", "503 with Retry-After", "refused (never sent)"}),
@@ -163,8 +194,17 @@ CASES: list[tuple[str, Callable[[Any], Feedback], Any]] = [
     ("capstone-checklist", ex07.check_capstone, RetryPolicy(10)),
     ("capstone-missed", ex07.check_capstone, RetryPolicy.background()),
     ("capstone-missed-served", ex07.check_capstone,
-     RetryPolicy(3, backoff=Backoff(10, 2, 40, jitter="full"), time_budget=60_000,
+     RetryPolicy(3, backoff=Backoff(200, 2, 400, jitter="full"), time_budget=60_000,
                  max_retry_after=3000)),
+    ("capstone-base-ms", ex07.check_capstone,
+     RetryPolicy(5, backoff=Backoff(5, 3, 60_000, jitter="full"), time_budget=110_000,
+                 max_retry_after=600_000)),
+    ("capstone-budget-short", ex07.check_capstone,
+     RetryPolicy(5, backoff=Backoff(5000, 3, 60_000, jitter="full"), time_budget=15_000,
+                 max_retry_after=600_000)),
+    ("quiz-per-letter", ex07.check_quiz, {"A", "D", "E"}),
+    ("quiz-failing-ones", ex07.check_quiz, {"B", "C", "D"}),
+    ("quiz-empty", ex07.check_quiz, set()),
     ("quiz-prompt", ex07.check_quiz, None),
     ("quiz-not-set", ex07.check_quiz, 5),
     ("quiz-not-letter", ex07.check_quiz, [1]),

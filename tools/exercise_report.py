@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from retrylab import Backoff, RetryPolicy  # noqa: E402
+from retrylab.core.outcome import decide  # noqa: E402
 from retrylab.exercises import (  # noqa: E402
     Feedback,
     build,
@@ -59,15 +60,7 @@ class Tried:
 def _closed() -> dict[str, tuple[Callable[..., Feedback], tuple[Any, ...],
                                  list[tuple[str, tuple[Any, ...]]]]]:
     """exercise -> (checker, probe arguments, [(mistake, arguments)])."""
-    from urllib3.util import Retry
-
-    def retry(**changes: Any) -> Any:
-        kw: dict[str, Any] = dict(total=4, backoff_factor=7.5, backoff_max=60,
-                                  status_forcelist=[408, 429, 500, 502, 503, 504],
-                                  allowed_methods=["GET", "HEAD", "OPTIONS", "TRACE", "PUT",
-                                                   "DELETE"])
-        kw.update(changes)
-        return Retry(**kw)
+    from _answers import urllib3_retry as retry
 
     from retrylab.lab.bridge import to_urllib3
     return {
@@ -227,41 +220,75 @@ def _closed() -> dict[str, tuple[Callable[..., Feedback], tuple[Any, ...],
             ("the cooldown from the refused call", (9,)), ("the answer in ms", (7000,)),
             ("the time passed", (1,)),
         ]),
-        "05 Ex 1": (ex05.check_retryable, ({"400"},), [
+        "05 Ex 1": (ex05.check_retryable, ({"999"},), [
             ("502 and 503 too", ({"429", "502", "503"},)), ("network too", ({"429", "network"},)),
             ("503 too", ({"429", "503"},)), ("nothing", (set(),)),
             ("every transient failure", ({"429", "502", "503", "network"},)),
+            ("502 only", ({"502"},)), ("404 only", ({"404"},)), ("401 too", ({"401", "429"},)),
+            ("404 too", ({"404", "429"},)), ("network only", ({"network"},)),
+            ("every label", (set(ex05.FAILURES),)),
         ]),
         "05 Ex 2": (ex05.check_proportional_range, ((1, 2),), [
             ("full jitter's range", ((0, 8000),)), ("n off by one", ((2000, 6000),)),
             ("n off by one, up", ((8000, 24000),)), ("the base's range", ((500, 1500),)),
-            ("seconds", ((4, 12),)),
+            ("seconds", ((4, 12),)), ("the delay itself", ((8000, 8000),)),
+            ("delay x (1 + r)", ((8000, 16000),)), ("the factors", ((0.5, 1.5),)),
+            ("plus or minus half a second", ((7500, 8500),)),
+            ("the four waits added", ((7500, 22500),)), ("swapped", ((12000, 4000),)),
+            ("seconds as decimals", ((4.0, 12.0),)),
         ]),
-        "05b Ex 1": (ex05.check_outage_policy, (RetryPolicy(max_attempts=77),), [
+        "05b Ex 1": (ex05.check_outage_policy,
+                     (RetryPolicy(8, Backoff(1000, 2, 30_000, jitter="full")),), [
             ("endless retries", (RetryPolicy(1000),)),
             ("no backoff growth", (RetryPolicy(5, Backoff(1000, growth="constant", cap=None)),)),
             ("six attempts", (RetryPolicy(6, Backoff(1000, 2, 30_000, jitter="full")),)),
+            ("no time budget", (RetryPolicy(5, Backoff(1000, 2, 30_000, jitter="full")),)),
+            ("no jitter", (RetryPolicy(5, Backoff(1000, 2, 30_000), time_budget=60_000),)),
+            ("budget in seconds", (RetryPolicy(4, Backoff(1000, 2, 30_000, jitter="full"),
+                                               time_budget=60),)),
+            ("base in seconds", (RetryPolicy(4, Backoff(1, 2, 30_000, jitter="full"),
+                                             time_budget=60_000),)),
+            ("a Backoff, not a policy", (Backoff(1000, 2, 30_000, jitter="full"),)),
+            ("the class, not called", (RetryPolicy,)),
+            ("a budget longer than the outage",
+             (RetryPolicy(20, Backoff(2000, growth="constant", jitter="full"),
+                          time_budget=1_200_000),)),
         ]),
-        "05b Ex 3": (ex05.check_lifecycle, ({"kotlin"},), [
+        "05b Ex 3": (ex05.check_lifecycle, ({"nope"},), [
             ("only the detached task", ({"policy_detached"},)),
             ("only the asyncio port", ({"asyncio_port"},)),
             ("retry-all", ({"kotlin_retry_all"},)),
             ("retry-all too", ({"policy_detached", "asyncio_port", "kotlin_retry_all"},)),
+            ("every loop", (set(ex05.LIFECYCLE_LOOPS),)), ("none", (set(),)),
+            ("the owned policy task", ({"policy"},)),
+            ("both policy loops", ({"policy", "policy_detached"},)),
+            ("the Kotlin loops", ({"kotlin", "kotlin_retry_all"},)),
+            ("a hyphen for the underscore", ({"policy-detached", "asyncio_port"},)),
         ]),
         "06 Ex 1": (ex06.check_wave_capacity, (777,), [
             ("the 50-per-wave answer", (200,)), ("everyone", (1000,)), ("five waves", (500,)),
-            ("three waves", (300,)),
+            ("three waves", (300,)), ("one wave", (100,)), ("those who give up", (600,)),
+            ("a percent", (40,)), ("a fraction", (0.4,)),
+            ("the jitter run", (ex06._jitter_served(),)), ("one wave per attempt", (800,)),
         ]),
         "06 Ex 2": (ex06.check_layered, (1000,), [
             ("three layers", (27,)), ("added, not multiplied", (12,)), ("4 ** 3", (64,)),
-            ("3 ** 5", (243,)),
+            ("3 ** 5", (243,)), ("retries only", (16,)), ("every layer added", (120,)),
+            ("four attempts a layer", (256,)), ("two layers", (9,)),
+            ("the user's request too", (82,)), ("the extra calls only", (80,)),
         ]),
         "06 Ex 3": (ex06.check_throttle_recovery, (3,), [
             ("exactly half", (50,)), ("tokens, not successes", (5,)), ("up to max_tokens", (100,)),
-            ("one more", (52,)),
+            ("one more", (52,)), ("one for one", (10,)), ("the tokens", (5.1,)),
+            ("one success resets", (1,)), ("right away", (0,)), ("six tokens", (6,)),
+            ("the failures counted too", (61,)),
         ]),
         "06 Ex 4": (ex06.check_jitter_calls_ratio, (9.9,), [
             ("inverted", (0.37,)), ("the 100-client ratio", (2.33,)), ("percent", (270,)),
+            ("how much more", (1.70,)), ("the share saved", (0.63,)),
+            ("the difference", (2238,)), ("exponential's calls", (3557,)),
+            ("full jitter's calls", (1319,)), ("rounded", (3,)),
+            ("100 clients, inverted", (0.43,)),
         ]),
         "07 Ex 1": (ex07.check_capstone, (RetryPolicy(max_attempts=2),), [
             ("the background preset", (RetryPolicy.background(),)),
@@ -269,10 +296,27 @@ def _closed() -> dict[str, tuple[Callable[..., Feedback], tuple[Any, ...],
                                        max_retry_after=600_000),)),
             ("no time budget", (RetryPolicy(5, Backoff(5000, 3, 60_000, jitter="full"),
                                             max_retry_after=600_000),)),
+            ("base in seconds", (RetryPolicy(5, Backoff(5, 3, 60_000, jitter="full"),
+                                             time_budget=110_000, max_retry_after=600_000),)),
+            ("ten attempts", (RetryPolicy(10, Backoff(5000, 3, 60_000, jitter="full"),
+                                            time_budget=110_000, max_retry_after=600_000),)),
+            ("budget in seconds", (RetryPolicy(5, Backoff(5000, 3, 60_000, jitter="full"),
+                                               time_budget=110, max_retry_after=600_000),)),
+            ("a budget shorter than the outage",
+             (RetryPolicy(5, Backoff(5000, 3, 60_000, jitter="full"), time_budget=15_000,
+                          max_retry_after=600_000),)),
+            ("the button preset", (RetryPolicy.user_triggered(),)),
+            ("no cap", (RetryPolicy(5, Backoff(5000, 3, None, jitter="full"),
+                                    time_budget=110_000, max_retry_after=600_000),)),
+            ("no Retry-After limit", (RetryPolicy(5, Backoff(5000, 3, 60_000, jitter="full"),
+                                                  time_budget=110_000),)),
         ]),
-        "07 Ex 3": (ex07.check_quiz, ({"C"},), [
+        "07 Ex 3": (ex07.check_quiz, ({"Z"},), [
             ("A only", ({"A"},)), ("B too", ({"A", "B", "E"},)), ("E only", ({"E"},)),
             ("C too", ({"A", "C", "E"},)), ("D too", ({"A", "D", "E"},)),
+            ("all five", (set("ABCDE"),)), ("none", (set(),)),
+            ("the failing ones", ({"B", "C", "D"},)), ("D only", ({"D"},)),
+            ("B only", ({"B"},)),
         ]),
         "08 Ex 1": (ex08.check_urllib3_retry, (retry(total=1),), [
             ("the adapter", (to_urllib3(ex08.SHIPPED),)), ("total = attempts", (retry(total=5),)),
@@ -292,15 +336,34 @@ def _closed() -> dict[str, tuple[Callable[..., Feedback], tuple[Any, ...],
             ("what production retries", ({"408", "429", "refused (never sent)"},)),
             ("501 forgotten", ({"408", "500", "503", "503 with Retry-After",
                                 "refused (never sent)"},)),
+            ("nothing", (set(),)),
+            ("408 forgotten", ({"500", "501", "503", "503 with Retry-After",
+                                "refused (never sent)"},)),
+            ("every label", (set(ex08.POST_FAILURES),)),
+            ("where they agree", ({"429", "reset (maybe sent)"},)),
+            ("the Retry-After 503 forgotten", ({"408", "500", "501", "503",
+                                                "refused (never sent)"},)),
+            ("what the lesson retries", ({k for k, o in ex08.POST_FAILURES.items()
+                                          if decide(o, "POST").retry},)),
         ]),
         "09 Ex 4": (ex09.check_shortest_timeout, (9900,), [
             ("one step short", (1400,)), ("the page's 1 s", (1000,)), ("the page's 3 s", (3000,)),
-            ("seconds", (1.5,)),
+            ("seconds", (1.5,)), ("100 ms steps", (15,)), ("not a multiple of 100", (1550,)),
+            ("the lowest allowed", (100,)), ("two steps short", (1300,)),
+            ("the page's 3 s in seconds", (3,)), ("the page's 1 s in seconds", (1,)),
         ]),
         "A1 Ex 1": (ex05.check_kotlin_waits, ([1, 2, 3],), [
-            ("base 1000", ([850, 1918, 4958],)), ("two waits", ([1275, 2877],)),
+            ("base 1000", (ex05._kotlin_waits(1000),)), ("two waits", ([1275, 2877],)),
             ("rounded, not cut", ([1276, 2877, 7437],)),
-            ("full jitter", ([1275 // 3, 2877, 7436],)),
+            ("full jitter", ([int(1500 * 2 ** n * r)
+                              for n, r in enumerate(ex05._kotlin_draws())],)),
+            ("the delays before jitter", ([1500, 3000, 6000],)),
+            ("n from 1", ([int(1500 * 2 ** (n + 1) * (0.5 + r))
+                           for n, r in enumerate(ex05._kotlin_draws())],)),
+            ("four waits", ([1275, 2877, 7436, 7436],)),
+            ("seconds", ([1.275, 2.877, 7.436],)),
+            ("times since the start", ([1275, 4152, 11588],)),
+            ("reversed", ([7436, 2877, 1275],)),
         ]),
     }
 

@@ -8,12 +8,16 @@ A1 (the code samples): :func:`check_kotlin_waits`. Every checker returns a
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence, Sized
 from itertools import islice
 from typing import Any
 
+from ..core.backoff import Backoff
+from ..core.constants import SEED
 from ..core.outcome import Outcome
 from ..core.policy import RetryPolicy
+from ..core.rng import Mulberry32
 from ..i18n import N_, _
 from ..lessons.mobile_code import kotlin_run
 from ..lessons.mobile_mistakes import LIFECYCLE_LOOPS, lifecycle_table, outage_cost
@@ -38,6 +42,9 @@ RANGE_RETRY, RANGE_BASE = 3, 1000
 MAX_ITEMS = 100
 #: Exercise 3 of 05b: at most this many requests during the 10-minute outage.
 MAX_OUTAGE_REQUESTS = 5
+#: 05b exercise 1: a limit this high is no limit; a budget or a base below these is a
+#: figure meant in seconds (one request takes 300 ms to fail).
+ENDLESS_ATTEMPTS, MIN_BUDGET_MS, MIN_BASE_MS = 100, 1000, 100
 
 
 def _wholes(answer: Any) -> list[int] | None:
@@ -107,6 +114,18 @@ def _chosen(name: str, answer: Any, what: str, example: Sequence[str],
     return given
 
 
+#: Why retrying after each 4xx of exercise 1 is useless (the same request, the same answer).
+_FOUR_XX = {
+    "400": N_("'400' stores nothing twice, but retrying is useless: the server found the "
+              "request malformed, and the same bytes are malformed the next time too."),
+    "401": N_("'401' stores nothing twice, but retrying is useless: the credentials are "
+              "missing or wrong, and sending them again gets the same 401; refresh them "
+              "first."),
+    "404": N_("'404' stores nothing twice, but retrying is useless: the address names "
+              "nothing on the server, and it will not appear because you ask again."),
+}
+
+
 def check_retryable(answer: Any) -> Feedback:
     """Notebook 05, exercise 1: after which failures may a keyless POST be sent again?
 
@@ -135,6 +154,9 @@ def check_retryable(answer: Any) -> Feedback:
                            "server says it did not act, a keyless POST retried after a "
                            "{label} risks a second record.")
                          .format(quoted=repr(label), label=label))
+        reason = _FOUR_XX.get(label)
+        if reason is not None:
+            return wrong(_(reason))
         return wrong(_("{quoted} stores nothing twice, but retrying is useless: the server "
                        "rejected the request itself, and the same request gets the same "
                        "answer.").format(quoted=repr(label)))
@@ -146,6 +168,21 @@ def check_retryable(answer: Any) -> Feedback:
                    "handled, and the limit resets. A 502/503 or a network error may follow "
                    "a stored write, so a keyless POST needs an idempotency key to be "
                    "retried after them; the 4xx are rejections that will not change."))
+
+
+def _numbers(answer: Any) -> list[float] | None:
+    """``answer`` as a list of numbers (floats allowed), or None.
+
+    >>> _numbers((0.5, 1.5)), _numbers("ab")
+    ([0.5, 1.5], None)
+    """
+    if not isinstance(answer, (list, tuple)) or len(answer) > MAX_ITEMS:
+        return None
+    if not all(isinstance(a, (int, float)) and not isinstance(a, bool) for a in answer):
+        return None
+    if not all(math.isfinite(a) for a in answer):
+        return None
+    return [float(a) for a in answer]
 
 
 def check_proportional_range(answer: Any) -> Feedback:
@@ -162,13 +199,21 @@ def check_proportional_range(answer: Any) -> Feedback:
     """
     if unanswered(answer):
         return prompt(_("the shortest and longest wait in ms, as (low, high)"))
+    delay = RANGE_BASE * 2 ** RANGE_RETRY
+    numbers = _numbers(answer)
+    if numbers is not None and len(numbers) == 2:
+        if numbers == [0.5, 1.5]:
+            return wrong(_("(0.5, 1.5) are the factors that multiply the delay; the question "
+                           "asks the waits themselves, in ms."))
+        if numbers == [delay // 2 / 1000, delay * 3 // 2 / 1000]:
+            return wrong(_("({low}, {high}) looks like seconds; give the waits in ms.")
+                         .format(low=f"{numbers[0]:g}", high=f"{numbers[1]:g}"))
     pair = _wholes(answer)
     if pair is None or len(pair) != 2:
         return wrong(_("answer={value}: give two whole numbers of ms, (low, high).")
                      .format(value=f"{answer!r:.60}"))
     low, high = pair
-    delay = RANGE_BASE * 2 ** RANGE_RETRY
-    if (low, high) == (delay // 2, delay * 3 // 2):
+    if (low, high) in ((delay // 2, delay * 3 // 2), (delay // 2, delay * 3 // 2 - 1)):
         return right(_("delay {delay} ms x [0.5, 1.5): from {low} up to (not "
                        "including) {high} ms, a 1:3 spread around the delay.")
                      .format(delay=delay, low=delay // 2, high=delay * 3 // 2))
@@ -185,6 +230,23 @@ def check_proportional_range(answer: Any) -> Feedback:
                            "around the base, 1000 ms; attempt 5 follows the fourth retry, "
                            "n = {n}: 1000 x 2^{n}.")
                          .format(low=low, high=high, other=other, n=RANGE_RETRY))
+    for n in range(0, 8):
+        other = RANGE_BASE * 2 ** n
+        if n != RANGE_RETRY and (low, high) == (other // 2, other * 3 // 2):
+            return wrong(_("({low}, {high}) is the range around {other} ms, the delay of "
+                           "retry n = {n}; attempt 5 follows another retry.")
+                         .format(low=low, high=high, other=other, n=n))
+    if (low, high) == (delay, 2 * delay):
+        return wrong(_("({low}, {high}) multiplies the delay by (1 + r); the Kotlin sample "
+                       "multiplies it by (0.5 + r), so the range starts below the delay.")
+                     .format(low=low, high=high))
+    if (low, high) == (delay - 500, delay + 500):
+        return wrong(_("({low}, {high}) adds half a second either side; (0.5 + r) scales "
+                       "the delay, so the range grows with it.").format(low=low, high=high))
+    total = sum(RANGE_BASE * 2 ** n for n in range(RANGE_RETRY + 1))
+    if (low, high) == (total // 2, total * 3 // 2):
+        return wrong(_("({low}, {high}) adds up the waits of all four retries; the question "
+                       "asks the one wait before attempt 5.").format(low=low, high=high))
     if low == high:
         return wrong(_("({low}, {high}) is a single wait; jitter makes it a range.")
                      .format(low=low, high=high))
@@ -198,11 +260,17 @@ def check_outage_policy(policy: Any) -> Feedback:
 
     >>> check_outage_policy(RetryPolicy.background()).correct
     True
-    >>> print(check_outage_policy(RetryPolicy(1000)).message)
-    it sent 214 requests during the 10-minute outage; allow at most 5 (max_attempts).
+    >>> print(check_outage_policy(RetryPolicy(8, Backoff(1000, 2, 30_000))).message)
+    it sent 8 requests during the 10-minute outage; allow at most 5 (max_attempts).
     """
     if unanswered(policy):
         return prompt(_("a RetryPolicy(...)"))
+    if policy is RetryPolicy:
+        return wrong(_("policy=RetryPolicy is the class itself; call it: "
+                       "RetryPolicy(max_attempts=..., backoff=Backoff(...), time_budget=...)."))
+    if isinstance(policy, Backoff):
+        return wrong(_("policy is a Backoff, the waits alone; wrap it: "
+                       "RetryPolicy(max_attempts=..., backoff=your_backoff, time_budget=...)."))
     if not isinstance(policy, RetryPolicy):
         return wrong(_("policy={value}: build a RetryPolicy(max_attempts=..., "
                        "backoff=Backoff(...), time_budget=...).")
@@ -212,6 +280,20 @@ def check_outage_policy(policy: Any) -> Feedback:
     except Exception as e:  # never raise at the student
         return wrong(_("the outage could not run this policy ({error}); check its settings.")
                      .format(error=f"{type(e).__name__}: {e}"))
+    sent, most = cost.requests_during_outage, MAX_OUTAGE_REQUESTS
+    if sent > most and policy.max_attempts >= ENDLESS_ATTEMPTS:
+        return wrong(_("max_attempts={attempts} never ends in practice: it sent {sent} "
+                       "requests during the outage. Stop after a few attempts and hand the "
+                       "sync to the OS scheduler.").format(attempts=policy.max_attempts,
+                                                           sent=sent))
+    if sent > most and sent == policy.max_attempts == most + 1:
+        return wrong(_("max_attempts={attempts}: every attempt is a request, the first one "
+                       "too, and all of them fall inside the outage.")
+                     .format(attempts=policy.max_attempts))
+    if sent > most and policy.time_budget is not None and policy.time_budget >= 600_000:
+        return wrong(_("time_budget={budget} ms outlasts the 10-minute outage, so it never "
+                       "stops a request during it; it sent {sent}. Limit max_attempts.")
+                     .format(budget=policy.time_budget, sent=sent))
     if cost.requests_during_outage > MAX_OUTAGE_REQUESTS:
         return wrong(_("it sent {sent} requests during the 10-minute outage; allow at "
                        "most {most} (max_attempts).")
@@ -219,12 +301,39 @@ def check_outage_policy(policy: Any) -> Feedback:
     if policy.time_budget is None:
         return wrong(_("no time_budget: give the whole run a total limit in ms, the "
                        "lesson's 'overall timeout'."))
+    if policy.time_budget < MIN_BUDGET_MS:
+        return wrong(_("time_budget={budget} ms ends before one request comes back: it is "
+                       "in ms, not seconds.").format(budget=policy.time_budget))
+    if policy.backoff.base < MIN_BASE_MS:
+        return wrong(_("base={base} ms: the waits are in ms, not seconds; the retries come "
+                       "back almost at once.").format(base=policy.backoff.base))
     if policy.backoff.jitter == "none":
         return wrong(_("jitter='none': thousands of phones that failed together would "
                        "come back together; use jitter='full'."))
     return right(_("{sent} requests, radio on {radio} s instead of 600 s; then hand the "
                    "sync to the OS scheduler.")
                  .format(sent=cost.requests_during_outage, radio=f"{cost.radio_on_s:g}"))
+
+
+#: Why a loop that stopped at the background stopped (exercise 3 of 05b).
+_KEPT_QUIET = {
+    "policy": N_("'policy' runs in a task the screen owns: the cancellation reaches its "
+                 "wait, and RetryPolicy lets the CancelledError end the loop."),
+    "kotlin": N_("'kotlin' catches the cancellation, but the lesson's isRetriable says "
+                 "no to it, so the loop returns a failure and sends nothing more."),
+    "kotlin_retry_all": N_("'kotlin_retry_all' retries every exception, the cancellation "
+                           "too, but its next delay() throws again at once in a cancelled "
+                           "coroutine: nothing more is sent."),
+}
+#: Why a loop that kept sending kept sending.
+_KEPT_SENDING = {
+    "policy_detached": N_("'policy_detached' also sent requests after the background: the "
+                          "task was started and forgotten, so nobody cancels it."),
+    "asyncio_port": N_("'asyncio_port' also sent requests after the background: ported as "
+                       "is, it catches the CancelledError and retries it, and asyncio "
+                       "delivers a cancellation only once, so its next sleep does not "
+                       "throw."),
+}
 
 
 def check_lifecycle(loops: Any) -> Feedback:
@@ -242,12 +351,23 @@ def check_lifecycle(loops: Any) -> Feedback:
     if given == expected:
         return right(_("policy_detached (nobody cancelled it) and asyncio_port (it swallowed "
                        "the CancelledError) kept the radio busy for a screen nobody sees."))
+    if not given:
+        return wrong(_("an empty set: cancelling a task only stops the loops that hear the "
+                       "cancellation. Which loop does nobody cancel, and which one catches "
+                       "the cancellation as if it were a failure?"))
     extra = sorted(given - expected)
     if extra:
+        why = _KEPT_QUIET.get(extra[0])
+        if why is not None:
+            return wrong(_(why))
         return wrong(_("{loop} sent nothing after the background: look at the column "
                        "'sent after background'.").format(loop=repr(extra[0])))
+    missing = sorted(expected - given)[0]
+    why = _KEPT_SENDING.get(missing)
+    if why is not None:
+        return wrong(_(why))
     return wrong(_("{loop} also sent requests after the background.")
-                 .format(loop=repr(sorted(expected - given)[0])))
+                 .format(loop=repr(missing)))
 
 
 def measure_lifecycle(prediction: Any, background_at: int = 15_000,
@@ -272,6 +392,12 @@ def measure_lifecycle(prediction: Any, background_at: int = 15_000,
 KOTLIN_BASE_MS = 1500
 
 
+def _kotlin_draws() -> list[float]:
+    """The three draws of ``Random.nextDouble()`` the sample makes (the lesson's seed)."""
+    rng = Mulberry32(SEED)
+    return [rng() for _n in range(3)]
+
+
 def _kotlin_waits(base: int = KOTLIN_BASE_MS) -> list[int]:
     run = kotlin_run([Outcome.network()] * 3 + [Outcome.success()], max_retries=3,
                      base_delay_ms=base)
@@ -289,6 +415,11 @@ def check_kotlin_waits(waits: Any) -> Feedback:
     if unanswered(waits):
         return prompt(_("the list of three waits in ms"))
     expected = _kotlin_waits()
+    numbers = _numbers(waits)
+    if numbers is not None and [int(n * 1000) for n in numbers] == expected and \
+            any(not n.is_integer() for n in numbers):
+        return wrong(_("waits={value}: those look like seconds; give the waits in whole ms.")
+                     .format(value=f"{waits!r:.60}"))
     given = _wholes(waits)
     if given is None:
         return wrong(_("waits={value}: give a list of three whole numbers of ms.")
@@ -303,9 +434,22 @@ def check_kotlin_waits(waits: Any) -> Feedback:
     if len(given) != len(expected):
         return wrong(_("waits={value}: three failures before the success means three "
                        "waits, one before each retry.").format(value=f"{given!r:.60}"))
-    if given == [1500, 3000, 6000]:
-        return wrong(_("waits=[1500, 3000, 6000] are the delays before jitter; the Kotlin "
-                       "multiplies each by (0.5 + Random.nextDouble())."))
+    if given == [KOTLIN_BASE_MS * 2 ** n for n in range(3)]:
+        return wrong(_("waits={waits} are the delays before jitter; the Kotlin multiplies "
+                       "each by (0.5 + Random.nextDouble()).").format(waits=given))
+    draws = _kotlin_draws()
+    if given == [int(KOTLIN_BASE_MS * 2 ** n * r) for n, r in enumerate(draws)]:
+        return wrong(_("waits={waits}: that is full jitter, delay x r; the Kotlin sample "
+                       "multiplies by (0.5 + r), half the delay more.").format(waits=given))
+    if given == [int(KOTLIN_BASE_MS * 2 ** (n + 1) * (0.5 + r)) for n, r in enumerate(draws)]:
+        return wrong(_("waits={waits}: n counted from 1; the first wait uses 1 shl 0 = 1, "
+                       "the base itself.").format(waits=given))
+    if given == [sum(expected[:i + 1]) for i in range(len(expected))]:
+        return wrong(_("waits={waits}: those add up the waits so far, times since the "
+                       "start; give each wait on its own.").format(waits=given))
+    if given == expected[::-1]:
+        return wrong(_("waits={waits}: the waits are in reverse order; the first one is the "
+                       "shortest, before the first retry.").format(waits=given))
     if all(0 <= g - e <= 1 for g, e in zip(given, expected, strict=True)):
         return wrong(_("waits={waits}: nearly; Kotlin's toLong() truncates (7436.96 -> "
                        "7436), it does not round.").format(waits=given))

@@ -68,6 +68,35 @@ def capstone_report(result: FleetResult) -> pd.DataFrame:
                         ).set_index("target")
 
 
+#: The capstone's outage lasts this long (ms); figures below 1000 are meant in seconds.
+OUTAGE_MS, SECONDS_SLIP_MS = 20_000, 1000
+
+
+def _unit_slip(policy: RetryPolicy) -> str | None:
+    """The hint for a figure written in seconds where ms are meant, or a budget that ends
+    before the station is back; None when there is none.
+
+    >>> print(_unit_slip(RetryPolicy(5, Backoff(5, 3, 60_000, jitter="full"))))
+    base=5 ms: Backoff takes milliseconds; 5 ms between attempts is no backoff at all.
+    """
+    b = policy.backoff
+    if b.base < 100:
+        return _("base={base} ms: Backoff takes milliseconds; {base} ms between attempts is "
+                 "no backoff at all.").format(base=b.base)
+    if b.cap is not None and b.cap < SECONDS_SLIP_MS:
+        return _("cap={cap} ms: the cap is in milliseconds; {cap} ms holds every wait "
+                 "under a second.").format(cap=b.cap)
+    budget = policy.time_budget
+    if budget is not None and budget < SECONDS_SLIP_MS:
+        return _("time_budget={budget} ms: the budget is in milliseconds; it ends before "
+                 "the first answer comes back.").format(budget=budget)
+    if budget is not None and budget <= OUTAGE_MS:
+        return _("time_budget={budget} ms ends before the station is back after its "
+                 "20 s outage: every phone that arrived during it gives up.")\
+            .format(budget=budget)
+    return None
+
+
 def check_capstone(policy: Any) -> Feedback:
     """Simulate ``policy`` in the capstone scenario and judge it.
 
@@ -80,6 +109,9 @@ def check_capstone(policy: Any) -> Feedback:
     if not isinstance(policy, RetryPolicy):
         return wrong(_("policy={value}: build a RetryPolicy(...), not a {kind}.")
                      .format(value=f"{policy!r:.60}", kind=type(policy).__name__))
+    unit = _unit_slip(policy)
+    if unit is not None:
+        return wrong(unit)
     try:
         failed_rules = [f.rule for f in audit(policy, user_facing=False) if not f.passed]
     except Exception as e:  # never raise at the student
@@ -161,6 +193,19 @@ def check_quiz(passing: Any) -> Feedback:
     if got == want:
         return right(_("A and E pass; B has too many attempts, C no time budget, D no "
                        "jitter."))
+    if not got:
+        return wrong(_("an empty set: some of the five pass every rule; run "
+                       "audit_table(QUIZ[letter]) for each."))
+    if got == set(QUIZ) - want:
+        return wrong(_("those are the policies that break a rule; the question asks which "
+                       "pass every rule."))
+    first_extra = sorted(got - want)[:1]
+    if first_extra and not want - got:
+        letter = first_extra[0]
+        rules = [f.rule for f in audit(QUIZ[letter]) if not f.passed]
+        return wrong(_("{letter} breaks the checklist for a button press: {rules} (see "
+                       "audit_table(QUIZ['{letter}'])).")
+                     .format(letter=letter, rules=", ".join(rules)))
     extra, missing = ", ".join(sorted(got - want)), ", ".join(sorted(want - got))
     if extra and missing:
         return wrong(_("{extra} fail(s) a rule: run audit_table(QUIZ[letter]); {missing} "

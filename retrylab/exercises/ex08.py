@@ -70,6 +70,10 @@ def check_urllib3_retry(retry: Any) -> Feedback:
     blank = [f for f in fields if _blank(getattr(retry, f, None))]
     if blank:
         return prompt(_("a value for {fields}").format(fields=", ".join(blank)))
+    if retry.total != SHIPPED.max_attempts - 1 and retry.total != SHIPPED.max_attempts:
+        return wrong(_("total={total}: the policy makes {attempts} attempts; total counts "
+                       "the retries after the first one.")
+                     .format(total=shown(retry.total), attempts=SHIPPED.max_attempts))
     if retry.total != SHIPPED.max_attempts - 1:
         return wrong(_("total={total}: total counts retries, not attempts; {attempts} "
                        "attempts are {retries} retries.")
@@ -187,7 +191,7 @@ def check_rules_disagree(answer: Any) -> Feedback:
     >>> check_rules_disagree({"408", "500", "501", "503", "503 with Retry-After",
     ...                       "refused (never sent)"}).correct
     True
-    >>> check_rules_disagree({"408", "429", "refused (never sent)"}).message.split(":")[0]
+    >>> check_rules_disagree({"408", "429", "500"}).message.split(":")[0]
     '429 is retried by both rules'
     """
     got = _label_set(answer)
@@ -201,6 +205,13 @@ def check_rules_disagree(answer: Any) -> Feedback:
                        "twice; the production rule retries only where the server did not act "
                        "(408, 429) or never saw the request. They agree on 429 (both retry) "
                        "and on a reset connection (neither)."))
+    if got in (lesson, production):
+        return wrong(_("that is what one rule retries for a keyless POST; the question asks "
+                       "where the two rules answer differently (retried by one, not the "
+                       "other)."))
+    if got == set(POST_FAILURES) - want:
+        return wrong(_("those are where the two rules agree; the question asks where they "
+                       "disagree."))
     for label in sorted(got - want):
         both = label in lesson
         return wrong((_("{label} is retried by both rules: {reason}.") if both else

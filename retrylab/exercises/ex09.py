@@ -317,6 +317,10 @@ def shortest_timeout(step: int = 100) -> int:
     return next(t for t in range(start, 10_001, step) if _recovers(t))
 
 
+#: The timeouts (ms) notebook 09 runs before exercise 4: metastable, then recovered.
+PAGE_TIMEOUTS = (1000, 3000)
+
+
 def check_shortest_timeout(timeout: Any) -> Feedback:
     """Notebook 09, exercise 4: the shortest timeout, in 100 ms steps, with which the
     default spike does not leave the server metastable (3 retries, no budget). The
@@ -328,17 +332,36 @@ def check_shortest_timeout(timeout: Any) -> Feedback:
     if unanswered(timeout):
         return prompt(_("a timeout in ms, a multiple of 100"))
     value = as_number(timeout)
+    want = shortest_timeout()
+    if value is not None and 0 < value < 100 and 100 <= value * 1000 <= 10_000:
+        return wrong(_("timeout={timeout} looks like seconds; the timeout is in ms.")
+                     .format(timeout=shown(timeout)))
+    if value is not None and value.is_integer() and 0 < value < 100 and value * 100 == want:
+        return wrong(_("timeout={timeout} counts 100 ms steps; give the timeout itself, "
+                       "in ms.").format(timeout=shown(timeout)))
     if value is None or not value.is_integer() or not 100 <= value <= 10_000:
         return wrong(_("timeout={timeout}: give a whole number of ms from 100 to 10000.")
                      .format(timeout=shown(timeout)))
     ms = int(value)
-    want = shortest_timeout()
     if ms == want or ms == shortest_timeout(1):
         return right(_("{ms} ms: from there on a timed-out request gives up late enough "
                        "that its retries no longer outrun the capacity; at {before} ms the "
                        "spike still tips the server into a metastable state. The edge is "
                        "sharp: a small change of one setting decides between the two.")
                      .format(ms=ms, before=want - 100))
+    if ms == PAGE_TIMEOUTS[1]:
+        return wrong(_("timeout={ms} is the page's example that recovers; the question asks "
+                       "the shortest that does.").format(ms=ms))
+    if ms == PAGE_TIMEOUTS[0]:
+        return wrong(_("timeout={ms} is the page's example that stays metastable: it tips "
+                       "the server over, so the shortest safe one is longer.").format(ms=ms))
+    if ms % 100:
+        return wrong(_("timeout={ms}: the question asks in steps of 100 ms; give a "
+                       "multiple of 100.").format(ms=ms))
+    if ms == 100 and not _recovers(ms):
+        return wrong(_("timeout=100 is the shortest the checker allows, not the shortest "
+                       "that recovers: the spike's requests time out and come back as "
+                       "retries. Try longer ones."))
     if _recovers(ms):
         return wrong(_("timeout={ms}: it recovers, but a shorter timeout does too: try "
                        "smaller ones, 100 ms at a time.").format(ms=ms))
