@@ -401,11 +401,24 @@ def main(argv: list[str]) -> int:
                                                 psutil.Process(proc.pid)),
                                      timeout=args.timeout))
     finally:
+        # The hub stops its servers when it is told to stop, but they, the proxy and
+        # the culler run in sessions of their own: a hub killed before it finished
+        # (30 servers take longer than a few seconds) left them all running. So every
+        # process the hub started is stopped here too, by its pid.
+        started: list[psutil.Process] = []
+        with contextlib.suppress(psutil.NoSuchProcess):
+            started = psutil.Process(proc.pid).children(recursive=True)
         os.killpg(proc.pid, signal.SIGTERM)
         try:
-            proc.wait(30)
+            proc.wait(120)
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
+        for p in started:
+            with contextlib.suppress(psutil.NoSuchProcess):
+                p.terminate()
+        for p in psutil.wait_procs(started, timeout=30)[1]:
+            with contextlib.suppress(psutil.NoSuchProcess):
+                p.kill()
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
         else:
