@@ -42,20 +42,25 @@ def test_the_readme_open_commands_put_the_settings_on_the_config_path() -> None:
         assert 'JUPYTER_CONFIG_PATH="$PWD/jupyter-config"' in line, line
 
 
-def lab_settings(config_path: Path, tmp_path: Path) -> dict[str, object]:
+def lab_settings(config_path: Path | None, tmp_path: Path,
+                 launcher: tuple[str, ...] = ()) -> dict[str, object]:
     """The notification settings a fresh JupyterLab starts from, ``config_path`` first.
 
     A setting nobody changed is its schema's default, which overrides replace
-    (the page computes the composite from it).
+    (the page computes the composite from it). ``launcher``: a command that starts
+    the server's command (Binder's ``start``); ``config_path`` None: no
+    JUPYTER_CONFIG_PATH beyond what the launcher sets.
     """
     port = free_port()
     home = tmp_path / "home"
     home.mkdir()
     env = {k: v for k, v in os.environ.items() if not k.startswith("JUPYTER")}
-    env.update(JUPYTER_CONFIG_PATH=str(config_path), HOME=str(home),
+    if config_path is not None:
+        env["JUPYTER_CONFIG_PATH"] = str(config_path)
+    env.update(HOME=str(home),
                JUPYTERLAB_SETTINGS_DIR=str(home / "user-settings"),
                JUPYTER_RUNTIME_DIR=str(home / "runtime"))
-    cmd = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1",
+    cmd = [*launcher, sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1",
            f"--port={port}", "--ServerApp.port_retries=0", "--IdentityProvider.token=t",
            f"--ServerApp.root_dir={tmp_path}"]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
@@ -134,6 +139,57 @@ def test_the_installed_environment_has_the_settings() -> None:
     assert json.loads(installed.read_text()) == json.loads(SETTINGS.read_text())
 
 
+START = ROOT / "start"   # Binder's (repo2docker's) start file, in the repository's root
+
+
+def test_binders_start_file_is_a_valid_executable_script() -> None:
+    """repo2docker runs ``start`` with the server's command; it must be executable bash."""
+    assert START.read_text().startswith("#!/bin/bash\n")
+    assert os.access(START, os.X_OK), "start must be executable (git mode 100755)"
+    subprocess.run(["bash", "-n", str(START)], check=True)   # parses
+    if (ROOT / ".git").exists() and shutil.which("git"):
+        mode = git("ls-files", "-s", "start", cwd=ROOT).split(" ", 1)[0]
+        assert mode in ("", "100755"), mode   # "" before its first commit
+    # repo2docker reads root files only when there is no binder/ or .binder/ folder
+    assert not (ROOT / "binder").exists() and not (ROOT / ".binder").exists()
+
+
+def run_start(env: dict[str, str], cwd: Path) -> dict[str, str]:
+    """The environment ``start`` hands its command (``env -0``), from ``cwd``."""
+    out = subprocess.run([str(START), "env", "-0"], env=env, cwd=cwd, check=True,
+                         capture_output=True, text=True).stdout
+    return dict(item.split("=", 1) for item in out.split("\0") if "=" in item)
+
+
+def test_binders_start_file_puts_the_projects_settings_first() -> None:
+    base = {k: v for k, v in os.environ.items() if not k.startswith("JUPYTER")}
+    base.pop("REPO_DIR", None)
+    # repo2docker sets REPO_DIR (where the repository is in the image)
+    env = run_start({**base, "REPO_DIR": str(ROOT)}, cwd=Path("/"))
+    assert env["JUPYTER_CONFIG_PATH"] == str(ROOT / "jupyter-config")
+    # without it: the folder start is in; a path already set stays, after the project's
+    env = run_start({**base, "JUPYTER_CONFIG_PATH": "/elsewhere"}, cwd=Path("/"))
+    assert env["JUPYTER_CONFIG_PATH"] == f"{ROOT / 'jupyter-config'}{os.pathsep}/elsewhere"
+    # it runs the command it was given, and passes on its exit status
+    assert subprocess.run([str(START), "sh", "-c", "exit 3"], env=base).returncode == 3
+
+
+def test_a_session_started_through_binders_start_file_has_no_news(tmp_path: Path) -> None:
+    """A throwaway copy of the repository as repo2docker lays it out: start, then JupyterLab.
+
+    The same settings as jupyter-config/ gives an editable install (the README's
+    commands), and the news notification off.
+    """
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    shutil.copy2(START, repo / "start")
+    shutil.copytree(ROOT / "jupyter-config", repo / "jupyter-config")
+    composite = lab_settings(None, tmp_path, launcher=(str(repo / "start"),))
+    assert composite["fetchNews"] == "false" and composite["checkForUpdates"] is False
+    (tmp_path / "direct").mkdir()
+    assert composite == lab_settings(ROOT / "jupyter-config", tmp_path / "direct")
+
+
 def git(*args: str, cwd: Path) -> str:
     env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.org",
                GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.org")
@@ -205,3 +261,62 @@ def test_the_kubernetes_image_gets_the_same_settings_and_extensions() -> None:
                      .read_text())["ServerApp"]["jpserver_extensions"]
     k8s = files["server-config"]["data"]["ServerApp"]["jpserver_extensions"]
     assert k8s.items() <= hub.items() and not any(k8s.values())
+
+
+def test_run_all_and_save_then_an_update_keeps_the_work_and_brings_the_new(
+        tmp_path: Path) -> None:
+    """A real Run All of 02 (its explorer's widget views and all), saved, then an update.
+
+    What JupyterLab saves after Run All: every output, each explorer's widget view
+    with a fresh model id, and no widget state in the metadata (``saveState: false``
+    in jupyter-config/). Upstream then corrects a markdown cell and adds a notebook.
+    """
+    pull = pytest.importorskip("nbgitpuller.pull", reason="nbgitpuller is in the hub extra")
+    nbclient = pytest.importorskip("nbclient")
+    upstream, work, home = tmp_path / "upstream.git", tmp_path / "work", tmp_path / "home"
+    git("init", "-q", "--bare", "-b", "main", str(upstream), cwd=tmp_path)
+    git("clone", "-q", str(upstream), str(work), cwd=tmp_path)
+    (work / "notebooks").mkdir()
+    name = "02_computing_the_wait.ipynb"
+    (work / "notebooks" / name).write_bytes((ROOT / "notebooks" / name).read_bytes())
+    git("add", "-A", cwd=work)
+    git("commit", "-q", "-m", "first", cwd=work)
+    git("push", "-q", "origin", "HEAD:main", cwd=work)
+
+    def gitpull() -> None:
+        for _ in pull.GitPuller(str(upstream), str(home), branch="main").pull():
+            pass
+
+    gitpull()
+    saved = home / "notebooks" / name
+    nb = nbformat.read(saved, as_version=4)
+    nb.cells[-1].source += "\n\nMy answer."   # the student's edit, in the last cell
+    nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
+                            resources={"metadata": {"path": str(saved.parent)}}).execute()
+    nb.metadata.pop("widgets", None)           # saveState: false
+    nbformat.write(nb, saved)
+    mine = nbformat.read(saved, as_version=4)
+    views = [o for c in mine.cells if c.cell_type == "code" for o in c.outputs
+             if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
+    assert views, "02's explorer shows no widget view after Run All"
+
+    changed = work / "notebooks" / name
+    upstream_nb = nbformat.read(changed, as_version=4)
+    markdown = [i for i, c in enumerate(upstream_nb.cells) if c.cell_type == "markdown"]
+    fix = markdown[len(markdown) // 2]         # a correction in the middle of the lesson
+    upstream_nb.cells[fix].source += "\n\nAn upstream correction."
+    nbformat.write(upstream_nb, changed)
+    (work / "notebooks" / "03_new.ipynb").write_bytes(
+        (ROOT / "notebooks" / "03_the_retry_loop.ipynb").read_bytes())
+    git("add", "-A", cwd=work)
+    git("commit", "-q", "-m", "second", cwd=work)
+    git("push", "-q", "origin", "HEAD:main", cwd=work)
+
+    gitpull()
+    after = nbformat.read(saved, as_version=4)
+    nbformat.validate(after)
+    assert "My answer." in after.cells[-1].source, "the student's edit was lost"
+    assert [c.get("outputs") for c in after.cells if c.cell_type == "code"] == [
+        c.get("outputs") for c in mine.cells if c.cell_type == "code"], "outputs were lost"
+    assert "An upstream correction." in after.cells[fix].source, "the update did not come"
+    assert (home / "notebooks" / "03_new.ipynb").exists(), "the new notebook did not come"
