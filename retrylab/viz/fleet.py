@@ -66,8 +66,12 @@ Y_LEVELS: tuple[int, ...] = (10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000
 
 
 #: The stop reasons a readout names in words (the others are code names: max_attempts...).
-REASON_NAMES: frozenset[str] = frozenset({NP_("stop reason", "success"),
-                                          NP_("stop reason", "pending")})
+#: The reasons a client stopped, as the readout names them (the code names in English;
+#: the Turkish says each in words, with the code name a student compares in brackets).
+REASON_NAMES: frozenset[str] = frozenset({
+    NP_("stop reason", "success"), NP_("stop reason", "pending"),
+    NP_("stop reason", "max_attempts"), NP_("stop reason", "time_budget"),
+    NP_("stop reason", "retry_budget"), NP_("stop reason", "breaker_open")})
 
 
 class FleetPlot:
