@@ -12,6 +12,7 @@ from ..core.jsround import js_round
 from ..core.rng import Mulberry32
 from ..i18n import N_, _
 from ..sim.herd import herd_data
+from ..sim.schedule import waits_table
 from . import (
     Feedback,
     as_number,
@@ -141,13 +142,7 @@ def check_full_jitter_second(waits: Any) -> Feedback:
     """
     if unanswered(waits):
         return prompt(_("a list of three waits in ms"))
-    rng = Mulberry32(SEED)
-    full = Backoff(200, 2, 5000, jitter="full").waits(rng)
-    deco = Backoff(200, 2, 5000, jitter="decorrelated").waits(rng)
-    want = []
-    for _row in range(3):
-        next(deco)
-        want.append(next(full))
+    want = _shared_rows(full_first=False)["full"]
     numbers = as_numbers(waits)
     if numbers is not None and [js_round(x * 1000) for x in numbers] == want:
         return wrong(_("waits={waits}: those are seconds; give each wait in ms.")
@@ -179,25 +174,24 @@ def check_full_jitter_second(waits: Any) -> Feedback:
                    "draws.").format(want=want))
 
 
+def _shared_rows(*, full_first: bool) -> dict[str, list[int]]:
+    """Exercise 4's three rows: full and decorrelated jitter drawing in turn from one
+    Mulberry32(SEED), full jitter first in each row (as printed) or second (swapped)."""
+    full = Backoff(200, 2, 5000, jitter="full")
+    deco = Backoff(200, 2, 5000, jitter="decorrelated")
+    order = {"full": full, "decorrelated": deco} if full_first else {
+        "decorrelated": deco, "full": full}
+    table = waits_table(order, retries=3, seed=SEED)
+    return {name: [int(w) for w in table[name]] for name in table.columns}
+
+
 def _second_slips(want: list[int]) -> dict[tuple[int, ...], str]:
     """Exercise 4's slips: the waits each gives, from the same draws, and its hint."""
     rng = Mulberry32(SEED)
     draws = [rng() for _i in range(6)]
     ceiling = Backoff(200, 2, 5000).ceiling
-    rng = Mulberry32(SEED)
-    full = Backoff(200, 2, 5000, jitter="full").waits(rng)
-    deco = Backoff(200, 2, 5000, jitter="decorrelated").waits(rng)
-    swapped_deco = []
-    for _row in range(3):
-        swapped_deco.append(next(deco))
-        next(full)
-    rng = Mulberry32(SEED)
-    full = Backoff(200, 2, 5000, jitter="full").waits(rng)
-    deco = Backoff(200, 2, 5000, jitter="decorrelated").waits(rng)
-    printed_deco = []
-    for _row in range(3):
-        next(full)
-        printed_deco.append(next(deco))
+    swapped_deco = _shared_rows(full_first=False)["decorrelated"]
+    printed_deco = _shared_rows(full_first=True)["decorrelated"]
     slips = {
         tuple(swapped_deco): N_("waits={waits} is the decorrelated column after the swap; "
                                 "the question asks for the full jitter column."),
