@@ -96,6 +96,12 @@ class ExplorerDriver:
         return self.box.locator(".widget-slider").filter(has=label).first.locator(
             ".noUi-handle").first
 
+    def number_box(self, name: str) -> Any:
+        """The <input> of the number box beside slider ``name`` (in the slider's HBox)."""
+        return self.handle(name).locator(
+            "xpath=ancestor::div[contains(@class, 'widget-hbox')][1]"
+            "//div[contains(@class, 'widget-text')]//input").first
+
     def img_src(self) -> str | None:
         img = self.box.locator("img").first
         return img.get_attribute("src") if img.count() else None

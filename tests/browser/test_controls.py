@@ -125,8 +125,7 @@ def test_every_control_drags_and_steps(stem: str, notebook: Callable[[str], Note
                 drv.press(control.name, "Home")  # leave it at a valid end for the next one
                 _settled(drv, kind, name)
                 # the number box beside it: type the largest value, Enter; the slider follows
-                box = handle.locator("xpath=ancestor::div[contains(@class, 'widget-hbox')][1]"
-                                     "//div[contains(@class, 'widget-text')]//input").first
+                box = drv.number_box(control.name)
                 top = handle.get_attribute("aria-valuemax") or ""
                 if box.count() == 0:
                     failures.append(f"{where}: {control.name} has no number box")

@@ -226,9 +226,7 @@ def test_every_explorer_fits_on_screen_with_its_readout_above_the_figure(
                 failures.append(f"{stem} explorer {k}: with {slider.name} at an end the "
                                 f"readout moved from {offset0:.0f} to {offset:.0f} px below "
                                 f"the explorer's top (the limit note pushed it)")
-            number = drv.handle(slider.name).locator(
-                "xpath=ancestor::div[contains(@class, 'widget-hbox')][1]"
-                "//div[contains(@class, 'widget-text')]//input").first
+            number = drv.number_box(slider.name)
             number.fill(slider.text)
             number.press("Enter")
             for _ in range(200):
