@@ -247,7 +247,8 @@ def test_controls_of_one_explorer_share_one_description_width() -> None:
         ex = cls()
         assert [w.description for w in ex.controls.values()] == [
             label_of(name) for name in ex.controls]
-        found = {w.style.description_width for w in ex.controls.values()}
+        found = {getattr(w, "description_width", None) or w.style.description_width
+                 for w in ex.controls.values()}
         assert len(found) == 1
         widths[cls.__name__] = found.pop()
     assert widths == {"Bars": "6ch", "Words": "3ch", "BackoffExplorer": "11ch",
@@ -259,6 +260,9 @@ def test_controls_of_one_explorer_share_one_description_width() -> None:
 def test_align_descriptions_leaves_each_control_its_own_style() -> None:
     a, b = int_slider("a", 1, 0, 3), int_slider("clients", 1, 0, 3)
     c = int_slider("c", 1, 0, 3)
-    assert align_descriptions([a, b]) == "9ch"
-    assert c.style.description_width == "initial" and a.style is not c.style
+    d = choice_slider("jitter", ("none", "full"), "full")
+    e = choice_slider("growth", ("linear",), "linear")
+    assert align_descriptions([a, b, d]) == "9ch"
+    assert (a.description_width, b.description_width, c.description_width) == ("9ch", "9ch", "")
+    assert d.style.description_width == "9ch" and e.style.description_width == "initial"
     assert align_descriptions([]) == "" and align_descriptions([object()]) == ""

@@ -397,9 +397,9 @@ result.outcome.data
 # *readout*) and a figure. The figure and the readout follow every change.
 #
 # * A **numeric slider** has its unit in its label ("base (ms)") and a number
-#   box beside it. Drag the handle, or click it and use the arrow keys; or
-#   type a value in the box and press Enter. The box and the slider always
-#   show the same value.
+#   box beside it. Drag the handle, or click it and use the arrow keys
+#   (Home and End jump to its ends); or type a value in the box and press
+#   Enter. The box and the slider always show the same value.
 # * A **choice** (the jitter, a retry budget, a breaker off or on) is a
 #   drop-down list: click it and pick an option. With the keyboard, reach it
 #   with Tab, open it with Alt+ArrowDown, move with the arrow keys and pick
@@ -412,13 +412,15 @@ result.outcome.data
 # so ("base (ms) is at its minimum, 50: it goes no lower"), because a key
 # press there changes nothing. If a combination makes no sense (a cap below
 # the base, say), a message says which value is out of range and what is
-# allowed, and the last good figure stays until you fix it. The slow
-# explorers of notebook 09 redraw when you release the handle.
+# allowed, and the last good figure stays until you fix it. When a change
+# leaves the figure as it was (a cap above every wait, say), the same line
+# says why, starting "the same figure:", so you know the step was taken. The
+# slow explorers of notebook 09 redraw when you release the handle.
 #
 # Each figure is drawn once when its cell runs, so the notebook also reads on
 # GitHub or nbviewer without a kernel; the controls need a running kernel.
 
-# %% [markdown] tags=["tr"] en_hash="ae375e98"
+# %% [markdown] tags=["tr"] en_hash="9daeeba7"
 # ## Kaydırıcılar nasıl kullanılır
 #
 # 01, 02, 04, 05, 06 ve 09 numaralı defterlerdeki keşif araçları (bu defterde
@@ -428,8 +430,8 @@ result.outcome.data
 #
 # * **Sayısal kaydırıcının** etiketinde birimi yazar ("taban (ms)") ve yanında
 #   bir sayı kutusu vardır. Tutamacı sürükleyin ya da tutamaca tıklayıp ok
-#   tuşlarını kullanın; ya da kutuya bir değer yazıp Enter'a basın. Kutu ile
-#   kaydırıcı her zaman aynı değeri gösterir.
+#   tuşlarını kullanın (Home ve End uçlara atlar); ya da kutuya bir değer yazıp
+#   Enter'a basın. Kutu ile kaydırıcı her zaman aynı değeri gösterir.
 # * **Seçimler** (sarsıntı, yeniden deneme bütçesi, devre kesicinin kapalı ya
 #   da açık olması) açılır listedir: listeye tıklayıp bir seçenek seçin.
 #   Klavyeyle Tab tuşuyla listeye gelin, Alt+Aşağı Ok ile açın, ok tuşlarıyla
@@ -443,8 +445,10 @@ result.outcome.data
 # bir tuşa basmak hiçbir şeyi değiştirmez. Bir ayar bileşimi anlamsızsa (örneğin
 # tavan tabandan küçükse), bir ileti hangi değerin aralık dışında olduğunu ve
 # neye izin verildiğini söyler; siz düzeltene kadar son geçerli grafik yerinde
-# kalır. 09 numaralı defterin yavaş keşif araçları grafiği, tutamacı
-# bıraktığınızda yeniden çizer.
+# kalır. Bir değişiklik grafiği olduğu gibi bırakırsa (örneğin tavan her
+# beklemenin üzerindeyse), aynı satır nedenini "aynı şekil:" diye başlayarak
+# söyler; böylece adımın atıldığını bilirsiniz. 09 numaralı defterin yavaş
+# keşif araçları grafiği, tutamacı bıraktığınızda yeniden çizer.
 #
 # Her grafik, hücresi çalıştığında bir kez çizilir; böylece defter çekirdek
 # (kernel) olmadan GitHub'da ya da nbviewer'da da okunabilir; ayarlar ise

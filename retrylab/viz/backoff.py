@@ -388,8 +388,7 @@ def backoff_controls(continuous: bool) -> dict[str, Any]:
     """The sliders base, factor, cap and jitter (the backoff and herd explorers share them)."""
     return {
         "base": int_slider("base", 200, 50, 2000, 50, continuous_update=continuous),
-        "factor": float_slider("factor", 2.0, 1.0, 4.0, 0.25, continuous_update=continuous,
-                               readout_format=".2f"),
+        "factor": float_slider("factor", 2.0, 1.0, 4.0, 0.25, continuous_update=continuous),
         "cap": int_slider("cap", 5000, 100, 20000, 100, continuous_update=continuous),
         "jitter": choice_slider("jitter", JITTERS, "full", continuous_update=continuous),
     }

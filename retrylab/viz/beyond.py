@@ -103,7 +103,7 @@ class RateBreakerExplorer(Explorer):
     def make_controls(cls) -> dict[str, Any]:
         return {
             "base_failure": float_slider("base_failure", 0.1, 0.0, 0.4, 0.05,
-                                         continuous_update=False, readout_format=".2f"),
+                                         continuous_update=False),
             "outage_failure": float_slider("outage_failure", 1.0, 0.2, 1.0, 0.1,
                                            continuous_update=False),
             "threshold": int_slider("threshold", 3, 1, 8, continuous_update=False),
@@ -183,8 +183,7 @@ class HedgingExplorer(Explorer):
             "hedging_delay": int_slider("hedging_delay", 50, 0, 200, 10,
                                         continuous_update=False),
             "max_attempts": int_slider("max_attempts", 2, 2, 5, continuous_update=False),
-            "slow": float_slider("slow", 0.02, 0.0, 0.1, 0.01, continuous_update=False,
-                                 readout_format=".2f"),
+            "slow": float_slider("slow", 0.02, 0.0, 0.1, 0.01, continuous_update=False),
             "tail_alpha": float_slider("tail_alpha", 1.5, 1.1, 3.0, 0.1,
                                        continuous_update=False),
         }
@@ -360,8 +359,8 @@ class MetastableExplorer(Explorer):
             "retries": int_slider("retries", 3, 0, 5, continuous_update=False),
             "budget": choice_slider("budget", tuple(BUDGETS), "none", continuous_update=False),
             "spike_ms": int_slider("spike_ms", 3000, 0, 8000, 500, continuous_update=False),
-            "base": float_slider("base", 0.8, 0.5, 0.95, 0.05, continuous_update=False,
-                                 readout_format=".2f", unit=""),  # a load, not "base (ms)"
+            # a load, not "base (ms)"
+            "base": float_slider("base", 0.8, 0.5, 0.95, 0.05, continuous_update=False, unit=""),
         }
 
     @classmethod

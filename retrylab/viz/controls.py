@@ -16,6 +16,7 @@ import ipywidgets as widgets
 
 from ..i18n import _, number, pgettext
 from .i18n import translate
+from .range import FloatRange, IntRange
 
 __all__ = ["CONTROL_MIN_WIDTH", "NUMBER_BOX_WIDTH", "TRACK_MIN_WIDTH", "UNITS",
            "align_descriptions", "choice", "choice_slider", "explain_message", "float_slider",
@@ -112,8 +113,12 @@ def label_of(name: str, unit: str | None = None) -> str:
     ('base (ms)', 'factor', 'base')
     """
     text = _control_label(name)
-    unit = UNITS.get(name, "") if unit is None else unit
+    unit = _unit_of(name, unit)
     return _("{name} ({unit})").format(name=text, unit=unit) if unit else text
+
+
+def _unit_of(name: str, unit: str | None) -> str:
+    return UNITS.get(name, "") if unit is None else unit
 
 
 def _tooltip(name: str, continuous_update: bool) -> str:
@@ -125,7 +130,8 @@ def _tooltip(name: str, continuous_update: bool) -> str:
 
 def int_slider(name: str, value: int, low: int, high: int, step: int = 1, *,
                continuous_update: bool = True, unit: str | None = None) -> Any:
-    """An ``IntSlider`` labelled with the parameter name and its unit (in the notebook's
+    """A whole-number slider (:class:`~retrylab.viz.range.IntRange`, a range input its
+    label names) labelled with the parameter name and its unit (in the notebook's
     language).
 
     >>> int_slider("clients", 24, 1, 1000).description
@@ -134,27 +140,23 @@ def int_slider(name: str, value: int, low: int, high: int, step: int = 1, *,
     'cooldown (ms)'
     """
     label = label_of(name, unit)
-    return widgets.IntSlider(value=value, min=low, max=high, step=step,
-                             description=label, tooltip=_tooltip(label, continuous_update),
-                             continuous_update=continuous_update, style=_STYLE,
-                             layout=widgets.Layout(**_LAYOUT))
+    return IntRange(value=value, min=low, max=high, step=step, description=label,
+                    unit=_unit_of(name, unit), tooltip=_tooltip(label, continuous_update),
+                    continuous_update=continuous_update, layout=widgets.Layout(**_LAYOUT))
 
 
 def float_slider(name: str, value: float, low: float, high: float, step: float = 0.1, *,
-                 continuous_update: bool = True, readout_format: str = ".1f",
-                 unit: str | None = None) -> Any:
-    """A ``FloatSlider`` labelled with the parameter name and its unit (in the notebook's
-    language).
+                 continuous_update: bool = True, unit: str | None = None) -> Any:
+    """A slider of real numbers (:class:`~retrylab.viz.range.FloatRange`) labelled with
+    the parameter name and its unit (in the notebook's language).
 
     >>> float_slider("factor", 2.0, 1.0, 4.0).value
     2.0
     """
     label = label_of(name, unit)
-    return widgets.FloatSlider(value=value, min=low, max=high, step=step,
-                               description=label, tooltip=_tooltip(label, continuous_update),
-                               continuous_update=continuous_update, style=_STYLE,
-                               readout_format=readout_format,
-                               layout=widgets.Layout(**_LAYOUT))
+    return FloatRange(value=value, min=low, max=high, step=step, description=label,
+                      unit=_unit_of(name, unit), tooltip=_tooltip(label, continuous_update),
+                      continuous_update=continuous_update, layout=widgets.Layout(**_LAYOUT))
 
 
 def toggle(name: str, value: bool) -> Any:
@@ -227,19 +229,18 @@ TRACK_MIN_WIDTH = "64px"
 
 def number_box(slider: Any) -> Any:
     """A number box beside ``slider`` that shows its value and sets it: the slider's
-    readout, readable by a screen reader (ipywidgets 8 gives a slider's handle no
-    accessible name and no trait to set one; a text box without a description
+    readout, where a value can be typed exactly (a text box without a description
     takes its ``tooltip`` as its title, which is its accessible name).
 
     The box has the slider's range and step and is linked to it both ways
     (``ipywidgets.link``, kernel side), so typing a value and pressing Enter
-    moves the slider, and moving the slider updates the box; the slider's own
-    readout is hidden. ``None`` for a control that is not a numeric slider.
+    moves the slider, and moving the slider updates the box. ``None`` for a control
+    that is not a numeric slider.
 
     >>> base = int_slider("base", 200, 50, 2000, 50)
     >>> box = number_box(base)
-    >>> type(box).__name__, box.tooltip, box.value, base.readout
-    ('BoundedIntText', 'base (ms)', 200, False)
+    >>> type(box).__name__, box.tooltip, box.value
+    ('BoundedIntText', 'base (ms)', 200)
     >>> box.value = 450; base.value
     450
     >>> base.value = 2000; box.value
@@ -247,9 +248,9 @@ def number_box(slider: Any) -> Any:
     >>> number_box(choice("jitter", ("none", "full"), "full")) is None
     True
     """
-    if isinstance(slider, widgets.IntSlider):
+    if isinstance(slider, IntRange):
         kind: Any = widgets.BoundedIntText
-    elif isinstance(slider, widgets.FloatSlider):
+    elif isinstance(slider, FloatRange):
         kind = widgets.BoundedFloatText
     else:
         return None
@@ -257,7 +258,6 @@ def number_box(slider: Any) -> Any:
                description="", tooltip=slider.description, disabled=slider.disabled,
                layout=widgets.Layout(width=NUMBER_BOX_WIDTH, flex="0 0 auto"))
     box.add_class("retrylab-number")
-    slider.readout = False
     widgets.link((slider, "value"), (box, "value"))
     widgets.link((slider, "disabled"), (box, "disabled"))
     return box
@@ -319,15 +319,20 @@ def align_descriptions(controls: Iterable[Any]) -> str:
 
     >>> controls = [int_slider("base", 200, 50, 2000),
     ...             choice("idempotency_key", [("no", False), ("yes", True)], False)]
-    >>> align_descriptions(controls), [c.style.description_width for c in controls]
-    ('17ch', ['17ch', '17ch'])
+    >>> align_descriptions(controls), controls[0].description_width
+    ('17ch', '17ch')
+    >>> controls[1].style.description_width
+    '17ch'
     """
-    described = [c for c in controls
-                 if hasattr(getattr(c, "style", None), "description_width")]
-    if not described:
+    listed = list(controls)
+    ranges = [c for c in listed if isinstance(c, IntRange | FloatRange)]
+    styled = [c for c in listed if hasattr(getattr(c, "style", None), "description_width")]
+    if not ranges and not styled:
         return ""
-    width = f"{max(len(c.description or '') for c in described) + 2}ch"
-    for c in described:
+    width = f"{max(len(c.description or '') for c in ranges + styled) + 2}ch"
+    for c in ranges:
+        c.description_width = width
+    for c in styled:
         c.style.description_width = width
     return width
 

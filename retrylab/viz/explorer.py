@@ -611,7 +611,7 @@ class Explorer:
                 raise ValueError(f"{name}={value!r} is out of range: {name} must be one of "
                                  + ", ".join(repr(o) for o in options))
         elif hasattr(w, "min") and hasattr(w, "max"):
-            if isinstance(w, widgets.IntSlider | widgets.BoundedIntText):
+            if type(w.value) is int:  # a whole-number slider or box
                 check_int(name, value, low=w.min, high=w.max)
             elif (isinstance(value, bool) or not isinstance(value, int | float)
                   or not w.min <= value <= w.max):

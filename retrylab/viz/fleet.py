@@ -309,7 +309,7 @@ class FleetExplorer(Explorer):
         slow: dict[str, Any] = {"continuous_update": False}
         return {
             "base": int_slider("base", sc.base, 50, 2000, 50, **slow),
-            "factor": float_slider("factor", 2.0, 1.0, 4.0, 0.25, readout_format=".2f",
+            "factor": float_slider("factor", 2.0, 1.0, 4.0, 0.25,
                                    **slow),
             "cap": int_slider("cap", sc.cap, 50, 20_000, 50, **slow),
             "jitter": choice_slider("jitter", JITTERS, "none", **slow),
@@ -424,7 +424,7 @@ class StormExplorer(FleetExplorer):
     def make_controls(cls) -> dict[str, Any]:
         controls = super().make_controls()
         controls["reject_cost"] = float_slider("reject_cost", 0.2, 0.0, 0.5, 0.05,
-                                               continuous_update=False, readout_format=".2f")
+                                               continuous_update=False)
         return controls
 
     @classmethod

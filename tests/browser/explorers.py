@@ -59,18 +59,15 @@ def explorer_modules(package: str = PACKAGE) -> list[str]:
 
 JS_CONTROLS = r"""
 (box) => Array.from(box.querySelectorAll(
-    '.widget-slider, .widget-dropdown, .widget-checkbox, .widget-toggle-buttons,' +
+    '.retrylab-range, .widget-dropdown, .widget-checkbox, .widget-toggle-buttons,' +
     ' .widget-radio, .widget-text')).map(el => {
-  const label = el.querySelector(':scope > .widget-label');
+  const label = el.querySelector(':scope > .widget-label, :scope > .retrylab-range-label');
   // a Checkbox's outer label holds only a zero-width space (its text is beside the box)
   let name = label ? label.textContent.replace(/\u200b/g, '').trim() : '';
-  if (el.classList.contains('widget-slider')) {
-    const h = el.querySelector('.noUi-handle');
-    return {name, kind: 'slider', text: el.querySelector('.widget-readout')?.textContent.trim(),
-            vertical: el.classList.contains('widget-vslider'),
-            disabled: !!el.querySelector('.noUi-target[disabled]'),
-            atMax: h ? h.getAttribute('aria-valuenow') === h.getAttribute('aria-valuemax') : false,
-            atMin: h ? h.getAttribute('aria-valuenow') === h.getAttribute('aria-valuemin') : false};
+  if (el.classList.contains('retrylab-range')) {  // retrylab.viz.range: <input type=range>
+    const i = el.querySelector('input[type=range]');
+    return {name, kind: 'slider', text: i.value, vertical: false, disabled: i.disabled,
+            atMax: Number(i.value) >= Number(i.max), atMin: Number(i.value) <= Number(i.min)};
   }
   if (el.classList.contains('widget-dropdown')) {
     const s = el.querySelector('select');

@@ -1,7 +1,7 @@
 """Move one explorer's sliders with the keyboard and read what the page shows.
 
 Use ``ExplorerDriver`` in the slider tests: ``press(name, key)`` focuses the
-slider's noUiSlider handle (ipywidgets 8) and presses a key, as a person tabbing
+slider's range input (``retrylab.viz.range``) and presses a key, as a person tabbing
 to it would, and returns the page's controls once the slider moved;
 ``wait_redraw(old_src)`` waits for the explorer's ``<img>`` to get a new ``src``
 and returns the key-to-redraw latency measured in the page (performance.now());
@@ -43,12 +43,10 @@ JS_SRC_CHANGED = r"""
 
 JS_SLIDER_TEXT = r"""
 ([box, name]) => {
-  for (const el of box.querySelectorAll('.widget-slider')) {
-    const label = el.querySelector(':scope > .widget-label');
+  for (const el of box.querySelectorAll('.retrylab-range')) {
+    const label = el.querySelector(':scope > .retrylab-range-label');
     if (label && label.textContent.trim() === name) {
-      const h = el.querySelector('.noUi-handle');
-      return (el.querySelector('.widget-readout')?.textContent.trim() ?? '') + '|' +
-             (h ? h.getAttribute('aria-valuenow') : '');
+      return el.querySelector('input[type=range]').value;
     }
   }
   return null;
@@ -92,9 +90,11 @@ class ExplorerDriver:
         return next(c for c in self.controls() if c.name == name)
 
     def handle(self, name: str) -> Any:
-        label = self.page.locator(".widget-label", has_text=re.compile(f"^{re.escape(name)}$"))
-        return self.box.locator(".widget-slider").filter(has=label).first.locator(
-            ".noUi-handle").first
+        """The ``<input type=range>`` of slider ``name`` (its label's text)."""
+        label = self.page.locator(".retrylab-range-label",
+                                  has_text=re.compile(f"^{re.escape(name)}$"))
+        return self.box.locator(".retrylab-range").filter(has=label).first.locator(
+            "input[type=range]").first
 
     def number_box(self, name: str) -> Any:
         """The <input> of the number box beside slider ``name`` (in the slider's HBox)."""
@@ -119,7 +119,7 @@ class ExplorerDriver:
         return self._text(".retrylab-message")
 
     def slider_state(self, name: str) -> str | None:
-        """``readout|aria-valuenow`` of slider ``name`` (changes when the handle moves)."""
+        """The value of slider ``name``'s range input (changes when the handle moves)."""
         return self.box.evaluate("(box, name) => (" + JS_SLIDER_TEXT + ")([box, name])", name)
 
     def press(self, name: str, key: str, timeout_ms: float = 5_000) -> bool:

@@ -1,6 +1,6 @@
 """Every control of the explorers of 01, 02, 04, 06 and 09, used with the mouse and the keyboard.
 
-Each slider is dragged with the mouse (down on its noUiSlider handle, across its
+Each slider is dragged with the mouse (down on its range input's thumb, across its
 track to its right end, up) and the readout must then say what the package
 computes for the values the page shows (or the message, when the end is an
 invalid setting). Then every control is stepped with the keyboard: a slider's
@@ -8,10 +8,10 @@ handle gets an arrow key (a press at its end must show the limit note), a
 dropdown is opened and changed as a keyboard user does it in JupyterLab
 (``sliders.DROPDOWN_KEYS``), a checkbox gets Space, toggle buttons Enter on another
 option; the control must take focus and show it (``:focus-visible``). Last, the
-explorer's ARIA snapshot (what a screen reader reads) must name every control:
-dropdowns, checkboxes and buttons by their label, and each slider through its
-number box (a spin button named by the slider's label: ipywidgets 8 gives a
-slider's handle itself no name). Reuses the pages the slider tests opened.
+explorer's ARIA snapshot (what a screen reader reads) must name every control by
+its label: dropdowns, checkboxes, buttons, each slider (a native range input its
+``<label>`` names, ``retrylab.viz.range``) and the number box beside it. Reuses
+the pages the slider tests opened.
 """
 
 from __future__ import annotations
@@ -53,6 +53,9 @@ def _settled(drv: ExplorerDriver, kind: object, moved: str) -> str | None:
     return None if ok else f"readout {drv.readout()!r} != {normalize(want)!r} for {values}"
 
 
+#: The width of Chromium's range thumb (the default, unstyled ``<input type=range>``).
+THUMB_PX = 16
+
 CONTROL_ROLES = ("slider", "spinbutton", "combobox", "checkbox", "button")
 
 
@@ -88,17 +91,18 @@ def test_every_control_drags_and_steps(stem: str, notebook: Callable[[str], Note
                 # the mouse: drag the handle across the track to its right end
                 handle = drv.handle(control.name)
                 handle.scroll_into_view_if_needed()
-                hb = handle.bounding_box()
-                track = handle.locator(
-                    "xpath=ancestor::div[contains(@class, 'noUi-target')][1]").bounding_box()
-                if hb is None or track is None:
+                track = handle.bounding_box()
+                if track is None:
                     failures.append(f"{where}: {control.name} has no handle on screen")
                     continue
-                y = hb["y"] + hb["height"] / 2
-                page.mouse.move(hb["x"] + hb["width"] / 2, y)
+                # the thumb's centre: Chromium draws a 16 px thumb inside the input's box
+                ratio = handle.evaluate("i => (i.value - i.min) / ((i.max - i.min) || 1)")
+                x0 = track["x"] + THUMB_PX / 2 + ratio * (track["width"] - THUMB_PX)
+                y = track["y"] + track["height"] / 2
+                page.mouse.move(x0, y)
                 page.mouse.down()
                 for i in range(1, 6):
-                    page.mouse.move(hb["x"] + (track["x"] + track["width"] + 20 - hb["x"]) * i / 5,
+                    page.mouse.move(x0 + (track["x"] + track["width"] + 20 - x0) * i / 5,
                                     y, steps=3)
                 page.mouse.up()
                 after = drv.control(control.name)
@@ -126,7 +130,7 @@ def test_every_control_drags_and_steps(stem: str, notebook: Callable[[str], Note
                 _settled(drv, kind, name)
                 # the number box beside it: type the largest value, Enter; the slider follows
                 box = drv.number_box(control.name)
-                top = handle.get_attribute("aria-valuemax") or ""
+                top = handle.evaluate("i => i.max")
                 if box.count() == 0:
                     failures.append(f"{where}: {control.name} has no number box")
                     continue
@@ -134,7 +138,7 @@ def test_every_control_drags_and_steps(stem: str, notebook: Callable[[str], Note
                 box.press("Enter")
                 try:
                     page.wait_for_function(
-                        "h => h.getAttribute('aria-valuenow') === h.getAttribute('aria-valuemax')",
+                        "i => Number(i.value) === Number(i.max)",
                         arg=handle.element_handle(), timeout=10_000, polling=50)
                 except Exception:
                     failures.append(f"{where}: typing {top} in {control.name}'s number box left"
@@ -162,11 +166,19 @@ def test_every_control_drags_and_steps(stem: str, notebook: Callable[[str], Note
 
 
 def _unnamed(named: list[str], controls: list[Control]) -> list[str]:
-    """What a screen reader could not name: a control other than a slider handle with no
-    accessible name, or a slider without its number box named by the slider's label."""
+    """What a screen reader could not name: any control with no accessible name, a
+    slider not named by its own label, or a slider without its number box named so.
+
+    >>> base = [Control("base (ms)", "slider", "1")]
+    >>> _unnamed(["slider:base (ms)", "spinbutton:base (ms)"], base)
+    []
+    >>> _unnamed(["slider:?", "spinbutton:base (ms)"], base)[0]
+    'a slider has no accessible name'
+    """
     problems = [f"a {entry.split(':')[0]} has no accessible name" for entry in named
-                if entry.endswith(":?") and not entry.startswith("slider:")]
-    boxes = {entry.split(":", 1)[1] for entry in named if entry.startswith("spinbutton:")}
-    problems += [f"slider {c.name!r} has no number box named {c.name!r} (names: {named})"
-                 for c in controls if c.kind == "slider" and c.name not in boxes]
+                if entry.endswith(":?")]
+    for role in ("slider", "spinbutton"):
+        names = {entry.split(":", 1)[1] for entry in named if entry.startswith(role + ":")}
+        problems += [f"slider {c.name!r} has no {role} named {c.name!r} (names: {named})"
+                     for c in controls if c.kind == "slider" and c.name not in names]
     return problems

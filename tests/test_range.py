@@ -1,0 +1,68 @@
+"""The range sliders (retrylab.viz.range): the traits the explorers rely on, kernel side.
+
+The browser side (a label that names the input, dragging, keys, focus) is tested in
+tests/browser/test_controls.py against a running JupyterLab.
+"""
+
+from __future__ import annotations
+
+import ipywidgets as widgets
+import pytest
+import traitlets
+
+from retrylab.viz.controls import float_slider, int_slider, number_box
+from retrylab.viz.range import FloatRange, IntRange
+
+
+def test_values_are_clamped_into_the_range_as_ipywidgets_sliders_clamp() -> None:
+    s = IntRange(value=200, min=50, max=2000, step=50)
+    s.value = -5
+    assert s.value == 50
+    s.value = 10**9
+    assert s.value == 2000
+    s.max = 1000
+    assert s.value == 1000
+    s.min = 1000
+    assert (s.min, s.value) == (1000, 1000)
+
+
+def test_constructed_out_of_range_is_clamped_whatever_the_keyword_order() -> None:
+    assert IntRange(value=9, min=0, max=5).value == 5
+    assert IntRange(max=5, value=9, min=0).value == 5
+    assert FloatRange(value=-1.0, min=0.5, max=0.95).value == 0.5
+
+
+def test_min_above_max_is_refused_with_both_values() -> None:
+    s = IntRange(value=1, min=0, max=5)
+    with pytest.raises(traitlets.TraitError, match="min=6 is above max=5"):
+        s.min = 6
+
+
+def test_whole_numbers_stay_whole_and_reals_real() -> None:
+    i, f = int_slider("clients", 24, 1, 1000), float_slider("factor", 2, 1.0, 4.0)
+    assert type(i.value) is int and type(f.value) is float
+    f.value = 3  # what the browser sends for 3.0 (JSON has one number type)
+    assert f.value == 3.0 and type(f.value) is float
+    with pytest.raises(traitlets.TraitError):
+        i.value = 2.5
+
+
+def test_labels_units_and_the_number_box_move_together() -> None:
+    base = int_slider("base", 200, 50, 2000, 50)
+    assert (base.description, base.unit) == ("base (ms)", "ms")
+    assert int_slider("base", 200, 50, 2000, 50, unit="").unit == ""
+    assert float_slider("factor", 2.0, 1.0, 4.0).unit == ""
+    box = number_box(base)
+    assert isinstance(box, widgets.BoundedIntText)
+    box.value = 450
+    assert base.value == 450
+    base.disabled = True
+    assert box.disabled
+
+
+def test_the_front_end_names_the_input_by_its_label_and_keeps_its_keys() -> None:
+    esm = IntRange()._esm
+    assert "label.htmlFor = id" in esm and "input.type = 'range'" in esm
+    assert "setAttribute('aria-label', model.get('description'))" in esm
+    assert "aria-valuetext" in esm and "stopPropagation" in esm
+    assert "continuous_update" in esm and "'change'" in esm
