@@ -36,6 +36,9 @@ def test_min_above_max_is_refused_with_both_values() -> None:
     s = IntRange(value=1, min=0, max=5)
     with pytest.raises(traitlets.TraitError, match="min=6 is above max=5"):
         s.min = 6
+    with pytest.raises(traitlets.TraitError, match="min=0 is above max=-1"):
+        s.max = -1
+    assert (s.min, s.max, s.value) == (0, 5, 1)  # nothing half-changed
 
 
 def test_whole_numbers_stay_whole_and_reals_real() -> None:

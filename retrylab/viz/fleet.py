@@ -309,8 +309,7 @@ class FleetExplorer(Explorer):
         slow: dict[str, Any] = {"continuous_update": False}
         return {
             "base": int_slider("base", sc.base, 50, 2000, 50, **slow),
-            "factor": float_slider("factor", 2.0, 1.0, 4.0, 0.25,
-                                   **slow),
+            "factor": float_slider("factor", 2.0, 1.0, 4.0, 0.25, **slow),
             "cap": int_slider("cap", sc.cap, 50, 20_000, 50, **slow),
             "jitter": choice_slider("jitter", JITTERS, "none", **slow),
             "attempts": int_slider("attempts", sc.attempts, 1, 20, **slow),

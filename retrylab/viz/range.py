@@ -126,10 +126,20 @@ class _Range(anywidget.AnyWidget):
     def _valid_value(self, proposal: Any) -> Any:
         return self._clamped(proposal["value"])
 
+    @traitlets.validate("min")
+    def _valid_min(self, proposal: Any) -> Any:
+        if proposal["value"] > self.max:  # refused before it is set: the range stays whole
+            raise traitlets.TraitError(f"min={proposal['value']!r} is above max={self.max!r}")
+        return proposal["value"]
+
+    @traitlets.validate("max")
+    def _valid_max(self, proposal: Any) -> Any:
+        if proposal["value"] < self.min:
+            raise traitlets.TraitError(f"min={self.min!r} is above max={proposal['value']!r}")
+        return proposal["value"]
+
     @traitlets.observe("min", "max")
     def _keep_inside(self, _change: Any) -> None:
-        if self.min > self.max:
-            raise traitlets.TraitError(f"min={self.min!r} is above max={self.max!r}")
         self.value = self._clamped(self.value)
 
 
