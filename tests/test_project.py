@@ -49,7 +49,10 @@ def test_environment_yml_is_the_runtime_of_pyproject() -> None:
 def test_readme_commands_are_what_ci_runs() -> None:
     readme = (ROOT / "README.md").read_text()
     ci = (ROOT / ".ci" / "run").read_text()
-    assert ".venv/bin/python -m pytest" in readme and ".venv/bin/python -m pytest" in ci
+    command = ".venv/bin/python -m pytest -n auto\n"
+    assert command in readme and command in ci
+    browser = ".venv/bin/python -m pytest -m browser tests/browser -n 2"
+    assert browser in readme and browser in ci
     assert '.venv/bin/pip install -e ".[test,browser]" -c constraints.txt' in readme
     assert '.venv/bin/pip install -q -e ".[test,browser]" -c constraints.txt' in ci
     assert ".venv/bin/jupyter lab notebooks/00_start_here.ipynb" in readme

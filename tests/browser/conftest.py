@@ -9,6 +9,11 @@ in the summary, except under ``CI=true`` where it fails: CI must not pass silent
 Screenshots (every notebook after Run All, every explorer, every failure), the
 server log and timings.json go to ``browser-artifacts/`` at the repo root, or to
 ``$RETRYLAB_ARTIFACTS``; the terminal summary prints the folder and the timings.
+
+Under pytest-xdist (``-n 2``, as CI runs them) each worker has its own JupyterLab
+and Chromium, writes ``timings-gwN.json`` and ``jupyterlab-server-gwN.log``, and
+removes only files older than itself (not another worker's fresh screenshots); the
+controller's summary merges the workers' timings into ``timings.json``.
 """
 
 from __future__ import annotations
@@ -43,12 +48,6 @@ OPEN_TIMEOUT_MS = 60_000  # page load + kernel idle
 RUN_ALL_TIMEOUT_MS = 120_000  # a notebook runs in < 30 s headless; the browser adds some
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line(
-        "markers", "browser: runs notebooks in JupyterLab in headless Chromium"
-                   " (slow; exclude with -m 'not browser')")
-
-
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Run the browser tests last, after every other test and notebook.
 
@@ -76,6 +75,36 @@ class BrowserRun:
     session_started: float | None = None
     session_s: float | None = None
     notes: list[str] = field(default_factory=list)
+
+    def raw(self) -> dict[str, Any]:
+        """The fields as JSON values (what a worker hands the controller)."""
+        return {name: (str(value) if isinstance(value, Path) else value)
+                for name, value in self.__dict__.items()}
+
+    @classmethod
+    def merged(cls, raws: list[dict[str, Any]]) -> BrowserRun:
+        """One record of several workers' :meth:`raw` records: lists joined, dicts
+        united, each time the slowest worker's.
+
+        >>> a = BrowserRun(server_ready_s=2.0, open_s={"01": 3.0}, key_to_redraw_ms=[50.0])
+        >>> b = BrowserRun(server_ready_s=3.5, open_s={"02": 4.0}, key_to_redraw_ms=[70.0])
+        >>> run = BrowserRun.merged([a.raw(), b.raw()])
+        >>> run.server_ready_s, sorted(run.open_s), run.key_to_redraw_ms
+        (3.5, ['01', '02'], [50.0, 70.0])
+        """
+        run = cls()
+        for raw in raws:
+            for name, value in raw.items():
+                mine = getattr(run, name, None)
+                if isinstance(mine, list):
+                    mine.extend(value)
+                elif isinstance(mine, dict):
+                    mine.update(value)
+                elif name == "skip_reason":
+                    run.skip_reason = run.skip_reason or value
+                elif name.endswith("_s") and value is not None:
+                    setattr(run, name, value if mine is None else max(mine, value))
+        return run
 
     def as_dict(self) -> dict[str, Any]:
         lat = self.key_to_redraw_ms
@@ -137,18 +166,41 @@ def key_press_table(samples: list[dict[str, Any]]) -> dict[str, dict[str, float]
             for name, v in sorted(groups.items())}
 
 
+#: When this process started: the last run's files are older than it; under xdist,
+#: another worker's screenshots of this run are newer, and kept.
+STARTED = time.time()
+
+#: "gw0", "gw1", ... in a pytest-xdist worker; "" in a run without workers.
+WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+
+
+def artifacts_path() -> Path:
+    """Where the artifacts go (not created)."""
+    env = os.environ.get("RETRYLAB_ARTIFACTS")
+    return (Path(env) if env else REPO / "browser-artifacts").resolve()
+
+
+def worker_file(stem: str, suffix: str) -> str:
+    """``stem.suffix``, or ``stem-gwN.suffix`` in an xdist worker.
+
+    >>> worker_file("timings", "json") in ("timings.json", f"timings-{WORKER}.json")
+    True
+    """
+    return f"{stem}-{WORKER}.{suffix}" if WORKER else f"{stem}.{suffix}"
+
+
 def artifacts_dir() -> Path:
-    """The screenshot folder (created; stale PNGs of our own default folder removed)."""
+    """The screenshot folder (created; stale files of this harness removed)."""
     if RUN.artifacts is None:
-        env = os.environ.get("RETRYLAB_ARTIFACTS")
-        path = Path(env) if env else REPO / "browser-artifacts"
+        path = artifacts_path()
         path.mkdir(parents=True, exist_ok=True)
         # Last run's files would mislead: remove what this harness writes (only that).
-        ours = re.compile(r"^(FAIL-.*|\d\d_.*)\.png$|^(timings\.json|jupyterlab-server\.log)$")
+        ours = re.compile(r"^(FAIL-.*|\d\d_.*)\.png$"
+                          r"|^(timings(-gw\d+)?\.json|jupyterlab-server(-gw\d+)?\.log)$")
         for old in path.iterdir():
-            if old.is_file() and ours.match(old.name):
+            if old.is_file() and ours.match(old.name) and old.stat().st_mtime < STARTED:
                 old.unlink()
-        RUN.artifacts = path.resolve()
+        RUN.artifacts = path
     return RUN.artifacts
 
 
@@ -221,7 +273,7 @@ def lab_server(chromium_path: str) -> Iterator[LabServer]:
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGTERM, previous)
         if log:
-            (artifacts_dir() / "jupyterlab-server.log").write_text(log + "\n")
+            (artifacts_dir() / worker_file("jupyterlab-server", "log")).write_text(log + "\n")
         RUN.session_s = time.monotonic() - RUN.session_started
 
 
@@ -362,42 +414,66 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
                                 + "\n".join(nb.console_errors[-20:])))
 
 
+def _ran(run: BrowserRun) -> bool:
+    return not (run.artifacts is None and not run.skip_reason and run.server_ready_s is None)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """A worker hands its record to the controller in ``timings-gwN.json``."""
+    if WORKER and _ran(RUN):
+        (artifacts_dir() / worker_file("timings", "json")).write_text(
+            json.dumps(RUN.raw(), indent=2) + "\n")
+
+
+def _workers_run() -> BrowserRun | None:
+    """The xdist workers' records of this run, merged; None if there are none."""
+    folder = artifacts_path()
+    files = sorted(folder.glob("timings-gw*.json")) if folder.is_dir() else []
+    raws = [json.loads(f.read_text()) for f in files if f.stat().st_mtime >= STARTED]
+    if not raws:
+        return None
+    run = BrowserRun.merged(raws)
+    run.artifacts = folder
+    return run
+
+
 def pytest_terminal_summary(terminalreporter: Any) -> None:
-    if RUN.artifacts is None and not RUN.skip_reason and RUN.server_ready_s is None:
+    run = RUN if _ran(RUN) else _workers_run()
+    if run is None:
         return  # no browser test ran
     tr = terminalreporter
     tr.section("retrylab browser tests")
-    if RUN.skip_reason and RUN.server_ready_s is None:
-        tr.write_line(f"browser tests skipped: {RUN.skip_reason}")
+    if run.skip_reason and run.server_ready_s is None:
+        tr.write_line(f"browser tests skipped: {run.skip_reason}")
         return
-    data = RUN.as_dict()
-    if RUN.artifacts is not None:
-        (RUN.artifacts / "timings.json").write_text(json.dumps(data, indent=2) + "\n")
-        tr.write_line(f"artifacts (screenshots, server log, timings.json): {RUN.artifacts}")
+    data = run.as_dict()
+    if run.artifacts is not None:
+        (run.artifacts / "timings.json").write_text(json.dumps(data, indent=2) + "\n")
+        tr.write_line(f"artifacts (screenshots, server log, timings.json): {run.artifacts}")
 
     def sec(v: float | None) -> str:
         return "n/a" if v is None else f"{v:.1f} s"
 
-    tr.write_line(f"server start -> API ready: {sec(RUN.server_ready_s)};"
+    tr.write_line(f"server start -> API ready: {sec(run.server_ready_s)};"
                   f" server start -> first notebook interactive (kernel idle):"
-                  f" {sec(RUN.first_interactive_s)}")
-    if RUN.cold_retries:
-        tr.write_line(f"cold-start retries used: {RUN.cold_retries}")
-    for note in RUN.notes:
+                  f" {sec(run.first_interactive_s)}")
+    if run.cold_retries:
+        tr.write_line(f"cold-start retries used: {run.cold_retries}")
+    for note in run.notes:
         tr.write_line(f"note: {note}")
-    for name in sorted(RUN.run_all_s):
-        tr.write_line(f"  {name}: open {RUN.open_s.get(name, 0):.1f} s,"
-                      f" Run All {RUN.run_all_s[name]:.1f} s")
+    for name in sorted(run.run_all_s):
+        tr.write_line(f"  {name}: open {run.open_s.get(name, 0):.1f} s,"
+                      f" Run All {run.run_all_s[name]:.1f} s")
     lat = data["key_to_redraw_ms"]
     if lat["n"]:
-        n, median, ok = key_press_target(RUN.key_samples)
+        n, median, ok = key_press_target(run.key_samples)
         shown = "n/a" if median is None else f"{median:.0f} ms"
         tr.write_line(f"slider key press -> redrawn image in 02, 04 and 06: median {shown}"
                       f" over {n} presses; target median <= {KEY_MEDIAN_TARGET_MS:.0f} ms"
                       f" over >= {KEY_PRESSES_WANTED}: {'PASS' if ok else 'FAIL'}")
         tr.write_line(f"  every notebook: median {lat['median']:.0f} ms (min {lat['min']:.0f},"
                       f" max {lat['max']:.0f}, n={lat['n']})")
-        for name, row in key_press_table(RUN.key_samples).items():
+        for name, row in key_press_table(run.key_samples).items():
             tr.write_line(f"  {name}: median {row['median']:.0f} ms, max {row['max']:.0f} ms,"
                           f" n={row['n']}")
-    tr.write_line(f"browser session (server start to teardown): {sec(RUN.session_s)}")
+    tr.write_line(f"browser session (server start to teardown): {sec(run.session_s)}")

@@ -126,7 +126,7 @@ def test_every_control_drags_and_steps(stem: str, notebook: Callable[[str], Note
                     failures.append(f"{where}: ArrowLeft did not move {control.name}")
                 elif problem := _settled(drv, kind, name):
                     failures.append(f"{where}: after ArrowLeft on {control.name}: {problem}")
-                drv.press(control.name, "Home")  # leave it at a valid end for the next one
+                drv.press(control.name, "Home")
                 _settled(drv, kind, name)
                 # the number box beside it: type the largest value, Enter; the slider follows
                 box = drv.number_box(control.name)
@@ -146,7 +146,17 @@ def test_every_control_drags_and_steps(stem: str, notebook: Callable[[str], Note
                     continue
                 if problem := _settled(drv, kind, name):
                     failures.append(f"{where}: after typing in {control.name}'s box: {problem}")
-                drv.press(control.name, "Home")
+                # put it back where the notebook left it: the other tests on this page
+                # (run in any order, on any worker) start from the notebook's settings
+                box.fill(control.text)
+                box.press("Enter")
+                for _ in range(200):
+                    if drv.control(control.name).text == control.text:
+                        break
+                    page.wait_for_timeout(50)
+                else:
+                    failures.append(f"{where}: typing {control.text} in {control.name}'s"
+                                    f" number box did not put the slider back")
                 _settled(drv, kind, name)
             elif control.kind in ("dropdown", "checkbox", "choice"):
                 before = control.text
