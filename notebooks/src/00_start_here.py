@@ -400,11 +400,12 @@ result.outcome.data
 #   box beside it. Drag the handle, or click it and use the arrow keys
 #   (Home and End jump to its ends); or type a value in the box and press
 #   Enter. The box and the slider always show the same value.
-# * A **choice** (the jitter, a retry budget, a breaker off or on) is a
-#   drop-down list: click it and pick an option. With the keyboard, reach it
-#   with Tab, open it with Alt+ArrowDown, move with the arrow keys and pick
-#   with Enter (a plain ArrowDown on the closed list moves JupyterLab to the
-#   next cell instead).
+# * A **choice** (the jitter, a retry budget) is a drop-down list: click it
+#   and pick an option. With the keyboard, reach it with Tab, open it with
+#   Alt+ArrowDown, move with the arrow keys and pick with Enter (a plain
+#   ArrowDown on the closed list moves JupyterLab to the next cell instead).
+# * An **on/off setting** (the breaker, an idempotency key) is a checkbox:
+#   click it, or reach it with Tab and press Space.
 # * A control that can change nothing in the current settings is greyed out
 #   (a breaker's threshold while the breaker is off).
 #
@@ -420,7 +421,7 @@ result.outcome.data
 # Each figure is drawn once when its cell runs, so the notebook also reads on
 # GitHub or nbviewer without a kernel; the controls need a running kernel.
 
-# %% [markdown] tags=["tr"] en_hash="9daeeba7"
+# %% [markdown] tags=["tr"] en_hash="b34604f9"
 # ## Kaydırıcılar nasıl kullanılır
 #
 # 01, 02, 04, 05, 06 ve 09 numaralı defterlerdeki keşif araçları (bu defterde
@@ -432,11 +433,12 @@ result.outcome.data
 #   bir sayı kutusu vardır. Tutamacı sürükleyin ya da tutamaca tıklayıp ok
 #   tuşlarını kullanın (Home ve End uçlara atlar); ya da kutuya bir değer yazıp
 #   Enter'a basın. Kutu ile kaydırıcı her zaman aynı değeri gösterir.
-# * **Seçimler** (sarsıntı, yeniden deneme bütçesi, devre kesicinin kapalı ya
-#   da açık olması) açılır listedir: listeye tıklayıp bir seçenek seçin.
-#   Klavyeyle Tab tuşuyla listeye gelin, Alt+Aşağı Ok ile açın, ok tuşlarıyla
-#   gezinin ve Enter ile seçin (kapalı listede yalnızca Aşağı Ok'a basarsanız
-#   JupyterLab bir sonraki hücreye geçer).
+# * **Seçimler** (sarsıntı, yeniden deneme bütçesi) açılır listedir: listeye
+#   tıklayıp bir seçenek seçin. Klavyeyle Tab tuşuyla listeye gelin, Alt+Aşağı
+#   Ok ile açın, ok tuşlarıyla gezinin ve Enter ile seçin (kapalı listede
+#   yalnızca Aşağı Ok'a basarsanız JupyterLab bir sonraki hücreye geçer).
+# * **Açık/kapalı ayarlar** (devre kesici, tekillik anahtarı) bir onay
+#   kutusudur: kutuya tıklayın ya da Tab tuşuyla gelip Boşluk tuşuna basın.
 # * Geçerli ayarlarda hiçbir şeyi değiştiremeyen bir ayar soluk görünür ve
 #   kullanılamaz (örneğin devre kesici kapalıyken **eşik**).
 #

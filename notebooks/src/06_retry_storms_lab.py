@@ -251,20 +251,20 @@ show(compare_fleets({"no jitter": runs["none"],
 #
 # Sliders for the backoff (`base`, `factor`, `cap`) and a `jitter` list, the
 # number of `attempts` and of `clients`, a retry `budget` list, and a
-# `breaker` (off or on) with its `threshold` and `cooldown`. The readout
-# gives who was served, how many requests it took, the largest wave of
-# retries, and when the backlog cleared. Each change runs the simulation
+# `breaker` checkbox (ticked: on) with its `threshold` and `cooldown`. The
+# readout gives who was served, how many requests it took, the largest wave
+# of retries, and when the backlog cleared. Each change runs the simulation
 # again (well under a second).
 
-# %% [markdown] tags=["tr"] en_hash="5584b343"
+# %% [markdown] tags=["tr"] en_hash="1d128057"
 # ### Keşif: sürü
 #
 # Geri çekilme için **taban**, **çarpan** ve **tavan** kaydırıcıları ile
 # **sarsıntı** listesi (kodda `base`, `factor`, `cap`, `jitter`); **deneme
 # sayısı** (`attempts`) ve **istemci** (`clients`) kaydırıcıları; yeniden
 # deneme **bütçe** listesi (`budget`); **eşik** (`threshold`) ve **soğuma**
-# (`cooldown`) kaydırıcılarıyla birlikte **devre kesici** listesi (`breaker`:
-# **kapalı** ya da **açık**). Gösterge kime hizmet verildiğini, bunun kaç
+# (`cooldown`) kaydırıcılarıyla birlikte **devre kesici** onay kutusu
+# (`breaker`; işaretliyse açık). Gösterge kime hizmet verildiğini, bunun kaç
 # isteğe mal olduğunu, en büyük yeniden deneme dalgasını ve birikimin ne zaman
 # temizlendiğini verir. Her
 # değişiklik simülasyonu yeniden çalıştırır (bir saniyeden çok daha kısa
@@ -488,20 +488,20 @@ show(compare_fleets({k: ends[k] for k in ("no budget", "gRPC throttling",
 # ### Explore: the storm
 #
 # The same sliders on the storm, plus `reject_cost`, the assumption above.
-# Try `budget = grpc` or `sre`, or `breaker = on`; then `jitter = full`
+# Try `budget = grpc` or `sre`, or tick `breaker`; then `jitter = full`
 # alone; then fewer `attempts`; then `reject_cost = 0`. The explorer
 # simulates the storm at 1/10 scale in 100 ms steps (6000 clients, capacity
 # 20 per 100 ms step: the same load against capacity, the same times), so a
 # slider answers at once; its first readout line says so. The cells above
 # ran the full scale.
 
-# %% [markdown] tags=["tr"] en_hash="efe9f27f"
+# %% [markdown] tags=["tr"] en_hash="88bf8f78"
 # ### Keşif: fırtına
 #
 # Fırtına üzerinde aynı kaydırıcılar, artı yukarıdaki varsayım olan **ret
 # maliyeti** (`reject_cost`). **bütçe** (`budget`) listesinde `grpc` ya
-# da `sre` seçeneğini, ya da **devre kesici** (`breaker`) listesinde
-# **açık** seçeneğini deneyin; sonra tek başına **sarsıntı** = **tam**; sonra
+# da `sre` seçeneğini deneyin ya da **devre kesici** (`breaker`) kutusunu
+# işaretleyin; sonra tek başına **sarsıntı** = **tam**; sonra
 # daha az **deneme sayısı** (`attempts`); sonra **ret maliyeti** = 0.
 # Kaydırıcı hemen yanıt versin diye keşif aracı fırtınayı
 # 1/10 ölçekte, 100 ms'lik adımlarla simüle eder (6000 istemci, 100 ms'lik

@@ -170,6 +170,46 @@ def toggle(name: str, value: bool) -> Any:
                             style=_STYLE, layout=widgets.Layout(**_LAYOUT))
 
 
+#: A choice of these two words is a checkbox (ticked: the second), not a list.
+OFF_ON = ("off", "on")
+
+
+class Switch(widgets.Checkbox):  # type: ignore[misc]
+    """A ``Checkbox`` for a setting the code names by a word, ``"off"`` or ``"on"``:
+    the box holds a bool (what the page shows), :func:`value_of` gives the word.
+
+    >>> box = choice("breaker", ("off", "on"), "on")
+    >>> type(box).__name__, box.value, value_of(box), options_of(box)
+    ('Switch', True, 'on', ['off', 'on'])
+    >>> set_value(box, "off"); box.value
+    False
+    """
+
+    def __init__(self, name: str, words: Sequence[str], word: str) -> None:
+        self.words = tuple(words)
+        super().__init__(value=word == self.words[1], description=label_of(name, ""),
+                         indent=False, style=_STYLE, layout=widgets.Layout(**_LAYOUT))
+
+    def word(self, value: Any) -> Any:
+        """The word for the box's state ``value`` (a bool); anything else as it is."""
+        return self.words[int(value)] if isinstance(value, bool) else value
+
+
+def as_code(control: Any, value: Any) -> Any:
+    """The control's state ``value`` as the code names it (a :class:`Switch`'s word)."""
+    return control.word(value) if isinstance(control, Switch) else value
+
+
+def value_of(control: Any) -> Any:
+    """The value the code uses: the widget's, or a :class:`Switch`'s word."""
+    return as_code(control, control.value)
+
+
+def set_value(control: Any, value: Any) -> None:
+    """Put ``value`` (as the code names it) on the control."""
+    control.value = (value == control.words[1]) if isinstance(control, Switch) else value
+
+
 def choice(name: str, options: Sequence[Any], value: Any) -> Any:
     """The control for a categorical choice: buttons side by side for a few options
     (``ToggleButtons``, at most :data:`TOGGLE_MAX_OPTIONS`), a ``Dropdown`` for more,
@@ -180,7 +220,7 @@ def choice(name: str, options: Sequence[Any], value: Any) -> Any:
     code uses them, the labels are in the notebook's language.
 
     >>> type(choice("breaker", ("off", "on"), "off")).__name__
-    'Dropdown'
+    'Switch'
     >>> jitter = choice("jitter", ("none", "full", "equal", "decorrelated"), "full")
     >>> type(jitter).__name__, jitter.value
     ('Dropdown', 'full')
@@ -191,6 +231,8 @@ def choice(name: str, options: Sequence[Any], value: Any) -> Any:
     values = [o[1] if isinstance(o, tuple) else o for o in listed]
     if sorted(values, key=repr) == [False, True] and all(isinstance(v, bool) for v in values):
         return toggle(name, value)
+    if tuple(values) == OFF_ON:
+        return Switch(name, OFF_ON, value)
     labelled = [(translate(o[0]), o[1]) if isinstance(o, tuple) else
                 (_option_label(name, o) if isinstance(o, str) else str(o), o)
                 for o in listed]
@@ -225,6 +267,23 @@ NUMBER_BOX_WIDTH = "68px"
 #: The shortest a slider's track may be in the control grid (with its margins): a
 #: column is made wider, and the grid gets fewer columns, rather than the track shorter.
 TRACK_MIN_WIDTH = "64px"
+
+
+def column_width(label_width: str, sliders: bool) -> str:
+    """The narrowest a column of an explorer's control grid may be: :data:`CONTROL_MIN_WIDTH`,
+    or wider when the labels are long (Turkish: "yedek istek gecikmesi (ms)"), so a
+    label, a number box and a usable slider track always fit in one cell (else the
+    track shrank to nothing and the labels were cut). ``label_width``: the widest
+    label's (:func:`align_descriptions`); no ``sliders``, no track to fit.
+
+    >>> column_width("", True), column_width("90px", False)
+    ('260px', '260px')
+    >>> column_width("90px", True)
+    'max(260px, calc(90px + 68px + 64px))'
+    """
+    if not label_width or not sliders:  # choices only: no track
+        return CONTROL_MIN_WIDTH
+    return f"max({CONTROL_MIN_WIDTH}, calc({label_width} + {NUMBER_BOX_WIDTH} + {TRACK_MIN_WIDTH}))"
 
 
 def number_box(slider: Any) -> Any:
@@ -346,6 +405,8 @@ def options_of(control: Any) -> list[Any] | None:
     """The values a choice control can take (``None`` for a numeric control)."""
     if isinstance(control, _CHOICES):
         return [o[1] if isinstance(o, tuple) else o for o in control.options]
+    if isinstance(control, Switch):
+        return list(control.words)
     if isinstance(control, widgets.Checkbox | widgets.ToggleButton):
         return [False, True]
     return None
@@ -364,7 +425,7 @@ def neighbours(control: Any, value: Any = None) -> list[Any]:
     >>> neighbours(toggle("idempotency_key", False))
     [True]
     """
-    value = control.value if value is None else value
+    value = value_of(control) if value is None else value
     options = options_of(control)
     if options is not None:
         i = options.index(value)

@@ -97,17 +97,18 @@ from ..i18n import N_, _
 from .blit import NO_LEVEL as _NO_LEVEL
 from .blit import animated_artists, quantize
 from .controls import (
-    CONTROL_MIN_WIDTH,
-    NUMBER_BOX_WIDTH,
-    TRACK_MIN_WIDTH,
     align_descriptions,
+    as_code,
     choice_slider,
+    column_width,
     explain_message,
     float_slider,
     int_slider,
     limit_notes,
     number_box,
     options_of,
+    set_value,
+    value_of,
 )
 from .kit import (
     DPI,
@@ -249,7 +250,7 @@ class Explorer:
     @classmethod
     def default_values(cls) -> dict[str, Any]:
         """The controls' starting values."""
-        return {name: w.value for name, w in cls.make_controls().items()}
+        return {name: value_of(w) for name, w in cls.make_controls().items()}
 
     @classmethod
     def explain(cls, message: str, moved: str | None, values: Mapping[str, Any]) -> str:
@@ -353,8 +354,9 @@ class Explorer:
             w.layout.min_width = "0"
             cells.append(widgets.HBox([w, box], layout=widgets.Layout(width="auto",
                                                                      align_items="center")))
+        column = column_width(self._label_width, bool(self.number_boxes))
         grid = widgets.GridBox(cells, layout=widgets.Layout(
-            grid_template_columns=f"repeat(auto-fill, minmax({self._column_width()}, 1fr))",
+            grid_template_columns=f"repeat(auto-fill, minmax({column}, 1fr))",
             grid_gap="0px 16px", width="100%"))
         grid.add_class("retrylab-controls")
         parts: list[Any] = [grid, self.limit_widget, self.readout_widget, self.message_widget]
@@ -363,7 +365,7 @@ class Explorer:
         parts.append(self.errors)
         self.widget = widgets.VBox(parts)
         self.widget.add_class("retrylab-explorer")
-        self._defaults = {name: w.value for name, w in self.controls.items()}
+        self._defaults = {name: value_of(w) for name, w in self.controls.items()}
         self._check_names(values)
         for name, value in values.items():
             self._assign(name, value)
@@ -378,22 +380,12 @@ class Explorer:
         if self._message:
             raise ValueError(self._message)
 
-    def _column_width(self) -> str:
-        """The narrowest a column of the control grid may be: :data:`CONTROL_MIN_WIDTH`,
-        or wider when the labels are long (Turkish: "yedek istek gecikmesi (ms)"), so a
-        label, a number box and a usable slider track always fit in one cell (else the
-        track shrank to nothing and the labels were cut)."""
-        if not self._label_width or not self.number_boxes:  # choices only: no track
-            return CONTROL_MIN_WIDTH
-        return (f"max({CONTROL_MIN_WIDTH}, calc({self._label_width} + {NUMBER_BOX_WIDTH}"
-                f" + {TRACK_MIN_WIDTH}))")
-
     # -- reading ---------------------------------------------------------------
 
     @property
     def values(self) -> dict[str, Any]:
         """The controls' current values by name."""
-        return {name: w.value for name, w in self.controls.items()}
+        return {name: value_of(w) for name, w in self.controls.items()}
 
     @property
     def readout(self) -> str:
@@ -547,7 +539,7 @@ class Explorer:
     def _on_change(self, change: Mapping[str, Any]) -> None:
         owner = change.get("owner")
         self._moved = next((n for n, w in self.controls.items() if w is owner), None)
-        self._old = change.get("old")
+        self._old = as_code(owner, change.get("old"))
         self._grey_out()
         self.redraw()
         self._show_limits()
@@ -560,7 +552,7 @@ class Explorer:
             return ""
         control = self.controls[moved]
         return (self.unchanged_reason(moved, self._old, self.values, result)
-                or same_figure_note(control.description or moved, control.value))
+                or same_figure_note(control.description or moved, value_of(control)))
 
     def _show_limits(self) -> None:
         """Why the last move drew the same image (:attr:`unchanged`; class ``retrylab-same``),
@@ -620,7 +612,7 @@ class Explorer:
 
     def _assign(self, name: str, value: Any) -> None:
         self._check_value(name, value)
-        self.controls[name].value = value
+        set_value(self.controls[name], value)
 
     # -- display -----------------------------------------------------------------
 

@@ -222,6 +222,8 @@ def _kind_of(cls: type) -> ExplorerKind | None:
         for name, w in controls.items():
             if hasattr(w, "_options_labels"):
                 labels[name] = dict(zip(w._options_labels, w._options_values, strict=False))
+            elif hasattr(w, "words"):  # retrylab.viz.controls.Switch: a box for off/on
+                labels[name] = {"False": w.words[0], "True": w.words[1]}
         aliases = {str(w.description): name for name, w in controls.items()
                    if getattr(w, "description", None)}
         return ExplorerKind(cls, frozenset(controls),

@@ -87,12 +87,14 @@ def test_open_then_save_leaves_the_file_unchanged(name: str, lab: Lab) -> None:
         while path.stat().st_mtime_ns == mtime and time.monotonic() < deadline:
             page.wait_for_timeout(200)
         assert path.stat().st_mtime_ns != mtime, f"{name}: Ctrl+S did not save within 20 s"
-        after = path.read_bytes()
-        # The server writes the file after changing its mtime: read it again until it is
-        # whole (an empty or cut read under load made json.loads fail in _diff).
-        while not _whole(after) and time.monotonic() < deadline + 10:
-            page.wait_for_timeout(200)
-            after = path.read_bytes()
+        # The server writes the file after changing its mtime, in more than one write:
+        # read it until it is whole and two reads 300 ms apart agree (an empty or cut
+        # read under load made json.loads fail in _diff; a read between the JSON and
+        # its final newline found the newline missing).
+        after, previous = path.read_bytes(), b""
+        while (not _whole(after) or after != previous) and time.monotonic() < deadline + 10:
+            page.wait_for_timeout(300)
+            previous, after = after, path.read_bytes()
         assert after == before, (f"{name}: saving an unchanged notebook rewrote it "
                                  f"({_diff(before.decode(), after.decode())})")
         assert dirty == 0, f"{name}: JupyterLab marked the notebook modified on opening"
