@@ -166,8 +166,13 @@ def toggle(name: str, value: bool) -> Any:
     >>> type(box).__name__, box.description, box.value
     ('Checkbox', 'idempotency_key', False)
     """
-    return widgets.Checkbox(value=bool(value), description=label_of(name, ""), indent=False,
-                            style=_STYLE, layout=widgets.Layout(**_LAYOUT))
+    return widgets.Checkbox(value=bool(value), **_box_look(name))
+
+
+def _box_look(name: str) -> dict[str, Any]:
+    """A checkbox's label (no unit), style and layout in the control grid."""
+    return {"description": label_of(name, ""), "indent": False, "style": _STYLE,
+            "layout": widgets.Layout(**_LAYOUT)}
 
 
 #: A choice of these two words is a checkbox (ticked: the second), not a list.
@@ -187,8 +192,7 @@ class Switch(widgets.Checkbox):  # type: ignore[misc]
 
     def __init__(self, name: str, words: Sequence[str], word: str) -> None:
         self.words = tuple(words)
-        super().__init__(value=word == self.words[1], description=label_of(name, ""),
-                         indent=False, style=_STYLE, layout=widgets.Layout(**_LAYOUT))
+        super().__init__(value=word == self.words[1], **_box_look(name))
 
     def word(self, value: Any) -> Any:
         """The word for the box's state ``value`` (a bool); anything else as it is."""

@@ -102,6 +102,19 @@ class ExplorerDriver:
             "xpath=ancestor::div[contains(@class, 'widget-hbox')][1]"
             "//div[contains(@class, 'widget-text')]//input").first
 
+    def type_number(self, name: str, text: str, message: str | None = None) -> bool:
+        """Type ``text`` in slider ``name``'s number box and press Enter; True once the
+        slider shows ``text`` (and the explorer's message is ``message``, if given)
+        within 10 s."""
+        box = self.number_box(name)
+        box.fill(text)
+        box.press("Enter")
+        for _ in range(200):
+            if self.control(name).text == text and message in (None, self.message()):
+                return True
+            self.page.wait_for_timeout(50)
+        return False
+
     def img_src(self) -> str | None:
         img = self.box.locator("img").first
         return img.get_attribute("src") if img.count() else None

@@ -148,13 +148,7 @@ def test_every_control_drags_and_steps(stem: str, notebook: Callable[[str], Note
                     failures.append(f"{where}: after typing in {control.name}'s box: {problem}")
                 # put it back where the notebook left it: the other tests on this page
                 # (run in any order, on any worker) start from the notebook's settings
-                box.fill(control.text)
-                box.press("Enter")
-                for _ in range(200):
-                    if drv.control(control.name).text == control.text:
-                        break
-                    page.wait_for_timeout(50)
-                else:
+                if not drv.type_number(control.name, control.text):
                     failures.append(f"{where}: typing {control.text} in {control.name}'s"
                                     f" number box did not put the slider back")
                 _settled(drv, kind, name)

@@ -226,14 +226,7 @@ def test_every_explorer_fits_on_screen_with_its_readout_above_the_figure(
                 failures.append(f"{stem} explorer {k}: with {slider.name} at an end the "
                                 f"readout moved from {offset0:.0f} to {offset:.0f} px below "
                                 f"the explorer's top (the limit note pushed it)")
-            number = drv.number_box(slider.name)
-            number.fill(slider.text)
-            number.press("Enter")
-            for _ in range(200):
-                if drv.control(slider.name).text == slider.text and drv.message() == message0:
-                    break
-                nb.page.wait_for_timeout(50)
-            else:
+            if not drv.type_number(slider.name, slider.text, message=message0):
                 failures.append(f"{stem} explorer {k}: {slider.name}'s number box did not"
                                 f" put it back to {slider.text}")
             break
