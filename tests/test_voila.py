@@ -38,6 +38,26 @@ def explorer_cells() -> int:
                and "explorer(" in "".join(c["source"]))
 
 
+#: How long one page may take. Voila streams the page and sends a heartbeat every
+#: 10 s while its notebook runs, so a socket timeout never fires: once in six runs
+#: (Python 3.10) the page stopped coming while the heartbeats went on, and the test
+#: waited for ever. The page normally comes in about 5 s.
+PAGE_SECONDS = 120.0
+
+
+def _read_page(url: str, seconds: float) -> str:
+    """The whole page at ``url``; TimeoutError if it takes more than ``seconds``."""
+    end = time.monotonic() + seconds
+    chunks = []
+    with urllib.request.urlopen(url, timeout=60) as r:
+        while chunk := r.read1(65536):
+            chunks.append(chunk)
+            if time.monotonic() > end:
+                raise TimeoutError(f"voila sent {sum(map(len, chunks))} bytes of {url} in"
+                                   f" {seconds:.0f} s and had not finished the page")
+    return b"".join(chunks).decode()
+
+
 def test_voila_shows_every_explorer_and_no_exercise(tmp_path: Path) -> None:
     shutil.copy(NOTEBOOK, tmp_path / NOTEBOOK.name)
     port = free_port()
@@ -49,19 +69,19 @@ def test_voila_shows_every_explorer_and_no_exercise(tmp_path: Path) -> None:
          "--Voila.ip=127.0.0.1"], cwd=tmp_path, env=env,
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
-        page = ""
+        page, problem = "", ""
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
             try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=60) as r:
-                    page = r.read().decode()
+                page = _read_page(f"http://127.0.0.1:{port}/", PAGE_SECONDS)
                 break
-            except OSError:
+            except OSError as exc:  # not up yet, or (TimeoutError) a page that never ends
+                problem = str(exc)
                 if proc.poll() is not None:
                     break
                 time.sleep(0.5)
         log = proc.stdout.read() if proc.poll() is not None and proc.stdout else ""
-        assert page, f"voila did not answer: {log}"
+        assert page, f"voila did not answer ({problem}): {log}"
     finally:
         proc.terminate()
         try:
