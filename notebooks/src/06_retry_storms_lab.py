@@ -485,6 +485,66 @@ show(compare_fleets({k: ends[k] for k in ("no budget", "gRPC throttling",
 # sayıda isteği boyunca ortaya çıkar.
 
 # %% [markdown]
+# A budget is made for a stream of requests. The herd of the first section
+# has none: 1000 requests that all fail inside the same 2 s outage, then
+# nothing. The same budgets on it, with full jitter:
+
+# %% [markdown] tags=["tr"] en_hash="168c53fb"
+# Bir bütçe, süregiden bir istek akışı için tasarlanmıştır. İlk bölümdeki
+# sürüde böyle bir akış yok: hepsi aynı 2 s'lik kesinti içinde hata alan 1000
+# istek, sonra hiçbir şey. Aynı bütçeler, tam sarsıntıyla, o sürüde:
+
+# %%
+herd_budgets = {name: outage_fleet("full", retry_budget=budget).run()
+                for name, budget in (("no budget", None),
+                                     ("gRPC throttling", GrpcRetryThrottle()),
+                                     ("SRE budget", SreRetryBudget()))}
+localized(summary_table(herd_budgets)[["served", "total_requests", "recovery_ms"]])
+
+# %% tags=["test"]
+assert [run.served for run in herd_budgets.values()] == [998, 0, 0]
+assert [run.total_requests for run in herd_budgets.values()] == [5937, 1000, 2099]
+assert herd_budgets["gRPC throttling"].reasons() == {"retry_budget": 1000}
+assert herd_budgets["SRE budget"].reasons() == {"max_attempts": 99, "retry_budget": 901}
+
+# %% [markdown]
+# The station is never overloaded, and nobody is served. gRPC's bucket (one
+# for the whole fleet) is at half after the first 5 failures, and only a
+# success refills it; with every client failing at once none comes, so no
+# client retries at all: 1000 requests, 0 served. The SRE budget lets the
+# first wave through whole (the 1000 decisions to retry are made at 0 ms,
+# with 0 retries among 1000 requests, before any retry is sent), gives a
+# third attempt to about one in ten of them (99), and every attempt falls
+# inside the outage: 2099 requests, 0 served. Without a budget, full jitter
+# served 998.
+#
+# So a budget protects a service from clients that keep sending while it is
+# down (the storm, where new observers arrive all along and their successes
+# refill the bucket); after one short outage that every client met at once,
+# it turns the observers away, and jitter is what helps. Pick `budget =
+# grpc` in the herd explorer above to see it: "served 0 of 1000".
+
+# %% [markdown] tags=["tr"] en_hash="db072ccb"
+# İstasyon hiç aşırı yüklenmiyor, ama kimseye de hizmet verilmiyor. gRPC'nin
+# kovası (bütün filo için tek bir jeton sayacı) ilk 5 hatadan sonra yarıya
+# iniyor ve onu yalnızca bir başarı doldurabiliyor; bütün istemciler aynı anda
+# hata aldığı için hiç başarı gelmiyor, bu yüzden hiçbir istemci yeniden
+# denemiyor: 1000 istek, hizmet verilen 0. SRE bütçesi ilk dalgayı olduğu gibi
+# geçiriyor (yeniden deneme kararlarının 1000'i de 0 ms'de, 1000 istek
+# arasında henüz 0 yeniden deneme varken, hiçbir yeniden deneme gönderilmeden
+# veriliyor), onların yaklaşık onda birine (99) üçüncü bir deneme hakkı
+# tanıyor ve her deneme kesintinin içine düşüyor: 2099 istek, hizmet verilen 0.
+# Bütçe olmadan tam sarsıntı 998 gözlemciye hizmet vermişti.
+#
+# Demek ki bir bütçe, bir hizmeti o kapalıyken istek göndermeyi sürdüren
+# istemcilere karşı korur (fırtınada olduğu gibi: orada yeni gözlemciler hep
+# geliyor ve başarıları kovayı dolduruyor); bütün istemcilerin aynı anda
+# yaşadığı tek bir kısa kesintiden sonra ise gözlemcileri geri çeviriyor; orada
+# işe yarayan sarsıntıdır. Bunu görmek için yukarıdaki sürü keşif aracında
+# **bütçe** (`budget`) listesinden `grpc` seçeneğini seçin: «1000
+# istemciden 0 tanesine hizmet verildi».
+
+# %% [markdown]
 # ### Explore: the storm
 #
 # The same sliders on the storm, plus `reject_cost`, the assumption above.
