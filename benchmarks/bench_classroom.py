@@ -209,6 +209,32 @@ def cpu_seconds(procs: list[psutil.Process]) -> float:
     return total
 
 
+def cpu_by_part(hub: psutil.Process) -> dict[str, float]:
+    """CPU seconds used so far by each part of the class: the kernels, the students'
+    servers (without their kernels), the hub with its proxy and culler, and this
+    process (the simulated students' browsers: in a real class they run on the
+    students' own machines, so their share is the benchmark's, not the server's)."""
+    students = server_processes(hub)
+    servers = [group[0] for group in students.values()]
+    kernels = [p for group in students.values() for p in group[1:]]
+    pids = {p.pid for group in students.values() for p in group}
+    others = [hub] + [p for p in hub.children(recursive=True) if p.pid not in pids]
+    me = psutil.Process().cpu_times()
+    return {"kernels": cpu_seconds(kernels), "servers": cpu_seconds(servers),
+            "hub and proxy": cpu_seconds(others),
+            "simulated browsers": me.user + me.system}
+
+
+def cpu_line(before: dict[str, float], after: dict[str, float], wall: float,
+             kernels: int) -> str:
+    """Where the CPU of one phase went, in core-seconds, against what the cores had."""
+    used = {k: after[k] - before[k] for k in after}
+    cores = os.cpu_count() or 1
+    parts = ", ".join(f"{k} {v:.0f} s" for k, v in used.items())
+    return (f"  CPU in it: {sum(used.values()):.0f} of {wall * cores:.0f} core-seconds"
+            f" ({parts}; {used['kernels'] / max(kernels, 1):.2f} s a kernel)")
+
+
 async def student_opens(base: str, user: str, token: str, stem: str) -> tuple[Kernel, float]:
     """Open a notebook and run it; a websocket the server dropped is opened once more.
 
@@ -283,11 +309,15 @@ async def main_async(args: argparse.Namespace, base: str, hub: psutil.Process) -
           f"PSS {statistics.median(idle['pss']):.0f} MB, "
           f"RSS {statistics.median(idle['rss']):.0f} MB each (median)")
 
+    cpu_start = cpu_by_part(hub)
+    t_open = time.perf_counter()
     opened = await asyncio.gather(*(student_opens(base, u, t, "02_computing_the_wait")
                                     for u, t in zip(users, tokens, strict=True)))
     ready = [s for _, s in opened]
     print(f"all open 02 at once: the last ready after {max(ready):.1f} s "
           f"(median {statistics.median(ready):.1f} s)", flush=True)
+    print(cpu_line(cpu_start, cpu_by_part(hub), time.perf_counter() - t_open, len(users)),
+          flush=True)
     opened6 = await asyncio.gather(*(student_opens(base, u, t, "06_retry_storms_lab")
                                      for u, t in zip(users, tokens, strict=True)))
     ready6 = [s for _, s in opened6]
