@@ -504,12 +504,14 @@ localized(summary_table(herd_budgets)[["served", "total_requests", "recovery_ms"
 # %% tags=["test"]
 assert [run.served for run in herd_budgets.values()] == [998, 0, 0]
 assert [run.total_requests for run in herd_budgets.values()] == [5937, 1000, 2099]
+assert [run.recovery_ms for run in herd_budgets.values()] == [4870, 10, 10]
 assert herd_budgets["gRPC throttling"].reasons() == {"retry_budget": 1000}
 assert herd_budgets["SRE budget"].reasons() == {"max_attempts": 99, "retry_budget": 901}
 
 # %% [markdown]
-# The station is never overloaded, and nobody is served. gRPC's bucket (one
-# for the whole fleet) is at half after the first 5 failures, and only a
+# Nobody is served: by the time the station is back, every observer has
+# given up (`recovery_ms` 10: in the first step after the outage no client is
+# left waiting). gRPC's bucket (one for the whole fleet) is at half after the first 5 failures, and only a
 # success refills it; with every client failing at once none comes, so no
 # client retries at all: 1000 requests, 0 served. The SRE budget lets the
 # first wave through whole (the 1000 decisions to retry are made at 0 ms,
@@ -524,9 +526,10 @@ assert herd_budgets["SRE budget"].reasons() == {"max_attempts": 99, "retry_budge
 # it turns the observers away, and jitter is what helps. Pick `budget =
 # grpc` in the herd explorer above to see it: "served 0 of 1000".
 
-# %% [markdown] tags=["tr"] en_hash="db072ccb"
-# İstasyon hiç aşırı yüklenmiyor, ama kimseye de hizmet verilmiyor. gRPC'nin
-# kovası (bütün filo için tek bir jeton sayacı) ilk 5 hatadan sonra yarıya
+# %% [markdown] tags=["tr"] en_hash="dd8b6c0f"
+# Kimseye hizmet verilmiyor: istasyon geri geldiğinde bütün gözlemciler
+# çoktan vazgeçmiş oluyor (`recovery_ms` 10: kesintiden sonraki ilk adımda
+# bekleyen hiçbir istemci kalmamış). gRPC'nin kovası (bütün filo için tek bir jeton sayacı) ilk 5 hatadan sonra yarıya
 # iniyor ve onu yalnızca bir başarı doldurabiliyor; bütün istemciler aynı anda
 # hata aldığı için hiç başarı gelmiyor, bu yüzden hiçbir istemci yeniden
 # denemiyor: 1000 istek, hizmet verilen 0. SRE bütçesi ilk dalgayı olduğu gibi
