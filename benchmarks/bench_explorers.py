@@ -63,6 +63,7 @@ def walk(cls: type[Explorer], presses: int = COLD_WALK, repeats: int = 1, *,
     """
     t0 = time.perf_counter()
     ex = cls()
+    ex.on_page()  # made and displayed: what a student waits for after the cell
     build_ms = (time.perf_counter() - t0) * 1000
     defaults = ex.values
     steps: list[dict[str, Any]] = []

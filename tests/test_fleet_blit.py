@@ -35,6 +35,7 @@ def steps(cls: type[Explorer]) -> list[tuple[str, Any]]:
 def test_the_explorer_blits(cls: type[Explorer]) -> None:
     """Animated artists over saved backgrounds: a handful of levels, no text animated."""
     ex = cls()
+    ex.on_page()  # the backgrounds are drawn for a page
     assert ex._animated, "no animated artist: every redraw would draw the whole figure"
     assert not [a for a in ex._animated if isinstance(a, Text)]
     for name, value in steps(cls):

@@ -454,7 +454,7 @@ class BreakerExplorer(Explorer):
     def setup(self, fig: Figure) -> None:
         self.plot = BreakerPlot(fig, animated=True)
 
-    known_levels = tuple(State)  # drawn when made: a step into a state only blits
+    known_levels = tuple(State)  # drawn when first shown: a step into a state only blits
 
     def level(self, result: BreakerRun) -> Hashable:
         return result.state  # the diagram's nodes: three saved backgrounds

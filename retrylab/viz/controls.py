@@ -14,14 +14,15 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from ..core._check import check_int
 from ..i18n import _, number, pgettext
 from .i18n import translate
 from .range import FloatRange, IntRange
 
 __all__ = ["CONTROL_MIN_WIDTH", "NUMBER_BOX_WIDTH", "TRACK_MIN_WIDTH", "UNITS",
-           "align_descriptions", "choice", "choice_slider", "explain_message", "float_slider",
-           "int_slider", "label_of", "limit_note", "limit_notes", "neighbours", "number_box",
-           "toggle"]
+           "align_descriptions", "check_value", "choice", "choice_slider", "controls_grid",
+           "explain_message", "float_slider", "int_slider", "label_of", "limit_note",
+           "limit_notes", "neighbours", "number_box", "reject_unknown", "toggle"]
 
 _STYLE = {"description_width": "initial"}
 _LAYOUT = {"width": "420px"}
@@ -326,6 +327,39 @@ def number_box(slider: Any) -> Any:
     return box
 
 
+def controls_grid(controls: Mapping[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """The controls in a grid of as many columns as the width allows (CSS class
+    ``retrylab-controls``), each numeric slider with its :func:`number_box` beside it,
+    their descriptions lined up (:func:`align_descriptions`); and the number boxes by
+    control name.
+
+    >>> grid, boxes = controls_grid({"base": int_slider("base", 200, 50, 2000, 50),
+    ...                              "jitter": choice("jitter", ("none", "full"), "full")})
+    >>> type(grid).__name__, len(grid.children), sorted(boxes)
+    ('GridBox', 2, ['base'])
+    """
+    label_width = align_descriptions(controls.values())
+    boxes: dict[str, Any] = {}
+    cells: list[Any] = []
+    for name, w in controls.items():
+        w.layout.width = "auto"  # fill a grid cell
+        box = number_box(w)
+        if box is None:
+            cells.append(w)
+            continue
+        boxes[name] = box
+        w.layout.flex = "1 1 auto"
+        w.layout.min_width = "0"
+        cells.append(widgets.HBox([w, box], layout=widgets.Layout(width="auto",
+                                                                 align_items="center")))
+    column = column_width(label_width, bool(boxes))
+    grid = widgets.GridBox(cells, layout=widgets.Layout(
+        grid_template_columns=f"repeat(auto-fill, minmax({column}, 1fr))",
+        grid_gap="0px 16px", width="100%"))
+    grid.add_class("retrylab-controls")
+    return grid, boxes
+
+
 def limit_note(name: str, control: Any) -> str:
     """What a slider at an end of its range says, so a key press there has a sign
     ("" inside its range or for a choice).
@@ -414,6 +448,46 @@ def options_of(control: Any) -> list[Any] | None:
     if isinstance(control, widgets.Checkbox | widgets.ToggleButton):
         return [False, True]
     return None
+
+
+def check_value(name: str, control: Any, value: Any) -> None:
+    """Refuse a value ``control`` cannot take, naming it and the allowed values.
+
+    >>> check_value("base", int_slider("base", 200, 50, 2000, 50), 10)
+    Traceback (most recent call last):
+    ...
+    ValueError: base=10 is out of range: base must be an integer from 50 to 2000
+    >>> check_value("jitter", choice("jitter", ("none", "full"), "full"), "half")
+    Traceback (most recent call last):
+    ...
+    ValueError: jitter='half' is out of range: jitter must be one of 'none', 'full'
+    """
+    options = options_of(control)
+    if options is not None:
+        if value not in options:
+            raise ValueError(f"{name}={value!r} is out of range: {name} must be one of "
+                             + ", ".join(repr(o) for o in options))
+    elif hasattr(control, "min") and hasattr(control, "max"):
+        if type(control.value) is int:  # a whole-number slider or box
+            check_int(name, value, low=control.min, high=control.max)
+        elif (isinstance(value, bool) or not isinstance(value, int | float)
+              or not control.min <= value <= control.max):
+            raise ValueError(f"{name}={value!r} is out of range: {name} must be a "
+                             f"number from {control.min:g} to {control.max:g}")
+
+
+def reject_unknown(values: Mapping[str, Any], controls: Mapping[str, Any]) -> None:
+    """Refuse a value for a control the explorer does not have.
+
+    >>> reject_unknown({"bse": 10}, {"base": None, "cap": None})
+    Traceback (most recent call last):
+    ...
+    ValueError: bse=10 is out of range: the controls are base, cap
+    """
+    unknown = sorted(set(values) - set(controls))
+    if unknown:
+        raise ValueError(f"{unknown[0]}={values[unknown[0]]!r} is out of range: "
+                         f"the controls are {', '.join(controls)}")
 
 
 def neighbours(control: Any, value: Any = None) -> list[Any]:

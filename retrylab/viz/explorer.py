@@ -5,8 +5,9 @@ alike, and every one is fast by construction: the figure's static part (axes,
 ticks, labels, legend, titles) is drawn once, and a redraw only draws the few
 artists that change over a saved background (Matplotlib's documented blitting:
 ``copy_from_bbox``, ``restore_region``, ``draw_artist``), then encodes the
-canvas as a palette PNG (:mod:`retrylab.viz.png`). Text that changes goes in
-the HTML readout beside the image, not in the figure.
+canvas as a palette PNG (:mod:`retrylab.viz.png`), once the explorer is on a
+page (displayed, or its ``png`` read: an explorer driven from code only renders
+nothing). Text that changes goes in the HTML readout beside the image.
 
 The blit API (what a subclass writes):
 
@@ -35,6 +36,7 @@ image is the same bytes however its setting was reached. An explorer whose
 ``setup`` marks no artist animated is drawn in full every time (a text-only
 explorer, ``figsize = None``, has no image).
 
+>>> from retrylab.core._check import check_int
 >>> class Square(Explorer):
 ...     title = "n squared"
 ...     figsize = (3.0, 2.0)
@@ -92,21 +94,20 @@ from typing import Any, ClassVar
 import ipywidgets as widgets
 from matplotlib.figure import Figure
 
-from ..core._check import check_int
 from ..i18n import N_, _
 from .blit import NO_LEVEL as _NO_LEVEL
 from .blit import animated_artists, quantize
 from .controls import (
     align_descriptions,
     as_code,
+    check_value,
     choice_slider,
-    column_width,
+    controls_grid,
     explain_message,
     float_slider,
     int_slider,
     limit_notes,
-    number_box,
-    options_of,
+    reject_unknown,
     set_value,
     value_of,
 )
@@ -192,9 +193,8 @@ class Explorer:
     #: How many settings' results and PNGs to keep (0: no cache). A result can be
     #: large (a fleet's per-client table): lower it for those.
     cache_size: ClassVar[int] = 32
-    #: Levels whose backgrounds are drawn when the explorer is made (a few, fixed, each
-    #: met often: the breaker's three states), so no key press pays for a full draw.
-    #: A level's static part depends on the level alone, so the bytes are the same.
+    #: Levels whose backgrounds are drawn when the image is first on a page (a few, fixed,
+    #: each met often: the breaker's three states), so no key press pays for a full draw.
     known_levels: ClassVar[tuple[Hashable, ...]] = ()
 
     # -- what a subclass supplies ------------------------------------------------
@@ -266,7 +266,7 @@ class Explorer:
         empty when they are fine. Browser tests compare the page with this.
         """
         merged = cls.default_values()
-        _reject_unknown(values, merged)
+        reject_unknown(values, merged)
         merged.update(values)
         try:
             cls.readout_text(cls.compute(**merged))
@@ -281,7 +281,7 @@ class Explorer:
         Browser tests compare the page with this. Unknown names raise ValueError.
         """
         merged = cls.default_values()
-        _reject_unknown(values, merged)
+        reject_unknown(values, merged)
         merged.update(values)
         return cls.readout_text(cls.compute(**merged))
 
@@ -289,7 +289,6 @@ class Explorer:
 
     def __init__(self, **values: Any) -> None:
         self.controls: dict[str, Any] = self.make_controls()
-        self._label_width = align_descriptions(self.controls.values())
         self.redraws = 0
         #: the last redraws' times in ms, oldest first: (compute, draw + PNG, setting the
         #: widgets' values, which sends them to the page); a cache hit computes and
@@ -305,6 +304,12 @@ class Explorer:
         self._message = ""
         self._error = ""
         self._png = b""
+        #: set once the image is looked at (:meth:`on_page`); until then a redraw
+        #: leaves the render pending (``_pending``) for the last good ``_result``
+        self._looked = False
+        self._pending = False
+        self._result: Any = None
+        self._key: tuple[tuple[str, Any], ...] = ()
         self.figure: Figure | None = None
         self.image: Any = None
         #: the saved background of each level met so far
@@ -325,7 +330,6 @@ class Explorer:
                 if self.margins is None and self.figure.get_layout_engine() is not None:
                     self.figure.canvas.draw()  # the layout, once: then fixed
                     self.figure.set_layout_engine("none")
-            self._draw_backgrounds(self.known_levels if self._animated else ())
             self.image = widgets.Image(format="png")
             self.image.add_class("retrylab-image")
         self.readout_widget = widgets.HTML()
@@ -341,30 +345,13 @@ class Explorer:
         self.errors = widgets.Output()
         self.errors.add_class("retrylab-errors")
         #: each numeric slider's number box (its readout, with an accessible name)
-        self.number_boxes: dict[str, Any] = {}
-        cells: list[Any] = []
-        for name, w in self.controls.items():
-            w.layout.width = "auto"  # fill a grid cell
-            box = number_box(w)
-            if box is None:
-                cells.append(w)
-                continue
-            self.number_boxes[name] = box
-            w.layout.flex = "1 1 auto"
-            w.layout.min_width = "0"
-            cells.append(widgets.HBox([w, box], layout=widgets.Layout(width="auto",
-                                                                     align_items="center")))
-        column = column_width(self._label_width, bool(self.number_boxes))
-        grid = widgets.GridBox(cells, layout=widgets.Layout(
-            grid_template_columns=f"repeat(auto-fill, minmax({column}, 1fr))",
-            grid_gap="0px 16px", width="100%"))
-        grid.add_class("retrylab-controls")
+        grid, self.number_boxes = controls_grid(self.controls)
         parts: list[Any] = [grid, self.limit_widget, self.readout_widget, self.message_widget]
         if self.image is not None:
             parts.append(self.image)
         parts.append(self.errors)
-        self.widget = widgets.VBox(parts)
-        self.widget.add_class("retrylab-explorer")
+        self._box = widgets.VBox(parts)
+        self._box.add_class("retrylab-explorer")
         self._defaults = {name: value_of(w) for name, w in self.controls.items()}
         self._check_names(values)
         for name, value in values.items():
@@ -404,8 +391,18 @@ class Explorer:
 
     @property
     def png(self) -> bytes:
-        """The current image bytes (empty for a text-only explorer)."""
+        """The current image bytes (empty for a text-only explorer). Reading them is
+        looking at the image (:meth:`on_page`): from then on every redraw renders."""
+        self.on_page()
         return self._png
+
+    @property
+    def widget(self) -> Any:
+        """The explorer's widgets in one VBox (CSS class ``retrylab-explorer``). Taking it,
+        to display it or put it in a box of one's own, puts the image on a page
+        (:meth:`on_page`); displaying the explorer itself does the same."""
+        self.on_page()
+        return self._box
 
     # -- changing --------------------------------------------------------------
 
@@ -421,7 +418,7 @@ class Explorer:
         """
         self._check_names(values)
         for name, value in values.items():
-            self._check_value(name, value)
+            check_value(name, self.controls[name], value)
         before = self.redraws
         failures: list[str] = []
         for name, value in values.items():
@@ -447,6 +444,9 @@ class Explorer:
                 if self.figure is not None:
                     with classroom():  # one rc context a redraw (each costs ~0.6 ms)
                         self._draw(result)  # the artists match the image; no render
+                        if not png and self._looked:  # computed before it was on a page
+                            png = self._render()
+                            self._cache[key] = (result, text, png)
                 t1 = t2 = time.perf_counter()
             else:
                 result = self.compute(**values)
@@ -456,7 +456,8 @@ class Explorer:
                 if self.figure is not None:
                     with classroom():
                         self._draw(result)
-                        png = self._render()
+                        if self._looked:  # else the render waits until it is on a page
+                            png = self._render()
                 t2 = time.perf_counter()
                 if self.cache_size > 0:
                     self._cache[key] = (result, text, png)
@@ -470,13 +471,16 @@ class Explorer:
             self._show_error(traceback.format_exc())
             return
         self.unchanged = self._same_image_note(png, values, result)
+        self._result, self._key = result, key
         self._readout = text
         self.readout_widget.value = (
             f'<div style="white-space:pre-wrap;font-size:1.1em;line-height:1.3">'
             f"{html.escape(text)}</div>")
         if self.image is not None:
-            self._png = png
-            self.image.value = png
+            self._pending = not png
+            if png:
+                self._png = png
+                self.image.value = png
         self._show_message("")
         self._error = ""
         self.errors.outputs = ()
@@ -491,6 +495,32 @@ class Explorer:
         self._cache.clear()
 
     # -- internals ---------------------------------------------------------------
+
+    def on_page(self) -> None:
+        """The image is looked at from now on (the explorer displayed, its widget taken or
+        its bytes read): draw the known levels' backgrounds and the pending render. Until
+        then a redraw computes, draws the artists and sets the readout, but renders nothing."""
+        if self._looked:
+            return
+        self._looked = True
+        if self.figure is None:
+            return
+        self._draw_backgrounds(self.known_levels if self._animated else ())
+        if not self._pending:
+            return
+        try:
+            with classroom():
+                self._draw(self._result)  # the last good setting's (a failed one drew part)
+                png = self._render()
+        except Exception:
+            self._show_error(traceback.format_exc())
+            return
+        self._pending = False
+        self._png = png
+        self.image.value = png
+        cached = self._cache.get(self._key)
+        if cached is not None:
+            self._cache[self._key] = (cached[0], cached[1], png)
 
     def _draw(self, result: Any) -> None:
         """The static part of ``result``'s level, then its artists updated in place (in
@@ -593,25 +623,10 @@ class Explorer:
         self.errors.outputs = ({"output_type": "stream", "name": "stderr", "text": text},)
 
     def _check_names(self, values: Mapping[str, Any]) -> None:
-        _reject_unknown(values, self.controls)
-
-    def _check_value(self, name: str, value: Any) -> None:
-        w = self.controls[name]
-        options = options_of(w)
-        if options is not None:
-            if value not in options:
-                raise ValueError(f"{name}={value!r} is out of range: {name} must be one of "
-                                 + ", ".join(repr(o) for o in options))
-        elif hasattr(w, "min") and hasattr(w, "max"):
-            if type(w.value) is int:  # a whole-number slider or box
-                check_int(name, value, low=w.min, high=w.max)
-            elif (isinstance(value, bool) or not isinstance(value, int | float)
-                  or not w.min <= value <= w.max):
-                raise ValueError(f"{name}={value!r} is out of range: {name} must be a "
-                                 f"number from {w.min:g} to {w.max:g}")
+        reject_unknown(values, self.controls)
 
     def _assign(self, name: str, value: Any) -> None:
-        self._check_value(name, value)
+        check_value(name, self.controls[name], value)
         set_value(self.controls[name], value)
 
     # -- display -----------------------------------------------------------------
@@ -625,7 +640,7 @@ class Explorer:
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         """The live widget, plus a PNG and text so a viewer without a kernel shows a render."""
         bundle: dict[str, Any] = {}
-        view = getattr(self.widget, "_repr_mimebundle_", None)
+        view = getattr(self.widget, "_repr_mimebundle_", None)  # on a page from now on
         if view is not None:
             bundle.update(view(**kwargs) or {})
         if self._png:
@@ -633,10 +648,3 @@ class Explorer:
         bundle["text/plain"] = self._repr_text()
         return bundle
 
-
-def _reject_unknown(values: Mapping[str, Any], controls: Mapping[str, Any]) -> None:
-    """Refuse a value for a control the explorer does not have."""
-    unknown = sorted(set(values) - set(controls))
-    if unknown:
-        raise ValueError(f"{unknown[0]}={values[unknown[0]]!r} is out of range: "
-                         f"the controls are {', '.join(controls)}")
