@@ -8,6 +8,9 @@ the ``retrylab.viz`` layer (``pip install "retrylab[notebooks]"``).
 # ruff: noqa: I001, RUF022  (sections follow the lessons, not the alphabet)
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING
+
 # -- the seeded generator ----------------------------------------------------
 from .core.rng import Mulberry32
 
@@ -44,17 +47,25 @@ from .core.policy import Attempt, RetryPolicy, RetryResult, StopReason
 from .core.metrics import RetryMetrics
 
 # -- the real HTTP lab (a stdlib server; the client speaks HTTP through httpx) -
-from .lab.client import (
-    Connection,
-    KeyMaker,
-    async_send,
-    async_sender,
-    http_send,
-    response_outcome,
-    sender,
-)
-from .lab.server import FAULTS, LabServer, validate_measurement
-from .lessons.lab_experiments import LessonRun, WriteReport, lesson_scenarios, write_experiment
+# Imported on first use (``__getattr__`` below): a notebook that never opens the
+# lab (02, 06: every kernel of a class) loads neither httpx nor the server.
+if TYPE_CHECKING:
+    from .lab.client import (
+        Connection,
+        KeyMaker,
+        async_send,
+        async_sender,
+        http_send,
+        response_outcome,
+        sender,
+    )
+    from .lab.server import FAULTS, LabServer, validate_measurement
+    from .lessons.lab_experiments import (
+        LessonRun,
+        WriteReport,
+        lesson_scenarios,
+        write_experiment,
+    )
 
 # -- many clients against one server ----------------------------------------
 from .core.budget import GrpcRetryThrottle, SreRetryBudget
@@ -105,6 +116,15 @@ __all__ = [
     "throttled_fleet", "metastable_fleet",
 ]
 
+#: The lab's names, by the module that defines them (imported on first use).
+_LAB = {
+    **dict.fromkeys(("Connection", "KeyMaker", "async_send", "async_sender", "http_send",
+                     "response_outcome", "sender"), "retrylab.lab.client"),
+    **dict.fromkeys(("FAULTS", "LabServer", "validate_measurement"), "retrylab.lab.server"),
+    **dict.fromkeys(("LessonRun", "WriteReport", "lesson_scenarios", "write_experiment"),
+                    "retrylab.lessons.lab_experiments"),
+}
+
 #: Names that need the bridge extra (tenacity, urllib3, httpx): imported on first use,
 #: so ``import retrylab`` never needs them.
 _BRIDGE = ("to_tenacity", "to_tenacity_async", "to_urllib3", "RetryTransport", "PolicyRetry")
@@ -112,7 +132,9 @@ __all__ += list(_BRIDGE)
 
 
 def __getattr__(name: str) -> object:
-    """Load the bridge names lazily (``from retrylab import to_tenacity``)."""
+    """Load the lab's and the bridge's names on first use (``from retrylab import LabServer``)."""
+    if name in _LAB:
+        return getattr(importlib.import_module(_LAB[name]), name)
     if name in _BRIDGE:
         try:
             from .lab import bridge

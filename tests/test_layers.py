@@ -171,3 +171,18 @@ def test_viz_without_matplotlib_names_the_extra() -> None:
     assert done.returncode != 0
     assert "ImportError" in done.stderr
     assert 'pip install "retrylab[notebooks]"' in done.stderr
+
+
+def test_the_lab_is_imported_on_first_use() -> None:
+    """A notebook that never opens the lab (02, 06, every kernel of a class opening them)
+    loads neither httpx nor the lab's server; every public name still resolves."""
+    done = subprocess.run([sys.executable, "-c", (
+        "import sys, retrylab, retrylab.viz.explorers, retrylab.viz.fleet\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('httpx', 'retrylab.lab'))))\n"
+        "from retrylab import *\n"
+        "missing = [n for n in retrylab.__all__ if n not in retrylab._BRIDGE\n"
+        "           and getattr(retrylab, n, None) is None]\n"
+        "print(missing, LabServer.__module__, 'httpx' in sys.modules)\n")],
+        cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[:2] == ["[]", "[] retrylab.lab.server True"]
