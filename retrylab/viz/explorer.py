@@ -304,10 +304,9 @@ class Explorer:
         self._message = ""
         self._error = ""
         self._png = b""
-        #: set once the image is looked at (:meth:`on_page`); until then a redraw
-        #: leaves the render pending (``_pending``) for the last good ``_result``
+        #: set once the image is looked at (:meth:`on_page`); until then a good redraw
+        #: leaves its render pending: :meth:`on_page` renders the last good ``_result``
         self._looked = False
-        self._pending = False
         self._result: Any = None
         self._key: tuple[tuple[str, Any], ...] = ()
         self.figure: Figure | None = None
@@ -476,11 +475,9 @@ class Explorer:
         self.readout_widget.value = (
             f'<div style="white-space:pre-wrap;font-size:1.1em;line-height:1.3">'
             f"{html.escape(text)}</div>")
-        if self.image is not None:
-            self._pending = not png
-            if png:
-                self._png = png
-                self.image.value = png
+        if self.image is not None and png:
+            self._png = png
+            self.image.value = png
         self._show_message("")
         self._error = ""
         self.errors.outputs = ()
@@ -506,7 +503,7 @@ class Explorer:
         if self.figure is None:
             return
         self._draw_backgrounds(self.known_levels if self._animated else ())
-        if not self._pending:
+        if not self.redraws:  # no good setting yet; off a page, every good one is pending
             return
         try:
             with classroom():
@@ -515,7 +512,6 @@ class Explorer:
         except Exception:
             self._show_error(traceback.format_exc())
             return
-        self._pending = False
         self._png = png
         self.image.value = png
         cached = self._cache.get(self._key)
