@@ -9,6 +9,7 @@ the ``retrylab.viz`` layer (``pip install "retrylab[notebooks]"``).
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from typing import TYPE_CHECKING
 
 # -- the seeded generator ----------------------------------------------------
@@ -126,9 +127,12 @@ _LAB = {
 }
 
 #: Names that need the bridge extra (tenacity, urllib3, httpx): imported on first use,
-#: so ``import retrylab`` never needs them.
+#: so ``import retrylab`` never needs them. They are in ``__all__`` only where the extra
+#: is installed, so ``from retrylab import *`` works in any install (asking for one by
+#: name without the extra names the extra to install).
 _BRIDGE = ("to_tenacity", "to_tenacity_async", "to_urllib3", "RetryTransport", "PolicyRetry")
-__all__ += list(_BRIDGE)
+if all(importlib.util.find_spec(m) is not None for m in ("tenacity", "urllib3")):
+    __all__ += list(_BRIDGE)
 
 
 def __getattr__(name: str) -> object:

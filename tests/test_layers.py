@@ -147,9 +147,15 @@ sys.meta_path.insert(0, Block())
 """
 
 
-def run_python(code: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", BLOCK_DRAWING + code], cwd=ROOT,
+def run_code(code: str) -> subprocess.CompletedProcess[str]:
+    """``code`` run in a fresh interpreter from the checkout."""
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT,
                           capture_output=True, text=True, timeout=120)
+
+
+def run_python(code: str) -> subprocess.CompletedProcess[str]:
+    """``code`` run in a fresh interpreter where Matplotlib and ipywidgets cannot load."""
+    return run_code(BLOCK_DRAWING + code)
 
 
 def test_base_install_needs_no_drawing_library() -> None:
@@ -173,16 +179,31 @@ def test_viz_without_matplotlib_names_the_extra() -> None:
     assert 'pip install "retrylab[notebooks]"' in done.stderr
 
 
+def test_star_import_without_the_bridge_extra() -> None:
+    """An install without tenacity (the bridge extra) star-imports everything else; a
+    bridge name asked for by name says which extra to install."""
+    done = run_code(
+        "import sys\n"
+        "sys.modules['tenacity'] = None  # as if not installed: import fails, find_spec None\n"
+        "from retrylab import *\n"
+        "print('RetryPolicy' in dir(), 'to_tenacity' in dir())\n"
+        "try:\n"
+        "    from retrylab import to_tenacity\n"
+        "except ImportError as e:\n"
+        "    print('retrylab[bridge]' in str(e))\n")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "False", "True"]
+
+
 def test_the_lab_is_imported_on_first_use() -> None:
     """A notebook that never opens the lab (02, 06, every kernel of a class opening them)
     loads neither httpx nor the lab's server; every public name still resolves."""
-    done = subprocess.run([sys.executable, "-c", (
+    done = run_code(
         "import sys, retrylab, retrylab.viz.explorers, retrylab.viz.fleet\n"
         "print(sorted(m for m in sys.modules if m.startswith(('httpx', 'retrylab.lab'))))\n"
         "from retrylab import *\n"
         "missing = [n for n in retrylab.__all__ if n not in retrylab._BRIDGE\n"
         "           and getattr(retrylab, n, None) is None]\n"
-        "print(missing, LabServer.__module__, 'httpx' in sys.modules)\n")],
-        cwd=ROOT, capture_output=True, text=True, timeout=120)
+        "print(missing, LabServer.__module__, 'httpx' in sys.modules)\n")
     assert done.returncode == 0, done.stderr
     assert done.stdout.split("\n")[:2] == ["[]", "[] retrylab.lab.server True"]

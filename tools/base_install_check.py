@@ -46,5 +46,8 @@ except ImportError as e:
     assert 'pip install "retrylab[bridge]"' in str(e), e
 else:
     sys.exit("retrylab.to_tenacity imported without the bridge extra")
+star: dict[str, object] = {}
+exec("from retrylab import *", star)  # no bridge names asked for without the extra
+assert "RetryPolicy" in star and "to_tenacity" not in star, sorted(star)
 print(f"base install: RetryPolicy {r.waits}, LabServer {got.attempts} attempts, "
       f"contention {c.calls:.0f} calls; viz and the bridge name their extras")
