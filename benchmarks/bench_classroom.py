@@ -48,6 +48,8 @@ from tornado.httpclient import HTTPRequest
 from tornado.iostream import StreamClosedError
 from tornado.websocket import WebSocketClosedError, websocket_connect
 
+from retrylab import Backoff, Outcome, RetryPolicy, retry_statuses
+
 ROOT = Path(__file__).resolve().parents[1]
 CLASSROOM = ROOT / "classroom"
 TOKEN = uuid.uuid4().hex
@@ -57,10 +59,10 @@ STEPS = [f'herd_view.set(cap={cap}, jitter="{jitter}")'
 #: How long one cell may wait for its kernel (30 kernels starting on 2 busy cores queue).
 CELL_TIMEOUT = 900.0
 #: A student's server can refuse the sessions API a moment after it reports ready (seen
-#: at 30 students on 2 cores: 404 "Not allowing user" for a token made for her): the
-#: statuses asked again, and the waits between (s).
-SESSION_REFUSALS = (403, 404, 502, 503)
-SESSION_WAITS = (1.0, 2.0, 4.0, 8.0)
+#: at 30 students on 2 cores: 404 "Not allowing user" for a token made for her): those
+#: statuses are asked again, 5 attempts in all, waiting 1, 2, 4 then 8 s.
+SESSION_RETRY = RetryPolicy(5, Backoff(1000, 2, 8000, jitter="none"),
+                            rule=retry_statuses([403, 404, 502, 503]))
 TARGETS = {"students": 30, "mb": 250.0, "median_ms": 100.0, "p95_ms": 250.0, "ready_s": 60.0}
 
 
@@ -86,18 +88,25 @@ class Kernel:
     @classmethod
     async def open(cls, base: str, user: str, token: str, path: str) -> Kernel:
         async with httpx.AsyncClient(timeout=600) as http:
-            for wait in (*SESSION_WAITS, None):
+            answers: list[httpx.Response] = []
+
+            async def ask() -> Outcome:
                 r = await http.post(f"{base}/user/{user}/api/sessions",
                                     headers={"Authorization": f"token {token}"},
                                     json={"path": path, "type": "notebook", "name": "",
                                           "kernel": {"name": "python3"}})
-                if r.status_code not in SESSION_REFUSALS or wait is None:
-                    break
+                answers.append(r)
+                return Outcome.success() if r.is_success else Outcome.http(r.status_code)
+
+            async def wait(ms: float) -> None:
                 # Refused before any kernel started, so asking again starts only one;
                 # a student reloads the same way.
-                print(f"{user}: {r.status_code} on opening {path}; asking again in "
-                      f"{wait:.0f} s", flush=True)
-                await asyncio.sleep(wait)
+                print(f"{user}: {answers[-1].status_code} on opening {path}; asking again "
+                      f"in {ms / 1000:.0f} s", flush=True)
+                await asyncio.sleep(ms / 1000)
+
+            await SESSION_RETRY.run_async(ask, "POST", sleep=wait)
+            r = answers[-1]
             r.raise_for_status()
             kid = r.json()["kernel"]["id"]
         ws_base = base.replace("http://", "ws://")
