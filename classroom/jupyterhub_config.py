@@ -89,7 +89,8 @@ c.Spawner.environment = {
     # Two Jupyter config dirs, the first winning: classroom/jupyter-config/ (a
     # student's server loads only the server extensions a student uses: JupyterLab,
     # nbgitpuller, terminals; nbgrader's, Voila's, the language server's and the
-    # classic notebook's stay off, 46 MB of each server's 116) and the project's
+    # classic notebook's stay off, 46 MB of each server's 116; and closing a notebook
+    # shuts its kernel down, JupyterLab's kernelShutdown setting) and the project's
     # jupyter-config/ (JupyterLab's settings: no news pop-up over the explorers'
     # legends, whatever the install, editable or not).
     "JUPYTER_CONFIG_PATH": os.pathsep.join(

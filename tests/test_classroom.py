@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -42,21 +43,21 @@ def test_the_readme_open_commands_put_the_settings_on_the_config_path() -> None:
         assert 'JUPYTER_CONFIG_PATH="$PWD/jupyter-config"' in line, line
 
 
-def lab_settings(config_path: Path | None, tmp_path: Path,
-                 launcher: tuple[str, ...] = ()) -> dict[str, object]:
-    """The notification settings a fresh JupyterLab starts from, ``config_path`` first.
+def lab_answers(config_path: Path | list[Path] | None, tmp_path: Path, paths: list[str],
+                launcher: tuple[str, ...] = ()) -> list[bytes]:
+    """What a fresh JupyterLab answers on each of ``paths`` (its token added), started
+    with ``config_path`` on JUPYTER_CONFIG_PATH (a list: the first folder wins).
 
-    A setting nobody changed is its schema's default, which overrides replace
-    (the page computes the composite from it). ``launcher``: a command that starts
-    the server's command (Binder's ``start``); ``config_path`` None: no
-    JUPYTER_CONFIG_PATH beyond what the launcher sets.
+    ``launcher``: a command that starts the server's command (Binder's ``start``);
+    ``config_path`` None: no JUPYTER_CONFIG_PATH beyond what the launcher sets.
     """
     port = free_port()
     home = tmp_path / "home"
     home.mkdir()
     env = {k: v for k, v in os.environ.items() if not k.startswith("JUPYTER")}
     if config_path is not None:
-        env["JUPYTER_CONFIG_PATH"] = str(config_path)
+        folders = config_path if isinstance(config_path, list) else [config_path]
+        env["JUPYTER_CONFIG_PATH"] = os.pathsep.join(str(p) for p in folders)
     env.update(HOME=str(home),
                JUPYTERLAB_SETTINGS_DIR=str(home / "user-settings"),
                JUPYTER_RUNTIME_DIR=str(home / "runtime"))
@@ -65,16 +66,18 @@ def lab_settings(config_path: Path | None, tmp_path: Path,
            f"--ServerApp.root_dir={tmp_path}"]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         cmd.append("--allow-root")
-    url = f"http://127.0.0.1:{port}/lab/api/settings/{NOTIFICATION}?token=t"
+    urls = [f"http://127.0.0.1:{port}/{path}?token=t" for path in paths]
     with subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL,
                           stderr=subprocess.PIPE) as lab:
         try:
             deadline = time.monotonic() + 120
             while True:
                 try:
-                    with urllib.request.urlopen(url, timeout=10) as r:
-                        props = json.loads(r.read())["schema"]["properties"]
-                        return {k: v.get("default") for k, v in props.items()}
+                    answers = []
+                    for url in urls:
+                        with urllib.request.urlopen(url, timeout=10) as r:
+                            answers.append(r.read())
+                    return answers
                 except OSError:
                     if lab.poll() is not None or time.monotonic() > deadline:
                         raise
@@ -82,6 +85,36 @@ def lab_settings(config_path: Path | None, tmp_path: Path,
         finally:
             lab.terminate()
             lab.wait(30)
+
+
+def settings_path(plugin: str) -> str:
+    return f"lab/api/settings/{plugin}"
+
+
+def composite(answer: bytes) -> dict[str, object]:
+    """The settings a fresh session starts from, out of a settings API answer.
+
+    A setting nobody changed is its schema's default, which overrides replace
+    (the page computes the composite from it).
+    """
+    props = json.loads(answer)["schema"]["properties"]
+    return {k: v.get("default") for k, v in props.items()}
+
+
+def lab_settings(config_path: Path | list[Path] | None, tmp_path: Path,
+                 launcher: tuple[str, ...] = (), plugin: str = NOTIFICATION,
+                 ) -> dict[str, object]:
+    """The settings of ``plugin`` (the notifications') a fresh JupyterLab starts from."""
+    (answer,) = lab_answers(config_path, tmp_path, [settings_path(plugin)], launcher)
+    return composite(answer)
+
+
+def disabled_extensions(page: bytes) -> list[str]:
+    """The front-end extensions JupyterLab's page turns off (its page config)."""
+    found = re.search(rb'<script id="jupyter-config-data" type="application/json">(.*?)'
+                      rb"</script>", page, re.DOTALL)
+    assert found, "no page config in JupyterLab's page"
+    return list(json.loads(found.group(1))["disabledExtensions"])
 
 
 def free_port() -> int:
@@ -120,6 +153,48 @@ def test_a_wheel_installs_the_settings_where_jupyterlab_reads_them(tmp_path: Pat
             target.write_bytes(z.read(name))
     composite = lab_settings(prefix / "etc" / "jupyter", tmp_path)
     assert composite["fetchNews"] == "false" and composite["checkForUpdates"] is False
+
+
+CLASSROOM_CONFIG = ROOT / "classroom" / "jupyter-config"
+CLASSROOM_SETTINGS = (CLASSROOM_CONFIG / "labconfig" / "default_setting_overrides.d"
+                      / "retrylab-classroom.json")
+TRACKER = "@jupyterlab/notebook-extension:tracker"
+
+
+#: The front ends a class's JupyterLab turns off, each beside the server extension the
+#: hub's servers do not load (classroom/jupyter-config/jupyter_server_config.json):
+#: shown without it, its menu, button or panel would fail when a student used it.
+FRONT_ENDS_WITHOUT_THEIR_SERVER = {
+    "@jupyter/nbgrader": "nbgrader.server_extensions.assignment_list",
+    "@jupyter-notebook/lab-extension": "notebook",
+    "@voila-dashboards/jupyterlab-preview": "voila.server_extension",
+    "jupyterlab-jupytext": "jupyterlab_jupytext",
+}
+
+
+def test_a_class_shuts_a_notebooks_kernel_down_when_it_is_closed(tmp_path: Path) -> None:
+    """The hub's two config folders: closing a notebook shuts its kernel down (a student
+    who closes 02 before opening 06 holds one kernel), the project's settings still count
+    (no news), and no menu of a server extension the hub leaves off is shown. A learner's
+    own JupyterLab keeps JupyterLab's default (the kernel stays, so a tab closed by
+    mistake costs her nothing there) and every front end."""
+    hub = (ROOT / "classroom" / "jupyterhub_config.py").read_text()
+    assert ('(str(HERE / "jupyter-config"), str(HERE.parent / "jupyter-config"))' in hub)
+    server = json.loads((CLASSROOM_CONFIG / "jupyter_server_config.json").read_text())
+    off = server["ServerApp"]["jpserver_extensions"]
+    assert all(off[name] is False for name in FRONT_ENDS_WITHOUT_THEIR_SERVER.values())
+    paths = [settings_path(TRACKER), settings_path(NOTIFICATION), "lab"]
+    (tmp_path / "class").mkdir()
+    tracker, news, page = lab_answers([CLASSROOM_CONFIG, ROOT / "jupyter-config"],
+                                      tmp_path / "class", paths)
+    assert composite(tracker)["kernelShutdown"] is True
+    assert composite(news)["fetchNews"] == "false"
+    assert set(FRONT_ENDS_WITHOUT_THEIR_SERVER) <= set(disabled_extensions(page))
+    (tmp_path / "alone").mkdir()
+    tracker, page = lab_answers(ROOT / "jupyter-config", tmp_path / "alone",
+                                [settings_path(TRACKER), "lab"])
+    assert composite(tracker)["kernelShutdown"] is False
+    assert not set(FRONT_ENDS_WITHOUT_THEIR_SERVER) & set(disabled_extensions(page))
 
 
 def test_without_the_settings_jupyterlab_would_ask(tmp_path: Path) -> None:
@@ -257,6 +332,14 @@ def test_the_kubernetes_image_gets_the_same_settings_and_extensions() -> None:
     files = yaml.safe_load((ROOT / "classroom" / "values.yaml").read_text())[
         "singleuser"]["extraFiles"]
     assert files["lab-settings"]["data"] == json.loads(SETTINGS.read_text())
+    classroom = files["lab-settings-classroom"]
+    assert classroom["data"] == json.loads(CLASSROOM_SETTINGS.read_text())
+    assert classroom["mountPath"] == ("/etc/jupyter/labconfig/default_setting_overrides.d/"
+                                      + CLASSROOM_SETTINGS.name)
+    page = files["lab-page-config"]
+    assert page["mountPath"] == "/etc/jupyter/labconfig/page_config.json"
+    assert page["data"] == json.loads(
+        (CLASSROOM_CONFIG / "labconfig" / "page_config.json").read_text())
     hub = json.loads((ROOT / "classroom" / "jupyter-config" / "jupyter_server_config.json")
                      .read_text())["ServerApp"]["jpserver_extensions"]
     k8s = files["server-config"]["data"]["ServerApp"]["jpserver_extensions"]

@@ -21,6 +21,11 @@ from retrylab.exercises.build import (
     check_should_retry,
 )
 
+#: A runaway answer stopped by the call's time limit (0.5 s here) ends well before the
+#: whole check's limit (60 s) would have stopped it: a bound far from both, so a loaded
+#: machine does not fail it (not a speed target; the benchmarks hold those).
+STOPPED_BY_THE_CALL_LIMIT = _build_harness.CHECK_LIMIT / 2
+
 
 @pytest.fixture
 def short_limit(monkeypatch: pytest.MonkeyPatch) -> float:
@@ -137,7 +142,7 @@ def test_full_jitter_endless(short_limit: float, release: threading.Event) -> No
         return 0
     start = time.monotonic()
     fb = check_full_jitter(spin)
-    assert time.monotonic() - start < 5
+    assert time.monotonic() - start < STOPPED_BY_THE_CALL_LIMIT
     fails_with(fb, "stopped after 0.5 s", "full_jitter(0, 0.35041")
 
 
@@ -468,7 +473,7 @@ def test_retry_loop_endless_send_that_swallows_everything(
                 pass
     start = time.monotonic()
     fb = check_retry_loop(stubborn)
-    assert time.monotonic() - start < 5
+    assert time.monotonic() - start < STOPPED_BY_THE_CALL_LIMIT
     fails_with(fb, "called send() more than 50 times")
 
 
@@ -487,7 +492,7 @@ def test_retry_loop_spins(short_limit: float, release: threading.Event) -> None:
             pass
     start = time.monotonic()
     fb = check_retry_loop(spin)
-    assert time.monotonic() - start < 5
+    assert time.monotonic() - start < STOPPED_BY_THE_CALL_LIMIT
     fails_with(fb, "stopped after 0.5 s", "your loop (with a server answering 503")
 
 
@@ -666,7 +671,7 @@ def test_breaker_broken_classes(short_limit: float, release: threading.Event) ->
             return True
     start = time.monotonic()
     fb = check_breaker(Stuck)
-    assert time.monotonic() - start < 5
+    assert time.monotonic() - start < STOPPED_BY_THE_CALL_LIMIT
     fails_with(fb, "stopped after 0.5 s", "allow(0)")
     fails_with(check_breaker(int), "int(3, 5000) raised ValueError")
 

@@ -60,8 +60,10 @@ def free_port() -> int:
 class LabServer:
     """One JupyterLab server serving a temp copy of a notebooks folder."""
 
-    def __init__(self, notebooks: Path, startup_timeout: float = 90.0) -> None:
+    def __init__(self, notebooks: Path, startup_timeout: float = 90.0,
+                 config_path: tuple[Path, ...] = (JUPYTER_CONFIG,)) -> None:
         self.notebooks = notebooks
+        self.config_path = config_path   # JUPYTER_CONFIG_PATH, the first folder winning
         self.startup_timeout = startup_timeout
         self.token = secrets.token_hex(16)
         self.port = free_port()
@@ -114,7 +116,7 @@ class LabServer:
         env = dict(os.environ)
         env.update(self._prepare_dirs())
         env.pop("JUPYTER_PATH", None)
-        env["JUPYTER_CONFIG_PATH"] = str(JUPYTER_CONFIG)
+        env["JUPYTER_CONFIG_PATH"] = os.pathsep.join(str(p) for p in self.config_path)
         env.pop("JUPYTER_TOKEN", None)
         env["JUPYTER_PREFER_ENV_PATH"] = "0"  # our kernelspec, not the venv one
         # The kernel inherits this: the repo's retrylab wins over anything else.
