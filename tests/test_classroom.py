@@ -197,6 +197,17 @@ def test_a_class_shuts_a_notebooks_kernel_down_when_it_is_closed(tmp_path: Path)
     assert not set(FRONT_ENDS_WITHOUT_THEIR_SERVER) & set(disabled_extensions(page))
 
 
+def test_a_students_server_builds_no_iri_parser() -> None:
+    """Every single-user server imports jupyter_events, which loads jsonschema's format
+    checkers; from jsonschema 4.25 they import rfc3987-syntax, which builds an Earley
+    parser on import (20 MB a server). The hub extra keeps jsonschema below 4.25."""
+    loaded = subprocess.run(
+        [sys.executable, "-c", "import sys, jupyter_events, jsonschema; "
+         "print(sorted({'rfc3987_syntax', 'lark'} & set(sys.modules)))"],
+        check=True, capture_output=True, text=True).stdout.strip()
+    assert loaded == "[]", f"a student's server would import {loaded}"
+
+
 def test_without_the_settings_jupyterlab_would_ask(tmp_path: Path) -> None:
     """The check above means something: a bare config dir leaves fetchNews at "none"."""
     (tmp_path / "empty").mkdir()
