@@ -9,7 +9,10 @@ starts every student's server through the hub's REST API, and then:
 
 1. all students open 02 at once: a kernel each (the server's sessions API), every
    code cell of the student edition run over the kernel's websocket; "ready" is
-   when the last student's last cell has replied;
+   when the last student's last cell has replied. Each websocket is held as
+   JupyterLab's page holds it: read all the time, named by a session id, and
+   connected again if the server closes it (the server replays what it sent
+   meanwhile, so nothing is run twice);
 2. each opens 06 the same way;
 3. every student moves a slider at a student's pace, one step every 2 s (random
    phase): the code a slider change runs (``herd_view.set(...)`` on 06's fleet
@@ -44,11 +47,12 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
+from typing import Any
 
 import httpx
 import nbformat
 import psutil
-from tornado.httpclient import HTTPRequest
+from tornado.httpclient import HTTPClientError, HTTPRequest
 from tornado.iostream import StreamClosedError
 from tornado.websocket import WebSocketClosedError, websocket_connect
 
@@ -67,6 +71,11 @@ CELL_TIMEOUT = 900.0
 #: statuses are asked again, 5 attempts in all, waiting 1, 2, 4 then 8 s.
 SESSION_RETRY = RetryPolicy(5, Backoff(1000, 2, 8000, jitter="none"),
                             rule=retry_statuses([403, 404, 502, 503]))
+#: A kernel's websocket refused (a 5xx of the proxy) or dropped while connecting is tried
+#: again as a GET is (the lesson's rule), waiting 1, 2, 4 then 8 s; one the server closes
+#: later is connected again this many times, as JupyterLab's page would.
+SOCKET_RETRY = RetryPolicy(5, Backoff(1000, 2, 8000, jitter="none"))
+SOCKET_RECONNECTS = 5
 TARGETS = {"students": 30, "mb": 250.0, "median_ms": 100.0, "p95_ms": 250.0, "ready_s": 60.0}
 
 
@@ -83,13 +92,29 @@ def ensure_proxy() -> None:
 
 
 class Kernel:
-    """One notebook's session through the hub's proxy: run code over its kernel's
-    websocket and wait for the reply; close it as JupyterLab closes a notebook."""
+    """One notebook's session through the hub's proxy, held as JupyterLab holds it.
 
-    def __init__(self, ws: object, base: str, user: str, token: str, session_id: str) -> None:
-        self.ws = ws
-        self.session = uuid.uuid4().hex
-        self.base, self.user, self.token, self.session_id = base, user, token, session_id
+    Its kernel's websocket is read all the time (tornado's client answers the server's
+    pings only while nothing waits unread: a socket left unread is closed after two
+    minutes) and is named by a session id, so a socket the server drops is connected
+    again and the server replays what the kernel sent meanwhile: nothing is run twice.
+    ``run`` sends code and awaits its reply; ``close`` closes the notebook.
+    """
+
+    def __init__(self, base: str, user: str, token: str, path: str, session_id: str,
+                 kernel_id: str) -> None:
+        self.base, self.user, self.token, self.path = base, user, token, path
+        self.session_id = session_id        # the server's session (the notebook's)
+        self.session = uuid.uuid4().hex     # this client's, which the server buffers for
+        ws_base = base.replace("http://", "ws://")
+        self.url = (f"{ws_base}/user/{user}/api/kernels/{kernel_id}/channels"
+                    f"?session_id={self.session}")
+        self.ws: Any = None
+        self.replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self.reconnects = 0
+        self.closing = False
+        self.lost: str = ""                 # why the socket was given up, if it was
+        self.reader: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(cls, base: str, user: str, token: str, path: str) -> Kernel:
@@ -114,52 +139,105 @@ class Kernel:
             await SESSION_RETRY.run_async(ask, "POST", sleep=wait)
             r = answers[-1]
             r.raise_for_status()
-            kid = r.json()["kernel"]["id"]
-            session_id = r.json()["id"]
-        ws_base = base.replace("http://", "ws://")
-        ws = await websocket_connect(
-            HTTPRequest(f"{ws_base}/user/{user}/api/kernels/{kid}/channels",
-                        headers={"Authorization": f"token {token}"},
-                        connect_timeout=600, request_timeout=600),
-            max_message_size=64 * 1024 * 1024)
-        return cls(ws, base, user, token, session_id)
+            model = r.json()
+        kernel = cls(base, user, token, path, model["id"], model["kernel"]["id"])
+        await kernel._connect()
+        kernel.reader = asyncio.create_task(kernel._read())
+        return kernel
 
-    async def close(self) -> None:
-        """Close the notebook: with the class's JupyterLab setting ``kernelShutdown``
-        (classroom/jupyter-config/labconfig) the page deletes its session, and the
-        server shuts the kernel down."""
-        self.ws.close()  # type: ignore[attr-defined]
-        async with httpx.AsyncClient(timeout=120) as http:
-            r = await http.delete(f"{self.base}/user/{self.user}/api/sessions/"
-                                  f"{self.session_id}",
-                                  headers={"Authorization": f"token {self.token}"})
-            r.raise_for_status()
+    async def _connect(self) -> None:
+        """Open the websocket; a refused or dropped attempt is tried again (SOCKET_RETRY)."""
+        async def attempt() -> Outcome:
+            try:
+                self.ws = await websocket_connect(
+                    HTTPRequest(self.url, headers={"Authorization": f"token {self.token}"},
+                                connect_timeout=600, request_timeout=600),
+                    max_message_size=64 * 1024 * 1024)
+            except HTTPClientError as e:
+                return Outcome.http(e.code)
+            except (OSError, StreamClosedError) as e:
+                return Outcome.network(f"{type(e).__name__}: {e}")
+            return Outcome.success()
+
+        result = await SOCKET_RETRY.run_async(attempt, "GET")
+        if not result.ok:
+            raise RuntimeError(f"{self.user}: {self.path}'s kernel websocket: {result}")
+
+    async def _read(self) -> None:
+        """Read every message; hand each shell reply to the ``run`` awaiting it."""
+        while True:
+            raw = await self.ws.read_message()
+            if raw is None:
+                if self.closing:
+                    return
+                if self.reconnects == SOCKET_RECONNECTS:
+                    self._give_up("closed more than "
+                                  f"{SOCKET_RECONNECTS} times")
+                    return
+                self.reconnects += 1
+                print(f"{self.user}: {self.path}'s kernel websocket closed; connecting "
+                      "again (the server replays what it missed)", flush=True)
+                try:
+                    await self._connect()
+                except RuntimeError as e:
+                    self._give_up(str(e))
+                    return
+                continue
+            if isinstance(raw, bytes):
+                continue
+            msg = json.loads(raw)
+            if msg.get("channel") == "shell":
+                reply = self.replies.pop(msg.get("parent_header", {}).get("msg_id"), None)
+                if reply is not None and not reply.done():
+                    reply.set_result(msg["content"])
+
+    def _give_up(self, why: str) -> None:
+        self.lost = why
+        for reply in self.replies.values():
+            if not reply.done():
+                reply.set_exception(RuntimeError(f"{self.path}'s kernel websocket {why}"))
 
     async def run(self, code: str, timeout: float = 300) -> str:
         msg_id = uuid.uuid4().hex
-        self.ws.write_message(json.dumps({  # type: ignore[attr-defined]
+        reply: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.replies[msg_id] = reply
+        message = json.dumps({
             "header": {"msg_id": msg_id, "username": "bench", "session": self.session,
                        "msg_type": "execute_request", "version": "5.3", "date": ""},
             "parent_header": {}, "metadata": {}, "buffers": [], "channel": "shell",
             "content": {"code": code, "silent": False, "store_history": True,
                         "user_expressions": {}, "allow_stdin": False,
-                        "stop_on_error": True}}))
+                        "stop_on_error": True}})
         deadline = time.monotonic() + timeout
-        while True:
-            raw = await asyncio.wait_for(self.ws.read_message(),  # type: ignore[attr-defined]
-                                         max(0.1, deadline - time.monotonic()))
-            if raw is None:
-                raise RuntimeError("kernel websocket closed")
-            if isinstance(raw, bytes):
-                continue
-            msg = json.loads(raw)
-            if (msg.get("channel") == "shell"
-                    and msg.get("parent_header", {}).get("msg_id") == msg_id):
-                content = msg["content"]
-                if content["status"] != "ok":
-                    raise RuntimeError(f"{code[:60]!r}: {content.get('ename')} "
-                                       f"{content.get('evalue')}")
-                return str(content["status"])
+        while True:   # a socket being connected again takes the message once it is open
+            if self.lost:
+                raise RuntimeError(f"{self.path}'s kernel websocket {self.lost}")
+            try:
+                self.ws.write_message(message)
+                break
+            except WebSocketClosedError:
+                if time.monotonic() > deadline:
+                    raise
+                await asyncio.sleep(0.2)
+        content = await asyncio.wait_for(reply, max(0.1, deadline - time.monotonic()))
+        if content["status"] != "ok":
+            raise RuntimeError(f"{code[:60]!r}: {content.get('ename')} "
+                               f"{content.get('evalue')}")
+        return str(content["status"])
+
+    async def close(self) -> None:
+        """Close the notebook: with the class's JupyterLab setting ``kernelShutdown``
+        (classroom/jupyter-config/labconfig) the page deletes its session, and the
+        server shuts the kernel down."""
+        self.closing = True
+        self.ws.close()
+        if self.reader is not None:
+            await self.reader
+        async with httpx.AsyncClient(timeout=120) as http:
+            r = await http.delete(f"{self.base}/user/{self.user}/api/sessions/"
+                                  f"{self.session_id}",
+                                  headers={"Authorization": f"token {self.token}"})
+            r.raise_for_status()
 
 
 def code_cells(path: Path) -> list[str]:
@@ -289,23 +367,7 @@ def cpu_line(before: dict[str, float], after: dict[str, float], wall: float,
 
 
 async def student_opens(base: str, user: str, token: str, stem: str) -> tuple[Kernel, float]:
-    """Open a notebook and run it; a websocket the server dropped is opened once more.
-
-    The time is from the first try (a student whose tab had to reconnect waited for both).
-    """
-    start = time.perf_counter()
-    for tries in range(3):
-        try:
-            kernel, _ = await _student_opens(base, user, token, stem)
-            break
-        except (RuntimeError, WebSocketClosedError, StreamClosedError) as e:
-            if tries == 2 or (isinstance(e, RuntimeError) and "websocket closed" not in str(e)):
-                raise
-            print(f"{user}: {stem}'s kernel websocket closed; opening it again", flush=True)
-    return kernel, time.perf_counter() - start
-
-
-async def _student_opens(base: str, user: str, token: str, stem: str) -> tuple[Kernel, float]:
+    """Open a notebook and run every code cell; the time until the last reply."""
     start = time.perf_counter()
     kernel = await Kernel.open(base, user, token, f"retrylab/notebooks/{stem}.ipynb")
     await kernel.run("import os; os.chdir(os.path.expanduser('~/retrylab/notebooks'))",
@@ -328,8 +390,10 @@ async def slide(kernel: Kernel, seconds: float, times: list[float]) -> None:
         await asyncio.sleep(max(0.0, 2.0 - took))
 
 
-async def main_async(args: argparse.Namespace, base: str, hub: psutil.Process) -> None:
-    users = [f"student{i:02d}" for i in range(args.students)]
+async def start_servers(base: str, count: int) -> tuple[list[str], list[str], float]:
+    """Log ``count`` students in through the hub's API and start their servers: their
+    names, a token each, and the seconds until the last server was ready."""
+    users = [f"student{i:02d}" for i in range(count)]
     api = f"{base}/hub/api"
     head = {"Authorization": f"token {TOKEN}"}
     async with httpx.AsyncClient(timeout=180, headers=head) as http:
@@ -357,6 +421,11 @@ async def main_async(args: argparse.Namespace, base: str, hub: psutil.Process) -
             r = await http.post(f"{api}/users/{u}/tokens", json={"note": "bench"})
             r.raise_for_status()
             tokens.append(r.json()["token"])
+    return users, tokens, spawn_s
+
+
+async def main_async(args: argparse.Namespace, base: str, hub: psutil.Process) -> None:
+    users, tokens, spawn_s = await start_servers(base, args.students)
     idle = memory(server_processes(hub))
     print(f"{args.students} servers started in {spawn_s:.1f} s; idle server "
           f"PSS {statistics.median(idle['pss']):.0f} MB, "
@@ -439,6 +508,9 @@ async def main_async(args: argparse.Namespace, base: str, hub: psutil.Process) -
     print(f"all opening 02 at once: ready in {max(ready):.1f} s "
           f"(target {TARGETS['ready_s']:.0f} s for {TARGETS['students']}: "
           f"{verdict(max(ready) <= TARGETS['ready_s'])})")
+    reconnects = sum(k.reconnects for k, _ in (*opened, *opened6))
+    print(f"kernel websockets the server closed and the page connected again: {reconnects}"
+          " (nothing run twice: the server replays what the kernel sent meanwhile)")
     print(f"CPU per student while sliding: {statistics.mean(cpu):.3f} cores "
           f"({args.students * statistics.mean(cpu):.2f} of {cores} for the class)")
     if statistics.mean(cpu) > 0:
