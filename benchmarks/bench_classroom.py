@@ -473,7 +473,8 @@ async def main_async(args: argparse.Namespace, base: str, hub: psutil.Process) -
     # The least two notebooks open can cost: an idle server and two kernels that have
     # only imported the stack every notebook imports.
     stack = await stack_kernel_pss(base, hub, users[0], tokens[0])
-    floor = statistics.median(idle["pss"]) + 2 * stack
+    idle_server = statistics.median(idle["pss"])
+    floor = idle_server + 2 * stack
     cores = os.cpu_count() or 1
     gb = psutil.virtual_memory().total / 2**30
     load_end = os.getloadavg()
@@ -497,7 +498,7 @@ async def main_async(args: argparse.Namespace, base: str, hub: psutil.Process) -
           f"06 in front: PSS {statistics.mean(one):.0f} MB (max {max(one):.0f})   target <= "
           f"{TARGETS['mb']:.0f}: {verdict(statistics.mean(one) <= TARGETS['mb'])}\n"
           f"  the least two notebooks open cost: an idle server "
-          f"{statistics.median(idle['pss']):.0f} MB + 2 x a kernel that only imported "
+          f"{idle_server:.0f} MB + 2 x a kernel that only imported "
           f"numpy, pandas, matplotlib, ipywidgets and retrylab {stack:.0f} MB = "
           f"{floor:.0f} MB PSS ({'below' if floor <= TARGETS['mb'] else 'above'} the "
           f"target before any cell's results)")
