@@ -102,10 +102,26 @@ class ExplorerDriver:
             "xpath=ancestor::div[contains(@class, 'widget-hbox')][1]"
             "//div[contains(@class, 'widget-text')]//input").first
 
+    def wait_answered(self, name: str, timeout_ms: float = 10_000) -> bool:
+        """True once the kernel has taken slider ``name``'s last move (within
+        ``timeout_ms``): its number box, linked to it kernel side, shows the slider's
+        value. Until then a value typed in the box races the kernel's update of it."""
+        try:
+            self.page.wait_for_function(
+                "([i, b]) => b.value !== '' && Number(b.value) === Number(i.value)",
+                arg=[self.handle(name).element_handle(),
+                     self.number_box(name).element_handle()],
+                timeout=timeout_ms, polling=50)
+        except Exception:
+            return False
+        return True
+
     def type_number(self, name: str, text: str, message: str | None = None) -> bool:
         """Type ``text`` in slider ``name``'s number box and press Enter; True once the
         slider shows ``text`` (and the explorer's message is ``message``, if given)
-        within 10 s."""
+        within 10 s. The box is first given time to show the slider's value (the kernel
+        answered its last move: :meth:`wait_answered`)."""
+        self.wait_answered(name)
         box = self.number_box(name)
         box.fill(text)
         box.press("Enter")

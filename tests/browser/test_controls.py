@@ -138,6 +138,7 @@ def test_every_control_drags_and_steps(stem: str, notebook: Callable[[str], Note
                 if box.count() == 0:
                     failures.append(f"{where}: {control.name} has no number box")
                     continue
+                drv.wait_answered(control.name)  # else the kernel's update may overwrite it
                 box.fill(str(float(top)) if "." in top else top)
                 box.press("Enter")
                 try:
