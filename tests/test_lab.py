@@ -6,6 +6,7 @@ import json
 import socket
 import threading
 import time
+from collections.abc import Callable
 from datetime import datetime, timezone
 
 import pytest
@@ -388,6 +389,27 @@ def test_close_is_idempotent_and_frees_the_port() -> None:
     assert out.kind == "network" and "refused" in out.detail
 
 
+def _wait_until(condition: Callable[[], bool], limit: float = 10.0) -> None:
+    """Return once ``condition()`` holds; fail after ``limit`` seconds."""
+    deadline = time.monotonic() + limit
+    while not condition():
+        assert time.monotonic() < deadline, "the condition never held"
+        time.sleep(0.01)
+
+
+def test_in_flight_counts_a_request_from_its_headers_to_its_answer(lab: LabServer) -> None:
+    lab.script("GET", "/measurements", latency=0.5)
+    assert lab.in_flight == 0
+    out = http_send(lab.url + "/measurements", timeout=0.1)
+    assert out.kind == "network"  # the client gave up; the server is still on it
+    _wait_until(lambda: lab.in_flight == 1)
+    _wait_until(lambda: lab.in_flight == 0)  # done when its latency is over
+    assert lab.requests == 1
+    with Connection(lab.url) as conn:  # a kept-alive connection holds no request
+        assert conn.request("GET", "/report").status == 429
+        assert lab.in_flight == 0
+
+
 def test_close_is_prompt_with_open_and_busy_connections() -> None:
     lab = LabServer()
     conn = Connection(lab.url)
@@ -396,8 +418,8 @@ def test_close_is_prompt_with_open_and_busy_connections() -> None:
     waiting = threading.Thread(target=http_send, args=(lab.url + "/measurements",),
                                kwargs={"timeout": 30}, daemon=True)
     waiting.start()
-    time.sleep(0.1)
-    t0 = time.perf_counter()
+    _wait_until(lambda: lab.in_flight == 1)  # inside its latency (a fixed 0.1 s sleep was
+    t0 = time.perf_counter()                 # too short on a loaded machine once)
     lab.close()
     took = time.perf_counter() - t0
     waiting.join(timeout=2)

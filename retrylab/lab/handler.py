@@ -250,6 +250,13 @@ class LabHandler(BaseHTTPRequestHandler):
     # -- one request ----------------------------------------------------------------
 
     def _dispatch(self) -> None:
+        self.lab._count_in_flight(1)  # LabServer.in_flight: from its headers to its answer
+        try:
+            self._dispatch_request()
+        finally:
+            self.lab._count_in_flight(-1)
+
+    def _dispatch_request(self) -> None:
         self._io.clear()  # the headers are in
         if self.request_version == "HTTP/0.9":
             self.request_version = "HTTP/1.0"  # answered with a status line all the same

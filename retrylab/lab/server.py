@@ -128,6 +128,7 @@ class LabServer:
         self._stopping = threading.Event()
         self._closed = False
         self._conns: set[socket.socket] = set()
+        self._in_flight = 0
         self._reset_state()
         self._httpd = LabHTTPServer(self, host)
         self._started = time.perf_counter()
@@ -229,6 +230,25 @@ class LabServer:
         """GET (and HEAD) /measurements requests the server handled, like the
         lesson's ``olcumIstegi``; a ``close`` fault is not handled, so not counted."""
         return self._measurement_requests
+
+    @property
+    def in_flight(self) -> int:
+        """Requests the server is working on now: their headers read, their answer not
+        yet written.
+        A client that gave up on one does not end it; the server may still act on it.
+
+        >>> from retrylab.lab.client import http_send
+        >>> with LabServer() as lab:
+        ...     lab.script("GET", "/measurements", latency=2.0)
+        ...     http_send(lab.url + "/measurements", timeout=0.5).kind, lab.in_flight
+        ('network', 1)
+        """
+        return self._in_flight
+
+    def _count_in_flight(self, change: int) -> None:
+        """One request more (+1, it is read) or fewer (-1, it is done) in flight."""
+        with self._lock:
+            self._in_flight += change
 
     @property
     def requests(self) -> int:
