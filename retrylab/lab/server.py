@@ -233,9 +233,9 @@ class LabServer:
 
     @property
     def in_flight(self) -> int:
-        """Requests the server is working on now: their headers read, their answer not
-        yet written.
-        A client that gave up on one does not end it; the server may still act on it.
+        """Requests the server is working on now: counted from their headers read until
+        their handler is done (just after the answer is written). A client that gave up
+        on one does not end it; the server may still act on it.
 
         >>> from retrylab.lab.client import http_send
         >>> with LabServer() as lab:
