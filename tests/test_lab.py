@@ -6,10 +6,10 @@ import json
 import socket
 import threading
 import time
-from collections.abc import Callable
 from datetime import datetime, timezone
 
 import pytest
+from _waiting import wait_until
 
 from retrylab.lab.client import Connection, http_send
 from retrylab.lab.server import FAULTS, LabServer, validate_measurement
@@ -389,25 +389,17 @@ def test_close_is_idempotent_and_frees_the_port() -> None:
     assert out.kind == "network" and "refused" in out.detail
 
 
-def _wait_until(condition: Callable[[], bool], limit: float = 10.0) -> None:
-    """Return once ``condition()`` holds; fail after ``limit`` seconds."""
-    deadline = time.monotonic() + limit
-    while not condition():
-        assert time.monotonic() < deadline, "the condition never held"
-        time.sleep(0.01)
-
-
 def test_in_flight_counts_a_request_from_its_headers_to_its_answer(lab: LabServer) -> None:
     lab.script("GET", "/measurements", latency=0.5)
     assert lab.in_flight == 0
     out = http_send(lab.url + "/measurements", timeout=0.1)
     assert out.kind == "network"  # the client gave up; the server is still on it
-    _wait_until(lambda: lab.in_flight == 1)
-    _wait_until(lambda: lab.in_flight == 0)  # done when its latency is over
+    wait_until(lambda: lab.in_flight == 1)
+    wait_until(lambda: lab.in_flight == 0)  # done when its latency is over
     assert lab.requests == 1
     with Connection(lab.url) as conn:  # a kept-alive connection holds no request: the
         assert conn.request("GET", "/report").status == 429  # count drops just after the
-        _wait_until(lambda: lab.in_flight == 0)               # answer, the socket still open
+        wait_until(lambda: lab.in_flight == 0)               # answer, the socket still open
 
 
 def test_close_is_prompt_with_open_and_busy_connections() -> None:
@@ -418,7 +410,7 @@ def test_close_is_prompt_with_open_and_busy_connections() -> None:
     waiting = threading.Thread(target=http_send, args=(lab.url + "/measurements",),
                                kwargs={"timeout": 30}, daemon=True)
     waiting.start()
-    _wait_until(lambda: lab.in_flight == 1)  # inside its latency (a fixed 0.1 s sleep was
+    wait_until(lambda: lab.in_flight == 1)  # inside its latency (a fixed 0.1 s sleep was
     t0 = time.perf_counter()                 # too short on a loaded machine once)
     lab.close()
     took = time.perf_counter() - t0
@@ -426,6 +418,8 @@ def test_close_is_prompt_with_open_and_busy_connections() -> None:
     conn.close()
     assert took < 0.3, f"close took {took:.3f} s"
     assert not waiting.is_alive()
+    # the handler writes the request's row as it wakes, just after close() returns
+    wait_until(lambda: lab.in_flight == 0, what="the closed request's handler ending")
     assert lab.log["fault"].tolist()[-1] == "server closed"
 
 

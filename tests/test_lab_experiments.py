@@ -9,6 +9,7 @@ import time
 import pytest
 
 # The lesson's printed output, as copied once into tests/test_lesson_outputs.py.
+from _waiting import wait_until
 from test_lesson_outputs import RETRY
 
 from retrylab import Mulberry32, Outcome, RetryMetrics, RetryPolicy, StopReason
@@ -184,9 +185,7 @@ def test_cancelling_during_a_request_stops_at_once() -> None:
     assert took < 0.5, f"stopping took {took:.3f} s, not at once (the server holds 5 s)"
     # the one request the server got was still waiting when the lab closed: no retry.
     # Its handler thread writes that row as it wakes, just after close() returns.
-    deadline = time.perf_counter() + 2.0
-    while lab.requests < 1 and time.perf_counter() < deadline:
-        time.sleep(0.01)
+    wait_until(lambda: lab.in_flight == 0, what="the closed request's handler ending")
     assert lab.log["fault"].tolist() == ["server closed"]
 
 

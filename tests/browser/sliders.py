@@ -147,6 +147,10 @@ class ExplorerDriver:
         """The explorer's message text (empty when the settings are fine)."""
         return self._text(".retrylab-message")
 
+    def limit_note(self) -> str | None:
+        """The note on the sliders at an end of their range (empty when none is)."""
+        return self._text(".retrylab-limit")
+
     def slider_state(self, name: str) -> str | None:
         """The value of slider ``name``'s range input (changes when the handle moves)."""
         return self.box.evaluate("(box, name) => (" + JS_SLIDER_TEXT + ")([box, name])", name)

@@ -120,7 +120,7 @@ def test_every_control_drags_and_steps(stem: str, notebook: Callable[[str], Note
                 # page may show the readout a moment before it: wait for it, bounded
                 sign = f"{control.name} is at its maximum"
                 shown = drv.wait_text(".retrylab-limit", sign, "contains", timeout_ms=10_000)
-                note = drv._text(".retrylab-limit") or ""
+                note = drv.limit_note() or ""
                 if not focused:
                     failures.append(f"{where}: {control.name}'s handle takes no focus")
                 if not shown:

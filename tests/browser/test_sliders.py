@@ -226,7 +226,7 @@ def test_every_explorer_fits_on_screen_with_its_readout_above_the_figure(
                     timeout_ms=10_000)):
                 failures.append(f"{stem} explorer {k}: {slider.name} at an end: no limit "
                                 f"note for it ({drv.message()!r}, "
-                                f"{drv._text('.retrylab-limit')!r})")
+                                f"{drv.limit_note()!r})")
                 break
             offset = _readout_offset(box)
             if abs(offset - offset0) > 1:
