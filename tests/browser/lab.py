@@ -132,6 +132,11 @@ class LabServer:
                    # window.jupyterapp: the tests read cells' execution counts from
                    # the notebook model (a collapsed cell shows no prompt in the page).
                    "--LabApp.expose_app_in_browser=True",
+                   # kernels talk to this server over Unix sockets in its runtime dir:
+                   # over TCP a kernel picks free ports, which another worker's server
+                   # may take before it binds them (once: "Address already in use", the
+                   # kernel restarted and the page sat at "Connecting" past 60 s)
+                   "--KernelManager.transport=ipc",
                    "--ServerApp.open_browser=False"]
             if hasattr(os, "geteuid") and os.geteuid() == 0:
                 cmd.append("--allow-root")
