@@ -423,4 +423,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    from results import recorded
+
+    raise SystemExit(recorded(main))

@@ -596,4 +596,6 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    from results import recorded
+
+    raise SystemExit(recorded(lambda: main(sys.argv[1:])))

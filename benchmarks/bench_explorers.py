@@ -196,4 +196,6 @@ def cold_main(args: argparse.Namespace) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    from results import recorded
+
+    raise SystemExit(recorded(main))
