@@ -35,10 +35,13 @@ def test_news_notification_is_off_in_the_shipped_settings() -> None:
     assert 'str(HERE.parent / "jupyter-config")' in hub   # the hub's servers read it too
 
 
-def test_the_readme_open_commands_put_the_settings_on_the_config_path() -> None:
-    readme = (ROOT / "README.md").read_text()
-    opens = [line for line in readme.splitlines() if "jupyter lab notebooks/" in line]
-    assert len(opens) >= 3   # venv, Turkish, conda
+def test_the_documented_open_commands_put_the_settings_on_the_config_path() -> None:
+    """./run lab (the README's) and TEACHING.md's conda and by-hand commands."""
+    run = (ROOT / "run").read_text()
+    opens = [line for line in run.splitlines() if "jupyter lab" in line and "exec" in line]
+    teaching = (ROOT / "TEACHING.md").read_text()
+    opens += [line for line in teaching.splitlines() if "jupyter lab notebooks/" in line]
+    assert len(opens) >= 3   # ./run, conda, by hand
     for line in opens:
         assert 'JUPYTER_CONFIG_PATH="$PWD/jupyter-config"' in line, line
 

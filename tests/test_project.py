@@ -47,16 +47,30 @@ def test_environment_yml_is_the_runtime_of_pyproject() -> None:
 
 
 def test_readme_commands_are_what_ci_runs() -> None:
+    """The README's two commands are ./run's, and CI runs the test one as it is."""
     readme = (ROOT / "README.md").read_text()
     ci = (ROOT / ".ci" / "run").read_text()
-    command = ".venv/bin/python -m pytest -n auto\n"
-    assert command in readme and command in ci
-    browser = ".venv/bin/python -m pytest -m browser tests/browser -n 2"
-    assert browser in readme and browser in ci
-    assert '.venv/bin/pip install -e ".[test,browser]" -c constraints.txt' in readme
-    assert '.venv/bin/pip install -q -e ".[test,browser]" -c constraints.txt' in ci
-    assert ".venv/bin/jupyter lab notebooks/00_start_here.ipynb" in readme
-    assert '$([ "$(id -u)" = 0 ] && echo --allow-root)' in readme
+    run = (ROOT / "run").read_text()
+    assert "```bash\n./run lab\n```" in readme and "./run test" in readme
+    assert "\n./run test\n" in ci and "./run install test,browser\n" in ci
+    assert "CI=true ./run browser" in ci
+    assert ".venv/bin/python -m pytest -n auto" in run
+    assert '.venv/bin/pip install -q -e ".[$1]" -c constraints.txt' in run
+    assert '[ "$(id -u)" = 0 ] && root=(--allow-root)' in run   # as root, in a container
+    assert 'JUPYTER_CONFIG_PATH="$PWD/jupyter-config"' in run
+
+
+def test_run_explains_itself() -> None:
+    """``./run`` is an executable bash script; without a command it prints its commands."""
+    import os
+    import subprocess
+
+    assert os.access(ROOT / "run", os.X_OK)
+    subprocess.run(["bash", "-n", str(ROOT / "run")], check=True)
+    done = subprocess.run([str(ROOT / "run")], capture_output=True, text=True)
+    assert done.returncode == 2
+    for command in ("./run lab", "./run test", "./run quick", "./run browser"):
+        assert command in done.stdout
 
 
 def test_readme_lists_every_notebook() -> None:
@@ -90,3 +104,15 @@ def test_constraints_pin_every_dependency() -> None:
             pins[name.strip().lower().replace("_", "-")] = rest
     missing = sorted(n for n in wanted - {"retrylab"} if n.replace("_", "-") not in pins)
     assert missing == [], f"constraints.txt does not pin {missing}: run tools/freeze_constraints.sh"
+
+
+def test_no_absolute_path_of_one_machine() -> None:
+    """Nothing in the project names a folder of the machine it was written on."""
+    import shutil
+    import subprocess
+
+    if not (ROOT / ".git").exists() or shutil.which("git") is None:
+        pytest.skip("not a git checkout")
+    found = subprocess.run(["git", "grep", "-n", "-I", "-E", r"/wor[k]/|/roo[t]/|/hom[e]/[a-z]"],
+                           cwd=ROOT, capture_output=True, text=True).stdout
+    assert found == "", found
