@@ -130,12 +130,6 @@ def test_the_walker_sees_an_upward_arrow(tmp_path: Path, monkeypatch: pytest.Mon
     assert any("imports socket" in b for b in bad)
 
 
-def test_no_module_is_over_about_600_lines() -> None:
-    long = {str(p.relative_to(ROOT)): n for p in modules()
-            if (n := len(p.read_text().splitlines())) > 650}
-    assert long == {}, f"split these by what each does: {long}"
-
-
 BLOCK_DRAWING = """
 import importlib.abc, sys
 class Block(importlib.abc.MetaPathFinder):
