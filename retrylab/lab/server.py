@@ -297,7 +297,10 @@ class LabServer:
     def _answer(self, request: Request) -> Answer:
         """The answer to one request: logged before it is written, so a client that
         has the answer also finds it in the log."""
-        method, path = request.method.upper(), urlsplit(request.target).path
+        target = request.target  # origin form (/path?query) or absolute (http://host/path)
+        method = request.method.upper()
+        path = target.split("?", 1)[0] if target.startswith("/") else urlsplit(target).path
+        path = "/" + path.lstrip("/") if path.startswith("//") else path  # as http.server
         raw = request.header("idempotency-key")
         key = raw[0] if raw else None
         if request.error is not None:

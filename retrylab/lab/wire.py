@@ -132,7 +132,7 @@ class Listener:
         try:
             while self._exchange(conn, sock):
                 conn.start_next_cycle()
-        except OSError:  # the client went away, or the idle timeout: close
+        except (OSError, h11.ProtocolError):  # the client went away, or the idle timeout
             pass
         finally:
             with self._lock:
@@ -144,15 +144,14 @@ class Listener:
         """Read one request, answer it; True if the connection can serve another."""
         try:
             event = _next(conn, sock)
-            if not isinstance(event, h11.Request):
-                return False  # closed, or idle too long
-            self._count(1)
-        except h11.RemoteProtocolError as e:
-            self._count(1)
-            request = Request("?", "?", [], b"", (e.error_status_hint, str(e)))
-        else:
-            request = self._read(conn, sock, event)
+        except h11.RemoteProtocolError as e:  # answered with its status, then closed
+            event = Request("?", "?", [], b"", (e.error_status_hint, str(e)))
+        if not isinstance(event, (h11.Request, Request)):
+            return False  # closed, or idle too long
+        self._count(1)
         try:
+            request = self._read(conn, sock, event) if isinstance(event, h11.Request) \
+                else event
             answer = self._answer(request)
             written = self._write(conn, sock, request, answer)
         finally:
@@ -173,6 +172,9 @@ class Listener:
         parts: list[bytes] = []
         size = 0
         try:
+            if conn.they_are_waiting_for_100_continue:
+                sock.sendall(conn.send(h11.InformationalResponse(
+                    status_code=100, headers=[], reason=b"Continue")) or b"")
             while True:
                 event = _next(conn, sock)
                 if isinstance(event, h11.Data):
