@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SERVER = """
 import sys
 from retrylab.lab.server import LabServer
-with LabServer(fail_first=0, max_connections=int(sys.argv[1]) + 16) as lab:
+with LabServer(fail_first=0) as lab:
     print(lab.url, flush=True)
     sys.stdin.read()  # until the parent closes it
     print(lab.requests, flush=True)

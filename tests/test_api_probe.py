@@ -130,7 +130,7 @@ def _probes() -> Iterator[Probe]:
                     lambda v: lambda: r.SreThrottle().request(v))
 
     # the lab (refused before anything is bound) and virtual time
-    for arg in ("fail_first", "max_body", "max_connections", "idle_timeout"):
+    for arg in ("fail_first", "max_body", "idle_timeout"):
         yield from each("LabServer", arg, NUMBER, lambda v, a=arg: lambda: r.LabServer(
             **{a: v}))
     from retrylab.lab.virtualtime import run_virtual, sleep_ms

@@ -234,7 +234,7 @@ def test_script_arguments_are_checked(lab: LabServer) -> None:
     with pytest.raises(ValueError, match=r"mode='shop' is out of range"):
         LabServer("shop")  # type: ignore[arg-type]
     assert set(FAULTS) == {"close", "drop", "slow", "bad_retry_after", "bad_json",
-                           "fail_after", "truncate"}
+                           "fail_after", "truncate", "reset"}
 
 
 # -- store mode and idempotency keys ------------------------------------------------
@@ -296,13 +296,11 @@ BAD_INPUTS = [
     (b"POST /measurements HTTP/1.1\r\nHost: x\r\nContent-Length: 9\r\n\r\n{\"value\":",
      400, "malformed_json"),
     (b"POST /measurements HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n",
-     400, "bad_header"),
+     400, "bad_request"),
     (b"POST /measurements HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n"
-     b"Content-Length: 3\r\n\r\n{}", 400, "bad_header"),
+     b"Content-Length: 3\r\n\r\n{}", 400, "bad_request"),
     (b"POST /measurements HTTP/1.1\r\nHost: x\r\nContent-Length: 20000\r\n\r\n"
      + b"x" * 20000, 413, "too_large"),
-    (b"POST /measurements HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
-     b"0\r\n\r\n", 411, "length_required"),
     (b"POST /measurements HTTP/1.1\r\nHost: x\r\nIdempotency-Key: " + b"k" * 300
      + b"\r\nContent-Length: 2\r\n\r\n{}", 400, "bad_header"),
     (b"POST /measurements HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\n\xff\xfe{}",
@@ -310,14 +308,14 @@ BAD_INPUTS = [
     (b"GET /a b HTTP/1.1\r\n\r\n", 400, "bad_request"),
     (b"POST /measurements HTTP/1.1\r\nHost: x\r\nContent-Length: 9000\r\n\r\n"
      + b"[" * 9000, 400, "malformed_json"),
-    (b"GET /measurements HTTP/1.1\r\nHost: x\r\n" + b"X-Long: y\r\n" * 120 + b"\r\n",
-     431, "bad_request"),
+    (b"GET /measurements HTTP/1.1\r\nHost: x\r\nX-Long: " + b"y" * 20000 + b"\r\n",
+     431, "bad_request"),  # h11's bound: 16 KiB of request line and headers
 ]
 
 
 @pytest.mark.parametrize(("data", "status", "code"), BAD_INPUTS,
-                         ids=["json", "length-text", "length-twice", "oversized", "chunked",
-                              "long-key", "not-utf8", "request-line", "deep-json", "many-headers"])
+                         ids=["json", "length-text", "length-twice", "oversized", "long-key",
+                              "not-utf8", "request-line", "deep-json", "long-header"])
 def test_bad_input_gets_a_4xx_json_error_and_the_server_keeps_serving(
         store: LabServer, data: bytes, status: int, code: str) -> None:
     got, headers, body = raw_exchange(store, data)
@@ -342,7 +340,6 @@ def test_oversized_body_keeps_a_keep_alive_connection_usable(store: LabServer) -
 
 def test_binds_only_loopback(lab: LabServer) -> None:
     assert lab.address[0] == "127.0.0.1"
-    assert lab._httpd.socket.getsockname()[0] == "127.0.0.1"
     assert lab.url == f"http://127.0.0.1:{lab.port}"
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
         try:

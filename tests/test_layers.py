@@ -201,3 +201,54 @@ def test_the_lab_is_imported_on_first_use() -> None:
         "print(missing, LabServer.__module__, 'httpx' in sys.modules)\n")
     assert done.returncode == 0, done.stderr
     assert done.stdout.split("\n")[:2] == ["[]", "[] retrylab.lab.server True"]
+
+
+def lab_coupling(pkg: Path) -> tuple[list[str], list[str]]:
+    """(import circles among the lab's modules, private members used across modules).
+
+    A private member is a name with one leading underscore (not gettext's ``_``):
+    imported from another lab module (``from .handler import _LIMIT``), or reached on
+    something that is not ``self`` or ``cls`` (``lab._lock``). Imports under
+    ``TYPE_CHECKING`` count.
+    """
+    graph: dict[str, set[str]] = {}
+    private: list[str] = []
+    for path in sorted((pkg / "lab").glob("*.py")):
+        name = ".".join(dotted(path))
+        graph[name] = {m for _, m in imports(path) if m.startswith("retrylab.lab.")}
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = [a.name for a in node.names] \
+                if isinstance(node, ast.ImportFrom) and node.level == 1 else []  # from .x
+            if isinstance(node, ast.Attribute) and not (
+                    isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+                names = [node.attr]
+            private += [f"{path.name}:{node.lineno} {n}" for n in names  # type: ignore[attr-defined]
+                        if n.startswith("_") and not n.startswith("__") and n != "_"]
+    circles: list[str] = []
+
+    def visit(module: str, trail: list[str]) -> None:
+        if module in trail:
+            circles.append(" -> ".join([*trail[trail.index(module):], module]))
+            return
+        for dst in sorted(graph.get(module, ())):
+            visit(dst, [*trail, module])
+
+    for module in graph:
+        visit(module, [])
+    return sorted(set(circles)), private
+
+
+def test_the_lab_has_one_face_and_no_import_circle(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 39: the lab's modules import each other one way, and none reaches into
+    another's private members (before: the handler used nine of LabServer's)."""
+    assert lab_coupling(PKG) == ([], [])
+    fake = tmp_path / "retrylab" / "lab"  # the check itself can fail
+    fake.mkdir(parents=True)
+    (fake / "a.py").write_text("from .b import _LIMIT\n")
+    (fake / "b.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                               "    from .a import x\ndef f(lab):\n    return lab._lock\n")
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    circles, private = lab_coupling(tmp_path / "retrylab")
+    assert len(circles) >= 1 and "retrylab.lab.b" in circles[0]
+    assert private == ["a.py:1 _LIMIT", "b.py:5 _lock"]

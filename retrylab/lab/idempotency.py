@@ -25,6 +25,57 @@ from typing import Any
 from ..i18n import _
 
 Reply = tuple[int, Any, dict[str, str]]
+MAX_KEY = 255                # characters an Idempotency-Key may have
+
+
+def read_key(values: list[str]) -> str | None:
+    """The request's Idempotency-Key from its header values; ValueError if refused.
+
+    The draft defines the field as an RFC 8941 sf-string (``"abc"``, with ``\\``
+    and ``\\"`` escapes); a bare value (``abc``) is taken as it is, as the lab
+    always has. A request has one key or none, of 1 to :data:`MAX_KEY` printable
+    characters.
+
+    >>> read_key(['"8e03978e-40d5"']), read_key(["k-1"]), read_key(['"a\\\\"b"']), read_key([])
+    ('8e03978e-40d5', 'k-1', 'a"b', None)
+    >>> read_key(['"abc'])
+    Traceback (most recent call last):
+    ...
+    ValueError: Idempotency-Key '"abc' is not a valid sf-string
+    """
+    if not values:
+        return None
+    if len(values) > 1:
+        raise ValueError(f"{len(values)} Idempotency-Key headers: a request has one key, "
+                         "or none")
+    key = _unquote(values[0])
+    if not 0 < len(key) <= MAX_KEY or not key.isprintable():
+        raise ValueError(f"Idempotency-Key {key[:40]!r} is not 1 to {MAX_KEY} printable "
+                         "characters")
+    return key
+
+
+def _unquote(raw: str) -> str:
+    text = raw.strip(" \t")
+    if not text.startswith('"'):
+        return text
+    out: list[str] = []
+    i = 1
+    while i < len(text):
+        c = text[i]
+        if c == "\\" and i + 1 < len(text) and text[i + 1] in '"\\':
+            out.append(text[i + 1])
+            i += 2
+        elif c == '"':
+            if i != len(text) - 1:
+                break
+            return "".join(out)
+        elif c == "\\" or not " " <= c <= "~":
+            break
+        else:
+            out.append(c)
+            i += 1
+    raise ValueError(f"Idempotency-Key {raw[:40]!r} is not a valid sf-string")
 
 
 def fingerprint(doc: Any) -> Any:

@@ -1,7 +1,7 @@
 """What a lab route does wrong on purpose: the faults, the scripts, the Retry-After text.
 
 Use :meth:`retrylab.lab.server.LabServer.script` to set these; this module
-holds their definitions so the server and its request handler share them.
+holds their definitions.
 """
 
 from __future__ import annotations
@@ -25,9 +25,10 @@ from ..core._check import check_number
 #: ``slow`` waits ``slow`` seconds before answering (longer than the client's timeout);
 #: ``bad_retry_after`` sends ``Retry-After: soon``; ``bad_json`` sends a body that is not JSON;
 #: ``fail_after`` handles the request, then answers 500 (the server acted, then failed);
-#: ``truncate`` handles the request, then sends half of the answer's body and closes.
+#: ``truncate`` handles the request, then sends half of the answer's body and closes;
+#: ``reset`` handles the request, then resets the connection (a TCP RST, no answer).
 FAULTS: tuple[str, ...] = ("close", "drop", "slow", "bad_retry_after", "bad_json",
-                           "fail_after", "truncate")
+                           "fail_after", "truncate", "reset")
 
 RetryAfter = float | int | datetime | str | None
 _VISIBLE = re.compile(r"[\x20-\x7e]*")  # what a raw Retry-After string may hold
