@@ -102,6 +102,19 @@ def check_account(name: str, getpwnam: Callable[[str], pwd.struct_passwd] = pwd.
     return entry
 
 
+def check_accounts(names: list[str],
+                   getpwnam: Callable[[str], pwd.struct_passwd] = pwd.getpwnam) -> None:
+    """check_account for every name, a root one (uid 0) refused before anything else."""
+    for name in names:
+        try:
+            if getpwnam(name).pw_uid == 0:
+                check_account(name, getpwnam)
+        except KeyError:
+            pass
+    for name in names:
+        check_account(name, getpwnam)
+
+
 def check_state_dir(path: Path, repository: Path, euid: int) -> None:
     """Create ``path`` (the hub's secrets and database) private to ``euid``, or check it is.
 

@@ -73,14 +73,13 @@ if os.environ.get("RETRYLAB_HUB_PASSWORD") or os.environ.get("RETRYLAB_HUB_ADMIN
     refuse("the shared class password is gone: unset RETRYLAB_HUB_PASSWORD and "
            "RETRYLAB_HUB_ADMIN_PASSWORD; each student sets her own at her first login")
 try:
+    hub_setup.check_bind(IP, SSL_CERT, SSL_KEY,
+                         os.environ.get("RETRYLAB_HUB_BEHIND_TLS_PROXY") == "1")
+    hub_setup.check_state_dir(STATE, HERE.parent, os.geteuid())
     ROSTER = hub_setup.read_roster(os.environ.get("RETRYLAB_HUB_ROSTER", ""))
     if not ADMIN:
         raise ValueError("set RETRYLAB_HUB_ADMIN to the teacher's account name (the admin)")
-    for _name in {*ROSTER, ADMIN}:
-        hub_setup.check_account(_name)
-    hub_setup.check_state_dir(STATE, HERE.parent, os.geteuid())
-    hub_setup.check_bind(IP, SSL_CERT, SSL_KEY,
-                         os.environ.get("RETRYLAB_HUB_BEHIND_TLS_PROXY") == "1")
+    hub_setup.check_accounts([*ROSTER, ADMIN])
 except ValueError as _e:
     refuse(_e)
 
@@ -129,7 +128,7 @@ def _never_root(spawner: object) -> None:
     """Checked again at every start: the account may have changed since the hub began."""
     name = spawner.user.name
     try:
-        hub_setup.check_account(name)
+        hub_setup.check_accounts([name])
     except ValueError as e:
         raise RuntimeError(f"not starting {name}'s server: {e}") from None
 

@@ -353,7 +353,8 @@ def run_the_class(hub: Hub, proc: subprocess.Popen[bytes], alice: str, bob: str,
                      if "ipykernel" in " ".join(p.cmdline())]
     (proxy,) = [p for p in hub_process.children()
                 if "configurable-http-proxy" in " ".join(p.cmdline())]
-    params = {"alice": alice, "bob": bob, "bob_home": bob_home, "bob_notes": f"{bob_home}/notes.txt",
+    params = {"alice": alice, "bob": bob, "bob_home": bob_home,
+              "bob_notes": f"{bob_home}/notes.txt",
               "bob_connection_file": str(connection_file), "bob_shell_socket": shell_socket,
               "bob_server_pid": servers[bob].pid, "bob_kernel_pid": bob_kernel.pid,
               "hub_pid": proc.pid, "proxy_pid": proxy.pid, "state": str(state),
@@ -370,6 +371,14 @@ def run_the_class(hub: Hub, proc: subprocess.Popen[bytes], alice: str, bob: str,
     assert not got, f"alice got at bob's work or the hub's secrets: {got}"
     assert len(result) == 18, result
     assert Path(f"{bob_home}/notes.txt").read_text() == "mine"
+
+    # the room's Matplotlib font cache, built once by the hub, was copied into each
+    # student's own cache by her server's start command (her kernels build none)
+    (room,) = (state.parent / "cache").glob("fontlist-*.json")
+    for name in (alice, bob):
+        copied = Path(pwd.getpwnam(name).pw_dir) / ".cache" / "matplotlib" / room.name
+        assert copied.read_bytes() == room.read_bytes()
+        assert copied.stat().st_uid == pwd.getpwnam(name).pw_uid
 
     # a terminal too runs as the student; nothing of a student's server runs as root
     answer = httpx.post(f"{hub.url}/user/{alice}/api/terminals", timeout=60,
