@@ -105,4 +105,4 @@ def test_the_hub_and_the_docs_link_to_the_student_branch() -> None:
     links = [line for line in readme.splitlines() if "git-pull?repo=" in line]
     assert links and all("&branch=student&" in line for line in links), links
     values = (ROOT / "classroom" / "values.yaml").read_text()
-    assert "- student\n" in values and "- main\n" not in values
+    assert "gitpuller https://github.com/retrylab/retrylab student retrylab" in values
