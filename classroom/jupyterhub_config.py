@@ -107,8 +107,8 @@ c.JupyterHub.active_server_limit = 0
 # -- who may log in ----------------------------------------------------------------
 # A password per student, set at her first login and kept as a bcrypt hash in the
 # state folder; only the roster's names (and the teacher) are allowed. A student who
-# forgot hers: the teacher deletes her user on the admin page (her files stay), and
-# her next login sets a new one.
+# forgot hers: the teacher deletes her user on the admin page (her files stay) and
+# adds her again there (or restarts the hub); her next login sets a new one.
 c.JupyterHub.authenticator_class = "firstuseauthenticator.FirstUseAuthenticator"
 c.FirstUseAuthenticator.dbm_path = str(STATE / "passwords.dbm")
 c.FirstUseAuthenticator.min_password_length = 8

@@ -258,6 +258,13 @@ def test_two_students_on_a_hub_cannot_reach_each_other_or_the_hubs_secrets(
             cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         try:
             run_the_class(Hub(url), hub, alice, bob, teacher, state, log_path)
+            # every file the hub made is one .gitignore keeps out, were it made here
+            made = sorted(p.name for p in state.iterdir())
+            assert "jupyterhub_cookie_secret" in made and "jupyterhub.sqlite" in made
+            if (ROOT / ".git").exists():
+                ignored = subprocess.run(["git", "check-ignore", "--no-index", *made],
+                                         cwd=ROOT, capture_output=True, text=True).stdout
+                assert sorted(ignored.split()) == made, (made, ignored)
         finally:
             started: list[psutil.Process] = []
             with contextlib.suppress(psutil.NoSuchProcess):
