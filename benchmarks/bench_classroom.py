@@ -559,8 +559,13 @@ def main(argv: list[str]) -> int:
     # the README's setup step: a system account per student, homes 0700
     subprocess.run([sys.executable, str(CLASSROOM / "hub_setup.py"), "accounts", str(roster),
                     "--admin", BENCH_ADMIN], check=True, stdout=subprocess.DEVNULL)
+    sys.path.insert(0, str(CLASSROOM))
+    import hub_setup
+
     try:
-        run_bench(args, work, roster, users)
+        with hub_setup.searchable([Path(sys.executable).resolve(),
+                                   Path(sys.executable).parent, ROOT]):
+            run_bench(args, work, roster, users)
     finally:
         for name in [*users, BENCH_ADMIN]:
             subprocess.run(["userdel", "--remove", name], capture_output=True)

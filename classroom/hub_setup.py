@@ -28,6 +28,7 @@ ValueError: roster line 2: 'alice' is there twice
 from __future__ import annotations
 
 import argparse
+import contextlib
 import ipaddress
 import os
 import pwd
@@ -35,7 +36,7 @@ import re
 import stat
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 #: What useradd (Debian's NAME_REGEX) and JupyterHub both accept, and nothing that
@@ -136,6 +137,47 @@ def check_state_dir(path: Path, repository: Path, euid: int) -> None:
     if info.st_mode & 0o077:
         raise ValueError(f"the hub's state folder {path} is open to other users (mode "
                          f"{stat.filemode(info.st_mode)}): chmod 700 {path}")
+
+
+def closed_folders(paths: Iterable[Path]) -> list[Path]:
+    """The folders on the way to ``paths`` that other accounts cannot enter (no o+x)."""
+    closed: list[Path] = []
+    for path in paths:
+        for folder in [path, *path.parents]:
+            if (folder.is_dir() and not folder.stat().st_mode & stat.S_IXOTH
+                    and folder not in closed):
+                closed.append(folder)
+    return closed
+
+
+def check_reachable(paths: Iterable[Path]) -> None:
+    """Refuse a Python or a checkout the students' servers could not run or read.
+
+    >>> check_reachable([Path("/usr/bin")])
+    """
+    closed = closed_folders(paths)
+    if closed:
+        raise ValueError(
+            f"the students' servers could not run the hub's Python or read its checkout: "
+            f"{', '.join(map(str, closed))} {'is' if len(closed) == 1 else 'are'} closed to "
+            "other accounts: install the venv and the checkout where every account can "
+            "read them (e.g. /opt/retrylab-hub, /opt/retrylab: classroom/README.md, "
+            f"step 1), or chmod o+x {' '.join(map(str, closed))}")
+
+
+@contextlib.contextmanager
+def searchable(paths: Iterable[Path]) -> Iterator[None]:
+    """The folders on the way to ``paths`` enterable by all (o+x) for a while, then as
+    they were: for the tests and the benchmark, whose venv is wherever CI put it (a
+    pyenv Python under /root, say)."""
+    changed = {folder: stat.S_IMODE(folder.stat().st_mode) for folder in closed_folders(paths)}
+    for folder, mode in changed.items():
+        folder.chmod(mode | stat.S_IXOTH)
+    try:
+        yield
+    finally:
+        for folder, mode in changed.items():
+            folder.chmod(mode)
 
 
 def is_loopback(ip: str) -> bool:

@@ -122,3 +122,15 @@ def test_the_hub_refuses_to_start_and_says_what_to_change(
         message = "run the hub as root"
     assert "retrylab hub: not starting: " in done.stderr and message in done.stderr, done.stderr
     assert not (ROOT / "hub-state").exists()
+
+
+def test_a_python_or_checkout_students_cannot_reach_is_refused(tmp_path: Path) -> None:
+    closed = tmp_path / "closed"
+    inner = closed / "venv" / "bin"
+    inner.mkdir(parents=True)
+    closed.chmod(0o700)
+    with pytest.raises(ValueError, match=f"chmod o\\+x .*{closed}"):
+        hub_setup.check_reachable([inner])
+    with hub_setup.searchable([inner]):
+        assert closed not in hub_setup.closed_folders([inner])
+    assert closed.stat().st_mode & 0o777 == 0o700   # as it was
