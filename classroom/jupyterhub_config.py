@@ -81,9 +81,9 @@ try:
         raise ValueError("set RETRYLAB_HUB_ADMIN to the teacher's account name (the admin)")
     hub_setup.check_accounts([*ROSTER, ADMIN])
     # each server runs as its student: she must be able to run this Python (the venv's
-    # and the interpreter it links to) and read classroom/jupyter-config/
+    # and the interpreter it links to), read classroom/jupyter-config/ and the font cache
     hub_setup.check_reachable([Path(sys.executable).parent, Path(sys.executable).resolve(),
-                               HERE / "jupyter-config"])
+                               HERE / "jupyter-config", CACHE])
 except ValueError as _e:
     refuse(_e)
 

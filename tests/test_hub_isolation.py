@@ -7,10 +7,13 @@ a kernel, and from alice's kernel every attack of the teacher's review is tried:
 bob's files, his kernel's connection file and sockets, his server's token in
 /proc, the hub's secrets and environment, bob's server through the proxy; then
 logins as bob with alice's password, and as names not on the roster. All refused;
-no process of a student's server runs as root.
+no process of a student's server runs as root. Then alice follows the class's link
+(the hub's default URL): nbgitpuller clones the student branch, which
+tools/publish_student_branch.py published, and her clone holds no instructor file.
 
 Outside CI, skipped with the reason when not root (or without useradd, npm or
-JupyterHub); in CI (CI=true) those are failures. About 40-60 s on two cores.
+JupyterHub); in CI (CI=true) those are failures. About 75 s on two quiet
+cores, 90-125 s with a load average of 10-12.
 """
 
 from __future__ import annotations
@@ -234,6 +237,18 @@ def test_two_students_on_a_hub_cannot_reach_each_other_or_the_hubs_secrets(
                PYTHONPATH=os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH"))
                                           if p),
                PATH=os.pathsep.join((str(BIN), os.environ["PATH"])))
+    # the class's repository: the student branch published by the documented tool, in
+    # a bare clone of this checkout that also holds every other branch (main's
+    # solutions too); alice's own, so git lets her read it (safe.directory)
+    class_repo = work / "class.git"
+    subprocess.run(["git", "clone", "-q", "--bare", str(ROOT), str(class_repo)], check=True)
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, check=True,
+                          capture_output=True, text=True).stdout.strip()
+    subprocess.run([sys.executable, str(ROOT / "tools" / "publish_student_branch.py"),
+                    "--repo", str(class_repo), "--source", head], check=True,
+                   capture_output=True)
+    subprocess.run(["chown", "-R", f"{alice}:", str(class_repo)], check=True)
+    env["RETRYLAB_REPO"] = str(class_repo)
     log_path = work / "hub.log"
     with hub_setup.searchable([Path(sys.executable).resolve(), BIN, ROOT]), \
             log_path.open("w") as log:
@@ -373,6 +388,26 @@ def run_the_class(hub: Hub, proc: subprocess.Popen[bytes], alice: str, bob: str,
         copied = Path(pwd.getpwnam(name).pw_dir) / ".cache" / "matplotlib" / room.name
         assert copied.read_bytes() == room.read_bytes()
         assert copied.stat().st_uid == pwd.getpwnam(name).pw_uid
+
+    # the class's link (the hub's default URL, as alice's browser follows it): the
+    # student branch into ~/retrylab, with no instructor file in the tree or its history
+    default_url = servers[alice].environ()["JUPYTERHUB_DEFAULT_URL"]
+    assert default_url.startswith("/git-pull?"), default_url
+    with httpx.stream("GET", f"{hub.url}/user/{alice}/git-pull/api?{default_url.split('?')[1]}",
+                      headers={"Authorization": f"token {tokens[alice]}"}, timeout=120) as r:
+        events = "".join(r.iter_text())
+    assert '"phase": "finished"' in events, events[-2000:]
+    clone = Path(pwd.getpwnam(alice).pw_dir) / "retrylab"
+    assert (clone / "notebooks" / "00_start_here.ipynb").exists()
+    assert (clone / "notebooks" / "tr" / "00_start_here.ipynb").exists()
+    assert clone.stat().st_uid == pwd.getpwnam(alice).pw_uid
+    held = subprocess.run(["git", "-c", f"safe.directory={clone}", "rev-list", "--objects",
+                           "--all"], cwd=clone, check=True, capture_output=True,
+                          text=True).stdout
+    for instructor_only in ("notebooks/solutions/", "notebooks/tr/solutions/",
+                            "classroom/nbgrader/", "notebooks/src/"):
+        assert not (clone / instructor_only).exists(), instructor_only
+        assert f" {instructor_only}" not in held, instructor_only
 
     # a terminal too runs as the student; nothing of a student's server runs as root
     answer = httpx.post(f"{hub.url}/user/{alice}/api/terminals", timeout=60,
