@@ -1,13 +1,14 @@
 """The workshop hub, started as classroom/README.md says, with two real students.
 
 As root (CI runs as root): hub_setup.py makes the accounts from a roster, the hub
-starts on 127.0.0.1 with its state in a private folder, alice and bob set their
-passwords at their first login and start their servers, bob writes a file and runs
-a kernel, and from alice's kernel every attack of the teacher's review is tried:
-bob's files, his kernel's connection file and sockets, his server's token in
-/proc, the hub's secrets and environment, bob's server through the proxy; then
-logins as bob with alice's password, and as names not on the roster. All refused;
-no process of a student's server runs as root. Then alice follows the class's link
+starts on 127.0.0.1 with its state in a private folder, alice, bob and the teacher
+set their passwords at their first login; logins as bob with alice's password (or a
+shared one) and as names not on the roster are refused, and only the teacher gets
+the admin page. Alice and bob start their servers, bob writes a file and runs a
+kernel, and from alice's kernel every attack of the teacher's review is tried: bob's
+files, his kernel's connection file and sockets, his server's token in /proc, the
+hub's secrets and environment, bob's server through the proxy. All refused; no
+process of a student's server runs as root. Then alice follows the class's link
 (the hub's default URL): nbgitpuller clones the student branch, which
 tools/publish_student_branch.py published, and her clone holds no instructor file.
 
