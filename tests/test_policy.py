@@ -249,3 +249,22 @@ def test_a_results_waits_are_a_tuple_and_print_as_the_lesson_through_a_list() ->
     assert r.waits == (70, 184) and str(list(r.waits)) == "[70, 184]"
     given = RetryResult(Outcome.http(422), 1, [5], StopReason.NOT_RETRYABLE, "", 0)  # type: ignore[arg-type]
     assert given.waits == (5,)
+
+
+def test_a_rule_whose_decision_says_retry_as_text_is_refused() -> None:
+    from retrylab.core.outcome import Decision
+    sent: list[int] = []
+
+    def rule(outcome: Outcome, method: str, key: bool) -> Decision:
+        return Decision("False", "never retry a 404")  # type: ignore[arg-type]
+
+    def send() -> Outcome:
+        sent.append(1)
+        return Outcome.http(404)
+    # before: "False" is a non-empty string, so the 404 was sent max_attempts times
+    with pytest.raises(TypeError, match=r"retry='False' is out of range: retry must be True "
+                                        r"or False, not a str"):
+        RetryPolicy(rule=rule).run(send, "GET", Mulberry32(1), lambda ms: None)
+    assert sent == [1]
+    import numpy as np
+    assert Decision(np.bool_(True), "numpy's bool is a bool").retry is True
