@@ -132,6 +132,21 @@ def test_same_seed_same_counts() -> None:
     assert write_experiment(300, 0.0, "unsafe", seed=9).duplicates == 0
 
 
+@pytest.mark.parametrize("mode", ["key", "lesson"])
+def test_a_second_run_on_the_same_lab_counts_its_own_writes(mode: str) -> None:
+    with LabServer("store", seed=5) as lab:
+        first = write_experiment(50, 0.2, mode, seed=9, lab=lab)
+        again = write_experiment(50, 0.2, mode, seed=9, lab=lab)
+        assert lab.record_count == first.stored + again.stored
+    # before: the same keys were replayed, nothing stored: stored=0 lost=50
+    # unacknowledged=-50 for 50 acknowledged writes
+    assert again.stored == again.writes - again.lost > 0 and again.duplicates == 0
+    assert again.lost == (0 if mode == "key" else again.lost) and again.unacknowledged >= 0
+    assert again.acknowledged + again.unacknowledged == again.writes - again.lost
+    assert min(again.series()) >= 0
+    assert first.series().tolist() == again.series().tolist()   # the same drops, seeded
+
+
 def test_write_experiment_checks_arguments() -> None:
     with pytest.raises(ValueError, match=r"mode='maybe' is out of range"):
         write_experiment(10, mode="maybe")

@@ -475,15 +475,23 @@ class KeyMaker:
 
     ``KeyMaker()`` gives random uuid4 keys (production); ``KeyMaker(seed)``
     gives the same uuid4-shaped keys on every run (notebooks, tests).
+    ``stream`` (>= 0) picks another sequence for the same seed, for a second
+    run against a server that remembers the first run's keys; stream 0 is the
+    seed's own sequence.
 
     >>> keys = KeyMaker(seed=7)
     >>> keys() == KeyMaker(seed=7)(), len(keys())
     (True, 36)
+    >>> KeyMaker(seed=7, stream=1)() == KeyMaker(seed=7)()
+    False
     """
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, stream: int = 0) -> None:
         self.seed = None if seed is None else check_int("seed", seed, low=0, high=2**63 - 1)
-        self._rng = None if seed is None else np.random.default_rng(self.seed)
+        self.stream = check_int("stream", stream, low=0, high=2**63 - 1)
+        # [seed, stream] with stream >= 1 never mixes to the same state as [seed'] alone
+        entropy = self.seed if self.stream == 0 else [self.seed, self.stream]
+        self._rng = None if seed is None else np.random.default_rng(entropy)
         self.made = 0
 
     def __call__(self) -> str:
