@@ -26,6 +26,7 @@ import numpy as np
 from ..i18n import _
 from ._check import ArgumentTypeError, check_int, type_error
 from ._compat import StrEnum
+from ._copies import OwnLock
 
 T = TypeVar("T")
 
@@ -123,7 +124,7 @@ def check_success(success: object) -> bool:
                             "False for a failure")
 
 
-class CircuitBreaker:
+class CircuitBreaker(OwnLock):
     """A breaker on a caller-supplied clock.
 
     - ``threshold``: failures in a row that open it, >= 1.
@@ -145,6 +146,8 @@ class CircuitBreaker:
     Thread-safe: one lock guards every read and change, so threads (and
     asyncio tasks, which never interleave inside a method) can share one
     breaker; at most ``half_open_max_calls`` trials are ever in flight.
+    ``copy.copy``, ``copy.deepcopy`` and pickle give an independent breaker in
+    the same state (its own trials, log and lock).
 
     The lesson's trace:
 
@@ -163,6 +166,11 @@ class CircuitBreaker:
     >>> cb.allow(16_000)
     True
     """
+
+    @staticmethod
+    def _new_lock() -> threading.RLock:
+        # reentrant: ``call`` holds it while it asks ``allow`` and records
+        return threading.RLock()
 
     def __init__(self, threshold: int = 3, cooldown: int = 5000,
                  half_open_max_calls: int = 1, name: str = "",
@@ -186,17 +194,6 @@ class CircuitBreaker:
         #: The last :data:`MAX_TRANSITIONS` changes of state, oldest first (a deque:
         #: a breaker that flaps for weeks keeps a bounded log).
         self.transitions: deque[Transition] = deque(maxlen=MAX_TRANSITIONS)
-
-    def __copy__(self) -> CircuitBreaker:
-        """An independent breaker in the same state (its own trials, log and lock)."""
-        twin = type(self).__new__(type(self))
-        with self._lock:
-            state = dict(self.__dict__)
-            state["_trials"] = dict(self._trials)
-            state["transitions"] = deque(self.transitions, maxlen=self.transitions.maxlen)
-        state["_lock"] = threading.RLock()
-        twin.__dict__.update(state)
-        return twin
 
     # -- reading --------------------------------------------------------------
 
@@ -391,13 +388,14 @@ def each_endpoint(endpoint: str) -> str:
     return endpoint
 
 
-class BreakerRegistry:
+class BreakerRegistry(OwnLock):
     """One breaker per endpoint group, made on first use.
 
     With a single breaker for the whole app, one failing endpoint stops every
     screen. Per group, the measurement write path can be broken while the
     station list still reads. Thread-safe: ``get`` hands out exactly one
-    breaker per group, however many threads ask at once.
+    breaker per group, however many threads ask at once. A copy (or pickle)
+    has copies of the breakers, independent of the original's.
 
     >>> reg = BreakerRegistry(threshold=1, cooldown=5000)
     >>> reg.get("POST /measurements").record(False, 0)

@@ -490,8 +490,9 @@ class KeyMaker:
         self.seed = None if seed is None else check_int("seed", seed, low=0, high=2**63 - 1)
         self.stream = check_int("stream", stream, low=0, high=2**63 - 1)
         # [seed, stream] with stream >= 1 never mixes to the same state as [seed'] alone
-        entropy = self.seed if self.stream == 0 else [self.seed, self.stream]
-        self._rng = None if seed is None else np.random.default_rng(entropy)
+        self._rng = (None if self.seed is None else
+                     np.random.default_rng(self.seed if self.stream == 0
+                                           else [self.seed, self.stream]))
         self.made = 0
 
     def __call__(self) -> str:
