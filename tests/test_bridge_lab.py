@@ -100,7 +100,7 @@ def test_urllib3_retry_after_replaces_the_backoff_and_is_clamped() -> None:
     # the policy would give up (7 s > max_retry_after 3 s); urllib3 clamps and waits 3 s
     assert response.status == 200 and slept == [3, 3, 3]
     assert policy.run(lambda: Outcome.http(503, retry_after=7), "GET",
-                      Mulberry32(1)).reason == "retry_after_too_long"
+                      Mulberry32(1), sleep=None).reason == "retry_after_too_long"
 
 
 def test_urllib3_retries_a_refused_post_and_gives_up() -> None:

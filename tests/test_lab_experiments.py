@@ -265,7 +265,7 @@ def test_the_loop_and_the_lab_log_through_the_retrylab_logger(caplog) -> None:
 
 def test_outcome_of_a_cancelled_run_is_never_retried() -> None:
     # the fourth kind of failure, for completeness: the loop stops on it at once
-    r = RetryPolicy().run(lambda: Outcome.cancelled("user left"), "GET", Mulberry32(1))
+    r = RetryPolicy().run(lambda: Outcome.cancelled("user left"), "GET", Mulberry32(1), sleep=None)
     assert (r.attempts, r.reason) == (1, StopReason.NOT_RETRYABLE)
 
 
@@ -277,11 +277,11 @@ def test_a_5xx_after_storing_duplicates_a_keyless_post_but_not_a_keyed_one() -> 
         url = lab.url + "/measurements"
         lab.script("POST", "/measurements", faults=["fail_after"])
         plain = RetryPolicy().run(sender(url, "POST", {"value": 1.5, "ref": "plain"}),
-                                  "POST", Mulberry32(1))
+                                  "POST", Mulberry32(1), sleep=None)
         lab.script("POST", "/measurements", faults=["fail_after"])
         keyed = RetryPolicy().run(sender(url, "POST", {"value": 1.5, "ref": "keyed"},
                                          {"Idempotency-Key": "k-1"}),
-                                  "POST", Mulberry32(1), idempotency_key=True)
+                                  "POST", Mulberry32(1), idempotency_key=True, sleep=None)
         per_ref = lab.records.groupby("ref").size().to_dict()
     assert (plain.attempts, plain.ok, keyed.attempts, keyed.ok) == (2, True, 2, True)
     assert per_ref == {"plain": 2, "keyed": 1}
@@ -292,7 +292,7 @@ def test_retrying_everything_retries_a_422_four_times() -> None:
     from retrylab.lab.client import sender
     with LabServer() as lab:
         send = sender(lab.url + "/measurements", "POST")
-        right = RetryPolicy().run(send, "POST", Mulberry32(20260114))
+        right = RetryPolicy().run(send, "POST", Mulberry32(20260114), sleep=None)
         slept: list[int] = []
         blind = RetryPolicy(rule=retry_everything_rule).run(send, "POST",
                                                             Mulberry32(20260114), slept.append)

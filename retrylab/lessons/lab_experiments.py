@@ -184,7 +184,7 @@ def write_experiment(requests: int = 1000, drop_rate: float = 0.2, mode: str = "
             headers = {"Idempotency-Key": keys()} if use_keys else {}
             send = conn.sender("POST", "/measurements",
                                {"value": float(values[i]), "ref": f"{tag}{i}"}, headers)
-            result = policy.run(send, "POST", rng, None, idempotency_key=use_keys,
+            result = policy.run(send, "POST", rng, sleep=None, idempotency_key=use_keys,
                                 metrics=metrics)
             acknowledged += result.ok
             retried += sum(1 for a in result.history[:-1] if a.outcome.kind == "network")
