@@ -91,7 +91,8 @@ class VirtualTimeLoop(asyncio.SelectorEventLoop):
     ``asyncio.sleep`` returns at once with the clock one year on.
 
     Threads are refused: ``asyncio.to_thread`` (and ``run_in_executor`` with
-    the default executor) raises RuntimeError at once, because a thread's work
+    the default executor, which asyncio also uses for a DNS lookup) raises
+    RuntimeError at once, because a thread's work
     takes real time the virtual clock cannot wait for, so the order of events
     would depend on the machine. Do that work before or after, or stand for it
     with a coroutine that awaits ``asyncio.sleep``.
