@@ -251,7 +251,7 @@ def test_to_tenacity_has_an_async_form_equal_to_run_async() -> None:
         return await retrying(send)
 
     assert asyncio.run(main()).ok
-    want = RetryPolicy().run(iter(answers).__next__, "GET", Mulberry32(20260114))
+    want = RetryPolicy().run(iter(answers).__next__, "GET", Mulberry32(20260114), sleep=None)
     assert slept == list(want.waits)
 
 

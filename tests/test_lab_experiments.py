@@ -132,6 +132,21 @@ def test_same_seed_same_counts() -> None:
     assert write_experiment(300, 0.0, "unsafe", seed=9).duplicates == 0
 
 
+@pytest.mark.parametrize("mode", ["key", "lesson"])
+def test_a_second_run_on_the_same_lab_counts_its_own_writes(mode: str) -> None:
+    with LabServer("store", seed=5) as lab:
+        first = write_experiment(50, 0.2, mode, seed=9, lab=lab)
+        again = write_experiment(50, 0.2, mode, seed=9, lab=lab)
+        assert lab.record_count == first.stored + again.stored
+    # before: the same keys were replayed, nothing stored: stored=0 lost=50
+    # unacknowledged=-50 for 50 acknowledged writes
+    assert again.stored == again.writes - again.lost > 0 and again.duplicates == 0
+    assert again.lost == (0 if mode == "key" else again.lost) and again.unacknowledged >= 0
+    assert again.acknowledged + again.unacknowledged == again.writes - again.lost
+    assert min(again.series()) >= 0
+    assert first.series().tolist() == again.series().tolist()   # the same drops, seeded
+
+
 def test_write_experiment_checks_arguments() -> None:
     with pytest.raises(ValueError, match=r"mode='maybe' is out of range"):
         write_experiment(10, mode="maybe")
@@ -250,7 +265,7 @@ def test_the_loop_and_the_lab_log_through_the_retrylab_logger(caplog) -> None:
 
 def test_outcome_of_a_cancelled_run_is_never_retried() -> None:
     # the fourth kind of failure, for completeness: the loop stops on it at once
-    r = RetryPolicy().run(lambda: Outcome.cancelled("user left"), "GET", Mulberry32(1))
+    r = RetryPolicy().run(lambda: Outcome.cancelled("user left"), "GET", Mulberry32(1), sleep=None)
     assert (r.attempts, r.reason) == (1, StopReason.NOT_RETRYABLE)
 
 
@@ -262,11 +277,11 @@ def test_a_5xx_after_storing_duplicates_a_keyless_post_but_not_a_keyed_one() -> 
         url = lab.url + "/measurements"
         lab.script("POST", "/measurements", faults=["fail_after"])
         plain = RetryPolicy().run(sender(url, "POST", {"value": 1.5, "ref": "plain"}),
-                                  "POST", Mulberry32(1))
+                                  "POST", Mulberry32(1), sleep=None)
         lab.script("POST", "/measurements", faults=["fail_after"])
         keyed = RetryPolicy().run(sender(url, "POST", {"value": 1.5, "ref": "keyed"},
                                          {"Idempotency-Key": "k-1"}),
-                                  "POST", Mulberry32(1), idempotency_key=True)
+                                  "POST", Mulberry32(1), idempotency_key=True, sleep=None)
         per_ref = lab.records.groupby("ref").size().to_dict()
     assert (plain.attempts, plain.ok, keyed.attempts, keyed.ok) == (2, True, 2, True)
     assert per_ref == {"plain": 2, "keyed": 1}
@@ -277,7 +292,7 @@ def test_retrying_everything_retries_a_422_four_times() -> None:
     from retrylab.lab.client import sender
     with LabServer() as lab:
         send = sender(lab.url + "/measurements", "POST")
-        right = RetryPolicy().run(send, "POST", Mulberry32(20260114))
+        right = RetryPolicy().run(send, "POST", Mulberry32(20260114), sleep=None)
         slept: list[int] = []
         blind = RetryPolicy(rule=retry_everything_rule).run(send, "POST",
                                                             Mulberry32(20260114), slept.append)

@@ -559,7 +559,7 @@ check_three_failures(attempts, waits)
 
 # %% tags=["solution"]
 answers = iter([Outcome.http(503)] * 3 + [Outcome.success()])
-r = policy.run(lambda: next(answers), rng=Mulberry32(SEED))
+r = policy.run(lambda: next(answers), rng=Mulberry32(SEED), sleep=slept.append)
 attempts, waits = r.attempts, r.waits
 check_three_failures(attempts, waits)
 

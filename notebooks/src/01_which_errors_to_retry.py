@@ -690,27 +690,33 @@ rejected, lab.record_count - before
 # measurement and then fail before it answers. The lesson's rule retries 5xx
 # for every method, so a keyless POST can be doubled this way too. The lab's
 # `fail_after` fault does exactly that, once:
+# (`sleep=slept.append` records the waits instead of sleeping, so the cell is
+# instant; production code passes a real sleep, `lambda ms: time.sleep(ms / 1000)`.)
 
-# %% [markdown] tags=["tr"] en_hash="45c13fef"
+# %% [markdown] tags=["tr"] en_hash="b7f9414f"
 # Gerçek kopya riski, idempotent olmayan bir isteğin bir **ağ hatasından**
 # (yukarıda) ya da bir **5xx**'ten sonra yeniden denenmesidir: sunucu ölçümü
 # kaydedip yanıt vermeden önce başarısız olabilir. Dersin kuralı 5xx'i her
 # yöntem için yeniden dener; bu yüzden anahtarsız bir POST bu yolla da iki kez
 # kaydedilebilir. Laboratuvarın `fail_after` arızası tam olarak bunu, bir kez
-# yapar:
+# yapar: (`sleep=slept.append` beklemeleri uyumak yerine kaydeder, bu yüzden
+# hücre anında biter; üretim kodu gerçek bir bekleme verir:
+# `lambda ms: time.sleep(ms / 1000)`.)
 
 # %%
 lab.script("POST", "/measurements", faults=["fail_after"])
 before = lab.record_count
+slept = []
 r = RetryPolicy().run(sender(url, "POST", {"value": 1.5}), "POST",
-                      Mulberry32(SEED))
+                      Mulberry32(SEED), sleep=slept.append)
 r.attempts, r.outcome.label(), lab.record_count - before
 
 # %%
 lab.script("POST", "/measurements", faults=["fail_after"])
 before = lab.record_count
 keyed = sender(url, "POST", {"value": 1.5}, {"Idempotency-Key": keys()})
-r = RetryPolicy().run(keyed, "POST", Mulberry32(SEED), idempotency_key=True)
+r = RetryPolicy().run(keyed, "POST", Mulberry32(SEED), sleep=slept.append,
+                      idempotency_key=True)
 r.attempts, r.outcome.label(), lab.record_count - before
 
 # %% [markdown]

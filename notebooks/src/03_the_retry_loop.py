@@ -440,20 +440,29 @@ r.outcome.retry_after, r.reason.value
 #
 # **1. The attempt limit** prevents an endless loop. A station that stays down
 # (503 on every request) meets policies with 1 to 6 attempts:
+#
+# In this notebook `sleep=slept.append` records the waits instead of sleeping,
+# so the cells are instant; production code passes a real sleep,
+# `sleep=lambda ms: time.sleep(ms / 1000)` (`run` refuses to go without one).
 
-# %% [markdown] tags=["tr"] en_hash="3213bcea"
+# %% [markdown] tags=["tr"] en_hash="7dec8ccc"
 # ## Üç sınır
 #
 # **1. Deneme sayısı üst sınırı** sonsuz döngüyü engeller. Bir türlü ayağa
 # kalkmayan bir istasyon (her isteğe 503) 1 ile 6 arasında deneme yapan
 # politikalarla karşılaşıyor:
+#
+# Bu defterde `sleep=slept.append` beklemeleri uyumak yerine kaydeder, bu
+# yüzden hücreler anında biter; üretim kodu gerçek bir bekleme verir:
+# `sleep=lambda ms: time.sleep(ms / 1000)` (`run`, bekleme verilmeden çalışmaz).
 
 # %%
 lab.script("GET", "/stations", statuses=[503], cycle=True)
 down = sender(lab.url + "/stations")
 rows = {}
+slept = []
 for n in range(1, 7):
-    r = RetryPolicy(max_attempts=n).run(down, "GET", Mulberry32(SEED))
+    r = RetryPolicy(max_attempts=n).run(down, "GET", Mulberry32(SEED), sleep=slept.append)
     rows[n] = (r.attempts, list(r.waits), sum(r.waits))
 localized(pd.DataFrame.from_dict(
     rows, orient="index", columns=["attempts", "waits (ms)", "total wait (ms)"]))
@@ -472,7 +481,7 @@ localized(pd.DataFrame.from_dict(
 
 # %%
 budget = RetryPolicy(max_attempts=10, time_budget=3000)
-r = budget.run(down, "GET", Mulberry32(SEED))
+r = budget.run(down, "GET", Mulberry32(SEED), sleep=slept.append)
 r.attempts, list(r.waits), r.message
 
 # %% [markdown]
@@ -499,7 +508,7 @@ presets = {"user_triggered": RetryPolicy.user_triggered(),
            "background": RetryPolicy.background()}
 rows = {}
 for name, policy in presets.items():
-    r = policy.run(down, "GET", Mulberry32(SEED))
+    r = policy.run(down, "GET", Mulberry32(SEED), sleep=slept.append)
     rows[name] = (r.attempts, list(r.waits), sum(r.waits), r.reason.value)
 columns = ["attempts", "waits (ms)", "total wait (ms)", "stopped"]
 localized(pd.DataFrame.from_dict(rows, orient="index", columns=columns))
@@ -520,7 +529,8 @@ localized(pd.DataFrame.from_dict(rows, orient="index", columns=columns))
 # %%
 lab.script("GET", "/report", retry_after=30)
 for name, policy in presets.items():
-    r = policy.run(sender(lab.url + "/report"), "GET", Mulberry32(SEED))
+    r = policy.run(sender(lab.url + "/report"), "GET", Mulberry32(SEED),
+                   sleep=slept.append)
     print(f"{label(name):15} attempts={r.attempts} waits={list(r.waits)}")
 
 # %% [markdown]
@@ -657,7 +667,8 @@ metrics = RetryMetrics()
 rng = Mulberry32(SEED)
 policy = RetryPolicy.user_triggered()
 for _ in range(300):
-    policy.run(sender(flaky.url + "/measurements"), "GET", rng, metrics=metrics)
+    policy.run(sender(flaky.url + "/measurements"), "GET", rng, sleep=slept.append,
+               metrics=metrics)
 localized(metrics.summary())
 
 # %% [markdown]
@@ -710,7 +721,7 @@ logger.addHandler(handler)
 logger.setLevel(logging.DEBUG)
 with LabServer() as fresh:
     RetryPolicy().run(sender(fresh.url + "/measurements"), "GET",
-                      Mulberry32(SEED))
+                      Mulberry32(SEED), sleep=slept.append)
 logger.removeHandler(handler)
 logger.setLevel(logging.NOTSET)
 

@@ -68,20 +68,25 @@ from retrylab.viz.kit import show
 # press runs the retry loop of [notebook 03](03_the_retry_loop.ipynb) (4
 # attempts, full jitter; its attempt-limit table showed one such run). Every
 # attempt answers 503:
+# (`sleep=slept.append` records the waits instead of sleeping, so the cell is
+# instant; production code passes a real sleep, `lambda ms: time.sleep(ms / 1000)`.)
 
-# %% [markdown] tags=["tr"] en_hash="191349d3"
+# %% [markdown] tags=["tr"] en_hash="761f591a"
 # ## Neden devre kesici: yeniden deneme tek bir isteğin sorunudur
 #
 # Diyelim ki kullanıcı, istasyon çalışmıyorken "gönder" düğmesine beş kez basıyor
 # ve her basış [03 numaralı defterin](03_the_retry_loop.ipynb) yeniden deneme
 # döngüsünü çalıştırıyor (4 deneme, tam sarsıntı; o defterin deneme sayısı üst
 # sınırı tablosu böyle bir çalıştırmayı gösterdi). Her deneme 503 yanıtı alıyor:
+# (`sleep=slept.append` beklemeleri uyumak yerine kaydeder, bu yüzden hücre
+# anında biter; üretim kodu gerçek bir bekleme verir: `lambda ms: time.sleep(ms / 1000)`.)
 
 # %%
 policy = RetryPolicy(max_attempts=4,
                      backoff=Backoff(200, 2, 5000, jitter="full"))
 rng = Mulberry32(lesson.SEED)
-presses = [policy.run(lambda: Outcome.http(503), rng=rng)
+slept = []
+presses = [policy.run(lambda: Outcome.http(503), rng=rng, sleep=slept.append)
            for _ in range(5)]
 sum(r.attempts for r in presses), sum(sum(r.waits) for r in presses)
 

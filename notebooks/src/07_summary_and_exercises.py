@@ -146,16 +146,21 @@ deco = Backoff(200, 2, 5000, jitter="decorrelated").waits(rng)
 # **5. The server's Retry-After is compared with the computed wait and the
 # larger wins; besides an attempt limit, a total time budget bounds the
 # loop.**
+# (`sleep=slept.append` records the waits instead of sleeping, so the cell is
+# instant; production code passes a real sleep, `lambda ms: time.sleep(ms / 1000)`.)
 
-# %% [markdown] tags=["tr"] en_hash="9627340e"
+# %% [markdown] tags=["tr"] en_hash="7b4472ff"
 # **5. Sunucunun bildirdiği bekleme önerisi hesaplanan süreyle karşılaştırılır
 # ve büyük olan uygulanır; deneme sayısının yanında toplam süre bütçesi de
 # sınır koyar.** (Sunucunun bildirdiği öneri, `Retry-After` başlığıdır.)
+# (`sleep=slept.append` beklemeleri uyumak yerine kaydeder, bu yüzden hücre
+# anında biter; üretim kodu gerçek bir bekleme verir: `lambda ms: time.sleep(ms / 1000)`.)
 
 # %%
 policy = RetryPolicy(max_attempts=3, time_budget=3000)
+slept = []
 r = policy.run(lambda: Outcome.http(429, retry_after=2), "GET",
-               Mulberry32(SEED))
+               Mulberry32(SEED), sleep=slept.append)
 list(r.waits), r.reason.value
 
 # %% [markdown]

@@ -137,7 +137,7 @@ def check_give_up_reason(answer: Any) -> Feedback:
     if unanswered(answer):
         return prompt(_('a stop reason such as "max_attempts" (see StopReason)'))
     answers = iter([Outcome.http(503, retry_after=RETRY_AFTER_S)] * 5)
-    r = RetryPolicy.user_triggered().run(lambda: next(answers), "GET", Mulberry32(SEED))
+    r = RetryPolicy.user_triggered().run(lambda: next(answers), "GET", Mulberry32(SEED), sleep=None)
     text = as_text(answer)
     if text is not None:
         text = "_".join(text.replace("-", " ").split())
@@ -243,7 +243,7 @@ def check_refresh_policy(answer: Any) -> Feedback:
 
         def flaky(script: Iterator[Outcome] = script) -> Outcome:
             return next(script, Outcome.success([1]))
-        first = answer.run(flaky, "GET", rng)
+        first = answer.run(flaky, "GET", rng, sleep=None)
         if not first.ok and first.reason is StopReason.TIME_BUDGET:
             return wrong(_("{label}, against two 503s and then the data the time budget "
                            "stopped the loop after {attempts} attempt(s): a budget does not "
@@ -260,7 +260,7 @@ def check_refresh_policy(answer: Any) -> Feedback:
         def down(sends: list[int] = sends) -> Outcome:
             sends[0] += 1
             return Outcome.http(503) if sends[0] <= SEND_LIMIT else Outcome.cancelled()
-        second = answer.run(down, "GET", rng)
+        second = answer.run(down, "GET", rng, sleep=None)
         if sends[0] > SEND_LIMIT:
             return wrong(_("{label}, against a station that stays down the loop sent more "
                            "than {limit} requests: limit the attempts.")
