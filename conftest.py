@@ -4,7 +4,8 @@
 on two cores: the package's unit and property tests and doctests. What it leaves
 out is marked ``slow`` here, by what it is rather than one by one: every notebook
 run under nbval (five editions of each), and the test files that start a
-JupyterLab, a hub, a grader or a whole experiment (:data:`SLOW_FILES`). The
+JupyterLab, a hub, a grader or a whole experiment (:data:`SLOW_FILES`), and the
+few single tests that redraw every explorer in both languages (:data:`SLOW_TESTS`). The
 everyday set (``./run test``) runs both tiers.
 """
 
@@ -27,6 +28,18 @@ SLOW_FILES = frozenset({
 })
 
 
+#: Single tests that redraw every explorer, or start a kernel, in both languages.
+SLOW_TESTS = frozenset({
+    "test_a_step_draws_the_bytes_a_fresh_explorer_draws",
+    "test_a_kernel_that_shows_every_explorer_starts_no_process",
+    "test_every_lesson_figure_text_has_its_turkish",
+    "test_every_explorer_speaks_turkish",
+    "test_a_cached_setting_never_rendered_is_rendered_when_met_on_a_page",
+    "test_looking_later_gives_the_bytes_of_an_explorer_on_a_page_from_the_start",
+    "test_the_lab_is_imported_on_first_use",
+})
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "slow: left out of the quick tier (./run quick); the everyday set runs it")
@@ -35,5 +48,6 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         path = Path(str(item.path))
-        if path.suffix == ".ipynb" or path.name in SLOW_FILES:
+        name = getattr(item, "originalname", item.name)
+        if path.suffix == ".ipynb" or path.name in SLOW_FILES or name in SLOW_TESTS:
             item.add_marker(pytest.mark.slow)
