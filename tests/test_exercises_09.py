@@ -64,7 +64,7 @@ def test_a_function_that_never_returns_is_reported_not_waited_for(monkeypatch) -
     harness (a time limit, in a child process that ends with the verdict)."""
     import threading
 
-    from retrylab.exercises import _build_harness
+    from retrylab.exercises.build import harness as _build_harness
 
     monkeypatch.setattr(_build_harness, "TIME_LIMIT", 0.3)
     over = threading.Event()  # ends the loops the checker leaves behind, once judged

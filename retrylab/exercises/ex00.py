@@ -190,13 +190,3 @@ def check_longest_wait(longest: Any) -> Feedback:
                      .format(value=value))
     return wrong(_("{value} ms: each wait is at most its ceiling, min(5000, 200 x 2**n) for "
                    "retry n; add the ceilings of the three retries.").format(value=value))
-
-
-#: What each closed exercise's checker accepts, as the page could print it
-#: (tests/test_answers_hidden.py fails if one shows above its exercise).
-#: An empty tuple: a design or build-it exercise, which many answers pass (nothing
-#: one could copy from the page; tests/test_answers_hidden.py still requires the entry).
-ANSWERS: dict[str, tuple[str, ...]] = {
-    "check_three_failures": ("70, 184, 592", "[70, 184, 592]", "592"),
-    "check_longest_wait": ("1400", "1,400", "1 400"),
-}

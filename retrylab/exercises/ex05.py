@@ -21,7 +21,7 @@ from ..core.rng import Mulberry32
 from ..i18n import N_, _
 from ..lessons.mobile_code import kotlin_run
 from ..lessons.mobile_mistakes import LIFECYCLE_LOOPS, lifecycle_table, outage_cost
-from . import Feedback, as_wholes, prompt, right, shown, unanswered, wrong
+from . import Feedback, as_wholes, checker, prompt, right, shown, unanswered, wrong
 
 #: The failures exercise 1 of notebook 05 asks about, by label.
 FAILURES: dict[str, Outcome] = {
@@ -126,6 +126,7 @@ _FOUR_XX = {
 }
 
 
+@checker
 def check_retryable(answer: Any) -> Feedback:
     """Notebook 05, exercise 1: after which failures may a keyless POST be sent again?
 
@@ -185,6 +186,7 @@ def _numbers(answer: Any) -> list[float] | None:
     return [float(a) for a in answer]
 
 
+@checker
 def check_proportional_range(answer: Any) -> Feedback:
     """Notebook 05, exercise 2: the range of the wait before attempt 5 under the Kotlin jitter.
 
@@ -255,6 +257,7 @@ def check_proportional_range(answer: Any) -> Feedback:
                  .format(low=low, high=high, n=RANGE_RETRY))
 
 
+@checker
 def check_outage_policy(policy: Any) -> Feedback:
     """Notebook 05b: a background-sync policy that is cheap during a 10-minute outage.
 
@@ -336,6 +339,7 @@ _KEPT_SENDING = {
 }
 
 
+@checker
 def check_lifecycle(loops: Any) -> Feedback:
     """Notebook 05b: which loops kept sending after the app went to the background.
 
@@ -404,6 +408,7 @@ def _kotlin_waits(base: int = KOTLIN_BASE_MS) -> list[int]:
     return list(run.waits)
 
 
+@checker
 def check_kotlin_waits(waits: Any) -> Feedback:
     """Appendix A1: the three waits of ``executeWithRetry`` (base 1500 ms, lesson seed;
     the page's runs show the sample's base of 1000 ms).
@@ -460,17 +465,3 @@ def check_kotlin_waits(waits: Any) -> Feedback:
                    "[Outcome.success()], base_delay_ms=1500) and read .waits, or compute "
                    "int(1500 * 2**n * (0.5 + r)) with r from Mulberry32(SEED).")
                  .format(waits=shown(given)))
-
-
-#: What each closed exercise's checker accepts, as the page could print it
-#: (tests/test_answers_hidden.py fails if one shows above its exercise).
-ANSWERS: dict[str, tuple[str, ...]] = {
-    "check_kotlin_waits": ("1275", "2877", "7436"),
-    "check_retryable": ('{"429"}', "{'429'}", "only the 429", "429 only"),
-    "check_proportional_range": ("(4000, 12000)", "4000, 12000", "4000 to 12000",
-                                 "4000-12000", "12000 ms"),
-    "check_outage_policy": (),  # a design: many policies pass
-    "check_lifecycle": ("policy_detached, asyncio_port", "asyncio_port, policy_detached",
-                        "policy_detached and asyncio_port",
-                        "asyncio_port and policy_detached"),
-}

@@ -10,7 +10,7 @@ from ..i18n import _
 from ..sim.contention import contention
 from ..sim.fleet import outage_fleet
 from ..sim.layered import layered_calls
-from . import Feedback, as_number, as_whole, prompt, right, unanswered, wrong
+from . import Feedback, as_number, as_whole, checker, prompt, right, unanswered, wrong
 
 #: Exercise 1: the clients, the server's capacity per step, the attempts each client makes.
 CLIENTS, CAPACITY, ATTEMPTS = 1000, 100, 8
@@ -26,6 +26,7 @@ def _jitter_served() -> int:
     return outage_fleet("full", capacity=CAPACITY).run().served
 
 
+@checker
 def check_wave_capacity(served: Any) -> Feedback:
     """Clients served without jitter when the server handles 100 per step, not 50.
 
@@ -81,6 +82,7 @@ def check_wave_capacity(served: Any) -> Feedback:
                    "{rest} give up.").format(served=want, rest=1000 - want))
 
 
+@checker
 def check_layered(calls: Any) -> Feedback:
     """Calls reaching the bottom service per user request: 4 layers of 3 attempts, bottom down.
 
@@ -149,6 +151,7 @@ def _successes_to_recover() -> int:
     return n
 
 
+@checker
 def check_throttle_recovery(successes: Any) -> Feedback:
     """Successes needed before gRPC throttling allows retries again, starting from 0 tokens.
 
@@ -213,6 +216,7 @@ def _calls() -> tuple[float, float]:
             contention(RATIO_CLIENTS, "full").calls)
 
 
+@checker
 def check_jitter_calls_ratio(ratio: Any) -> Feedback:
     """How many times more calls plain exponential backoff makes than full jitter, 150 clients.
 
@@ -266,15 +270,3 @@ def check_jitter_calls_ratio(ratio: Any) -> Feedback:
     return right(_("{exponential} calls against {full}: full jitter does {ratio}x less work "
                    "({share} of it).").format(exponential=f"{e:.0f}", full=f"{f:.0f}",
                                               ratio=f"{want:.2f}", share=f"{1 / want:.2f}"))
-
-
-#: What each closed exercise's checker accepts, as the page could print it
-#: (tests/test_answers_hidden.py fails if one shows above its exercise).
-#: An empty tuple: a design or build-it exercise, which many answers pass (nothing
-#: one could copy from the page; tests/test_answers_hidden.py still requires the entry).
-ANSWERS: dict[str, tuple[str, ...]] = {
-    "check_wave_capacity": ("400 served", "served 400", "400 of 1000"),
-    "check_layered": ("81", "3 x 3 x 3 x 3", "3 × 3 × 3 × 3"),
-    "check_throttle_recovery": ("51", "51 successes"),
-    "check_jitter_calls_ratio": ("2.70", "2.7", "2.70x", "0.37"),
-}

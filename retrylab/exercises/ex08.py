@@ -17,7 +17,7 @@ from ..core.outcome import Outcome, decide
 from ..core.policy import RetryPolicy
 from ..core.production import production_rule
 from ..i18n import _, number
-from . import Feedback, as_number, prompt, right, shown, unanswered, wrong
+from . import Feedback, as_number, checker, prompt, right, shown, unanswered, wrong
 
 #: Notebook 07's capstone policy, with the rule production code should use.
 SHIPPED = RetryPolicy(max_attempts=5, backoff=Backoff(5000, 3, 60_000, jitter="full"),
@@ -37,6 +37,7 @@ def _blank(value: Any) -> bool:
     return value is Ellipsis or (isinstance(value, (set, frozenset)) and Ellipsis in value)
 
 
+@checker
 def check_urllib3_retry(retry: Any) -> Feedback:
     """Judge a hand-written ``urllib3.util.Retry`` against :data:`SHIPPED`.
 
@@ -140,6 +141,7 @@ def check_urllib3_retry(retry: Any) -> Feedback:
                    "it has no time budget."))
 
 
+@checker
 def check_keyless_post(answer: Any) -> Feedback:
     """Which of :data:`POST_FAILURES` does the production rule retry for a keyless POST?
 
@@ -183,6 +185,7 @@ def _label_set(answer: Any) -> set[str] | Feedback:
     return got
 
 
+@checker
 def check_rules_disagree(answer: Any) -> Feedback:
     """On which of :data:`POST_FAILURES` do the lesson's rule and the production rule
     disagree for a keyless POST? (The notebook states what the production rule retries;
@@ -227,15 +230,5 @@ def check_rules_disagree(answer: Any) -> Feedback:
     return wrong(_("{label}: the production rule retries it ({reason}), the lesson's rule "
                    "does not.").format(label=label, reason=production_rule(
                        POST_FAILURES[label], "POST").reason))
-
-
-#: What each closed exercise's checker accepts, as the page could print it
-#: (tests/test_answers_hidden.py fails if one shows above its exercise).
-ANSWERS: dict[str, tuple[str, ...]] = {
-    "check_rules_disagree": ("408, 500, 501, 503",),
-    "check_urllib3_retry": ("7.5", "backoff_factor=7.5", "408, 429, 500, 502, 503, 504",
-                            "408, 429, 500, 502, 503 and 504"),
-}
-
 __all__ = ["POST_FAILURES", "SHIPPED", "check_keyless_post", "check_rules_disagree",
            "check_urllib3_retry"]
