@@ -17,12 +17,15 @@ import functools
 import html
 import inspect
 import math
+import threading
 from collections.abc import Callable, Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, TypeVar, cast
 
 import numpy as np
 
+from ..core.backoff import Backoff
+from ..core.policy import RetryPolicy
 from ..i18n import _, pgettext
 from . import pristine, stop
 
@@ -205,6 +208,26 @@ def as_text(answer: Any) -> str | None:
     return answer.strip().lower() if isinstance(answer, str) else None
 
 
+def plain_policy(policy: RetryPolicy) -> RetryPolicy:
+    """A plain copy of a student's policy, safe to simulate: a ``RetryPolicy`` and
+    ``Backoff`` of the exact classes (a subclass's methods are left behind) with the
+    same settings, its ``rule`` (the student's code) run under
+    :func:`retrylab.exercises.stop.guarded`, even in a simulation's worker thread.
+
+    >>> p = plain_policy(RetryPolicy(max_attempts=3, rule=lambda o, m, k: False))
+    >>> type(p) is RetryPolicy, p.max_attempts, p.rule(None, "GET", False)
+    (True, 3, False)
+    """
+    settings = {f.name: getattr(policy, f.name) for f in fields(RetryPolicy)}
+    backoff = settings.get("backoff")
+    if isinstance(backoff, Backoff):
+        settings["backoff"] = Backoff(**{f.name: getattr(backoff, f.name)
+                                         for f in fields(Backoff) if f.init})
+    if settings.get("rule") is not None:
+        settings["rule"] = stop.guarded(settings["rule"])
+    return RetryPolicy(**settings)
+
+
 F = TypeVar("F", bound=Callable[..., Feedback])
 
 
@@ -241,6 +264,7 @@ def judge(fn: Callable[..., Feedback], args: tuple[Any, ...],
           kwargs: dict[str, Any]) -> Feedback:
     """``fn(*args, **kwargs)`` under the engine's guarantees (see :func:`checker`)."""
     changed = pristine.restore()
+    threads = set(threading.enumerate())
     verdict: Feedback | None = None
     error: BaseException | None = None
     try:
@@ -261,6 +285,8 @@ def judge(fn: Callable[..., Feedback], args: tuple[Any, ...],
                         .format(megabytes=stop.MEMORY_LIMIT // 2 ** 20))
     except BaseException as e:  # SystemExit, KeyboardInterrupt and the rest: a verdict
         error = e
+    if verdict is None or not verdict.correct:
+        stop.settle(threads)
     changed += [name for name in pristine.restore() if name not in changed]
     if changed:
         return wrong(_("your answer changed {names} in retrylab: the check put it back as "
@@ -292,3 +318,6 @@ def _described(error: BaseException | None) -> str:
     except BaseException:  # an exception whose str fails or loops
         text = "?"
     return f"{type(error).__name__}: {text[:200]}"
+
+
+pristine.capture()   # the package as imported: what restore() puts back

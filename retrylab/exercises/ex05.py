@@ -21,7 +21,7 @@ from ..core.rng import Mulberry32
 from ..i18n import N_, _
 from ..lessons.mobile_code import kotlin_run
 from ..lessons.mobile_mistakes import LIFECYCLE_LOOPS, lifecycle_table, outage_cost
-from . import Feedback, as_wholes, checker, prompt, right, shown, unanswered, wrong
+from . import Feedback, as_wholes, checker, plain_policy, prompt, right, shown, unanswered, wrong
 
 #: The failures exercise 1 of notebook 05 asks about, by label.
 FAILURES: dict[str, Outcome] = {
@@ -278,6 +278,7 @@ def check_outage_policy(policy: Any) -> Feedback:
         return wrong(_("policy={value}: build a RetryPolicy(max_attempts=..., "
                        "backoff=Backoff(...), time_budget=...).")
                      .format(value=f"{policy!r:.60}"))
+    policy = plain_policy(policy)
     try:
         cost = outage_cost(policy)
     except Exception as e:  # never raise at the student

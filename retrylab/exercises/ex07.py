@@ -22,7 +22,7 @@ from ..i18n import NP_, _, pgettext
 from ..lessons.audit import audit
 from ..sim.fleet import Fleet
 from ..sim.fleetresult import FleetResult
-from . import Feedback, checker, prompt, right, unanswered, wrong
+from . import Feedback, checker, plain_policy, prompt, right, unanswered, wrong
 
 #: (what, limit): at least 99% served, at most 3 requests per phone, the server
 #: overloaded for at most 20 steps after it is back, every phone done by 90 s.
@@ -110,6 +110,7 @@ def check_capstone(policy: Any) -> Feedback:
     if not isinstance(policy, RetryPolicy):
         return wrong(_("policy={value}: build a RetryPolicy(...), not a {kind}.")
                      .format(value=f"{policy!r:.60}", kind=type(policy).__name__))
+    policy = plain_policy(policy)
     unit = _unit_slip(policy)
     if unit is not None:
         return wrong(unit)

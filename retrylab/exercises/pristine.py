@@ -64,10 +64,14 @@ class _Owner:
 
 _owners: list[_Owner] = []
 _seen: set[str] = set()
+_modules = [0]   #: how many modules sys.modules held at the last capture
 
 
 def _capture() -> None:
     """Capture every retrylab module not seen yet, and the classes it defines."""
+    if len(sys.modules) == _modules[0]:
+        return
+    _modules[0] = len(sys.modules)
     for name, module in list(sys.modules.items()):
         if name in _seen or not (name == "retrylab" or name.startswith("retrylab.")):
             continue
@@ -96,4 +100,6 @@ def restore() -> list[str]:
     return names
 
 
-_capture()
+def capture() -> None:
+    """Capture the modules loaded by now (retrylab.exercises calls it once defined)."""
+    _capture()

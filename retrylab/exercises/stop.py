@@ -16,9 +16,10 @@ running once the verdict is given.
   The previous handler, timer and trace are put back after.
 - **a fallback where signals cannot be used** (another thread, or no ``SIGALRM``, as on
   Windows): a :func:`sys.settrace` hook on the calling thread checks the deadline at
-  every line of code outside this package. It is weaker: it cannot interrupt
-  ``time.sleep`` or one long C call, and an answer that calls ``sys.settrace(None)``
-  turns it off. Nothing is started in either case: no thread, no process.
+  every line and instruction of code outside this package (slow, but only there). It
+  is weaker: it cannot interrupt ``time.sleep`` or one long C call, and an answer that
+  calls ``sys.settrace(None)`` turns it off. Nothing is started in either case: no
+  thread, no process.
 - **a memory bound** where the kernel offers one (``RLIMIT_AS``, Linux): the soft
   limit of the process's address space is lowered to its size now plus
   :data:`MEMORY_LIMIT` bytes for the block and put back after, so an allocation beyond
@@ -35,6 +36,9 @@ kernel, is the grading sandbox's job.
 45
 >>> active() is None
 True
+
+:func:`guarded` wraps a student's function that library code calls (a policy's
+``rule``, maybe in a worker thread): each call runs under its own watch.
 """
 
 from __future__ import annotations
@@ -45,7 +49,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -113,12 +117,18 @@ class Watch:
         self.call_deadline = math.inf
 
 
-_active: Watch | None = None
+#: The watch of the block each thread runs now, by thread id.
+_watches: dict[int, Watch] = {}
 
 
 def active() -> Watch | None:
-    """The watch of the block running now, if any."""
-    return _active
+    """The watch of the block this thread runs now, if any."""
+    return _watches.get(threading.get_ident())
+
+
+def _main_watch() -> Watch | None:
+    main = threading.main_thread().ident
+    return None if main is None else _watches.get(main)
 
 
 def _spared(frame: FrameType) -> bool:
@@ -127,15 +137,17 @@ def _spared(frame: FrameType) -> bool:
 
 def _raise_everywhere(frame: FrameType | None) -> None:
     """From now on every instruction of the student's frames raises :class:`Stopped`."""
+    watch = _main_watch()
+
     def local(f: FrameType, event: str, arg: Any) -> Any:
-        if _active is None or _active.done:
+        if watch is None or watch.done:
             return None
-        raise Stopped(_active.stopped or "check")
+        raise Stopped(watch.stopped or "check")
 
     def hook(f: FrameType, event: str, arg: Any) -> Any:
-        if _active is None or _active.done or _spared(f):
+        if watch is None or watch.done or _spared(f):
             return None
-        raise Stopped(_active.stopped or "check")
+        raise Stopped(watch.stopped or "check")
 
     sys.settrace(hook)
     while frame is not None and _spared(frame):   # the package's code it called
@@ -147,7 +159,7 @@ def _raise_everywhere(frame: FrameType | None) -> None:
 
 
 def _on_tick(signum: int, frame: FrameType | None) -> None:
-    watch = _active
+    watch = _main_watch()
     if watch is None or watch.done:
         return
     what = watch.expired(time.monotonic())
@@ -171,6 +183,7 @@ def _tracer(watch: Watch) -> Any:
     def on_call(frame: FrameType, event: str, arg: Any) -> Any:
         if watch.done or _spared(frame):
             return None
+        frame.f_trace_opcodes = True   # a loop on one line has no line events
         return local(frame, event, arg)
     return on_call
 
@@ -229,10 +242,11 @@ def watched(limit: float) -> Iterator[Watch]:
     ...     print("stopped:", e.what)
     stopped: check
     """
-    global _active
-    if _active is not None:
-        yield _active
+    outer = active()
+    if outer is not None:
+        yield outer
         return
+    me = threading.get_ident()
     watch = Watch(time.monotonic() + limit)
     trace = sys.gettrace()
     memory = _bound_memory()
@@ -246,7 +260,7 @@ def watched(limit: float) -> Iterator[Watch]:
         watch.mode = "trace"
         sys.settrace(_tracer(watch))
     watch.trace = sys.gettrace()
-    _active = watch
+    _watches[me] = watch
     try:
         yield watch
     finally:
@@ -256,7 +270,7 @@ def watched(limit: float) -> Iterator[Watch]:
                     signal.setitimer(signal.ITIMER_REAL, 0, 0)
                 watch.done = True
                 _barrier()
-                _active = None
+                _watches.pop(me, None)
                 sys.settrace(trace)
                 if watch.mode == "signal":
                     signal.signal(signal.SIGALRM, old_handler)
@@ -268,3 +282,44 @@ def watched(limit: float) -> Iterator[Watch]:
                 break
             except Stopped:
                 continue
+
+
+#: Seconds one call of a student's function wrapped by :func:`guarded` may take.
+CALL_LIMIT = 3.0
+
+
+def guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn`` whose every call runs under :func:`watched` (:data:`CALL_LIMIT` seconds),
+    in whichever thread calls it: for a student's function handed to library code that
+    may call it from a worker thread (there the trace fallback stops a Python loop).
+
+    >>> import time
+    >>> def slow(x):
+    ...     while True:
+    ...         pass
+    >>> import retrylab.exercises.stop as stop
+    >>> stop.CALL_LIMIT = 0.1
+    >>> try:
+    ...     guarded(slow)(1)
+    ... except Stopped:
+    ...     print("stopped")
+    stopped
+    >>> stop.CALL_LIMIT = 3.0
+    """
+    def call(*args: Any, **kwargs: Any) -> Any:
+        main = _main_watch()   # no longer than the check that runs it
+        left = CALL_LIMIT if main is None else main.check_deadline - time.monotonic()
+        with watched(max(0.01, min(CALL_LIMIT, left))):
+            return fn(*args, **kwargs)
+    return call
+
+
+def settle(before: set[threading.Thread], timeout: float = 2.0) -> None:
+    """Wait, bounded, until the threads started since ``before`` have ended (a worker
+    whose guarded student code was stopped needs a moment to unwind), so nothing of
+    the answer runs after its verdict."""
+    deadline = time.monotonic() + timeout
+    while (time.monotonic() < deadline
+           and any(t not in before and t is not threading.current_thread()
+                   for t in threading.enumerate())):
+        time.sleep(0.005)

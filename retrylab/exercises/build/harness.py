@@ -197,7 +197,7 @@ def tripwires(session: Session, entry_points: Sequence[tuple[type, str]]) -> Ite
     """Wrap ``entry_points`` (a class and one of its methods) for the check: a call
     while the student's code runs is recorded in ``session.delegated``; the checker's
     own calls pass through. The methods are put back after."""
-    saved: list[tuple[type, str, Any]] = []
+    saved: list[tuple[type, str, Any, Any]] = []
     for owner, name in entry_points:
         original = vars(owner).get(name)
         if not isinstance(original, FunctionType):
@@ -209,13 +209,14 @@ def tripwires(session: Session, entry_points: Sequence[tuple[type, str]]) -> Ite
                 session.delegated = __label
             return __original(*args, **kwargs)
         functools.update_wrapper(tripwire, original)
-        saved.append((owner, name, original))
+        saved.append((owner, name, original, tripwire))
         setattr(owner, name, tripwire)
     try:
         yield
     finally:
-        for owner, name, original in saved:
-            setattr(owner, name, original)
+        for owner, name, original, tripwire in saved:
+            if vars(owner).get(name) is tripwire:   # else the answer patched it: named
+                setattr(owner, name, original)      # and put back by the check's engine
 
 
 def reaches(fn: Any, forbidden: Sequence[Any]) -> str:
