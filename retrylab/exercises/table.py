@@ -77,7 +77,8 @@ class Exercise:
 
     ``early`` mistakes are judged on the answer read as any number (``as_number``),
     before ``read``: a share for a count, tokens for requests. ``show`` writes the
-    answer into a message as ``{got}``.
+    answer into a message as ``{got}`` (and ``{value}``); ``quote`` and ``quote_early``
+    quote the raw answer as ``{value}`` in the unreadable and the early messages.
     """
 
     asks: str
@@ -92,6 +93,9 @@ class Exercise:
     equal: Callable[[Any, Any], bool] = operator.eq
     show: Callable[[Any], Any] = lambda got: got
     fields: Callable[[Inputs, Any], Mapping[str, Any]] | None = None
+    #: How an unreadable answer, and one an early mistake names, are quoted as {value}.
+    quote: Callable[[Any], str] = lambda answer: _clipped(answer, 60)
+    quote_early: Callable[[Any, float], str] = lambda answer, number: f"{number:g}"
 
 
 def _clipped(answer: Any, width: int) -> str:
@@ -114,13 +118,14 @@ def judge(exercise: Exercise, answer: Any) -> Feedback:
     if number is not None:
         for m in exercise.early:
             if m.matches(number, fields, exercise.equal):
-                return wrong(m.hint(number, {**fields, "value": f"{number:g}"}))
+                return wrong(m.hint(number, {**fields,
+                                             "value": exercise.quote_early(answer, number)}))
     got = exercise.read(answer)
     if got is None:
-        return wrong(_(exercise.unreadable).format(value=_clipped(answer, 60)))
+        return wrong(_(exercise.unreadable).format(value=exercise.quote(answer)))
     if exercise.equal(got, want):
         return right(_(exercise.right).format(**fields))
-    shown_got = {**fields, "got": exercise.show(got)}
+    shown_got = {**fields, "got": exercise.show(got), "value": exercise.show(got)}
     for m in exercise.mistakes:
         if m.matches(got, fields, exercise.equal):
             return wrong(m.hint(got, shown_got))
