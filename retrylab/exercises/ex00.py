@@ -34,10 +34,6 @@ LOOP_BACKOFF = Backoff(200, 2, 5000, jitter="full")
 @checker
 def check_three_failures(attempts: Any, waits: Any) -> Feedback:
     """Three 503s then success, four attempts allowed, lesson seed.
-
-    >>> check_three_failures(4, [70, 184, 592])
-    Correct: 4 attempts, waits [70, 184, 592]: the third wait (retry n = 2, before attempt 4)
-    draws from an 800 ms ceiling.
     """
     if unanswered(attempts) or unanswered(waits):
         return prompt(_("the number of attempts and the list of waits in ms"))

@@ -31,9 +31,6 @@ from . import (
 @checker
 def check_ceilings(ceilings: Any) -> Feedback:
     """The first five ceilings for base 300 ms, factor 3, cap 10 s.
-
-    >>> check_ceilings([300, 900, 2700, 8100, 10000])
-    Correct: 300, 900, 2700, 8100, then 24300 capped to 10000 ms.
     """
     if unanswered(ceilings):
         return prompt(_("a list of five waits in ms, e.g. [300, ...]"))
@@ -105,9 +102,6 @@ def _full_jitter_alone() -> list[int]:
 @checker
 def check_full_jitter_alone(waits: Any) -> Feedback:
     """The first three full-jitter waits from a fresh generator used by nobody else.
-
-    >>> check_full_jitter_alone([70, 184, 592]).correct
-    True
     """
     if unanswered(waits):
         return prompt(_("a list of three waits in ms"))
@@ -135,8 +129,6 @@ def check_full_jitter_second(waits: Any) -> Feedback:
     in each row, on one generator; swap the two calls and full jitter gets
     draws 2, 4 and 6.
 
-    >>> check_full_jitter_second([92, 351, 530]).correct
-    True
     >>> check_full_jitter_second([70, 296, 780]).message.split(":")[0]
     'waits=[70, 296, 780] are the table as printed'
     """
@@ -221,8 +213,6 @@ def _second_slips(want: list[int]) -> dict[tuple[int, ...], str]:
 def check_quarter_width(width: Any) -> Feedback:
     """A bucket width (ms) at which the lesson's 24 jittered clients peak at exactly 6.
 
-    >>> check_quarter_width(100)
-    Correct: with 100 ms buckets the peak is 6 of 24: a quarter, as the lesson says.
     >>> check_quarter_width(200).correct
     False
     """
@@ -306,9 +296,6 @@ def check_herd_attempt4(peak: Any) -> Feedback:
     """The jittered peak per 200 ms for the lesson's 24 clients waiting for their fourth
     retry (n = 3, ceiling 1600 ms, the wait before attempt 5): ``herd_data(retry=3)``,
     its ``retry`` counted from 0 as notebook 00 defines it.
-
-    >>> check_herd_attempt4(6)
-    Correct: 6 of 24 per 200 ms: the ceiling is 1600 ms, so eight buckets share them.
     """
     if unanswered(peak):
         return prompt(_("the largest number of clients in one 200 ms bucket"))

@@ -38,9 +38,6 @@ def _never_reopens(threshold: int) -> tuple[int, int]:
 @checker
 def check_threshold_two(sent: Any, blocked: Any) -> Feedback:
     """The lesson's nine events with threshold 2 (cooldown 5000 ms): sent and blocked.
-
-    >>> check_threshold_two(5, 4)
-    Correct: 5 sent, 4 blocked: the breaker opens at 200 ms, so 600 ms is blocked too.
     """
     if unanswered(sent) or unanswered(blocked):
         return prompt(_("two whole numbers: requests sent and requests blocked"))
@@ -93,10 +90,6 @@ def check_threshold_two(sent: Any, blocked: Any) -> Feedback:
 @checker
 def check_blocked_times(times: Any) -> Feedback:
     """Which of the lesson's events are blocked when the cooldown is 2000 ms?
-
-    >>> check_blocked_times([900, 1500])
-    Correct: only 900 and 1500 ms: at 8000 ms exactly 2000 ms have passed since the
-    breaker reopened at 6000, and a cooldown that is over lets the trial through.
     """
     if unanswered(times):
         return prompt(_("a list of event times in ms, e.g. [900]"))
@@ -158,10 +151,6 @@ def check_retry_in(seconds: Any) -> Feedback:
     breaker's answer, 4100 ms.)
 
     Whole seconds, rounded so that the "try again" button works when they are up.
-
-    >>> check_retry_in(7)
-    Correct: retry_in is 6600 ms (opened at 600, cooldown 7500), so say 7 s: after 6 s
-    the button would still do nothing.
     """
     if unanswered(seconds):
         return prompt(_("a whole number of seconds"))

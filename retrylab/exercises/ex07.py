@@ -169,9 +169,6 @@ def quiz_table() -> pd.DataFrame:
 @checker
 def check_quiz(passing: Any) -> Feedback:
     """Which of :data:`QUIZ` pass :func:`~retrylab.audit.audit` for a GET a user waits on.
-
-    >>> check_quiz({"A", "E"})
-    Correct: A and E pass; B has too many attempts, C no time budget, D no jitter.
     """
     if unanswered(passing):
         return prompt(_('a set of letters such as {"A", "B"}'))

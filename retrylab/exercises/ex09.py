@@ -65,10 +65,6 @@ FAILURE_RATE_CASES: tuple[tuple[list[bool], int], ...] = (
 @checker
 def check_failure_rate(fn: Any) -> Feedback:
     """``fn(failed, minimum)``: the percent of failures in the window, -1 below ``minimum`` calls.
-
-    >>> check_failure_rate(lambda failed, minimum: -1.0 if len(failed) < max(1, minimum)
-    ...                    else 100.0 * sum(failed) / len(failed))
-    Correct: 50% for the example, -1 below the minimum number of calls, as resilience4j.
     """
     return _check_function(fn, "failure_rate(failed, minimum)", _failure_rate_battery)
 
@@ -127,9 +123,6 @@ SRE_CASES: tuple[tuple[int, int, float], ...] = (
 @checker
 def check_sre_probability(fn: Any) -> Feedback:
     """``fn(requests, accepts, k)``: the SRE book's client-side rejection probability.
-
-    >>> check_sre_probability(lambda r, a, k: max(0, (r - k * a) / (r + 1)))
-    Correct: max(0, (requests - K * accepts) / (requests + 1)): 0.364 for the example.
     """
     return _check_function(fn, "reject_probability(requests, accepts, k)", _sre_battery)
 
@@ -207,10 +200,6 @@ def check_hedged_latency(fn: Any) -> Feedback:
 
     ``first`` and ``second`` are how long each copy would take; the second is
     sent only if the first has not answered by ``delay``.
-
-    >>> check_hedged_latency(lambda first, second, delay:
-    ...                      first if first <= delay else min(first, delay + second))
-    Correct: 80 ms for the example: the copy sent at 50 ms answers after 30 more.
     """
     return _check_function(fn, "hedged_latency(first, second, delay)", _hedge_battery)
 
@@ -272,8 +261,6 @@ def check_recovering_settings(settings: Any) -> Feedback:
     tips the default settings (timeout 1000 ms, 3 retries, no budget) into a
     metastable state. Keep at least 2 retries and find settings that recover.
 
-    >>> check_recovering_settings({"timeout": 1000, "retries": 3, "budget": 0.1})
-    Correct: recovers 10.0 s after the spike; at the end: load 1.00x the users', goodput 100%.
     >>> check_recovering_settings({"timeout": 1000, "retries": 3, "budget": None}).correct
     False
     """
