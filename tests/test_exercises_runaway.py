@@ -1,9 +1,11 @@
 """A runaway answer is stopped with its verdict: no thread or process is left, the CPU rests.
 
-The build checkers run the student's code in a thread whose Python frames are traced
-(sys.settrace): when a call exceeds the time limit the verdict says so, and the next
-line (or instruction) the student's code runs raises, so it ends with its verdict. No
-process is started, so nothing forks a threaded kernel (deprecated from Python 3.12).
+The checkers run the student's code under one stop (retrylab.exercises.stop): in the
+main thread a SIGALRM timer raises into the code past its time limit, again at every
+tick, so a Python loop, a sleep, a loop that turned the trace off and one that
+swallows the first stop all end with their verdict. No thread or process is started
+(the old watcher thread, "retrylab-build-check", is gone: check_threads() asserts none
+appears).
 """
 
 from __future__ import annotations
