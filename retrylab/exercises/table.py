@@ -96,6 +96,8 @@ class Exercise:
     #: How an unreadable answer, and one an early mistake names, are quoted as {value}.
     quote: Callable[[Any], str] = lambda answer: _clipped(answer, 60)
     quote_early: Callable[[Any, float], str] = lambda answer, number: f"{number:g}"
+    #: The answer's own name in the messages (``seconds={seconds}``), besides {value}.
+    named: str = "value"
 
 
 def _clipped(answer: Any, width: int) -> str:
@@ -118,14 +120,17 @@ def judge(exercise: Exercise, answer: Any) -> Feedback:
     if number is not None:
         for m in exercise.early:
             if m.matches(number, fields, exercise.equal):
-                return wrong(m.hint(number, {**fields,
-                                             "value": exercise.quote_early(answer, number)}))
+                quoted = exercise.quote_early(answer, number)
+                return wrong(m.hint(number, {**fields, "value": quoted,
+                                             exercise.named: quoted}))
     got = exercise.read(answer)
     if got is None:
-        return wrong(_(exercise.unreadable).format(value=exercise.quote(answer)))
+        quoted = exercise.quote(answer)
+        return wrong(_(exercise.unreadable).format(**{"value": quoted, exercise.named: quoted}))
     if exercise.equal(got, want):
         return right(_(exercise.right).format(**fields))
-    shown_got = {**fields, "got": exercise.show(got), "value": exercise.show(got)}
+    shown_got = {**fields, "got": exercise.show(got), "value": exercise.show(got),
+                 exercise.named: exercise.show(got)}
     for m in exercise.mistakes:
         if m.matches(got, fields, exercise.equal):
             return wrong(m.hint(got, shown_got))
