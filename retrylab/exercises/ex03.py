@@ -32,12 +32,8 @@ PAIRS: tuple[tuple[int, float | None], ...] = ((184, 2), (2600, 2), (70, None), 
 PATIENCE_MS = 500
 
 
-def loop_waits(pairs: tuple[tuple[int, float | None], ...] = PAIRS) -> list[int]:
-    """The loop's wait for each pair: ``max(backoff, Retry-After x 1000)``.
-
-    >>> loop_waits()
-    [2000, 2600, 70, 900]
-    """
+def _loop_waits(pairs: tuple[tuple[int, float | None], ...] = PAIRS) -> list[int]:
+    """The loop's wait for each pair: ``max(backoff, Retry-After x 1000)``."""
     return [max(b, Outcome.http(503, retry_after=ra).retry_after_ms) for b, ra in pairs]
 
 
@@ -82,7 +78,7 @@ def check_waits(answer: Any) -> Feedback:
     if unanswered(answer):
         return prompt(_("a list of four waits in ms, such as [1, 2, 3, 4]"))
     got = as_wholes(answer)
-    want = loop_waits()
+    want = _loop_waits()
     numbers = as_numbers(answer)
     if got is None and numbers is not None and [js_round(x * 1000) for x in numbers] == want:
         return wrong(_("answer={answer}: those are seconds; give each wait in ms.")
@@ -120,7 +116,7 @@ def check_waits(answer: Any) -> Feedback:
                                  have=have))
     return right(_("{waits}: the larger of the backoff and Retry-After each time; the "
                    "server's suggestion raises a short wait but never shortens a long "
-                   "one.").format(waits=loop_waits()))
+                   "one.").format(waits=_loop_waits()))
 
 
 @checker
