@@ -24,7 +24,7 @@ from . import (
     unanswered,
     wrong,
 )
-from .table import Exercise, Mistake, judge
+from .table import Exercise, Mistake, judge, sealed
 
 #: The notebook's first loop (four attempts, full jitter): exercises 1 and 2.
 LOOP_ATTEMPTS = 4
@@ -100,6 +100,11 @@ def _draws_times(waits: int, shift: int = 0, skip: int = 0) -> list[int]:
     return [js_round(rng() * LOOP_BACKOFF.ceiling(n + shift)) for n in range(waits)]
 
 
+#: Exercise 3's answer, stored as a salted digest (table.sealed), not as the number.
+_WHICH_SALT = "retrylab ex00 which notebook"
+_WHICH_NOTEBOOK = "9c21fbdf39c6a683fdf5199cb4b9a831f61bd4814a48b614533a98e7c0f3cace"
+
+
 @checker
 def check_which_notebook(notebook: Any) -> Feedback:
     """The notebook on which failures are retried.
@@ -113,7 +118,7 @@ def check_which_notebook(notebook: Any) -> Feedback:
     if number is None:
         return wrong(_("notebook={notebook}: give the notebook's number as a whole number, "
                        "such as 2.").format(notebook=shown(notebook)))
-    if number == 1:
+    if sealed(_WHICH_SALT, number) == _WHICH_NOTEBOOK:
         return right(_("notebook 01: a timeout leaves it unknown whether the server acted, "
                        "so a POST is retried only with an idempotency key."))
     return wrong(_("notebook={notebook}: that one is about something else; look for the "

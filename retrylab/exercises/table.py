@@ -28,6 +28,7 @@ Try again: 27 is three layers. There is a fourth retrying layer now.
 
 from __future__ import annotations
 
+import hashlib
 import operator
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -36,7 +37,7 @@ from typing import Any
 from ..i18n import _
 from . import Feedback, as_number, as_whole, prompt, right, unanswered, wrong
 
-__all__ = ["Exercise", "Mistake", "as_whole", "judge"]
+__all__ = ["Exercise", "Mistake", "as_whole", "judge", "sealed"]
 
 Inputs = Mapping[str, Any]
 
@@ -135,6 +136,17 @@ def judge(exercise: Exercise, answer: Any) -> Feedback:
         if m.matches(got, fields, exercise.equal):
             return wrong(m.hint(got, shown_got))
     return wrong(_(exercise.otherwise).format(**shown_got))
+
+
+def sealed(salt: str, answer: Any) -> str:
+    """A salted SHA-256 digest of an answer that must be stored rather than computed
+    (a notebook's number, a quiz's letters): the package keeps the digest, so reading its
+    source does not give the answer, and a check compares digests.
+
+    >>> sealed("retrylab ex00 which notebook", 1)[:12]
+    '9c21fbdf39c6'
+    """
+    return hashlib.sha256(f"{salt}:{answer}".encode()).hexdigest()
 
 
 def examples(exercise: Exercise) -> list[tuple[str, Any]]:
