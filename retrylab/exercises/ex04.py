@@ -169,7 +169,7 @@ RETRY_IN = Exercise(
     want=lambda i: _up(i["ms"]),
     fields=lambda i, want: {"before": want - 1},
     read=as_whole,
-    named="seconds",
+    named=("seconds",),
     quote=lambda answer: shown(answer),
     quote_early=lambda answer, number: shown(answer),
     unreadable=N_("seconds={seconds}: give a whole number of seconds."),

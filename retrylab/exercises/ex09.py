@@ -16,9 +16,10 @@ from ..core.hedging import HedgingPolicy, hedge
 from ..core.metastable import MetastableModel
 from ..core.ratebreaker import RateWindow
 from ..core.throttle import sre_reject_probability
-from ..i18n import _, pgettext
+from ..i18n import N_, _, pgettext
 from . import Feedback, as_number, checker, prompt, right, shown, unanswered, wrong
 from .build.harness import Session, run
+from .table import Exercise, Mistake, judge
 
 __all__ = ["check_failure_rate", "check_hedged_latency", "check_recovering_settings",
            "check_shortest_timeout", "check_sre_probability"]
@@ -308,6 +309,54 @@ def _shortest_timeout(step: int = 100) -> int:
 PAGE_TIMEOUTS = (1000, 3000)
 
 
+def _timeout_read(answer: Any) -> int | None:
+    value = as_number(answer)
+    if value is None or not value.is_integer() or not 100 <= value <= 10_000:
+        return None
+    return int(value)
+
+
+SHORTEST_TIMEOUT = Exercise(
+    asks=N_("a timeout in ms, a multiple of 100"),
+    inputs=lambda: {"page": PAGE_TIMEOUTS},
+    want=lambda i: _shortest_timeout(),
+    fields=lambda i, want: {"before": want - 100},
+    read=_timeout_read,
+    equal=lambda got, want: got == want or got == _shortest_timeout(1),
+    named=("ms", "timeout"),
+    quote=lambda answer: shown(answer),
+    quote_early=lambda answer, number: shown(answer),
+    unreadable=N_("timeout={timeout}: give a whole number of ms from 100 to 10000."),
+    right=N_("{ms} ms: from there on a timed-out request gives up late enough "
+             "that its retries no longer outrun the capacity; at {before} ms the "
+             "spike still tips the server into a metastable state. The edge is "
+             "sharp: a small change of one setting decides between the two."),
+    otherwise=N_("timeout={ms}: still metastable; the timeouts expire so early that "
+                 "every spike's request comes back as retries. Try longer ones."),
+    early=(
+        Mistake(N_("timeout={timeout} looks like seconds; the timeout is in ms."),
+                when=lambda x, i: 0 < x < 100 and 100 <= x * 1000 <= 10_000),
+        Mistake(N_("timeout={timeout} counts 100 ms steps; give the timeout itself, "
+                   "in ms."),
+                when=lambda x, i: x.is_integer() and 0 < x < 100 and x * 100 == i["want"]),
+    ),
+    mistakes=(
+        Mistake(N_("timeout={ms} is the page's example that recovers; the question asks "
+                   "the shortest that does."), gives=lambda i: i["page"][1]),
+        Mistake(N_("timeout={ms} is the page's example that stays metastable: it tips "
+                   "the server over, so the shortest safe one is longer."),
+                gives=lambda i: i["page"][0]),
+        Mistake(N_("timeout={ms}: the question asks in steps of 100 ms; give a "
+                   "multiple of 100."), when=lambda got, i: got % 100 != 0),
+        Mistake(N_("timeout=100 is the shortest the checker allows, not the shortest "
+                   "that recovers: the spike's requests time out and come back as "
+                   "retries. Try longer ones."),
+                when=lambda got, i: got == 100 and not _recovers(got)),
+        Mistake(N_("timeout={ms}: it recovers, but a shorter timeout does too: try "
+                   "smaller ones, 100 ms at a time."), when=lambda got, i: _recovers(got)),
+    ))
+
+
 @checker
 def check_shortest_timeout(timeout: Any) -> Feedback:
     """Notebook 09, exercise 4: the shortest timeout, in 100 ms steps, with which the
@@ -317,42 +366,4 @@ def check_shortest_timeout(timeout: Any) -> Feedback:
     >>> check_shortest_timeout(3000).correct
     False
     """
-    if unanswered(timeout):
-        return prompt(_("a timeout in ms, a multiple of 100"))
-    value = as_number(timeout)
-    want = _shortest_timeout()
-    if value is not None and 0 < value < 100 and 100 <= value * 1000 <= 10_000:
-        return wrong(_("timeout={timeout} looks like seconds; the timeout is in ms.")
-                     .format(timeout=shown(timeout)))
-    if value is not None and value.is_integer() and 0 < value < 100 and value * 100 == want:
-        return wrong(_("timeout={timeout} counts 100 ms steps; give the timeout itself, "
-                       "in ms.").format(timeout=shown(timeout)))
-    if value is None or not value.is_integer() or not 100 <= value <= 10_000:
-        return wrong(_("timeout={timeout}: give a whole number of ms from 100 to 10000.")
-                     .format(timeout=shown(timeout)))
-    ms = int(value)
-    if ms == want or ms == _shortest_timeout(1):
-        return right(_("{ms} ms: from there on a timed-out request gives up late enough "
-                       "that its retries no longer outrun the capacity; at {before} ms the "
-                       "spike still tips the server into a metastable state. The edge is "
-                       "sharp: a small change of one setting decides between the two.")
-                     .format(ms=ms, before=want - 100))
-    if ms == PAGE_TIMEOUTS[1]:
-        return wrong(_("timeout={ms} is the page's example that recovers; the question asks "
-                       "the shortest that does.").format(ms=ms))
-    if ms == PAGE_TIMEOUTS[0]:
-        return wrong(_("timeout={ms} is the page's example that stays metastable: it tips "
-                       "the server over, so the shortest safe one is longer.").format(ms=ms))
-    if ms % 100:
-        return wrong(_("timeout={ms}: the question asks in steps of 100 ms; give a "
-                       "multiple of 100.").format(ms=ms))
-    if ms == 100 and not _recovers(ms):
-        return wrong(_("timeout=100 is the shortest the checker allows, not the shortest "
-                       "that recovers: the spike's requests time out and come back as "
-                       "retries. Try longer ones."))
-    if _recovers(ms):
-        return wrong(_("timeout={ms}: it recovers, but a shorter timeout does too: try "
-                       "smaller ones, 100 ms at a time.").format(ms=ms))
-    return wrong(_("timeout={ms}: still metastable; the timeouts expire so early that "
-                   "every spike's request comes back as retries. Try longer ones.")
-                 .format(ms=ms))
+    return judge(SHORTEST_TIMEOUT, timeout)

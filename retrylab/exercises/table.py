@@ -97,8 +97,8 @@ class Exercise:
     #: How an unreadable answer, and one an early mistake names, are quoted as {value}.
     quote: Callable[[Any], str] = lambda answer: _clipped(answer, 60)
     quote_early: Callable[[Any, float], str] = lambda answer, number: f"{number:g}"
-    #: The answer's own name in the messages (``seconds={seconds}``), besides {value}.
-    named: str = "value"
+    #: The answer's own names in the messages (``seconds={seconds}``), besides {value}.
+    named: tuple[str, ...] = ("value",)
 
 
 def _clipped(answer: Any, width: int) -> str:
@@ -123,15 +123,16 @@ def judge(exercise: Exercise, answer: Any) -> Feedback:
             if m.matches(number, fields, exercise.equal):
                 quoted = exercise.quote_early(answer, number)
                 return wrong(m.hint(number, {**fields, "value": quoted,
-                                             exercise.named: quoted}))
+                                             **dict.fromkeys(exercise.named, quoted)}))
     got = exercise.read(answer)
     if got is None:
         quoted = exercise.quote(answer)
-        return wrong(_(exercise.unreadable).format(**{"value": quoted, exercise.named: quoted}))
-    if exercise.equal(got, want):
-        return right(_(exercise.right).format(**fields))
+        return wrong(_(exercise.unreadable).format(
+            **{"value": quoted, **dict.fromkeys(exercise.named, quoted)}))
     shown_got = {**fields, "got": exercise.show(got), "value": exercise.show(got),
-                 exercise.named: exercise.show(got)}
+                 **dict.fromkeys(exercise.named, exercise.show(got))}
+    if exercise.equal(got, want):
+        return right(_(exercise.right).format(**shown_got))
     for m in exercise.mistakes:
         if m.matches(got, fields, exercise.equal):
             return wrong(m.hint(got, shown_got))
