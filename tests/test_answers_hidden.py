@@ -183,3 +183,21 @@ def test_the_lifecycle_measurement_waits_for_the_prediction() -> None:
     from retrylab.exercises.ex05 import measure_lifecycle
     fb = measure_lifecycle(...)
     assert not fb.answered and "prediction" in fb.message
+
+
+def test_no_checker_docstring_shows_its_right_answer() -> None:
+    """``check_x?`` in a cell shows the docstring: its examples show wrong answers only
+    (27 of them printed the right one, e.g. ``check_quiz({"A", "E"})`` -> Correct)."""
+    import doctest
+    import inspect
+
+    parser = doctest.DocTestParser()
+    for module_name in EX_MODULES:
+        module = importlib.import_module(f"retrylab.exercises.{module_name}")
+        for name, fn in vars(module).items():
+            if not name.startswith("check_") or getattr(fn, "__module__", "") != module.__name__:
+                continue
+            for example in parser.get_examples(inspect.getdoc(fn) or ""):
+                shown = example.want.strip()
+                assert not shown.startswith("Correct") and "True" not in shown, (
+                    f"{module_name}.{name}: {example.source.strip()} -> {shown}")
