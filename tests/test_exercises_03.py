@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from retrylab import Backoff, RetryPolicy, StopReason
 from retrylab.exercises.ex03 import (
+    _loop_waits,
     check_give_up_reason,
     check_refresh_policy,
     check_waits,
-    loop_waits,
 )
 
 
 def test_waits() -> None:
-    assert loop_waits() == [2000, 2600, 70, 900]
+    assert _loop_waits() == [2000, 2600, 70, 900]
     assert check_waits([2000, 2600, 70, 900]).correct
     assert check_waits((2000.0, 2600, 70, 900)).correct
     fb = check_waits([184, 2600, 70, 900])
