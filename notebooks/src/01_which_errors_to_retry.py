@@ -96,7 +96,7 @@ from retrylab.viz.explorers import (
 )
 
 pd.set_option("display.width", 130)
-pd.set_option("display.max_colwidth", 110)
+pd.set_option("display.max_colwidth", None)  # a reason is read whole, never cut off
 
 # %% [markdown]
 # ## The lab server
@@ -194,15 +194,15 @@ js_program("yeniden-deneme.mjs", "const GUVENLI_YONTEM", "return false;")
 # **Exercise 1 (build it).** Write `should_retry` in Python. An `Outcome`
 # has `.kind` (`"success"`, `"http"`, `"network"`, `"body"` or
 # `"cancelled"`) and, for `"http"`, `.status`. The checker tries the lesson's
-# cases first, then every status from 400 to 599 and every method, with and
+# cases first, then every status from 100 to 599 and every method, with and
 # without a key, and names the first case where your rule and the lesson's
 # differ.
 
-# %% [markdown] tags=["tr"] en_hash="482470c7"
+# %% [markdown] tags=["tr"] en_hash="442271b5"
 # **Alıştırma 1 (kendiniz kurun).** `should_retry` işlevini Python'da yazın.
 # Bir `Outcome` nesnesinin `.kind` alanı (`"success"`, `"http"`, `"network"`,
 # `"body"` ya da `"cancelled"`) ve `"http"` için `.status` alanı vardır.
-# Denetleyici önce dersin örneklerini, ardından 400'den 599'a kadar her durum
+# Denetleyici önce dersin örneklerini, ardından 100'den 599'a kadar her durum
 # kodunu ve her yöntemi, anahtarlı ve anahtarsız olarak dener ve sizin
 # kuralınızla dersin kuralının ayrıştığı ilk örneği adıyla belirtir.
 

@@ -56,7 +56,7 @@ set_language("en")  # the language of this notebook's figures and explorers
 
 # %%
 from retrylab import Backoff, Mulberry32
-from retrylab.i18n import current
+from retrylab.i18n import current, number
 from retrylab.lessons import outputs as lesson
 from retrylab.lessons.tables import line, localized
 from retrylab.viz.kit import show
@@ -286,7 +286,7 @@ print(lesson.backoff_table_text("tr"))
 # The same table from `retrylab`, in English:
 
 # %% [markdown] tags=["tr"] en_hash="66b13f2e"
-# `retrylab`'dan aynı tablo, İngilizce olarak:
+# Aynı tablo, bu kez `retrylab`'ın hesabıyla:
 
 # %%
 localized(lesson.backoff_table())
@@ -491,7 +491,7 @@ show(herd_histogram())
 
 # %%
 herd = herd_data()
-herd.peak_plain, herd.peak_jittered, round(herd.ratio, 2)
+herd.peak_plain, herd.peak_jittered, number(herd.ratio, 2)
 
 # %% [markdown]
 # 24 → 7 is 0.29, not 0.25: a quarter would be 6. Close, but not what was

@@ -227,7 +227,7 @@ for now in range(0, 2000, 100):
     if cb.allow(now):
         sent += 1
         cb.record(False, now)
-sent, cb.state
+sent, label(cb.state)
 
 # %% [markdown]
 # Three requests reach the server; the other seventeen fail at once, without
@@ -469,7 +469,7 @@ try:
 except BreakerOpen as err:
     refused = err
 print(refused)
-refused.retry_in, refused.state
+refused.retry_in, label(refused.state)
 
 # %% [markdown]
 # | the error | what happened | what to tell the user |
@@ -521,7 +521,7 @@ for now in (0, 200, 600):
  registry.get("POST /measurements").allow(900))
 
 # %%
-registry.states()
+{group: label(state) for group, state in registry.states().items()}
 
 # %% [markdown]
 # The station list still loads; only uploads wait. Pass `group=` to map many

@@ -83,7 +83,7 @@ from retrylab.viz.herd import herd_data, herd_histogram
 from retrylab.viz.backoff import wait_schedule, waits_table
 
 pd.set_option("display.width", 120)
-pd.set_option("display.max_colwidth", 80)
+pd.set_option("display.max_colwidth", None)  # a reason is read whole, never cut off
 
 # %% [markdown]
 # ## 1. What is a retry policy?
@@ -492,7 +492,8 @@ check_proportional_range(attempt5_range)
 # Gecikmesi 4 s olan üçüncü yeniden denemeleri için ne zaman uyanırlar?
 
 # %%
-mobilesim.jitter_spread(clients=1000, retry=2, base=1000, width=500)
+localized(mobilesim.jitter_spread(clients=1000, retry=2, base=1000, width=500)
+          .rename(index={"none": "no jitter"}))
 
 # %% [markdown]
 # Both jitters turn one spike of 1,000 requests into a spread whose busiest
@@ -532,7 +533,8 @@ for jitter in ("proportional", "full"):
 # Sonra çalıştırın ve karşılaştırın.
 
 # %%
-mobilesim.jitter_spread(clients=1000, retry=2, base=1000, width=500)
+localized(mobilesim.jitter_spread(clients=1000, retry=2, base=1000, width=500)
+          .rename(index={"none": "no jitter"}))
 
 # %% [markdown] tags=["solution"]
 # At retry 5 the window is four times as wide (16 s for both jitters), so

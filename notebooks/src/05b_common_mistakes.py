@@ -67,7 +67,7 @@ from retrylab.lessons.audit import audit_table
 from retrylab.lessons.tables import localized
 
 pd.set_option("display.width", 120)
-pd.set_option("display.max_colwidth", 80)
+pd.set_option("display.max_colwidth", None)  # a reason is read whole, never cut off
 
 # %% [markdown]
 # ## Mistake 1: retrying without idempotency
@@ -438,8 +438,8 @@ localized(measure_lifecycle(kept_sending, background_at=15_000, latency_ms=10_00
 # çalıştırın.
 
 # %%
-mobilesim.flaky_batch(500, policy=RetryPolicy.background(),
-                      failure_rate=0.3).summary()
+localized(mobilesim.flaky_batch(500, policy=RetryPolicy.background(),
+                                failure_rate=0.3).summary())
 
 # %% [markdown] tags=["solution"]
 # At 0.3, 28 of 500 give up (the 404s, about 25, plus almost no one else:

@@ -83,9 +83,12 @@ from retrylab.viz.i18n import set_language
 set_language("en")  # the language of this notebook's figures and explorers
 
 # %%
+import pandas as pd
+
 from retrylab import Backoff, RetryPolicy
+from retrylab.i18n import number
 from retrylab.core.budget import GrpcRetryThrottle, SreRetryBudget
-from retrylab.lessons.tables import localized
+from retrylab.lessons.tables import label, localized
 from retrylab.sim.contention import findings, sweep_table
 from retrylab.viz.kit import show
 from retrylab.sim.breakers import BreakerSettings
@@ -206,8 +209,8 @@ localized(waves[["time_ms", "retries", "accepted", "rejected"]])
 # %%
 jitters = ("none", "full", "equal", "decorrelated")
 runs = {j: outage_fleet(j).run() for j in jitters}
-localized(summary_table(runs)[["served", "total_requests", "peak_retries",
-                               "recovery_ms"]])
+localized(summary_table(runs).rename(index={"none": "no jitter"})[
+    ["served", "total_requests", "peak_retries", "recovery_ms"]])
 
 # %% [markdown]
 # `recovery_ms` is how long after the outage ended the last client stopped
@@ -424,7 +427,7 @@ print(storm_fleet(reject_cost=0.0).run().readout())
 throttle = GrpcRetryThrottle(max_tokens=10, token_ratio=0.1)
 for _ in range(5):
     throttle.on_outcome(False)
-throttle.tokens, throttle.can_retry()
+number(throttle.tokens), label("yes" if throttle.can_retry() else "no")
 
 # %% [markdown]
 # Both plug into `RetryPolicy.run(..., retry_budget=...)` and into the fleet,
@@ -622,7 +625,7 @@ show(layered_load(layers=3, attempts=3))
 
 # %%
 half = expected_layered_load(3, 3, failure_rate=0.5)
-expected_layered_load(3, 3), round(half, 3)
+number(expected_layered_load(3, 3)), number(round(half, 3))
 
 # %% [markdown]
 # The usual fix is to retry at **one** layer only (often the one closest to
@@ -689,10 +692,12 @@ localized(layered_calls(layers=3, attempts=[3, 1, 1], requests=100))
 sweep = sweep_with_progress()
 
 # %%
-localized(sweep_table(sweep, "calls").loc[[50, 100, 190]].round(0))
+localized(sweep_table(sweep, "calls").loc[[50, 100, 190]].round(0)
+          .rename(columns={"none": "no backoff"}))
 
 # %%
-localized(sweep_table(sweep, "time_ms").loc[[50, 100, 190]].round(0))
+localized(sweep_table(sweep, "time_ms").loc[[50, 100, 190]].round(0)
+          .rename(columns={"none": "no backoff"}))
 
 # %%
 show(contention_curves(sweep))
@@ -704,7 +709,7 @@ show(contention_curves(sweep))
 # Yazının sonuçları, 100 istemcide kontrol edilmiş hâliyle:
 
 # %%
-{name: round(ratio, 2) for name, ratio in findings(sweep, 100).items()}
+localized(pd.Series(findings(sweep, 100), name="ratio").round(2))
 
 # %% [markdown]
 # * **Full jitter cuts the work by more than half** against exponential

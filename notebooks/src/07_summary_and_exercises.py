@@ -61,7 +61,7 @@ from retrylab.viz.kit import show
 from retrylab.lessons.outputs import SEED
 from retrylab.viz.fleet import fleet_timeline
 
-pd.set_option("display.max_colwidth", 90)
+pd.set_option("display.max_colwidth", None)  # a reason is read whole, never cut off
 
 # %% [markdown]
 # ## The checklist, rule by rule
@@ -236,7 +236,7 @@ audit_table(RetryPolicy.user_triggered(), method="POST")
 
 # %%
 reckless = RetryPolicy(max_attempts=50, backoff=Backoff(200, 2, None))
-audit_verdicts(reckless)
+localized(audit_verdicts(reckless))
 
 # %% [markdown]
 # ## Capstone: get 5,000 phones through a 20-second outage

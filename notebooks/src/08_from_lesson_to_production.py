@@ -75,8 +75,9 @@ from retrylab.exercises.ex08 import (POST_FAILURES, SHIPPED,
 from retrylab.lab.bridge import urllib3_differences
 from retrylab.lessons.production import (compare_libraries, decision_sources,
                                          duplicate_experiment)
+from retrylab.lessons.tables import localized
 
-pd.set_option("display.max_colwidth", 100)
+pd.set_option("display.max_colwidth", None)  # a reason is read whole, never cut off
 pd.set_option("display.width", 120)
 
 # %% [markdown]
@@ -260,7 +261,7 @@ status, waits_u
 # denemenin *üst sınırıdır*. urllib3'ün politikayı izleyemediği her yer:
 
 # %%
-urllib3_differences()
+localized(urllib3_differences())
 
 # %% [markdown]
 # ## Side by side
@@ -282,7 +283,7 @@ urllib3_differences()
 # yeniden denenip denenmediği.
 
 # %%
-compare_libraries(SHIPPED)
+localized(compare_libraries(SHIPPED))
 
 # %% [markdown]
 # tenacity and httpx follow the policy exactly because the bridge drives the

@@ -67,7 +67,7 @@ from retrylab import (HedgingPolicy, MetastableModel, RateBreaker,
                       SreThrottle, compare_breakers, hedge, hedge_sweep,
                       sre_reject_probability, throttled_fleet)
 from retrylab.core.throttle import CubicRate
-from retrylab.lessons.tables import label
+from retrylab.lessons.tables import label, localized
 from retrylab.viz.beyond import (HedgingExplorer, MetastableExplorer,
                                  RateBreakerExplorer, ThrottleExplorer,
                                  hedging_explorer, metastable_explorer,
@@ -154,7 +154,7 @@ for t, ok in enumerate([True, False, True, False]):
 # ikisi de açıkken 5 s bekliyor.
 
 # %%
-compare_breakers(1000)
+localized(compare_breakers(1000))
 
 # %% [markdown]
 # The trade-off in one table. The consecutive breaker reacts faster to the

@@ -61,11 +61,12 @@ import pandas as pd
 from retrylab import Backoff, Outcome, RetryPolicy
 from retrylab.lessons import mobile_code as mobile
 from retrylab.lessons.outputs import SEED
+from retrylab.i18n import number
 from retrylab.lessons.tables import line, localized
 from retrylab.sim.herd import herd_data
 
 pd.set_option("display.width", 120)
-pd.set_option("display.max_colwidth", 80)
+pd.set_option("display.max_colwidth", None)  # a reason is read whole, never cut off
 
 # %% [markdown]
 # ## 1. Kotlin: `executeWithRetry` with coroutines
@@ -292,8 +293,9 @@ mobile.runs_table({
 
 # %%
 long_run = mobile.kotlin_run([Outcome.network()], max_retries=10)
-print(line("waits (s): {waits}", waits=[round(w / 1000, 1) for w in long_run.waits]))
-print(line("total (min): {total}", total=round(long_run.elapsed / 60_000, 1)))
+print(line("waits (s): {waits}",
+           waits="; ".join(number(round(w / 1000, 1)) for w in long_run.waits)))
+print(line("total (min): {total}", total=number(round(long_run.elapsed / 60_000, 1))))
 print("1 shl 31 =", mobile.kotlin_shl(1, 31), "; 1 shl 32 =",
       mobile.kotlin_shl(1, 32))
 
