@@ -153,6 +153,61 @@ capped.ceilings(range(8)).tolist()
 # beklemeler de orada kalır.
 
 # %% [markdown]
+# ## The herd: 24 clients that failed together
+#
+# When the station's server falls over, every connected client gets its error
+# at the same moment. If they all apply the same formula they all come back
+# at the same moment, and the server meets a wave just as it stands up. The
+# lesson takes 24 clients waiting for their third retry (its "3. deneme":
+# retry n = 2, ceiling 800 ms, the wait before attempt 4) and counts their
+# wake-up times in 200 ms buckets. (`herd_data` and the herd explorer count
+# retries from 0 like the formulas: this is their `retry=2`.) The lesson
+# printed this:
+
+# %% [markdown] tags=["tr"] en_hash="105dc809"
+# ## Sürü: birlikte hata alan 24 istemci
+#
+# İstasyonun sunucusu düştüğünde ona bağlı bütün istemciler aynı anda hata
+# alır. Hepsi aynı formülü uygularsa hepsi aynı anda geri döner ve sunucu ayağa
+# kalktığı anda bir dalga karşılar. Ders üçüncü yeniden denemesini bekleyen 24
+# istemciyi ele alır (dersteki "3. deneme": yeniden deneme n = 2, üst sınır
+# 800 ms, 4. denemeden önceki bekleme) ve uyanma zamanlarını 200 ms'lik
+# kovalarda sayar. (`herd_data` ve sürü keşif aracı yeniden denemeleri
+# formüller gibi 0'dan sayar: bu onların `retry=2` değeridir.) Dersin
+# yazdırdığı çıktı:
+
+# %%
+print(lesson.herd_text("tr"))
+
+# %% [markdown]
+# The same in English, and as a figure:
+
+# %% [markdown] tags=["tr"] en_hash="7290171f"
+# İngilizce sürüm burada aynı çıktının İngilizcesini gösterir; bu sürümde dersin
+# özgün Türkçe çıktısı yinelenir. Altında aynısı bir grafik olarak:
+
+# %%
+print(lesson.herd_text(current()))
+
+# %%
+show(herd_histogram())
+
+# %% [markdown]
+# Without jitter all 24 clients wake at exactly 800 ms. That wave is why the
+# lesson adds **jitter**: each client draws its own wait below the ceiling.
+# With *full jitter* (a wait drawn between 0 and the ceiling, 24 draws of the
+# same generator, client by client; you write it in the next section) they
+# spread over four buckets: 6, 5, 7 and 6.
+
+# %% [markdown] tags=["tr"] en_hash="07a765f1"
+# Sarsıntı olmadan 24 istemcinin hepsi tam olarak 800 ms'de uyanır. Dersin
+# beklemeye **sarsıntı** katmasının nedeni bu dalgadır: her istemci kendi
+# beklemesini üst sınırın altından çeker. *Tam sarsıntıyla* (0 ile üst sınır
+# arasından çekilen bir bekleme; aynı üreteçten istemci istemci çekilen 24
+# sayı; onu bir sonraki bölümde siz yazacaksınız) dört kovaya dağılırlar: 6,
+# 5, 7 ve 6.
+
+# %% [markdown]
 # ## Write the two jitters yourself
 #
 # The lesson adds **jitter** (randomness) to the wait, in two ways. Here `r`
@@ -180,11 +235,12 @@ capped.ceilings(range(8)).tolist()
 # yuvarlamadır.
 #
 # * **tam sarsıntı**, n numaralı yeniden denemeden önce:
-#   `round(r × min(cap, base × factor^n))`, 0 ile üst sınır arasında düzgün
+#   `round(r × min(TAVAN, TABAN × CARPAN^n))`, 0 ile üst sınır arasında düzgün
 #   dağılmış bir bekleme;
-# * **ilişkisiz sarsıntı**: `min(cap, round(base + r × (3 × prev − base)))`;
-#   burada `prev` bir önceki beklemedir (ilk yeniden deneme için taban, yani
-#   200 ms); her bekleme n'ye değil, bir öncekine bağlıdır.
+# * **ilişkisiz sarsıntı**: `min(TAVAN, round(TABAN + r × (3 × onceki − TABAN)))`;
+#   burada `onceki` bir önceki beklemedir (ilk yeniden deneme için taban, yani
+#   200 ms); her bekleme n'ye değil, bir öncekine bağlıdır. (Dersin adları:
+#   TABAN, CARPAN, TAVAN, onceki; Python'da `base`, `factor`, `cap`, `prev`.)
 #
 # Dersin `geri-cekilme.mjs` programı, olduğu gibi (Python'daki karşılıkları:
 # `TABAN` → `base`, `CARPAN` → `factor`, `TAVAN` → `cap`):
@@ -406,10 +462,13 @@ show(wait_schedule(strategies))
 #
 # | sarsıntı | bekleme | ne sağlar |
 # |---|---|---|
-# | tam | `round(r × ceiling)` | [0, üst sınır] aralığında düzgün dağılım; en geniş yayılım, bazı yeniden denemeler çok erken |
-# | eşit | `round(ceiling/2 + r × ceiling/2)` | hiçbir zaman üst sınırın yarısından kısa değil |
-# | ilişkisiz | `min(cap, round(base + r × (3 × prev − base)))` | önceki beklemeye bağlı; daha yumuşak büyüme |
-# | orantılı | `min(cap, round(ceiling × (0.5 + r)))` | mobil dersin Kotlin kodundaki `delay * (0.5 + Random.nextDouble())`: üst sınırın 0,5 ila 1,5 katı |
+# | tam sarsıntı | `round(r × ustel(n))` | [0, üst sınır] aralığında düzgün dağılım; en geniş yayılım, bazı yeniden denemeler çok erken |
+# | eşit sarsıntı | `round(ustel(n)/2 + r × ustel(n)/2)` | hiçbir zaman üst sınırın yarısından kısa değil |
+# | ilişkisiz sarsıntı | `min(TAVAN, round(TABAN + r × (3 × onceki − TABAN)))` | önceki beklemeye bağlı; daha yumuşak büyüme |
+# | orantılı sarsıntı | `min(TAVAN, round(ustel(n) × (0,5 + r)))` | mobil dersin Kotlin kodundaki `delay * (0.5 + Random.nextDouble())`: üst sınırın 0,5 ila 1,5 katı |
+#
+# Burada `ustel(n) = min(TAVAN, TABAN × CARPAN^n)`, `onceki` bir önceki
+# beklemedir (dersin adlarıyla; Python'da `cap`, `base`, `factor`, `prev`).
 #
 # Her biri kendi üretecinde (tohum 20260114), altı yeniden deneme:
 
@@ -427,56 +486,6 @@ localized(waits_table(kinds, shared=False))
 # Eşit sarsıntı hiçbir zaman üst sınırın yarısının altına inmez (100, 200, 400,
 # ...); orantılı sarsıntı ise tavan onu durdurana kadar üst sınırın *üstüne*,
 # 1,5 katına kadar çıkabilir.
-
-# %% [markdown]
-# ## The herd: 24 clients that failed together
-#
-# When the station's server falls over, every connected client gets its error
-# at the same moment. If they all apply the same formula they all come back
-# at the same moment, and the server meets a wave just as it stands up. The
-# lesson takes 24 clients waiting for their third retry (its "3. deneme":
-# retry n = 2, ceiling 800 ms, the wait before attempt 4) and counts their
-# wake-up times in 200 ms buckets. (`herd_data` and the herd explorer count
-# retries from 0 like the formulas: this is their `retry=2`.) The lesson
-# printed this:
-
-# %% [markdown] tags=["tr"] en_hash="105dc809"
-# ## Sürü: birlikte hata alan 24 istemci
-#
-# İstasyonun sunucusu düştüğünde ona bağlı bütün istemciler aynı anda hata
-# alır. Hepsi aynı formülü uygularsa hepsi aynı anda geri döner ve sunucu ayağa
-# kalktığı anda bir dalga karşılar. Ders üçüncü yeniden denemesini bekleyen 24
-# istemciyi ele alır (dersteki "3. deneme": yeniden deneme n = 2, üst sınır
-# 800 ms, 4. denemeden önceki bekleme) ve uyanma zamanlarını 200 ms'lik
-# kovalarda sayar. (`herd_data` ve sürü keşif aracı yeniden denemeleri
-# formüller gibi 0'dan sayar: bu onların `retry=2` değeridir.) Dersin
-# yazdırdığı çıktı:
-
-# %%
-print(lesson.herd_text("tr"))
-
-# %% [markdown]
-# The same in English, and as a figure:
-
-# %% [markdown] tags=["tr"] en_hash="7290171f"
-# İngilizce sürüm burada aynı çıktının İngilizcesini gösterir; bu sürümde dersin
-# özgün Türkçe çıktısı yinelenir. Altında aynısı bir grafik olarak:
-
-# %%
-print(lesson.herd_text(current()))
-
-# %%
-show(herd_histogram())
-
-# %% [markdown]
-# Without jitter all 24 clients wake at exactly 800 ms. With full jitter
-# (24 draws of the same generator, client by client) they spread over four
-# buckets: 6, 5, 7 and 6.
-
-# %% [markdown] tags=["tr"] en_hash="7052b1c7"
-# Sarsıntı olmadan 24 istemcinin hepsi tam olarak 800 ms'de uyanır. Tam
-# sarsıntıyla (aynı üreteçten istemci istemci çekilen 24 sayı) dört kovaya
-# dağılırlar: 6, 5, 7 ve 6.
 
 # %% [markdown]
 # ## Checking a claim: "the peak falls to a quarter"
