@@ -3,7 +3,7 @@
 #
 # **Next:** [01 · Which errors to retry](01_which_errors_to_retry.ipynb) ·
 # **Prerequisites:** Python (functions, lists, loops); no networking needed ·
-# **Time:** about 30 minutes
+# **Time:** about 35 minutes
 #
 # [![Binder](https://mybinder.org/badge_logo.svg)](https://mybinder.org/v2/gh/retrylab/retrylab/HEAD?urlpath=lab/tree/notebooks/00_start_here.ipynb) opens these
 # notebooks in your browser with nothing to install.
@@ -40,12 +40,12 @@
 # until you do. The same notebooks with worked answers (and their "Correct"
 # outputs) are in `notebooks/solutions/`: open them when you want to compare.
 
-# %% [markdown] tags=["tr"] en_hash="f1848bd4"
+# %% [markdown] tags=["tr"] en_hash="1247e80f"
 # # 00 · Buradan başlayın: yeniden deneme, geri çekilme, sarsıntı ve devre kesiciler
 #
 # **Sonraki:** [01 · Hangi hatalar yeniden denenir](01_which_errors_to_retry.ipynb) ·
 # **Ön koşullar:** Python (işlevler, listeler, döngüler); ağ bilgisi gerekmez ·
-# **Süre:** yaklaşık 30 dakika
+# **Süre:** yaklaşık 35 dakika
 #
 # [![Binder](https://mybinder.org/badge_logo.svg)](https://mybinder.org/v2/gh/retrylab/retrylab/HEAD?urlpath=lab/tree/notebooks/tr/00_start_here.ipynb) bu defterleri
 # hiçbir şey kurmadan tarayıcınızda açar.

@@ -5,7 +5,7 @@
 # **Next:** [02 · Computing the wait](02_computing_the_wait.ipynb) ·
 # **Prerequisites:** notebook 00 (attempts and retries, the glossary); HTTP
 # methods and status codes at the level of "GET reads, POST writes, 503 means
-# unavailable" · **Time:** about 60 minutes
+# unavailable" · **Time:** about 95 minutes
 #
 # The observer on the mountain loses the link to the **North Slope station**
 # for a few seconds at a time. A request sent again 200 ms later often works,
@@ -27,14 +27,14 @@
 #   duplicates without one;
 # * read the mobile lesson's claims about transient errors critically.
 
-# %% [markdown] tags=["tr"] en_hash="6f632837"
+# %% [markdown] tags=["tr"] en_hash="f30438b5"
 # # 01 · Hangi hatalar yeniden denenir
 #
 # **Önceki:** [00 · Buradan başlayın](00_start_here.ipynb) ·
 # **Sonraki:** [02 · Bekleme süresinin hesabı](02_computing_the_wait.ipynb) ·
 # **Ön koşullar:** 00 numaralı defter (denemeler ve yeniden denemeler, terim
 # sözlüğü); "GET okur, POST yazar, 503 erişilemez demektir" düzeyinde HTTP
-# yöntemleri ve durum kodları · **Süre:** yaklaşık 60 dakika
+# yöntemleri ve durum kodları · **Süre:** yaklaşık 95 dakika
 #
 # Dağdaki gözlemcinin **Kuzey Yamaç istasyonuyla** bağlantısı zaman zaman
 # birkaç saniyeliğine kopar. 200 ms sonra yeniden gönderilen bir istek çoğu

@@ -4,7 +4,7 @@
 # **Previous:** [01 · Which errors to retry](01_which_errors_to_retry.ipynb) ·
 # **Next:** [03 · The retry loop](03_the_retry_loop.ipynb) ·
 # **Prerequisites:** notebook 00 (attempt 1 is the first send; retry n counts
-# from 0), exponents and `min` · **Time:** about 75 minutes
+# from 0), exponents and `min` · **Time:** about 110 minutes
 #
 # The observer on the mountain sends a measurement to the **North Slope
 # station**; the link drops, and the request fails. Notebook 01 decided
@@ -21,13 +21,13 @@
 # * check a claim like "the peak falls to a quarter" and say what it depends on;
 # * choose between full and decorrelated jitter, knowing what the evidence says.
 
-# %% [markdown] tags=["tr"] en_hash="6c7a3db6"
+# %% [markdown] tags=["tr"] en_hash="307e489a"
 # # 02 · Bekleme süresinin hesabı: geri çekilme, tavan ve sarsıntı
 #
 # **Önceki:** [01 · Hangi hatalar yeniden denenir](01_which_errors_to_retry.ipynb) ·
 # **Sonraki:** [03 · Yeniden deneme döngüsü](03_the_retry_loop.ipynb) ·
 # **Ön koşullar:** 00 numaralı defter (1. deneme ilk gönderimdir; yeniden deneme
-# n 0'dan sayılır), üsler ve `min` · **Süre:** yaklaşık 75 dakika
+# n 0'dan sayılır), üsler ve `min` · **Süre:** yaklaşık 110 dakika
 #
 # Dağdaki gözlemci **Kuzey Yamaç istasyonuna** bir ölçüm gönderir; bağlantı
 # kopar ve istek başarısız olur. 01 numaralı defter yeniden denenip
@@ -412,13 +412,17 @@ localized(waits_table(shared=False)[["full jitter", "decorrelated"]])
 # %% [markdown]
 # ## Four growths side by side
 #
+# *Optional: a class short of time can skip this section; nothing later depends on it.*
+#
 # The mobile lesson adds two simple strategies: a **fixed** interval (its
 # example: 2, 2, 2 s) and an **incremental** one that grows linearly (1, 2,
 # 3 s). Scaled to the same 200 ms start, with the web lesson's exponential,
 # capped and jittered waits:
 
-# %% [markdown] tags=["tr"] en_hash="8dc2e0cf"
+# %% [markdown] tags=["tr"] en_hash="f33beaf1"
 # ## Yan yana dört büyüme biçimi
+#
+# *İsteğe bağlı: zamanı kısıtlı bir sınıf bu bölümü atlayabilir; sonraki hiçbir şey ona dayanmaz.*
 #
 # Mobil ders iki basit strateji ekler: **sabit** aralık (örneği: 2, 2, 2 s) ve
 # doğrusal olarak büyüyen **artımlı** aralık (1, 2, 3 s). Aynı 200 ms
@@ -732,14 +736,18 @@ print(herd_data(full, clients=10_000, retry=5).summary())
 # %% [markdown]
 # ## A word on the seed
 #
+# *Optional: a class short of time can skip this section; nothing later depends on it.*
+#
 # The lesson builds its randomness on a seeded generator so the table can be
 # checked, and notes that **in production the generator is unseeded**. The
 # same holds here: every client seeding the same generator with the same
 # number would draw the same "random" waits, and the herd would be back. Use
 # a seed to teach and to test; never to ship.
 
-# %% [markdown] tags=["tr"] en_hash="e5ffca5a"
+# %% [markdown] tags=["tr"] en_hash="61e9fffe"
 # ## Tohum üzerine bir not
+#
+# *İsteğe bağlı: zamanı kısıtlı bir sınıf bu bölümü atlayabilir; sonraki hiçbir şey ona dayanmaz.*
 #
 # Ders, tablo doğrulanabilsin diye rastgeleliği tohumlu bir üreteçle kurar ve
 # **uygulamada üretecin tohumsuz olduğunu** belirtir. Aynısı burada da

@@ -4,7 +4,7 @@
 # **Previous:** [02 · Computing the wait](02_computing_the_wait.ipynb) ·
 # **Next:** [04 · The circuit breaker](04_circuit_breaker.ipynb) ·
 # **Prerequisites:** notebooks 01 (the rule: which failures are retried) and
-# 02 (full jitter) · **Time:** about 60 minutes
+# 02 (full jitter) · **Time:** about 85 minutes
 #
 # The observer on the mountain asks the **North Slope station** for its
 # measurements. Notebooks 01 and 02 settled *which* failures are retried and
@@ -22,13 +22,13 @@
 # * measure what retrying *every* error costs the person waiting;
 # * count retries, successes after a retry and waits over many runs.
 
-# %% [markdown] tags=["tr"] en_hash="e8ba5d08"
+# %% [markdown] tags=["tr"] en_hash="5fbd38e2"
 # # 03 · Yeniden deneme döngüsü
 #
 # **Önceki:** [02 · Bekleme süresinin hesabı](02_computing_the_wait.ipynb) ·
 # **Sonraki:** [04 · Devre kesici](04_circuit_breaker.ipynb) ·
 # **Ön koşullar:** 01 (kural: hangi başarısızlıklar yeniden denenir) ve 02 (tam
-# sarsıntı) numaralı defterler · **Süre:** yaklaşık 60 dakika
+# sarsıntı) numaralı defterler · **Süre:** yaklaşık 85 dakika
 #
 # Dağdaki gözlemci **Kuzey Yamaç istasyonundan** ölçümleri istiyor. 01 ve 02
 # numaralı defterler *hangi* başarısızlıkların yeniden deneneceğini ve *ne
@@ -635,14 +635,18 @@ assert all(wire >= 0.1 * r.attempts for r, wire, _ in runs.values())
 # %% [markdown]
 # ## Measuring many runs
 #
+# *Optional: a class short of time can skip this section; nothing later depends on it.*
+#
 # The mobile lesson's fourth mistake is not measuring: without numbers you
 # cannot tell how many requests were retried or whether the policy helps.
 # `RetryMetrics` collects every run it is given. Here 300 refreshes meet a
 # station whose link drops 30% of connections (a seeded `close` fault), under
 # the user-triggered policy:
 
-# %% [markdown] tags=["tr"] en_hash="2912f6de"
+# %% [markdown] tags=["tr"] en_hash="dab90f52"
 # ## Çok sayıda çalıştırmayı ölçmek
+#
+# *İsteğe bağlı: zamanı kısıtlı bir sınıf bu bölümü atlayabilir; sonraki hiçbir şey ona dayanmaz.*
 #
 # Mobil dersin dördüncü hatası yeniden denemeleri günlüğe kaydetmemektir: sayılar olmadan kaç isteğin
 # yeniden denendiğini ya da politikanın işe yarayıp yaramadığını bilemezsiniz.

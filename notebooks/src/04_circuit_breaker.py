@@ -4,7 +4,7 @@
 # **Previous:** [03 · The retry loop](03_the_retry_loop.ipynb) ·
 # **Next:** [05 · The mobile retry policy](05_mobile_retry_policy.ipynb) ·
 # **Prerequisites:** notebook 03 (the retry loop and its limits); a Python
-# class with two methods · **Time:** about 50 minutes
+# class with two methods · **Time:** about 75 minutes
 #
 # The North Slope station is not having a bad second: it is down, for
 # minutes. Every request the observer's app makes still runs its own retry
@@ -22,13 +22,13 @@
 # * tell the user the right thing when the breaker refuses a call;
 # * scope breakers per endpoint group, so one broken path does not stop the app.
 
-# %% [markdown] tags=["tr"] en_hash="7fcee769"
+# %% [markdown] tags=["tr"] en_hash="6ad277fe"
 # # 04 · Devre kesici
 #
 # **Önceki:** [03 · Yeniden deneme döngüsü](03_the_retry_loop.ipynb) ·
 # **Sonraki:** [05 · Mobil geliştirmede yeniden deneme politikası](05_mobile_retry_policy.ipynb) ·
 # **Ön koşullar:** 03 numaralı defter (yeniden deneme döngüsü ve sınırları); iki
-# yöntemi olan bir Python sınıfı · **Süre:** yaklaşık 50 dakika
+# yöntemi olan bir Python sınıfı · **Süre:** yaklaşık 75 dakika
 #
 # Kuzey Yamaç istasyonundaki sorun bu kez birkaç saniyelik değil: sunucu çökmüş ve dakikalarca öyle kalacak. Gözlemcinin uygulamasının yaptığı her istek yine kendi yeniden
 # deneme döngüsünü çalıştırıyor (02 ve 03 numaralı defterler) ve hiçbiri başarılı
@@ -535,6 +535,8 @@ for now in (0, 200, 600):
 # %% [markdown]
 # ## The mobile lesson's Kotlin breaker does not compile
 #
+# *Optional: a class short of time can skip this section; nothing later depends on it.*
+#
 # The mobile lesson describes the same three states (CLOSED, OPEN, HALF_OPEN)
 # and shows a Kotlin `CircuitBreaker` class. As printed it does not compile:
 # `suspend fun T.protect(block: suspend () -> T): T` uses a type `T` that is
@@ -544,8 +546,10 @@ for now in (0, 200, 600):
 # Read it as a sketch of the shape (check, run, count), not as code to copy.
 # `CircuitBreaker.call` above is a complete version of that shape.
 
-# %% [markdown] tags=["tr"] en_hash="9b57c463"
+# %% [markdown] tags=["tr"] en_hash="40f6b5d4"
 # ## Mobil dersin Kotlin devre kesicisi derlenmiyor
+#
+# *İsteğe bağlı: zamanı kısıtlı bir sınıf bu bölümü atlayabilir; sonraki hiçbir şey ona dayanmaz.*
 #
 # Mobil ders aynı üç durumu (CLOSED, OPEN, HALF_OPEN) anlatır ve bir Kotlin
 # `CircuitBreaker` sınıfı gösterir. Basıldığı hâliyle bu sınıf derlenmez:

@@ -7,7 +7,7 @@
 # appendix: [A1 · The lesson's code samples](A1_code_samples.ipynb)
 #
 # **Before you start:** notebooks 01 (which errors to retry), 02 (computing
-# the wait) and 04 (the circuit breaker). **Time:** about 45 minutes.
+# the wait) and 04 (the circuit breaker). **Time:** about 60 minutes.
 #
 # The observer on the mountain now carries the North Slope app on a phone. The
 # phone hops between Wi-Fi and mobile data, loses the signal in the tunnel on
@@ -30,7 +30,7 @@
 #   full jitter, in numbers;
 # * say what the breaker's three states save a phone in a long outage.
 
-# %% [markdown] tags=["tr"] en_hash="8cbe8c25"
+# %% [markdown] tags=["tr"] en_hash="b1f17cbd"
 # # 05 · Mobil geliştirmede yeniden deneme politikası
 #
 # [← 04 · Devre kesici](04_circuit_breaker.ipynb) ·
@@ -40,7 +40,7 @@
 #
 # **Başlamadan önce:** 01 (hangi hatalar yeniden denenir), 02 (bekleme
 # süresinin hesabı) ve 04 (devre kesici) numaralı defterler. **Süre:**
-# yaklaşık 45 dakika.
+# yaklaşık 60 dakika.
 #
 # Dağdaki gözlemci Kuzey Yamaç uygulamasını artık bir telefonda taşıyor.
 # Telefon Wi-Fi ile mobil veri arasında geçiş yapıyor, aşağı inerken tünelde

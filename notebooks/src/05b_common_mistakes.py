@@ -8,7 +8,7 @@
 #
 # **Before you start:** notebook 05 (the mobile lesson's policy), and 01 and
 # 03, whose experiments this notebook builds on rather than repeats.
-# **Time:** about 35 minutes.
+# **Time:** about 45 minutes.
 #
 # The mobile lesson ends with four mistakes. Each one is shown here with a
 # number: what the mistake costs, and what the fix saves. The phone runs on a
@@ -25,7 +25,7 @@
 #   cancellation;
 # * say which numbers `RetryMetrics` gives you to tune a policy.
 
-# %% [markdown] tags=["tr"] en_hash="696601ea"
+# %% [markdown] tags=["tr"] en_hash="a18bf495"
 # # 05b · Dört yaygın hata, ölçümleriyle
 #
 # [← 05 · Mobil geliştirmede yeniden deneme politikası](05_mobile_retry_policy.ipynb) ·
@@ -35,7 +35,7 @@
 #
 # **Başlamadan önce:** 05 numaralı defter (mobil dersin politikası), ayrıca bu
 # defterin deneylerini tekrarlamadan üzerine kurduğu 01 ve 03. **Süre:**
-# yaklaşık 35 dakika.
+# yaklaşık 45 dakika.
 #
 # Mobil ders dört hatayla biter. Burada her biri bir sayıyla gösteriliyor:
 # hatanın neye mal olduğu ve düzeltmenin ne kazandırdığı. Telefon sanal bir

@@ -6,7 +6,7 @@
 # [07 · Summary and capstone →](07_summary_and_exercises.ipynb)
 #
 # **Before you start:** notebooks 02 (jitter), 03 (the retry loop and its
-# limits) and 04 (the circuit breaker). **Time:** about 55 minutes (the
+# limits) and 04 (the circuit breaker). **Time:** about 110 minutes (the
 # explorers invite longer).
 #
 # So far one observer on the mountain retried one request to the **North
@@ -36,7 +36,7 @@
 # * reproduce the AWS "Exponential Backoff And Jitter" experiment, state its
 #   conclusions, and say where the reproduction differs.
 
-# %% [markdown] tags=["tr"] en_hash="ee0fc432"
+# %% [markdown] tags=["tr"] en_hash="7097d0f7"
 # # 06 · Yeniden deneme fırtınaları: bin gözlemci, tek istasyon
 #
 # [← 05b · Dört yaygın hata](05b_common_mistakes.ipynb) ·
@@ -44,7 +44,7 @@
 # [07 · Özet ve bitirme alıştırması →](07_summary_and_exercises.ipynb)
 #
 # **Başlamadan önce:** 02 (sarsıntı), 03 (yeniden deneme döngüsü ve sınırları)
-# ve 04 (devre kesici) numaralı defterler. **Süre:** yaklaşık 55 dakika (keşif
+# ve 04 (devre kesici) numaralı defterler. **Süre:** yaklaşık 110 dakika (keşif
 # araçları daha uzun kalmaya davet ediyor).
 #
 # Şimdiye kadar dağdaki tek bir gözlemci, **Kuzey Yamaç istasyonuna** giden
@@ -643,6 +643,8 @@ localized(layered_calls(layers=3, attempts=[3, 1, 1], requests=100))
 # %% [markdown]
 # ## The AWS contention experiment
 #
+# *Optional: a class short of time can skip this section and exercise 4, which uses its sweep.*
+#
 # Marc Brooker's post "Exponential Backoff And Jitter" (AWS Architecture
 # Blog, 2015) is where the jitter strategies of notebook 02 come from. It
 # measured them on a small model, with a simulator it published:
@@ -663,8 +665,10 @@ localized(layered_calls(layers=3, attempts=[3, 1, 1], requests=100))
 # blog's whole figure (19 client counts × 5 strategies × 100 runs) takes
 # about a second instead of the blog simulator's 50 s on this machine.
 
-# %% [markdown] tags=["tr"] en_hash="32b653b4"
+# %% [markdown] tags=["tr"] en_hash="09105747"
 # ## AWS çekişme deneyi
+#
+# *İsteğe bağlı: zamanı kısıtlı bir sınıf bu bölümü ve onun taramasını kullanan 4. alıştırmayı atlayabilir.*
 #
 # Marc Brooker'ın "Exponential Backoff And Jitter" yazısı (AWS Architecture
 # Blog, 2015), 02 numaralı defterdeki sarsıntı stratejilerinin kaynağıdır.

@@ -7,7 +7,7 @@
 #
 # **Before you start:** notebooks 01 to 03 and 07, and the bridge extra
 # (`pip install "retrylab[bridge]"`; the test extra includes it).
-# **Time:** about 30 minutes.
+# **Time:** about 40 minutes.
 #
 # Notebook 07 ended with a policy that gets five thousand phones through the
 # station's restart. Your team does not run `retrylab` in production: it runs
@@ -26,7 +26,7 @@
 # * name what production libraries add: per-kind counters, hooks, retry
 #   quotas, hedging and pushback.
 
-# %% [markdown] tags=["tr"] en_hash="94f7a857"
+# %% [markdown] tags=["tr"] en_hash="9724043b"
 # # 08 · Dersten üretim ortamına: tenacity, urllib3 ve httpx
 #
 # [← 07 · Özet ve bitirme alıştırması](07_summary_and_exercises.ipynb) ·
@@ -35,7 +35,7 @@
 #
 # **Başlamadan önce:** 01'den 03'e kadar olan defterler ve 07; ayrıca `bridge`
 # ek bağımlılık grubu (`pip install "retrylab[bridge]"`; test grubu bunu da
-# içerir). **Süre:** yaklaşık 30 dakika.
+# içerir). **Süre:** yaklaşık 40 dakika.
 #
 # 07 numaralı defter, beş bin telefonu istasyonun yeniden başlatılmasından
 # geçiren bir politikayla bitti. Ekibiniz üretim ortamında `retrylab`

@@ -8,7 +8,7 @@
 # **Before you start:** notebook 05 (its sections 2 to 4: the knobs, the
 # classification, proportional jitter). Reading Kotlin or Swift helps but is
 # not needed: every sample runs here as Python, line for line. **Time:**
-# about 25 minutes. This appendix is optional: 05b and 06 do not depend on
+# about 35 minutes. This appendix is optional: 05b and 06 do not depend on
 # it.
 #
 # The mobile lesson shows a Kotlin `executeWithRetry`, a Kotlin
@@ -24,7 +24,7 @@
 # * tell which libraries really retry with backoff, and which only recover a
 #   connection.
 
-# %% [markdown] tags=["tr"] en_hash="6a442c24"
+# %% [markdown] tags=["tr"] en_hash="97cc6af6"
 # # A1 · Ek: mobil dersin kod örnekleri, çalıştırılmış ve parça parça incelenmiş
 #
 # Geri: [05 · Mobil geliştirmede yeniden deneme politikası](05_mobile_retry_policy.ipynb) ·
@@ -33,7 +33,7 @@
 #
 # **Başlamadan önce:** defter 05 (2.–4. bölümleri: ayarlar, sınıflandırma,
 # orantılı sarsıntı). Kotlin ya da Swift okuyabilmek işe yarar ama gerekmez:
-# her örnek burada satır satır Python olarak çalışır. **Süre:** yaklaşık 25
+# her örnek burada satır satır Python olarak çalışır. **Süre:** yaklaşık 35
 # dakika. Bu ek isteğe bağlıdır: 05b ve 06 ona dayanmaz.
 #
 # Mobil ders bir Kotlin `executeWithRetry`, bir Kotlin `CircuitBreaker` ve bir
