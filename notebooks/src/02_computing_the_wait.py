@@ -507,12 +507,12 @@ herd = herd_data()
 herd.peak_plain, herd.peak_jittered, number(herd.ratio, 2)
 
 # %% [markdown]
-# 24 → 7 is 0.29, not 0.25: a quarter would be 6. Close, but not what was
+# 24 → 7<!-- = import_module("retrylab.sim.herd").herd_data().peak_jittered --> is 0.29<!-- = round(import_module("retrylab.sim.herd").herd_data().ratio, 2) -->, not 0.25: a quarter would be 6. Close, but not what was
 # printed. And the number depends on something the sentence does not say,
 # the **bucket width**. Count the same 24 wake-ups in other widths:
 
-# %% [markdown] tags=["tr"] en_hash="9fc07c3b"
-# 24 → 7, 0,25 değil 0,29'dur: dörtte bir 6 olurdu. Yakın, ama yazdırılan çıktı
+# %% [markdown] tags=["tr"] en_hash="cf81cbeb"
+# 24 → 7<!-- = import_module("retrylab.sim.herd").herd_data().peak_jittered -->, 0,25 değil 0,29'dur<!-- = round(import_module("retrylab.sim.herd").herd_data().ratio, 2) -->: dörtte bir 6 olurdu. Yakın, ama yazdırılan çıktı
 # bunu göstermiyor. Üstelik sayı, cümlenin söylemediği bir şeye bağlıdır:
 # **kova genişliğine**. Aynı 24 uyanışı başka genişliklerle sayın:
 
@@ -766,12 +766,12 @@ print(herd_data(full, clients=10_000, retry=5).summary())
 # * Jitter spreads clients that failed together: 24 at one instant become
 #   6, 5, 7 and 6 per 200 ms.
 # * "A quarter" is the average for 200 ms buckets under an 800 ms ceiling;
-#   the lesson's 24 clients give 0.29, and the ratio changes with the width.
+#   the lesson's 24 clients give 0.29<!-- = round(import_module("retrylab.sim.herd").herd_data().ratio, 2) -->, and the ratio changes with the width.
 #   Always name the window.
 # * Full and decorrelated jitter are close in the AWS experiment; the
 #   lesson's "fast recovery: full, slow recovery: decorrelated" is advice.
 
-# %% [markdown] tags=["tr"] en_hash="cb78f1b1"
+# %% [markdown] tags=["tr"] en_hash="e4387c38"
 # ## Özet
 #
 # * Hemen yeniden denemek işe yaramaz, sabit aralık da zorlanan bir sunucuyu
@@ -782,7 +782,7 @@ print(herd_data(full, clients=10_000, retry=5).summary())
 # * Sarsıntı birlikte hata alan istemcileri dağıtır: tek bir anda toplanan 24
 #   istemci, 200 ms başına 6, 5, 7 ve 6 olur.
 # * "Dörtte bir", 800 ms'lik bir üst sınır altında 200 ms'lik kovalar için
-#   ortalamadır; dersin 24 istemcisi 0,29 verir ve oran genişlikle değişir.
+#   ortalamadır; dersin 24 istemcisi 0,29<!-- = round(import_module("retrylab.sim.herd").herd_data().ratio, 2) --> verir ve oran genişlikle değişir.
 #   Pencereyi her zaman belirtin.
 # * AWS deneyinde tam ve ilişkisiz sarsıntı birbirine yakındır; dersin "hızlı
 #   toparlanma: tam, yavaş toparlanma: ilişkisiz" sözü bir öneridir.
