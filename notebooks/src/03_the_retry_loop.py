@@ -216,13 +216,24 @@ check_retry_loop(retry)
 # `retrylab`'s `RetryPolicy(max_attempts=...).run(send, method, rng, sleep)`
 # is the same loop, with the limits this notebook adds below (a time budget,
 # a ceiling on Retry-After, metrics, logging). From here on the notebook
-# uses it.
+# uses it. Which failures it retries is a rule: by default the lesson's
+# (notebook 01), which retries a POST without a key after a 5xx, though a
+# server that failed after storing the write then stores it twice. For
+# production code pass `RetryPolicy(rule=production_rule)`
+# ([notebook 08](08_from_lesson_to_production.ipynb)), which retries a keyless
+# POST only when the server cannot have acted.
 
-# %% [markdown] tags=["tr"] en_hash="64dd1757"
+# %% [markdown] tags=["tr"] en_hash="da521617"
 # `retrylab`'ın `RetryPolicy(max_attempts=...).run(send, method, rng, sleep)`
 # yöntemi aynı döngüdür; bu defterin aşağıda eklediği sınırlar da içindedir (bir
 # süre bütçesi, Retry-After için bir üst sınır, metrikler, günlük kaydı).
-# Defter bundan sonra onu kullanır.
+# Defter bundan sonra onu kullanır. Hangi hataların yeniden deneneceği bir
+# kuraldır: varsayılan olarak dersin kuralı (01 numaralı defter); bu kural
+# anahtarsız bir POST'u bir 5xx'ten sonra yeniden dener, oysa yazma isteğini
+# kaydettikten sonra hata veren bir sunucu onu böylece iki kez kaydeder.
+# Üretim kodunda `RetryPolicy(rule=production_rule)` verin
+# ([08 numaralı defter](08_from_lesson_to_production.ipynb)): anahtarsız bir
+# POST'u yalnızca sunucunun işlem yapmış olamayacağı durumlarda yeniden dener.
 
 # %% [markdown]
 # ## The lesson's four scenarios

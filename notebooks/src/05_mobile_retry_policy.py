@@ -106,12 +106,12 @@ pd.set_option("display.max_colwidth", None)  # a reason is read whole, never cut
 # | maxRetries | `RetryPolicy(max_attempts=...)` | attempts = retries + 1: mind the off-by-one |
 # | baseDelay | `Backoff(base=...)` | integer ms |
 # | backoff strategy | `Backoff(growth=..., factor=..., jitter=...)` | sections 3 and 4 |
-# | retryable status list | `decide` / `should_retry`: 429 and 5xx | the lesson lists 502 and 503 |
+# | retryable status list | `decide` / `should_retry`: 429 and 5xx | the lesson lists 502 and 503; for writes without a key in production, `RetryPolicy(rule=production_rule)` ([08](08_from_lesson_to_production.ipynb)) |
 # | overall timeout | `RetryPolicy(time_budget=...)` | ms for the whole run, waits included |
 #
 # The preset for a background refresh, knob by knob:
 
-# %% [markdown] tags=["tr"] en_hash="5d8f6304"
+# %% [markdown] tags=["tr"] en_hash="a9506b78"
 # ## 1. Yeniden deneme politikası nedir?
 #
 # Ders: *"Yeniden Deneme Politikası — bir ağ isteği başarısız olduğunda
@@ -134,7 +134,7 @@ pd.set_option("display.max_colwidth", None)  # a reason is read whole, never cut
 # | maxRetries | `RetryPolicy(max_attempts=...)` | deneme = yeniden deneme + 1: bir eksik/bir fazla sayma hatasına dikkat |
 # | baseDelay | `Backoff(base=...)` | tam sayı, ms |
 # | geri çekilme stratejisi | `Backoff(growth=..., factor=..., jitter=...)` | 3. ve 4. bölümler |
-# | yeniden denenecek durum kodları listesi | `decide` / `should_retry`: 429 ve 5xx | ders 502 ile 503'ü sayar |
+# | yeniden denenecek durum kodları listesi | `decide` / `should_retry`: 429 ve 5xx | ders 502 ile 503'ü sayar; üretimde anahtarsız yazma istekleri için `RetryPolicy(rule=production_rule)` ([08](08_from_lesson_to_production.ipynb)) |
 # | toplam zaman aşımı | `RetryPolicy(time_budget=...)` | bütün çalışma için ms, beklemeler dahil |
 #
 # Arka plan tazelemesi için hazır politika, ayar ayar:
