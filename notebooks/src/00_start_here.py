@@ -279,6 +279,8 @@ set_language("en")  # the language of this notebook's figures and explorers
 
 # %%
 from retrylab import Backoff, Mulberry32, Outcome, RetryPolicy
+from retrylab.lessons.names import record
+from retrylab.lessons.tables import label
 from retrylab.lessons.outputs import SEED
 
 rng = Mulberry32(SEED)
@@ -318,13 +320,13 @@ js_round(draws[0] * 200)
 
 # %%
 answers = iter([Outcome.http(503), Outcome.http(503),
-                Outcome.success([{"id": "o-114", "value": -4.2}])])
+                Outcome.success([record(id="o-114", value=-4.2)])])
 slept = []
 policy = RetryPolicy(max_attempts=4,
                      backoff=Backoff(200, 2, 5000, jitter="full"))
 result = policy.run(lambda: next(answers), method="GET",
                     rng=Mulberry32(SEED), sleep=slept.append)
-result.attempts, list(result.waits), result.reason.value
+result.attempts, list(result.waits), label(result.reason)
 
 # %% [markdown]
 # Three attempts, two waits of 70 ms (retry n = 0, before attempt 2) and

@@ -55,6 +55,7 @@ set_language("en")  # the language of this notebook's figures and explorers
 from retrylab import (Backoff, BreakerOpen, BreakerRegistry, CircuitBreaker,
                       Mulberry32, Outcome, RetryPolicy, replay)
 from retrylab.lessons import outputs as lesson
+from retrylab.lessons.names import route
 from retrylab.lessons.tables import label, line, localized
 from retrylab.viz.breaker import (breaker_diagram, breaker_timeline,
                                       timeline_segments)
@@ -461,7 +462,7 @@ for breaker in (like_lesson, ours):
 # `BreakerOpen` hatasını fırlatır:
 
 # %%
-writes = CircuitBreaker(3, 5000, name="POST /measurements")
+writes = CircuitBreaker(3, 5000, name="POST " + route("/measurements"))
 for now in (0, 200, 600):
     writes.record(False, now)
 try:
@@ -515,10 +516,10 @@ refused.retry_in, label(refused.state)
 
 # %%
 registry = BreakerRegistry(threshold=3, cooldown=5000)
+uploads, stations = "POST " + route("/measurements"), "GET " + route("/stations")
 for now in (0, 200, 600):
-    registry.get("POST /measurements").record(False, now)
-(registry.get("GET /stations").allow(900),
- registry.get("POST /measurements").allow(900))
+    registry.get(uploads).record(False, now)
+registry.get(stations).allow(900), registry.get(uploads).allow(900)
 
 # %%
 {group: label(state) for group, state in registry.states().items()}
@@ -530,7 +531,7 @@ for now in (0, 200, 600):
 # %% [markdown] tags=["tr"] en_hash="87923e65"
 # İstasyon listesi gelmeye devam ediyor; yalnızca ölçüm gönderimleri bekliyor.
 # Birçok uç noktayı tek bir devre kesiciye bağlamak için `group=` verin (örneğin
-# `/measurements` altındaki her şeyi).
+# `/olcumler` altındaki her şeyi).
 
 # %% [markdown]
 # ## The mobile lesson's Kotlin breaker does not compile

@@ -521,14 +521,14 @@ for jitter in ("proportional", "full"):
 # %% [markdown]
 # **Exercise 3 (open: change, predict, measure).** Change `retry=2` to
 # `retry=4` in the cell below (the fifth retry, a 16 s delay; n counts from 0). Before you run it, predict:
-# will the busiest 500 ms hold more or fewer phones than the 140 of retry 3,
+# will the busiest 500 ms hold more or fewer phones than the 140 of retry n = 2 (the third retry),
 # and will the two jitters still tie? Then run it and compare.
 
-# %% [markdown] tags=["tr"] en_hash="60050926"
+# %% [markdown] tags=["tr"] en_hash="13fc01dd"
 # **Alıştırma 3 (açık uçlu: değiştirin, tahmin edin, ölçün).** Aşağıdaki hücrede
 # `retry=2` değerini `retry=4` yapın (beşinci yeniden deneme, 16 s'lik bir
 # gecikme; n 0'dan sayılır). Çalıştırmadan
-# önce tahmin edin: en yoğun 500 ms, 3. yeniden denemedeki 140'tan daha çok mu
+# önce tahmin edin: en yoğun 500 ms, n = 2 yeniden denemesindeki (üçüncü yeniden deneme) 140'tan daha çok mu
 # yoksa daha az mı telefon içerecek ve iki sarsıntı yine berabere kalacak mı?
 # Sonra çalıştırın ve karşılaştırın.
 
@@ -537,14 +537,14 @@ localized(mobilesim.jitter_spread(clients=1000, retry=2, base=1000, width=500)
           .rename(index={"none": "no jitter"}))
 
 # %% [markdown] tags=["solution"]
-# At retry 5 the window is four times as wide (16 s for both jitters), so
+# At retry n = 4 (the fifth retry) the window is four times as wide (16 s for both jitters), so
 # the busiest 500 ms holds about a quarter as many: 43 phones, 4.3%, the same
 # for both (1000 × 500 / 16000 ≈ 31 on average, the busiest bucket a little
 # more). Proportional still keeps everyone out for 8 s; full jitter lets
 # the first phones back after a few milliseconds.
 
-# %% [markdown] tags=["solution", "tr"] en_hash="084577a7"
-# Beşinci yeniden denemede pencere dört kat geniştir (iki sarsıntı için de 16
+# %% [markdown] tags=["solution", "tr"] en_hash="8e66db42"
+# n = 4 yeniden denemesinde (beşinci yeniden deneme) pencere dört kat geniştir (iki sarsıntı için de 16
 # s), bu yüzden en yoğun 500 ms yaklaşık dörtte biri kadar telefon içerir: 43
 # telefon, %4,3, iki sarsıntı için de aynı (ortalama olarak 1000 × 500 / 16000 ≈
 # 31, en yoğun kova biraz daha fazla). Orantılı sarsıntı herkesi yine 8 s

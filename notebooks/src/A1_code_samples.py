@@ -275,9 +275,10 @@ mobile.runs_table({
 #
 # * **No cap.** With 10 retries the last wait is ten minutes, and the whole
 #   call takes over sixteen. (`1 shl attempt` is a 32-bit `Int` too: at
-#   attempt 31 it is negative and at 32 it is back to 1.)
+#   `attempt` = 31, Kotlin's index from 0, so retry n = 31 before attempt
+#   33 in notebook 00's counting, it is negative, and at 32 it is back to 1.)
 
-# %% [markdown] tags=["tr"] en_hash="c97039dd"
+# %% [markdown] tags=["tr"] en_hash="d301fe54"
 # İlk ikisi burada milisaniyesi milisaniyesine aynıdır (Kotlin'deki `toLong()`
 # küsuratı atar, `Backoff` ise yuvarlar; bu yüzden aralarında 1 ms fark
 # olabilir). Üçüncü satır ilk kusuru gösterir: **yalnızca fırlatılan istisnalar
@@ -289,7 +290,9 @@ mobile.runs_table({
 #
 # * **Tavan yok.** 10 yeniden denemeyle son bekleme on dakikadır ve çağrının
 #   tamamı on altı dakikayı aşar. (`1 shl attempt` ayrıca 32 bitlik bir
-#   `Int`'tir: deneme 31'de negatiftir, 32'de yeniden 1 olur.)
+#   `Int`'tir: Kotlin'in 0'dan başlayan sayacı `attempt` = 31 iken, yani 00
+#   numaralı defterin sayımıyla 33. denemeden önceki n = 31 yeniden
+#   denemesinde, negatiftir; 32'de yeniden 1 olur.)
 
 # %%
 long_run = mobile.kotlin_run([Outcome.network()], max_retries=10)
