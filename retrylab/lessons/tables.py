@@ -339,6 +339,7 @@ def localized(table: Any) -> Any:
         if out.dtype.kind in "OSU":
             out = _values(out)
     out.index = out.index.set_names([_axis(n) for n in out.index.names])
-    if current() != "tr":
-        return out
+    if current() != "tr" or not out.index.is_unique or (
+            isinstance(out, pd.DataFrame) and not out.columns.is_unique):
+        return out   # English as it is; pandas' Styler needs unique labels
     return ShownFrame(out) if isinstance(out, pd.DataFrame) else ShownSeries(out)
