@@ -127,7 +127,7 @@ def test_new_hints_sample_reads_turkish(turkish: None) -> None:
     """A few of issue 22's hints, word for word."""
     assert "tekillik anahtarı ters okunmuş" in ex01.check_retried_cases("ACEG").message
     assert "1 - 0,7 x 0,7" in ex01.check_expected_duplicates(510).message
-    assert "dersin 5 sn'lik tavanıyla" in ex02.check_ceilings(
+    assert "dersin 5 s'lik tavanıyla" in ex02.check_ceilings(
         [300, 900, 2700, 5000, 5000]).message
     assert "n = 3'tür" in ex02.check_herd_attempt4(4).message
     assert "ikisinin küçüğünü" in ex03.check_waits([184, 2000, 70, 500]).message
