@@ -72,7 +72,7 @@ def kernel_python(user: pwd.struct_passwd) -> dict[str, str]:
     path = os.pathsep.join((str(ROOT), site))
     for python in (sys.executable, f"/usr/bin/python{sys.version_info[0]}.{sys.version_info[1]}"):
         probe = subprocess.run(["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}",
-                                "--clear-groups", python, "-c",
+                                "--clear-groups", "prlimit", "--nproc=256", "--", python, "-c",
                                 "import fractions, ipykernel, retrylab"],
                                env={"PYTHONPATH": path, "HOME": "/tmp",
                                     "MPLCONFIGDIR": "/tmp"},

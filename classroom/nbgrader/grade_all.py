@@ -43,10 +43,12 @@ import sandbox_kernel  # noqa: E402 (this folder is not a package)
 
 ASSIGNMENT = "retrylab"
 #: What only the teacher may read or write during grading.
-PRIVATE = ("source", "submitted", "autograded", "feedback", "gradebook.db")
+PRIVATE = ("source", "submitted", "autograded", "feedback", "gradebook.db", "grading_logs")
 #: A student's grading, all notebooks, may take this long (s) before it is stopped.
 STUDENT_TIMEOUT = 1800
 REPORT = "grading_report.csv"
+#: nbgrader's output for each student whose grading failed (the teacher's only).
+LOGS = "grading_logs"
 
 
 @dataclass
@@ -144,6 +146,9 @@ def grade(course: Path, student: str, env: dict[str, str], timeout: float,
         return Result(student, "graded", "", score, max_score, took)
     if not reason:
         reason = why_failed(log, returncode) if returncode else "notebooks missing"
+    logs = course / LOGS
+    logs.mkdir(mode=0o700, exist_ok=True)
+    (logs / f"{student}.log").write_text(log)
     forget(course, student)
     return Result(student, "failed", reason, 0.0, 0.0, took)
 

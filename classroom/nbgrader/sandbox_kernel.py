@@ -91,7 +91,7 @@ def command(user: pwd.struct_passwd, connection_file: str) -> list[str]:
     """setpriv, prlimit, ipykernel: the chain this process becomes."""
     limits = [f"--{name}={value}" for name, value in LIMITS.items()]
     return ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--clear-groups",
-            "--no-new-privs", "--", "prlimit", *limits, "--",
+            "--no-new-privs", "--bounding-set=-all", "--", "prlimit", *limits, "--",
             PYTHON, "-m", "ipykernel_launcher", "-f", connection_file]
 
 
