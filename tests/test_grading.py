@@ -301,3 +301,38 @@ def test_a_loop_is_stopped_by_the_cell_timeout(graded: tuple[Path, str, float]) 
     got = points(course, "looper")
     assert got["test_check_decorrelated"] == 0
     assert got["test_check_full_jitter"] == full(course)["test_check_full_jitter"]
+
+
+def test_the_whole_course_perfect_submission_gets_full_marks(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Every notebook of the course, solved, in the sandbox with the course's own config
+    (its cell timeout): every autograded point (the documented install must bring what
+    every notebook imports: 08 needs the bridge extra)."""
+    user = grader_user()
+    env = {**os.environ, **kernel_python(user)}
+    env["PATH"] = os.pathsep.join((str(Path(sys.executable).parent), env.get("PATH", "")))
+    course = tmp_path_factory.mktemp("whole")
+    shutil.copy(COURSE / "nbgrader_config.py", course)
+    shutil.copytree(builder.NBGRADER.out, course / "source" / ASSIGNMENT)
+    done = subprocess.run([sys.executable, "-m", "nbgrader", "generate_assignment", ASSIGNMENT,
+                           "--force"], cwd=course, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    where = course / "submitted" / "perfect" / ASSIGNMENT
+    where.mkdir(parents=True)
+    for path in sorted((course / "source" / ASSIGNMENT).glob("*.ipynb")):
+        source = nbformat.read(path, as_version=4)
+        release = nbformat.read(course / "release" / ASSIGNMENT / path.name, as_version=4)
+        nbformat.write(solved(release, source), where / path.name)
+    done = subprocess.run([sys.executable, str(COURSE / "grade_all.py"), "--course", str(course)],
+                          env=env, capture_output=True, text=True, timeout=3600)
+    print(done.stdout)
+    assert done.returncode == 0, done.stdout + done.stderr[-3000:]
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
+        sub = gb.find_submission(ASSIGNMENT, "perfect")
+        got = {(nb.name, g.name): g.score for nb in sub.notebooks for g in nb.grades
+               if g.name.startswith("test_")}
+        want = {(nb.name, c.name): c.max_score for nb in gb.find_assignment(ASSIGNMENT).notebooks
+                for c in nb.grade_cells if c.name.startswith("test_")}
+    assert len(want) >= 37 and got == want, {k: v for k, v in got.items() if v != want[k]}

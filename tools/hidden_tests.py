@@ -67,6 +67,8 @@ class Probe:
 _JITTERS = tuple(f"retrylab.core.backoff:Backoff.{m}"
                  for m in ("next_wait", "next_waits", "jittered", "waits", "_waits"))
 _DECIDE = ("retrylab.core.outcome:should_retry", "retrylab.core.outcome:decide",
+           "retrylab.core.outcome:decision_table", "retrylab.core.outcome:StatusRule.__call__",
+           "retrylab.core.production:production_rule",
            "retrylab.core.policy:RetryPolicy.decide")
 
 PROBES: dict[str, Probe] = {

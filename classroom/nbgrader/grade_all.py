@@ -96,7 +96,9 @@ def why_failed(log: str, returncode: int) -> str:
     """The reason a student's autograde failed, from its exit status and log."""
     if returncode < 0:
         return f"the grader was killed by signal {signal.Signals(-returncode).name}"
-    for pattern, reason in ((r"DeadKernelError|Kernel died", "the kernel died (it exited or "
+    for pattern, reason in ((r"before replying to kernel_info", "the grading kernel did not "
+                             f"start (the sandbox: see {LOGS}/)"),
+                            (r"DeadKernelError|Kernel died", "the kernel died (it exited or "
                              "was killed) while running the notebook"),
                             (r"CellTimeoutError|Timeout waiting", "a cell timed out"),
                             (r"MemoryError", "out of memory")):
