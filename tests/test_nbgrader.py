@@ -117,7 +117,9 @@ def test_release_hides_the_hidden_tests_and_locks_the_checker_imports(course: Pa
         imports = [c for c in release.cells if c.cell_type == "code"
                    and builder.CHECKER_IMPORT.search(c.source)
                    and not c.metadata.get("nbgrader", {}).get("solution")]
-        assert imports and all(c.metadata["nbgrader"]["locked"] for c in imports), src.stem
+        # (09 imports each checker in its answer cell: nothing to lock there)
+        assert imports or src.stem.startswith("09"), src.stem
+        assert all(c.metadata["nbgrader"]["locked"] for c in imports), src.stem
 
 
 def test_every_graded_exercise_has_its_expected_value() -> None:
