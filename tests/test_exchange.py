@@ -23,6 +23,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from _course import copy_config
 from _tools import load_tool
 
 pytest.importorskip("nbgrader", reason="nbgrader is in the classroom and test extras")
@@ -91,7 +92,7 @@ def test_release_fetch_submit_collect(machine: dict[str, object]) -> None:
     course = top / "course"
     (course / "source" / ASSIGNMENT).mkdir(parents=True)
     course.chmod(0o700)
-    shutil.copy(ROOT / "classroom" / "nbgrader" / "nbgrader_config.py", course)
+    copy_config(ROOT / "classroom" / "nbgrader", course)
     shutil.copy(builder.NBGRADER.path(STEM), course / "source" / ASSIGNMENT)
     teacher = {**os.environ, "RETRYLAB_NBGRADER_EXCHANGE": exchange}
     teacher["PATH"] = os.pathsep.join((str(Path(sys.executable).parent), teacher["PATH"]))

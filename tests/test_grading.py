@@ -1,8 +1,10 @@
 """Grading a class: nbgrader's autograde in the sandbox, driven by grade_all.py.
 
 One batch of submissions of notebook 02 (two functions to write, four values to
-compute), graded the way the teacher grades (classroom/GRADING.md): the course's
-config, ``nbgrader generate_assignment``, then ``classroom/nbgrader/grade_all.py``,
+compute), graded the way the teacher grades (classroom/GRADING.md; each test cell's
+hidden test prints the answer's plain values, which the grader judges with
+hidden_results.py): the course's config, ``nbgrader generate_assignment``, then
+``classroom/nbgrader/grade_all.py``,
 which autogrades each student in the grading kernel (sandbox_kernel.py: the user
 ``retrylab-grader``, prlimit). The students:
 
@@ -12,6 +14,8 @@ which autogrades each student in the grading kernel (sandbox_kernel.py: the user
     feedback   ``Feedback.__bool__ = lambda self: True``        0   (the review's C1)
     rebind     each checker redefined in its answer cell        0   (C4)
     imports    the checker-import cells replaced by fakes       0   (C5)
+    transformer  an IPython input transformer that empties every later cell, the
+               test cells too (no error: nbgrader alone would give full marks)  0
     package    Backoff.next_wait in the write-it-yourself
                functions, ANSWERS' strings for the values      0   (C3)
     a_intruder perfect, and tries to write the gradebook, the course source and
@@ -39,6 +43,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from _course import copy_config
 from _tools import load_tool
 
 pytest.importorskip("nbgrader", reason="nbgrader is in the classroom and test extras")
@@ -133,6 +138,9 @@ def submissions(course: Path) -> dict[str, nbformat.NotebookNode]:
 
     subs["feedback"] = with_cell(release, "from retrylab.exercises import Feedback\n"
                                           "Feedback.__bool__ = lambda self: True")
+    # every later cell, the tests too, run as nothing: no error, no result
+    subs["transformer"] = with_cell(
+        release, "get_ipython().input_transformers_cleanup.append(lambda lines: [])")
     rebind = nbformat.from_dict(release)
     for cell in answers(rebind):
         name = cell.metadata["nbgrader"]["grade_id"].removeprefix("answer_")
@@ -193,7 +201,7 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, float]:
     env = {**os.environ, **kernel_python(user)}
     env["PATH"] = os.pathsep.join((str(Path(sys.executable).parent), env.get("PATH", "")))
     course = tmp_path_factory.mktemp("course")
-    shutil.copy(COURSE / "nbgrader_config.py", course)
+    copy_config(COURSE, course)
     folder = course / "source" / ASSIGNMENT
     folder.mkdir(parents=True)
     nbformat.write(lesson_free(builder.make_notebook(STEM, builder.NBGRADER)),
@@ -261,7 +269,7 @@ def test_a_mistake_costs_its_exercise_only(graded: tuple[Path, str, float]) -> N
         k: v for k, v in want.items() if k != "test_check_full_jitter"}
 
 
-@pytest.mark.parametrize("cheat", ["feedback", "rebind", "imports", "package"])
+@pytest.mark.parametrize("cheat", ["feedback", "rebind", "imports", "package", "transformer"])
 def test_a_cheat_gets_nothing(graded: tuple[Path, str, float], cheat: str) -> None:
     course, report, _ = graded
     assert status(report, cheat) == "graded"
@@ -312,7 +320,7 @@ def test_the_whole_course_perfect_submission_gets_full_marks(
     env = {**os.environ, **kernel_python(user)}
     env["PATH"] = os.pathsep.join((str(Path(sys.executable).parent), env.get("PATH", "")))
     course = tmp_path_factory.mktemp("whole")
-    shutil.copy(COURSE / "nbgrader_config.py", course)
+    copy_config(COURSE, course)
     shutil.copytree(builder.NBGRADER.out, course / "source" / ASSIGNMENT)
     done = subprocess.run([sys.executable, "-m", "nbgrader", "generate_assignment", ASSIGNMENT,
                            "--force"], cwd=course, env=env, capture_output=True, text=True)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from _course import copy_config
 from _tools import load_tool
 
 nbgrader = pytest.importorskip("nbgrader", reason="nbgrader is in the classroom and test extras")
@@ -66,7 +67,7 @@ def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
 def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A temporary course: the repository's config, every notebook released."""
     root = tmp_path_factory.mktemp("course")
-    shutil.copy(COURSE / "nbgrader_config.py", root)
+    copy_config(COURSE, root)
     shutil.copytree(builder.NBGRADER.out, root / "source" / builder.NBGRADER_ASSIGNMENT)
     _run(["generate_assignment", builder.NBGRADER_ASSIGNMENT, "--force"], root)
     return root

@@ -336,17 +336,15 @@ def _is_open(cells: list[nbformat.NotebookNode]) -> bool:
 CHECKER_IMPORT = re.compile(r"^from retrylab\.exercises[.\w]* import", re.M)
 
 
-def nbgrader_notebook(full: nbformat.NotebookNode, stem: str,
-                      expected: dict[str, object] | None = None) -> nbformat.NotebookNode:
+def nbgrader_notebook(full: nbformat.NotebookNode, stem: str) -> nbformat.NotebookNode:
     """The nbgrader course source of one notebook (English), from :func:`parse`'s cells.
 
     - a checked exercise (a scaffold and its solution): an autograded answer cell
       (:func:`answer_source`) and, after it, a locked test cell worth points (2 for
       a function or class to build, 1 for a closed question) that shows the
       checker's verdict (for the student) and then runs the exercise's hidden test
-      (tools/hidden_tests.py), which decides the points on plain values against
-      ``expected`` (default: classroom/nbgrader/expected.json; ``hidden_tests.RECORD``
-      makes a recording run's notebook);
+      (tools/hidden_tests.py): it prints the answer's plain values, which the grader
+      judges against classroom/nbgrader/expected.json (hidden_results.py);
     - a cell that imports the checkers: locked (read-only, checksummed);
     - an open exercise's discussion (a solution markdown cell after an exercise
       marked "open"): a manually graded answer cell (1 point), which the release
@@ -357,8 +355,6 @@ def nbgrader_notebook(full: nbformat.NotebookNode, stem: str,
     Outputs are empty: nbgrader runs the notebooks itself.
     """
     nb = edition_notebook(full, Edition("nbgrader-all", "", frozenset(), "en"))
-    if expected is None:
-        expected = hidden_tests.expected_values()
     cells: list[nbformat.NotebookNode] = []
     scaffold: nbformat.NotebookNode | None = None
     opened = 0
@@ -381,17 +377,11 @@ def nbgrader_notebook(full: nbformat.NotebookNode, stem: str,
             ans = nbformat.v4.new_code_cell(answer_source(stub, answer))
             ans["id"] = scaffold["id"]
             _nbgrader(ans, f"answer_{name}", solution=True, grade=False)
-            checked = hidden_tests.probe(name).kind == "checker"  # judged afresh: no value
-            if expected is not hidden_tests.RECORD and name not in expected and not checked:
-                raise SystemExit(f"{where}: no expected value for {name} in "
-                                 f"{hidden_tests.EXPECTED_FILE.relative_to(ROOT)}: run "
-                                 f"python tools/build_notebooks.py --edition nbgrader --record")
             test = nbformat.v4.new_code_cell(
                 f"feedback = {check}\n"
                 "display(feedback)\n"
                 'assert feedback, "not correct yet: see the message above"\n'
-                + hidden_tests.hidden_test(
-                    check, expected if expected is hidden_tests.RECORD else expected.get(name)))
+                + hidden_tests.hidden_test(check))
             test["id"] = cell["id"]
             _nbgrader(test, f"test_{name}", solution=False, grade=True,
                       points=2 if built else 1)
@@ -431,13 +421,12 @@ def _seconds(cell: nbformat.NotebookNode) -> float:
 
 
 def record_expected(stems: list[str]) -> dict[str, object]:
-    """Run the course source of ``stems`` (the solutions) and collect, from each hidden
-    test's recording, the expected plain values; merged into
-    :data:`hidden_tests.EXPECTED_FILE`. Returns the values found."""
+    """Run the course source of ``stems`` (the solutions) and collect the plain values
+    each hidden test prints; merged into :data:`hidden_tests.EXPECTED_FILE`. Returns the
+    values found."""
     found: dict[str, object] = {}
     for stem in stems:
-        nb = nbgrader_notebook(parse((SRC / (stem + ".py")).read_text()), stem,
-                               hidden_tests.RECORD)
+        nb = nbgrader_notebook(parse((SRC / (stem + ".py")).read_text()), stem)
         os.environ.update(kernel_env())
         NotebookClient(nb, timeout=300, kernel_name="python3",
                        resources={"metadata": {"path": str(NBGRADER.out)}}).execute()
@@ -448,11 +437,8 @@ def record_expected(stems: list[str]) -> dict[str, object]:
         print(f"{stem}: {len(got)} expected values; slowest cell {slowest:.1f} s")
         found.update(got)
     values = {**hidden_tests.expected_values(), **found}
-    hidden_tests.EXPECTED_FILE.write_text(json.dumps(
-        {"about": "Expected plain values of the nbgrader course's hidden tests "
-                  "(tools/hidden_tests.py); the teacher's course files only. "
-                  "Made by: python tools/build_notebooks.py --edition nbgrader --record",
-         "expected": dict(sorted(values.items()))}, indent=1) + "\n")
+    table = hidden_tests.grading_table(values)
+    hidden_tests.EXPECTED_FILE.write_text(json.dumps(table, indent=1) + "\n")
     return found
 
 

@@ -153,14 +153,17 @@ def probe(check: str) -> Probe:
     return PROBES.get(check, Probe())
 
 
-#: Kernel side: the answer as plain values, exact built-in types only.
-_KERNEL = r'''
+#: Kernel side: the answer as plain values (exact built-in types only), printed on one
+#: line for the grader (classroom/nbgrader/hidden_results.py), which holds the expected
+#: values: nothing the kernel sees could tell a patched kernel what to print.
+_KERNEL = r"""
 def _hidden_test(answer):
-    """Graded on plain values computed afresh, not on objects the answers can reach."""
+    '''The answer's plain values, computed afresh, for the grader to judge.'''
     import builtins as B
     import json
     import subprocess
     import sys
+
     import numpy
 
     NUMPY = (numpy.int64, numpy.int32, numpy.float64, numpy.float32, numpy.bool_)
@@ -176,74 +179,53 @@ def _hidden_test(answer):
         if t in (B.list, B.tuple):
             return [plain(v) for v in x]
         if t in (B.set, B.frozenset):
-            return B.sorted((plain(v) for v in x), key=B.repr)
+            return {"set": B.sorted((plain(v) for v in x), key=B.repr)}
         raise B.TypeError(f"{t.__name__} is not a plain value (a number, a string, a list)")
-
-    def same(got, want):
-        if B.type(want) is B.dict:      # a set: any order, or "A, C" as the checkers take it
-            if B.type(got) is B.str:
-                got = [g for g in got.replace(",", " ").split() if g]
-            return (B.type(got) is B.list
-                    and B.sorted(B.str(g).strip() for g in got)
-                    == B.sorted(B.str(w) for w in want["set"]))
-        if B.type(want) in (B.int, B.float) and B.type(got) in (B.int, B.float):
-            margin = TOL if TOL >= 1e-6 else TOL * B.max(1.0, B.abs(want))  # else: relative
-            return B.abs(got - want) <= margin
-        if B.type(want) is B.list:
-            return (B.type(got) is B.list and B.len(got) == B.len(want)
-                    and B.all(same(g, w) for g, w in B.zip(got, want)))
-        return B.type(got) is B.type(want) and got == want
-
-    def fresh(payload, data):
-        done = subprocess.run([sys.executable, "-I", "-c", CHILD, json.dumps(sys.path),
-                               json.dumps(KIND), json.dumps(TRIPWIRES)],
-                              input=data, capture_output=True, timeout=120)
-        lines = done.stdout.decode(errors="replace").strip().splitlines()
-        if done.returncode or not lines:
-            why = done.stderr.decode(errors="replace").strip().splitlines()[-1:] or ["no result"]
-            raise AssertionError(f"your {payload}, run on its own, failed: {why[0]}")
-        return json.loads(lines[-1])
 
     if KIND == "value":
         got = plain(answer)
     elif KIND == "call":
         import cloudpickle
-        got = fresh("answer", cloudpickle.dumps(answer))
+        done = subprocess.run([sys.executable, "-I", "-c", CHILD, json.dumps(sys.path),
+                               json.dumps(TRIPWIRES)],
+                              input=cloudpickle.dumps(answer), capture_output=True, timeout=120)
+        lines = done.stdout.decode(errors="replace").strip().splitlines()
+        if done.returncode or not lines:
+            why = done.stderr.decode(errors="replace").strip().splitlines()[-1:] or ["no result"]
+            raise AssertionError(f"your answer, run on its own, failed: {why[0]}")
+        got = json.loads(lines[-1])
     else:
-        got = fresh("answer", json.dumps([CHECK, REBUILD, fields(answer, plain)]).encode())
-    if RECORDING:
-        as_set = KIND == "value" and B.type(answer) in (B.set, B.frozenset)
-        print("RETRYLAB-EXPECTED " + json.dumps([CHECK, {"set": got} if as_set else got]))
-    elif not same(got, EXPECTED):
-        raise AssertionError(f"{CHECK}: not the expected answer")
+        got = fields(answer, plain)
+    print("RETRYLAB-GOT " + json.dumps([CHECK, got]))
 
 
 def fields(answer, plain):
-    """The fields of a library object to design, plain; only the library's own type."""
+    '''The fields of a library object to design, plain; only the library's own type.'''
     import builtins as B
     import dataclasses
+    import inspect
     if REBUILD == "policy":
         from retrylab.core.backoff import Backoff
         from retrylab.core.policy import RetryPolicy
         if B.type(answer) is not RetryPolicy or B.type(answer.backoff) is not Backoff:
             raise B.TypeError("the answer is a RetryPolicy(...)")
-        out = {f.name: getattr(answer, f.name) for f in dataclasses.fields(RetryPolicy)}
+        out = {f.name: plain(getattr(answer, f.name)) for f in dataclasses.fields(RetryPolicy)
+               if f.name != "backoff"}
         out["backoff"] = {f.name: plain(getattr(answer.backoff, f.name))
                           for f in dataclasses.fields(Backoff) if f.init}
-        return {k: v if k == "backoff" else plain(v) for k, v in out.items()}
-    import inspect
+        return out
     from urllib3.util.retry import Retry
     if B.type(answer) is not Retry:
         raise B.TypeError("the answer is a urllib3 Retry(...)")
-    names = [p for p in inspect.signature(Retry).parameters if p not in ("history",)]
+    names = [p for p in inspect.signature(Retry).parameters if p != "history"]
     return {n: plain(getattr(answer, n)) for n in names if hasattr(answer, n)}
-'''
+"""
 
-#: Child side: a fresh interpreter (``python -I``), nothing of the kernel's but the path.
-_CHILD = r'''
+#: Child side of a "call": a fresh interpreter (``python -I``), nothing of the kernel's
+#: but the path; the library's own answer made to raise; the results, plain.
+_CHILD = r"""
 import importlib, json, pickle, sys
 sys.path[:] = json.loads(sys.argv[1])
-kind, tripwires = json.loads(sys.argv[2]), json.loads(sys.argv[3])
 
 def plain(x):
     t = type(x)
@@ -255,8 +237,6 @@ def plain(x):
             return plain(x.item())
     if t in (list, tuple):
         return [plain(v) for v in x]
-    if t in (set, frozenset):
-        return sorted((plain(v) for v in x), key=repr)
     raise TypeError(f"{t.__name__} is not a plain value (a number, a string, a list)")
 
 def trip(spec):
@@ -273,55 +253,41 @@ def trip(spec):
         setattr(owner, name, tripwire)
 
 data = sys.stdin.buffer.read()
-if kind == "call":
-    for spec in tripwires:
-        trip(spec)
-    f = pickle.loads(data)
-    PROBE
-    print(json.dumps(plain(result)))
-else:
-    import pkgutil
-    import retrylab.exercises as package
-    check, rebuild, fields = json.loads(data)
-    if rebuild == "policy":
-        from retrylab.core.backoff import Backoff
-        from retrylab.core.policy import RetryPolicy
-        fields["backoff"] = Backoff(**fields["backoff"])
-        if fields.get("safe_methods") is not None:
-            fields["safe_methods"] = frozenset(fields["safe_methods"])
-        answer = RetryPolicy(**fields)
-    else:
-        from urllib3.util.retry import Retry
-        answer = Retry(**fields)
-    checkers = [getattr(importlib.import_module(f"{package.__name__}.{m.name}"), check, None)
-                for m in pkgutil.iter_modules(package.__path__) if not m.name.startswith("_")]
-    feedback = next(c for c in checkers if c is not None)(answer)
-    print(json.dumps(feedback.correct is True))
-'''
-
-#: Passed to :func:`hidden_test` for a recording run (prints the value, asserts nothing).
-RECORD = object()
+for spec in json.loads(sys.argv[2]):
+    trip(spec)
+f = pickle.loads(data)
+PROBE
+print(json.dumps(plain(result)))
+"""
 
 
-def hidden_test(check_line: str, expected: object) -> str:
+def hidden_test(check_line: str) -> str:
     """The hidden-test lines of the test cell for ``check_line`` (``check_x(a, b)``)."""
     check, args = re.match(r"^(check_\w+)\((.*)\)$", check_line).groups()  # type: ignore[union-attr]
     p = probe(check)
     names = list(p.names) or [a.strip() for a in args.split(",") if a.strip()]
     answer = names[0] if len(names) == 1 else "(" + ", ".join(names) + ")"
-    child = _CHILD.replace("    PROBE\n", "".join(f"    {line}\n"
-                                                     for line in p.code.strip().splitlines()))
-    if p.kind == "checker":
-        expected = True
-    constants = (f"CHECK = {check!r}\nKIND = {p.kind!r}\nTOL = {p.tol!r}\n"
+    child = _CHILD.replace("PROBE\n", p.code.strip() + "\n")
+    constants = (f"CHECK = {check!r}\nKIND = {p.kind!r}\n"
                  f"TRIPWIRES = {list(p.tripwires)!r}\nREBUILD = {p.rebuild!r}\n"
-                 f"RECORDING = {expected is RECORD!r}\n"
-                 f"EXPECTED = {None if expected is RECORD else expected!r}\n"
                  f"CHILD = {child!r}\n")
     return ("### BEGIN HIDDEN TESTS\n" + constants + _KERNEL.strip() + "\n\n\n"
             f"_hidden_test({answer})\n"
-            "del _hidden_test, fields, CHECK, KIND, TOL, TRIPWIRES, REBUILD, RECORDING, "
-            "EXPECTED, CHILD\n### END HIDDEN TESTS")
+            "del _hidden_test, fields, CHECK, KIND, TRIPWIRES, REBUILD, CHILD\n"
+            "### END HIDDEN TESTS")
+
+
+def grading_table(values: dict[str, object]) -> dict[str, object]:
+    """What the grader judges with (:data:`EXPECTED_FILE`): each value exercise's expected
+    value and margin, each design exercise's library object."""
+    return {"about": "The nbgrader course's hidden tests: expected plain values and how "
+                     "each is judged (tools/hidden_tests.py, classroom/nbgrader/"
+                     "hidden_results.py); the teacher's course files only. Made by: "
+                     "python tools/build_notebooks.py --edition nbgrader --record",
+            "expected": {k: v for k, v in sorted(values.items())
+                         if probe(k).kind != "checker"},
+            "tolerance": {k: p.tol for k, p in sorted(PROBES.items()) if p.tol != Probe().tol},
+            "rebuild": {k: p.rebuild for k, p in sorted(PROBES.items()) if p.kind == "checker"}}
 
 
 def expected_values() -> dict[str, object]:
@@ -333,10 +299,10 @@ def expected_values() -> dict[str, object]:
 
 
 def recorded(outputs_text: str) -> dict[str, object]:
-    """The expected values a recording run printed (``RETRYLAB-EXPECTED [check, value]``)."""
+    """The values a run of the solutions printed (``RETRYLAB-GOT [check, value]``)."""
     found: dict[str, object] = {}
     for line in outputs_text.splitlines():
-        if line.startswith("RETRYLAB-EXPECTED "):
+        if line.startswith("RETRYLAB-GOT "):
             check, value = json.loads(line.split(" ", 1)[1])
             found[check] = value
     return found

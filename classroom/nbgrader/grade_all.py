@@ -43,7 +43,8 @@ import sandbox_kernel  # noqa: E402 (this folder is not a package)
 
 ASSIGNMENT = "retrylab"
 #: What only the teacher may read or write during grading.
-PRIVATE = ("source", "submitted", "autograded", "feedback", "gradebook.db", "grading_logs")
+PRIVATE = ("source", "submitted", "autograded", "feedback", "gradebook.db", "grading_logs",
+           "expected.json")
 #: A student's grading, all notebooks, may take this long (s) before it is stopped.
 STUDENT_TIMEOUT = 1800
 REPORT = "grading_report.csv"
@@ -59,6 +60,26 @@ class Result:
     score: float = 0.0
     max_score: float = 0.0
     seconds: float = 0.0
+
+
+def config_problem(course: Path) -> str:
+    """Why the course's nbgrader config would not grade in the sandbox ("" if it would).
+
+    nbgrader logs a config file that fails to load and goes on with its defaults: the
+    teacher's own kernel, no hidden-test judge. So the config is loaded here first."""
+    from traitlets.config.loader import PyFileConfigLoader
+
+    try:
+        config = PyFileConfigLoader("nbgrader_config.py", str(course)).load_config()
+    except Exception as error:  # any error in the teacher's config file stops the batch
+        return f"{course / 'nbgrader_config.py'} does not load: {error!r}"
+    if config.Execute.get("kernel_name") != sandbox_kernel.KERNEL_NAME:
+        return ("nbgrader_config.py does not set Execute.kernel_name = "
+                f"{sandbox_kernel.KERNEL_NAME!r}")
+    steps = [getattr(s, "__name__", s) for s in config.Autograde.get("autograde_preprocessors", [])]
+    if "CheckHiddenResults" not in steps:
+        return "nbgrader_config.py does not judge the hidden tests (CheckHiddenResults)"
+    return ""
 
 
 def make_private(course: Path) -> None:
@@ -96,7 +117,9 @@ def why_failed(log: str, returncode: int) -> str:
     """The reason a student's autograde failed, from its exit status and log."""
     if returncode < 0:
         return f"the grader was killed by signal {signal.Signals(-returncode).name}"
-    for pattern, reason in ((r"before replying to kernel_info", "the grading kernel did not "
+    for pattern, reason in ((r"Exception while loading config", "nbgrader_config.py did not "
+                             "load"),
+                            (r"before replying to kernel_info", "the grading kernel did not "
                              f"start (the sandbox: see {LOGS}/)"),
                             (r"DeadKernelError|Kernel died", "the kernel died (it exited or "
                              "was killed) while running the notebook"),
@@ -144,6 +167,8 @@ def grade(course: Path, student: str, env: dict[str, str], timeout: float,
         reason = f"grading took more than {timeout:.0f} s"
     took = time.monotonic() - start
     score, max_score, graded = scores(course, student)
+    if "Exception while loading config" in log:
+        reason = why_failed(log, returncode)
     if not reason and returncode == 0 and graded >= notebooks:
         return Result(student, "graded", "", score, max_score, took)
     if not reason:
@@ -182,6 +207,10 @@ def main(argv: list[str]) -> int:
         user = sandbox_kernel.grader_user()
     except SystemExit as no_user:
         print(no_user, file=sys.stderr)
+        return 2
+    problem = config_problem(course)
+    if problem:
+        print(problem, file=sys.stderr)
         return 2
     submitted = course / "submitted"
     students = args.student or (sorted(p.name for p in submitted.iterdir()

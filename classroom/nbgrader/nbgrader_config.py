@@ -40,3 +40,17 @@ c.ClearSolutions.text_stub = "YOUR ANSWER HERE"
 c.Execute.kernel_name = "retrylab-grader"
 c.Execute.timeout = 120
 c.Execute.interrupt_on_timeout = True
+
+# The hidden tests print each answer's plain values; the grader judges them against
+# expected.json (hidden_results.py: the expected values never enter the kernel), between
+# the kernel's run and nbgrader's scoring. nbgrader's own list, with it inserted.
+import sys  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from hidden_results import CheckHiddenResults  # noqa: E402
+from nbgrader.converters import Autograde  # noqa: E402
+from nbgrader.preprocessors import SaveAutoGrades  # noqa: E402
+
+_steps = list(Autograde.class_traits()["autograde_preprocessors"].default())
+_steps.insert(_steps.index(SaveAutoGrades), CheckHiddenResults)
+c.Autograde.autograde_preprocessors = _steps
