@@ -3,35 +3,35 @@
 A test cell of the course source (tools/build_notebooks.py: nbgrader_notebook)
 shows the checker's verdict, for the student, and then runs a *hidden test*
 (nbgrader's ``### BEGIN HIDDEN TESTS``: in the course source, never in the
-release) that decides the points. The hidden test trusts nothing the answers
-could have reached or redefined in the kernel: not the checker (an unlocked
-name), not ``Feedback`` (a class anyone can patch), not the package's reference
-code (which a "write it yourself" answer could call). It compares *plain values*
-(ints, floats, strings, lists of them, of exact built-in types: no object of the
-student's making) with the expected values of :data:`EXPECTED_FILE`, which lives
-in the teacher's course files, is computed from the solutions by
-``python tools/build_notebooks.py --edition nbgrader --record`` and is written
-into the hidden tests; students receive neither.
+release). The hidden test trusts nothing the answers could have reached or
+redefined in the kernel (the checker, an unlocked name; ``Feedback``, a class
+anyone can patch; the package's reference code, which a "write it yourself"
+answer could call): it prints the answer's *plain values* (ints, floats,
+strings, lists of them, of exact built-in types: no object of the student's
+making) on one line, ``RETRYLAB-GOT [check, values]``. The grader judges that
+line (classroom/nbgrader/hidden_results.py, an nbgrader preprocessor) against
+:data:`EXPECTED_FILE`, in the teacher's course files, recorded from the
+solutions by ``python tools/build_notebooks.py --edition nbgrader --record``.
+The expected values never enter the kernel, so a kernel a submission patched
+(a transformer that empties the test cells, a ``Feedback`` always true) scores
+only by printing the right answer.
 
 Three kinds of exercise (:data:`PROBES`; every exercise not listed is "value"):
 
-    value    the answer's names, as plain values, equal the expected ones
-             (numbers within the exercise's tolerance; a set in any order)
+    value    the answer's names, as plain values (numbers within the exercise's
+             margin; a set in any order)
     call     a function or class to write: pickled by value (cloudpickle), run
              in a fresh interpreter (``python -I``) on inputs the student never
              sees, with the library's own implementation of it replaced by
-             tripwires, so an answer that delegates to it fails; its results,
-             plain, equal the solution's
-    checker  a policy to design (several answers are right): its fields, plain,
-             rebuild the library object in a fresh interpreter, where the
-             package's checker (a fresh copy: nothing of the kernel's) judges it
+             tripwires, so an answer that delegates to it fails; its results
+    checker  a policy to design (several answers are right): its fields, which
+             the grader rebuilds into the library object for the package's
+             checker to judge
 
-What this does not stop: code that tampers with the grading kernel's own
-machinery (IPython's input transformers, ``builtins``, ``sys.modules``) before
-the test cell runs; a test cell that runs in the student's process cannot be
-proof against that process. The sandbox of the grading run
-(classroom/nbgrader/sandbox_kernel.py) keeps the course files (and so these
-expected values) out of its reach.
+What this does not stop: a submission whose code, patching the kernel, prints
+the right values it computed some other way (e.g. by the library, outside the
+fresh interpreter's tripwires): that takes knowing where the answer is, and the
+answer is what the exercise asks.
 """
 
 from __future__ import annotations
