@@ -23,8 +23,9 @@ from matplotlib.figure import Figure
 
 from .png import PNG_COMPRESS_LEVEL, agg_canvas, canvas_png
 
-__all__ = ["CLASSROOM_RC", "CYCLE", "DPI", "MIN_FONT_PT", "MIN_FONT_PX", "PALETTE",
-           "SMALL_PT", "STATE_COLOURS", "classroom", "new_figure", "show", "style", "to_png"]
+__all__ = ["CLASSROOM_RC", "COLUMN_PX", "CYCLE", "DPI", "MIN_FONT_PT", "MIN_FONT_PX", "NODE_GID", "PALETTE",
+           "SMALL_PT", "STATE_COLOURS", "classroom", "new_figure", "show", "shown_px", "style",
+           "to_png"]
 
 #: Okabe & Ito's colour-blind-safe palette (2008), by name.
 PALETTE: dict[str, str] = {
@@ -57,6 +58,11 @@ DPI = 100
 #: The smallest text a figure shows, in pixels of its PNG: readable on a projector at
 #: 1280 x 720, where JupyterLab shows the figures at their own size.
 MIN_FONT_PX = 14
+#: The width (px) of JupyterLab's notebook column at a 1280 px wide screen: a figure
+#: drawn wider is scaled down to it, so its text is smaller as shown than as drawn.
+COLUMN_PX = 848
+#: The gid of a diagram's node (a boxed text or a patch): no other text may touch it.
+NODE_GID = "node"
 #: The same floor in points at :data:`DPI` (10.08 pt): the size of the small texts
 #: (notes, legends, bar labels); set where the text is made.
 MIN_FONT_PT = MIN_FONT_PX * 72 / DPI
@@ -81,6 +87,19 @@ CLASSROOM_RC: dict[str, Any] = {
     # a fixed title height: no search for decorations above the axes on every draw
     "axes.titley": 1.0,
 }
+
+
+def shown_px(fontsize_pt: float, dpi: float, width_px: float,
+             column_px: float = COLUMN_PX) -> float:
+    """How tall (px) a text of ``fontsize_pt`` is as shown in a column ``column_px``
+    wide, in a figure ``width_px`` wide drawn at ``dpi`` (a wider figure is scaled down).
+
+    >>> shown_px(11, 100, 1000)  # 15.3 px drawn, shown at 848/1000 of it
+    12.955...
+    >>> round(shown_px(11, 100, 800), 2)
+    15.28
+    """
+    return fontsize_pt * dpi / 72 * min(1.0, column_px / width_px)
 
 
 @contextmanager
