@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from retrylab.core.breaker import State
 from retrylab.viz.explorers import (
     BackoffExplorer,
     BreakerExplorer,
@@ -145,7 +146,9 @@ def test_herd_explorer_bad_cap_then_fix() -> None:
 
 
 def test_breaker_explorer_lesson_defaults_and_step_through() -> None:
-    ex = breaker_explorer()
+    assert breaker_explorer().readout == (  # it opens at the first event
+        "sent 1, blocked 0; state closed at 0 ms (event 1 of 9)")
+    ex = breaker_explorer(step=9)
     assert ex.readout == "sent 6, blocked 3; state closed at 11800 ms (event 9 of 9)"
     png = ex.png
     seen = []
@@ -159,17 +162,20 @@ def test_breaker_explorer_lesson_defaults_and_step_through() -> None:
     assert ex.readout == "sent 4, blocked 2; state open at 6000 ms (event 6 of 9)"
     assert ex.readout == BreakerExplorer.readout_for(step=6)
     assert ex.png != png
-    assert ex.plot.diagram.get_title() == "states"     # the numbers are in the readout
+    ex.set(step=3)  # the third failure opened it: that arrow stands out
+    arrows = ex.plot.arrows
+    hot = arrows[(State.CLOSED, State.OPEN)].arrow_patch.get_linewidth()
+    assert hot > 2 * arrows[(State.OPEN, State.HALF_OPEN)].arrow_patch.get_linewidth()
 
 
 def test_breaker_explorer_threshold_and_cooldown() -> None:
-    ex = breaker_explorer()
+    ex = breaker_explorer(step=9)
     ex.set(threshold=4)
     assert ex.readout == "sent 7, blocked 2; state closed at 11800 ms (event 9 of 9)"
     ex.set(threshold=3, cooldown=1000)  # 900 and 1500 still blocked; 8000 is a trial now
     assert ex.readout == "sent 7, blocked 2; state closed at 11800 ms (event 9 of 9)"
     assert [r.allowed for r in ex.compute(**ex.values).rows][3:7] == [False, False, True, True]
-    assert ex.readout == BreakerExplorer.readout_for(cooldown=1000)
+    assert ex.readout == BreakerExplorer.readout_for(cooldown=1000, step=9)
     ex.set(step=0)
     assert ex.readout == "sent 0, blocked 0; state closed before the first event"
 

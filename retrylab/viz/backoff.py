@@ -30,7 +30,7 @@ from ..i18n.terms import jitter_name
 from ..sim.herd import bucket_counts
 from ..sim.schedule import Schedule, jitter_range, lesson_backoffs, schedule_data, waits_table
 from .explorer import Explorer, choice_slider, float_slider, int_slider, quantize
-from .kit import PALETTE, SMALL_PT, new_figure, style
+from .kit import PALETTE, SMALL_PT, WIDTH_IN, new_figure, style
 
 __all__ = [
     "BackoffExplorer",
@@ -128,7 +128,7 @@ def wait_schedule(backoffs: Mapping[str, Backoff] | None = None, retries: int = 
     """
     backoffs = lesson_backoffs() if backoffs is None else backoffs
     table = waits_table(backoffs, retries, seed, shared=shared)
-    fig = new_figure((8.0, 4.8))
+    fig = new_figure((WIDTH_IN, 4.8))
     title = title or _("How long each strategy waits before each retry\n"
                        "(base {base} ms, factor {factor}, seed {seed})").format(
         base=200, factor=2, seed=seed)
@@ -246,7 +246,7 @@ def wait_bars(backoff: Backoff | None = None, retries: int = 6, seed: int = SEED
     (2000, 6000)
     """
     data = schedule_data(backoff, retries, seed)
-    fig = new_figure((8.0, 4.8))
+    fig = new_figure((WIDTH_IN, 4.8))
     plot = WaitBarsPlot(fig, slots=len(data.waits))
     plot.update(data)
     fig.retrylab_plot = plot  # type: ignore[attr-defined]
@@ -281,7 +281,7 @@ def retry_after_bars(backoff_waits: npt.ArrayLike, retry_after_ms: int = 2000) -
                          "at least one wait")
     suggested = check_int("retry_after_ms", retry_after_ms, low=0)
     x = np.arange(len(draws))
-    fig = new_figure((7.0, 3.6))
+    fig = new_figure((WIDTH_IN, 3.6))
     ax = style(fig.add_subplot(), _("The loop waits max(backoff, Retry-After)"),
                _(RETRY_AXIS), _(WAIT_AXIS))
     ax.bar(x, draws, 0.5, color=PALETTE["sky"], label=_("backoff draw"))
@@ -312,7 +312,7 @@ def wait_histogram(waits: npt.ArrayLike, width: int = 50, *,
     """
     width = check_int("width", width, low=1, high=86_400_000)
     counts = bucket_counts(_whole_ms("waits", waits), width)
-    fig = new_figure((7.0, 3.4))
+    fig = new_figure((WIDTH_IN, 3.4))
     total = int(counts.sum())
     ax = style(fig.add_subplot(), title or _("Waits before retries"),
                _("wait (ms, {width} ms buckets)").format(width=width), _("number of waits"))
@@ -356,7 +356,7 @@ def write_bars(counts: pd.DataFrame, drop_rate: float) -> Figure:
                          f"rows {', '.join(need)} and a column per client "
                          "(WriteReport.series())")
     writes = int(counts.loc["writes"].max())
-    fig = new_figure((7.5, 3.8))
+    fig = new_figure((WIDTH_IN, 3.8))
     grouped = f"{writes:,}".replace(",", "." if current() == "tr" else ",")
     ax = style(fig.add_subplot(),
                _("{writes} writes, {rate} of answers lost after storing").format(
@@ -418,7 +418,7 @@ class BackoffExplorer(Explorer):
     """
 
     title = N_("wait schedule")
-    figsize = (8.0, 4.4)
+    figsize = (WIDTH_IN, 4.4)
     margins: ClassVar[Mapping[str, float]] = {
         "left": 0.11, "right": 0.98, "top": 0.96, "bottom": 0.3}
 

@@ -29,7 +29,7 @@ from ..sim.ratebreakers import BREAKER_KINDS, OutageRun, slider_outage
 from ..sim.throttled import THROTTLES, ThrottleRun, throttled_fleet
 from .controls import choice_slider, float_slider, int_slider
 from .explorer import Explorer
-from .kit import PALETTE, SMALL_PT, new_figure, style
+from .kit import PALETTE, SMALL_PT, WIDTH_IN, new_figure, style
 from .unchanged import more_than_used, throttle_rejects_nothing
 
 __all__ = [
@@ -79,7 +79,7 @@ def _draw_outage(ax: Any, runs: dict[str, OutageRun]) -> dict[str, Any]:
 
 def breaker_comparison_figure(runs: dict[str, OutageRun]) -> Figure:
     """Both breakers through one outage: the share of calls let through each step."""
-    fig = new_figure((8.0, 3.6))
+    fig = new_figure((WIDTH_IN, 3.6))
     ax = style(fig.add_subplot(), _("The same outage, two breakers"), _("time (s)"),
                _("calls let through (%)"))
     _draw_outage(ax, runs)
@@ -97,7 +97,7 @@ class RateBreakerExplorer(Explorer):
     """
 
     title = N_("failure-rate breaker")
-    figsize = (8.0, 3.6)
+    figsize = (WIDTH_IN, 3.6)
 
     @classmethod
     def make_controls(cls) -> dict[str, Any]:
@@ -175,7 +175,7 @@ class HedgingExplorer(Explorer):
     """
 
     title = N_("hedged requests")
-    figsize = (8.0, 3.8)
+    figsize = (WIDTH_IN, 3.8)
 
     @classmethod
     def make_controls(cls) -> dict[str, Any]:
@@ -260,7 +260,7 @@ class ThrottleExplorer(Explorer):
     """
 
     title = N_("adaptive throttling")
-    figsize = (8.0, 3.6)
+    figsize = (WIDTH_IN, 3.6)
 
     @classmethod
     def make_controls(cls) -> dict[str, Any]:
@@ -350,7 +350,7 @@ class MetastableExplorer(Explorer):
     """A short spike, then: does the queue drain, or do retries keep it full?"""
 
     title = N_("metastable failure")
-    figsize = (8.0, 4.6)
+    figsize = (WIDTH_IN, 4.6)
 
     @classmethod
     def make_controls(cls) -> dict[str, Any]:

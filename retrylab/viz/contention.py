@@ -29,7 +29,7 @@ from ..sim.contention import STRATEGIES, ContentionResult, contention, sweep_tab
 from ..sim.layered import expected_layered_load, layered_calls
 from .controls import choice_slider, int_slider
 from .explorer import Explorer, quantize
-from .kit import PALETTE, SMALL_PT, new_figure, style
+from .kit import PALETTE, SMALL_PT, WIDTH_IN, new_figure, style
 from .unchanged import no_wait_reaches_cap
 
 __all__ = [
@@ -113,7 +113,7 @@ def contention_curves(sweep: pd.DataFrame, mark: int | None = 100) -> Figure:
     >>> fig.retrylab_plot.lines["full"][0].get_xdata().tolist()
     [10.0, 20.0]
     """
-    fig = new_figure((11.0, 4.8))
+    fig = new_figure((WIDTH_IN, 4.8))
     plot = ContentionPlot(fig)
     plot.update(sweep, mark)
     fig.retrylab_plot = plot  # type: ignore[attr-defined]
@@ -160,7 +160,7 @@ def layered_load(layers: int = 3, attempts: int | Sequence[int] = 3, requests: i
     [3.0, 9.0, 27.0]
     """
     df = layered_calls(layers, attempts, requests, failure_rate)
-    fig = new_figure((8.0, 4.4))
+    fig = new_figure((WIDTH_IN, 4.4))
     ax = fig.add_subplot()
     x = np.arange(len(df))
     colours = [PALETTE["sky"]] * (len(df) - 1) + [PALETTE["vermillion"]]
@@ -235,7 +235,7 @@ class ContentionExplorer(Explorer):
     """
 
     title = N_("the AWS contention experiment")
-    figsize = (9.0, 4.0)
+    figsize = (WIDTH_IN, 4.0)
     margins: ClassVar[Mapping[str, float]] = {
         "left": 0.115, "right": 0.98, "top": 0.87, "bottom": 0.22, "wspace": 0.28}
 

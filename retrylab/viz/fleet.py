@@ -44,7 +44,7 @@ from ..sim.fleetresult import FleetResult
 from ..sim.fleetview import SliderScale, describe_fleet, herd_divisor, slider_scale, step_series
 from .controls import choice_slider, float_slider, int_slider
 from .explorer import Explorer, quantize
-from .kit import PALETTE, SMALL_PT, new_figure, style
+from .kit import PALETTE, SMALL_PT, WIDTH_IN, new_figure, style
 from .unchanged import more_than_used, same_steps
 
 __all__ = [
@@ -201,7 +201,7 @@ def _top(result: FleetResult, bin_ms: int | None = None) -> float:
 
 
 def fleet_timeline(result: FleetResult, bin_ms: int | None = None,
-                   title: str | None = None, figsize: tuple[float, float] = (9.0, 5.6),
+                   title: str | None = None, figsize: tuple[float, float] = (WIDTH_IN, 5.6),
                    ) -> Figure:
     """Load on the server over time for one fleet run, and the backlog under it.
 
@@ -236,7 +236,7 @@ def compare_fleets(results: Mapping[str, FleetResult], bin_ms: int | None = None
     """
     if not results:
         raise ValueError(_("results={} is out of range: give at least one run to draw"))
-    fig = new_figure((9.0, 2.9 + 2.3 * len(results)))  # 2.9: the legend's second row
+    fig = new_figure((WIDTH_IN, 2.9 + 2.3 * len(results)))  # 2.9: the legend's second row
     subfigs = fig.subfigures(len(results), 1, squeeze=False).ravel().tolist()
     plots = []
     for sub, (name, r) in zip(subfigs, results.items(), strict=True):
@@ -296,7 +296,7 @@ class FleetExplorer(Explorer):
     #: storm explorer stays within 650 px in JupyterLab (676 px at 4.4 in, issue 25); the
     #: axes keep nearly their height (2.66 in, was 2.77): the margins above the title and
     #: below the legend are what shrank
-    figsize = (9.0, 4.0)
+    figsize = (WIDTH_IN, 4.0)
     margins: ClassVar[Mapping[str, float]] = {
         "left": 0.11, "right": 0.98, "top": 0.91, "bottom": 0.245, "hspace": 0.12}
     cache_size = 8  # a result holds a table of every client

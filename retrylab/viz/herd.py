@@ -27,7 +27,7 @@ from ..i18n.terms import jitter_name
 from ..sim.herd import HerdData, herd_data
 from .backoff import backoff_controls, y_level
 from .explorer import Explorer, int_slider, quantize
-from .kit import PALETTE, new_figure, style
+from .kit import PALETTE, WIDTH_IN, new_figure, style
 from .unchanged import all_capped, cap_above_ceilings
 
 __all__ = ["HerdData", "HerdExplorer", "HerdPlot", "herd_data", "herd_explorer",
@@ -131,7 +131,7 @@ def herd_histogram(backoff: Backoff | None = None, clients: int = 24, retry: int
     ['peak 24', 'peak 7']
     """
     data = herd_data(backoff, clients, retry, seed, width)
-    fig = new_figure((9.0, 4.4))
+    fig = new_figure((WIDTH_IN, 4.4))
     plot = HerdPlot(fig)
     plot.update(data)
     fig.retrylab_plot = plot  # type: ignore[attr-defined]
@@ -150,7 +150,7 @@ class HerdExplorer(Explorer):
     """
 
     title = N_("the herd")
-    figsize = (9.0, 4.4)
+    figsize = (WIDTH_IN, 4.4)
     margins: ClassVar[Mapping[str, float]] = {
         "left": 0.08, "right": 0.97, "top": 0.84, "bottom": 0.14, "wspace": 0.1}
 

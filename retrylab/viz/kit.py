@@ -23,9 +23,26 @@ from matplotlib.figure import Figure
 
 from .png import PNG_COMPRESS_LEVEL, agg_canvas, canvas_png
 
-__all__ = ["CLASSROOM_RC", "COLUMN_PX", "CYCLE", "DPI", "MIN_FONT_PT", "MIN_FONT_PX", "NODE_GID", "PALETTE",
-           "SMALL_PT", "STATE_COLOURS", "classroom", "new_figure", "show", "shown_px", "style",
-           "to_png"]
+__all__ = [
+    "CLASSROOM_RC",
+    "COLUMN_PX",
+    "CYCLE",
+    "DPI",
+    "MAX_HEIGHT_IN",
+    "MIN_FONT_PT",
+    "MIN_FONT_PX",
+    "NODE_GID",
+    "PALETTE",
+    "SMALL_PT",
+    "STATE_COLOURS",
+    "WIDTH_IN",
+    "classroom",
+    "new_figure",
+    "show",
+    "shown_px",
+    "style",
+    "to_png",
+]
 
 #: Okabe & Ito's colour-blind-safe palette (2008), by name.
 PALETTE: dict[str, str] = {
@@ -61,6 +78,12 @@ MIN_FONT_PX = 14
 #: The width (px) of JupyterLab's notebook column at a 1280 px wide screen: a figure
 #: drawn wider is scaled down to it, so its text is smaller as shown than as drawn.
 COLUMN_PX = 848
+#: The width (inches at :data:`DPI`) of every figure shown in the column: 840 px, just
+#: inside :data:`COLUMN_PX`, so the column shows it at its drawn size (nothing is scaled
+#: down, a 14 px text stays 14 px).
+WIDTH_IN = 8.4
+#: The tallest figure (inches): 600 px, a figure and its controls fit a 1280 x 800 screen.
+MAX_HEIGHT_IN = 6.0
 #: The gid of a diagram's node (a boxed text or a patch): no other text may touch it.
 NODE_GID = "node"
 #: The same floor in points at :data:`DPI` (10.08 pt): the size of the small texts
