@@ -30,7 +30,7 @@ from ..i18n.terms import jitter_name
 from ..sim.herd import bucket_counts
 from ..sim.schedule import Schedule, jitter_range, lesson_backoffs, schedule_data, waits_table
 from .explorer import Explorer, choice_slider, float_slider, int_slider, quantize
-from .kit import PALETTE, SMALL_PT, WIDTH_IN, new_figure, style
+from .kit import PALETTE, SMALL_PT, WIDTH_IN, Look, backoff_look, new_figure, style
 
 __all__ = [
     "BackoffExplorer",
@@ -79,14 +79,18 @@ class SchedulePlot:
     """One line per strategy (wait in ms against retry n, counted from 0 as in the
     formulas) and the cap as a line."""
 
-    def __init__(self, fig: Figure, names: Sequence[str], title: str) -> None:
+    def __init__(self, fig: Figure, names: Sequence[str], title: str,
+                 looks: Sequence[Look] | None = None) -> None:
         self.ax = fig.add_subplot()
         style(self.ax, title, _(RETRY_AXIS), _(WAIT_AXIS))
         self.lines: dict[str, Line2D] = {}
         for i, name in enumerate(names):
-            (line,) = self.ax.plot([], [], marker=MARKERS[i % len(MARKERS)],
-                                   linestyle=LINESTYLES[i % len(LINESTYLES)], linewidth=2,
-                                   markersize=7, label=series_name(name))
+            drawn: dict[str, Any] = {"marker": MARKERS[i % len(MARKERS)]}
+            if looks is not None:  # each strategy in its colour and marker of the kit
+                drawn = {"marker": looks[i].marker, "color": looks[i].colour}
+            (line,) = self.ax.plot([], [], linestyle=LINESTYLES[i % len(LINESTYLES)],
+                                   linewidth=2, markersize=7, label=series_name(name),
+                                   **drawn)
             self.lines[name] = line
         self.cap_line = self.ax.axhline(0, color=PALETTE["black"], linestyle=(0, (6, 3)),
                                         linewidth=1.5, label=_("cap"))
@@ -132,7 +136,8 @@ def wait_schedule(backoffs: Mapping[str, Backoff] | None = None, retries: int = 
     title = title or _("How long each strategy waits before each retry\n"
                        "(base {base} ms, factor {factor}, seed {seed})").format(
         base=200, factor=2, seed=seed)
-    plot = SchedulePlot(fig, list(backoffs), title)
+    plot = SchedulePlot(fig, list(backoffs), title,
+                        [backoff_look(b.growth, b.jitter) for b in backoffs.values()])
     plot.update(table, [b.cap for b in backoffs.values() if b.cap is not None])
     fig.retrylab_plot = plot  # type: ignore[attr-defined]
     return fig

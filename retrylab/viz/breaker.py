@@ -23,7 +23,7 @@ from ..core.breaker import CircuitBreaker, State, TraceRow, replay
 from ..core.constants import BREAKER_EVENTS
 from ..i18n import N_, _, ngettext
 from .explorer import Explorer, int_slider
-from .kit import NODE_GID, PALETTE, SMALL_PT, STATE_COLOURS, WIDTH_IN, new_figure, style
+from .kit import NODE_GID, PALETTE, SMALL_PT, STATE_COLOURS, WIDTH_IN, look, new_figure, style
 
 # -- the breaker ------------------------------------------------------------------
 
@@ -225,10 +225,9 @@ def timeline_segments(rows: Sequence[TraceRow], cooldown: int,
 LANES = {"succeeded": 2, "failed": 1, "blocked": 0}
 #: How each kind of request is marked on the timeline: (marker, colour, label).
 TIMELINE_KINDS = {
-    "succeeded": ("o", PALETTE["green"], N_("sent: succeeded")),
-    "failed": ("X", PALETTE["vermillion"], N_("sent: failed")),
-    "blocked": ("s", PALETTE["grey"], N_("blocked: not sent")),
-}
+    kind: (look("outcome", kind).marker, look("outcome", kind).colour, label)
+    for kind, label in (("succeeded", N_("sent: succeeded")), ("failed", N_("sent: failed")),
+                        ("blocked", N_("blocked: not sent")))}
 
 
 def draw_breaker_timeline(ax: Axes, rows: Sequence[TraceRow], cooldown: int, *,
@@ -263,7 +262,7 @@ def draw_breaker_timeline(ax: Axes, rows: Sequence[TraceRow], cooldown: int, *,
     handles: list[Any] = [Patch(color=STATE_COLOURS[s.value], alpha=0.4,
                                 label=_(s.value.replace("_", "-"))) for s in State]
     handles += ax.get_legend_handles_labels()[0]
-    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=6,
+    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=3,
               frameon=False, fontsize=SMALL_PT, handletextpad=0.4, columnspacing=1.0)
 
 

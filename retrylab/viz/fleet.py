@@ -298,7 +298,7 @@ class FleetExplorer(Explorer):
     #: below the legend are what shrank
     figsize = (WIDTH_IN, 4.0)
     margins: ClassVar[Mapping[str, float]] = {
-        "left": 0.11, "right": 0.98, "top": 0.91, "bottom": 0.245, "hspace": 0.12}
+        "left": 0.125, "right": 0.98, "top": 0.91, "bottom": 0.245, "hspace": 0.12}
     cache_size = 8  # a result holds a table of every client
     scenario = _Scenario("herd", 200, 5000, 8, (1000, 100, 20_000, 100),
                          lambda **kw: outage_fleet("none", **kw))

@@ -152,7 +152,7 @@ class HerdExplorer(Explorer):
     title = N_("the herd")
     figsize = (WIDTH_IN, 4.4)
     margins: ClassVar[Mapping[str, float]] = {
-        "left": 0.08, "right": 0.97, "top": 0.84, "bottom": 0.14, "wspace": 0.1}
+        "left": 0.1, "right": 0.97, "top": 0.84, "bottom": 0.14, "wspace": 0.1}
 
     @classmethod
     def make_controls(cls) -> dict[str, Any]:

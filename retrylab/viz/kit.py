@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any, Literal, cast
 
 import matplotlib
@@ -24,8 +25,10 @@ from matplotlib.figure import Figure
 from .png import PNG_COMPRESS_LEVEL, agg_canvas, canvas_png
 
 __all__ = [
+    "ALIASES",
     "CLASSROOM_RC",
     "COLUMN_PX",
+    "CONCEPTS",
     "CYCLE",
     "DPI",
     "MAX_HEIGHT_IN",
@@ -36,7 +39,10 @@ __all__ = [
     "SMALL_PT",
     "STATE_COLOURS",
     "WIDTH_IN",
+    "Look",
+    "backoff_look",
     "classroom",
+    "look",
     "new_figure",
     "show",
     "shown_px",
@@ -57,13 +63,92 @@ PALETTE: dict[str, str] = {
     "grey": "#999999",
 }
 
+
+@dataclass(frozen=True)
+class Look:
+    """How one concept is drawn in every figure: a colour of :data:`PALETTE` and a marker."""
+
+    colour: str
+    marker: str
+
+
+#: The one visual language: each concept of the course, one colour and one marker in
+#: every figure (Okabe-Ito, colour-blind safe). Kinds: ``strategy`` (how waits grow, no
+#: jitter), ``jitter`` (a jittered exponential backoff, by its jitter), ``state`` (the
+#: breaker's, by ``State`` value), ``outcome`` (what became of a request or client).
+#: A figure takes its colours from here (:func:`look`), never from a literal.
+CONCEPTS: dict[str, dict[str, Look]] = {
+    "strategy": {
+        "none": Look(PALETTE["grey"], "v"),
+        "fixed": Look(PALETTE["purple"], "P"),
+        "linear": Look(PALETTE["sky"], "^"),
+        "exponential": Look(PALETTE["vermillion"], "o"),
+    },
+    "jitter": {
+        "full": Look(PALETTE["blue"], "s"),
+        "equal": Look(PALETTE["orange"], "D"),
+        "decorrelated": Look(PALETTE["green"], "h"),
+        "proportional": Look(PALETTE["yellow"], "*"),
+    },
+    "state": {
+        "closed": Look(PALETTE["green"], "o"),
+        "open": Look(PALETTE["vermillion"], "X"),
+        "half_open": Look(PALETTE["orange"], "D"),
+    },
+    "outcome": {
+        "served": Look(PALETTE["green"], "o"),
+        "given_up": Look(PALETTE["purple"], "v"),
+        "failed": Look(PALETTE["vermillion"], "X"),
+        "blocked": Look(PALETTE["grey"], "s"),
+    },
+}
+#: Other names the code gives a concept: a ``Backoff``'s growth ``constant`` is the
+#: fixed strategy, jitter ``none`` the plain strategy.
+ALIASES: dict[tuple[str, str], tuple[str, str]] = {
+    ("strategy", "constant"): ("strategy", "fixed"),
+    ("jitter", "none"): ("strategy", "exponential"),
+    ("strategy", "half-open"): ("state", "half_open"),
+    ("state", "half-open"): ("state", "half_open"),
+    ("outcome", "given up"): ("outcome", "given_up"),
+    ("outcome", "succeeded"): ("outcome", "served"),
+}
+
+
+def look(kind: str, name: str) -> Look:
+    """The colour and marker of concept ``name`` of ``kind`` (see :data:`CONCEPTS`).
+
+    >>> look("jitter", "full") == look("jitter", "full") and look("jitter", "full").colour
+    '#0072B2'
+    >>> look("jitter", "none") == look("strategy", "exponential")
+    True
+    >>> look("jitter", "purple")
+    Traceback (most recent call last):
+    ValueError: jitter='purple' is not a concept: one of full, equal, decorrelated, proportional
+    """
+    kind, name = ALIASES.get((kind, name), (kind, name))
+    if kind not in CONCEPTS:
+        raise ValueError(f"kind={kind!r} is not a kind of concept: one of "
+                         f"{', '.join(CONCEPTS)}")
+    if name not in CONCEPTS[kind]:
+        raise ValueError(f"{kind}={name!r} is not a concept: one of "
+                         f"{', '.join(CONCEPTS[kind])}")
+    return CONCEPTS[kind][name]
+
+
+def backoff_look(growth: str, jitter: str) -> Look:
+    """A backoff's look: by its jitter if it has one, else by how its waits grow.
+
+    >>> backoff_look("exponential", "full") == look("jitter", "full")
+    True
+    >>> backoff_look("constant", "none") == look("strategy", "fixed")
+    True
+    """
+    return look("strategy", growth) if jitter == "none" else look("jitter", jitter)
+
+
 #: The breaker's states: closed is healthy green, open the alarm vermillion,
 #: half-open the in-between orange (keys are the ``State`` values).
-STATE_COLOURS: dict[str, str] = {
-    "closed": PALETTE["green"],
-    "open": PALETTE["vermillion"],
-    "half_open": PALETTE["orange"],
-}
+STATE_COLOURS: dict[str, str] = {k: v.colour for k, v in CONCEPTS["state"].items()}
 
 #: The order in which series take colours (black is kept for reference lines).
 CYCLE: tuple[str, ...] = ("blue", "orange", "green", "vermillion", "purple", "sky",
