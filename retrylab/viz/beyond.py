@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from matplotlib.figure import Figure
@@ -273,7 +273,8 @@ class ThrottleExplorer(Explorer):
     title = N_("adaptive throttling")
     figsize = (WIDTH_IN, 3.6)
     #: fixed, so the y label keeps its place at every y range (two-digit ticks)
-    margins = {"left": 0.085, "right": 0.98, "top": 0.91, "bottom": 0.15}
+    margins: ClassVar[Mapping[str, float]] = {"left": 0.085, "right": 0.98, "top": 0.91,
+                                              "bottom": 0.15}
 
     @classmethod
     def make_controls(cls) -> dict[str, Any]:
