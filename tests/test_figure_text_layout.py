@@ -168,8 +168,9 @@ def explorer_problems(cls: type[Explorer]) -> dict[str, list[str]]:
         if change:
             ex.set(**change)
         ex.png  # noqa: B018 - renders the setting as a page shows it
-        # a full draw places what a saved background holds (a legend remade for a level)
-        ex.figure.canvas.draw()
+        # place what a saved background holds (a legend remade for a level): a draw
+        # with no rendering, as Matplotlib offers to measure artists
+        ex.figure.draw_without_rendering()
         problems = text_problems(ex.figure)
         key = ", ".join(f"{k}={v!r}" for k, v in change.items()) or "defaults"
         if problems:
@@ -197,7 +198,7 @@ def test_static_figure_text_is_legible(lang: str) -> None:
     problems = {}
     with language(lang):
         for name, fig in _figures():
-            fig.canvas.draw()  # type: ignore[attr-defined]
+            fig.draw_without_rendering()
             found = text_problems(fig)
             if found:
                 problems[name] = found
