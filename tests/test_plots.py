@@ -143,7 +143,7 @@ def test_wait_bars_draws_waits_ranges_ceilings_and_cap() -> None:
     assert ax.get_title().endswith("total wait over 4 retries: 12726 ms")
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     assert labels == ["actual wait (seed 20260114)", "jitter range",
-                      "ceiling: min(cap, base x factor^n)", "cap 5000 ms"]
+                      "ceiling: min(cap, base × factorⁿ)", "cap 5000 ms"]
 
 
 def test_wait_bars_without_a_cap_and_with_other_growths() -> None:
@@ -164,7 +164,7 @@ def test_herd_histogram_bar_heights_are_the_lessons_counts() -> None:
     assert jittered.values.tolist() == [6, 5, 7, 6, 0, 0]
     assert jittered.edges.tolist() == [0, 200, 400, 600, 800, 1000, 1200]
     assert [t.get_text() for t in fig.retrylab_plot.peaks] == ["peak 24", "peak 7"]
-    assert "peak 24 -> 7 clients per 200 ms (0.29x)" in fig.retrylab_plot.title.get_text()
+    assert "peak 24 → 7 clients per 200 ms (0.29×)" in fig.retrylab_plot.title.get_text()
     assert fig.axes[0].get_xlabel() == "wake-up time after the failure (ms)"
 
 

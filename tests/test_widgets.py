@@ -69,7 +69,7 @@ def test_backoff_explorer_growth_gives_the_mobile_lessons_strategies() -> None:
     bands = [(b.get_y(), b.get_y() + b.get_height()) for b in ex.plot.bands
              if b.get_visible()]
     assert bands == [(500, 1500), (1000, 3000), (1500, 4500)]
-    assert ex.plot.ceilings.get_label() == "ceiling: min(cap, base + step x n)"
+    assert ex.plot.ceilings.get_label() == "ceiling: min(cap, base + step × n)"
     ex.set(growth="exponential", retries=4)
     assert ex.readout.startswith("waits 850, 1918, 4958, 5000 ms")   # 11012 capped
 
@@ -82,14 +82,14 @@ def test_backoff_explorer_decorrelated_caps_every_wait() -> None:
 
 def test_herd_explorer_lesson_and_ten_thousand_clients() -> None:
     ex = herd_explorer()
-    assert ex.readout == "peak 24 -> 7 clients per 200 ms (0.29x)"
+    assert ex.readout == "peak 24 → 7 clients per 200 ms (0.29×)"
     assert [w.description for w in ex.controls.values()] == [
         "base (ms)", "factor", "cap (ms)", "jitter", "clients", "retry", "width (ms)"]
     assert all(not getattr(w, "continuous_update", False) for w in ex.controls.values())
     png = ex.png
     ex.set(clients=10000)
     assert ex.readout == HerdExplorer.readout_for(clients=10000)
-    assert ex.readout.startswith("peak 10000 -> ")
+    assert ex.readout.startswith("peak 10000 → ")
     assert ex.png != png
     steps = ex.plot.steps[1].get_data()
     assert int(steps.values.sum()) == 10000
@@ -98,9 +98,9 @@ def test_herd_explorer_lesson_and_ten_thousand_clients() -> None:
 def test_herd_explorer_width_and_jitter() -> None:
     ex = herd_explorer()
     ex.set(width=100)
-    assert ex.readout == "peak 24 -> 6 clients per 100 ms (0.25x)"
+    assert ex.readout == "peak 24 → 6 clients per 100 ms (0.25×)"
     ex.set(width=200, jitter="none")
-    assert ex.readout == "peak 24 -> 24 clients per 200 ms (1.00x)"
+    assert ex.readout == "peak 24 → 24 clients per 200 ms (1.00×)"
 
 
 def test_moving_base_above_cap_names_base_and_the_fix() -> None:
@@ -139,7 +139,7 @@ def test_herd_explorer_bad_cap_then_fix() -> None:
     png = ex.png
     ex.set(cap=100)
     assert ex.message == "cap=100 is below base=200: raise cap or lower base"
-    assert ex.png == png and ex.readout == "peak 24 -> 7 clients per 200 ms (0.29x)"
+    assert ex.png == png and ex.readout == "peak 24 → 7 clients per 200 ms (0.29×)"
     ex.set(cap=1000)
     assert ex.message == ""
     assert ex.readout == HerdExplorer.readout_for(cap=1000)

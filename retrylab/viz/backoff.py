@@ -146,8 +146,8 @@ def wait_schedule(backoffs: Mapping[str, Backoff] | None = None, retries: int = 
 # -- one client's waits ------------------------------------------------------------
 
 #: The ceiling's formula for each growth, for the legend.
-CEILING_LABELS = {"exponential": N_("ceiling: min(cap, base x factor^n)"),
-                  "linear": N_("ceiling: min(cap, base + step x n)"),
+CEILING_LABELS = {"exponential": N_("ceiling: min(cap, base × factorⁿ)"),
+                  "linear": N_("ceiling: min(cap, base + step × n)"),
                   "constant": N_("ceiling: base")}
 
 

@@ -14,7 +14,7 @@ gathers them:
 - :func:`decision_explorer`: method, error, idempotency key -> retry or not, and why.
 
 >>> HerdExplorer.readout_for()
-'peak 24 -> 7 clients per 200 ms (0.29x)'
+'peak 24 → 7 clients per 200 ms (0.29×)'
 >>> BreakerExplorer.readout_for()
 'sent 1, blocked 0; state closed at 0 ms (event 1 of 9)'
 """

@@ -44,7 +44,7 @@ from ..sim.fleetresult import FleetResult
 from ..sim.fleetview import SliderScale, describe_fleet, herd_divisor, slider_scale, step_series
 from .controls import choice_slider, float_slider, int_slider
 from .explorer import Explorer, quantize
-from .kit import PALETTE, SMALL_PT, WIDTH_IN, look, new_figure, style
+from .kit import MAX_HEIGHT_IN, PALETTE, SMALL_PT, WIDTH_IN, look, new_figure, style
 from .unchanged import more_than_used, same_steps
 
 __all__ = [
@@ -170,14 +170,15 @@ class FleetPlot:
         return x, x_end
 
     def update(self, result: FleetResult, bin_ms: int | None = None,
-               title: str | None = None) -> None:
-        """Draw ``result`` as a figure of its own: lines, limits, the cut-off spike, title."""
+               title: str | None = None, top: float | None = None) -> None:
+        """Draw ``result`` as a figure of its own: lines, limits, the cut-off spike, title;
+        the y range to ``top`` if given (panels compared on one scale)."""
         x, x_end = self.move(result, bin_ms)
         s = step_series(result, bin_ms)
         step = result.fleet.step_ms
         binned = len(s) != len(result.steps)
         offered = s["offered"].to_numpy(dtype=np.float64)
-        top = _top(result, bin_ms) * 1.25
+        top = _top(result, bin_ms) * 1.25 if top is None else top
         self.ax.set_ylim(0, top)
         self.ax.set_xlim(0, x_end)
         if offered.max() > top:
@@ -275,15 +276,27 @@ def compare_fleets(results: Mapping[str, FleetResult], bin_ms: int | None = None
     """
     if not results:
         raise ValueError(_("results={} is out of range: give at least one run to draw"))
-    fig = new_figure((WIDTH_IN, 2.9 + 2.3 * len(results)))  # 2.9: the legend's second row
+    # no taller than the screen (three runs were 980 px): 1.5 in a panel, the legend's
+    # rows and the title in the rest
+    fig = new_figure((WIDTH_IN, min(MAX_HEIGHT_IN, 1.5 + 1.5 * len(results))))
     subfigs = fig.subfigures(len(results), 1, squeeze=False).ravel().tolist()
     plots = []
+    # small multiples: one y range for all, so the runs compare at a glance (three
+    # budgets on 0-120, 0-25 and 0-40 looked alike)
+    top = max(_top(r, bin_ms) for r in results.values()) * 1.25
     for sub, (name, r) in zip(subfigs, results.items(), strict=True):
         plot = FleetPlot(sub, backlog=False, legend=False)
         plot.update(r, bin_ms, _("{name}: {served} of {clients} served, {requests} requests")
                     .format(name=_(name), served=r.served, clients=r.fleet.clients,
-                            requests=r.total_requests))
+                            requests=r.total_requests), top=top)
         plots.append(plot)
+    # one y label for the shared scale, one time axis label at the bottom: a two-line
+    # label per panel was taller than a panel
+    fig.supylabel(plots[0].ax.get_ylabel(), fontsize=12)
+    for i, plot in enumerate(plots):
+        plot.ax.set_ylabel("")
+        if i < len(plots) - 1:
+            plot.ax.set_xlabel("")
     # three columns, as fleet_timeline's: five in one row run past both edges in
     # Turkish ("gönderilen (ilk denemeler + yeniden denemeler)" alone is 350 px)
     fig.legend(handles=plots[0].handles, loc="outside lower center", ncols=3,

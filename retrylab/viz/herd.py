@@ -22,7 +22,7 @@ from matplotlib.text import Text
 
 from ..core.backoff import Backoff
 from ..core.constants import SEED
-from ..i18n import N_, _
+from ..i18n import N_, _, number
 from ..i18n.terms import jitter_name
 from ..sim.herd import HerdData, herd_data
 from .backoff import backoff_controls, y_level
@@ -126,7 +126,18 @@ class HerdPlot:
             heading if heading is not None else
             _("{clients} clients failed together: when they wake for retry n = {retry}"
               "\n{summary}").format(clients=data.clients, retry=data.retry,
-                                     summary=data.summary()))
+                                     summary=readout_line(data)))
+
+
+def readout_line(data: HerdData) -> str:
+    """The herd's peaks in one line, with the course's symbols (→, ×).
+
+    >>> readout_line(herd_data())
+    'peak 24 → 7 clients per 200 ms (0.29×)'
+    """
+    return _("peak {plain} → {jittered} clients per {width} ms ({ratio}×)").format(
+        plain=data.peak_plain, jittered=data.peak_jittered, width=data.width,
+        ratio=number(data.ratio, 2))
 
 
 def herd_histogram(backoff: Backoff | None = None, clients: int = 24, retry: int = 2,
@@ -171,7 +182,7 @@ class HerdExplorer(Explorer):
     (:data:`X_LEVELS`, :data:`Y_LEVELS`).
 
     >>> HerdExplorer.readout_for(clients=10000, retry=3)
-    'peak 10000 -> 1297 clients per 200 ms (0.13x)'
+    'peak 10000 → 1297 clients per 200 ms (0.13×)'
     """
 
     title = N_("the herd")
@@ -195,7 +206,7 @@ class HerdExplorer(Explorer):
 
     @classmethod
     def readout_text(cls, result: HerdData) -> str:
-        return result.summary()
+        return readout_line(result)
 
     def setup(self, fig: Figure) -> list[Any]:
         self.plot = HerdPlot(fig)
