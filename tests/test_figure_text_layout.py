@@ -5,6 +5,8 @@ English and in Turkish, and in every static figure of the notebooks:
 - no text's extent overlaps another text (tick labels, titles, legends, notes, an
   arrow's label) or a node of a diagram (a patch or a boxed text with gid ``"node"``,
   see :func:`retrylab.viz.kit.mark_node`);
+- the figure is at most :data:`~retrylab.viz.kit.MAX_HEIGHT_IN` tall as shown (600 px:
+  with its controls it fits a 1280 x 800 screen);
 - every text is at least :data:`~retrylab.viz.kit.MIN_FONT_PX` px as shown in
   JupyterLab's 848 px column: a figure drawn wider than the column is scaled down, so
   its font px times ``min(1, 848 / width px)`` must reach the floor.
@@ -33,7 +35,7 @@ from retrylab.i18n import language
 from retrylab.viz.catalog import explorer_classes
 from retrylab.viz.controls import Switch, options_of
 from retrylab.viz.explorer import Explorer
-from retrylab.viz.kit import COLUMN_PX, MIN_FONT_PX, NODE_GID, shown_px
+from retrylab.viz.kit import COLUMN_PX, DPI, MAX_HEIGHT_IN, MIN_FONT_PX, NODE_GID, shown_px
 from retrylab.viz.range import FloatRange, IntRange
 
 #: How far (px) two boxes may touch or a box may reach past the edge: antialiasing,
@@ -96,6 +98,10 @@ def text_problems(fig: Figure) -> list[str]:
     boxes = [(t, _extent(t, renderer)) for t in texts]
     found = []
     width = fig.bbox.width
+    tall = fig.bbox.height * min(1.0, COLUMN_PX / width)
+    if tall > MAX_HEIGHT_IN * DPI + 0.5:  # with its controls, off a 1280 x 800 screen
+        found.append(f"the figure is {tall:.0f} px tall as shown, more than "
+                     f"{MAX_HEIGHT_IN * DPI:.0f}")
     for t, box in boxes:
         px = shown_px(float(t.get_fontsize()), fig.dpi, width)
         if px < MIN_FONT_PX - 1e-6:

@@ -36,6 +36,9 @@ from retrylab.viz.explorers import (backoff_explorer, breaker_explorer,
                                     decision_explorer, herd_explorer)
 from retrylab.viz.contention import contention_explorer
 from retrylab.viz.fleet import fleet_explorer
+from retrylab.viz.kit import images_at_drawn_size
+
+images_at_drawn_size()  # every image at its drawn size, not stretched to the page
 
 # %% [markdown]
 # ## 1. Which failures are retried (notebook 01)

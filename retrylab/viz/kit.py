@@ -31,6 +31,7 @@ __all__ = [
     "CONCEPTS",
     "CYCLE",
     "DPI",
+    "DRAWN_SIZE_CSS",
     "MAX_HEIGHT_IN",
     "MIN_FONT_PT",
     "MIN_FONT_PX",
@@ -42,6 +43,7 @@ __all__ = [
     "Look",
     "backoff_look",
     "classroom",
+    "images_at_drawn_size",
     "look",
     "new_figure",
     "show",
@@ -280,6 +282,20 @@ def to_png(fig: Figure, dpi: int = DPI) -> bytes:
             fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": None},
                         pil_kwargs={"compress_level": PNG_COMPRESS_LEVEL})
     return buf.getvalue()
+
+
+#: CSS that shows every explorer's image at its drawn size: a page whose explorer box
+#: stretches its children (Voila's flex column) upscaled the 840 px PNGs to the page
+#: width, soft and pushing the controls off screen; still scaled down to a narrower column.
+DRAWN_SIZE_CSS = (".retrylab-image { align-self: flex-start; width: auto !important; "
+                  "max-width: 100%; height: auto !important; }")
+
+
+def images_at_drawn_size() -> None:
+    """Put :data:`DRAWN_SIZE_CSS` on the page (a notebook cell's output; e.g. Voila's)."""
+    from IPython.display import HTML, display
+
+    display(HTML(f"<style>{DRAWN_SIZE_CSS}</style>"))  # type: ignore[no-untyped-call]
 
 
 def show(fig: Figure) -> None:
