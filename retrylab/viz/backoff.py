@@ -408,6 +408,10 @@ def y_level(top_ms: float, levels: Sequence[int] = Y_LEVELS) -> int:
     return int(quantize(top_ms * 1.05 + 1, levels))
 
 
+#: The backoff explorer's x ranges (retry slots shown): a few, so few backgrounds.
+X_SLOTS = (4, 6, 8, 12)
+
+
 class BackoffExplorer(Explorer):
     """The waits before each retry for one backoff: bars, the jitter range, the ceiling, the cap.
 
@@ -454,11 +458,14 @@ class BackoffExplorer(Explorer):
     def level(self, result: Schedule) -> Hashable:
         top = max(max(result.high), max(result.waits), max(result.ceilings),
                   result.backoff.cap or 0)
-        return y_level(top), result.backoff.growth
+        # the x range follows the retries (the default 6 filled half of 12 slots)
+        return y_level(top), result.backoff.growth, quantize(len(result.waits), X_SLOTS)
 
-    def apply_level(self, level: tuple[int, str]) -> None:
-        top, growth = level
+    def apply_level(self, level: tuple[int, str, int]) -> None:
+        top, growth, slots = level
         self.plot.frame(top, growth, cap=0)
+        self.plot.ax.set_xlim(-0.6, slots - 0.4)
+        self.plot.ax.set_xticks(np.arange(slots))
 
     def draw(self, result: Schedule) -> None:
         self.plot.move(result)
