@@ -286,7 +286,7 @@ class ContentionExplorer(Explorer):
                                             edgecolor=PALETTE["black"])
         self.bars_time = self.ax_time.bar(x, np.ones(len(x)), color=colours,
                                           edgecolor=PALETTE["black"])
-        labels = [_("expo-\nnential"), _("full"), _("equal"), _("decorr-\nelated"),
+        labels = [_("expo-\nnential"), _("full"), _("equal"), _("decor-\nrelated"),
                   pgettext("tick", "no\nbackoff")]  # a bar's width: Turkish in one word
         for ax in (self.ax_calls, self.ax_time):
             ax.set_xticks(x, labels)
