@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from retrylab.core.breaker import State
 from retrylab.viz.explorers import (
     BackoffExplorer,
     BreakerExplorer,
@@ -68,7 +69,7 @@ def test_backoff_explorer_growth_gives_the_mobile_lessons_strategies() -> None:
     bands = [(b.get_y(), b.get_y() + b.get_height()) for b in ex.plot.bands
              if b.get_visible()]
     assert bands == [(500, 1500), (1000, 3000), (1500, 4500)]
-    assert ex.plot.ceilings.get_label() == "ceiling: min(cap, base + step x n)"
+    assert ex.plot.ceilings.get_label() == "ceiling: min(cap, base + step × n)"
     ex.set(growth="exponential", retries=4)
     assert ex.readout.startswith("waits 850, 1918, 4958, 5000 ms")   # 11012 capped
 
@@ -81,14 +82,14 @@ def test_backoff_explorer_decorrelated_caps_every_wait() -> None:
 
 def test_herd_explorer_lesson_and_ten_thousand_clients() -> None:
     ex = herd_explorer()
-    assert ex.readout == "peak 24 -> 7 clients per 200 ms (0.29x)"
+    assert ex.readout == "peak 24 → 7 clients per 200 ms (0.29×)"
     assert [w.description for w in ex.controls.values()] == [
         "base (ms)", "factor", "cap (ms)", "jitter", "clients", "retry", "width (ms)"]
     assert all(not getattr(w, "continuous_update", False) for w in ex.controls.values())
     png = ex.png
     ex.set(clients=10000)
     assert ex.readout == HerdExplorer.readout_for(clients=10000)
-    assert ex.readout.startswith("peak 10000 -> ")
+    assert ex.readout.startswith("peak 10000 → ")
     assert ex.png != png
     steps = ex.plot.steps[1].get_data()
     assert int(steps.values.sum()) == 10000
@@ -97,9 +98,9 @@ def test_herd_explorer_lesson_and_ten_thousand_clients() -> None:
 def test_herd_explorer_width_and_jitter() -> None:
     ex = herd_explorer()
     ex.set(width=100)
-    assert ex.readout == "peak 24 -> 6 clients per 100 ms (0.25x)"
+    assert ex.readout == "peak 24 → 6 clients per 100 ms (0.25×)"
     ex.set(width=200, jitter="none")
-    assert ex.readout == "peak 24 -> 24 clients per 200 ms (1.00x)"
+    assert ex.readout == "peak 24 → 24 clients per 200 ms (1.00×)"
 
 
 def test_moving_base_above_cap_names_base_and_the_fix() -> None:
@@ -138,14 +139,16 @@ def test_herd_explorer_bad_cap_then_fix() -> None:
     png = ex.png
     ex.set(cap=100)
     assert ex.message == "cap=100 is below base=200: raise cap or lower base"
-    assert ex.png == png and ex.readout == "peak 24 -> 7 clients per 200 ms (0.29x)"
+    assert ex.png == png and ex.readout == "peak 24 → 7 clients per 200 ms (0.29×)"
     ex.set(cap=1000)
     assert ex.message == ""
     assert ex.readout == HerdExplorer.readout_for(cap=1000)
 
 
 def test_breaker_explorer_lesson_defaults_and_step_through() -> None:
-    ex = breaker_explorer()
+    assert breaker_explorer().readout == (  # it opens at the first event
+        "sent 1, blocked 0; state closed at 0 ms (event 1 of 9)")
+    ex = breaker_explorer(step=9)
     assert ex.readout == "sent 6, blocked 3; state closed at 11800 ms (event 9 of 9)"
     png = ex.png
     seen = []
@@ -159,17 +162,20 @@ def test_breaker_explorer_lesson_defaults_and_step_through() -> None:
     assert ex.readout == "sent 4, blocked 2; state open at 6000 ms (event 6 of 9)"
     assert ex.readout == BreakerExplorer.readout_for(step=6)
     assert ex.png != png
-    assert ex.plot.diagram.get_title() == "states"     # the numbers are in the readout
+    ex.set(step=3)  # the third failure opened it: that arrow stands out
+    arrows = ex.plot.arrows
+    hot = arrows[(State.CLOSED, State.OPEN)].arrow_patch.get_linewidth()
+    assert hot > 2 * arrows[(State.OPEN, State.HALF_OPEN)].arrow_patch.get_linewidth()
 
 
 def test_breaker_explorer_threshold_and_cooldown() -> None:
-    ex = breaker_explorer()
+    ex = breaker_explorer(step=9)
     ex.set(threshold=4)
     assert ex.readout == "sent 7, blocked 2; state closed at 11800 ms (event 9 of 9)"
     ex.set(threshold=3, cooldown=1000)  # 900 and 1500 still blocked; 8000 is a trial now
     assert ex.readout == "sent 7, blocked 2; state closed at 11800 ms (event 9 of 9)"
     assert [r.allowed for r in ex.compute(**ex.values).rows][3:7] == [False, False, True, True]
-    assert ex.readout == BreakerExplorer.readout_for(cooldown=1000)
+    assert ex.readout == BreakerExplorer.readout_for(cooldown=1000, step=9)
     ex.set(step=0)
     assert ex.readout == "sent 0, blocked 0; state closed before the first event"
 

@@ -8,6 +8,38 @@
 # [![Binder](https://mybinder.org/badge_logo.svg)](https://mybinder.org/v2/gh/retrylab/retrylab/HEAD?urlpath=lab/tree/notebooks/00_start_here.ipynb) opens these
 # notebooks in your browser with nothing to install.
 #
+# **The whole course in one picture.** 24 phones lose the server at the same
+# moment and retry after the same wait: the server, just back, gets all 24 at
+# once. With *jitter* (a random part in each wait) the same retries spread
+# out, and the server sees a few at a time.
+
+# %% [markdown] tags=["tr"] en_hash="d9dea3b1"
+# # 00 · Buradan başlayın: yeniden deneme, geri çekilme, sarsıntı ve devre kesiciler
+#
+# **Sonraki:** [01 · Hangi hatalar yeniden denenir](01_which_errors_to_retry.ipynb) ·
+# **Ön koşullar:** Python (işlevler, listeler, döngüler); ağ bilgisi gerekmez ·
+# **Süre:** yaklaşık 35 dakika
+#
+# [![Binder](https://mybinder.org/badge_logo.svg)](https://mybinder.org/v2/gh/retrylab/retrylab/HEAD?urlpath=lab/tree/notebooks/tr/00_start_here.ipynb) bu defterleri
+# hiçbir şey kurmadan tarayıcınızda açar.
+#
+# **Kursun tamamı tek resimde.** 24 telefon sunucuyu aynı anda kaybeder ve aynı
+# beklemeden sonra yeniden dener: yeni toparlanan sunucuya 24 istek birden
+# gelir. *Sarsıntıyla* (her beklemeye eklenen rastgele bir pay) aynı yeniden
+# denemeler zamana yayılır ve sunucu onları birkaçar birkaçar görür.
+
+# %% tags=["language"]
+from retrylab.viz.i18n import set_language
+
+set_language("en")  # the language of this notebook's figures and explorers
+
+# %%
+from retrylab.viz.herd import first_picture
+from retrylab.viz.kit import show
+
+show(first_picture())  # full jitter, seed 20260114; notebook 02 computes these waits
+
+# %% [markdown]
 # An observer high on a mountain sends measurements to the **North Slope
 # station** over a link that drops for a few seconds and comes back. A request
 # that fails now often succeeds if it is sent again 200 ms later, and the
@@ -40,16 +72,7 @@
 # until you do. The same notebooks with worked answers (and their "Correct"
 # outputs) are in `notebooks/solutions/`: open them when you want to compare.
 
-# %% [markdown] tags=["tr"] en_hash="1247e80f"
-# # 00 · Buradan başlayın: yeniden deneme, geri çekilme, sarsıntı ve devre kesiciler
-#
-# **Sonraki:** [01 · Hangi hatalar yeniden denenir](01_which_errors_to_retry.ipynb) ·
-# **Ön koşullar:** Python (işlevler, listeler, döngüler); ağ bilgisi gerekmez ·
-# **Süre:** yaklaşık 35 dakika
-#
-# [![Binder](https://mybinder.org/badge_logo.svg)](https://mybinder.org/v2/gh/retrylab/retrylab/HEAD?urlpath=lab/tree/notebooks/tr/00_start_here.ipynb) bu defterleri
-# hiçbir şey kurmadan tarayıcınızda açar.
-#
+# %% [markdown] tags=["tr"] en_hash="bb7aff96"
 # Dağın yükseklerindeki bir gözlemci, ölçümlerini birkaç saniyeliğine kopup geri
 # gelen bir bağlantı üzerinden **Kuzey Yamaç istasyonuna** gönderir. Şu anda
 # başarısız olan bir istek, 200 ms sonra yeniden gönderilirse çoğu zaman başarılı
@@ -271,11 +294,6 @@
 # (retrylab'da `js_round`: yarımlar JavaScript'teki gibi yukarı yuvarlanır;
 # Python'un kendi `round()` işlevi onları çifte yuvarlar, 02 numaralı defterin
 # uyardığı hata budur):
-
-# %% tags=["language"]
-from retrylab.viz.i18n import set_language
-
-set_language("en")  # the language of this notebook's figures and explorers
 
 # %%
 from retrylab import Backoff, Mulberry32, Outcome, RetryPolicy

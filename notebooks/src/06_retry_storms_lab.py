@@ -558,10 +558,10 @@ assert herd_budgets["SRE budget"].reasons() == {"max_attempts": 99, "retry_budge
 # alone; then fewer `attempts`; then `reject_cost = 0`. The explorer
 # simulates the storm at 1/10 scale in 100 ms steps (6000 clients, capacity
 # 20 per 100 ms step: the same load against capacity, the same times), so a
-# slider answers at once; its first readout line says so. The cells above
+# slider answers at once; the figure's title says so. The cells above
 # ran the full scale.
 
-# %% [markdown] tags=["tr"] en_hash="88bf8f78"
+# %% [markdown] tags=["tr"] en_hash="7480daf8"
 # ### Keşif: fırtına
 #
 # Fırtına üzerinde aynı kaydırıcılar, artı yukarıdaki varsayım olan **ret
@@ -571,8 +571,8 @@ assert herd_budgets["SRE budget"].reasons() == {"max_attempts": 99, "retry_budge
 # daha az **deneme sayısı** (`attempts`); sonra **ret maliyeti** = 0.
 # Kaydırıcı hemen yanıt versin diye keşif aracı fırtınayı
 # 1/10 ölçekte, 100 ms'lik adımlarla simüle eder (6000 istemci, 100 ms'lik
-# adım başına 20 kapasite: kapasiteye göre aynı yük, aynı süreler); göstergenin
-# ilk satırı bunu söyler. Yukarıdaki hücreler tam ölçeği çalıştırdı.
+# adım başına 20 kapasite: kapasiteye göre aynı yük, aynı süreler); grafiğin
+# başlığı bunu söyler. Yukarıdaki hücreler tam ölçeği çalıştırdı.
 
 # %% tags=["nbval-ignore-output"]
 storm_view = fleet_explorer("storm")

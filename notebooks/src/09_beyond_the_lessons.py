@@ -208,14 +208,14 @@ assert breaker_view.readout == RateBreakerExplorer.readout_for(base_failure=0.2)
 
 # %% [markdown]
 # At 20% healthy failures the lesson's breaker keeps tripping on a service
-# that works; the rate breaker trips far less (10.1 calls per client refused
-# while healthy, against 30.6). Try `outage_failure` 0.6: which one
+# that works; the rate breaker trips far less (11.5 calls per client refused
+# while healthy, against 26.7). Try `outage_failure` 0.6: which one
 # notices a partial outage?
 
-# %% [markdown] tags=["tr"] en_hash="eba73b59"
+# %% [markdown] tags=["tr"] en_hash="8bed1890"
 # Sağlıklı hizmette hata oranı %20 olduğunda dersin kesicisi, çalışan bir
 # hizmette açılmayı sürdürüyor; oran tabanlı kesici çok daha az açılıyor
-# (sağlıklıyken istemci başına 30,6 yerine 10,1 çağrı reddediliyor).
+# (sağlıklıyken istemci başına 26,7 yerine 11,5 çağrı reddediliyor).
 # **kesinti hata oranı** için 0,6'yı deneyin: kısmi bir kesintiyi hangisi fark
 # ediyor?
 

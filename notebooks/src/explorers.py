@@ -36,6 +36,9 @@ from retrylab.viz.explorers import (backoff_explorer, breaker_explorer,
                                     decision_explorer, herd_explorer)
 from retrylab.viz.contention import contention_explorer
 from retrylab.viz.fleet import fleet_explorer
+from retrylab.viz.kit import images_at_drawn_size
+
+images_at_drawn_size()  # every image at its drawn size, not stretched to the page
 
 # %% [markdown]
 # ## 1. Which failures are retried (notebook 01)
@@ -97,15 +100,16 @@ herd_explorer()
 #
 # The lesson's nine requests on a logical clock: three failures open the
 # breaker, the cooldown lets one trial through (half-open), and its result
-# closes or reopens it. Move the threshold and the cooldown.
+# closes or reopens it. It opens at the first event: step through the events,
+# then move the threshold and the cooldown.
 
-# %% [markdown] tags=["tr"] en_hash="d39c9169"
+# %% [markdown] tags=["tr"] en_hash="c8e96f1b"
 # ## 4. Devre kesici (defter 04)
 #
 # Dersin mantıksal bir saat üzerindeki dokuz isteği: üç hata devre kesiciyi
 # açar, soğuma süresi bir deneme isteğinin geçmesine izin verir (yarı açık) ve
-# bu denemenin sonucu devreyi kapatır ya da yeniden açar. Eşiği ve soğuma
-# süresini değiştirin.
+# bu denemenin sonucu devreyi kapatır ya da yeniden açar. İlk olayda açılır:
+# olayları adım adım ilerletin, sonra eşiği ve soğuma süresini değiştirin.
 
 # %% tags=["nbval-ignore-output"]
 breaker_explorer()

@@ -30,7 +30,7 @@ from ..i18n.terms import jitter_name
 from ..sim.herd import bucket_counts
 from ..sim.schedule import Schedule, jitter_range, lesson_backoffs, schedule_data, waits_table
 from .explorer import Explorer, choice_slider, float_slider, int_slider, quantize
-from .kit import PALETTE, SMALL_PT, new_figure, style
+from .kit import PALETTE, SMALL_PT, WIDTH_IN, Look, backoff_look, new_figure, style
 
 __all__ = [
     "BackoffExplorer",
@@ -79,14 +79,18 @@ class SchedulePlot:
     """One line per strategy (wait in ms against retry n, counted from 0 as in the
     formulas) and the cap as a line."""
 
-    def __init__(self, fig: Figure, names: Sequence[str], title: str) -> None:
+    def __init__(self, fig: Figure, names: Sequence[str], title: str,
+                 looks: Sequence[Look] | None = None) -> None:
         self.ax = fig.add_subplot()
         style(self.ax, title, _(RETRY_AXIS), _(WAIT_AXIS))
         self.lines: dict[str, Line2D] = {}
         for i, name in enumerate(names):
-            (line,) = self.ax.plot([], [], marker=MARKERS[i % len(MARKERS)],
-                                   linestyle=LINESTYLES[i % len(LINESTYLES)], linewidth=2,
-                                   markersize=7, label=series_name(name))
+            drawn: dict[str, Any] = {"marker": MARKERS[i % len(MARKERS)]}
+            if looks is not None:  # each strategy in its colour and marker of the kit
+                drawn = {"marker": looks[i].marker, "color": looks[i].colour}
+            (line,) = self.ax.plot([], [], linestyle=LINESTYLES[i % len(LINESTYLES)],
+                                   linewidth=2, markersize=7, label=series_name(name),
+                                   **drawn)
             self.lines[name] = line
         self.cap_line = self.ax.axhline(0, color=PALETTE["black"], linestyle=(0, (6, 3)),
                                         linewidth=1.5, label=_("cap"))
@@ -128,11 +132,12 @@ def wait_schedule(backoffs: Mapping[str, Backoff] | None = None, retries: int = 
     """
     backoffs = lesson_backoffs() if backoffs is None else backoffs
     table = waits_table(backoffs, retries, seed, shared=shared)
-    fig = new_figure((8.0, 4.8))
+    fig = new_figure((WIDTH_IN, 4.8))
     title = title or _("How long each strategy waits before each retry\n"
                        "(base {base} ms, factor {factor}, seed {seed})").format(
         base=200, factor=2, seed=seed)
-    plot = SchedulePlot(fig, list(backoffs), title)
+    plot = SchedulePlot(fig, list(backoffs), title,
+                        [backoff_look(b.growth, b.jitter) for b in backoffs.values()])
     plot.update(table, [b.cap for b in backoffs.values() if b.cap is not None])
     fig.retrylab_plot = plot  # type: ignore[attr-defined]
     return fig
@@ -141,8 +146,8 @@ def wait_schedule(backoffs: Mapping[str, Backoff] | None = None, retries: int = 
 # -- one client's waits ------------------------------------------------------------
 
 #: The ceiling's formula for each growth, for the legend.
-CEILING_LABELS = {"exponential": N_("ceiling: min(cap, base x factor^n)"),
-                  "linear": N_("ceiling: min(cap, base + step x n)"),
+CEILING_LABELS = {"exponential": N_("ceiling: min(cap, base × factorⁿ)"),
+                  "linear": N_("ceiling: min(cap, base + step × n)"),
                   "constant": N_("ceiling: base")}
 
 
@@ -246,7 +251,7 @@ def wait_bars(backoff: Backoff | None = None, retries: int = 6, seed: int = SEED
     (2000, 6000)
     """
     data = schedule_data(backoff, retries, seed)
-    fig = new_figure((8.0, 4.8))
+    fig = new_figure((WIDTH_IN, 4.8))
     plot = WaitBarsPlot(fig, slots=len(data.waits))
     plot.update(data)
     fig.retrylab_plot = plot  # type: ignore[attr-defined]
@@ -281,7 +286,7 @@ def retry_after_bars(backoff_waits: npt.ArrayLike, retry_after_ms: int = 2000) -
                          "at least one wait")
     suggested = check_int("retry_after_ms", retry_after_ms, low=0)
     x = np.arange(len(draws))
-    fig = new_figure((7.0, 3.6))
+    fig = new_figure((WIDTH_IN, 3.6))
     ax = style(fig.add_subplot(), _("The loop waits max(backoff, Retry-After)"),
                _(RETRY_AXIS), _(WAIT_AXIS))
     ax.bar(x, draws, 0.5, color=PALETTE["sky"], label=_("backoff draw"))
@@ -312,7 +317,7 @@ def wait_histogram(waits: npt.ArrayLike, width: int = 50, *,
     """
     width = check_int("width", width, low=1, high=86_400_000)
     counts = bucket_counts(_whole_ms("waits", waits), width)
-    fig = new_figure((7.0, 3.4))
+    fig = new_figure((WIDTH_IN, 3.4))
     total = int(counts.sum())
     ax = style(fig.add_subplot(), title or _("Waits before retries"),
                _("wait (ms, {width} ms buckets)").format(width=width), _("number of waits"))
@@ -356,7 +361,7 @@ def write_bars(counts: pd.DataFrame, drop_rate: float) -> Figure:
                          f"rows {', '.join(need)} and a column per client "
                          "(WriteReport.series())")
     writes = int(counts.loc["writes"].max())
-    fig = new_figure((7.5, 3.8))
+    fig = new_figure((WIDTH_IN, 3.8))
     grouped = f"{writes:,}".replace(",", "." if current() == "tr" else ",")
     ax = style(fig.add_subplot(),
                _("{writes} writes, {rate} of answers lost after storing").format(
@@ -403,6 +408,10 @@ def y_level(top_ms: float, levels: Sequence[int] = Y_LEVELS) -> int:
     return int(quantize(top_ms * 1.05 + 1, levels))
 
 
+#: The backoff explorer's x ranges (retry slots shown): a few, so few backgrounds.
+X_SLOTS = (4, 6, 8, 12)
+
+
 class BackoffExplorer(Explorer):
     """The waits before each retry for one backoff: bars, the jitter range, the ceiling, the cap.
 
@@ -418,7 +427,7 @@ class BackoffExplorer(Explorer):
     """
 
     title = N_("wait schedule")
-    figsize = (8.0, 4.4)
+    figsize = (WIDTH_IN, 4.4)
     margins: ClassVar[Mapping[str, float]] = {
         "left": 0.11, "right": 0.98, "top": 0.96, "bottom": 0.3}
 
@@ -449,11 +458,14 @@ class BackoffExplorer(Explorer):
     def level(self, result: Schedule) -> Hashable:
         top = max(max(result.high), max(result.waits), max(result.ceilings),
                   result.backoff.cap or 0)
-        return y_level(top), result.backoff.growth
+        # the x range follows the retries (the default 6 filled half of 12 slots)
+        return y_level(top), result.backoff.growth, quantize(len(result.waits), X_SLOTS)
 
-    def apply_level(self, level: tuple[int, str]) -> None:
-        top, growth = level
+    def apply_level(self, level: tuple[int, str, int]) -> None:
+        top, growth, slots = level
         self.plot.frame(top, growth, cap=0)
+        self.plot.ax.set_xlim(-0.6, slots - 0.4)
+        self.plot.ax.set_xticks(np.arange(slots))
 
     def draw(self, result: Schedule) -> None:
         self.plot.move(result)

@@ -13,10 +13,10 @@ slider recomputes only what that slider changes.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from matplotlib.figure import Figure
@@ -28,8 +28,8 @@ from ..sim.hedged import HedgeStats, hedge_sweep
 from ..sim.ratebreakers import BREAKER_KINDS, OutageRun, slider_outage
 from ..sim.throttled import THROTTLES, ThrottleRun, throttled_fleet
 from .controls import choice_slider, float_slider, int_slider
-from .explorer import Explorer
-from .kit import PALETTE, SMALL_PT, new_figure, style
+from .explorer import Explorer, quantize
+from .kit import PALETTE, SMALL_PT, WIDTH_IN, new_figure, style
 from .unchanged import more_than_used, throttle_rejects_nothing
 
 __all__ = [
@@ -79,7 +79,7 @@ def _draw_outage(ax: Any, runs: dict[str, OutageRun]) -> dict[str, Any]:
 
 def breaker_comparison_figure(runs: dict[str, OutageRun]) -> Figure:
     """Both breakers through one outage: the share of calls let through each step."""
-    fig = new_figure((8.0, 3.6))
+    fig = new_figure((WIDTH_IN, 3.6))
     ax = style(fig.add_subplot(), _("The same outage, two breakers"), _("time (s)"),
                _("calls let through (%)"))
     _draw_outage(ax, runs)
@@ -90,21 +90,22 @@ class RateBreakerExplorer(Explorer):
     """The lesson's breaker and a failure-rate breaker through one outage, side by side.
 
     >>> print(RateBreakerExplorer.readout_for())  # doctest: +NORMALIZE_WHITESPACE
-    consecutive failures (lesson): 4.9 calls/client into the outage, 20.9 refused while
-    healthy, back to normal after 4500 ms
-    failure rate (resilience4j): 11.8 calls/client into the outage, 8.4 refused while
-    healthy, back to normal after 2250 ms
+    consecutive failures (lesson): 5.7 calls/client into the outage, 16.8 refused while
+    healthy, back to normal after 9500 ms
+    failure rate (resilience4j): 13.2 calls/client into the outage, 9.8 refused while
+    healthy, back to normal after 2750 ms
     """
 
     title = N_("failure-rate breaker")
-    figsize = (8.0, 3.6)
+    figsize = (WIDTH_IN, 3.6)
 
     @classmethod
     def make_controls(cls) -> dict[str, Any]:
         return {
             "base_failure": float_slider("base_failure", 0.1, 0.0, 0.4, 0.05,
                                          continuous_update=False),
-            "outage_failure": float_slider("outage_failure", 1.0, 0.2, 1.0, 0.1,
+            # 0.9, not 1.0: the explorer opens on the story, not on "at its maximum"
+            "outage_failure": float_slider("outage_failure", 0.9, 0.2, 1.0, 0.1,
                                            continuous_update=False),
             "threshold": int_slider("threshold", 3, 1, 8, continuous_update=False),
             "window_size": int_slider("window_size", 20, 5, 50, 5, continuous_update=False),
@@ -175,14 +176,15 @@ class HedgingExplorer(Explorer):
     """
 
     title = N_("hedged requests")
-    figsize = (8.0, 3.8)
+    figsize = (WIDTH_IN, 3.8)
 
     @classmethod
     def make_controls(cls) -> dict[str, Any]:
         return {
             "hedging_delay": int_slider("hedging_delay", 50, 0, 200, 10,
                                         continuous_update=False),
-            "max_attempts": int_slider("max_attempts", 2, 2, 5, continuous_update=False),
+            # from 1 (no copy: hedging off), so the default 2 is not at an end
+            "max_attempts": int_slider("max_attempts", 2, 1, 5, continuous_update=False),
             "slow": float_slider("slow", 0.02, 0.0, 0.1, 0.01, continuous_update=False),
             "tail_alpha": float_slider("tail_alpha", 1.5, 1.1, 3.0, 0.1,
                                        continuous_update=False),
@@ -249,6 +251,15 @@ def _throttled(throttle: str, degraded: float, retries: int, k: float) -> Thrott
     return throttled_fleet(throttle, degraded=degraded, retries=retries, k=k, **THROTTLE_FLEET)
 
 
+#: The throttle explorer's y ranges (load over the capacity of the moment).
+THROTTLE_Y_LEVELS = (3, 5, 8, 12, 20, 30, 50)
+
+
+def _per_capacity(series: Any, run: ThrottleRun) -> Any:
+    """``series`` over the capacity the server had at each step (the readout's measure)."""
+    return series / np.maximum(run.capacity, 1)
+
+
 class ThrottleExplorer(Explorer):
     """A fleet whose server loses capacity: offered load with and without a client throttle.
 
@@ -260,7 +271,10 @@ class ThrottleExplorer(Explorer):
     """
 
     title = N_("adaptive throttling")
-    figsize = (8.0, 3.6)
+    figsize = (WIDTH_IN, 3.6)
+    #: fixed, so the y label keeps its place at every y range (two-digit ticks)
+    margins: ClassVar[Mapping[str, float]] = {"left": 0.085, "right": 0.98, "top": 0.91,
+                                              "bottom": 0.15}
 
     @classmethod
     def make_controls(cls) -> dict[str, Any]:
@@ -288,33 +302,40 @@ class ThrottleExplorer(Explorer):
         return f"{result[0].summary()}\n{result[1].summary()}"
 
     def setup(self, fig: Figure) -> list[Any]:
+        # One capacity: every series over what the server can take at that moment, the
+        # readout's measure (the plot divided by the normal capacity, the readout by the
+        # degraded one: 2.5 on the plot, 5.41x in the readout).
         ax = style(fig.add_subplot(), _("A server loses capacity: who backs off?"),
                    _("time (s)"), _("requests / capacity"))
+        self.ax = ax
         r, none = self.compute(**self.default_values())
         x = r.time_ms / 1000
-        cap = THROTTLE_FLEET["capacity"]
         ax.axvspan(r.incident[0] / 1000, r.incident[1] / 1000, color=PALETTE["grey"],
                    alpha=0.2, lw=0)
-        (self.cap,) = ax.plot(x, r.capacity / cap, color=PALETTE["black"], lw=1.2,
-                              label=_("server capacity"))
-        (self.none,) = ax.plot(x, none.offered / cap, color=PALETTE["vermillion"], lw=1.2,
-                               label=_("offered, no throttle"))
-        (self.offered,) = ax.plot(x, r.offered / cap, color=PALETTE["blue"], lw=1.6,
+        (self.cap,) = ax.plot(x, np.ones_like(x), color=PALETTE["black"], lw=1.4,
+                              linestyle=(0, (6, 3)), label=_("server capacity"))
+        (self.none,) = ax.plot(x, _per_capacity(none.offered, none), color=PALETTE["vermillion"],
+                               lw=1.2, label=_("offered, no throttle"))
+        (self.offered,) = ax.plot(x, _per_capacity(r.offered, r), color=PALETTE["blue"], lw=1.6,
                                   label=_("offered, throttled"))
-        (self.accepted,) = ax.plot(x, r.accepted / cap, color=PALETTE["green"], lw=1.6,
-                                   label=_("accepted, throttled"))
-        ax.set_ylim(0, 4.5)
+        (self.accepted,) = ax.plot(x, _per_capacity(r.accepted, r), color=PALETTE["green"],
+                                   lw=1.6, label=_("accepted, throttled"))
         ax.set_xlim(0, x[-1])
         ax.legend(loc="upper right", fontsize=SMALL_PT, ncol=2)
-        return [self.cap, self.none, self.offered, self.accepted]
+        return [self.none, self.offered, self.accepted]
+
+    def level(self, result: tuple[ThrottleRun, ThrottleRun]) -> Hashable:
+        top = max(float(np.max(_per_capacity(run.offered, run))) for run in result)
+        return quantize(top * 1.35, THROTTLE_Y_LEVELS)  # room above for the legend
+
+    def apply_level(self, level: float) -> None:
+        self.ax.set_ylim(0, level)
 
     def draw(self, result: tuple[ThrottleRun, ThrottleRun]) -> None:
         r, none = result
-        cap = THROTTLE_FLEET["capacity"]
-        self.cap.set_ydata(r.capacity / cap)
-        self.none.set_ydata(none.offered / cap)
-        self.offered.set_ydata(r.offered / cap)
-        self.accepted.set_ydata(r.accepted / cap)
+        self.none.set_ydata(_per_capacity(none.offered, none))
+        self.offered.set_ydata(_per_capacity(r.offered, r))
+        self.accepted.set_ydata(_per_capacity(r.accepted, r))
 
     def unchanged_reason(self, moved: str, old: Any, values: Mapping[str, Any],
                          result: tuple[ThrottleRun, ThrottleRun]) -> str:
@@ -350,7 +371,7 @@ class MetastableExplorer(Explorer):
     """A short spike, then: does the queue drain, or do retries keep it full?"""
 
     title = N_("metastable failure")
-    figsize = (8.0, 4.6)
+    figsize = (WIDTH_IN, 4.6)
 
     @classmethod
     def make_controls(cls) -> dict[str, Any]:

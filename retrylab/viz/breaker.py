@@ -13,8 +13,9 @@ from typing import Any
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.collections import PolyCollection
+from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
-from matplotlib.patches import Circle, FancyArrowPatch, Patch
+from matplotlib.patches import FancyBboxPatch, Patch
 from matplotlib.text import Text
 
 from ..core._check import check_int
@@ -22,22 +23,30 @@ from ..core.breaker import CircuitBreaker, State, TraceRow, replay
 from ..core.constants import BREAKER_EVENTS
 from ..i18n import N_, _, ngettext
 from .explorer import Explorer, int_slider
-from .kit import PALETTE, SMALL_PT, STATE_COLOURS, new_figure, style
+from .kit import NODE_GID, PALETTE, SMALL_PT, STATE_COLOURS, WIDTH_IN, look, new_figure, style
 
 # -- the breaker ------------------------------------------------------------------
 
+#: Where each state's node sits, in axes fractions of a diagram about 800 x 290 px (the
+#: breaker explorer's upper panel; :func:`breaker_diagram` draws the same shape).
 NODE_XY: dict[State, tuple[float, float]] = {
-    State.CLOSED: (0.0, 0.0), State.OPEN: (4.6, 0.0), State.HALF_OPEN: (2.3, 2.9)}
+    State.CLOSED: (0.15, 0.2), State.OPEN: (0.85, 0.2), State.HALF_OPEN: (0.5, 0.8)}
 NODE_TEXT = {State.CLOSED: N_("CLOSED\nall pass"), State.OPEN: N_("OPEN\nnone sent"),
              State.HALF_OPEN: N_("HALF-OPEN\none trial")}
-#: The arrows: (source, target, curvature, generic label, label offset).
-ARROWS: tuple[tuple[State, State, float, str, tuple[float, float]], ...] = (
-    (State.CLOSED, State.OPEN, 0.0, N_("threshold failures in a row"), (0.35, -0.8)),
-    (State.OPEN, State.HALF_OPEN, 0.25, N_("cooldown over"), (1.0, 0.15)),
-    (State.HALF_OPEN, State.OPEN, 0.25, N_("trial failed"), (-0.55, -0.35)),
-    (State.HALF_OPEN, State.CLOSED, 0.25, N_("trial succeeded"), (-0.8, 0.15)),
+#: The arrows: (source, target, curvature, generic label, where the label goes in axes
+#: fractions, its alignment (ha, va)): each label beside its arrow, away from the nodes.
+ARROWS: tuple[tuple[State, State, float, str, tuple[float, float], tuple[str, str]], ...] = (
+    (State.CLOSED, State.OPEN, 0.0, N_("threshold failures in a row"), (0.5, 0.13),
+     ("center", "top")),
+    (State.OPEN, State.HALF_OPEN, 0.3, N_("cooldown over"), (0.785, 0.64), ("left", "center")),
+    (State.HALF_OPEN, State.OPEN, 0.3, N_("trial failed"), (0.6, 0.42), ("right", "center")),
+    (State.HALF_OPEN, State.CLOSED, 0.3, N_("trial succeeded"), (0.25, 0.66),
+     ("right", "center")),
 )
-RADIUS = 0.78
+#: The node's box: rounded, padded around its text (so it is sized to the text).
+NODE_BOX = "round,pad=0.55,rounding_size=0.8"
+#: How a node not in the current state is drawn: its colour faded, a thin grey edge.
+FADED = 0.3
 
 
 def _times(n: int) -> str:
@@ -55,7 +64,7 @@ def arrow_labels(counts: Mapping[tuple[State, State], int] | None = None,
     'cooldown of\\n5000 ms over\\n(2 times)'
     """
     labels: dict[tuple[State, State], str] = {}
-    for source, target, _rad, generic, _offset in ARROWS:
+    for source, target, _rad, generic, _xy, _align in ARROWS:
         text = _(generic)
         if source is State.CLOSED and threshold is not None:
             text = _("{threshold} failures in a row").format(threshold=threshold)
@@ -67,49 +76,78 @@ def arrow_labels(counts: Mapping[tuple[State, State], int] | None = None,
     return labels
 
 
+def _box(node: Text) -> FancyBboxPatch:
+    """The box a node's text is drawn in."""
+    box = node.get_bbox_patch()
+    if box is None:
+        raise ValueError(f"node {node.get_text()!r} has no box")
+    return box
+
+
+def style_nodes(nodes: Mapping[State, Text], arrows: Mapping[tuple[State, State], Any],
+                current: State, moved: tuple[State, State] | None = None) -> None:
+    """Make ``current`` stand out (its full colour, a heavy edge) and the arrow of the
+    transition ``moved`` that led there (heavy, in the new state's colour)."""
+    for state, node in nodes.items():
+        now = state is current
+        box = _box(node)
+        colour = to_rgba(STATE_COLOURS[state.value], 1.0 if now else FADED)
+        box.set_facecolor(colour)
+        box.set_edgecolor(PALETTE["black"] if now else PALETTE["grey"])
+        box.set_linewidth(3.5 if now else 1.0)
+        node.set_fontweight("bold" if now else "normal")
+    for key, arrow in arrows.items():
+        hot = key == moved
+        arrow.arrow_patch.set_linewidth(4.0 if hot else 1.6)
+        arrow.arrow_patch.set_color(STATE_COLOURS[key[1].value] if hot else PALETTE["black"])
+        arrow.arrow_patch.set_mutation_scale(30 if hot else 20)
+
+
 def draw_breaker_diagram(ax: Axes, counts: Mapping[tuple[State, State], int] | None = None,
                          current: State = State.CLOSED, *, threshold: int | None = None,
-                         cooldown: int | None = None,
-                         fontsize: float = 10.5) -> dict[tuple[State, State], Text]:
-    """Draw the three states and their arrows on ``ax``; returns the arrow labels."""
+                         cooldown: int | None = None, moved: tuple[State, State] | None = None,
+                         fontsize: float = SMALL_PT) -> dict[tuple[State, State], Text]:
+    """Draw the three states and their arrows on ``ax``; returns the arrow labels.
+
+    Each node is its text in a rounded box (sized to the text in any language, a
+    ``gid`` of :data:`~retrylab.viz.kit.NODE_GID`); each arrow runs from box edge to box
+    edge and its label sits beside it. ``current`` stands out, and so does the arrow of
+    the transition ``moved`` (the event that brought the breaker there), if given.
+    """
     current = State(current)
-    nodes: dict[State, Circle] = {}
+    nodes: dict[State, Text] = {}
     for state, (x, y) in NODE_XY.items():
-        now = state is current
-        circle = Circle((x, y), RADIUS, facecolor=STATE_COLOURS[state.value],
-                        alpha=1.0 if now else 0.35, edgecolor=PALETTE["black"],
-                        linewidth=4 if now else 1.2, zorder=3)
-        ax.add_patch(circle)
-        nodes[state] = circle
-        ax.text(x, y, _(NODE_TEXT[state]), ha="center", va="center", fontsize=fontsize, zorder=4)
-        if now:
-            above = state is State.HALF_OPEN  # below it, the arrows cross
-            ax.text(x, y + RADIUS + 0.1 if above else y - RADIUS - 0.1, _("current state"),
-                    ha="center", va="bottom" if above else "top", fontsize=11,
-                    fontweight="bold", zorder=4)
+        nodes[state] = ax.text(x, y, _(NODE_TEXT[state]), transform=ax.transAxes,
+                               ha="center", va="center", fontsize=fontsize + 1,
+                               linespacing=1.3, gid=NODE_GID, zorder=4,
+                               bbox={"boxstyle": NODE_BOX})
     labels = arrow_labels(counts, threshold, cooldown)
     texts: dict[tuple[State, State], Text] = {}
-    for source, target, rad, _label, (ox, oy) in ARROWS:
-        (x1, y1), (x2, y2) = NODE_XY[source], NODE_XY[target]
-        ax.add_patch(FancyArrowPatch(
-            (x1, y1), (x2, y2), connectionstyle=f"arc3,rad={rad}", arrowstyle="-|>",
-            mutation_scale=22, linewidth=2, color=PALETTE["black"],
-            patchA=nodes[source], patchB=nodes[target], zorder=2))
-        mx = (x1 + x2) / 2 + 0.5 * rad * (y2 - y1) + ox
-        my = (y1 + y2) / 2 - 0.5 * rad * (x2 - x1) + oy
-        texts[(source, target)] = ax.text(mx, my, labels[(source, target)], ha="center",
-                                          va="center", fontsize=fontsize, zorder=5)
+    arrows: dict[tuple[State, State], Any] = {}
+    for source, target, rad, _generic, (lx, ly), (ha, va) in ARROWS:
+        arrows[(source, target)] = ax.annotate(
+            "", xy=(0.5, 0.5), xycoords=nodes[target], xytext=(0.5, 0.5),
+            textcoords=nodes[source], zorder=5, arrowprops={
+                "arrowstyle": "-|>", "connectionstyle": f"arc3,rad={rad}",
+                "patchA": nodes[source].get_bbox_patch(),
+                "patchB": nodes[target].get_bbox_patch(), "shrinkA": 3, "shrinkB": 3})
+        texts[(source, target)] = ax.text(lx, ly, labels[(source, target)],
+                                          transform=ax.transAxes, ha=ha, va=va,
+                                          fontsize=fontsize, zorder=5)
+    # success in closed: a loop on the node's left side
+    closed = _box(nodes[State.CLOSED])  # placed when the node is drawn
+    ax.annotate("", xy=(0, 0.3), xycoords=closed, xytext=(0, 0.7), textcoords=closed,
+                zorder=5, arrowprops={
+                    "arrowstyle": "-|>", "connectionstyle": "arc3,rad=1.5",
+                    "color": PALETTE["black"], "linewidth": 1.4, "mutation_scale": 16,
+                    "shrinkA": 0, "shrinkB": 0})
     x, y = NODE_XY[State.CLOSED]
-    ax.add_patch(FancyArrowPatch((x - 0.68, y + 0.38), (x - 0.68, y - 0.38),
-                                 connectionstyle="arc3,rad=1.8", arrowstyle="-|>",
-                                 mutation_scale=18, linewidth=1.6, color=PALETTE["black"],
-                                 zorder=2))
-    ax.text(x - 1.75, y + 0.7, _("success resets\nthe failure count"), ha="center",
-            va="bottom", fontsize=fontsize)
-    ax.set_xlim(-2.9, 6.8)
-    ax.set_ylim(-1.5, 4.1)
-    ax.set_aspect("equal")
+    ax.text(x, y - 0.15, _("success resets\nthe failure count"), transform=ax.transAxes,
+            ha="center", va="top", fontsize=fontsize, zorder=5)
+    style_nodes(nodes, arrows, current, moved)
     ax.axis("off")
+    ax.retrylab_nodes = nodes  # type: ignore[attr-defined]
+    ax.retrylab_arrows = arrows  # type: ignore[attr-defined]
     return texts
 
 
@@ -128,8 +166,9 @@ def breaker_diagram(counts: Mapping[tuple[State, State], int] | None = None,
     trial failed
     (1 time)
     """
-    fig = new_figure((7.5, 5.0))
+    fig = new_figure((WIDTH_IN, 4.2), layout=None)
     ax = fig.add_subplot()
+    fig.subplots_adjust(left=0.01, right=0.99, top=0.9, bottom=0.14)
     texts = draw_breaker_diagram(ax, counts, current, threshold=threshold, cooldown=cooldown)
     ax.set_title(title or _("Circuit breaker: three states (current: {state})").format(
         state=_(State(current).value.replace("_", "-"))), fontsize=14)
@@ -186,10 +225,9 @@ def timeline_segments(rows: Sequence[TraceRow], cooldown: int,
 LANES = {"succeeded": 2, "failed": 1, "blocked": 0}
 #: How each kind of request is marked on the timeline: (marker, colour, label).
 TIMELINE_KINDS = {
-    "succeeded": ("o", PALETTE["green"], N_("sent: succeeded")),
-    "failed": ("X", PALETTE["vermillion"], N_("sent: failed")),
-    "blocked": ("s", PALETTE["grey"], N_("blocked: not sent")),
-}
+    kind: (look("outcome", kind).marker, look("outcome", kind).colour, label)
+    for kind, label in (("succeeded", N_("sent: succeeded")), ("failed", N_("sent: failed")),
+                        ("blocked", N_("blocked: not sent")))}
 
 
 def draw_breaker_timeline(ax: Axes, rows: Sequence[TraceRow], cooldown: int, *,
@@ -224,7 +262,7 @@ def draw_breaker_timeline(ax: Axes, rows: Sequence[TraceRow], cooldown: int, *,
     handles: list[Any] = [Patch(color=STATE_COLOURS[s.value], alpha=0.4,
                                 label=_(s.value.replace("_", "-"))) for s in State]
     handles += ax.get_legend_handles_labels()[0]
-    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=6,
+    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=3,
               frameon=False, fontsize=SMALL_PT, handletextpad=0.4, columnspacing=1.0)
 
 
@@ -250,7 +288,7 @@ def breaker_timeline(rows: Sequence[TraceRow] | None = None, cooldown: int = 500
     """
     if rows is None:
         rows = replay(BREAKER_EVENTS, CircuitBreaker(threshold, cooldown))
-    fig = new_figure((9.0, 4.0))
+    fig = new_figure((WIDTH_IN, 4.0))
     ax = fig.add_subplot()
     draw_breaker_timeline(ax, rows, cooldown, upto=upto)
     shown = rows if upto is None else rows[:upto]
@@ -261,46 +299,39 @@ def breaker_timeline(rows: Sequence[TraceRow] | None = None, cooldown: int = 500
     return fig
 
 
+#: Where the breaker explorer's two panels go (``Figure.subplots_adjust``).
+BREAKER_MARGINS: dict[str, float] = {"left": 0.13, "right": 0.98, "top": 0.99, "bottom": 0.2,
+                                     "hspace": 0.1}
+
+
 class BreakerPlot:
-    """The state diagram beside the timeline, for the breaker explorer, updated in place.
+    """The state diagram above the timeline, for the breaker explorer, updated in place.
 
     Everything that does not depend on the settings (the axes, the arrows, the
-    lanes, the legend) is drawn once; :meth:`update` only restyles the nodes,
-    rewrites the labels and moves the bands, markers and cooldown arrows (an
-    Axes ``clear()`` and rebuild cost about 100 ms a redraw). With
-    ``animated=True`` the artists that change are marked animated, so an
-    explorer can blit them over the static rest (the arrows, clipped to the
-    circles, are the slowest part of the figure to draw).
+    lanes, the legend) is drawn once; :meth:`update` only rewrites the labels and
+    moves the bands, markers and cooldown arrows (an Axes ``clear()`` and rebuild
+    cost about 100 ms a redraw); :meth:`show_state` restyles the nodes and the arrow
+    of the last transition (the static part of a level). With ``animated=True`` the
+    artists that change are marked animated, so an explorer can blit them over the
+    static rest.
 
     >>> cb = CircuitBreaker(3, 5000)
     >>> rows = replay(BREAKER_EVENTS, cb)
-    >>> plot = BreakerPlot(new_figure((10.0, 4.6)))
+    >>> plot = BreakerPlot(new_figure(BreakerExplorer.figsize, layout=None))
     >>> plot.update(rows, 5000, 3, 4, cb.transition_counts(), State.OPEN)
     >>> [len(m.get_xdata()) for m in plot.markers.values()]
     [0, 3, 1]
     """
 
     def __init__(self, fig: Figure, animated: bool = False) -> None:
-        self.diagram, self.timeline = fig.subplots(1, 2, width_ratios=[1.25, 1.0])
+        self.diagram, self.timeline = fig.subplots(2, 1, height_ratios=[1.45, 1.0])
+        fig.subplots_adjust(**BREAKER_MARGINS)
+        box = self.diagram.get_position()  # the diagram takes the whole width
+        self.diagram.set_position((0.01, box.y0, 0.98, box.height))
         self.labels = draw_breaker_diagram(self.diagram, fontsize=SMALL_PT)
-        self.nodes = {state: next(p for p in self.diagram.patches if isinstance(p, Circle)
-                                  and p.center == NODE_XY[state]) for state in State}
-        # Clip the arrows to circles of a fixed edge: a node's edge widens when it is the
-        # current state, which would move the (static, drawn once) arrow ends.
-        proxies = {id(c): Circle(c.center, RADIUS, linewidth=4,
-                                 transform=self.diagram.transData)
-                   for c in self.nodes.values()}
-        for patch in self.diagram.patches:
-            if isinstance(patch, FancyArrowPatch):
-                if id(patch.patchA) in proxies:
-                    patch.set_patchA(proxies[id(patch.patchA)])
-                if id(patch.patchB) in proxies:
-                    patch.set_patchB(proxies[id(patch.patchB)])
-        self.current = self.diagram.text(0, 0, _("current state"), ha="center", fontsize=11,
-                                         fontweight="bold", zorder=4)
-        for t in self.diagram.texts:  # the one draw_breaker_diagram put at CLOSED
-            if t is not self.current and t.get_text() == _("current state"):
-                t.set_visible(False)
+        self.nodes: dict[State, Text] = getattr(self.diagram, "retrylab_nodes")  # noqa: B009
+        self.arrows: dict[tuple[State, State], Any] = getattr(  # noqa: B009
+            self.diagram, "retrylab_arrows")
         ax = self.timeline
         self.bands = PolyCollection([], transform=ax.get_xaxis_transform(), alpha=0.28,
                                     linewidths=0)
@@ -313,7 +344,8 @@ class BreakerPlot:
                                          zorder=3)[0]
         self.now_line = ax.axvline(np.nan, color=PALETTE["black"], linewidth=1.5,
                                    linestyle=":")
-        # one cooldown arrow per opening at most, one opening per event at most
+        # one cooldown arrow per opening at most, one opening per event at most; the
+        # first one named (the others are the same length)
         self.cooldowns: list[tuple[Any, Text]] = [
             (ax.annotate("", xy=(0, 2.75), xytext=(0, 2.75),
                          arrowprops={"arrowstyle": "<->", "color": PALETTE["black"]}),
@@ -322,16 +354,14 @@ class BreakerPlot:
         for arrow, note in self.cooldowns:
             arrow.set_visible(False)
             note.set_visible(False)
-        ax.set_ylim(-0.6, 3.4)
+        ax.set_ylim(-0.6, 3.6)
         ax.set_yticks(list(LANES.values()), [_(lane) for lane in LANES])
-        style(ax, None, _("logical time (ms)"), _("request"))
+        style(ax, None, _("logical time (ms)"), None)
         handles: list[Any] = [Patch(color=STATE_COLOURS[s.value], alpha=0.4,
                                     label=_(s.value.replace("_", "-"))) for s in State]
         handles += list(self.markers.values())
-        ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=3,
+        ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.45, -0.38), ncols=3,
                   frameon=False, fontsize=SMALL_PT, handletextpad=0.4, columnspacing=1.0)
-        self.diagram.set_title(_("states"), fontsize=14)
-        ax.set_title(_("timeline"), fontsize=14)
         ax.set_xlim(-200, BREAKER_EVENTS[-1][0] + 1000 if BREAKER_EVENTS else 1000)
         if animated:
             moving: list[Any] = [*self.labels.values(), self.bands, *self.markers.values(),
@@ -341,25 +371,19 @@ class BreakerPlot:
             for artist in moving:
                 artist.set_animated(True)
 
-    def show_state(self, current: State) -> None:
-        """Mark ``current`` on the diagram: its node opaque and bold, the note beside it
-        (the breaker explorer's static part, one saved background per state)."""
-        current = State(current)
-        for state, circle in self.nodes.items():
-            now = state is current
-            circle.set_alpha(1.0 if now else 0.35)
-            circle.set_linewidth(4 if now else 1.2)
-        x, y = NODE_XY[current]
-        above = current is State.HALF_OPEN  # below it, the arrows cross
-        self.current.set_position((x, y + RADIUS + 0.1 if above else y - RADIUS - 0.1))
-        self.current.set_verticalalignment("bottom" if above else "top")
+    def show_state(self, current: State, moved: tuple[State, State] | None = None) -> None:
+        """Mark ``current`` on the diagram, and the arrow of the transition ``moved`` that
+        led there (the breaker explorer's static part, one saved background per pair)."""
+        style_nodes(self.nodes, self.arrows, State(current), moved)
 
     def update(self, rows: Sequence[TraceRow], cooldown: int, threshold: int, upto: int,
                counts: Mapping[tuple[State, State], int], current: State) -> None:
-        """Show the first ``upto`` rows: node styles, arrow labels, bands, markers."""
-        self.show_state(current)
+        """Show the first ``upto`` rows: arrow labels, bands, markers (the nodes are
+        :meth:`show_state`'s)."""
+        moved = last_transition(rows, upto)
         for key, text in arrow_labels(counts, threshold, cooldown).items():
             self.labels[key].set_text(text)
+            self.labels[key].set_fontweight("bold" if key == moved else "normal")
         shown = list(rows[:upto])
         stop = rows[-1].now + 1000 if rows else 1000
         last = shown[-1].now if shown else 0
@@ -372,9 +396,9 @@ class BreakerPlot:
         opened = [r.now for r in shown
                   if r.state_after is State.OPEN and r.state_before is not State.OPEN]
         for i, (arrow, note) in enumerate(self.cooldowns):
-            used = i < len(opened)
+            used = i < len(opened) and cooldown > 0
             arrow.set_visible(used)
-            note.set_visible(used)
+            note.set_visible(used and i == 0)
             if used:
                 arrow.xy = (opened[i] + cooldown, 2.75)
                 arrow.set_position((opened[i], 2.75))  # the tail (xytext)
@@ -383,6 +407,22 @@ class BreakerPlot:
         self.now_line.set_xdata([shown[-1].now if shown else np.nan] * 2)
         if self.timeline.get_xlim()[1] != stop:  # another trace: a new static part
             self.timeline.set_xlim(-200, stop)
+
+
+def last_transition(rows: Sequence[TraceRow], upto: int) -> tuple[State, State] | None:
+    """The transition the ``upto``-th event made (``None`` if it kept the state, or
+    before the first event).
+
+    >>> rows = replay(BREAKER_EVENTS, CircuitBreaker(3, 5000))
+    >>> [s.value for s in last_transition(rows, 3)]
+    ['closed', 'open']
+    >>> last_transition(rows, 1) is None
+    True
+    """
+    if upto <= 0:
+        return None
+    row = rows[upto - 1]
+    return None if row.state_before is row.state_after else (row.state_before, row.state_after)
 
 
 # -- the breaker explorer ----------------------------------------------------------
@@ -413,14 +453,17 @@ class BreakerRun:
 class BreakerExplorer(Explorer):
     """The lesson's nine events through a breaker: threshold, cooldown, and a step slider.
 
-    >>> BreakerExplorer.readout_for(threshold=4)
+    >>> BreakerExplorer.readout_for()
+    'sent 1, blocked 0; state closed at 0 ms (event 1 of 9)'
+    >>> BreakerExplorer.readout_for(threshold=4, step=9)
     'sent 7, blocked 2; state closed at 11800 ms (event 9 of 9)'
     >>> BreakerExplorer.readout_for(step=4)
     'sent 3, blocked 1; state open at 900 ms (event 4 of 9)'
     """
 
     title = N_("circuit breaker")
-    figsize = (10.0, 4.6)
+    figsize = (WIDTH_IN, 6.0)
+    margins = BREAKER_MARGINS
 
     @classmethod
     def make_controls(cls) -> dict[str, Any]:
@@ -428,7 +471,8 @@ class BreakerExplorer(Explorer):
         return {
             "threshold": int_slider("threshold", 3, 1, 6, continuous_update=False),
             "cooldown": int_slider("cooldown", 5000, 0, 10000, 500, continuous_update=False),
-            "step": int_slider("step", n, 0, n, continuous_update=False),
+            # the first event: the student steps the story forward
+            "step": int_slider("step", 1, 0, n, continuous_update=False),
         }
 
     @classmethod
@@ -454,13 +498,17 @@ class BreakerExplorer(Explorer):
     def setup(self, fig: Figure) -> None:
         self.plot = BreakerPlot(fig, animated=True)
 
-    known_levels = tuple(State)  # drawn when first shown: a step into a state only blits
+    #: drawn when first shown: a step into a state only blits (each state, reached by
+    #: an event that kept it or by each transition into it)
+    known_levels = (*((s, None) for s in State),
+                    *((b, (a, b)) for a, b, *_rest in ARROWS))
 
     def level(self, result: BreakerRun) -> Hashable:
-        return result.state  # the diagram's nodes: three saved backgrounds
+        # the diagram's nodes and the arrow of the last transition
+        return result.state, last_transition(result.rows, result.step)
 
-    def apply_level(self, level: State) -> None:
-        self.plot.show_state(level)
+    def apply_level(self, level: tuple[State, tuple[State, State] | None]) -> None:
+        self.plot.show_state(*level)
 
     def draw(self, result: BreakerRun) -> None:
         self.plot.update(result.rows, result.cooldown, result.threshold, result.step,

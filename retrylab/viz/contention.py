@@ -29,7 +29,7 @@ from ..sim.contention import STRATEGIES, ContentionResult, contention, sweep_tab
 from ..sim.layered import expected_layered_load, layered_calls
 from .controls import choice_slider, int_slider
 from .explorer import Explorer, quantize
-from .kit import PALETTE, SMALL_PT, new_figure, style
+from .kit import PALETTE, SMALL_PT, WIDTH_IN, look, new_figure, style
 from .unchanged import no_wait_reaches_cap
 
 __all__ = [
@@ -44,13 +44,18 @@ __all__ = [
     "sweep_with_progress",
 ]
 
+def _look(kind: str, name: str) -> tuple[str, str]:
+    found = look(kind, name)
+    return found.colour, found.marker
+
+
 #: How each strategy is drawn: (colour, marker, line style, label; the label through ``_``).
 STRATEGY_STYLE: dict[str, tuple[str, str, str, str]] = {
-    "exponential": (PALETTE["vermillion"], "o", "-", N_("exponential, no jitter")),
-    "full": (PALETTE["blue"], "s", "-", N_("full jitter")),
-    "equal": (PALETTE["orange"], "^", "--", N_("equal jitter")),
-    "decorrelated": (PALETTE["green"], "D", "-.", N_("decorrelated jitter")),
-    "none": (PALETTE["grey"], "v", ":", N_("no backoff")),
+    "exponential": (*_look("strategy", "exponential"), "-", N_("exponential, no jitter")),
+    "full": (*_look("jitter", "full"), "-", N_("full jitter")),
+    "equal": (*_look("jitter", "equal"), "--", N_("equal jitter")),
+    "decorrelated": (*_look("jitter", "decorrelated"), "-.", N_("decorrelated jitter")),
+    "none": (*_look("strategy", "none"), ":", N_("no backoff")),
 }
 
 
@@ -71,6 +76,8 @@ class ContentionPlot:
         style(self.ax_time, _("Time until every client is done"), _("clients"),
               _("time (ms, log scale)"))
         self.ax_time.set_yscale("log")
+        for ax in (self.ax_calls, self.ax_time):  # two titles side by side in 840 px
+            ax.title.set_fontsize(12)
         self.ax_calls.legend(loc="upper left", fontsize=SMALL_PT)
         self.marker = [ax.axvline(np.nan, color=PALETTE["black"], linewidth=1, alpha=0.5)
                        for ax in (self.ax_calls, self.ax_time)]
@@ -101,7 +108,7 @@ class ContentionPlot:
                                        float(calls.to_numpy().max()) * 0.55))
         self.marker_text.set_text("" if mark is None else
                                   _("{clients} clients ").format(clients=mark))
-        self.title.set_text(_("N clients race to update one row (optimistic concurrency), "
+        self.title.set_text(_("N clients race to update one row (optimistic concurrency)\n"
                               "after Brooker, AWS Architecture Blog 2015"))
 
 
@@ -113,7 +120,7 @@ def contention_curves(sweep: pd.DataFrame, mark: int | None = 100) -> Figure:
     >>> fig.retrylab_plot.lines["full"][0].get_xdata().tolist()
     [10.0, 20.0]
     """
-    fig = new_figure((11.0, 4.8))
+    fig = new_figure((WIDTH_IN, 4.8))
     plot = ContentionPlot(fig)
     plot.update(sweep, mark)
     fig.retrylab_plot = plot  # type: ignore[attr-defined]
@@ -160,7 +167,7 @@ def layered_load(layers: int = 3, attempts: int | Sequence[int] = 3, requests: i
     [3.0, 9.0, 27.0]
     """
     df = layered_calls(layers, attempts, requests, failure_rate)
-    fig = new_figure((8.0, 4.4))
+    fig = new_figure((WIDTH_IN, 4.4))
     ax = fig.add_subplot()
     x = np.arange(len(df))
     colours = [PALETTE["sky"]] * (len(df) - 1) + [PALETTE["vermillion"]]
@@ -235,9 +242,9 @@ class ContentionExplorer(Explorer):
     """
 
     title = N_("the AWS contention experiment")
-    figsize = (9.0, 4.0)
+    figsize = (WIDTH_IN, 4.0)
     margins: ClassVar[Mapping[str, float]] = {
-        "left": 0.115, "right": 0.98, "top": 0.87, "bottom": 0.22, "wspace": 0.28}
+        "left": 0.13, "right": 0.98, "top": 0.87, "bottom": 0.22, "wspace": 0.28}
 
     @classmethod
     def make_controls(cls) -> dict[str, Any]:
@@ -279,7 +286,7 @@ class ContentionExplorer(Explorer):
                                             edgecolor=PALETTE["black"])
         self.bars_time = self.ax_time.bar(x, np.ones(len(x)), color=colours,
                                           edgecolor=PALETTE["black"])
-        labels = [_("expo-\nnential"), _("full"), _("equal"), _("decorr-\nelated"),
+        labels = [_("expo-\nnential"), _("full"), _("equal"), _("decor-\nrelated"),
                   pgettext("tick", "no\nbackoff")]  # a bar's width: Turkish in one word
         for ax in (self.ax_calls, self.ax_time):
             ax.set_xticks(x, labels)

@@ -14,9 +14,9 @@ gathers them:
 - :func:`decision_explorer`: method, error, idempotency key -> retry or not, and why.
 
 >>> HerdExplorer.readout_for()
-'peak 24 -> 7 clients per 200 ms (0.29x)'
+'peak 24 → 7 clients per 200 ms (0.29×)'
 >>> BreakerExplorer.readout_for()
-'sent 6, blocked 3; state closed at 11800 ms (event 9 of 9)'
+'sent 1, blocked 0; state closed at 0 ms (event 1 of 9)'
 """
 
 from __future__ import annotations

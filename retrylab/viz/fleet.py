@@ -37,14 +37,14 @@ from ..core._check import check_choice
 from ..core.backoff import JITTERS, Backoff, Jitter
 from ..core.budget import budget_from_name
 from ..core.policy import RetryPolicy
-from ..i18n import N_, NP_, _, number, pgettext
+from ..i18n import N_, NP_, _, number
 from ..sim.breakers import BreakerSettings
 from ..sim.fleet import Fleet, outage_fleet, storm_fleet
 from ..sim.fleetresult import FleetResult
 from ..sim.fleetview import SliderScale, describe_fleet, herd_divisor, slider_scale, step_series
 from .controls import choice_slider, float_slider, int_slider
 from .explorer import Explorer, quantize
-from .kit import PALETTE, SMALL_PT, new_figure, style
+from .kit import MAX_HEIGHT_IN, PALETTE, SMALL_PT, WIDTH_IN, look, new_figure, style
 from .unchanged import more_than_used, same_steps
 
 __all__ = [
@@ -108,16 +108,27 @@ class FleetPlot:
         self.wait_outage: Rectangle | None = None
         handles: list[Any] = [self.offered, self.retries, self.served, self.capacity,
                               Patch(color=PALETTE["grey"], alpha=0.25, label=_("outage"))]
+        self.served_total: Line2D | None = None
+        self.gave_up_total: Line2D | None = None
         if self.ax_wait is not None:
             self.waiting = self.ax_wait.plot([], [], drawstyle="steps-post",
-                                             color=PALETTE["purple"], linewidth=1.6,
+                                             color=PALETTE["black"], linewidth=1.6,
                                              label=_("clients waiting"))[0]
+            # what became of the clients: a waiting line that drops to 0 is recovery
+            # only if the served line rose by as much (else they gave up)
+            served, gave_up = look("outcome", "served"), look("outcome", "given_up")
+            self.served_total = self.ax_wait.plot(
+                [], [], drawstyle="steps-post", color=served.colour, linewidth=1.6,
+                linestyle="-.", label=_("served so far"))[0]
+            self.gave_up_total = self.ax_wait.plot(
+                [], [], drawstyle="steps-post", color=gave_up.colour, linewidth=2.2,
+                label=_("gave up so far"))[0]
             self.wait_outage = Rectangle((0, 0), 0, 1,
                                          transform=self.ax_wait.get_xaxis_transform(),
                                          color=PALETTE["grey"], alpha=0.25, linewidth=0)
             self.ax_wait.add_patch(self.wait_outage)
-            style(self.ax_wait, None, _("time (s)"), _("clients\nwaiting"))
-            handles.append(self.waiting)
+            style(self.ax_wait, None, _("time (s)"), _("clients"))
+            handles += [self.waiting, self.served_total, self.gave_up_total]
         else:
             ax.set_xlabel(_("time (s)"), fontsize=12)
         self.handles = handles
@@ -129,7 +140,8 @@ class FleetPlot:
     def lines(self) -> list[Any]:
         """The artists :meth:`move` changes (an explorer's animated ones)."""
         return [a for a in (self.offered, self.retries, self.served, self.capacity,
-                            self.waiting) if a is not None]
+                            self.waiting, self.served_total, self.gave_up_total)
+                if a is not None]
 
     def move(self, result: FleetResult, bin_ms: int | None = None) -> tuple[FloatArray, float]:
         """Set the lines for ``result`` (series averaged over ``bin_ms``, see
@@ -149,17 +161,24 @@ class FleetPlot:
             line.set_data(xs, ys(col))
         if self.waiting is not None:
             self.waiting.set_data(xs, ys("waiting"))
+        if self.served_total is not None and self.gave_up_total is not None:
+            raw = result.steps
+            tx = np.append(raw["time_ms"].to_numpy(dtype=np.float64) / 1000, x_end)
+            for line, col in ((self.served_total, "successes"), (self.gave_up_total, "gave_up")):
+                total = np.cumsum(raw[col].to_numpy(dtype=np.float64))
+                line.set_data(tx, np.append(total, total[-1] if total.size else 0.0))
         return x, x_end
 
     def update(self, result: FleetResult, bin_ms: int | None = None,
-               title: str | None = None) -> None:
-        """Draw ``result`` as a figure of its own: lines, limits, the cut-off spike, title."""
+               title: str | None = None, top: float | None = None) -> None:
+        """Draw ``result`` as a figure of its own: lines, limits, the cut-off spike, title;
+        the y range to ``top`` if given (panels compared on one scale)."""
         x, x_end = self.move(result, bin_ms)
         s = step_series(result, bin_ms)
         step = result.fleet.step_ms
         binned = len(s) != len(result.steps)
         offered = s["offered"].to_numpy(dtype=np.float64)
-        top = _top(result, bin_ms) * 1.25
+        top = _top(result, bin_ms) * 1.25 if top is None else top
         self.ax.set_ylim(0, top)
         self.ax.set_xlim(0, x_end)
         if offered.max() > top:
@@ -180,7 +199,28 @@ class FleetPlot:
         self.title.set_text(describe_fleet(result.fleet) if title is None else title)
         self.title.set_fontsize(12)
         if self.ax_wait is not None:
-            self.ax_wait.set_ylim(0, max(float(s["waiting"].max()), 1.0) * 1.15)
+            self.ax_wait.set_ylim(0, clients_top(result) * 1.15)
+
+
+def scale_line(scale: SliderScale) -> list[str]:
+    """The title's line saying an explorer simulates a smaller fleet (none at full scale).
+
+    >>> from retrylab.sim.fleet import storm_fleet
+    >>> scale_line(slider_scale(storm_fleet(clients=60000), divisor=10, step_ms=100))
+    ['simulated at 1/10 scale in 100 ms steps']
+    """
+    s = scale.simulated
+    if scale.divisor == 1 and s.step_ms == scale.full.step_ms:
+        return []
+    return [_("simulated at 1/{divisor} scale in {step} ms steps").format(
+        divisor=scale.divisor, step=s.step_ms)]
+
+
+def clients_top(result: FleetResult) -> float:
+    """The most clients the lower panel shows: waiting at once, served or given up in all."""
+    st = result.steps
+    return max(float(st["waiting"].max()), float(st["successes"].sum()),
+               float(st["gave_up"].sum()), 1.0)
 
 
 def _g(value: float) -> float | int:
@@ -201,7 +241,7 @@ def _top(result: FleetResult, bin_ms: int | None = None) -> float:
 
 
 def fleet_timeline(result: FleetResult, bin_ms: int | None = None,
-                   title: str | None = None, figsize: tuple[float, float] = (9.0, 5.6),
+                   title: str | None = None, figsize: tuple[float, float] = (WIDTH_IN, 5.6),
                    ) -> Figure:
     """Load on the server over time for one fleet run, and the backlog under it.
 
@@ -236,15 +276,27 @@ def compare_fleets(results: Mapping[str, FleetResult], bin_ms: int | None = None
     """
     if not results:
         raise ValueError(_("results={} is out of range: give at least one run to draw"))
-    fig = new_figure((9.0, 2.9 + 2.3 * len(results)))  # 2.9: the legend's second row
+    # no taller than the screen (three runs were 980 px): 1.5 in a panel, the legend's
+    # rows and the title in the rest
+    fig = new_figure((WIDTH_IN, min(MAX_HEIGHT_IN, 1.5 + 1.5 * len(results))))
     subfigs = fig.subfigures(len(results), 1, squeeze=False).ravel().tolist()
     plots = []
+    # small multiples: one y range for all, so the runs compare at a glance (three
+    # budgets on 0-120, 0-25 and 0-40 looked alike)
+    top = max(_top(r, bin_ms) for r in results.values()) * 1.25
     for sub, (name, r) in zip(subfigs, results.items(), strict=True):
         plot = FleetPlot(sub, backlog=False, legend=False)
         plot.update(r, bin_ms, _("{name}: {served} of {clients} served, {requests} requests")
                     .format(name=_(name), served=r.served, clients=r.fleet.clients,
-                            requests=r.total_requests))
+                            requests=r.total_requests), top=top)
         plots.append(plot)
+    # one y label for the shared scale, one time axis label at the bottom: a two-line
+    # label per panel was taller than a panel
+    fig.supylabel(plots[0].ax.get_ylabel(), fontsize=12)
+    for i, plot in enumerate(plots):
+        plot.ax.set_ylabel("")
+        if i < len(plots) - 1:
+            plot.ax.set_xlabel("")
     # three columns, as fleet_timeline's: five in one row run past both edges in
     # Turkish ("gönderilen (ilk denemeler + yeniden denemeler)" alone is 350 px)
     fig.legend(handles=plots[0].handles, loc="outside lower center", ncols=3,
@@ -281,14 +333,11 @@ class FleetExplorer(Explorer):
 
     The herd: 1000 clients fail together when the server goes down for 2 s.
     Up to 2000 clients are simulated as they are; a larger herd is simulated
-    with fewer clients and a capacity divided alike (the readout says so).
+    with fewer clients and a capacity divided alike (the figure's title says so).
 
     >>> print(FleetExplorer.readout_for(jitter="none"))
-    simulated at full scale: 1000 clients, capacity 50 per 10 ms step
     served 200 of 1000 clients (800 gave up); 7700 requests = 7.70 per client
-    retries: 6700 in all, at most 1000 in one 10 ms step (capacity 50)
     backlog cleared 14280 ms after the outage ended; 4 overloaded steps after it
-    stopped: success 200, max_attempts 800
     """
 
     title = N_("fleet after an outage")
@@ -296,10 +345,16 @@ class FleetExplorer(Explorer):
     #: storm explorer stays within 650 px in JupyterLab (676 px at 4.4 in, issue 25); the
     #: axes keep nearly their height (2.66 in, was 2.77): the margins above the title and
     #: below the legend are what shrank
-    figsize = (9.0, 4.0)
+    #: 4.6 in since the lower panel tells served from given up (three legend rows); the
+    #: readout above it is two lines (was five), so the explorer still fits the screen
+    figsize = (WIDTH_IN, 4.6)
     margins: ClassVar[Mapping[str, float]] = {
-        "left": 0.11, "right": 0.98, "top": 0.91, "bottom": 0.245, "hspace": 0.12}
+        "left": 0.125, "right": 0.98, "top": 0.88, "bottom": 0.3, "hspace": 0.12}
     cache_size = 8  # a result holds a table of every client
+    #: The herd's 10 ms steps are shown as means over 100 ms: a wave of 1000 clients in
+    #: one step is a needle on a 30 s axis, the capacity (50) a line near its foot; the
+    #: mean keeps the capacity's meaning (requests per step) and shows the wave meet it.
+    bin_ms: ClassVar[int] = 100
     scenario = _Scenario("herd", 200, 5000, 8, (1000, 100, 20_000, 100),
                          lambda **kw: outage_fleet("none", **kw))
 
@@ -349,10 +404,10 @@ class FleetExplorer(Explorer):
     @classmethod
     def readout_text(cls, result: FleetRun) -> str:
         r = result.result
-        stopped = ", ".join(f"{pgettext('stop reason', k) if k in REASON_NAMES else k} {v}"
-                            for k, v in r.reasons().items())
-        return "\n".join((result.scale.describe(), r.readout(),
-                          _("stopped: {reasons}").format(reasons=stopped)))
+        # two lines: the scale is in the title, who was served or gave up in the lower
+        # panel, the retries' peak against capacity in the upper one
+        lines = r.readout().splitlines()
+        return "\n".join((lines[0], lines[2]))  # served / gave up; the backlog
 
     def setup(self, fig: Figure) -> list[Any]:
         self.plot = FleetPlot(fig)
@@ -374,20 +429,26 @@ class FleetExplorer(Explorer):
 
     def level(self, result: FleetRun) -> Hashable:
         r = result.result
-        waiting = float(r.steps["waiting"].max())
-        return (r.fleet.step_ms, quantize(_top(r, r.fleet.step_ms) * 1.1, Y_LEVELS),
-                quantize(max(waiting, 1.0) * 1.05, Y_LEVELS))
+        return (r.fleet.step_ms, quantize(_top(r, self._bin(r)) * 1.1, Y_LEVELS),
+                quantize(clients_top(r) * 1.05, Y_LEVELS), tuple(scale_line(result.scale)))
 
-    def apply_level(self, level: tuple[int, int, int]) -> None:
-        step, top, waiting = level
+    def _bin(self, r: FleetResult) -> int:
+        """The steps averaged together: :attr:`bin_ms`, at least one step."""
+        return max(self.bin_ms, r.fleet.step_ms)
+
+    def apply_level(self, level: tuple[int, int, int, tuple[str, ...]]) -> None:
+        step, top, waiting, scale = level
+        self.plot.title.set_text("\n".join((self.heading(), *scale)))
         self.plot.ax.set_ylim(0, top)
-        self.plot.ax.set_ylabel(_("requests per\n{step} ms step").format(step=step),
-                                fontsize=12)
+        binned = self.bin_ms > step
+        self.plot.ax.set_ylabel((_("requests per\n{step} ms step (mean)")
+                                 if binned else _("requests per\n{step} ms step")).format(
+            step=step), fontsize=12)
         if self.plot.ax_wait is not None:
             self.plot.ax_wait.set_ylim(0, waiting)
 
     def draw(self, result: FleetRun) -> None:
-        self.plot.move(result.result, result.result.fleet.step_ms)
+        self.plot.move(result.result, self._bin(result.result))
 
     def unchanged_reason(self, moved: str, old: Any, values: Mapping[str, Any],
                          result: FleetRun) -> str:
@@ -409,7 +470,7 @@ class StormExplorer(FleetExplorer):
     capacity per step of 100 ms: the same load against capacity, the same
     times), which keeps the storm's shape (tests/test_fleet_scale.py).
 
-    >>> StormExplorer.readout_for(budget="grpc").splitlines()[3]
+    >>> StormExplorer.readout_for(budget="grpc").splitlines()[1]
     'backlog cleared 100 ms after the outage ended; 1 overloaded steps after it'
     """
 

@@ -22,21 +22,28 @@ from matplotlib.text import Text
 
 from ..core.backoff import Backoff
 from ..core.constants import SEED
-from ..i18n import N_, _
+from ..i18n import N_, _, number
 from ..i18n.terms import jitter_name
 from ..sim.herd import HerdData, herd_data
 from .backoff import backoff_controls, y_level
 from .explorer import Explorer, int_slider, quantize
-from .kit import PALETTE, new_figure, style
+from .kit import PALETTE, WIDTH_IN, backoff_look, look, new_figure, style
 from .unchanged import all_capped, cap_above_ceilings
 
-__all__ = ["HerdData", "HerdExplorer", "HerdPlot", "herd_data", "herd_explorer",
-           "herd_histogram"]
+__all__ = [
+    "HerdData",
+    "HerdExplorer",
+    "HerdPlot",
+    "first_picture",
+    "herd_data",
+    "herd_explorer",
+    "herd_histogram",
+]
 
 MAX_BUCKETS = 20_000  # a herd histogram wider than this is unreadable anyway
 #: The explorer's time ranges (ms) and count ranges: one saved background each pair.
 X_LEVELS = (1000, 2000, 5000, 10000, 20000, 50000)
-Y_LEVELS = (5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000)
+Y_LEVELS = (5, 10, 20, 30, 50, 100, 200, 300, 500, 1000, 2000, 3000, 5000, 10000, 20000)
 
 
 def _dense(counts: pd.Series, width: int, n: int) -> npt.NDArray[np.float64]:
@@ -56,7 +63,7 @@ class HerdPlot:
 
     def __init__(self, fig: Figure) -> None:
         self.axes: tuple[Axes, Axes] = tuple(fig.subplots(1, 2, sharey=True))
-        colours = (PALETTE["vermillion"], PALETTE["blue"])
+        colours = (look("strategy", "exponential").colour, look("jitter", "full").colour)
         self.steps = []
         self.peaks: list[Text] = []
         self.peak_lines: list[Line2D] = []
@@ -71,7 +78,6 @@ class HerdPlot:
         style(self.axes[0], "", _("wake-up time after the failure (ms)"),
               _("clients per bucket"))
         style(self.axes[1], "", _("wake-up time after the failure (ms)"))
-        self.axes[1].legend(loc="upper right", frameon=False, fontsize=11)
         self.title = fig.suptitle("", fontsize=14)
 
     def move(self, data: HerdData) -> float:
@@ -85,9 +91,12 @@ class HerdPlot:
                              f"width must be >= {top_ms // MAX_BUCKETS + 1} here")
         edges = np.arange(n + 1, dtype=np.float64) * w
         peak_all = max(data.peak_plain, data.peak_jittered, 1)
+        b = data.backoff
+        looks = (backoff_look(b.growth, "none"), backoff_look(b.growth, b.jitter))
         for i, counts in enumerate((data.plain, data.jittered)):
             values = _dense(counts, w, n)
             self.steps[i].set_data(values, edges)
+            self.steps[i].set_facecolor(looks[i].colour)  # the kit's colour of each strategy
             peak = int(values.max())
             at = float(edges[int(values.argmax())]) + w / 2
             self.peak_lines[i].set_ydata([peak, peak])
@@ -104,8 +113,9 @@ class HerdPlot:
         self.axes[0].set_ylim(0, y_top)
         self.title.set_text(heading)
 
-    def update(self, data: HerdData) -> None:
-        """Show ``data`` as a figure of its own: counts, peaks, limits and titles."""
+    def update(self, data: HerdData, heading: str | None = None) -> None:
+        """Show ``data`` as a figure of its own: counts, peaks, limits and titles
+        (``heading`` above both panels, or one naming the clients and the retry)."""
         end = self.move(data)
         w = data.width
         peak_all = max(data.peak_plain, data.peak_jittered, 1)
@@ -113,13 +123,26 @@ class HerdPlot:
             _("no jitter: peak {peak} per {width} ms").format(peak=data.peak_plain, width=w),
             _("{jitter}: peak {peak} per {width} ms").format(
                 jitter=jitter_name(data.backoff.jitter), peak=data.peak_jittered, width=w)),
+            heading if heading is not None else
             _("{clients} clients failed together: when they wake for retry n = {retry}"
               "\n{summary}").format(clients=data.clients, retry=data.retry,
-                                     summary=data.summary()))
+                                     summary=readout_line(data)))
+
+
+def readout_line(data: HerdData) -> str:
+    """The herd's peaks in one line, with the course's symbols (→, ×).
+
+    >>> readout_line(herd_data())
+    'peak 24 → 7 clients per 200 ms (0.29×)'
+    """
+    return _("peak {plain} → {jittered} clients per {width} ms ({ratio}×)").format(
+        plain=data.peak_plain, jittered=data.peak_jittered, width=data.width,
+        ratio=number(data.ratio, 2))
 
 
 def herd_histogram(backoff: Backoff | None = None, clients: int = 24, retry: int = 2,
-                   seed: int = SEED, width: int = 200) -> Figure:
+                   seed: int = SEED, width: int = 200, *,
+                   title: str | None = None) -> Figure:
     """Wake-up histograms of a herd without and with jitter, the peaks marked.
 
     Use it to show what jitter does to the load a recovering server sees. The
@@ -131,11 +154,24 @@ def herd_histogram(backoff: Backoff | None = None, clients: int = 24, retry: int
     ['peak 24', 'peak 7']
     """
     data = herd_data(backoff, clients, retry, seed, width)
-    fig = new_figure((9.0, 4.4))
+    fig = new_figure((WIDTH_IN, 4.4))
     plot = HerdPlot(fig)
-    plot.update(data)
+    plot.update(data, title)
     fig.retrylab_plot = plot  # type: ignore[attr-defined]
     return fig
+
+
+def first_picture() -> Figure:
+    """Notebook 00's opening picture: the lesson's 24 clients, failed at the same moment,
+    retrying without jitter (all at once) and with full jitter (seed 20260114), told
+    in words a newcomer reads before any convention.
+
+    >>> [t.get_text() for t in first_picture().retrylab_plot.peaks]
+    ['peak 24', 'peak 7']
+    """
+    return herd_histogram(title=_("24 phones lose the server at the same moment and retry."
+                                  "\nWithout jitter they all come back together; with "
+                                  "jitter they spread out."))
 
 
 class HerdExplorer(Explorer):
@@ -146,13 +182,13 @@ class HerdExplorer(Explorer):
     (:data:`X_LEVELS`, :data:`Y_LEVELS`).
 
     >>> HerdExplorer.readout_for(clients=10000, retry=3)
-    'peak 10000 -> 1297 clients per 200 ms (0.13x)'
+    'peak 10000 → 1297 clients per 200 ms (0.13×)'
     """
 
     title = N_("the herd")
-    figsize = (9.0, 4.4)
+    figsize = (WIDTH_IN, 4.4)
     margins: ClassVar[Mapping[str, float]] = {
-        "left": 0.08, "right": 0.97, "top": 0.84, "bottom": 0.14, "wspace": 0.1}
+        "left": 0.1, "right": 0.97, "top": 0.84, "bottom": 0.14, "wspace": 0.1}
 
     @classmethod
     def make_controls(cls) -> dict[str, Any]:
@@ -170,7 +206,7 @@ class HerdExplorer(Explorer):
 
     @classmethod
     def readout_text(cls, result: HerdData) -> str:
-        return result.summary()
+        return readout_line(result)
 
     def setup(self, fig: Figure) -> list[Any]:
         self.plot = HerdPlot(fig)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any, Literal, cast
 
 import matplotlib
@@ -23,8 +24,33 @@ from matplotlib.figure import Figure
 
 from .png import PNG_COMPRESS_LEVEL, agg_canvas, canvas_png
 
-__all__ = ["CLASSROOM_RC", "CYCLE", "DPI", "MIN_FONT_PT", "MIN_FONT_PX", "PALETTE",
-           "SMALL_PT", "STATE_COLOURS", "classroom", "new_figure", "show", "style", "to_png"]
+__all__ = [
+    "ALIASES",
+    "CLASSROOM_RC",
+    "COLUMN_PX",
+    "CONCEPTS",
+    "CYCLE",
+    "DPI",
+    "DRAWN_SIZE_CSS",
+    "MAX_HEIGHT_IN",
+    "MIN_FONT_PT",
+    "MIN_FONT_PX",
+    "NODE_GID",
+    "PALETTE",
+    "SMALL_PT",
+    "STATE_COLOURS",
+    "WIDTH_IN",
+    "Look",
+    "backoff_look",
+    "classroom",
+    "images_at_drawn_size",
+    "look",
+    "new_figure",
+    "show",
+    "shown_px",
+    "style",
+    "to_png",
+]
 
 #: Okabe & Ito's colour-blind-safe palette (2008), by name.
 PALETTE: dict[str, str] = {
@@ -39,13 +65,92 @@ PALETTE: dict[str, str] = {
     "grey": "#999999",
 }
 
+
+@dataclass(frozen=True)
+class Look:
+    """How one concept is drawn in every figure: a colour of :data:`PALETTE` and a marker."""
+
+    colour: str
+    marker: str
+
+
+#: The one visual language: each concept of the course, one colour and one marker in
+#: every figure (Okabe-Ito, colour-blind safe). Kinds: ``strategy`` (how waits grow, no
+#: jitter), ``jitter`` (a jittered exponential backoff, by its jitter), ``state`` (the
+#: breaker's, by ``State`` value), ``outcome`` (what became of a request or client).
+#: A figure takes its colours from here (:func:`look`), never from a literal.
+CONCEPTS: dict[str, dict[str, Look]] = {
+    "strategy": {
+        "none": Look(PALETTE["grey"], "v"),
+        "fixed": Look(PALETTE["purple"], "P"),
+        "linear": Look(PALETTE["sky"], "^"),
+        "exponential": Look(PALETTE["vermillion"], "o"),
+    },
+    "jitter": {
+        "full": Look(PALETTE["blue"], "s"),
+        "equal": Look(PALETTE["orange"], "D"),
+        "decorrelated": Look(PALETTE["green"], "h"),
+        "proportional": Look(PALETTE["yellow"], "*"),
+    },
+    "state": {
+        "closed": Look(PALETTE["green"], "o"),
+        "open": Look(PALETTE["vermillion"], "X"),
+        "half_open": Look(PALETTE["orange"], "D"),
+    },
+    "outcome": {
+        "served": Look(PALETTE["green"], "o"),
+        "given_up": Look(PALETTE["purple"], "v"),
+        "failed": Look(PALETTE["vermillion"], "X"),
+        "blocked": Look(PALETTE["grey"], "s"),
+    },
+}
+#: Other names the code gives a concept: a ``Backoff``'s growth ``constant`` is the
+#: fixed strategy, jitter ``none`` the plain strategy.
+ALIASES: dict[tuple[str, str], tuple[str, str]] = {
+    ("strategy", "constant"): ("strategy", "fixed"),
+    ("jitter", "none"): ("strategy", "exponential"),
+    ("strategy", "half-open"): ("state", "half_open"),
+    ("state", "half-open"): ("state", "half_open"),
+    ("outcome", "given up"): ("outcome", "given_up"),
+    ("outcome", "succeeded"): ("outcome", "served"),
+}
+
+
+def look(kind: str, name: str) -> Look:
+    """The colour and marker of concept ``name`` of ``kind`` (see :data:`CONCEPTS`).
+
+    >>> look("jitter", "full") == look("jitter", "full") and look("jitter", "full").colour
+    '#0072B2'
+    >>> look("jitter", "none") == look("strategy", "exponential")
+    True
+    >>> look("jitter", "purple")
+    Traceback (most recent call last):
+    ValueError: jitter='purple' is not a concept: one of full, equal, decorrelated, proportional
+    """
+    kind, name = ALIASES.get((kind, name), (kind, name))
+    if kind not in CONCEPTS:
+        raise ValueError(f"kind={kind!r} is not a kind of concept: one of "
+                         f"{', '.join(CONCEPTS)}")
+    if name not in CONCEPTS[kind]:
+        raise ValueError(f"{kind}={name!r} is not a concept: one of "
+                         f"{', '.join(CONCEPTS[kind])}")
+    return CONCEPTS[kind][name]
+
+
+def backoff_look(growth: str, jitter: str) -> Look:
+    """A backoff's look: by its jitter if it has one, else by how its waits grow.
+
+    >>> backoff_look("exponential", "full") == look("jitter", "full")
+    True
+    >>> backoff_look("constant", "none") == look("strategy", "fixed")
+    True
+    """
+    return look("strategy", growth) if jitter == "none" else look("jitter", jitter)
+
+
 #: The breaker's states: closed is healthy green, open the alarm vermillion,
 #: half-open the in-between orange (keys are the ``State`` values).
-STATE_COLOURS: dict[str, str] = {
-    "closed": PALETTE["green"],
-    "open": PALETTE["vermillion"],
-    "half_open": PALETTE["orange"],
-}
+STATE_COLOURS: dict[str, str] = {k: v.colour for k, v in CONCEPTS["state"].items()}
 
 #: The order in which series take colours (black is kept for reference lines).
 CYCLE: tuple[str, ...] = ("blue", "orange", "green", "vermillion", "purple", "sky",
@@ -57,6 +162,17 @@ DPI = 100
 #: The smallest text a figure shows, in pixels of its PNG: readable on a projector at
 #: 1280 x 720, where JupyterLab shows the figures at their own size.
 MIN_FONT_PX = 14
+#: The width (px) of JupyterLab's notebook column at a 1280 px wide screen: a figure
+#: drawn wider is scaled down to it, so its text is smaller as shown than as drawn.
+COLUMN_PX = 848
+#: The width (inches at :data:`DPI`) of every figure shown in the column: 840 px, just
+#: inside :data:`COLUMN_PX`, so the column shows it at its drawn size (nothing is scaled
+#: down, a 14 px text stays 14 px).
+WIDTH_IN = 8.4
+#: The tallest figure (inches): 600 px, a figure and its controls fit a 1280 x 800 screen.
+MAX_HEIGHT_IN = 6.0
+#: The gid of a diagram's node (a boxed text or a patch): no other text may touch it.
+NODE_GID = "node"
 #: The same floor in points at :data:`DPI` (10.08 pt): the size of the small texts
 #: (notes, legends, bar labels); set where the text is made.
 MIN_FONT_PT = MIN_FONT_PX * 72 / DPI
@@ -81,6 +197,19 @@ CLASSROOM_RC: dict[str, Any] = {
     # a fixed title height: no search for decorations above the axes on every draw
     "axes.titley": 1.0,
 }
+
+
+def shown_px(fontsize_pt: float, dpi: float, width_px: float,
+             column_px: float = COLUMN_PX) -> float:
+    """How tall (px) a text of ``fontsize_pt`` is as shown in a column ``column_px``
+    wide, in a figure ``width_px`` wide drawn at ``dpi`` (a wider figure is scaled down).
+
+    >>> shown_px(11, 100, 1000)  # 15.3 px drawn, shown at 848/1000 of it
+    12.955...
+    >>> round(shown_px(11, 100, 800), 2)
+    15.28
+    """
+    return fontsize_pt * dpi / 72 * min(1.0, column_px / width_px)
 
 
 @contextmanager
@@ -153,6 +282,20 @@ def to_png(fig: Figure, dpi: int = DPI) -> bytes:
             fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": None},
                         pil_kwargs={"compress_level": PNG_COMPRESS_LEVEL})
     return buf.getvalue()
+
+
+#: CSS that shows every explorer's image at its drawn size: a page whose explorer box
+#: stretches its children (Voila's flex column) upscaled the 840 px PNGs to the page
+#: width, soft and pushing the controls off screen; still scaled down to a narrower column.
+DRAWN_SIZE_CSS = (".retrylab-image { align-self: flex-start; width: auto !important; "
+                  "max-width: 100%; height: auto !important; }")
+
+
+def images_at_drawn_size() -> None:
+    """Put :data:`DRAWN_SIZE_CSS` on the page (a notebook cell's output; e.g. Voila's)."""
+    from IPython.display import HTML, display
+
+    display(HTML(f"<style>{DRAWN_SIZE_CSS}</style>"))  # type: ignore[no-untyped-call]
 
 
 def show(fig: Figure) -> None:
