@@ -94,7 +94,7 @@ from typing import Any, ClassVar
 import ipywidgets as widgets
 from matplotlib.figure import Figure
 
-from ..i18n import N_, _
+from ..i18n import N_, _, number
 from .blit import NO_LEVEL as _NO_LEVEL
 from .blit import animated_artists, quantize
 from .controls import (
@@ -196,6 +196,11 @@ class Explorer:
     #: Levels whose backgrounds are drawn when the image is first on a page (a few, fixed,
     #: each met often: the breaker's three states), so no key press pays for a full draw.
     known_levels: ClassVar[tuple[Hashable, ...]] = ()
+    #: A control whose value is drawn at most at another's: ``{"base": "cap"}``, a base
+    #: above the cap is computed as base = cap (every wait is the cap, which is what a
+    #: capped backoff does), never refused; the limit line says so (:meth:`ceiling_note`).
+    #: Used when the explorer has both controls.
+    ceilings: ClassVar[Mapping[str, str]] = {"base": "cap"}
 
     # -- what a subclass supplies ------------------------------------------------
 
@@ -253,25 +258,48 @@ class Explorer:
         return {name: value_of(w) for name, w in cls.make_controls().items()}
 
     @classmethod
-    def explain(cls, message: str, moved: str | None, values: Mapping[str, Any]) -> str:
-        """The message shown for a ValueError ``message`` after control ``moved`` changed.
+    def explain(cls, error: ValueError, moved: str | None, values: Mapping[str, Any]) -> str:
+        """The message shown for ``error`` after control ``moved`` changed.
 
         See :func:`~retrylab.viz.controls.explain_message`; a subclass may say more.
         """
-        return explain_message(message, moved, values)
+        return explain_message(error, moved, values)
+
+    @classmethod
+    def effective(cls, values: Mapping[str, Any], controls: Mapping[str, Any] | None = None,
+                  defaults: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The values the computation takes for the controls' ``values``: each inactive
+        control at its default (one cache entry serves all its values) and each
+        :attr:`ceilings` pair drawn as the ceiling allows (a base above the cap as the
+        cap; never below the bounded slider's own minimum).
+
+        >>> from retrylab.viz.explorers import BackoffExplorer
+        >>> BackoffExplorer.effective({"base": 1800, "cap": 1000})
+        {'base': 1000, 'cap': 1000}
+        """
+        controls = cls.make_controls() if controls is None else controls
+        if defaults is None:
+            defaults = {name: value_of(w) for name, w in controls.items()}
+        out = dict(values)
+        for name in cls.inactive_controls(values) & set(out):
+            out[name] = defaults[name]
+        for low, high in cls.ceilings.items():
+            if low in out and high in out and out[low] > out[high]:
+                floor = getattr(controls[low], "min", out[high])
+                out[low] = max(out[high], floor)
+                out[high] = max(out[high], out[low])
+        return out
 
     @classmethod
     def message_for(cls, moved: str | None = None, **values: Any) -> str:
         """The message after ``moved`` changed to these settings (others at their defaults);
         empty when they are fine. Browser tests compare the page with this.
         """
-        merged = cls.default_values()
-        reject_unknown(values, merged)
-        merged.update(values)
+        merged = cls._merged(values)
         try:
-            cls.readout_text(cls.compute(**merged))
+            cls.readout_text(cls.compute(**cls.effective(merged)))
         except ValueError as exc:
-            return cls.explain(str(exc), moved, merged)
+            return cls.explain(exc, moved, merged)
         return ""
 
     @classmethod
@@ -280,10 +308,15 @@ class Explorer:
 
         Browser tests compare the page with this. Unknown names raise ValueError.
         """
+        return cls.readout_text(cls.compute(**cls.effective(cls._merged(values))))
+
+    @classmethod
+    def _merged(cls, values: Mapping[str, Any]) -> dict[str, Any]:
+        """``values`` over the defaults; an unknown name raises ValueError."""
         merged = cls.default_values()
         reject_unknown(values, merged)
         merged.update(values)
-        return cls.readout_text(cls.compute(**merged))
+        return merged
 
     # -- building ------------------------------------------------------------
 
@@ -301,6 +334,7 @@ class Explorer:
         self._cache: OrderedDict[tuple[tuple[str, Any], ...], tuple[Any, str, bytes]] = (
             OrderedDict())
         self._readout = ""
+        self._note = ""
         self._message = ""
         self._error = ""
         self._png = b""
@@ -352,9 +386,9 @@ class Explorer:
         self._box = widgets.VBox(parts)
         self._box.add_class("retrylab-explorer")
         self._defaults = {name: value_of(w) for name, w in self.controls.items()}
-        self._check_names(values)
+        self._check(values)
         for name, value in values.items():
-            self._assign(name, value)
+            set_value(self.controls[name], value)
         for w in self.controls.values():
             w.observe(self._on_change, names="value")
         self._grey_out()
@@ -415,14 +449,12 @@ class Explorer:
         ValueError, the traceback is in :attr:`errors` and this raises
         :class:`ExplorerError`, so a notebook cell that calls it fails loudly.
         """
-        self._check_names(values)
-        for name, value in values.items():
-            check_value(name, self.controls[name], value)
+        self._check(values)
         before = self.redraws
         failures: list[str] = []
         for name, value in values.items():
             self._error = ""
-            self._assign(name, value)
+            set_value(self.controls[name], value)
             if self._error:
                 failures.append(self._error)
         if failures:
@@ -432,7 +464,8 @@ class Explorer:
     def redraw(self) -> None:
         """Compute, draw and render for the current values (the controls' callback)."""
         t0 = time.perf_counter()
-        values = self.canonical(self.values)
+        shown = self.values
+        values = self.effective(shown, self.controls, self._defaults)
         key = tuple(values.items())
         cached = self._cache.get(key)
         t1 = t2 = t0
@@ -464,7 +497,7 @@ class Explorer:
                         self._cache.popitem(last=False)
         except ValueError as exc:  # a bad value, or e.g. too many buckets to draw
             self.unchanged = ""
-            self._show_message(self.explain(str(exc), self._moved, values))
+            self._show_message(self.explain(exc, self._moved, shown))
             return
         except Exception:
             self._show_error(traceback.format_exc())
@@ -585,20 +618,48 @@ class Explorer:
         then the sliders at an end of their range (the moved one first): a press there
         changes nothing, so its sign is on screen before it. One line (a wrapped note
         pushed 06's explorers past 650 px); the whole note is in the text and tooltip."""
-        note = "; ".join(filter(None, (self.unchanged, limit_notes(self.controls, self._moved))))
+        ceiling = self.ceiling_note()
+        unchanged = "" if ceiling and self._moved in self._ceiling_names() else self.unchanged
+        note = "; ".join(filter(None, (ceiling, unchanged,
+                                       limit_notes(self.controls, self._moved))))
+        self._note = note
         text = html.escape(note, quote=True)
         value = "" if not note else (
-            f'<div class="retrylab-{"same" if self.unchanged else "note"}" title="{text}" '
+            f'<div class="retrylab-{"same" if unchanged else "note"}" title="{text}" '
             f'style="color:#555; white-space:nowrap; overflow:hidden; text-overflow:ellipsis;'
             f' line-height:{LIMIT_LINE_PX}px">{text}</div>')
         if self.limit_widget.value != value:
             self.limit_widget.value = value
 
-    def canonical(self, values: Mapping[str, Any]) -> dict[str, Any]:
-        """``values`` with each inactive control at its default: the same result, so one
-        cache entry serves every value of a slider that can change nothing."""
-        inactive = self.inactive_controls(values)
-        return {n: self._defaults[n] if n in inactive else v for n, v in values.items()}
+    def ceiling_note(self) -> str:
+        """What the limit line says of a :attr:`ceilings` pair past its ceiling ("" when
+        none is): the figure shows the capped state, and the note says why."""
+        notes = []
+        for low, high in self.ceilings.items():
+            if low not in self.controls or high not in self.controls:
+                continue
+            a, b = self.controls[low], self.controls[high]
+            if a.value <= b.value:
+                continue
+            drawn = self.effective(self.values, self.controls, self._defaults)[high]
+            names = {"name": a.description or low, "value": number(a.value),
+                     "ceiling": b.description or high, "top": number(b.value),
+                     "drawn": number(drawn)}
+            notes.append(
+                _("{name} {value} is above {ceiling} {top}: every wait is capped at {top}")
+                .format(**names) if drawn == b.value else
+                _("{ceiling} {top} is below the smallest {name}: drawn with both at "
+                  "{drawn}").format(**names))
+        return "; ".join(notes)
+
+    @property
+    def note(self) -> str:
+        """The limit line's text, plain ("" when it is empty): a ceiling passed, why a move
+        drew the same figure, the sliders at an end of their range."""
+        return self._note
+
+    def _ceiling_names(self) -> set[str]:
+        return {name for pair in self.ceilings.items() for name in pair}
 
     def _grey_out(self) -> None:
         """Disable the controls that can change nothing now; enable the others."""
@@ -618,12 +679,12 @@ class Explorer:
         self._error = text
         self.errors.outputs = ({"output_type": "stream", "name": "stderr", "text": text},)
 
-    def _check_names(self, values: Mapping[str, Any]) -> None:
+    def _check(self, values: Mapping[str, Any]) -> None:
+        """Refuse, before anything is set, a name the explorer has no control for or a
+        value its control cannot take: the one place a value from code is validated."""
         reject_unknown(values, self.controls)
-
-    def _assign(self, name: str, value: Any) -> None:
-        check_value(name, self.controls[name], value)
-        set_value(self.controls[name], value)
+        for name, value in values.items():
+            check_value(name, self.controls[name], value)
 
     # -- display -----------------------------------------------------------------
 
