@@ -14,7 +14,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from ..core._check import check_int
-from ..i18n import N_, _, number, pgettext
+from ..i18n import NP_, _, number, pgettext
 from .i18n import translate
 from .range import FloatRange, IntRange
 
@@ -34,7 +34,7 @@ UNITS: dict[str, str] = {
     "base": "ms", "cap": "ms", "cooldown": "ms", "width": "ms", "timeout": "ms",
     "hedging_delay": "ms", "spike_ms": "ms", "failure_rate_threshold": "%",
     "base_failure": "0–1", "outage_failure": "0–1", "slow": "0–1", "degraded": "0–1",
-    "reject_cost": "0–1", "window_size": N_("calls"),
+    "reject_cost": "0–1", "window_size": NP_("unit", "calls"),
 }
 
 
@@ -116,7 +116,7 @@ def label_of(name: str, unit: str | None = None) -> str:
 
 def _unit_of(name: str, unit: str | None) -> str:
     """The unit shown for ``name`` (translated: "calls" is "çağrı" in Turkish)."""
-    return (_(UNITS[name]) if name in UNITS else "") if unit is None else unit
+    return (pgettext("unit", UNITS[name]) if name in UNITS else "") if unit is None else unit
 
 
 def int_slider(name: str, value: int, low: int, high: int, step: int = 1, *,
@@ -158,7 +158,7 @@ def toggle(name: str, value: bool) -> Any:
 
     >>> box = toggle("idempotency_key", False)
     >>> type(box).__name__, box.description, box.value
-    ('Checkbox', 'idempotency_key', False)
+    ('Checkbox', 'idempotency key', False)
     """
     return widgets.Checkbox(value=bool(value), **_box_look(name))
 
@@ -525,7 +525,8 @@ def explain_message(error: ValueError, moved: str | None, values: Mapping[str, A
     """
     message = str(error)
     other = getattr(error, "name", None)
-    if moved not in values or other == moved or other not in values:
+    if (moved is None or moved not in values or not isinstance(other, str) or other == moved
+            or other not in values):
         return message
     low, value = getattr(error, "low", None), values[other]
     too_small = low is not None and isinstance(value, int | float) and value < low

@@ -658,8 +658,8 @@ class Explorer:
         drew the same figure, the sliders at an end of their range."""
         return self._note
 
-    def _ceiling_names(self) -> set[str]:
-        return {name for pair in self.ceilings.items() for name in pair}
+    def _ceiling_names(self) -> frozenset[str]:
+        return frozenset(name for pair in self.ceilings.items() for name in pair)
 
     def _grey_out(self) -> None:
         """Disable the controls that can change nothing now; enable the others."""

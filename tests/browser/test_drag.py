@@ -1,0 +1,88 @@
+"""Every slider of notebooks 02, 04, 06 and 09 follows the hand: dragged with the mouse,
+the explorer's image is redrawn during the drag, and the last image is the last value's.
+
+For every enabled slider of every explorer on the page: mouse down on its thumb,
+ten moves 80 ms apart across half of its track, mouse up (``sliders.drag_slider``).
+At least two distinct images must come before the release (the page sends a value
+while dragging each time the kernel has answered the last one, so a slow redraw
+shows fewer frames, never stale ones), and once the drag settles the image must be
+the very PNG the package draws for the values the page shows (``Explorer.png``), with
+its readout. The slider is then put back with its number box, so the other tests on
+the page start from the notebook's settings. Timings go to the session's notes; the
+targets are judged by ``benchmarks/bench_drag.py``.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import pytest
+
+from .explorers import ExplorerKinds, normalize
+from .sliders import ExplorerDriver, drag_slider, image_bytes
+from .test_sliders import _open
+
+if TYPE_CHECKING:
+    from .conftest import BrowserRun
+    from .pages import NotebookPage
+
+pytestmark = pytest.mark.browser
+
+STEMS = ("02_computing_the_wait", "04_circuit_breaker", "06_retry_storms_lab",
+         "09_beyond_the_lessons")
+#: Distinct images a drag must show before the mouse is let go.
+IMAGES_DURING_DRAG = 2
+
+
+@pytest.fixture(scope="module")
+def kinds() -> ExplorerKinds:
+    return ExplorerKinds()
+
+
+@pytest.mark.parametrize("stem", STEMS)
+def test_dragging_every_slider_redraws_while_it_moves(
+        stem: str, notebook: Callable[[str], NotebookPage], kinds: ExplorerKinds,
+        browser_run: BrowserRun) -> None:
+    nb = _open(stem, notebook)
+    boxes = nb.page.locator(".retrylab-explorer")
+    failures: list[str] = []
+    dragged = 0
+    for k in range(boxes.count()):
+        drv = ExplorerDriver(nb.page, boxes.nth(k))
+        drv.box.scroll_into_view_if_needed()
+        if drv.img_src() is None:
+            continue
+        kind = kinds.match(drv.controls(), drv.readout() or "")
+        where = f"{stem} explorer {k} ({kind.cls.__name__})"
+        for control in [c for c in drv.controls() if c.kind == "slider" and not c.disabled]:
+            drag = drag_slider(drv, control.name)
+            dragged += 1
+            shown = len({src for t, src in drag.images if drag.down < t <= drag.up})
+            browser_run.notes.append(
+                f"drag {where} {control.name} {drag.start} -> {drag.end}: {len(drag.inputs)}"
+                f" values, {shown} images during the drag, gaps median"
+                f" {statistics.median(drag.gaps):.0f} ms, final image"
+                f" {drag.release_ms:.0f} ms after release")
+            if drag.end == drag.start:
+                failures.append(f"{where}: dragging {control.name} left it at {drag.start}")
+                continue
+            if shown < IMAGES_DURING_DRAG:
+                failures.append(f"{where}: dragging {control.name} {drag.start} ->"
+                                f" {drag.end} showed {shown} image(s) before the release"
+                                f" ({len(drag.inputs)} values moved through)")
+            values = kind.values(drv.controls())
+            want = normalize(kind.readout_for(values))
+            if not drv.wait_text(".retrylab-readout", want, timeout_ms=30_000):
+                failures.append(f"{where}: after dragging {control.name} to {drag.end} the"
+                                f" readout is {drv.readout()!r}, the package's {want!r}")
+            png = kind.png_for(values)
+            if png is None or image_bytes(drv) != png:
+                failures.append(f"{where}: after dragging {control.name} to {drag.end} the"
+                                f" image is not the package's PNG for {values}")
+            if not drv.type_number(control.name, drag.start):
+                failures.append(f"{where}: the number box did not put {control.name} back"
+                                f" to {drag.start}")
+    assert dragged, f"{stem}: no slider dragged"
+    assert not failures, "\n".join(failures)
