@@ -8,6 +8,7 @@ gives the values one key press away (what the benchmark and the tests use).
 
 from __future__ import annotations
 
+import html
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -18,10 +19,10 @@ from ..i18n import NP_, _, number, pgettext
 from .i18n import translate
 from .range import FloatRange, IntRange
 
-__all__ = ["CONTROL_MIN_WIDTH", "NUMBER_BOX_WIDTH", "TRACK_MIN_WIDTH", "UNITS",
-           "align_descriptions", "check_value", "choice", "choice_slider", "controls_grid",
-           "explain_message", "float_slider", "int_slider", "label_of", "limit_note",
-           "limit_notes", "neighbours", "number_box", "reject_unknown", "toggle"]
+__all__ = ["CONTROL_MIN_WIDTH", "LIMIT_LINE_PX", "NUMBER_BOX_WIDTH", "TRACK_MIN_WIDTH", "UNITS",
+           "ControlPanel", "align_descriptions", "check_value", "choice", "choice_slider",
+           "controls_grid", "explain_message", "float_slider", "int_slider", "label_of",
+           "limit_note", "limit_notes", "neighbours", "number_box", "reject_unknown", "toggle"]
 
 _STYLE = {"description_width": "initial"}
 _LAYOUT = {"width": "420px"}
@@ -345,6 +346,112 @@ def controls_grid(controls: Mapping[str, Any]) -> tuple[Any, dict[str, Any]]:
         grid_gap="0px 16px", width="100%"))
     grid.add_class("retrylab-controls")
     return grid, boxes
+
+
+#: The height of the limit line (kept while no note shows): a readout line's.
+LIMIT_LINE_PX = 20
+
+
+class ControlPanel:
+    """An explorer's controls in one place: the grid of controls (:func:`controls_grid`,
+    a number box beside each numeric slider) and the limit line under it (class
+    ``retrylab-limit``). A value from code is validated here, once (:meth:`check`);
+    the panel knows which control moved last and from what, greys out the controls
+    that can change nothing, and writes the limit line: what the explorer says first
+    (a ceiling passed), why a move drew the same figure (class ``retrylab-same``), then
+    the sliders at an end of their range (:func:`limit_notes`).
+
+    >>> panel = ControlPanel({"base": int_slider("base", 200, 50, 2000, 50)})
+    >>> panel.check({"base": 50}); panel.put("base", 50); panel.show_note()
+    >>> panel.values, panel.note
+    ({'base': 50}, 'base (ms) is at its minimum, 50: it goes no lower')
+    >>> panel.check({"bse": 1})
+    Traceback (most recent call last):
+    ...
+    ValueError: bse=1 is out of range: the controls are base
+    """
+
+    def __init__(self, controls: Mapping[str, Any]) -> None:
+        self.controls: dict[str, Any] = dict(controls)
+        #: the controls' starting values, as the code names them
+        self.defaults = {name: value_of(w) for name, w in self.controls.items()}
+        #: the grid, and each numeric slider's number box by name
+        self.grid, self.number_boxes = controls_grid(self.controls)
+        #: its line is kept while empty, so a note never moves what is below it
+        self.limit_widget = widgets.HTML(layout=widgets.Layout(
+            width="100%", height=f"{LIMIT_LINE_PX}px", overflow="hidden"))
+        self.limit_widget.add_class("retrylab-limit")
+        #: the limit line's text, plain
+        self.note = ""
+        #: the control that moved last (its name), and its value before, as the code names it
+        self.moved: str | None = None
+        self.old: Any = None
+
+    @property
+    def values(self) -> dict[str, Any]:
+        """The controls' values by name, as the code names them."""
+        return {name: value_of(w) for name, w in self.controls.items()}
+
+    def check(self, values: Mapping[str, Any]) -> None:
+        """Refuse a name without a control, or a value its control cannot take."""
+        reject_unknown(values, self.controls)
+        for name, value in values.items():
+            check_value(name, self.controls[name], value)
+
+    def put(self, name: str, value: Any) -> None:
+        """Put a :meth:`check`-ed ``value`` on control ``name`` (its observers run)."""
+        set_value(self.controls[name], value)
+
+    def observe(self, callback: Any) -> None:
+        """Call ``callback(change)`` on every change of a control's value."""
+        for w in self.controls.values():
+            w.observe(callback, names="value")
+
+    def took(self, change: Mapping[str, Any]) -> None:
+        """Remember which control a value ``change`` moved, and from what."""
+        owner = change.get("owner")
+        self.moved = next((n for n, w in self.controls.items() if w is owner), None)
+        self.old = as_code(owner, change.get("old"))
+
+    def grey_out(self, inactive: Iterable[str]) -> None:
+        """Disable the ``inactive`` controls (they can change nothing now); enable the rest."""
+        off = set(inactive)
+        for name, w in self.controls.items():
+            if hasattr(w, "disabled") and w.disabled != (name in off):
+                w.disabled = name in off
+
+    def ceiling_note(self, ceilings: Mapping[str, str], drawn: Mapping[str, Any]) -> str:
+        """What the limit line says of each ``ceilings`` pair (bounded -> ceiling) past its
+        ceiling, ``drawn`` the values the figure was computed with ("" when none is)."""
+        notes = []
+        for low, high in ceilings.items():
+            a, b = self.controls.get(low), self.controls.get(high)
+            if a is None or b is None or a.value <= b.value:
+                continue
+            names = {"name": a.description or low, "value": number(a.value),
+                     "ceiling": b.description or high, "top": number(b.value),
+                     "drawn": number(drawn[high])}
+            notes.append(
+                _("{name} {value} is above {ceiling} {top}: every wait is capped at {top}")
+                .format(**names) if drawn[high] == b.value else
+                _("{ceiling} {top} is below the smallest {name}: drawn with both at "
+                  "{drawn}").format(**names))
+        return "; ".join(notes)
+
+    def show_note(self, first: str = "", same: str = "") -> None:
+        """Write the limit line: ``first``, then ``same`` (why the last move drew the same
+        figure), then the sliders at an end (the moved one first): a press there changes
+        nothing, so its sign is on screen before it. One line (a wrapped note pushed
+        06's explorers past 650 px); the whole note is in its tooltip."""
+        self.note = "; ".join(filter(None, (first, same,
+                                            limit_notes(self.controls, self.moved))))
+        text = html.escape(self.note, quote=True)
+        value = "" if not self.note else (
+            f'<div class="retrylab-{"same" if same else "note"}" title="{text}" '
+            f'style="color:#555; white-space:nowrap; overflow:hidden; text-overflow:ellipsis;'
+            f' line-height:{LIMIT_LINE_PX}px">{text}</div>')
+        if self.limit_widget.value != value:
+            self.limit_widget.value = value
 
 
 def limit_note(name: str, control: Any) -> str:

@@ -13,6 +13,7 @@ and returns the key-to-redraw latency measured in the page (performance.now());
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import re
 from dataclasses import dataclass
@@ -316,11 +317,16 @@ def _thumb_x(handle: Any, track: dict[str, float], thumb_px: float) -> float:
 
 
 def drag_slider(drv: ExplorerDriver, name: str, *, moves: int = 10, pause_ms: int = 80,
-                span: float = 0.5, thumb_px: float = 16) -> Drag:
+                span: float = 0.5, thumb_px: float = 16, hold_images: int = 0,
+                hold_ms: float = 0) -> Drag:
     """Drag slider ``name`` with the mouse as a hand does: down on its thumb, ``moves``
     moves ``pause_ms`` apart across ``span`` of the track (towards the side with more
-    room), up. Returns what the page recorded, once the kernel has answered the last
-    value (the number box shows the slider's value) and the image has settled."""
+    room), up. With ``hold_images``, the hand lingers at its last place, the button
+    still down, until that many new images came during the drag (at most ``hold_ms``):
+    a slow explorer then shows its frames before the release, and one that redraws
+    only on release shows none however long the hand waits. Returns what the page
+    recorded, once the kernel has answered the last value (the number box shows the
+    slider's value) and the image has settled."""
     page = drv.page
     handle = drv.handle(name)
     handle.scroll_into_view_if_needed()
@@ -338,6 +344,11 @@ def drag_slider(drv: ExplorerDriver, name: str, *, moves: int = 10, pause_ms: in
     for i in range(1, moves + 1):
         page.mouse.move(x0 + distance * i / moves, y, steps=2)
         page.wait_for_timeout(pause_ms)
+    if hold_images:
+        with contextlib.suppress(Exception):  # the caller judges how many came
+            page.wait_for_function(
+                "(n) => new Set(window.__rlDrag.images.map(i => i[1])).size >= n",
+                arg=hold_images, timeout=hold_ms, polling=50)
     page.mouse.up()
     drv.wait_answered(name, timeout_ms=30_000)
     _wait_quiet(page, 500, 30_000)
