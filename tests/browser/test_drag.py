@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from .explorers import ExplorerKinds, normalize
-from .sliders import ExplorerDriver, drag_slider, image_bytes
+from .explorers import Control, ExplorerKind, ExplorerKinds, normalize
+from .sliders import Drag, ExplorerDriver, drag_slider, image_bytes
 from .test_sliders import _open
 
 if TYPE_CHECKING:
@@ -44,6 +44,20 @@ HOLD_MS = 8_000
 @pytest.fixture(scope="module")
 def kinds() -> ExplorerKinds:
     return ExplorerKinds()
+
+
+def _new_images(kind: ExplorerKind, before: dict[str, Any], name: str, drag: Drag) -> int:
+    """How many images other than the first one the package draws for the values the drag
+    moved through (a refusal cost past 0.25 changes nothing the storm figure shows)."""
+    ex = kind.cls(**before)
+    ex.on_page()
+    start = ex.png
+    seen = set()
+    for _t, text in drag.inputs:
+        value = Control(name, "slider", text).python_value(kind.types.get(name), {})
+        ex.set(**{name: value})
+        seen.add(ex.png)
+    return len(seen - {start})
 
 
 @pytest.mark.parametrize("stem", STEMS)
@@ -84,7 +98,8 @@ def test_dragging_every_slider_redraws_while_it_moves(
                 if not drv.wait_text(".retrylab-limit", "the same figure", "contains"):
                     failures.append(f"{where}: dragging {control.name} {drag.start} ->"
                                     f" {drag.end} drew the same figure and said nothing")
-            elif shown < IMAGES_DURING_DRAG:
+            elif shown < min(IMAGES_DURING_DRAG,
+                             _new_images(kind, before, kind.name_of(control.name), drag)):
                 failures.append(f"{where}: dragging {control.name} {drag.start} ->"
                                 f" {drag.end} showed {shown} image(s) before the release"
                                 f" ({len(drag.inputs)} values moved through)")
