@@ -68,7 +68,9 @@ class _Tee(io.StringIO):
 def recorded(main: Callable[[], int | None]) -> int:
     """Run a benchmark's ``main``, printing as usual, and append what it printed.
 
-    A run that fails (non-zero, or an exception) is not recorded.
+    A run is recorded when it measured: exit status 0 (every target met) or 1 (a
+    target missed, which is a result too); not when it could not measure (2 or
+    more, or an exception).
     """
     argv = [a for a in sys.argv if a != "--no-record"]
     record = len(argv) == len(sys.argv) and not os.environ.get("RETRYLAB_NO_RECORD")
@@ -76,7 +78,7 @@ def recorded(main: Callable[[], int | None]) -> int:
     captured = _Tee()
     with contextlib.redirect_stdout(captured):
         code = main() or 0
-    if record and code == 0:
+    if record and code in (0, 1):
         command = " ".join(shlex.quote(a) for a in [Path(argv[0]).name, *argv[1:]])
         now = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
         text = RESULTS.read_text() if RESULTS.exists() else HEADER

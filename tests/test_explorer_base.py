@@ -152,5 +152,60 @@ def test_every_slider_has_a_named_number_box_and_its_ends_a_note(cls: type[Explo
             ex.number_boxes[name].value = slider.max  # typed in the box
             assert slider.value == slider.max
             assert slider.description in ex.limit_widget.value, (name, ex.limit_widget.value)
-            ex.set(**{name: ex._defaults[name]})
+            ex.set(**{name: cls.default_values()[name]})
             break
+
+
+def _ends(cls: type[Explorer]) -> list[dict[str, Any]]:
+    """Every slider at its minimum and at its maximum in turn (the others at their
+    defaults), and each :attr:`Explorer.ceilings` pair crossed at its ends (the bounded
+    slider at its maximum, its ceiling at its minimum)."""
+    controls = cls.make_controls()
+    sliders = {n: w for n, w in controls.items() if hasattr(w, "min") and hasattr(w, "step")}
+    cases = [{name: end} for name, w in sliders.items() for end in (w.min, w.max)]
+    cases += [{low: sliders[low].max, high: sliders[high].min}
+              for low, high in cls.ceilings.items() if {low, high} <= set(sliders)]
+    return cases
+
+
+@pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
+def test_every_end_a_drag_can_reach_draws_or_explains_itself(cls: type[Explorer]) -> None:
+    """Issue 34: a drag can reach any end of any slider, and past a ceiling (the storm's
+    base past its cap of 1000 ms): each draws (no message, no error: the figure stays
+    right) and its readout is the package's; a setting past a ceiling is drawn capped
+    and the limit line says so, naming both sliders."""
+    ex = cls()
+    ex.on_page()  # as displayed: every setting renders
+    defaults = cls.default_values()
+    for case in _ends(cls):
+        ex.set(**case)
+        where = f"{cls.__name__} at {case}"
+        assert ex.message == "" and ex.error == "", (where, ex.message, ex.error)
+        assert ex.readout == cls.readout_for(**case), where
+        crossed = [(low, high) for low, high in cls.ceilings.items()
+                   if {low, high} <= set(ex.values) and ex.values[low] > ex.values[high]]
+        for low, high in crossed:
+            names = (ex.controls[low].description, ex.controls[high].description)
+            assert all(n in ex.note for n in names), (where, ex.note)
+        ex.set(**{name: defaults[name] for name in case})
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+@pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
+def test_every_control_says_its_words_and_unit_and_keeps_its_code_name_as_tooltip(
+        cls: type[Explorer], lang: str) -> None:
+    """Issue 34: a label is words a person reads ("failure rate, healthy (0–1)", Turkish
+    «olağan hata oranı (0–1)»), never the code's ``base_failure`` or ``k``; the code's
+    name, as ``Explorer.set`` takes it, is the tooltip; a slider whose parameter has a
+    unit shows it."""
+    from retrylab.viz.controls import UNITS
+
+    with language(lang):
+        for name, control in cls.make_controls().items():
+            label = control.description
+            assert control.tooltip == name, (name, control.tooltip)
+            code_like = "_" in label or (label == name and len(name) <= 2)
+            assert not code_like, (
+                name, label)
+            if name in UNITS and hasattr(control, "step") and control.unit:
+                assert label.endswith(f" ({control.unit})"), (name, label)

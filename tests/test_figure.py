@@ -38,8 +38,7 @@ class Bars(Explorer):
 
     @classmethod
     def compute(cls, a: int, b: int, mode: str) -> tuple[int, int]:
-        if b < a:
-            raise ValueError(f"b={b} is out of range: b must be >= a (a={a})")
+        check_int("b", b, low=a)  # a range error with its name and bound as data
         if mode == "boom":
             raise KeyError("a bug, not a bad value")
         return a, b
@@ -124,8 +123,9 @@ def test_bad_value_shows_message_keeps_image_and_fix_clears_it() -> None:
     ex.set(b=7)
     good_png, good_readout = ex.png, ex.readout
     ex.set(a=9)  # b=7 < a=9: the message names a, the slider that moved
-    assert ex.message == "a=9 makes b=7 too small: b=7 is out of range: b must be >= a (a=9)"
-    assert "b must be &gt;= a" in ex.message_widget.value
+    assert ex.message == ("a=9 makes b=7 too small: b=7 is out of range: b must be an integer"
+                          " >= 9")
+    assert "b must be an integer &gt;= 9" in ex.message_widget.value
     assert ex.png == good_png and ex.image.value == good_png
     assert ex.readout == good_readout and ex.redraws == 2
     ex.set(b=10)
@@ -170,7 +170,7 @@ def test_set_rejects_unknown_names_and_values_a_control_cannot_take() -> None:
 def test_readout_for_uses_defaults_for_the_rest() -> None:
     assert Bars.readout_for() == "a=2 b=5 sum=7"
     assert Bars.readout_for(b=6) == "a=2 b=6 sum=8"
-    with pytest.raises(ValueError, match="b must be >= a"):
+    with pytest.raises(ValueError, match="b must be an integer >= 9"):
         Bars.readout_for(a=9)
 
 

@@ -69,3 +69,26 @@ def test_the_front_end_names_the_input_by_its_label_and_keeps_its_keys() -> None
     assert "setAttribute('aria-label', model.get('description'))" in esm
     assert "aria-valuetext" in esm and "stopPropagation" in esm
     assert "continuous_update" in esm and "'change'" in esm
+
+
+def test_the_kernel_answers_a_value_from_the_page_after_its_observers_ran() -> None:
+    """The page sends a dragged value only once the last one is answered: the answer
+    comes after every observer of the value (an explorer's redraw) has run, so the
+    image and readout it sent are ahead of it."""
+    s = IntRange(value=200, min=50, max=2000, step=50)
+    events: list[object] = []
+    s.observe(lambda change: events.append(("redraw", change["new"])), names="value")
+    s.send = lambda content, buffers=None: events.append(content)  # type: ignore[method-assign]
+    s.set_state({"value": 450})            # what a move on the page sends
+    assert events == [("redraw", 450), {"answered": 450}]
+    s.set_state({"description": "base"})  # not a value: nothing to answer
+    assert events[-1] == {"answered": 450} and len(events) == 2
+
+
+def test_every_slider_follows_the_hand() -> None:
+    """The factories make every slider send while dragged (issue 34), even when a caller
+    still asks for release-only; the front end gates the sends on the kernel's answer."""
+    assert int_slider("clients", 24, 1, 10000, continuous_update=False).continuous_update
+    assert float_slider("slow", 0.02, 0.0, 0.1, 0.01, continuous_update=False).continuous_update
+    esm = IntRange()._esm
+    assert "msg:custom" in esm and "answered" in esm and "waiting = v" in esm

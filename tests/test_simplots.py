@@ -137,9 +137,10 @@ def test_fleet_explorer_set_matches_readout_for() -> None:
 def test_fleet_explorer_bad_value_keeps_the_last_render() -> None:
     ex = FleetExplorer(jitter="equal")
     kept, readout = ex.png, ex.readout
-    ex.set(cap=100)                                  # below the base of 200
-    assert ex.message == "cap=100 is below base=200: raise cap or lower base"
-    assert ex.png == kept and ex.readout == readout
+    ex.set(cap=100)                                  # below the base of 200: drawn capped
+    assert ex.message == "" and "every wait is capped at 100" in ex.note
+    assert ex.readout == FleetExplorer.readout_for(jitter="equal", base=100, cap=100)
+    assert ex.png != kept and ex.readout != readout
     ex.set(cap=1000)
     assert ex.message == ""
     assert ex.readout == FleetExplorer.readout_for(jitter="equal", cap=1000)
@@ -177,9 +178,9 @@ def test_contention_explorer_set_matches_readout_for() -> None:
     assert np.argmax(heights) == 4
     ex.set(base=100)
     kept = ex.png
-    ex.set(cap=50)                                   # cap below base
-    assert ex.message == "cap=50 is below base=100: raise cap or lower base"
-    assert ex.png == kept
+    ex.set(cap=50)                                   # cap below base: drawn capped
+    assert ex.message == "" and "every wait is capped at 50" in ex.note
+    assert ex.png != kept
     ex.set(base=50, cap=5000)
     assert ex.message == ""
     assert ex.readout == ContentionExplorer.readout_for(strategy="decorrelated", clients=50,

@@ -68,7 +68,7 @@ def test_the_general_note_names_the_control_and_value() -> None:
     ex.on_page()
     ex.set(cap=5100)
     # a control with no reason of its own gets the general note, naming it
-    ex._moved, ex._old = "width", 200  # as if width had moved and drawn the same
+    ex.panel.moved, ex.panel.old = "width", 200  # as if width had moved and drawn the same
     ex.redraw()
     assert ex.unchanged == ("the same figure: at these settings width (ms) 200 changes "
                             "nothing the figure shows")

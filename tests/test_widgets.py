@@ -37,15 +37,19 @@ def test_backoff_explorer_defaults_and_slider_changes() -> None:
     assert visible == [200, 400, 800, 1600]
 
 
-def test_backoff_explorer_cap_below_base_shows_the_message_and_keeps_the_image() -> None:
+def test_backoff_explorer_cap_below_base_draws_the_capped_waits_and_says_so() -> None:
     ex = backoff_explorer()
     ex.set(base=400)
-    png, readout = ex.png, ex.readout
-    ex.set(cap=300)
-    assert ex.message == "cap=300 is below base=400: raise cap or lower base"
-    assert ex.png == png and ex.readout == readout
+    png = ex.png
+    ex.set(cap=300)                      # a state to show, not an error
+    assert ex.message == "" and ex.error == ""
+    assert ex.note.startswith("base (ms) 400 is above cap (ms) 300: every wait is capped at 300")
+    assert ex.readout == BackoffExplorer.readout_for(base=300, cap=300)
+    assert ex.readout == BackoffExplorer.readout_for(base=400, cap=300)
+    assert ex.readout.startswith("waits ") and ex.png != png
+    assert ex.png == backoff_explorer(base=300, cap=300).png
     ex.set(cap=4000)
-    assert ex.message == "" and ex.png != png
+    assert ex.message == "" and "above" not in ex.note
     assert ex.readout == BackoffExplorer.readout_for(base=400, cap=4000)
 
 
@@ -56,8 +60,8 @@ def test_backoff_explorer_growth_gives_the_mobile_lessons_strategies() -> None:
     ex.set(growth="constant", jitter="none")
     assert ex.readout.startswith("waits 1000, 1000, 1000") and ex.png != first
     ex.set(cap=500)
-    assert ex.message == "cap=500 is below base=1000: raise cap or lower base"
-    assert ex.readout.startswith("waits 1000, 1000")
+    assert ex.message == "" and "every wait is capped at 500" in ex.note
+    assert ex.readout.startswith("waits 500, 500")
     ex.set(cap=5000)
     assert ex.message == ""
     ex.set(growth="linear", jitter="proportional", retries=3)
@@ -85,7 +89,7 @@ def test_herd_explorer_lesson_and_ten_thousand_clients() -> None:
     assert ex.readout == "peak 24 → 7 clients per 200 ms (0.29×)"
     assert [w.description for w in ex.controls.values()] == [
         "base (ms)", "factor", "cap (ms)", "jitter", "clients", "retry", "width (ms)"]
-    assert all(not getattr(w, "continuous_update", False) for w in ex.controls.values())
+    assert all(getattr(w, "continuous_update", True) for w in ex.controls.values())
     png = ex.png
     ex.set(clients=10000)
     assert ex.readout == HerdExplorer.readout_for(clients=10000)
@@ -103,22 +107,20 @@ def test_herd_explorer_width_and_jitter() -> None:
     assert ex.readout == "peak 24 → 24 clients per 200 ms (1.00×)"
 
 
-def test_moving_base_above_cap_names_base_and_the_fix() -> None:
+def test_dragging_base_past_the_cap_keeps_drawing_the_capped_waits() -> None:
     ex = backoff_explorer(cap=1000)
-    png, readout = ex.png, ex.readout
-    ex.set(base=1200)
-    assert ex.message == "base=1200 is above cap=1000: lower base or raise cap"
-    assert "cap=1000 is out of range" not in ex.message
-    assert ex.png == png and ex.readout == readout
-    assert BackoffExplorer.message_for("base", base=1200, cap=1000) == ex.message
-    assert BackoffExplorer.message_for("cap", base=1200, cap=1000) == (
-        "cap=1000 is below base=1200: raise cap or lower base")
-    assert BackoffExplorer.message_for("base", base=200) == ""
-    ex.set(cap=1500)                                 # the fix it names
-    assert ex.message == "" and ex.readout == BackoffExplorer.readout_for(base=1200, cap=1500)
+    assert ex.png
+    for base in (950, 1000, 1200, 1500):       # a drag past the cap: every step draws
+        ex.set(base=base)
+        assert ex.message == "" and ex.readout == BackoffExplorer.readout_for(base=base,
+                                                                             cap=1000)
+    assert ex.note.startswith("base (ms) 1500 is above cap (ms) 1000")
+    assert "the same figure" not in ex.note    # the ceiling says why, not the general note
+    assert BackoffExplorer.message_for("base", base=1200, cap=1000) == ""
     herd = herd_explorer(cap=1000)
     herd.set(base=1050)
-    assert herd.message == "base=1050 is above cap=1000: lower base or raise cap"
+    assert herd.message == "" and "above cap (ms) 1000" in herd.note
+    assert herd.readout == HerdExplorer.readout_for(base=1000, cap=1000)
 
 
 def test_a_step_back_reuses_the_cached_render_and_keeps_the_artists_in_step() -> None:
@@ -138,8 +140,8 @@ def test_herd_explorer_bad_cap_then_fix() -> None:
     ex = herd_explorer()
     png = ex.png
     ex.set(cap=100)
-    assert ex.message == "cap=100 is below base=200: raise cap or lower base"
-    assert ex.png == png and ex.readout == "peak 24 → 7 clients per 200 ms (0.29×)"
+    assert ex.message == "" and "every wait is capped at 100" in ex.note
+    assert ex.png != png and ex.readout == HerdExplorer.readout_for(base=100, cap=100)
     ex.set(cap=1000)
     assert ex.message == ""
     assert ex.readout == HerdExplorer.readout_for(cap=1000)

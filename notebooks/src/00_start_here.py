@@ -431,17 +431,17 @@ result.outcome.data
 #
 # When a slider sits at an end of its range, a line under the controls says
 # so ("base (ms) is at its minimum, 50: it goes no lower"), because a key
-# press there changes nothing. If a combination makes no sense (a cap below
-# the base, say), a message says which value is out of range and what is
-# allowed, and the last good figure stays until you fix it. When a change
-# leaves the figure as it was (a cap above every wait, say), the same line
-# says why, starting "the same figure:", so you know the step was taken. The
-# slow explorers of notebook 09 redraw when you release the handle.
+# press there changes nothing. A cap below the base caps every wait: the
+# figure draws that and the same line says so. When a change leaves the
+# figure as it was (a cap above every wait, say), the same line says why,
+# starting "the same figure:", so you know the step was taken. Every figure
+# follows the handle while you drag it; a slow one shows fewer steps on the
+# way, and always the value you let go at.
 #
 # Each figure is drawn once when its cell runs, so the notebook also reads on
 # GitHub or nbviewer without a kernel; the controls need a running kernel.
 
-# %% [markdown] tags=["tr"] en_hash="b34604f9"
+# %% [markdown] tags=["tr"] en_hash="6913c3e3"
 # ## Kaydırıcılar nasıl kullanılır
 #
 # 01, 02, 04, 05, 06 ve 09 numaralı defterlerdeki keşif araçları (bu defterde
@@ -464,13 +464,13 @@ result.outcome.data
 #
 # Bir kaydırıcı aralığının bir ucundaysa ayar panelinin altındaki bir satır bunu
 # söyler ("taban (ms) en küçük değerinde, 50: daha fazla azalmaz"), çünkü orada
-# bir tuşa basmak hiçbir şeyi değiştirmez. Bir ayar bileşimi anlamsızsa (örneğin
-# tavan tabandan küçükse), bir ileti hangi değerin aralık dışında olduğunu ve
-# neye izin verildiğini söyler; siz düzeltene kadar son geçerli grafik yerinde
-# kalır. Bir değişiklik grafiği olduğu gibi bırakırsa (örneğin tavan her
-# beklemenin üzerindeyse), aynı satır nedenini "aynı şekil:" diye başlayarak
-# söyler; böylece adımın atıldığını bilirsiniz. 09 numaralı defterin yavaş
-# keşif araçları grafiği, tutamacı bıraktığınızda yeniden çizer.
+# bir tuşa basmak hiçbir şeyi değiştirmez. Tabandan küçük bir tavan her
+# beklemeyi sınırlar: grafik bunu çizer, aynı satır da bunu söyler. Bir
+# değişiklik grafiği olduğu gibi bırakırsa (örneğin tavan her beklemenin
+# üzerindeyse), aynı satır nedenini "aynı şekil:" diye başlayarak söyler;
+# böylece adımın atıldığını bilirsiniz. Her grafik, siz tutamacı sürüklerken
+# onu izler; yavaş bir grafik yolda daha az adım gösterir, ama her zaman
+# bıraktığınız değeri gösterir.
 #
 # Her grafik, hücresi çalıştığında bir kez çizilir; böylece defter çekirdek
 # (kernel) olmadan GitHub'da ya da nbviewer'da da okunabilir; ayarlar ise

@@ -599,22 +599,25 @@ assert schedule.png != first
 assert schedule.readout == BackoffExplorer.readout_for(jitter="decorrelated")
 
 # %% [markdown]
-# A cap below the base makes no sense. The explorer says so and keeps the last
-# good figure until you fix it:
+# A cap below the base caps every wait, the first one too: the explorer draws
+# those capped waits and says so on the line under its controls, so a drag
+# past the cap never freezes the figure:
 
-# %% [markdown] tags=["tr"] en_hash="3245af4d"
-# Tabandan düşük bir tavan anlamsızdır. Keşif aracı bunu söyler ve siz
-# düzeltene kadar son geçerli grafiği yerinde tutar:
+# %% [markdown] tags=["tr"] en_hash="504677a2"
+# Tabandan düşük bir tavan, ilki de dahil her beklemeyi sınırlar: keşif aracı
+# bu sınırlanmış beklemeleri çizer ve bunu kontrollerinin altındaki satırda
+# söyler; böylece tavanı geçen bir sürükleme grafiği hiç dondurmaz:
 
 # %% tags=["test"]
 kept = schedule.png
 
 # %%
 schedule.set(cap=100)
-print(schedule.message)
+print(schedule.note)
 
 # %% tags=["test"]
-assert schedule.png == kept
+assert schedule.png != kept and schedule.message == ""
+assert schedule.readout == BackoffExplorer.readout_for(jitter="decorrelated", cap=100)
 
 # %%
 schedule.set(cap=5000, jitter="full")

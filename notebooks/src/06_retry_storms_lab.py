@@ -287,14 +287,16 @@ assert herd_check.png != fleet_explorer().png  # the setting redrew the figure
 assert herd_check.readout == FleetExplorer.readout_for(jitter="full")
 
 # %% [markdown]
-# A cap below the base is refused, and the figure keeps its last good state:
+# A cap below the base caps every wait at the cap: the figure shows that, and
+# the line under the controls says so:
 
-# %% [markdown] tags=["tr"] en_hash="031aaada"
-# Tabandan küçük bir tavan reddedilir ve grafik son geçerli durumunu korur:
+# %% [markdown] tags=["tr"] en_hash="dcf59e2a"
+# Tabandan küçük bir tavan her beklemeyi tavanda sınırlar: grafik bunu
+# gösterir, kontrollerin altındaki satır da bunu söyler:
 
 # %%
 herd_check.set(cap=100)
-print(herd_check.message)
+print(herd_check.note)
 herd_check.set(cap=5000)
 
 # %% tags=["test"]

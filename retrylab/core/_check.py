@@ -31,8 +31,22 @@ class ArgumentTypeError(TypeError, ValueError):
 ArgumentTypeError.__module__ = "retrylab"  # shown as retrylab.ArgumentTypeError
 
 
-def _fail(name: str, value: Any, allowed: str) -> ValueError:
-    return ValueError(f"{name}={_shown(value)} is out of range: {name} must be {allowed}")
+def _fail(name: str, value: Any, allowed: str, low: float | None = None,
+          high: float | None = None) -> ValueError:
+    """The error for a value outside its range. It carries the argument and its bounds as
+    data, ``name``, ``value``, ``low``, ``high`` (a bound is ``None`` when there is none),
+    so a caller says more than the message without reading its words. A plain ValueError
+    (no subclass), so its traceback reads as every other range error's.
+
+    >>> try:
+    ...     check_int("threshold", 0, low=1)
+    ... except ValueError as exc:
+    ...     print(exc.name, exc.value, exc.low, exc.high)  # type: ignore[attr-defined]
+    threshold 0 1 None
+    """
+    exc = ValueError(f"{name}={_shown(value)} is out of range: {name} must be {allowed}")
+    exc.name, exc.value, exc.low, exc.high = name, value, low, high  # type: ignore[attr-defined]
+    return exc
 
 
 def type_error(name: str, value: Any, allowed: str) -> ArgumentTypeError:
@@ -63,10 +77,10 @@ def check_int(name: str, value: Any, low: int | None = None,
                                                                      np.floating)):
         raise type_error(name, value, allowed)
     if isinstance(value, float) and not (math.isfinite(value) and value.is_integer()):
-        raise _fail(name, value, allowed)
+        raise _fail(name, value, allowed, low, high)
     ivalue = int(value)
     if (low is not None and ivalue < low) or (high is not None and ivalue > high):
-        raise _fail(name, value, allowed)
+        raise _fail(name, value, allowed, low, high)
     return ivalue
 
 
@@ -92,11 +106,11 @@ def check_number(name: str, value: Any, low: float | None = None,
         raise type_error(name, value, allowed)
     fvalue = float(value)
     if not math.isfinite(fvalue):
-        raise _fail(name, value, allowed)
+        raise _fail(name, value, allowed, low, high)
     if low is not None and (fvalue < low or (low_open and fvalue == low)):
-        raise _fail(name, value, allowed)
+        raise _fail(name, value, allowed, low, high)
     if high is not None and (fvalue > high or (high_open and fvalue == high)):
-        raise _fail(name, value, allowed)
+        raise _fail(name, value, allowed, low, high)
     return fvalue
 
 
@@ -149,8 +163,8 @@ def check_size(name: str, value: Any, limit: int) -> int:
     """
     n = check_int(name, value, low=0)
     if n > limit:
-        raise ValueError(f"{name}={_shown(value)} is out of range: {name} must be an integer "
-                         f"from 0 to {limit} (a size limit: larger would not fit in memory)")
+        raise _fail(name, value, f"an integer from 0 to {limit} (a size limit: larger would"
+                    " not fit in memory)", 0, limit)
     return n
 
 

@@ -8,21 +8,21 @@ gives the values one key press away (what the benchmark and the tests use).
 
 from __future__ import annotations
 
-import re
+import html
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import ipywidgets as widgets
 
 from ..core._check import check_int
-from ..i18n import _, number, pgettext
+from ..i18n import NP_, _, number, pgettext
 from .i18n import translate
 from .range import FloatRange, IntRange
 
-__all__ = ["CONTROL_MIN_WIDTH", "NUMBER_BOX_WIDTH", "TRACK_MIN_WIDTH", "UNITS",
-           "align_descriptions", "check_value", "choice", "choice_slider", "controls_grid",
-           "explain_message", "float_slider", "int_slider", "label_of", "limit_note",
-           "limit_notes", "neighbours", "number_box", "reject_unknown", "toggle"]
+__all__ = ["CONTROL_MIN_WIDTH", "LIMIT_LINE_PX", "NUMBER_BOX_WIDTH", "TRACK_MIN_WIDTH", "UNITS",
+           "ControlPanel", "align_descriptions", "check_value", "choice", "choice_slider",
+           "controls_grid", "explain_message", "float_slider", "int_slider", "label_of",
+           "limit_note", "limit_notes", "neighbours", "number_box", "reject_unknown", "toggle"]
 
 _STYLE = {"description_width": "initial"}
 _LAYOUT = {"width": "420px"}
@@ -30,25 +30,19 @@ _LAYOUT = {"width": "420px"}
 #: a JupyterLab notebook, so the controls take two to four rows).
 CONTROL_MIN_WIDTH = "260px"
 #: The unit shown in a numeric control's label ("base (ms)"), by parameter name;
-#: ``unit=`` of a factory overrides it ("" for none).
+#: ``unit=`` of a factory overrides it ("" for none). A share is "0–1".
 UNITS: dict[str, str] = {
     "base": "ms", "cap": "ms", "cooldown": "ms", "width": "ms", "timeout": "ms",
-    "hedging_delay": "ms", "failure_rate_threshold": "%",
+    "hedging_delay": "ms", "spike_ms": "ms", "failure_rate_threshold": "%",
+    "base_failure": "0–1", "outage_failure": "0–1", "slow": "0–1", "degraded": "0–1",
+    "reject_cost": "0–1", "window_size": NP_("unit", "calls"),
 }
-#: At most this many options are shown as buttons side by side; more make a drop-down.
-#: 0: every categorical choice is a Dropdown, for two measured reasons (issue 25).
-#: Height: in a 260 px grid cell ipywidgets 8 puts a ToggleButtons' label above its
-#: buttons, even for two (the storm explorer grew from 634 to 662 px in Chromium).
-#: Names: a ToggleButtons' label is a ``<label>`` tied to no button, so a screen reader
-#: reads each button by its option alone ("linear", never "growth"), while a Dropdown's
-#: ``<select>`` is named by its label (ARIA snapshot: ``combobox "growth"``). A keyboard
-#: user opens a Dropdown with Alt+ArrowDown (a plain ArrowDown on a closed select is
-#: JupyterLab's "next cell" shortcut), moves with the arrows and picks with Enter.
-TOGGLE_MAX_OPTIONS = 0
 
 
 def _control_label(name: str) -> str:
-    """A parameter's name as its control's label says it, in the notebook's language."""
+    """A parameter's name as its control's label says it, in the notebook's language: a
+    few words a person reads ("failure rate, healthy"), never the code's ``base_failure``
+    (that one is the control's tooltip, as :meth:`Explorer.set` takes it)."""
     labels = {
         "base": pgettext("control", "base"), "cap": pgettext("control", "cap"),
         "factor": pgettext("control", "factor"), "jitter": pgettext("control", "jitter"),
@@ -58,21 +52,24 @@ def _control_label(name: str) -> str:
         "threshold": pgettext("control", "threshold"),
         "cooldown": pgettext("control", "cooldown"), "step": pgettext("control", "step"),
         "method": pgettext("control", "method"), "error": pgettext("control", "error"),
-        "idempotency_key": pgettext("control", "idempotency_key"),
+        "idempotency_key": pgettext("control label", "idempotency key"),
         "budget": pgettext("control", "budget"), "breaker": pgettext("control", "breaker"),
         "strategy": pgettext("control", "strategy"),
-        "reject_cost": pgettext("control", "reject_cost"),
-        "timeout": pgettext("control", "timeout"), "spike_ms": pgettext("control", "spike_ms"),
+        "reject_cost": pgettext("control label", "refusal cost"),
+        "timeout": pgettext("control", "timeout"),
+        "spike_ms": pgettext("control label", "spike"),
         "throttle": pgettext("control", "throttle"),
-        "degraded": pgettext("control", "degraded"),
-        "hedging_delay": pgettext("control", "hedging_delay"),
-        "max_attempts": pgettext("control", "max_attempts"),
-        "tail_alpha": pgettext("control", "tail_alpha"), "slow": pgettext("control", "slow"),
-        "base_failure": pgettext("control", "base_failure"),
-        "outage_failure": pgettext("control", "outage_failure"),
-        "failure_rate_threshold": pgettext("control", "failure_rate_threshold"),
-        "half_open_calls": pgettext("control", "half_open_calls"),
-        "window_size": pgettext("control", "window_size"),
+        "degraded": pgettext("control label", "capacity when degraded"),
+        "hedging_delay": pgettext("control label", "hedging delay"),
+        "max_attempts": pgettext("control label", "max attempts"),
+        "tail_alpha": pgettext("control label", "tail α (Pareto)"),
+        "slow": pgettext("control label", "slow requests"),
+        "base_failure": pgettext("control label", "failure rate, healthy"),
+        "outage_failure": pgettext("control label", "failure rate, outage"),
+        "failure_rate_threshold": pgettext("control label", "failure-rate threshold"),
+        "half_open_calls": pgettext("control label", "half-open trial calls"),
+        "window_size": pgettext("control label", "window"),
+        "k": pgettext("control label", "multiplier K"),
     }
     text = labels.get(name, name)
     return translate(name) if text == name else text
@@ -119,45 +116,42 @@ def label_of(name: str, unit: str | None = None) -> str:
 
 
 def _unit_of(name: str, unit: str | None) -> str:
-    return UNITS.get(name, "") if unit is None else unit
-
-
-def _tooltip(name: str, continuous_update: bool) -> str:
-    if continuous_update:
-        return _("{name}: drag the handle or press the arrow keys").format(name=name)
-    return _("{name}: the figure is redrawn when you let go of the handle (each setting"
-             " takes a moment to compute)").format(name=name)
+    """The unit shown for ``name`` (translated: "calls" is "çağrı" in Turkish)."""
+    return (pgettext("unit", UNITS[name]) if name in UNITS else "") if unit is None else unit
 
 
 def int_slider(name: str, value: int, low: int, high: int, step: int = 1, *,
                continuous_update: bool = True, unit: str | None = None) -> Any:
     """A whole-number slider (:class:`~retrylab.viz.range.IntRange`, a range input its
-    label names) labelled with the parameter name and its unit (in the notebook's
-    language).
+    label names): its label says the parameter in words with its unit, in the notebook's
+    language; its tooltip is the parameter's name in the code (what :meth:`Explorer.set`
+    takes). Every slider follows the hand while dragged (the front end sends a value
+    when the kernel has answered the last one); ``continuous_update`` is accepted for
+    older callers and changes nothing.
 
-    >>> int_slider("clients", 24, 1, 1000).description
-    'clients'
-    >>> int_slider("cooldown", 5000, 0, 10000, 500, continuous_update=False).description
-    'cooldown (ms)'
+    >>> s = int_slider("cooldown", 5000, 0, 10000, 500, continuous_update=False)
+    >>> s.description, s.tooltip, s.continuous_update
+    ('cooldown (ms)', 'cooldown', True)
     """
-    label = label_of(name, unit)
-    return IntRange(value=value, min=low, max=high, step=step, description=label,
-                    unit=_unit_of(name, unit), tooltip=_tooltip(label, continuous_update),
-                    continuous_update=continuous_update, layout=widgets.Layout(**_LAYOUT))
+    return IntRange(value=value, min=low, max=high, step=step, **_slider_look(name, unit))
 
 
 def float_slider(name: str, value: float, low: float, high: float, step: float = 0.1, *,
                  continuous_update: bool = True, unit: str | None = None) -> Any:
-    """A slider of real numbers (:class:`~retrylab.viz.range.FloatRange`) labelled with
-    the parameter name and its unit (in the notebook's language).
+    """A slider of real numbers (:class:`~retrylab.viz.range.FloatRange`), labelled and
+    following the hand as :func:`int_slider`'s.
 
-    >>> float_slider("factor", 2.0, 1.0, 4.0).value
-    2.0
+    >>> s = float_slider("base_failure", 0.1, 0.0, 0.4, 0.05)
+    >>> s.value, s.description, s.tooltip
+    (0.1, 'failure rate, healthy (0–1)', 'base_failure')
     """
-    label = label_of(name, unit)
-    return FloatRange(value=value, min=low, max=high, step=step, description=label,
-                      unit=_unit_of(name, unit), tooltip=_tooltip(label, continuous_update),
-                      continuous_update=continuous_update, layout=widgets.Layout(**_LAYOUT))
+    return FloatRange(value=value, min=low, max=high, step=step, **_slider_look(name, unit))
+
+
+def _slider_look(name: str, unit: str | None) -> dict[str, Any]:
+    """A slider's label (words and unit), unit, tooltip (the code's name) and layout."""
+    return {"description": label_of(name, unit), "unit": _unit_of(name, unit),
+            "tooltip": name, "continuous_update": True, "layout": widgets.Layout(**_LAYOUT)}
 
 
 def toggle(name: str, value: bool) -> Any:
@@ -165,15 +159,15 @@ def toggle(name: str, value: bool) -> Any:
 
     >>> box = toggle("idempotency_key", False)
     >>> type(box).__name__, box.description, box.value
-    ('Checkbox', 'idempotency_key', False)
+    ('Checkbox', 'idempotency key', False)
     """
     return widgets.Checkbox(value=bool(value), **_box_look(name))
 
 
 def _box_look(name: str) -> dict[str, Any]:
-    """A checkbox's label (no unit), style and layout in the control grid."""
-    return {"description": label_of(name, ""), "indent": False, "style": _STYLE,
-            "layout": widgets.Layout(**_LAYOUT)}
+    """A checkbox's label (no unit), tooltip (the code's name), style and layout."""
+    return {"description": label_of(name, ""), "tooltip": name, "indent": False,
+            "style": _STYLE, "layout": widgets.Layout(**_LAYOUT)}
 
 
 #: A choice of these two words is a checkbox (ticked: the second), not a list.
@@ -216,10 +210,12 @@ def set_value(control: Any, value: Any) -> None:
 
 
 def choice(name: str, options: Sequence[Any], value: Any) -> Any:
-    """The control for a categorical choice: buttons side by side for a few options
-    (``ToggleButtons``, at most :data:`TOGGLE_MAX_OPTIONS`), a ``Dropdown`` for more,
-    and a ``Checkbox`` (:func:`toggle`) for a yes/no pair of ``(label, False)``,
-    ``(label, True)``.
+    """The control for a categorical choice: a ``Dropdown`` (its ``<select>`` is named by
+    its label, and a keyboard user opens it with Alt+ArrowDown: issue 25 measured
+    buttons side by side as taller in a grid cell and unnamed for a screen reader), a
+    ``Checkbox`` (:func:`toggle`) for a yes/no pair of ``(label, False)``,
+    ``(label, True)``, and a :class:`Switch` for ``("off", "on")``. Its tooltip is the
+    parameter's name in the code.
 
     ``options`` may be values or ``(label, value)`` pairs; the values stay as the
     code uses them, the labels are in the notebook's language.
@@ -241,21 +237,13 @@ def choice(name: str, options: Sequence[Any], value: Any) -> Any:
     labelled = [(translate(o[0]), o[1]) if isinstance(o, tuple) else
                 (_option_label(name, o) if isinstance(o, str) else str(o), o)
                 for o in listed]
-    label = label_of(name, "")
-    if len(labelled) <= TOGGLE_MAX_OPTIONS:
-        buttons = widgets.ToggleButtons(options=labelled, value=value, description=label,
-                                        tooltips=[text for text, _v in labelled],
-                                        style={"description_width": "initial",
-                                               "button_width": "auto"},
-                                        layout=widgets.Layout(**_LAYOUT))
-        return buttons
-    return widgets.Dropdown(options=labelled, value=value, description=label,
-                            style=_STYLE, layout=widgets.Layout(**_LAYOUT))
+    return widgets.Dropdown(options=labelled, value=value, description=label_of(name, ""),
+                            tooltip=name, style=_STYLE, layout=widgets.Layout(**_LAYOUT))
 
 
 def choice_slider(name: str, options: Sequence[Any], value: Any, *,
                   continuous_update: bool = True) -> Any:
-    """The older name of :func:`choice` (a categorical choice is no longer a slider).
+    """The older name of :func:`choice`, kept while the topic modules still call it.
 
     ``continuous_update`` is accepted and has no effect: a click or a key press
     picks one option, there is nothing to drag.
@@ -360,6 +348,112 @@ def controls_grid(controls: Mapping[str, Any]) -> tuple[Any, dict[str, Any]]:
     return grid, boxes
 
 
+#: The height of the limit line (kept while no note shows): a readout line's.
+LIMIT_LINE_PX = 20
+
+
+class ControlPanel:
+    """An explorer's controls in one place: the grid of controls (:func:`controls_grid`,
+    a number box beside each numeric slider) and the limit line under it (class
+    ``retrylab-limit``). A value from code is validated here, once (:meth:`check`);
+    the panel knows which control moved last and from what, greys out the controls
+    that can change nothing, and writes the limit line: what the explorer says first
+    (a ceiling passed), why a move drew the same figure (class ``retrylab-same``), then
+    the sliders at an end of their range (:func:`limit_notes`).
+
+    >>> panel = ControlPanel({"base": int_slider("base", 200, 50, 2000, 50)})
+    >>> panel.check({"base": 50}); panel.put("base", 50); panel.show_note()
+    >>> panel.values, panel.note
+    ({'base': 50}, 'base (ms) is at its minimum, 50: it goes no lower')
+    >>> panel.check({"bse": 1})
+    Traceback (most recent call last):
+    ...
+    ValueError: bse=1 is out of range: the controls are base
+    """
+
+    def __init__(self, controls: Mapping[str, Any]) -> None:
+        self.controls: dict[str, Any] = dict(controls)
+        #: the controls' starting values, as the code names them
+        self.defaults = {name: value_of(w) for name, w in self.controls.items()}
+        #: the grid, and each numeric slider's number box by name
+        self.grid, self.number_boxes = controls_grid(self.controls)
+        #: its line is kept while empty, so a note never moves what is below it
+        self.limit_widget = widgets.HTML(layout=widgets.Layout(
+            width="100%", height=f"{LIMIT_LINE_PX}px", overflow="hidden"))
+        self.limit_widget.add_class("retrylab-limit")
+        #: the limit line's text, plain
+        self.note = ""
+        #: the control that moved last (its name), and its value before, as the code names it
+        self.moved: str | None = None
+        self.old: Any = None
+
+    @property
+    def values(self) -> dict[str, Any]:
+        """The controls' values by name, as the code names them."""
+        return {name: value_of(w) for name, w in self.controls.items()}
+
+    def check(self, values: Mapping[str, Any]) -> None:
+        """Refuse a name without a control, or a value its control cannot take."""
+        reject_unknown(values, self.controls)
+        for name, value in values.items():
+            check_value(name, self.controls[name], value)
+
+    def put(self, name: str, value: Any) -> None:
+        """Put a :meth:`check`-ed ``value`` on control ``name`` (its observers run)."""
+        set_value(self.controls[name], value)
+
+    def observe(self, callback: Any) -> None:
+        """Call ``callback(change)`` on every change of a control's value."""
+        for w in self.controls.values():
+            w.observe(callback, names="value")
+
+    def took(self, change: Mapping[str, Any]) -> None:
+        """Remember which control a value ``change`` moved, and from what."""
+        owner = change.get("owner")
+        self.moved = next((n for n, w in self.controls.items() if w is owner), None)
+        self.old = as_code(owner, change.get("old"))
+
+    def grey_out(self, inactive: Iterable[str]) -> None:
+        """Disable the ``inactive`` controls (they can change nothing now); enable the rest."""
+        off = set(inactive)
+        for name, w in self.controls.items():
+            if hasattr(w, "disabled") and w.disabled != (name in off):
+                w.disabled = name in off
+
+    def ceiling_note(self, ceilings: Mapping[str, str], drawn: Mapping[str, Any]) -> str:
+        """What the limit line says of each ``ceilings`` pair (bounded -> ceiling) past its
+        ceiling, ``drawn`` the values the figure was computed with ("" when none is)."""
+        notes = []
+        for low, high in ceilings.items():
+            a, b = self.controls.get(low), self.controls.get(high)
+            if a is None or b is None or a.value <= b.value:
+                continue
+            names = {"name": a.description or low, "value": number(a.value),
+                     "ceiling": b.description or high, "top": number(b.value),
+                     "drawn": number(drawn[high])}
+            notes.append(
+                _("{name} {value} is above {ceiling} {top}: every wait is capped at {top}")
+                .format(**names) if drawn[high] == b.value else
+                _("{ceiling} {top} is below the smallest {name}: drawn with both at "
+                  "{drawn}").format(**names))
+        return "; ".join(notes)
+
+    def show_note(self, first: str = "", same: str = "") -> None:
+        """Write the limit line: ``first``, then ``same`` (why the last move drew the same
+        figure), then the sliders at an end (the moved one first): a press there changes
+        nothing, so its sign is on screen before it. One line (a wrapped note pushed
+        06's explorers past 650 px); the whole note is in its tooltip."""
+        self.note = "; ".join(filter(None, (first, same,
+                                            limit_notes(self.controls, self.moved))))
+        text = html.escape(self.note, quote=True)
+        value = "" if not self.note else (
+            f'<div class="retrylab-{"same" if same else "note"}" title="{text}" '
+            f'style="color:#555; white-space:nowrap; overflow:hidden; text-overflow:ellipsis;'
+            f' line-height:{LIMIT_LINE_PX}px">{text}</div>')
+        if self.limit_widget.value != value:
+            self.limit_widget.value = value
+
+
 def limit_note(name: str, control: Any) -> str:
     """What a slider at an end of its range says, so a key press there has a sign
     ("" inside its range or for a choice).
@@ -435,8 +529,7 @@ def align_descriptions(controls: Iterable[Any]) -> str:
 
 
 
-_CHOICES = (widgets.SelectionSlider, widgets.Dropdown, widgets.ToggleButtons,
-            widgets.RadioButtons)
+_CHOICES = (widgets.Dropdown,)
 
 
 def options_of(control: Any) -> list[Any] | None:
@@ -518,46 +611,33 @@ def neighbours(control: Any, value: Any = None) -> list[Any]:
     return out
 
 
-#: The Backoff's (and the contention model's) message for a cap below the base.
-_CAP_BELOW_BASE = re.compile(r"^cap=\S+ is out of range: cap must be >= base")
-#: A message that names its parameter first: ``name=value is out of range: ...``.
-_NAMED = re.compile(r"^(\w+)=")
+def explain_message(error: ValueError, moved: str | None, values: Mapping[str, Any]) -> str:
+    """The message an explorer shows for ``error``, raised after control ``moved`` changed
+    to ``values``.
 
+    A range error names its argument and bounds as data (``name``, ``low``: see
+    :func:`retrylab.core._check.check_int`); when that argument is another control than
+    the one moved, the message says which move made it so. Otherwise, and without a
+    moved control (the first render), the error's own text.
 
-def explain_message(message: str, moved: str | None, values: Mapping[str, Any]) -> str:
-    """The message an explorer shows for a ValueError ``message`` after control ``moved``
-    changed to ``values``.
-
-    It names the slider that moved and the fix. A cap below the base is
-    said from the moved slider's side; a message about another control
-    than the one moved says which move made it so. Without a moved control
-    (the first render) the message is kept.
-
-    >>> msg = "cap=1000 is out of range: cap must be >= base (base=1200)"
-    >>> explain_message(msg, "base", {"base": 1200, "cap": 1000})
-    'base=1200 is above cap=1000: lower base or raise cap'
-    >>> explain_message(msg, "cap", {"base": 1200, "cap": 1000})
-    'cap=1000 is below base=1200: raise cap or lower base'
-    >>> explain_message("width=50 is out of range: width must be >= 60 here", "attempt",
-    ...                 {"attempt": 9, "width": 50})
-    'attempt=9 makes width=50 too small: width=50 is out of range: width must be >= 60 here'
+    >>> from retrylab.core._check import check_int
+    >>> try:
+    ...     check_int("width", 50, low=60)
+    ... except ValueError as exc:
+    ...     error = exc
+    >>> explain_message(error, "attempt", {"attempt": 9, "width": 50})
+    'attempt=9 makes width=50 too small: width=50 is out of range: width must be an integer >= 60'
+    >>> explain_message(error, "width", {"attempt": 9, "width": 50})
+    'width=50 is out of range: width must be an integer >= 60'
     """
-    if moved is None or moved not in values:
+    message = str(error)
+    other = getattr(error, "name", None)
+    if (moved is None or moved not in values or not isinstance(other, str) or other == moved
+            or other not in values):
         return message
-    if _CAP_BELOW_BASE.match(message) and {"base", "cap"} <= set(values):
-        base, cap = values["base"], values["cap"]
-        if moved == "base":
-            return _("base={base} is above cap={cap}: lower base or raise cap").format(
-                base=base, cap=cap)
-        return _("cap={cap} is below base={base}: raise cap or lower base").format(
-            base=base, cap=cap)
-    named = _NAMED.match(message)
-    if named and named.group(1) != moved and named.group(1) in values:
-        other = named.group(1)
-        return (_("{moved}={value} makes {other}={other_value} too small: {message}")
-                if "must be >=" in message else
-                _("after {moved}={value}: {message}")).format(
-            moved=moved, value=repr(values[moved]), other=other,
-            other_value=repr(values[other]), message=message)
-    return message
-
+    low, value = getattr(error, "low", None), values[other]
+    too_small = low is not None and isinstance(value, int | float) and value < low
+    return (_("{moved}={value} makes {other}={other_value} too small: {message}")
+            if too_small else _("after {moved}={value}: {message}")).format(
+        moved=moved, value=repr(values[moved]), other=other, other_value=repr(value),
+        message=message)

@@ -12,7 +12,7 @@ nothing). Text that changes goes in the HTML readout beside the image.
 The blit API (what a subclass writes):
 
 - ``make_controls()`` (classmethod): the named controls, built with
-  :func:`int_slider`, :func:`float_slider` or :func:`choice_slider`;
+  :func:`int_slider`, :func:`float_slider` or :func:`choice`;
 - ``compute(**values)`` (classmethod, pure): the numbers for those values;
   raise ``ValueError`` for a bad combination (the message is shown to the
   student and the image keeps its last good render);
@@ -98,17 +98,15 @@ from ..i18n import N_, _
 from .blit import NO_LEVEL as _NO_LEVEL
 from .blit import animated_artists, quantize
 from .controls import (
+    LIMIT_LINE_PX,
+    ControlPanel,
     align_descriptions,
-    as_code,
-    check_value,
+    choice,
     choice_slider,
-    controls_grid,
     explain_message,
     float_slider,
     int_slider,
-    limit_notes,
     reject_unknown,
-    set_value,
     value_of,
 )
 from .kit import (
@@ -126,6 +124,7 @@ from .unchanged import same_figure_note
 
 __all__ = [
     "DPI",
+    "LIMIT_LINE_PX",
     "PALETTE",
     "STATE_COLOURS",
     "Explorer",
@@ -133,6 +132,7 @@ __all__ = [
     "align_descriptions",
     "animated_artists",
     "canvas_png",
+    "choice",
     "choice_slider",
     "classroom",
     "float_slider",
@@ -147,10 +147,6 @@ __all__ = [
 # -- the explorer ----------------------------------------------------------------
 
 
-#: The height of the limit note's line (kept while no note shows): a readout line's.
-LIMIT_LINE_PX = 20
-
-
 class ExplorerError(RuntimeError):
     """A callback failed with something other than a bad value (a bug, not a slider)."""
 
@@ -158,29 +154,19 @@ class ExplorerError(RuntimeError):
 class Explorer:
     """Base of every slider explorer: controls -> compute -> draw -> PNG, readout, message.
 
-    The parts, in the order they are stacked in :attr:`widget` (a VBox with CSS
-    class ``retrylab-explorer``): the controls, in a grid of columns as many as
-    the width allows (class ``retrylab-controls``; each numeric slider with its
-    :func:`~retrylab.viz.controls.number_box` beside it, the readout a screen
-    reader can name); the limit note (class ``retrylab-limit``: the sliders at
-    an end of their range, see :func:`~retrylab.viz.controls.limit_notes`); the
-    readout (``ipywidgets.HTML``, class ``retrylab-readout``); the message
-    (``ipywidgets.HTML``, class ``retrylab-message``, empty when all is well,
-    the ValueError text on bad input, naming the slider that moved and the
-    fix, see :meth:`explain`); the image; and an ``ipywidgets.Output`` (class
-    ``retrylab-errors``) that shows the traceback of any other exception. The
-    readout and the message sit above the image, so they stay on screen while
-    a slider moves.
+    :attr:`widget` stacks, in a VBox of CSS class ``retrylab-explorer``: the
+    :class:`~retrylab.viz.controls.ControlPanel` (the controls' grid, class
+    ``retrylab-controls``, and the limit line, ``retrylab-limit``); the readout
+    (``retrylab-readout``); the message (``retrylab-message``: empty when all is well,
+    else the ValueError's text naming the slider that moved, see :meth:`explain`); the
+    image; an ``ipywidgets.Output`` (``retrylab-errors``) with the traceback of any
+    other exception. The readout and the message sit above the image, so they stay on
+    screen while a slider moves.
 
-    Every change of a control's value runs :meth:`redraw` once, whether a
-    person dragged the slider or :meth:`set` changed it. All controls of one
-    explorer get the same description width (:func:`align_descriptions`), so
-    their tracks line up.
-
-    Redraws are cached by the controls' values (the last :attr:`cache_size`
-    settings): stepping back to settings seen before reuses their result and
-    PNG bytes (``draw`` still runs, so the artists match the image) and skips
-    the computation and the Agg render.
+    Every change of a control's value runs :meth:`redraw` once, whether a person
+    dragged the slider or :meth:`set` changed it. Redraws are cached by the values
+    (the last :attr:`cache_size` settings): a setting seen before reuses its result
+    and PNG bytes (``draw`` still runs, so the artists match the image).
     """
 
     #: A short title for the text/plain representation (a catalogue text, translated there).
@@ -196,6 +182,11 @@ class Explorer:
     #: Levels whose backgrounds are drawn when the image is first on a page (a few, fixed,
     #: each met often: the breaker's three states), so no key press pays for a full draw.
     known_levels: ClassVar[tuple[Hashable, ...]] = ()
+    #: A control drawn at most at another's value, when the explorer has both: a base
+    #: above the cap is computed as base = cap (every wait is the cap: what a capped
+    #: backoff does), never refused, and the limit line says so
+    #: (:meth:`ControlPanel.ceiling_note`).
+    ceilings: ClassVar[Mapping[str, str]] = {"base": "cap"}
 
     # -- what a subclass supplies ------------------------------------------------
 
@@ -253,25 +244,48 @@ class Explorer:
         return {name: value_of(w) for name, w in cls.make_controls().items()}
 
     @classmethod
-    def explain(cls, message: str, moved: str | None, values: Mapping[str, Any]) -> str:
-        """The message shown for a ValueError ``message`` after control ``moved`` changed.
+    def explain(cls, error: ValueError, moved: str | None, values: Mapping[str, Any]) -> str:
+        """The message shown for ``error`` after control ``moved`` changed.
 
         See :func:`~retrylab.viz.controls.explain_message`; a subclass may say more.
         """
-        return explain_message(message, moved, values)
+        return explain_message(error, moved, values)
+
+    @classmethod
+    def effective(cls, values: Mapping[str, Any], controls: Mapping[str, Any] | None = None,
+                  defaults: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The values the computation takes for the controls' ``values``: each inactive
+        control at its default (one cache entry serves all its values) and each
+        :attr:`ceilings` pair drawn as the ceiling allows (a base above the cap as the
+        cap; never below the bounded slider's own minimum).
+
+        >>> from retrylab.viz.explorers import BackoffExplorer
+        >>> BackoffExplorer.effective({"base": 1800, "cap": 1000})
+        {'base': 1000, 'cap': 1000}
+        """
+        controls = cls.make_controls() if controls is None else controls
+        if defaults is None:
+            defaults = {name: value_of(w) for name, w in controls.items()}
+        out = dict(values)
+        for name in cls.inactive_controls(values) & set(out):
+            out[name] = defaults[name]
+        for low, high in cls.ceilings.items():
+            if low in out and high in out and out[low] > out[high]:
+                floor = getattr(controls[low], "min", out[high])
+                out[low] = max(out[high], floor)
+                out[high] = max(out[high], out[low])
+        return out
 
     @classmethod
     def message_for(cls, moved: str | None = None, **values: Any) -> str:
         """The message after ``moved`` changed to these settings (others at their defaults);
         empty when they are fine. Browser tests compare the page with this.
         """
-        merged = cls.default_values()
-        reject_unknown(values, merged)
-        merged.update(values)
+        merged = cls._merged(values)
         try:
-            cls.readout_text(cls.compute(**merged))
+            cls.readout_text(cls.compute(**cls.effective(merged)))
         except ValueError as exc:
-            return cls.explain(str(exc), moved, merged)
+            return cls.explain(exc, moved, merged)
         return ""
 
     @classmethod
@@ -280,22 +294,29 @@ class Explorer:
 
         Browser tests compare the page with this. Unknown names raise ValueError.
         """
+        return cls.readout_text(cls.compute(**cls.effective(cls._merged(values))))
+
+    @classmethod
+    def _merged(cls, values: Mapping[str, Any]) -> dict[str, Any]:
+        """``values`` over the defaults; an unknown name raises ValueError."""
         merged = cls.default_values()
         reject_unknown(values, merged)
         merged.update(values)
-        return cls.readout_text(cls.compute(**merged))
+        return merged
 
     # -- building ------------------------------------------------------------
 
     def __init__(self, **values: Any) -> None:
-        self.controls: dict[str, Any] = self.make_controls()
+        #: the controls, their number boxes and the limit line, in one panel
+        self.panel = ControlPanel(self.make_controls())
+        self.controls: dict[str, Any] = self.panel.controls
+        self.number_boxes: dict[str, Any] = self.panel.number_boxes
+        self.limit_widget: Any = self.panel.limit_widget
         self.redraws = 0
         #: the last redraws' times in ms, oldest first: (compute, draw + PNG, setting the
         #: widgets' values, which sends them to the page); a cache hit computes and
         #: renders nothing. Benchmarks read it from a live kernel.
         self.redraw_ms: deque[tuple[float, float, float]] = deque(maxlen=256)
-        self._moved: str | None = None
-        self._old: Any = None
         #: why the last move drew the same image ("" when it drew a new one)
         self.unchanged = ""
         self._cache: OrderedDict[tuple[tuple[str, Any], ...], tuple[Any, str, bytes]] = (
@@ -335,28 +356,19 @@ class Explorer:
         self.readout_widget.add_class("retrylab-readout")
         self.message_widget = widgets.HTML()
         self.message_widget.add_class("retrylab-message")
-        #: names the sliders at an end of their range (a key press there changes
-        #: nothing); its line is kept while empty, so a note never moves the image
-        self.limit_widget = widgets.HTML()
-        self.limit_widget.add_class("retrylab-limit")
-        self.limit_widget.layout = widgets.Layout(
-            width="100%", height=f"{LIMIT_LINE_PX}px", overflow="hidden")
         self.errors = widgets.Output()
         self.errors.add_class("retrylab-errors")
-        #: each numeric slider's number box (its readout, with an accessible name)
-        grid, self.number_boxes = controls_grid(self.controls)
-        parts: list[Any] = [grid, self.limit_widget, self.readout_widget, self.message_widget]
+        parts: list[Any] = [self.panel.grid, self.limit_widget, self.readout_widget,
+                            self.message_widget]
         if self.image is not None:
             parts.append(self.image)
         parts.append(self.errors)
         self._box = widgets.VBox(parts)
         self._box.add_class("retrylab-explorer")
-        self._defaults = {name: value_of(w) for name, w in self.controls.items()}
-        self._check_names(values)
+        self.panel.check(values)
         for name, value in values.items():
-            self._assign(name, value)
-        for w in self.controls.values():
-            w.observe(self._on_change, names="value")
+            self.panel.put(name, value)
+        self.panel.observe(self._on_change)
         self._grey_out()
         self._show_limits()
         self.redraw()
@@ -371,7 +383,7 @@ class Explorer:
     @property
     def values(self) -> dict[str, Any]:
         """The controls' current values by name."""
-        return {name: value_of(w) for name, w in self.controls.items()}
+        return self.panel.values
 
     @property
     def readout(self) -> str:
@@ -415,14 +427,12 @@ class Explorer:
         ValueError, the traceback is in :attr:`errors` and this raises
         :class:`ExplorerError`, so a notebook cell that calls it fails loudly.
         """
-        self._check_names(values)
-        for name, value in values.items():
-            check_value(name, self.controls[name], value)
+        self.panel.check(values)
         before = self.redraws
         failures: list[str] = []
         for name, value in values.items():
             self._error = ""
-            self._assign(name, value)
+            self.panel.put(name, value)
             if self._error:
                 failures.append(self._error)
         if failures:
@@ -432,7 +442,8 @@ class Explorer:
     def redraw(self) -> None:
         """Compute, draw and render for the current values (the controls' callback)."""
         t0 = time.perf_counter()
-        values = self.canonical(self.values)
+        shown = self.values
+        values = self.effective(shown, self.controls, self.panel.defaults)
         key = tuple(values.items())
         cached = self._cache.get(key)
         t1 = t2 = t0
@@ -464,7 +475,7 @@ class Explorer:
                         self._cache.popitem(last=False)
         except ValueError as exc:  # a bad value, or e.g. too many buckets to draw
             self.unchanged = ""
-            self._show_message(self.explain(str(exc), self._moved, values))
+            self._show_message(self.explain(exc, self.panel.moved, shown))
             return
         except Exception:
             self._show_error(traceback.format_exc())
@@ -563,9 +574,7 @@ class Explorer:
         return canvas_png(fig, fixed_palette(tuple(PALETTE.values())))
 
     def _on_change(self, change: Mapping[str, Any]) -> None:
-        owner = change.get("owner")
-        self._moved = next((n for n, w in self.controls.items() if w is owner), None)
-        self._old = as_code(owner, change.get("old"))
+        self.panel.took(change)
         self._grey_out()
         self.redraw()
         self._show_limits()
@@ -573,39 +582,33 @@ class Explorer:
     def _same_image_note(self, png: bytes, values: Mapping[str, Any], result: Any) -> str:
         """The note for a move that drew the bytes already on screen ("" otherwise): the
         page gets no new image, so without it the key press looks lost."""
-        moved = self._moved
+        moved = self.panel.moved
         if self.image is None or moved is None or not self._png or png != self._png:
             return ""
         control = self.controls[moved]
-        return (self.unchanged_reason(moved, self._old, self.values, result)
+        return (self.unchanged_reason(moved, self.panel.old, self.values, result)
                 or same_figure_note(control.description or moved, value_of(control)))
 
     def _show_limits(self) -> None:
-        """Why the last move drew the same image (:attr:`unchanged`; class ``retrylab-same``),
-        then the sliders at an end of their range (the moved one first): a press there
-        changes nothing, so its sign is on screen before it. One line (a wrapped note
-        pushed 06's explorers past 650 px); the whole note is in the text and tooltip."""
-        note = "; ".join(filter(None, (self.unchanged, limit_notes(self.controls, self._moved))))
-        text = html.escape(note, quote=True)
-        value = "" if not note else (
-            f'<div class="retrylab-{"same" if self.unchanged else "note"}" title="{text}" '
-            f'style="color:#555; white-space:nowrap; overflow:hidden; text-overflow:ellipsis;'
-            f' line-height:{LIMIT_LINE_PX}px">{text}</div>')
-        if self.limit_widget.value != value:
-            self.limit_widget.value = value
+        """The limit line (:meth:`ControlPanel.show_note`): a ceiling passed, else why the
+        last move drew the same image (:attr:`unchanged`), then the sliders at an end."""
+        ceiling = self.panel.ceiling_note(
+            self.ceilings, self.effective(self.values, self.controls, self.panel.defaults))
+        moved_ceiling = ceiling and self.panel.moved in self._ceiling_names()
+        self.panel.show_note(ceiling, "" if moved_ceiling else self.unchanged)
 
-    def canonical(self, values: Mapping[str, Any]) -> dict[str, Any]:
-        """``values`` with each inactive control at its default: the same result, so one
-        cache entry serves every value of a slider that can change nothing."""
-        inactive = self.inactive_controls(values)
-        return {n: self._defaults[n] if n in inactive else v for n, v in values.items()}
+    @property
+    def note(self) -> str:
+        """The limit line's text, plain ("" when it is empty): a ceiling passed, why a move
+        drew the same figure, the sliders at an end of their range."""
+        return self.panel.note
+
+    def _ceiling_names(self) -> frozenset[str]:
+        return frozenset(name for pair in self.ceilings.items() for name in pair)
 
     def _grey_out(self) -> None:
         """Disable the controls that can change nothing now; enable the others."""
-        inactive = self.inactive_controls(self.values)
-        for name, w in self.controls.items():
-            if hasattr(w, "disabled") and w.disabled != (name in inactive):
-                w.disabled = name in inactive
+        self.panel.grey_out(self.inactive_controls(self.values))
 
     def _show_message(self, text: str) -> None:
         self._message = text
@@ -617,13 +620,6 @@ class Explorer:
     def _show_error(self, text: str) -> None:
         self._error = text
         self.errors.outputs = ({"output_type": "stream", "name": "stderr", "text": text},)
-
-    def _check_names(self, values: Mapping[str, Any]) -> None:
-        reject_unknown(values, self.controls)
-
-    def _assign(self, name: str, value: Any) -> None:
-        check_value(name, self.controls[name], value)
-        set_value(self.controls[name], value)
 
     # -- display -----------------------------------------------------------------
 

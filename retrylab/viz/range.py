@@ -32,13 +32,22 @@ import traitlets
 __all__ = ["FloatRange", "IntRange"]
 
 #: The front end: one label and one range input; the model is the single source of the
-#: value. ``input`` events (while dragging, on each key press) send the value only when
-#: ``continuous_update`` is on; ``change`` (the handle let go, a key press) always does.
+#: value. The handle follows the hand: ``input`` events (each move of a drag, each key
+#: press) send the value when ``continuous_update`` is on, ``change`` (the handle let go)
+#: always does; but only one value is in flight at a time. A value is sent when the
+#: kernel has answered the previous one (its ``{"answered": ...}`` message, sent after
+#: every observer of the value, the explorer's redraw, has run: its image and readout
+#: are on their way first), and the latest value waits for that answer, replacing any
+#: older waiting one: stale frames are dropped, never queued, and the last value sent is
+#: the last the hand chose. A kernel that never answers (no retrylab kernel side) is
+#: given ``ANSWER_WAIT_MS``. While a value waits, the model's value is not put back on
+#: the input (it would pull the handle from under the mouse).
 #: Arrow keys and Home/End stay with the slider: JupyterLab would otherwise take them
 #: as command-mode shortcuts (ArrowDown: next cell), as it does on a closed <select>.
 _ESM = r"""
 const KEYS = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End',
                       'PageUp', 'PageDown']);
+const ANSWER_WAIT_MS = 3000;
 function render({ model, el }) {
   el.classList.add('retrylab-range');
   // anywidget may load this module once a widget, so a module-level counter is not
@@ -53,6 +62,13 @@ function render({ model, el }) {
   input.id = id;
   input.className = 'retrylab-range-input';
   el.append(label, input);
+  let inFlight = false;   // a value was sent and the kernel has not answered it yet
+  let waiting = null;     // the latest value chosen while one was in flight
+  let timer = null;
+  const valuetext = () => {
+    const unit = model.get('unit');
+    input.setAttribute('aria-valuetext', unit ? `${input.value} ${unit}` : input.value);
+  };
   const sync = () => {
     label.textContent = model.get('description');
     input.setAttribute('aria-label', model.get('description'));
@@ -60,21 +76,33 @@ function render({ model, el }) {
     input.min = String(model.get('min'));
     input.max = String(model.get('max'));
     input.step = String(model.get('step'));
-    input.value = String(model.get('value'));
+    if (waiting === null) input.value = String(model.get('value'));
     input.disabled = model.get('disabled');
-    const unit = model.get('unit');
-    input.setAttribute('aria-valuetext', unit ? `${input.value} ${unit}` : input.value);
+    valuetext();
     el.title = model.get('tooltip') || '';
   };
-  const send = () => {
-    const v = Number(input.value);
-    if (Number.isFinite(v) && v !== model.get('value')) {
-      model.set('value', v);
-      model.save_changes();
-    }
+  const answered = () => {
+    clearTimeout(timer);
+    inFlight = false;
+    const next = waiting;
+    waiting = null;
+    if (next !== null) send(next);
   };
-  input.addEventListener('input', () => { if (model.get('continuous_update')) send(); });
-  input.addEventListener('change', send);
+  const send = (v) => {
+    if (!Number.isFinite(v)) return;
+    if (inFlight) { waiting = v; return; }
+    if (v === model.get('value')) return;
+    inFlight = true;
+    timer = setTimeout(answered, ANSWER_WAIT_MS);
+    model.set('value', v);
+    model.save_changes();
+  };
+  model.on('msg:custom', (msg) => { if (msg && 'answered' in msg) answered(); });
+  input.addEventListener('input', () => {
+    valuetext();
+    if (model.get('continuous_update')) send(Number(input.value));
+  });
+  input.addEventListener('change', () => send(Number(input.value)));
   input.addEventListener('keydown', (e) => { if (KEYS.has(e.key)) e.stopPropagation(); });
   for (const name of ['value', 'min', 'max', 'step', 'description', 'description_width',
                       'disabled', 'unit', 'tooltip']) {
@@ -141,6 +169,16 @@ class _Range(anywidget.AnyWidget):
     @traitlets.observe("min", "max")
     def _keep_inside(self, _change: Any) -> None:
         self.value = self._clamped(self.value)
+
+    def set_state(self, sync_data: Any) -> None:
+        """Take a state from the page (ipywidgets' entry point), then answer it: once every
+        observer of the new value has run (an explorer's redraw has sent its image and
+        readout), the page may send the next value (see the front end's comment)."""
+        try:
+            super().set_state(sync_data)
+        finally:
+            if "value" in sync_data:
+                self.send({"answered": sync_data["value"]})
 
 
 class IntRange(_Range):

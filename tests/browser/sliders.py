@@ -13,6 +13,8 @@ and returns the key-to-redraw latency measured in the page (performance.now());
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -230,3 +232,143 @@ class ExplorerDriver:
         except Exception:
             return False
         return True
+
+
+# -- dragging with the mouse ------------------------------------------------------------
+
+#: Records one drag on the page's clock: mouse down and up, each value the range input
+#: took (``input`` events), each new ``src`` of the explorer's image.
+JS_DRAG_PROBE = r"""
+([box, input]) => {
+  const img = box.querySelector('img');
+  const rec = {down: 0, up: 0, inputs: [], images: []};
+  window.__rlDrag = rec;
+  if (window.__rlDragObserver) window.__rlDragObserver.disconnect();
+  if (img) {
+    window.__rlDragObserver = new MutationObserver(
+      () => rec.images.push([performance.now(), img.src]));
+    window.__rlDragObserver.observe(img, {attributes: true, attributeFilter: ['src']});
+  }
+  input.addEventListener('input', () => rec.inputs.push([performance.now(), input.value]));
+  document.addEventListener('mousedown', () => { rec.down = performance.now(); },
+                            {capture: true, once: true});
+  document.addEventListener('mouseup', () => { rec.up = performance.now(); },
+                            {capture: true, once: true});
+}
+"""
+
+JS_DRAG_RECORD = "() => ({down: window.__rlDrag.down, up: window.__rlDrag.up," \
+                 " inputs: window.__rlDrag.inputs, images: window.__rlDrag.images})"
+
+#: The bytes of the explorer's image as base64 (its src is a blob: URL of the PNG).
+JS_IMAGE_BYTES = r"""
+async (box) => {
+  const img = box.querySelector('img');
+  if (!img || !img.src) return null;
+  const bytes = new Uint8Array(await (await fetch(img.src)).arrayBuffer());
+  let text = '';
+  for (let i = 0; i < bytes.length; i += 8192) {
+    text += String.fromCharCode.apply(null, bytes.subarray(i, i + 8192));
+  }
+  return btoa(text);
+}
+"""
+
+
+@dataclass
+class Drag:
+    """One drag of a slider with the mouse, as the page saw it (ms on the page's clock)."""
+
+    slider: str
+    start: str          #: the slider's value before the drag
+    end: str            #: its value when the mouse was let go
+    down: float
+    up: float
+    inputs: list[tuple[float, str]]    #: each value the input took while dragged
+    images: list[tuple[float, str]]    #: each new image src, until the drag settled
+
+    @property
+    def during(self) -> list[float]:
+        """When each new image came while the mouse was down."""
+        return [t for t, _src in self.images if self.down < t <= self.up]
+
+    @property
+    def gaps(self) -> list[float]:
+        """The intervals between new images while the handle moved: from the first
+        move to the first image, then image to image, then the last one to the release.
+
+        >>> Drag("s", "1", "5", 0, 300, [(10, "2")], [(90, "a"), (200, "b"), (350, "c")]).gaps
+        [80, 110, 100]
+        """
+        first = self.inputs[0][0] if self.inputs else self.down
+        times = [first, *self.during, self.up]
+        return [b - a for a, b in itertools.pairwise(times) if b > a]
+
+    @property
+    def release_ms(self) -> float:
+        """From the release to the final image (0 when the image of the last value was
+        on screen before the release)."""
+        return max(0.0, self.images[-1][0] - self.up) if self.images else 0.0
+
+
+def _thumb_x(handle: Any, track: dict[str, float], thumb_px: float) -> float:
+    ratio = handle.evaluate("i => (i.value - i.min) / ((i.max - i.min) || 1)")
+    return float(track["x"] + thumb_px / 2 + ratio * (track["width"] - thumb_px))
+
+
+def drag_slider(drv: ExplorerDriver, name: str, *, moves: int = 10, pause_ms: int = 80,
+                span: float = 0.5, thumb_px: float = 16, hold_images: int = 0,
+                hold_ms: float = 0) -> Drag:
+    """Drag slider ``name`` with the mouse as a hand does: down on its thumb, ``moves``
+    moves ``pause_ms`` apart across ``span`` of the track (towards the side with more
+    room), up. With ``hold_images``, the hand lingers at its last place, the button
+    still down, until that many new images came during the drag (at most ``hold_ms``):
+    a slow explorer then shows its frames before the release, and one that redraws
+    only on release shows none however long the hand waits. Returns what the page
+    recorded, once the kernel has answered the last value (the number box shows the
+    slider's value) and the image has settled."""
+    page = drv.page
+    handle = drv.handle(name)
+    handle.scroll_into_view_if_needed()
+    track = handle.bounding_box()
+    assert track is not None, f"{name} has no handle on screen"
+    start = drv.control(name).text
+    x0 = _thumb_x(handle, track, thumb_px)
+    y = track["y"] + track["height"] / 2
+    room_right = track["x"] + track["width"] - x0
+    direction = 1 if room_right >= x0 - track["x"] else -1
+    distance = span * (track["width"] - thumb_px) * direction
+    page.evaluate(JS_DRAG_PROBE, [drv.box.element_handle(), handle.element_handle()])
+    page.mouse.move(x0, y)
+    page.mouse.down()
+    for i in range(1, moves + 1):
+        page.mouse.move(x0 + distance * i / moves, y, steps=2)
+        page.wait_for_timeout(pause_ms)
+    if hold_images:
+        with contextlib.suppress(Exception):  # the caller judges how many came
+            page.wait_for_function(
+                "(n) => new Set(window.__rlDrag.images.map(i => i[1])).size >= n",
+                arg=hold_images, timeout=hold_ms, polling=50)
+    page.mouse.up()
+    drv.wait_answered(name, timeout_ms=30_000)
+    _wait_quiet(page, 500, 30_000)
+    rec = page.evaluate(JS_DRAG_RECORD)
+    return Drag(name, start, drv.control(name).text, float(rec["down"]), float(rec["up"]),
+                [(float(t), str(v)) for t, v in rec["inputs"]],
+                [(float(t), str(s)) for t, s in rec["images"]])
+
+
+def _wait_quiet(page: Any, quiet_ms: float, timeout_ms: float) -> None:
+    """Wait until no new image has come for ``quiet_ms`` (bounded by ``timeout_ms``)."""
+    page.wait_for_function(
+        "(q) => { const r = window.__rlDrag; const last = Math.max(r.up, r.images.length ?"
+        " r.images[r.images.length - 1][0] : 0); return performance.now() - last > q; }",
+        arg=quiet_ms, timeout=timeout_ms, polling=50)
+
+
+def image_bytes(drv: ExplorerDriver) -> bytes | None:
+    """The PNG bytes the explorer's image shows now (None: no image)."""
+    import base64
+
+    text = drv.box.evaluate(JS_IMAGE_BYTES)
+    return base64.b64decode(text) if text else None
