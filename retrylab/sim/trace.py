@@ -29,6 +29,7 @@ way the player's JavaScript does.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import struct
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -362,7 +363,7 @@ def breaker_trace(events: Iterable[tuple[int, bool]] = BREAKER_EVENTS,
     tick_ms = check_int("tick_ms", tick_ms, low=1, high=86_400_000)
     rows = replay(events, CircuitBreaker(3, 5000) if breaker is None else breaker)
     at = [now // tick_ms for now, _ok in events]
-    if any(b < a for a, b in zip(at, at[1:], strict=False)):
+    if any(b < a for a, b in itertools.pairwise(at)):
         raise ValueError("events is out of range: their times must not go backwards")
     ticks = (at[-1] if at else 0) + 2
     n = len(rows)

@@ -26,8 +26,9 @@ PNG of the run (:func:`still`), carried in the same mimebundle.
 >>> p = Player(herd_trace(jitter=True), title="herd")
 >>> p.ticks, len(p.texts.split("\\n")), p.tick
 (100, 100, 0)
->>> p.texts.split("\\n")[0]
-'0 ms: 24 clients failed together and wait their backoff; 0 requests in this 200 ms bucket (even spread 6).'
+>>> print(p.texts.split("\\n")[0])  # doctest: +NORMALIZE_WHITESPACE
+0 ms: 24 clients failed together and wait their backoff; 0 requests in this 200 ms
+bucket (even spread 6).
 """
 
 from __future__ import annotations
@@ -40,11 +41,16 @@ import anywidget
 import numpy as np
 import traitlets
 
-from ..i18n import _, number, pgettext
-from ..sim.trace import BREAKER_STATES, NO_BREAKER, STATES, Trace
+from ..core._check import check_choice
+from ..core.backoff import JITTERS, Backoff
+from ..i18n import _, current, number, pgettext
+from ..i18n.terms import jitter_name
+from ..sim.trace import BREAKER_STATES, STATES, Trace, breaker_trace, fleet_trace, herd_trace
+from .controls import value_of
 from .kit import PALETTE, STATE_COLOURS, new_figure, style, to_png
 
-__all__ = ["STATE_COLOURS_PLAYER", "Player", "linked_player", "moment_texts", "still"]
+__all__ = ["STATE_COLOURS_PLAYER", "Player", "breaker_player", "herd_player", "linked_player",
+           "moment_texts", "still", "storm_player"]
 
 #: One colour per client state (:data:`~retrylab.sim.trace.STATES`), from the kit's palette.
 STATE_COLOURS_PLAYER: dict[str, str] = {
@@ -267,7 +273,8 @@ function render({ model, el }) {
   // move to tick t (incrementally when it is the next one)
   const seek = (t) => {
     t = Math.max(0, Math.min(tr.ticks - 1, t));
-    if (t === tick + 1) applyTicks(tr, states, t, t); else if (t !== tick || t === 0) statesAt(tr, t, states);
+    if (t === tick + 1) applyTicks(tr, states, t, t);
+    else if (t !== tick || t === 0) statesAt(tr, t, states);
     tick = t;
     scrub.value = String(t);
     scrub.setAttribute('aria-valuetext', texts[t] || '');
@@ -304,7 +311,8 @@ function render({ model, el }) {
       ctx.fillStyle = colours[s];
       ctx.beginPath();
       for (const i of byState[s]) {
-        const x = gx + (i % cols) * cell + cell / 2, y = gy + Math.floor(i / cols) * cell + cell / 2;
+        const x = gx + (i % cols) * cell + cell / 2;
+        const y = gy + Math.floor(i / cols) * cell + cell / 2;
         if (round) { ctx.moveTo(x + size / 2, y); ctx.arc(x, y, size / 2, 0, 2 * Math.PI); }
         else ctx.rect(x - size / 2, y - size / 2, size, size);
       }
@@ -316,7 +324,8 @@ function render({ model, el }) {
     ctx.fillStyle = colours[1];
     ctx.beginPath();
     for (const i of byState[1]) {
-      const x0 = gx + (i % cols) * cell + cell / 2, y0 = gy + Math.floor(i / cols) * cell + cell / 2;
+      const x0 = gx + (i % cols) * cell + cell / 2;
+      const y0 = gy + Math.floor(i / cols) * cell + cell / 2;
       const x = x0 + (sx - x0) * p, y = y0 + (sy + sh / 2 - y0) * p;
       ctx.moveTo(x + r, y); ctx.arc(x, y, r, 0, 2 * Math.PI);
     }
@@ -337,7 +346,8 @@ function render({ model, el }) {
       ctx.fillRect(sx + 30, sy + sh - mh(load), sw - 60, mh(load) - mh(cap));
     }
     ctx.strokeStyle = '#000000'; ctx.lineWidth = 2; ctx.setLineDash([6, 4]);
-    ctx.beginPath(); ctx.moveTo(sx - 6, sy + sh - mh(cap)); ctx.lineTo(sx + sw + 6, sy + sh - mh(cap));
+    ctx.beginPath(); ctx.moveTo(sx - 6, sy + sh - mh(cap));
+    ctx.lineTo(sx + sw + 6, sy + sh - mh(cap));
     ctx.stroke(); ctx.setLineDash([]);
     ctx.fillStyle = '#000000'; ctx.font = '14px sans-serif'; ctx.textAlign = 'center';
     ctx.fillText(up ? l.server_up : l.server_down, sx + sw / 2, sy - 24);
@@ -461,8 +471,6 @@ class Player(anywidget.AnyWidget):
 
     def __init__(self, trace: Trace, title: str = "", **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        from ..i18n import current
-
         self.lang = current()
         self.title = title
         self.labels = {
@@ -500,21 +508,23 @@ class Player(anywidget.AnyWidget):
             self.tick = 0
             self.generation += 1
 
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any] | None:
+    def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[Any, Any], dict[Any, Any]] | None:
         """The widget's view, and a PNG of the run where widgets do not run."""
         bundle = super()._repr_mimebundle_(**kwargs)
         if bundle is None:
             return None
-        bundle["image/png"] = base64.b64encode(still(self._trace, self.title)).decode()
-        return dict(bundle)
+        data, metadata = bundle
+        png = base64.b64encode(still(self._trace, self.title)).decode()
+        return {**data, "image/png": png}, metadata
 
 
 def linked_player(controls: Mapping[str, Any], trace_for: Callable[..., Trace],
                   title: str = "") -> Player:
     """A player whose trace follows ``controls`` (an explorer's ``controls``): whenever
-    one's value changes, ``trace_for(**values)`` is played from the start."""
+    one's value changes, ``trace_for(**values)`` is played from the start (values as the
+    code names them, :func:`~retrylab.viz.controls.value_of`)."""
     def values() -> dict[str, Any]:
-        return {name: w.value for name, w in controls.items()}
+        return {name: value_of(w) for name, w in controls.items()}
 
     player = Player(trace_for(**values()), title=title)
 
@@ -524,3 +534,39 @@ def linked_player(controls: Mapping[str, Any], trace_for: Callable[..., Trace],
     for w in controls.values():
         w.observe(moved, "value")
     return player
+
+
+# -- the lessons' players ----------------------------------------------------------------
+
+
+def herd_player(jitter: str = "full") -> Player:
+    """02's herd: 24 clients that failed together waking for their third retry (base
+    200 ms, factor 2, cap 5000 ms, seed 20260114), with ``jitter`` or ``"none"``."""
+    kind = check_choice("jitter", jitter, JITTERS)
+    trace = herd_trace(jitter=kind != "none",
+                       backoff=Backoff(200, 2, 5000, jitter=kind))  # type: ignore[arg-type]
+    return Player(trace, title=_("24 clients that failed together, waking for their "
+                                 "third retry: {jitter}").format(jitter=jitter_name(kind)))
+
+
+def breaker_player() -> Player:
+    """04's breaker (threshold 3, cooldown 5000 ms) fed the lesson's nine events."""
+    return Player(breaker_trace(), title=_("The lesson's breaker: nine requests, threshold "
+                                           "3, cooldown 5000 ms"))
+
+
+def _storm_trace(**values: Any) -> Trace:
+    from .fleet import StormExplorer
+
+    return fleet_trace(StormExplorer.compute(**values).scale.simulated)[0]
+
+
+def storm_player(explorer: Any = None) -> Player:
+    """06's storm at the storm explorer's scale (6000 clients, 100 ms steps); given
+    that explorer, the player follows its sliders (budget, breaker, jitter...)."""
+    from .fleet import StormExplorer
+
+    title = _("The retry storm, one dot per client (1/10 scale)")
+    if explorer is None:
+        return Player(_storm_trace(**StormExplorer.default_values()), title=title)
+    return linked_player(explorer.controls, _storm_trace, title=title)
