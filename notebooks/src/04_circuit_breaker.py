@@ -338,6 +338,35 @@ for start, end, state in timeline_segments(rows, cooldown=5000):
                state=label(state)))
 
 # %% [markdown]
+# ### Play the trace
+#
+# The nine requests as dots, in order: blue when sent, green when it
+# succeeds, vermillion when it fails, purple when the breaker refuses it and
+# nothing is sent. The lamp beside the server is the breaker's state as each
+# request meets it: it turns half-open only when a request asks after the
+# cooldown, as the breaker itself does (the bands above turn at the end of
+# the cooldown, when a trial *would* be let through). Press ▶, or click the
+# player and step through the 100 ms ticks with the arrow keys; Home and End
+# jump to either end.
+
+# %% [markdown] tags=["tr"] en_hash="136709ba"
+# ### İzi oynatın
+#
+# Dokuz istek sırayla birer nokta: gönderildiğinde mavi, başarılı olduğunda
+# yeşil, başarısız olduğunda kırmızı, devre kesici onu reddedip hiçbir şey
+# gönderilmediğinde mor. Sunucunun yanındaki lamba, devre kesicinin her isteğin
+# karşılaştığı durumudur: soğuma süresinden sonra bir istek izin isteyince yarı
+# açık olur, devre kesicinin kendisi de öyle yapar (yukarıdaki bantlar, bir
+# deneme isteğinin *geçirilebileceği* an olan soğuma süresinin sonunda döner).
+# ▶ düğmesine basın ya da oynatıcıya tıklayıp 100 ms'lik adımlarda ok
+# tuşlarıyla ilerleyin; Home ve End iki uca atlar.
+
+# %% tags=["nbval-ignore-output"]
+from retrylab.viz.player import breaker_player
+
+breaker_player()
+
+# %% [markdown]
 # ## Explore: threshold, cooldown, and a step through the events
 #
 # `threshold` and `cooldown` change the breaker; `step` shows the first

@@ -281,6 +281,9 @@ function render({ model, el }) {
     clock.textContent = model.get('clock_format').replace('{time}', fmtTime(t));
     line.textContent = texts[t] || '';
     root.dataset.tick = String(t);
+    const counts = [0, 0, 0, 0, 0, 0];
+    for (let i = 0; i < states.length; i++) counts[states[i]] += 1;
+    root.dataset.counts = counts.join(',');    // what the frame shows, for tests and tools
   };
   const fmtTime = (t) => {
     const ms = t * tr.tickMs;
