@@ -128,9 +128,10 @@ class Trace:
         prev_sorted = np.zeros(e, dtype=np.int64)
         prev_sorted[1:] = self.event_state[order[:-1]]
         prev[order] = np.where(same, prev_sorted, IDLE)
-        delta = np.zeros((self.ticks, len(STATES)), dtype=np.int64)
-        np.add.at(delta, (self.event_tick, self.event_state.astype(np.int64)), 1)
-        np.add.at(delta, (self.event_tick, prev), -1)
+        k = len(STATES)
+        size = self.ticks * k
+        delta = (np.bincount(self.event_tick * k + self.event_state, minlength=size)
+                 - np.bincount(self.event_tick * k + prev, minlength=size)).reshape(-1, k)
         delta[0, IDLE] += self.clients
         return np.cumsum(delta, axis=0)
 

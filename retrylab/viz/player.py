@@ -84,41 +84,43 @@ def moment_texts(trace: Trace) -> list[str]:
     >>> moment_texts(breaker_trace())[6]
     '600 ms: breaker closed; a request is sent and fails. Server down.'
     """
-    counts = trace.count_table()
-    meter = trace.meter()
+    counts = trace.count_table().tolist()
+    meter = trace.meter().tolist()
+    load, capacity, up = trace.load.tolist(), trace.capacity.tolist(), trace.up.tolist()
     lines = []
-    sending_at = {i: int(trace.load[i]) for i in range(trace.ticks)}
-    for t in range(trace.ticks):
-        c = dict(zip(STATES, counts[t].tolist(), strict=True))
-        ms = t * trace.tick_ms
-        if trace.kind == "herd":
-            head = (_("{time} ms: {clients} clients failed together and wait their backoff")
-                    .format(time=ms, clients=trace.clients) if t == 0 else
-                    _("{time} ms: {sending} sending, {waiting} waiting, {served} served")
-                    .format(time=ms, **c))
-            lines.append(_("{head}; {load} requests in this {width} ms bucket (even "
-                           "spread {capacity}).").format(
-                head=head, load=int(meter[t]), width=trace.window * trace.tick_ms,
-                capacity=int(trace.capacity[t])))
-        elif trace.kind == "breaker":
-            now = trace.event_tick == t
-            blocked = bool(np.any(trace.event_state[now] == 5))
-            sent = sending_at[t]
-            what = (_("a request is refused: nothing is sent") if blocked else
+    if trace.kind == "herd":
+        first = _("{time} ms: {clients} clients failed together and wait their backoff")
+        later = _("{time} ms: {sending} sending, {waiting} waiting, {served} served")
+        tail = _("{head}; {load} requests in this {width} ms bucket (even spread {capacity}).")
+        width = trace.window * trace.tick_ms
+        for t in range(trace.ticks):
+            c = dict(zip(STATES, counts[t], strict=True))
+            head = (first.format(time=0, clients=trace.clients) if t == 0 else
+                    later.format(time=t * trace.tick_ms, **c))
+            lines.append(tail.format(head=head, load=meter[t], width=width,
+                                     capacity=capacity[t]))
+    elif trace.kind == "breaker":
+        blocked_at = set(trace.event_tick[trace.event_state == 5].tolist())
+        for t in range(trace.ticks):
+            what = (_("a request is refused: nothing is sent") if t in blocked_at else
                     (_("a request is sent and succeeds") if trace.served[t] else
-                     _("a request is sent and fails")) if sent else _("no request"))
-            server = _("Server up.") if trace.up[t] else _("Server down.")
+                     _("a request is sent and fails")) if load[t] else _("no request"))
+            server = _("Server up.") if up[t] else _("Server down.")
             lines.append(_("{time} ms: breaker {state}; {what}. {server}").format(
-                time=ms, state=_breaker_name(int(trace.breaker[t])), what=what,
-                server=server))
-        else:
-            server = (_("server up, {load} requests (capacity {capacity})") if trace.up[t]
-                      else _("server DOWN, {load} requests turned away")).format(
-                load=int(trace.load[t]), capacity=int(trace.capacity[t]))
-            lines.append(_("{time} s: {server}; clients: {sending} sending, {waiting} "
-                           "waiting, {served} served, {gave_up} gave up, {blocked} refused "
-                           "by their breaker.").format(
-                time=number(ms / 1000, 2), server=server, **c))
+                time=t * trace.tick_ms, state=_breaker_name(int(trace.breaker[t])),
+                what=what, server=server))
+    else:
+        running = _("server up, {load} requests (capacity {capacity})")
+        down = _("server DOWN, {load} requests turned away")
+        template = _("{time} s: {server}; clients: {sending} sending, {waiting} waiting, "
+                     "{served} served, {gave_up} gave up, {blocked} refused by their "
+                     "breaker.")
+        for t in range(trace.ticks):
+            server = (running if up[t] else down).format(load=load[t],
+                                                         capacity=capacity[t])
+            lines.append(template.format(time=number(t * trace.tick_ms / 1000, 2),
+                                         server=server,
+                                         **dict(zip(STATES, counts[t], strict=True))))
     return lines
 
 
@@ -262,6 +264,8 @@ function render({ model, el }) {
     tr = decode(model.get('trace'));
     texts = model.get('texts').split('\n');
     states = new Uint8Array(tr.clients);
+    layout();
+    paintAll();
     top = 1;
     for (let t = 0; t < tr.ticks; t++) top = Math.max(top, meterAt(tr, t), tr.capacity[t]);
     top *= 1.15;
@@ -270,11 +274,46 @@ function render({ model, el }) {
     root.dataset.generation = String(model.get('generation'));
   };
 
+  // the clients' dots live on a canvas of their own, repainted only where a state changed
+  const dots = document.createElement('canvas');
+  dots.width = W * dpr; dots.height = H * dpr;
+  const dctx = dots.getContext('2d');
+  let xs = null, ys = null, size = 1, round = false, sending = [];
+  const layout = () => {
+    const n = tr.clients, gw = 470, gh = H - 20, gx = 10, gy = 10;
+    const cols = Math.max(1, Math.ceil(Math.sqrt(n * gw / gh)));
+    const rows = Math.max(1, Math.ceil(n / cols));
+    const cell = Math.min(gw / cols, gh / rows);
+    size = Math.max(1, cell < 6 ? cell - 0.5 : cell * 0.7);
+    round = cell >= 8;
+    xs = new Float32Array(n); ys = new Float32Array(n);
+    for (let i = 0; i < n; i++) {
+      xs[i] = gx + (i % cols) * cell + cell / 2;
+      ys[i] = gy + Math.floor(i / cols) * cell + cell / 2;
+    }
+  };
+  const paintDot = (i, colours) => {
+    const x = xs[i], y = ys[i], h = size / 2 + 1;
+    dctx.clearRect(x - h, y - h, 2 * h, 2 * h);
+    dctx.fillStyle = colours[states[i]];
+    if (round) { dctx.beginPath(); dctx.arc(x, y, size / 2, 0, 2 * Math.PI); dctx.fill(); }
+    else dctx.fillRect(x - size / 2, y - size / 2, size, size);
+  };
+  const paintAll = () => {
+    const colours = model.get('colours');
+    dctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    dctx.clearRect(0, 0, W, H);
+    for (let i = 0; i < tr.clients; i++) paintDot(i, colours);
+  };
+
   // move to tick t (incrementally when it is the next one)
   const seek = (t) => {
     t = Math.max(0, Math.min(tr.ticks - 1, t));
-    if (t === tick + 1) applyTicks(tr, states, t, t);
-    else if (t !== tick || t === 0) statesAt(tr, t, states);
+    if (t === tick + 1) {
+      applyTicks(tr, states, t, t);
+      const colours = model.get('colours');
+      for (let k = tr.offsets[t]; k < tr.offsets[t + 1]; k++) paintDot(tr.who[k], colours);
+    } else if (t !== tick) { statesAt(tr, t, states); paintAll(); }
     tick = t;
     scrub.value = String(t);
     scrub.setAttribute('aria-valuetext', texts[t] || '');
@@ -282,7 +321,11 @@ function render({ model, el }) {
     line.textContent = texts[t] || '';
     root.dataset.tick = String(t);
     const counts = [0, 0, 0, 0, 0, 0];
-    for (let i = 0; i < states.length; i++) counts[states[i]] += 1;
+    sending = [];
+    for (let i = 0; i < states.length; i++) {
+      counts[states[i]] += 1;
+      if (states[i] === 1) sending.push(i);
+    }
     root.dataset.counts = counts.join(',');    // what the frame shows, for tests and tools
   };
   const fmtTime = (t) => {
@@ -295,41 +338,22 @@ function render({ model, el }) {
     if (model.get('tick') !== tick) { model.set('tick', tick); model.save_changes(); }
   };
 
+  let drawMs = 0;
   const draw = (frac) => {
+    const began = performance.now();
     const colours = model.get('colours');
-    const n = tr.clients;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, W * dpr, H * dpr);
+    ctx.drawImage(dots, 0, 0);
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, W, H);
-    // the clients: a grid of dots on the left
-    const gw = 470, gh = H - 20, gx = 10, gy = 10;
-    const cols = Math.max(1, Math.ceil(Math.sqrt(n * gw / gh)));
-    const rows = Math.max(1, Math.ceil(n / cols));
-    const cell = Math.min(gw / cols, gh / rows);
-    const size = Math.max(1, cell < 6 ? cell - 0.5 : cell * 0.7);
-    const round = cell >= 8;
     const sx = 610, sy = 60, sw = 110, sh = 200;           // the server
-    const byState = [[], [], [], [], [], []];
-    for (let i = 0; i < n; i++) byState[states[i]].push(i);
-    for (let s = 0; s < 6; s++) {
-      ctx.fillStyle = colours[s];
-      ctx.beginPath();
-      for (const i of byState[s]) {
-        const x = gx + (i % cols) * cell + cell / 2;
-        const y = gy + Math.floor(i / cols) * cell + cell / 2;
-        if (round) { ctx.moveTo(x + size / 2, y); ctx.arc(x, y, size / 2, 0, 2 * Math.PI); }
-        else ctx.rect(x - size / 2, y - size / 2, size, size);
-      }
-      ctx.fill();
-    }
     // the requests of this tick, on their way to the server
     const p = reduce ? 0.5 : frac;
     const r = Math.max(1.5, Math.min(4, size / 2));
     ctx.fillStyle = colours[1];
     ctx.beginPath();
-    for (const i of byState[1]) {
-      const x0 = gx + (i % cols) * cell + cell / 2;
-      const y0 = gy + Math.floor(i / cols) * cell + cell / 2;
-      const x = x0 + (sx - x0) * p, y = y0 + (sy + sh / 2 - y0) * p;
+    for (const i of sending) {
+      const x = xs[i] + (sx - xs[i]) * p, y = ys[i] + (sy + sh / 2 - ys[i]) * p;
       ctx.moveTo(x + r, y); ctx.arc(x, y, r, 0, 2 * Math.PI);
     }
     ctx.fill();
@@ -364,7 +388,9 @@ function render({ model, el }) {
       ctx.fillText(model.get('breaker_labels')[b], 540, 76);
     }
     frames += 1;
+    drawMs += ((performance.now() - began) - drawMs) / Math.min(frames, 50);
     root.dataset.frames = String(frames);
+    root.dataset.drawMs = drawMs.toFixed(2);   // the mean cost of a frame, recent frames
   };
 
   const frame = (now) => {
@@ -525,14 +551,19 @@ def linked_player(controls: Mapping[str, Any], trace_for: Callable[..., Trace],
                   title: str = "") -> Player:
     """A player whose trace follows ``controls`` (an explorer's ``controls``): whenever
     one's value changes, ``trace_for(**values)`` is played from the start (values as the
-    code names them, :func:`~retrylab.viz.controls.value_of`)."""
+    code names them, :func:`~retrylab.viz.controls.value_of`). A setting ``trace_for``
+    refuses (ValueError) leaves the last trace playing."""
     def values() -> dict[str, Any]:
         return {name: value_of(w) for name, w in controls.items()}
 
     player = Player(trace_for(**values()), title=title)
 
     def moved(_change: Any) -> None:
-        player.show_trace(trace_for(**values()))
+        try:
+            trace = trace_for(**values())
+        except ValueError:   # a setting the explorer refuses (it says why): keep the last
+            return
+        player.show_trace(trace)
 
     for w in controls.values():
         w.observe(moved, "value")
