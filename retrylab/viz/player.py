@@ -188,6 +188,13 @@ export function meterAt(tr, t) {
   return m;
 }
 
+// icons drawn, not taken from a font (a missing glyph shows as a box)
+const svg = (d) => `<svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true"
+  focusable="false"><path d="${d}" fill="currentColor"/></svg>`;
+const ICONS = { play: svg('M4 2 L14 8 L4 14 Z'), pause: svg('M3 2 H7 V14 H3 Z M9 2 H13 V14 H9 Z'),
+                step: svg('M2 2 L10 8 L2 14 Z M11 2 H14 V14 H11 Z'),
+                back: svg('M14 2 L6 8 L14 14 Z M2 2 H5 V14 H2 Z') };
+
 const IGNORE = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End',
                         'PageUp', 'PageDown', ' ']);
 
@@ -230,14 +237,14 @@ function render({ model, el }) {
   const dpr = window.devicePixelRatio || 1;
   canvas.width = W * dpr; canvas.height = H * dpr;
   canvas.style.width = `${W}px`; canvas.style.height = `${H}px`;
-  const ctx = canvas.getContext('2d');
+  const ctx = canvas.getContext('2d', { alpha: false });
 
   const labelAll = () => {
     const l = L();
     root.setAttribute('aria-label', model.get('title'));
     canvas.setAttribute('aria-label', model.get('title'));
-    back.textContent = '\u23EE'; back.setAttribute('aria-label', l.back); back.title = l.back;
-    fwd.textContent = '\u23ED'; fwd.setAttribute('aria-label', l.step); fwd.title = l.step;
+    back.innerHTML = ICONS.back; back.setAttribute('aria-label', l.back); back.title = l.back;
+    fwd.innerHTML = ICONS.step; fwd.setAttribute('aria-label', l.step); fwd.title = l.step;
     scrub.setAttribute('aria-label', l.time);
     speed.setAttribute('aria-label', l.speed); speed.title = l.speed;
     speed.replaceChildren(...model.get('speeds').map((v) => {
@@ -252,7 +259,7 @@ function render({ model, el }) {
   };
   const showPlaying = () => {
     const l = L();
-    play.textContent = playing ? '\u23F8' : '\u25B6';
+    play.innerHTML = playing ? ICONS.pause : ICONS.play;
     play.setAttribute('aria-label', playing ? l.pause : l.play);
     play.title = playing ? l.pause : l.play;
     play.setAttribute('aria-pressed', String(playing));
@@ -343,7 +350,8 @@ function render({ model, el }) {
     const began = performance.now();
     const colours = model.get('colours');
     ctx.setTransform(1, 0, 0, 1, 0, 0);
-    ctx.clearRect(0, 0, W * dpr, H * dpr);
+    ctx.fillStyle = '#FFFFFF';
+    ctx.fillRect(0, 0, W * dpr, H * dpr);
     ctx.drawImage(dots, 0, 0);
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     const sx = 610, sy = 60, sw = 110, sh = 200;           // the server
@@ -366,12 +374,8 @@ function render({ model, el }) {
     ctx.fillRect(sx, sy, sw, sh); ctx.strokeRect(sx, sy, sw, sh);
     const load = meterAt(tr, tick), cap = tr.capacity[tick];
     const mh = (v) => sh * Math.min(1, v / top);
-    ctx.fillStyle = colours[1];
+    ctx.fillStyle = colours[1];                 // the requests, in the sending colour
     ctx.fillRect(sx + 30, sy + sh - mh(load), sw - 60, mh(load));
-    if (load > cap && up) {
-      ctx.fillStyle = model.get('server_down');
-      ctx.fillRect(sx + 30, sy + sh - mh(load), sw - 60, mh(load) - mh(cap));
-    }
     ctx.strokeStyle = '#000000'; ctx.lineWidth = 2; ctx.setLineDash([6, 4]);
     ctx.beginPath(); ctx.moveTo(sx - 6, sy + sh - mh(cap));
     ctx.lineTo(sx + sw + 6, sy + sh - mh(cap));
@@ -457,7 +461,8 @@ _CSS = """
                                       outline-offset: 2px; }
 .retrylab-player-canvas { border: 1px solid #ccc; background: #fff; }
 .retrylab-player-bar { display: flex; align-items: center; gap: 8px; }
-.retrylab-player-bar button { min-width: 36px; height: 30px; font-size: 16px; cursor: pointer; }
+.retrylab-player-bar button { min-width: 36px; height: 30px; cursor: pointer; display: inline-flex;
+                             align-items: center; justify-content: center; }
 .retrylab-player-scrub { flex: 1 1 auto; min-width: 0; accent-color: #0072B2; }
 .retrylab-player-clock { min-width: 5em; text-align: right; font-variant-numeric: tabular-nums; }
 .retrylab-player-legend { display: flex; flex-wrap: wrap; gap: 4px 14px; }

@@ -10,6 +10,7 @@ line, and compares them with the trace the package computes.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import nbformat
@@ -37,6 +38,8 @@ display(p, echo)""",
     """w = IntRange(value=200, min=50, max=400, step=50, description="width")
 lp = linked_player({"width": w}, lambda width: herd_trace(True, width=width))
 display(w, lp)""",
+    """from retrylab.viz.player import storm_player
+storm_player()""",
 ]
 #: Enough animation frames that a playing view moves on and a paused one would have.
 FRAMES = 30
@@ -80,7 +83,7 @@ def _frames(page: Any) -> None:
     page.page.evaluate(JS_FRAMES, FRAMES)
 
 
-def test_play_pause_step_scrub_with_the_mouse(page: Any) -> None:
+def test_play_pause_step_scrub_with_the_mouse(page: Any, artifacts: Path) -> None:
     root = _root(page)
     trace = herd_trace(jitter=True)
     texts = moment_texts(trace)
@@ -110,6 +113,9 @@ def test_play_pause_step_scrub_with_the_mouse(page: Any) -> None:
         page.page.wait_for_selector(f".player-echo:has-text('python tick {t}')",
                                     timeout=15_000)
     assert int(_data(root, "frames")) > 3
+    root.locator(".retrylab-player-scrub").fill("45")
+    _wait_data(page, 0, "tick", "v === '45'")
+    page.screenshot_element(root, artifacts / "player-herd-45.png")
 
 
 def test_the_keyboard_operates_it(page: Any) -> None:
@@ -156,6 +162,28 @@ def test_a_changed_slider_replays_from_the_start(page: Any) -> None:
     root.locator(".retrylab-player-scrub").fill("5")
     _wait_data(page, 1, "tick", "v === '5'")
     assert root.locator(".retrylab-player-line").inner_text() == moment_texts(want)[5]
+
+
+def test_the_storm_plays_and_draws(page: Any, artifacts: Path) -> None:
+    """06's storm (6000 dots) in the third view: scrub into the outage, step, play."""
+    from retrylab.sim.trace import fleet_trace
+    from retrylab.viz.fleet import StormExplorer
+
+    trace = fleet_trace(StormExplorer.compute(
+        **StormExplorer.default_values()).scale.simulated)[0]
+    root = _root(page, 2)
+    table = trace.count_table()
+    for t in (150, 151, 300):
+        root.locator(".retrylab-player-scrub").fill(str(t))
+        _wait_data(page, 2, "tick", "Number(v) === arg", t)
+        assert _data(root, "counts") == ",".join(str(c) for c in table[t].tolist())
+    root.locator(".retrylab-player-step").click()
+    _wait_data(page, 2, "counts", "v === arg", ",".join(str(c) for c in table[301].tolist()))
+    page.screenshot_element(root, artifacts / "player-storm-301.png")
+    root.locator(".retrylab-player-play").click()
+    _wait_data(page, 2, "tick", "Number(v) >= 305")
+    root.locator(".retrylab-player-play").click()
+    _wait_data(page, 2, "playing", "v === 'false'")
 
 
 def test_no_error_in_the_console(page: Any) -> None:
