@@ -123,13 +123,22 @@ def test_encode_decode_round_trip(make) -> None:  # type: ignore[no-untyped-def]
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 def test_the_front_ends_decoding_shows_the_simulators_state(tmp_path: Path) -> None:
-    """The player's own ESM, run under node, decodes the bytes to states_at(t)."""
+    """The player's own ESM, run under node, decodes the bytes to states_at(t) (by a
+    jump and step by step), and writes every tick's line as moment_texts does, in
+    English and in Turkish."""
     from retrylab.viz import player
 
     module = tmp_path / "player.mjs"
     module.write_text(player._ESM)
     traces = {"storm": fleet_trace(FLEETS["storm breaker"])[0], "breaker": breaker_trace(),
               "herd": herd_trace(jitter=True)}
+    words = {}
+    for lang in ("en", "tr"):
+        with language(lang):
+            words[lang] = {"templates": player.templates(),
+                           "breaker": Player(breaker_trace()).breaker_labels,
+                           "lines": {name: moment_texts(tr) for name, tr in traces.items()}}
+    (tmp_path / "words.json").write_text(json.dumps(words))
     for name, trace in traces.items():
         (tmp_path / f"{name}.bin").write_bytes(trace.encode())
     ticks = {name: sorted({0, 1, 7, tr.ticks // 2, tr.ticks - 1}) for name, tr in
@@ -137,9 +146,12 @@ def test_the_front_ends_decoding_shows_the_simulators_state(tmp_path: Path) -> N
     script = tmp_path / "run.mjs"
     script.write_text(f"""
 import {{ readFileSync }} from 'node:fs';
-import {{ decode, statesAt, applyTicks, meterAt }} from './player.mjs';
+import {{ decode, statesAt, applyTicks, meterAt, momentText }} from './player.mjs';
 const ticks = {json.dumps(ticks)};
+const kinds = {json.dumps({name: tr.kind for name, tr in traces.items()})};
+const words = JSON.parse(readFileSync(new URL('./words.json', import.meta.url)));
 const out = {{}};
+const wrong = [];
 for (const [name, ts] of Object.entries(ticks)) {{
   const b = readFileSync(new URL(`./${{name}}.bin`, import.meta.url));
   const tr = decode(new DataView(b.buffer, b.byteOffset, b.byteLength));
@@ -152,12 +164,26 @@ for (const [name, ts] of Object.entries(ticks)) {{
                 meter: meterAt(tr, t) }};
   }}
   out[name] = rows;
+  // every tick's text line, in both languages, as the page fills it in
+  const s = new Uint8Array(tr.clients);
+  for (let t = 0; t < tr.ticks; t++) {{
+    applyTicks(tr, s, t, t);
+    const counts = [0, 0, 0, 0, 0, 0];
+    for (const v of s) counts[v] += 1;
+    for (const lang of ['en', 'tr']) {{
+      const w = words[lang];
+      const got = momentText(tr, t, counts, w.templates, lang, w.breaker, kinds[name]);
+      if (got !== w.lines[name][t]) wrong.push([name, lang, t, got, w.lines[name][t]]);
+    }}
+  }}
 }}
-console.log(JSON.stringify(out));
+console.log(JSON.stringify({{ out, wrong: wrong.slice(0, 5), nwrong: wrong.length }}));
 """)
     done = subprocess.run(["node", str(script)], capture_output=True, text=True, timeout=60,
                           check=True)
-    got = json.loads(done.stdout)
+    result = json.loads(done.stdout)
+    assert result["nwrong"] == 0, result["wrong"]
+    got = result["out"]
     for name, trace in traces.items():
         meter = trace.meter()
         for t in ticks[name]:
@@ -169,8 +195,8 @@ console.log(JSON.stringify(out));
 
 def test_player_texts_and_replay() -> None:
     player = Player(herd_trace(jitter=False), title="herd")
-    assert player.ticks == len(player.texts.split("\n"))
-    assert "24 requests in this 200 ms bucket" in player.texts.split("\n")[80]
+    assert player.ticks == len(moment_texts(player.current)) == 100
+    assert "24 requests in this 200 ms bucket" in moment_texts(player.current)[80]
     first = player.generation
     player.tick = 50
     player.show_trace(herd_trace(jitter=True))
@@ -204,4 +230,5 @@ def test_turkish_texts_use_the_catalogue_and_the_decimal_comma() -> None:
     assert texts[125].startswith("12,50 s:"), texts[125]
     assert "sunucu" in texts[125]
     assert player.labels["play"] == "oynat" and player.lang == "tr"
+    assert player.templates["fleet_down"] == "sunucu ÇÖKTÜ, {load} istek geri çevrildi"
     assert player.state_labels[3] == "hizmet verildi"

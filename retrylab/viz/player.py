@@ -12,10 +12,11 @@ projector). Nothing plays by itself, and a browser that asks for reduced motion
 gets no travelling dots and no replay that starts on its own.
 
 The kernel computes the trace once and sends it as bytes
-(:meth:`~retrylab.sim.trace.Trace.encode`, a few hundred kilobytes for 06's storm)
-with one text line per tick from the catalogue; every frame is drawn from those
-alone, so a playing view costs the kernel nothing. ``tick`` tells Python where the
-view stands after a pause, a step or a scrub (not while it plays).
+(:meth:`~retrylab.sim.trace.Trace.encode`, 260 kB for 06's storm) with the text
+line's templates from the catalogue (:func:`templates`, filled in per tick as
+:func:`moment_texts` fills them); every frame is drawn from those alone, so a
+playing view costs the kernel nothing. ``tick`` tells Python where the view stands
+after a pause, a step or a scrub (not while it plays).
 :meth:`Player.show_trace` replays from the start with a new trace;
 :func:`linked_player` does it whenever an explorer's control moves.
 
@@ -24,9 +25,9 @@ PNG of the run (:func:`still`), carried in the same mimebundle.
 
 >>> from retrylab.sim.trace import herd_trace
 >>> p = Player(herd_trace(jitter=True), title="herd")
->>> p.ticks, len(p.texts.split("\\n")), p.tick
-(100, 100, 0)
->>> print(p.texts.split("\\n")[0])  # doctest: +NORMALIZE_WHITESPACE
+>>> p.ticks, p.tick, p.kind
+(100, 0, 'herd')
+>>> print(moment_texts(p.current)[0])  # doctest: +NORMALIZE_WHITESPACE
 0 ms: 24 clients failed together and wait their backoff; 0 requests in this 200 ms
 bucket (even spread 6).
 """
@@ -50,7 +51,7 @@ from .controls import value_of
 from .kit import PALETTE, STATE_COLOURS, new_figure, style, to_png
 
 __all__ = ["STATE_COLOURS_PLAYER", "Player", "breaker_player", "herd_player", "linked_player",
-           "moment_texts", "still", "storm_player"]
+           "moment_texts", "still", "storm_player", "templates"]
 
 #: One colour per client state (:data:`~retrylab.sim.trace.STATES`), from the kit's palette.
 STATE_COLOURS_PLAYER: dict[str, str] = {
@@ -77,50 +78,66 @@ def _breaker_name(code: int) -> str:
     return pgettext("player", BREAKER_STATES[code].replace("_", "-"))
 
 
+def templates() -> dict[str, str]:
+    """The text line's templates in the current language, by name: the front end fills
+    them in for each tick as :func:`moment_texts` does (numbers with a decimal comma in
+    Turkish)."""
+    return {
+        "herd_first": _("{time} ms: {clients} clients failed together and wait their "
+                        "backoff"),
+        "herd_later": _("{time} ms: {sending} sending, {waiting} waiting, {served} served"),
+        "herd": _("{head}; {load} requests in this {width} ms bucket (even spread "
+                  "{capacity})."),
+        "refused": _("a request is refused: nothing is sent"),
+        "succeeds": _("a request is sent and succeeds"),
+        "fails": _("a request is sent and fails"),
+        "quiet": _("no request"),
+        "up": _("Server up."),
+        "down": _("Server down."),
+        "breaker": _("{time} ms: breaker {state}; {what}. {server}"),
+        "fleet_up": _("server up, {load} requests (capacity {capacity})"),
+        "fleet_down": _("server DOWN, {load} requests turned away"),
+        "fleet": _("{time} s: {server}; clients: {sending} sending, {waiting} waiting, "
+                   "{served} served, {gave_up} gave up, {blocked} refused by their "
+                   "breaker."),
+    }
+
+
 def moment_texts(trace: Trace) -> list[str]:
-    """One line per tick saying what happens then, in the current language.
+    """One line per tick saying what happens then, in the current language: what the
+    player's front end shows (it fills in :func:`templates` the same way).
 
     >>> from retrylab.sim.trace import breaker_trace
     >>> moment_texts(breaker_trace())[6]
     '600 ms: breaker closed; a request is sent and fails. Server down.'
     """
+    tpl = templates()
     counts = trace.count_table().tolist()
     meter = trace.meter().tolist()
     load, capacity, up = trace.load.tolist(), trace.capacity.tolist(), trace.up.tolist()
+    served = trace.served.tolist()
+    blocked_at = set(trace.event_tick[trace.event_state == 5].tolist())
     lines = []
-    if trace.kind == "herd":
-        first = _("{time} ms: {clients} clients failed together and wait their backoff")
-        later = _("{time} ms: {sending} sending, {waiting} waiting, {served} served")
-        tail = _("{head}; {load} requests in this {width} ms bucket (even spread {capacity}).")
-        width = trace.window * trace.tick_ms
-        for t in range(trace.ticks):
-            c = dict(zip(STATES, counts[t], strict=True))
-            head = (first.format(time=0, clients=trace.clients) if t == 0 else
-                    later.format(time=t * trace.tick_ms, **c))
-            lines.append(tail.format(head=head, load=meter[t], width=width,
-                                     capacity=capacity[t]))
-    elif trace.kind == "breaker":
-        blocked_at = set(trace.event_tick[trace.event_state == 5].tolist())
-        for t in range(trace.ticks):
-            what = (_("a request is refused: nothing is sent") if t in blocked_at else
-                    (_("a request is sent and succeeds") if trace.served[t] else
-                     _("a request is sent and fails")) if load[t] else _("no request"))
-            server = _("Server up.") if up[t] else _("Server down.")
-            lines.append(_("{time} ms: breaker {state}; {what}. {server}").format(
-                time=t * trace.tick_ms, state=_breaker_name(int(trace.breaker[t])),
-                what=what, server=server))
-    else:
-        running = _("server up, {load} requests (capacity {capacity})")
-        down = _("server DOWN, {load} requests turned away")
-        template = _("{time} s: {server}; clients: {sending} sending, {waiting} waiting, "
-                     "{served} served, {gave_up} gave up, {blocked} refused by their "
-                     "breaker.")
-        for t in range(trace.ticks):
-            server = (running if up[t] else down).format(load=load[t],
-                                                         capacity=capacity[t])
-            lines.append(template.format(time=number(t * trace.tick_ms / 1000, 2),
-                                         server=server,
-                                         **dict(zip(STATES, counts[t], strict=True))))
+    for t in range(trace.ticks):
+        c = dict(zip(STATES, counts[t], strict=True))
+        ms = t * trace.tick_ms
+        if trace.kind == "herd":
+            head = (tpl["herd_first"].format(time=ms, clients=trace.clients) if t == 0 else
+                    tpl["herd_later"].format(time=ms, **c))
+            lines.append(tpl["herd"].format(head=head, load=meter[t],
+                                            width=trace.window * trace.tick_ms,
+                                            capacity=capacity[t]))
+        elif trace.kind == "breaker":
+            what = (tpl["refused"] if t in blocked_at else
+                    (tpl["succeeds"] if served[t] else tpl["fails"]) if load[t] else
+                    tpl["quiet"])
+            lines.append(tpl["breaker"].format(
+                time=ms, state=_breaker_name(int(trace.breaker[t])), what=what,
+                server=tpl["up"] if up[t] else tpl["down"]))
+        else:
+            server = tpl["fleet_up" if up[t] else "fleet_down"].format(
+                load=load[t], capacity=capacity[t])
+            lines.append(tpl["fleet"].format(time=number(ms / 1000, 2), server=server, **c))
     return lines
 
 
@@ -195,12 +212,41 @@ const ICONS = { play: svg('M4 2 L14 8 L4 14 Z'), pause: svg('M3 2 H7 V14 H3 Z M9
                 step: svg('M2 2 L10 8 L2 14 Z M11 2 H14 V14 H11 Z'),
                 back: svg('M14 2 L6 8 L14 14 Z M2 2 H5 V14 H2 Z') };
 
+// the text line at tick t, as retrylab.viz.player.moment_texts writes it
+const fill = (tpl, v) => tpl.replace(/\{(\w+)\}/g, (m, k) => (k in v ? String(v[k]) : m));
+const NAMES = ['idle', 'sending', 'waiting', 'served', 'gave_up', 'blocked'];
+export function momentText(tr, t, counts, T, lang, breakerLabels, kind) {
+  const c = {};
+  NAMES.forEach((name, i) => { c[name] = counts[i]; });
+  const ms = t * tr.tickMs;
+  if (kind === 'herd') {
+    const head = t === 0 ? fill(T.herd_first, { time: 0, clients: tr.clients })
+      : fill(T.herd_later, { time: ms, ...c });
+    return fill(T.herd, { head, load: meterAt(tr, t), width: tr.windowTicks * tr.tickMs,
+                          capacity: tr.capacity[t] });
+  }
+  if (kind === 'breaker') {
+    let refused = false;
+    for (let k = tr.offsets[t]; k < tr.offsets[t + 1]; k++) if (tr.state[k] === 5) refused = true;
+    const what = refused ? T.refused
+      : tr.load[t] ? (tr.served[t] ? T.succeeds : T.fails) : T.quiet;
+    return fill(T.breaker, { time: ms, state: breakerLabels[tr.breaker[t]], what,
+                             server: tr.up[t] ? T.up : T.down });
+  }
+  const server = fill(tr.up[t] ? T.fleet_up : T.fleet_down,
+                      { load: tr.load[t], capacity: tr.capacity[t] });
+  let time = (ms / 1000).toFixed(2);
+  if (lang === 'tr') time = time.replace('.', ',');
+  return fill(T.fleet, { time, server, ...c });
+}
+
 const IGNORE = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End',
                         'PageUp', 'PageDown', ' ']);
 
 function render({ model, el }) {
-  const reduce = window.matchMedia &&
-    window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  // asked each time: the setting may change while the page is open
+  const reduce = () => Boolean(window.matchMedia &&
+    window.matchMedia('(prefers-reduced-motion: reduce)').matches);
   const L = () => model.get('labels');
   el.classList.add('retrylab-player');
   const root = document.createElement('div');
@@ -231,7 +277,7 @@ function render({ model, el }) {
   root.append(canvas, bar, legend, line);
   el.append(root);
 
-  let tr = null, texts = [], states = null, tick = 0, pos = 0, playing = false;
+  let tr = null, states = null, tick = 0, pos = 0, playing = false;
   let last = null, raf = 0, frames = 0, top = 1;
   const W = 760, H = 300;
   const dpr = window.devicePixelRatio || 1;
@@ -269,7 +315,6 @@ function render({ model, el }) {
 
   const load = () => {
     tr = decode(model.get('trace'));
-    texts = model.get('texts').split('\n');
     states = new Uint8Array(tr.clients);
     layout();
     paintAll();
@@ -322,17 +367,19 @@ function render({ model, el }) {
       for (let k = tr.offsets[t]; k < tr.offsets[t + 1]; k++) paintDot(tr.who[k], colours);
     } else if (t !== tick) { statesAt(tr, t, states); paintAll(); }
     tick = t;
-    scrub.value = String(t);
-    scrub.setAttribute('aria-valuetext', texts[t] || '');
-    clock.textContent = model.get('clock_format').replace('{time}', fmtTime(t));
-    line.textContent = texts[t] || '';
-    root.dataset.tick = String(t);
     const counts = [0, 0, 0, 0, 0, 0];
     sending = [];
     for (let i = 0; i < states.length; i++) {
       counts[states[i]] += 1;
       if (states[i] === 1) sending.push(i);
     }
+    const text = momentText(tr, t, counts, model.get('templates'), model.get('lang'),
+                            model.get('breaker_labels'), model.get('kind'));
+    scrub.value = String(t);
+    scrub.setAttribute('aria-valuetext', text);
+    clock.textContent = model.get('clock_format').replace('{time}', fmtTime(t));
+    line.textContent = text;
+    root.dataset.tick = String(t);
     root.dataset.counts = counts.join(',');    // what the frame shows, for tests and tools
   };
   const fmtTime = (t) => {
@@ -348,6 +395,7 @@ function render({ model, el }) {
   let drawMs = 0;
   const draw = (frac) => {
     const began = performance.now();
+    const reduced = reduce();
     const colours = model.get('colours');
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.fillStyle = '#FFFFFF';
@@ -356,7 +404,7 @@ function render({ model, el }) {
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     const sx = 610, sy = 60, sw = 110, sh = 200;           // the server
     // the requests of this tick, on their way to the server
-    const p = reduce ? 0.5 : frac;
+    const p = reduced ? 0.5 : frac;
     const r = Math.max(1.5, Math.min(4, size / 2));
     ctx.fillStyle = colours[1];
     ctx.beginPath();
@@ -442,7 +490,7 @@ function render({ model, el }) {
     const was = playing;
     if (playing) stop();
     load(); tick = -1; seek(0); draw(0.5); report();
-    if (was && !reduce) start();          // a changed policy replays from the start
+    if (was && !reduce()) start();        // a changed policy replays from the start
   });
   model.on('change:tick', () => {
     const t = model.get('tick');
@@ -486,7 +534,8 @@ class Player(anywidget.AnyWidget):
     _esm = traitlets.Unicode(_ESM).tag(sync=True)
     _css = traitlets.Unicode(_CSS).tag(sync=True)
     trace = traitlets.Bytes(b"").tag(sync=True)
-    texts = traitlets.Unicode("").tag(sync=True)
+    kind = traitlets.Unicode("fleet").tag(sync=True)
+    templates = traitlets.Dict().tag(sync=True)
     generation = traitlets.Int(0).tag(sync=True)
     tick = traitlets.Int(0).tag(sync=True)
     title = traitlets.Unicode("").tag(sync=True)
@@ -518,6 +567,7 @@ class Player(anywidget.AnyWidget):
             "capacity_line": pgettext("player", "- - capacity"),
         }
         self.breaker_labels = [_breaker_name(i) for i in range(len(BREAKER_STATES))]
+        self.templates = templates()
         self.show_trace(trace)
 
     @property
@@ -537,8 +587,8 @@ class Player(anywidget.AnyWidget):
         self._trace = trace
         self.state_labels = _state_labels(trace.kind)
         with self.hold_sync():
+            self.kind = trace.kind
             self.trace = trace.encode()
-            self.texts = "\n".join(moment_texts(trace))
             self.tick = 0
             self.generation += 1
 

@@ -164,6 +164,25 @@ def test_a_changed_slider_replays_from_the_start(page: Any) -> None:
     assert root.locator(".retrylab-player-line").inner_text() == moment_texts(want)[5]
 
 
+def test_reduced_motion_replays_nothing_by_itself(page: Any) -> None:
+    """A browser asking for reduced motion: a changed slider shows the new run at its
+    start, paused, instead of playing it."""
+    root = _root(page, 1)
+    page.page.emulate_media(reduced_motion="reduce")
+    try:
+        generation = int(_data(root, "generation"))
+        root.locator(".retrylab-player-play").click()
+        _wait_data(page, 1, "playing", "v === 'true'")
+        slider = page.page.locator(".retrylab-range-input").first
+        slider.fill("200")
+        slider.dispatch_event("change")
+        _wait_data(page, 1, "generation", "Number(v) === arg", generation + 1)
+        _frames(page)
+        assert _data(root, "playing") == "false" and _data(root, "tick") == "0"
+    finally:
+        page.page.emulate_media(reduced_motion="no-preference")
+
+
 def test_the_storm_plays_and_draws(page: Any, artifacts: Path) -> None:
     """06's storm (6000 dots) in the third view: scrub into the outage, step, play."""
     from retrylab.sim.trace import fleet_trace
