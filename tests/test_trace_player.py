@@ -232,3 +232,20 @@ def test_turkish_texts_use_the_catalogue_and_the_decimal_comma() -> None:
     assert player.labels["play"] == "oynat" and player.lang == "tr"
     assert player.templates["fleet_down"] == "sunucu ÇÖKTÜ, {load} istek geri çevrildi"
     assert player.state_labels[3] == "hizmet verildi"
+
+
+def test_breaker_player_and_explorer_show_the_same_moment() -> None:
+    from retrylab.viz.breaker import BreakerExplorer, breaker_explorer
+    from retrylab.viz.player import breaker_player
+
+    explorer = breaker_explorer()
+    player = breaker_player(explorer)
+    player.tick = 61                      # just after the failed trial at 6000 ms
+    assert explorer.values["step"] == 6
+    assert explorer.readout == BreakerExplorer.readout_for(step=6)
+    explorer.set(step=8)                  # by hand: the player goes to 11500 ms
+    assert player.tick == 115
+    explorer.set(cooldown=2000)           # replays with the new breaker
+    assert player.current.breaker.tolist() == breaker_trace(
+        BREAKER_EVENTS, CircuitBreaker(3, 2000)).breaker.tolist()
+    assert player.tick == 0 and explorer.values["step"] == 1   # 0 ms: the first event

@@ -423,6 +423,29 @@ explorer.set(cooldown=5000)
 # kadar açık tutar.
 
 # %% [markdown]
+# ### The player beside the explorer
+#
+# The same trace, played, and tied to the explorer above: pause, step or
+# scrub the player and the explorer's `step` moves to the events up to that
+# moment, so its diagram and timeline show the same instant; move `step`
+# there and the player goes to that event. Change `threshold` or `cooldown`
+# and the player replays the new breaker from the start.
+
+# %% [markdown] tags=["tr"] en_hash="ca8c85b7"
+# ### Keşif aracının yanında oynatıcı
+#
+# Aynı iz oynatılıyor ve yukarıdaki keşif aracına bağlı: oynatıcıyı
+# duraklatın, adım adım ilerletin ya da kaydırın; keşif aracının **adım**
+# (`step`) değeri o ana kadarki olaylara gelir, böylece diyagramı ve zaman
+# çizelgesi aynı anı gösterir; oradaki **adım** (`step`) kaydırıcısını
+# oynatın, oynatıcı o olaya gider. **eşik** (`threshold`) ya da **soğuma**
+# (`cooldown`) değerini değiştirin, oynatıcı yeni devre kesiciyi baştan
+# oynatır.
+
+# %% tags=["nbval-ignore-output"]
+breaker_player(explorer)
+
+# %% [markdown]
 # ## A gap in the lesson: "a single trial request"
 #
 # The lesson's text says that half-open allows **a single trial request**. Its

@@ -35,7 +35,7 @@ bucket (even spread 6).
 from __future__ import annotations
 
 import base64
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import anywidget
@@ -44,6 +44,8 @@ import traitlets
 
 from ..core._check import check_choice
 from ..core.backoff import JITTERS, Backoff
+from ..core.breaker import CircuitBreaker
+from ..core.constants import BREAKER_EVENTS
 from ..i18n import _, current, number, pgettext
 from ..i18n.terms import jitter_name
 from ..sim.trace import BREAKER_STATES, STATES, Trace, breaker_trace, fleet_trace, herd_trace
@@ -603,11 +605,12 @@ class Player(anywidget.AnyWidget):
 
 
 def linked_player(controls: Mapping[str, Any], trace_for: Callable[..., Trace],
-                  title: str = "") -> Player:
+                  title: str = "", names: Iterable[str] | None = None) -> Player:
     """A player whose trace follows ``controls`` (an explorer's ``controls``): whenever
     one's value changes, ``trace_for(**values)`` is played from the start (values as the
     code names them, :func:`~retrylab.viz.controls.value_of`). A setting ``trace_for``
-    refuses (ValueError) leaves the last trace playing."""
+    refuses (ValueError) leaves the last trace playing. ``names``: only these controls
+    replay it (default: all), e.g. not a control the player itself moves."""
     def values() -> dict[str, Any]:
         return {name: value_of(w) for name, w in controls.items()}
 
@@ -620,8 +623,9 @@ def linked_player(controls: Mapping[str, Any], trace_for: Callable[..., Trace],
             return
         player.show_trace(trace)
 
-    for w in controls.values():
-        w.observe(moved, "value")
+    for name, w in controls.items():
+        if names is None or name in names:
+            w.observe(moved, "value")
     return player
 
 
@@ -638,10 +642,45 @@ def herd_player(jitter: str = "full") -> Player:
                                  "third retry: {jitter}").format(jitter=jitter_name(kind)))
 
 
-def breaker_player() -> Player:
-    """04's breaker (threshold 3, cooldown 5000 ms) fed the lesson's nine events."""
-    return Player(breaker_trace(), title=_("The lesson's breaker: nine requests, threshold "
-                                           "3, cooldown 5000 ms"))
+def breaker_player(explorer: Any = None) -> Player:
+    """04's breaker (threshold 3, cooldown 5000 ms) fed the lesson's nine events.
+
+    Given 04's breaker explorer, the player replays when its ``threshold`` or
+    ``cooldown`` moves, and a pause, a step or a scrub sets the explorer's ``step``
+    to the events up to that moment: the diagram and the timeline show it too. The
+    explorer's ``step`` moved by hand moves the player to that event.
+
+    >>> from retrylab.viz.breaker import breaker_explorer
+    >>> ex = breaker_explorer()
+    >>> p = breaker_player(ex)
+    >>> p.tick = 7; ex.values["step"]              # 0, 200 and 600 ms have happened
+    3
+    >>> ex.set(step=6); p.tick                     # the sixth event, at 6000 ms
+    60
+    >>> ex.set(threshold=4); p.current.counts_at(p.ticks - 1)["blocked"]
+    2
+    """
+    title = _("The lesson's breaker: nine requests, threshold 3, cooldown 5000 ms")
+    if explorer is None:
+        return Player(breaker_trace(), title=title)
+
+    def trace_for(threshold: int, cooldown: int, **_rest: Any) -> Trace:
+        return breaker_trace(BREAKER_EVENTS, CircuitBreaker(threshold, cooldown))
+
+    player = linked_player(explorer.controls, trace_for, title=title,
+                           names=("threshold", "cooldown"))
+    ticks = [now // player.current.tick_ms for now, _ok in BREAKER_EVENTS]
+
+    def moment(change: Any) -> None:
+        explorer.set(step=sum(1 for t in ticks if t <= change["new"]))
+
+    def stepped(change: Any) -> None:      # the explorer's step moved: the player follows
+        step = int(change["new"])
+        player.tick = ticks[step - 1] if step else 0
+
+    player.observe(moment, "tick")
+    explorer.controls["step"].observe(stepped, "value")
+    return player
 
 
 def _storm_trace(**values: Any) -> Trace:
