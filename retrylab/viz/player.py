@@ -153,7 +153,8 @@ def still(trace: Trace, title: str = "") -> bytes:
     labels = _state_labels(trace.kind)
     top.stackplot(x, counts.T, colors=[STATE_COLOURS_PLAYER[s] for s in STATES],
                   labels=labels, step="post")
-    style(top, title or None, None, _("clients"))
+    style(top, title or None, None,
+          _("requests") if trace.kind == "breaker" else _("clients"))   # 04: a dot a request
     top.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=10.08, frameon=False)
     bottom.step(x, trace.meter(), where="post", color=PALETTE["blue"],
                 label=_("requests at the server"))
