@@ -1,10 +1,12 @@
 """A class on one machine: a local JupyterHub from classroom/, N students, notebooks 02 and 06.
 
-    python benchmarks/bench_classroom.py --students 10 [--seconds 60]
+    python benchmarks/bench_classroom.py --students 10 [--seconds 60]     # as root
 
-Starts the hub of classroom/jupyterhub_config.py on 127.0.0.1 (temporary state and
-homes, the student edition copied into each home as nbgitpuller would put it
-there; the proxy from `npm ci --prefix classroom`, installed here if missing),
+Starts the hub of classroom/jupyterhub_config.py on 127.0.0.1 as its README says
+(a system account per student, rlbench00, rlbench01, ..., made by
+classroom/hub_setup.py and removed at the end; temporary state; the student edition
+copied into each home as nbgitpuller would put it there; the proxy from
+`npm ci --prefix classroom`, installed here if missing),
 starts every student's server through the hub's REST API, and then:
 
 1. all students open 02 at once: a kernel each (the server's sessions API), every
@@ -36,6 +38,7 @@ import asyncio
 import contextlib
 import json
 import os
+import pwd
 import random
 import shutil
 import signal
@@ -390,10 +393,19 @@ async def slide(kernel: Kernel, seconds: float, times: list[float]) -> None:
         await asyncio.sleep(max(0.0, 2.0 - took))
 
 
+#: The teacher's account of the benchmark's class (the hub's admin).
+BENCH_ADMIN = "rlbenchteacher"
+
+
+def student_names(count: int) -> list[str]:
+    """The benchmark's students: system accounts made for the run, removed after it."""
+    return [f"rlbench{i:02d}" for i in range(count)]
+
+
 async def start_servers(base: str, count: int) -> tuple[list[str], list[str], float]:
-    """Log ``count`` students in through the hub's API and start their servers: their
-    names, a token each, and the seconds until the last server was ready."""
-    users = [f"student{i:02d}" for i in range(count)]
+    """Start the rostered students' servers through the hub's API: their names, a token
+    each, and the seconds until the last server was ready."""
+    users = student_names(count)
     api = f"{base}/hub/api"
     head = {"Authorization": f"token {TOKEN}"}
     async with httpx.AsyncClient(timeout=180, headers=head) as http:
@@ -404,9 +416,7 @@ async def start_servers(base: str, count: int) -> tuple[list[str], list[str], fl
             except httpx.HTTPError:
                 pass
             await asyncio.sleep(0.5)
-        r = await http.post(f"{api}/users", json={"usernames": users})
-        r.raise_for_status()
-        t0 = time.perf_counter()
+        t0 = time.perf_counter()   # the roster's names: the hub made their users
         await asyncio.gather(*(http.post(f"{api}/users/{u}/server") for u in users))
         for _ in range(600):
             states = await asyncio.gather(*(http.get(f"{api}/users/{u}") for u in users))
@@ -537,14 +547,40 @@ def main(argv: list[str]) -> int:
           f"{args.load[2]:.2f} (1 / 5 / 15 min) on {os.cpu_count()} cores"
           + ("  (a busy machine: the times will be pessimistic)"
              if args.load[0] > 0.5 * (os.cpu_count() or 1) else ""))
+    if os.geteuid() != 0:
+        raise SystemExit("run it as root: the hub makes a system account per student "
+                         "(classroom/README.md) and starts each server as her")
     ensure_proxy()
     work = Path(tempfile.mkdtemp(prefix="retrylab-hub-"))
-    homes = work / "homes"
-    for i in range(args.students):   # what nbgitpuller would clone: the student edition
-        dest = homes / f"student{i:02d}" / "retrylab" / "notebooks"
+    work.chmod(0o755)   # the room's font cache is in it: every student reads it
+    users = student_names(args.students)
+    roster = work / "roster.txt"
+    roster.write_text("".join(f"{u}\n" for u in users))
+    # the README's setup step: a system account per student, homes 0700
+    subprocess.run([sys.executable, str(CLASSROOM / "hub_setup.py"), "accounts", str(roster),
+                    "--admin", BENCH_ADMIN], check=True, stdout=subprocess.DEVNULL)
+    sys.path.insert(0, str(CLASSROOM))
+    import hub_setup
+
+    try:
+        with hub_setup.searchable([Path(sys.executable).resolve(),
+                                   Path(sys.executable).parent, ROOT]):
+            run_bench(args, work, roster, users)
+    finally:
+        for name in [*users, BENCH_ADMIN]:
+            subprocess.run(["userdel", "--remove", name], capture_output=True)
+    return 0
+
+
+def run_bench(args: argparse.Namespace, work: Path, roster: Path, users: list[str]) -> None:
+    for user in users:   # what nbgitpuller would clone: the student edition
+        entry = pwd.getpwnam(user)
+        dest = Path(entry.pw_dir) / "retrylab" / "notebooks"
         dest.mkdir(parents=True)
         for nb in (ROOT / "notebooks").glob("*.ipynb"):
             shutil.copy(nb, dest)
+        for path in [dest.parent, dest, *dest.iterdir()]:
+            os.chown(path, entry.pw_uid, entry.pw_gid)
     port = free_port()
     (work / "bench_config.py").write_text(
         f"load_subconfig({str(CLASSROOM / 'jupyterhub_config.py')!r})\n"
@@ -554,9 +590,9 @@ def main(argv: list[str]) -> int:
         "'admin:servers', 'tokens', 'access:servers'], 'services': ['bench']})\n"
         f"c.ConfigurableHTTPProxy.api_url = 'http://127.0.0.1:{free_port()}'\n"
         f"c.JupyterHub.hub_port = {free_port()}\n")
-    env = dict(os.environ, RETRYLAB_HUB_PASSWORD=uuid.uuid4().hex,
+    env = dict(os.environ, RETRYLAB_HUB_ROSTER=str(roster), RETRYLAB_HUB_ADMIN=BENCH_ADMIN,
                RETRYLAB_HUB_IP="127.0.0.1", RETRYLAB_HUB_PORT=str(port),
-               RETRYLAB_HUB_STATE=str(work), RETRYLAB_HUB_HOMES=str(homes),
+               RETRYLAB_HUB_STATE=str(work / "state"), RETRYLAB_HUB_CACHE=str(work / "cache"),
                PYTHONPATH=os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH"))
                                           if p),
                PATH=os.pathsep.join((str(Path(sys.executable).parent), os.environ["PATH"])))
@@ -592,7 +628,6 @@ def main(argv: list[str]) -> int:
             shutil.rmtree(work, ignore_errors=True)
         else:
             print(f"hub folder kept: {work}")
-    return 0
 
 
 if __name__ == "__main__":

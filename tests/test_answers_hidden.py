@@ -1,8 +1,8 @@
 """No checked answer is printed, stated or one lookup away above its exercise.
 
-Each checker module lists, in ``ANSWERS``, the forms in which the page could show
-what a closed exercise's checker accepts. This test builds each notebook's student
-edition in memory from ``notebooks/src`` (the markdown as a student reads it) and
+``tests/_answers.py`` lists, in ``ANSWERS``, by checker module, the forms in which
+the page could show what a closed exercise's checker accepts. This test builds each
+notebook's student edition in memory from ``notebooks/src`` (the markdown as a student reads it) and
 takes the outputs of the executed student notebooks: those committed in
 ``notebooks/`` (only for cells whose source is unchanged since they were built),
 or a fresh build given by ``RETRYLAB_EXECUTED=/some/folder`` (the folder holding
@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _answers import ANSWERS
 from _tools import load_tool
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,9 +58,8 @@ def answers_of(stem: str) -> dict[str, tuple[str, ...]]:
     out: dict[str, tuple[str, ...]] = {}
     for name in sorted(called_checkers(stem)):
         assert name in modules, f"{stem}: {name} is called but not imported from an ex module"
-        module = importlib.import_module(f"retrylab.exercises.{modules[name]}")
-        answers: dict[str, tuple[str, ...]] = getattr(module, "ANSWERS", {})
-        assert name in answers, (f"{stem}: retrylab.exercises.{modules[name]}.ANSWERS has no "
+        answers = ANSWERS.get(modules[name], {})
+        assert name in answers, (f"{stem}: tests/_answers.py ANSWERS[{modules[name]!r}] has no "
                                  f"entry for {name} (give its printable forms, or () for a "
                                  "design or build-it exercise)")
         out[name] = answers[name]
@@ -144,8 +144,18 @@ EX_MODULES = ("build", "ex00", "ex01", "ex02", "ex03", "ex04", "ex05", "ex06", "
 def test_the_answers_listed_are_what_the_checkers_accept(module_name: str) -> None:
     """Each ANSWERS entry names a checker of its module (so the list cannot go stale)."""
     module = importlib.import_module(f"retrylab.exercises.{module_name}")
-    for name in module.ANSWERS:
+    for name in ANSWERS[module_name]:
         assert callable(getattr(module, name)), name
+
+
+def test_the_package_holds_no_answer_list() -> None:
+    """No ANSWERS table in the package a student imports (it was one lookup away)."""
+    import pkgutil
+
+    import retrylab.exercises as exercises
+    for info in pkgutil.walk_packages(exercises.__path__, "retrylab.exercises."):
+        module = importlib.import_module(info.name)
+        assert not hasattr(module, "ANSWERS"), info.name
 
 
 def test_the_detector_sees_an_answer_above(tmp_path: Path, monkeypatch: Any) -> None:
@@ -173,3 +183,21 @@ def test_the_lifecycle_measurement_waits_for_the_prediction() -> None:
     from retrylab.exercises.ex05 import measure_lifecycle
     fb = measure_lifecycle(...)
     assert not fb.answered and "prediction" in fb.message
+
+
+def test_no_checker_docstring_shows_its_right_answer() -> None:
+    """``check_x?`` in a cell shows the docstring: its examples show wrong answers only
+    (27 of them printed the right one, e.g. ``check_quiz({"A", "E"})`` -> Correct)."""
+    import doctest
+    import inspect
+
+    parser = doctest.DocTestParser()
+    for module_name in EX_MODULES:
+        module = importlib.import_module(f"retrylab.exercises.{module_name}")
+        for name, fn in vars(module).items():
+            if not name.startswith("check_") or getattr(fn, "__module__", "") != module.__name__:
+                continue
+            for example in parser.get_examples(inspect.getdoc(fn) or ""):
+                shown = example.want.strip()
+                assert not shown.startswith("Correct") and "True" not in shown, (
+                    f"{module_name}.{name}: {example.source.strip()} -> {shown}")

@@ -65,7 +65,7 @@ def _probes() -> Iterator[Probe]:
                         lambda v, f=fn: lambda: f(v, "GET"))
     yield from each("RetryPolicy.run", "idempotency_key", FLAG,
                     lambda v: lambda: r.RetryPolicy().run(r.Outcome.network, "POST",
-                                                          idempotency_key=v))
+                                                          idempotency_key=v, sleep=None))
 
     # generator, herd, metrics, contention
     # a negative seed is valid: the lesson's generator takes it modulo 2**32, as JS does

@@ -71,3 +71,18 @@ def test_waits_needs_rng_for_jitter() -> None:
     with pytest.raises(ValueError, match="rng=None"):
         Backoff(jitter="full").waits(None)
     assert next(Backoff(jitter="none").waits(None)) == 200
+
+
+@pytest.mark.parametrize("jitter", ["full", "equal", "proportional", "none"])
+@pytest.mark.parametrize("factor", [3, 3.5])
+def test_no_cap_overflow_is_the_documented_error_for_any_factor(jitter: str,
+                                                                factor: float) -> None:
+    from retrylab import Outcome, RetryPolicy
+    # before: a whole factor gave a bare OverflowError (or a 309-digit wait) instead
+    policy = RetryPolicy(max_attempts=1000, backoff=Backoff(1, factor, None, jitter=jitter))
+    with pytest.raises(ValueError, match=r"^n=\d+ is out of range: without a cap, 1 \* "
+                                         rf"{factor} \*\* n overflows$"):
+        policy.run(lambda: Outcome.http(503), "GET", Mulberry32(1), lambda ms: None)
+    with pytest.raises(ValueError, match=r"without a cap"):
+        Backoff(1, factor, None).ceiling(10**9)        # refused before the power
+    assert Backoff(1, 3, None).ceiling(20) == 3**20     # exact while it is a float's

@@ -157,3 +157,24 @@ def test_a_result_that_is_not_a_bool_is_a_type_error(success: object) -> None:
         cb.record(success, 1000)  # type: ignore[arg-type]
     # before: record("failed", now) closed the breaker
     assert cb.state is State.HALF_OPEN
+
+
+# -- a call gives back only its own trial slot ---------------------------------------------
+
+
+def test_a_cancelled_call_admitted_while_closed_frees_no_trial() -> None:
+    cb = CircuitBreaker(threshold=1, cooldown=1000, half_open_max_calls=1)
+
+    def cancelled_after_the_breaker_opened() -> None:
+        cb.record(False, 150)                  # another call fails: open
+        assert cb.allow(1200)                  # the cooldown is over: B is the one trial
+        raise asyncio.CancelledError           # A, let through at 100 while closed, ends
+
+    with pytest.raises(asyncio.CancelledError):
+        cb.call(cancelled_after_the_breaker_opened, 100)
+    # before: A's release freed B's slot and a second trial went through
+    assert cb.trials_in_flight == 1 and not cb.allow(1201)
+    cb.release(100)                            # by hand, with A's time: still not B's
+    assert cb.trials_in_flight == 1 and not cb.allow(1202)
+    cb.release(1200)                           # B's own time gives B's slot back
+    assert cb.trials_in_flight == 0 and cb.allow(1203)

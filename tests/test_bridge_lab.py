@@ -100,7 +100,7 @@ def test_urllib3_retry_after_replaces_the_backoff_and_is_clamped() -> None:
     # the policy would give up (7 s > max_retry_after 3 s); urllib3 clamps and waits 3 s
     assert response.status == 200 and slept == [3, 3, 3]
     assert policy.run(lambda: Outcome.http(503, retry_after=7), "GET",
-                      Mulberry32(1)).reason == "retry_after_too_long"
+                      Mulberry32(1), sleep=None).reason == "retry_after_too_long"
 
 
 def test_urllib3_retries_a_refused_post_and_gives_up() -> None:
@@ -171,3 +171,69 @@ def test_urllib3_jitter_is_additive_and_uses_the_global_random() -> None:
     random.seed(5)
     assert got == 0.4 + random.random() * 1.0
     assert to_urllib3(RetryPolicy()).backoff_jitter == 0
+
+
+def _as_before_urllib3_2_7(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Give the installed Retry urllib3 2.0-2.6's __init__: no retry_after_max."""
+    import inspect
+
+    from urllib3.util.retry import Retry
+
+    newest = Retry.__init__
+    if "retry_after_max" not in inspect.signature(newest).parameters:
+        return                               # the floor's CI run: urllib3 is that old
+
+    def init(self: Retry, *args: object, **kwargs: object) -> None:
+        if "retry_after_max" in kwargs:
+            raise TypeError("Retry.__init__() got an unexpected keyword argument "
+                            "'retry_after_max'")
+        newest(self, *args, **kwargs)  # type: ignore[arg-type]
+        self.__dict__.pop("retry_after_max", None)
+
+    sig = inspect.signature(newest)
+    init.__signature__ = sig.replace(  # type: ignore[attr-defined]
+        parameters=[p for p in sig.parameters.values() if p.name != "retry_after_max"])
+    monkeypatch.setattr(Retry, "__init__", init)
+    monkeypatch.setattr(Retry, "retry_after_max", None, raising=False)
+
+
+@pytest.mark.parametrize("old", [False, True], ids=["installed", "urllib3<2.7"])
+def test_to_urllib3_works_and_clamps_on_every_urllib3_the_extra_allows(
+        old: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    if old:
+        _as_before_urllib3_2_7(monkeypatch)
+    # before: TypeError (retry_after_max=) for every policy with max_retry_after, both presets
+    for policy in (RetryPolicy.user_triggered(), RetryPolicy.background()):
+        retry = to_urllib3(policy)
+        assert retry.retry_after_max == policy.max_retry_after / 1000
+        assert retry.increment("GET", "/").retry_after_max == retry.retry_after_max
+    retry = to_urllib3(RetryPolicy(max_retry_after=3000))
+    assert retry.parse_retry_after("7") == 3.0 and retry.parse_retry_after("2") == 2.0
+    slept: list[float] = []
+    with LabServer(fail_first=0) as lab:
+        lab.script("GET", "/measurements", statuses=[503, 503], retry_after=7)
+        retry = to_urllib3(RetryPolicy(max_attempts=4, max_retry_after=3000),
+                           sleeper=slept.append)
+        with urllib3.PoolManager(retries=retry) as pool:
+            assert pool.request("GET", lab.url + "/measurements").status == 200
+    assert slept == [3, 3]
+
+
+def test_policy_retry_honours_urllib3s_arguments_given_without_a_policy() -> None:
+    # before: the default production_rule decided and the explicit arguments were ignored
+    assert PolicyRetry(status_forcelist=[418]).is_retry("GET", 418)
+    assert not PolicyRetry(status_forcelist=[418]).is_retry("GET", 503)
+    anything = PolicyRetry(status_forcelist=[500], allowed_methods=None)
+    assert anything.is_retry("POST", 500) and anything.decide_with == "urllib3"
+    only_post = PolicyRetry(status_forcelist=[500], allowed_methods=["POST"])
+    assert only_post.is_retry("POST", 500) and not only_post.is_retry("GET", 500)
+    assert only_post.increment("POST", "/").decide_with == "urllib3"   # kept through new()
+    # none given: the safe default (production_rule: no keyless POST after a 500)
+    default = PolicyRetry()
+    assert default.decide_with == "policy" and not default.is_retry("POST", 500)
+    assert default.is_retry("GET", 503)
+    with pytest.raises(ValueError, match=r"allowed_methods=None is out of range: with "
+                                         r"policy=\.\.\., the policy's rule decides"):
+        PolicyRetry(policy=RetryPolicy(), allowed_methods=None)
+    with pytest.raises(ValueError, match=r"decide_with='rule' is out of range"):
+        PolicyRetry(decide_with="rule")  # type: ignore[arg-type]

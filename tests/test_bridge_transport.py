@@ -220,3 +220,41 @@ def test_a_refused_post_over_real_sockets() -> None:
         with httpx.Client(transport=t) as c, pytest.raises(httpx.ConnectError):
             c.post(url, json={"value": -4.2})
         assert len(slept) == attempts - 1  # never sent: the production rule retries a POST
+
+
+def test_threads_sharing_a_client_make_one_inner_transport(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+    import time
+
+    made: list[Inner] = []
+
+    class Inner(httpx.BaseTransport):
+        """Stands for httpx.HTTPTransport: slow to make, so racing threads overlap."""
+
+        def __init__(self) -> None:
+            time.sleep(0.05)            # widens the race; asserts nothing about time
+            self.closed = False
+            made.append(self)
+
+        def handle_request(self, request: httpx.Request) -> httpx.Response:
+            return httpx.Response(200, content=b"{}")
+
+        def close(self) -> None:
+            self.closed = True
+
+    monkeypatch.setattr(httpx, "HTTPTransport", Inner)
+    shared = httpx.Client(transport=RetryTransport(FIXED, Mulberry32(1), sleep=lambda ms: None))
+    start = threading.Barrier(16)
+
+    def first_request() -> None:
+        start.wait()
+        shared.get("http://lab.invalid/measurements")
+    threads = [threading.Thread(target=first_request) for _ in range(16)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    shared.close()
+    # before: each racing thread made (and kept) its own; only the last one was closed
+    assert len(made) == 1 and made[0].closed

@@ -71,7 +71,7 @@ def test_grpc_throttle_shared_by_retry_policy_runs() -> None:
     """One throttle behind ten requests to a dead service: the first retries, the rest don't."""
     throttle = GrpcRetryThrottle(10, 0.1)
     policy = RetryPolicy(max_attempts=4, backoff=Backoff(200, 2, 5000))
-    results = [policy.run(lambda: Outcome.http(503), "GET", retry_budget=throttle)
+    results = [policy.run(lambda: Outcome.http(503), "GET", retry_budget=throttle, sleep=None)
                for _ in range(5)]
     assert [r.attempts for r in results] == [4, 1, 1, 1, 1]
     assert [r.reason for r in results] == [StopReason.MAX_ATTEMPTS] + [
@@ -120,8 +120,8 @@ def test_sre_per_request_limit_of_three_attempts() -> None:
     budget = SreRetryBudget()
     ok = RetryPolicy(max_attempts=10, backoff=Backoff(200, 2, 5000))
     for _ in range(100):                   # a healthy history: 100 requests, no retries
-        ok.run(lambda: Outcome.success(), "GET", retry_budget=budget)
-    r = ok.run(lambda: Outcome.http(503), "GET", retry_budget=budget)
+        ok.run(lambda: Outcome.success(), "GET", retry_budget=budget, sleep=None)
+    r = ok.run(lambda: Outcome.http(503), "GET", retry_budget=budget, sleep=None)
     assert r.attempts == 3 and r.reason is StopReason.RETRY_BUDGET
     assert (budget.requests, budget.retries, budget.successes) == (103, 2, 100)
 
@@ -129,7 +129,7 @@ def test_sre_per_request_limit_of_three_attempts() -> None:
 def test_sre_stops_a_storm_at_the_ratio() -> None:
     budget = SreRetryBudget()
     policy = RetryPolicy(max_attempts=3, backoff=Backoff(200, 2, 5000))
-    results = [policy.run(lambda: Outcome.http(503), "GET", retry_budget=budget)
+    results = [policy.run(lambda: Outcome.http(503), "GET", retry_budget=budget, sleep=None)
                for _ in range(100)]
     # Without the budget: 300 requests. With it, request k (1-based) may retry once
     # while retries / (k + retries) < 10%, i.e. 9 * retries < k: at k = 1, 10, ..., 100.

@@ -125,3 +125,24 @@ def test_every_entry_stands_apart(lang: str) -> None:
     glued = re.findall(r'\nmsgstr [^\n]*(?:\n"[^\n]*)*\n(?:msgid|msgctxt)[^\n]*', text)
     assert glued == [], f"entries not separated by a blank line in the {lang} catalogue: " \
         f"{[g.strip().splitlines()[-1] for g in glued]}"
+
+
+def test_update_appends_new_messages_and_leaves_every_entry_as_it_is(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`catalog.py update` changes only what changed: a new message is appended, untranslated,
+    and every other byte (translators' comments, order, wrapping) stays."""
+    po = catalog_tool.po_path("tr")
+    copy = tmp_path / "tr" / "LC_MESSAGES" / po.name
+    copy.parent.mkdir(parents=True)
+    copy.write_bytes(po.read_bytes())
+    monkeypatch.setattr(catalog_tool, "LOCALE", tmp_path)
+    source = tmp_path / "src"
+    source.mkdir()
+    (source / "new.py").write_text('from retrylab.i18n import _\n_("a message no one has seen")\n')
+    monkeypatch.setattr(catalog_tool, "SOURCES", (*catalog_tool.SOURCES, source))
+    monkeypatch.setattr(catalog_tool, "ROOT", Path("/"))   # where locations are counted from
+    before = copy.read_bytes()
+    added, _unused = catalog_tool.update("tr")
+    after = copy.read_bytes()
+    assert added == 1 and after.startswith(before.rstrip(b"\n") + b"\n")
+    assert after[len(before):].strip().endswith(b'msgid "a message no one has seen"\nmsgstr ""')

@@ -417,29 +417,3 @@ def test_run_all_and_save_then_an_update_keeps_the_work_and_brings_the_new(
         c.get("outputs") for c in mine.cells if c.cell_type == "code"], "outputs were lost"
     assert "An upstream correction." in after.cells[fix].source, "the update did not come"
     assert (home / "notebooks" / "03_new.ipynb").exists(), "the new notebook did not come"
-
-
-def test_the_hub_builds_one_font_cache_for_the_whole_room(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A fresh home has no Matplotlib font cache: the hub builds one before any server
-    starts and every student's server is pointed at it, so no first kernel rebuilds it."""
-    from traitlets.config.loader import PyFileConfigLoader
-
-    state = tmp_path / "state"
-    monkeypatch.setenv("RETRYLAB_HUB_PASSWORD", "a-workshop-password")
-    monkeypatch.setenv("RETRYLAB_HUB_STATE", str(state))
-    proxy = tmp_path / "bin" / "configurable-http-proxy"  # found when npm ci has not run
-    proxy.parent.mkdir()
-    proxy.write_text("#!/bin/sh\n")
-    proxy.chmod(0o755)
-    monkeypatch.setenv("PATH", f"{proxy.parent}{os.pathsep}{os.environ['PATH']}")
-    config = PyFileConfigLoader("jupyterhub_config.py", path=str(ROOT / "classroom")).load_config()
-    env = config.Spawner.environment
-    mpl = Path(env["MPLCONFIGDIR"])
-    assert mpl.parent == state and list(mpl.glob("fontlist-*.json"))
-    home = tmp_path / "a-student"
-    home.mkdir()
-    subprocess.run([sys.executable, "-c", "import matplotlib.font_manager as f;"
-                    "f.findfont('DejaVu Sans')"], check=True, timeout=120,
-                   env={**os.environ, **env, "HOME": str(home)})
-    assert not list(home.rglob("fontlist-*.json"))  # read the room's, built none of its own

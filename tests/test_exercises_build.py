@@ -11,8 +11,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from retrylab import CircuitBreaker, Outcome, RetryPolicy, js_round, should_retry
-from retrylab.exercises import Feedback, _build_harness
+from retrylab import Backoff, CircuitBreaker, Outcome, RetryPolicy, js_round, should_retry
+from retrylab.exercises import Feedback, stop
 from retrylab.exercises.build import (
     check_breaker,
     check_decorrelated,
@@ -20,11 +20,12 @@ from retrylab.exercises.build import (
     check_retry_loop,
     check_should_retry,
 )
+from retrylab.exercises.build import harness as _build_harness
 
 #: A runaway answer stopped by the call's time limit (0.5 s here) ends well before the
 #: whole check's limit (60 s) would have stopped it: a bound far from both, so a loaded
 #: machine does not fail it (not a speed target; the benchmarks hold those).
-STOPPED_BY_THE_CALL_LIMIT = _build_harness.CHECK_LIMIT / 2
+STOPPED_BY_THE_CALL_LIMIT = stop.CHECK_LIMIT / 2
 
 
 @pytest.fixture
@@ -222,7 +223,6 @@ def rule(o: Outcome, method: str, key: bool) -> bool:
 
 def test_should_retry_correct() -> None:
     assert check_should_retry(rule).correct
-    assert check_should_retry(should_retry).correct
     assert check_should_retry(lambda o, m, k: np.bool_(rule(o, m, k))).correct
 
 
@@ -277,9 +277,9 @@ def test_should_retry_asks_every_status_and_method() -> None:
     def spy(o: Outcome, method: str, key: bool) -> bool:
         if o.kind == "http" and o.status is not None:
             asked.add((o.status, method))
-        return should_retry(o, method, key)
+        return rule(o, method, key)
     # the check runs in a child process: collect in the same process with the bare battery
-    from retrylab.exercises import build
+    from retrylab.exercises.build import rule as build
     lesson, unseen = build._rule_cases()
     for _where, o, m, k in lesson:
         spy(o, m, k)
@@ -368,7 +368,10 @@ def rule_but(kind: str, method: str | None = None, status: int | None = None,
 
 
 def policy_loop(send: Any, method: str, max_attempts: int, sleep: Any, rng: Any) -> Any:
-    return RetryPolicy(max_attempts=max_attempts).run(send, method, rng, sleep)
+    """The student's own loop, returning a result object as RetryPolicy.run does."""
+    from types import SimpleNamespace
+    attempts, outcome, waits = make_loop()(send, method, max_attempts, sleep, rng)
+    return SimpleNamespace(attempts=attempts, outcome=outcome, waits=tuple(waits))
 
 
 def test_retry_loop_correct_and_alternatives() -> None:
@@ -588,7 +591,36 @@ def breaker(**flags: Any) -> type[Breaker]:
 def test_breaker_correct_and_alternatives() -> None:
     fb = check_breaker(Breaker)
     assert fb.correct and "nine rows" in fb.message
-    assert check_breaker(CircuitBreaker).correct
+
+
+# == a "write it yourself" answer that calls the library's own is named as such ==========
+
+
+def test_answers_that_call_the_library_are_named() -> None:
+    """Before, each of these passed as Correct: the checker compared the library with
+    itself (review: "a 'write it yourself' cell that calls Backoff.next_wait passes")."""
+    full = Backoff(200, 2, 5000, jitter="full")
+    deco = Backoff(200, 2, 5000, jitter="decorrelated")
+    named = [
+        (check_should_retry(should_retry), "should_retry"),
+        (check_full_jitter(lambda n, r: full.next_wait(n, r)), "Backoff"),
+        (check_decorrelated(lambda prev, r: deco.next_wait(0, r, prev)), "Backoff"),
+        (check_retry_loop(lambda send, m, n, sleep, rng:
+                          RetryPolicy(max_attempts=n).run(send, m, rng, sleep)), "RetryPolicy"),
+        (check_breaker(CircuitBreaker), "CircuitBreaker"),
+    ]
+    for fb, name in named:
+        fails_with(fb, f"calls retrylab's {name}", "write it yourself")
+
+
+def test_a_delegation_hidden_from_the_code_is_caught_at_run_time() -> None:
+    """The entry point reached through a name the code does not show: the tripwire."""
+    import importlib
+
+    def hidden(n: int, r: float) -> int:
+        cls = getattr(importlib.import_module("retrylab.core.backoff"), "Back" + "off")
+        return int(cls(200, 2, 5000, jitter="full").next_wait(n, r))
+    fails_with(check_full_jitter(hidden), "calls retrylab's Backoff.next_wait")
 
 
 class Scaffold:

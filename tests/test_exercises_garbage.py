@@ -26,7 +26,8 @@ GARBAGE: list[Any] = [None, ..., "x", "", True, False, float("nan"), float("inf"
                       np.float64(-7.5), np.bool_(True), np.array([[1, 2]]), (1,), (1, 2, 3),
                       [None, None], ["x", 1], {"a": 1}, object(), itertools.count(),
                       b"AB", complex(1, 2)]
-OWN = ["ex00", "ex01", "ex02", "ex03", "ex04", "build", "build_loop", "build_breaker"]
+OWN = ["ex00", "ex01", "ex02", "ex03", "ex04", "build.waits", "build.rule", "build.loop",
+       "build.breaker"]
 OTHERS = ["ex05", "ex06", "ex07"]
 # the forkserver's children start with these imported, not each on its own
 multiprocessing.set_forkserver_preload(["numpy", "retrylab.exercises"])
@@ -76,7 +77,7 @@ def test_garbage_gets_feedback(name: str, fn: Callable[..., Any]) -> None:
 def test_every_own_checker_is_covered() -> None:
     names = {n for n, _ in checkers(OWN)}
     assert {"ex00.check_three_failures", "ex04.check_threshold_two",
-            "build_breaker.check_breaker", "build.check_full_jitter"} <= names
+            "build.breaker.check_breaker", "build.waits.check_full_jitter"} <= names
     assert len(names) >= 20
 
 

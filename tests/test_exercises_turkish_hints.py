@@ -20,7 +20,10 @@ from _tools import load_tool
 
 from retrylab import Backoff, CircuitBreaker, RetryPolicy, js_round
 from retrylab.core.outcome import Outcome, should_retry
-from retrylab.exercises import build, build_breaker, build_loop, ex01, ex02, ex03, ex04
+from retrylab.exercises import build, ex01, ex02, ex03, ex04
+from retrylab.exercises.build import breaker as build_breaker
+from retrylab.exercises.build import loop as build_loop
+from retrylab.exercises.build import rule as build_rule
 from retrylab.i18n import _, current, pgettext, set_language
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 english_words = load_tool("english_words").english_words
 
 #: The modules converted for issue 23 (part 1).
-FILES = ("build.py", "build_loop.py", "build_breaker.py", "_build_harness.py",
+FILES = ("waits.py", "rule.py", "loop.py", "breaker.py", "harness.py",
          "ex01.py", "ex02.py", "ex03.py", "ex04.py")
 
 
@@ -124,7 +127,7 @@ def test_new_hints_sample_reads_turkish(turkish: None) -> None:
     """A few of issue 22's hints, word for word."""
     assert "tekillik anahtarı ters okunmuş" in ex01.check_retried_cases("ACEG").message
     assert "1 - 0,7 x 0,7" in ex01.check_expected_duplicates(510).message
-    assert "dersin 5 sn'lik tavanıyla" in ex02.check_ceilings(
+    assert "dersin 5 s'lik tavanıyla" in ex02.check_ceilings(
         [300, 900, 2700, 5000, 5000]).message
     assert "n = 3'tür" in ex02.check_herd_attempt4(4).message
     assert "ikisinin küçüğünü" in ex03.check_waits([184, 2000, 70, 500]).message
@@ -226,15 +229,15 @@ def test_should_retry_hints_in_turkish(turkish: None, fn: Any) -> None:
 
 
 def test_every_rule_hint_and_lesson_sentence_in_turkish(turkish: None) -> None:
-    lesson, unseen = build._rule_cases()
+    lesson, unseen = build_rule._rule_cases()
     for where, o, m, key in lesson:
-        _no_english(where.sentence(f"should_retry({build._show(o)}, {m!r}, {key})",
+        _no_english(where.sentence(f"should_retry({build_rule._show(o)}, {m!r}, {key})",
                                    False, True))
         for want in (False, True):
-            _no_english(build._rule_hint(o, m, key, want))
+            _no_english(build_rule._rule_hint(o, m, key, want))
     for o, m, key in unseen[::7]:
         for want in (False, True):
-            _no_english(build._rule_hint(o, m, key, want))
+            _no_english(build_rule._rule_hint(o, m, key, want))
 
 
 def _loop(policy: Callable[[int], RetryPolicy]) -> Callable[..., Any]:

@@ -54,7 +54,7 @@ def test_a_duplicated_retry_after_stops_a_policy_that_will_not_wait_that_long() 
 
     outcome = response_outcome(503, "3600, 3600", b"{}")
     assert outcome.retry_after == 3600.0 and not outcome.detail
-    r = RetryPolicy(max_retry_after=60_000).run(lambda: outcome, "GET", Mulberry32(1))
+    r = RetryPolicy(max_retry_after=60_000).run(lambda: outcome, "GET", Mulberry32(1), sleep=None)
     assert (r.attempts, r.reason.value) == (1, "retry_after_too_long")
 
 

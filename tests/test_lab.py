@@ -198,12 +198,13 @@ def test_bad_json_fault_is_a_body_error(lab: LabServer) -> None:
 
 
 def test_slow_fault_times_the_client_out(lab: LabServer) -> None:
-    lab.script("GET", "/measurements", faults=["slow"], slow=0.5)
+    lab.script("GET", "/measurements", faults=["slow"], slow=10)
     t0 = time.perf_counter()
     out = http_send(lab.url + "/measurements", timeout=0.1)
     took = time.perf_counter() - t0
     assert out.kind == "network" and out.detail.startswith("timed out after 0.1 s")
-    assert 0.09 < took < 0.4
+    # the client's 0.1 s, not the server's 10 s (a margin for a loaded machine)
+    assert 0.09 < took < 5
 
 
 def test_fault_rate_is_reproducible_from_the_seed() -> None:
@@ -413,7 +414,7 @@ def test_close_is_prompt_with_open_and_busy_connections() -> None:
     took = time.perf_counter() - t0
     waiting.join(timeout=2)
     conn.close()
-    assert took < 0.3, f"close took {took:.3f} s"
+    assert took < 10, f"close took {took:.3f} s, not at once (the request holds 30 s)"
     assert not waiting.is_alive()
     # the handler writes the request's row as it wakes, just after close() returns
     wait_until(lambda: lab.in_flight == 0, what="the closed request's handler ending")
@@ -430,13 +431,10 @@ def test_a_server_left_open_is_closed_when_python_exits() -> None:
             "from retrylab.lab.server import LabServer\n"
             "lab = LabServer()\n"
             "print(lab.port, flush=True)\n")
-    t0 = time.perf_counter()
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=30)
-    took = time.perf_counter() - t0
     port, last = done.stdout.split("\n")[:2]
     assert done.returncode == 0 and done.stderr == ""
     assert last == "closed at exit: True"
     out = http_send(f"http://127.0.0.1:{int(port)}/report", timeout=0.5)
     assert out.kind == "network"
-    assert took < 10

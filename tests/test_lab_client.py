@@ -352,3 +352,16 @@ def test_proxy_settings_in_the_environment_are_ignored(lab: LabServer, monkeypat
         monkeypatch.setenv(name, f"http://127.0.0.1:{free_port()}")
     sync, async_ = both_clients(lab.url + "/report")
     assert sync.status == async_.status == 429
+
+
+def test_a_connection_keeps_the_path_of_its_base_url() -> None:
+    ok = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\n[]"
+    with CannedServer(ok, connections=2) as canned:
+        for base in (canned.url + "/api", canned.url + "/api/"):
+            with Connection(base) as conn:
+                assert conn.request("GET", "/measurements") == Outcome.success([])
+    # before: both went to /measurements, the base's /api dropped
+    assert [r.split(b"\r\n")[0] for r in canned.received] == [
+        b"GET /api/measurements HTTP/1.1"] * 2
+    with pytest.raises(ValueError, match=r"base_url='http://h/api\?x=1' is out of range"):
+        Connection("http://h/api?x=1")

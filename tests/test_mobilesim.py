@@ -133,7 +133,7 @@ def test_captured_log_collects_and_restores() -> None:
     before = (logger.level, logger.propagate, list(logger.handlers))
     answers = iter([Outcome.http(503), Outcome.success()])
     with captured_log() as lines:
-        RetryPolicy().run(lambda: next(answers), rng=Mulberry32(1))
+        RetryPolicy().run(lambda: next(answers), rng=Mulberry32(1), sleep=None)
     assert lines[0].startswith("DEBUG GET attempt 1: http/503; retrying in")
     assert lines[1] == "INFO GET stopped after 2 attempt(s): success on attempt 2"
     assert (logger.level, logger.propagate, list(logger.handlers)) == before

@@ -1,19 +1,14 @@
 """The nbgrader course (classroom/nbgrader): built from the sources, and graded by nbgrader.
 
-The round trip runs nbgrader itself in a temporary course directory:
-``generate_assignment`` (the release holds no solution and its answer cells are
-the student edition's scaffolds), then ``autograde`` of the instructor's source
-(every autograded point), of the untouched release (none) and of a submission
-with one wrong function (less than full). Autograding executes a notebook in a
-fresh kernel, so the round trip grades notebook 02 only (every kind of cell: two
-functions to build, closed questions, an open one); the build and the release
-are checked for every notebook.
+Here nbgrader's ``generate_assignment`` runs in a temporary course directory: the
+release holds no solution and no hidden test, its answer cells are the student
+edition's scaffolds and its checker-import cells are locked. Grading itself (in the
+sandbox, with cheats) is tests/test_grading.py.
 """
 
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -21,6 +16,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from _course import copy_config
 from _tools import load_tool
 
 nbgrader = pytest.importorskip("nbgrader", reason="nbgrader is in the classroom and test extras")
@@ -33,7 +29,6 @@ builder = load_tool("build_notebooks")
 
 GRADED = [s for s in SOURCES if builder.has_exercises(builder.parse(s.read_text()))]
 GRADED_IDS = [s.stem for s in GRADED]
-ROUND_TRIP = "02_computing_the_wait"
 
 
 def cells(nb: nbformat.NotebookNode) -> list[tuple[str, str, object]]:
@@ -72,7 +67,7 @@ def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
 def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A temporary course: the repository's config, every notebook released."""
     root = tmp_path_factory.mktemp("course")
-    shutil.copy(COURSE / "nbgrader_config.py", root)
+    copy_config(COURSE, root)
     shutil.copytree(builder.NBGRADER.out, root / "source" / builder.NBGRADER_ASSIGNMENT)
     _run(["generate_assignment", builder.NBGRADER_ASSIGNMENT, "--force"], root)
     return root
@@ -111,44 +106,29 @@ def test_release_shows_no_solution_and_matches_the_student_scaffolds(
     assert tests and all(m["locked"] and m["points"] > 0 for m in tests)
 
 
-def _scores(course: Path, student: str) -> dict[str, tuple[float, float]]:
-    """grade_id -> (score, max score) of the student's notebook ROUND_TRIP."""
-    from nbgrader.api import Gradebook
+def test_release_hides_the_hidden_tests_and_locks_the_checker_imports(course: Path) -> None:
+    for src in GRADED:
+        source = nbformat.read(builder.NBGRADER.path(src.stem), as_version=4)
+        release = _release(course, src.stem)
+        tests = [c for c in source.cells if c.metadata.get("nbgrader", {}).get("grade")
+                 and c.cell_type == "code"]
+        assert tests and all("### BEGIN HIDDEN TESTS" in c.source for c in tests)
+        text = "\n".join(c.source for c in release.cells)
+        assert "HIDDEN TESTS" not in text and "EXPECTED" not in text
+        imports = [c for c in release.cells if c.cell_type == "code"
+                   and builder.CHECKER_IMPORT.search(c.source)
+                   and not c.metadata.get("nbgrader", {}).get("solution")]
+        # (09 imports each checker in its answer cell: nothing to lock there)
+        assert imports or src.stem.startswith("09"), src.stem
+        assert all(c.metadata["nbgrader"]["locked"] for c in imports), src.stem
 
-    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
-        nb = gb.find_submission_notebook(ROUND_TRIP, builder.NBGRADER_ASSIGNMENT, student)
-        return {g.name: (g.score, g.max_score) for g in nb.grades}
 
-
-def _submit(course: Path, student: str, nb: nbformat.NotebookNode) -> None:
-    folder = course / "submitted" / student / builder.NBGRADER_ASSIGNMENT
-    folder.mkdir(parents=True, exist_ok=True)
-    nbformat.write(nb, folder / f"{ROUND_TRIP}.ipynb")
-
-
-def test_autograde_round_trip(course: Path) -> None:
-    solved = nbformat.read(builder.NBGRADER.path(ROUND_TRIP), as_version=4)
-    untouched = _release(course, ROUND_TRIP)
-    wrong = nbformat.read(builder.NBGRADER.path(ROUND_TRIP), as_version=4)
-    answer = next(c for c in wrong.cells
-                  if c.metadata.get("nbgrader", {}).get("grade_id") == "answer_check_full_jitter")
-    answer.source = re.sub(r"(### BEGIN SOLUTION\n).*?(\n### END SOLUTION)",
-                           r"\1    return round(r * 200 * 2 ** n)\2", answer.source, flags=re.S)
-    for student, nb in (("teacher", solved), ("untouched", untouched), ("wrong", wrong)):
-        _submit(course, student, nb)
-    # the release must be in the course's database for autograde to find the assignment
-    _run(["db", "assignment", "add", builder.NBGRADER_ASSIGNMENT], course)
-    _run(["autograde", builder.NBGRADER_ASSIGNMENT, "--create", "--notebook", ROUND_TRIP],
-         course)
-
-    def auto(scores: dict[str, tuple[float, float]]) -> tuple[float, float]:
-        tests = [v for k, v in scores.items() if k.startswith("test_")]
-        return sum(s for s, _ in tests), sum(m for _, m in tests)
-
-    got, full = auto(_scores(course, "teacher"))
-    assert full >= 8 and got == full, _scores(course, "teacher")
-    got, _ = auto(_scores(course, "untouched"))
-    assert got == 0, _scores(course, "untouched")
-    scores = _scores(course, "wrong")
-    got, _ = auto(scores)
-    assert 0 < got < full and scores["test_check_full_jitter"][0] == 0, scores
+def test_every_graded_exercise_has_its_expected_value() -> None:
+    expected = load_tool("hidden_tests").expected_values()
+    for src in GRADED:
+        for cell in builder.make_notebook(src.stem, builder.NBGRADER).cells:
+            grade_id = cell.metadata.get("nbgrader", {}).get("grade_id", "")
+            if grade_id.startswith("test_"):
+                check = grade_id.removeprefix("test_")
+                kind = load_tool("hidden_tests").probe(check).kind
+                assert kind == "checker" or check in expected, check

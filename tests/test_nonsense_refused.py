@@ -106,7 +106,7 @@ def test_an_idempotency_key_given_as_text_is_refused(fn: object) -> None:
 def test_policy_run_refuses_an_idempotency_key_given_as_text() -> None:
     with pytest.raises(TypeError, match=r"idempotency_key='False'"):
         RetryPolicy().run(Outcome.network, "POST",
-                          idempotency_key="False")  # type: ignore[arg-type]
+                          idempotency_key="False", sleep=None)  # type: ignore[arg-type]
 
 
 def test_token_bucket_refuses_a_negative_amount() -> None:

@@ -100,7 +100,7 @@ def test_every_reason_is_one_sentence_naming_a_source() -> None:
 def test_in_a_policy_a_keyless_post_stops_at_the_first_500() -> None:
     answers = iter([Outcome.http(500), Outcome.success()])
     r = RetryPolicy(rule=production_rule).run(lambda: next(answers), "POST",
-                                              Mulberry32(20260114))
+                                              Mulberry32(20260114), sleep=None)
     assert (r.attempts, r.reason) == (1, "not_retryable")
 
 

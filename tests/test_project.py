@@ -116,3 +116,12 @@ def test_no_absolute_path_of_one_machine() -> None:
     found = subprocess.run(["git", "grep", "-n", "-I", "-E", r"/wor[k]/|/roo[t]/|/hom[e]/[a-z]"],
                            cwd=ROOT, capture_output=True, text=True).stdout
     assert found == "", found
+
+
+def test_contributings_package_map_is_todays() -> None:
+    """CONTRIBUTING.md's map names every module with its docstring's first sentence."""
+    import subprocess
+
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "package_map.py"), "--check"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout

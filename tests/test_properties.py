@@ -75,7 +75,7 @@ def test_post_without_key_never_retried_after_network_error(
     assert not should_retry(Outcome.network(), method)
     answers = iter([*script, *[Outcome.http(503)] * 10])
     r = RetryPolicy(max_attempts=max_attempts).run(lambda: next(answers), method,
-                                                   Mulberry32(1))
+                                                   Mulberry32(1), sleep=None)
     for a in r.history[:-1]:
         assert a.outcome.kind != "network"
     assert 1 <= r.attempts <= max_attempts

@@ -70,6 +70,6 @@ def test_max_retry_after_sees_the_clamped_value() -> None:
     ends = []
     for text in ("31536000", "31536001"):
         answer = Outcome.http(503, retry_after=parse_retry_after(text))
-        r = policy.run(lambda a=answer: a, "GET", Mulberry32(20260114))  # type: ignore[misc]
+        r = policy.run(lambda a=answer: a, "GET", Mulberry32(20260114), sleep=None)  # type: ignore[misc]
         ends.append((r.reason, r.attempts, r.waits))
     assert ends[0] == ends[1] == (StopReason.RETRY_AFTER_TOO_LONG, 1, ())

@@ -56,6 +56,16 @@ def test_a_turkish_notebook_prints_no_english_prose(path: Path) -> None:
     _within_budget(str(path.relative_to(ROOT / "notebooks")), english.notebook_words(path))
 
 
+@pytest.mark.parametrize("path", TURKISH, ids=lambda p: str(p.relative_to(ROOT / "notebooks")))
+def test_a_turkish_notebook_writes_numbers_the_turkish_way(path: Path) -> None:
+    """No ``6.62``, ``(0.29x)`` or ``100%`` in what a Turkish page shows after Run All
+    (tables, printed lines, readouts, hints); a printed Python value is code. The
+    budget (``numbers ...`` keys) holds what other layers still format the English
+    way: the lab client's timeout (01) and the checkers' ratios (06, 07)."""
+    key = "numbers " + str(path.relative_to(ROOT / "notebooks"))
+    _within_budget(key, english.notebook_numbers(path))
+
+
 def test_every_explorer_speaks_turkish() -> None:
     _within_budget("explorers (readouts and messages)", english.explorer_words("tr"))
 

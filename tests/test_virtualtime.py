@@ -79,3 +79,75 @@ def test_the_loop_is_an_ordinary_selector_loop() -> None:
         assert loop.time() == 3600.0
     finally:
         loop.close()
+
+
+# -- timers of any distance; threads refused with the reason ---------------------------
+
+
+def _in_child(code: str) -> str:
+    """Run ``code`` in a fresh interpreter; a loop that spins for ever is killed, not awaited.
+
+    Before the fix the loops below never returned (100% CPU), so the test runs them
+    where a hang becomes a failure instead of a stuck suite.
+    """
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = str(Path(__file__).resolve().parents[1])
+    try:
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              timeout=120, cwd=root, env={**__import__("os").environ,
+                                                          "PYTHONPATH": root})
+    except subprocess.TimeoutExpired:
+        pytest.fail("the virtual loop never returned (it spins on a far timer)")
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def test_timers_of_any_distance_fire() -> None:
+    # before: a timer past ~2**24 s (194 days) was landed on and never fired
+    out = _in_child(
+        "import asyncio\n"
+        "from retrylab.lab.virtualtime import run_virtual, now_ms, sleep_ms\n"
+        "async def go():\n"
+        "    seen = []\n"
+        "    await asyncio.sleep(20_000_000); seen.append(now_ms())\n"
+        "    await sleep_ms(1e11); seen.append(now_ms())\n"
+        "    await asyncio.sleep(1e-10); await sleep_ms(1); seen.append(now_ms())\n"
+        "    return seen\n"
+        "print(run_virtual(go()))\n")
+    assert out == "[20000000000, 120000000000, 120000000001]"
+
+
+def test_a_policy_obeys_a_one_year_retry_after_in_virtual_time() -> None:
+    # the package's own clamp (MAX_RETRY_AFTER_S) and A1's Kotlin loop with no cap
+    out = _in_child(
+        "from retrylab import Mulberry32, Outcome, RetryPolicy\n"
+        "from retrylab.core.outcome import MAX_RETRY_AFTER_S\n"
+        "from retrylab.lab.virtualtime import run_virtual, now_ms, sleep_ms\n"
+        "from retrylab.lessons.mobile_code import kotlin_run\n"
+        "answers = iter([Outcome.http(503, retry_after=MAX_RETRY_AFTER_S), Outcome.success()])\n"
+        "async def send():\n"
+        "    return next(answers)\n"
+        "async def go():\n"
+        "    r = await RetryPolicy().run_async(send, 'GET', Mulberry32(1), sleep=sleep_ms)\n"
+        "    return r.attempts, now_ms()\n"
+        "print(run_virtual(go()))\n"
+        "print(kotlin_run([Outcome.http(503)], max_retries=26).requests)\n")
+    assert out.splitlines() == ["(2, 31536000000)", "27"]
+
+
+def test_threads_are_refused_with_the_reason() -> None:
+    import time
+
+    async def in_a_thread() -> None:
+        await asyncio.to_thread(time.sleep, 0.01)
+    # before: "nothing is scheduled ... would wait forever", naming no thread
+    with pytest.raises(RuntimeError, match=r"cannot wait for a thread: asyncio.to_thread"):
+        run_virtual(in_a_thread())
+
+    async def in_an_executor() -> int:
+        return await asyncio.get_running_loop().run_in_executor(None, int, "7")
+    with pytest.raises(RuntimeError, match=r"run_in_executor run their work in real time"):
+        run_virtual(in_an_executor())

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import json
 import os
 import re
 import sys
@@ -59,6 +60,9 @@ from pathlib import Path
 import jupytext
 import nbformat
 from nbclient import NotebookClient
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import hidden_tests  # (tools/ is not a package: its folder is put on the path)
 
 ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "notebooks" / "src"
@@ -259,8 +263,8 @@ CODE_STUB = ""
 
 
 def _nbgrader(cell: nbformat.NotebookNode, grade_id: str, *, solution: bool, grade: bool,
-              points: int = 0) -> None:
-    meta = {"grade": grade, "grade_id": grade_id, "locked": grade and not solution,
+              points: int = 0, locked: bool = False) -> None:
+    meta = {"grade": grade, "grade_id": grade_id, "locked": locked or (grade and not solution),
             "schema_version": NBGRADER_SCHEMA, "solution": solution, "task": False}
     if grade:
         meta["points"] = points
@@ -327,13 +331,21 @@ def _is_open(cells: list[nbformat.NotebookNode]) -> bool:
     return False
 
 
+#: A cell that imports the checkers: read-only in the release, restored by nbgrader's
+#: checksum if a submission changes it.
+CHECKER_IMPORT = re.compile(r"^from retrylab\.exercises[.\w]* import", re.M)
+
+
 def nbgrader_notebook(full: nbformat.NotebookNode, stem: str) -> nbformat.NotebookNode:
     """The nbgrader course source of one notebook (English), from :func:`parse`'s cells.
 
     - a checked exercise (a scaffold and its solution): an autograded answer cell
       (:func:`answer_source`) and, after it, a locked test cell worth points (2 for
       a function or class to build, 1 for a closed question) that shows the
-      checker's verdict and raises AssertionError unless it is "Correct";
+      checker's verdict (for the student) and then runs the exercise's hidden test
+      (tools/hidden_tests.py): it prints the answer's plain values, which the grader
+      judges against classroom/nbgrader/expected.json (hidden_results.py);
+    - a cell that imports the checkers: locked (read-only, checksummed);
     - an open exercise's discussion (a solution markdown cell after an exercise
       marked "open"): a manually graded answer cell (1 point), which the release
       replaces by nbgrader's "YOUR ANSWER HERE";
@@ -368,7 +380,8 @@ def nbgrader_notebook(full: nbformat.NotebookNode, stem: str) -> nbformat.Notebo
             test = nbformat.v4.new_code_cell(
                 f"feedback = {check}\n"
                 "display(feedback)\n"
-                'assert feedback, "not correct yet: see the message above"')
+                'assert feedback, "not correct yet: see the message above"\n'
+                + hidden_tests.hidden_test(check))
             test["id"] = cell["id"]
             _nbgrader(test, f"test_{name}", solution=False, grade=True,
                       points=2 if built else 1)
@@ -388,9 +401,45 @@ def nbgrader_notebook(full: nbformat.NotebookNode, stem: str) -> nbformat.Notebo
         cell = nbformat.from_dict(dict(cell))
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
+            if CHECKER_IMPORT.search(cell.source):
+                _nbgrader(cell, f"checkers_{cell['id']}", solution=False, grade=False,
+                          locked=True)
         cells.append(cell)
     nb.cells = cells
     return nb
+
+
+def _seconds(cell: nbformat.NotebookNode) -> float:
+    """How long a cell took in an nbclient run (its execution timestamps), 0 if not run."""
+    from datetime import datetime
+    times = cell.get("metadata", {}).get("execution", {})
+    start, end = times.get("iopub.execute_input"), times.get("shell.execute_reply")
+    if not (start and end):
+        return 0.0
+    parsed = [datetime.fromisoformat(t.replace("Z", "+00:00")) for t in (start, end)]
+    return (parsed[1] - parsed[0]).total_seconds()
+
+
+def record_expected(stems: list[str]) -> dict[str, object]:
+    """Run the course source of ``stems`` (the solutions) and collect the plain values
+    each hidden test prints; merged into :data:`hidden_tests.EXPECTED_FILE`. Returns the
+    values found."""
+    found: dict[str, object] = {}
+    for stem in stems:
+        nb = nbgrader_notebook(parse((SRC / (stem + ".py")).read_text()), stem)
+        os.environ.update(kernel_env())
+        NotebookClient(nb, timeout=300, kernel_name="python3",
+                       resources={"metadata": {"path": str(NBGRADER.out)}}).execute()
+        text = "\n".join(o.get("text", "") for c in nb.cells for o in c.get("outputs", [])
+                         if o.get("output_type") == "stream")
+        got = hidden_tests.recorded(text)
+        slowest = max(_seconds(c) for c in nb.cells)
+        print(f"{stem}: {len(got)} expected values; slowest cell {slowest:.1f} s")
+        found.update(got)
+    values = {**hidden_tests.expected_values(), **found}
+    table = hidden_tests.grading_table(values)
+    hidden_tests.EXPECTED_FILE.write_text(json.dumps(table, indent=1) + "\n")
+    return found
 
 
 def has_exercises(full: nbformat.NotebookNode) -> bool:
@@ -441,6 +490,9 @@ def main(argv: list[str]) -> int:
                         help="kernels run at a time (default 2: a notebook's two editions)")
     parser.add_argument("--edition", action="append", choices=[e.name for e in ALL_EDITIONS],
                         help="build only this edition (repeatable; default: all)")
+    parser.add_argument("--record", action="store_true",
+                        help="first run the nbgrader course's solutions and record its hidden "
+                             "tests' expected values (classroom/nbgrader/expected.json)")
     args = parser.parse_args(argv)
     stems = [Path(n).stem for n in args.names] or sorted(p.stem for p in SRC.glob("*.py"))
     for stem in stems:
@@ -448,6 +500,8 @@ def main(argv: list[str]) -> int:
             parser.error(f"no source notebooks/src/{stem}.py")
     editions = args.edition or [e.name for e in ALL_EDITIONS]
     graded = {s for s in stems if has_exercises(parse((SRC / (s + ".py")).read_text()))}
+    if args.record:
+        record_expected(sorted(graded))
     jobs = [(stem, ed) for stem in stems for ed in editions
             if ed != NBGRADER.name or stem in graded]
     start = time.perf_counter()

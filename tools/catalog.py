@@ -5,8 +5,8 @@ Every text retrylab shows is marked at its call site (``_("...")``, ``N_``,
 uses Babel, the standard gettext tooling for Python:
 
     python tools/catalog.py extract    list every marked message (the .pot, on stdout)
-    python tools/catalog.py update     add new messages to each .po (untranslated), mark
-                                       the ones no code uses any more as obsolete
+    python tools/catalog.py update     append new messages to each .po (untranslated), every
+                                       other entry left as it is; list the unused ones
     python tools/catalog.py compile    compile each .po to the .mo the package reads
     python tools/catalog.py missing    print the messages a language lacks (exit 1 if any)
 
@@ -63,6 +63,31 @@ def compiled(lang: str) -> bytes:
     return out.getvalue()
 
 
+def update(lang: str) -> tuple[int, list[str]]:
+    """Append the marked messages ``lang``'s .po lacks, untranslated, at its end.
+
+    Every entry already there stays as it is, byte for byte: its place, its
+    translator's comments, its wrapping (rewriting the whole file with Babel moved and
+    rewrapped about 9,000 lines and dropped the comments). Returns how many were added
+    and the ids of the entries no code marks any more.
+    """
+    po = read(lang)
+    template = extracted()
+    new = Catalog(locale=lang, domain=DOMAIN)
+    for message in template:
+        if message.id and po.get(message.id, context=message.context) is None:
+            new.add(message.id, None, auto_comments=message.auto_comments,
+                    context=message.context, flags=message.flags)
+    if len(new):
+        out = io.BytesIO()
+        write_po(out, new, width=100, omit_header=True, no_location=True, sort_output=False)
+        path = po_path(lang)
+        path.write_bytes(path.read_bytes().rstrip(b"\n") + b"\n\n" + out.getvalue().lstrip(b"\n"))
+    unused = [m.id if isinstance(m.id, str) else m.id[0] for m in po
+              if m.id and template.get(m.id, context=m.context) is None]
+    return len(new), unused
+
+
 def missing(lang: str) -> list[str]:
     """Marked messages ``lang`` has no translation for."""
     po = read(lang)
@@ -87,10 +112,11 @@ def main(argv: list[str]) -> int:
         return 0
     for lang in LANGS:
         if command == "update":
-            po = read(lang)
-            po.update(extracted(), update_header_comment=False)
-            with po_path(lang).open("wb") as f:
-                write_po(f, po, width=100, sort_output=False, include_previous=False)
+            added, unused = update(lang)
+            print(f"{lang}: {added} new messages appended untranslated; {len(unused)} no "
+                  "code uses any more (remove them by hand when no edition needs them):")
+            for message in unused:
+                print(f"  {message!r}")
         elif command == "compile":
             po_path(lang).with_suffix(".mo").write_bytes(compiled(lang))
         elif command == "missing":

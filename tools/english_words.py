@@ -12,7 +12,12 @@ code (``_``, ``=``, brackets, ``a.b``, a path) is skipped whole.
                                                         explorers' texts, the total
     python tools/english_words.py --show NOTEBOOK.ipynb  also list the lines found
 
-``tests/test_turkish_runtime.py`` fails on any word found.
+``tests/test_turkish_runtime.py`` fails on any word found. Two more checks read
+the same outputs: :func:`table_words` (a table's headers and row labels are
+shown text, so an English key such as ``total_requests`` counts there, and so do
+pandas' ``dtype: int64``, ``NaN``, ``<NA>`` and an enum's ``<State.OPEN: 'open'>``),
+and :func:`english_numbers` (``6.62``, ``0.29x``, ``100%`` written the English
+way; a Python literal such as ``[0.35, 0.46]`` is code and is skipped).
 """
 
 from __future__ import annotations
@@ -58,6 +63,7 @@ worked working alive dead healthy unhealthy limit limits allowed allow allows
 threshold cooldown step steps event events outcome outcomes status missing found
 report reports tries tried trying fixed growth incremental doubling background
 foreground triggered refresh refreshes battery energy finished unfinished
+amplification accepted rejected gateway database service
 """.split()) - {"on", "at", "an", "a", "her", "son"}  # noqa: SIM905
 
 #: A chunk of text (between spaces) with one of these is code, a path or a number.
@@ -93,6 +99,86 @@ def english_words(text: str) -> list[str]:
     return found
 
 
+#: One identifier made of words (``total_requests``, ``per_request``).
+IDENTIFIER = re.compile(r"^[A-Za-z]+(?:_[A-Za-z]+)+$")
+#: What pandas or Python print that is neither Turkish nor the student's code.
+REPR = re.compile(r"\bdtype: \w+|\bNaN\b|<NA>|<\w+\.\w+: '\w+'>")
+#: A number written the English way: a decimal point, or a percent sign after it.
+#: Not a version or an address (``127.0.0.1``, ``§9.2.2``), not part of a word, not
+#: thousands grouped the Turkish way (``1.234``, which reads the same).
+ENGLISH_NUMBER = re.compile(r"(?<![\w.,§/:-])(?![1-9]\d{0,2}(?:\.\d{3})+(?![\d.,]))"
+                            r"\d+\.\d+(?=x\b|\.(?!\d)|,(?!\d)|[^\w.,]|$)"
+                            r"|(?<![\w%])\d+(?:[.,]\d+)?%")
+
+
+def table_words(text: str, table: bool = True) -> list[str]:
+    """What a table shows in English besides prose: pandas' or Python's own reprs
+    (anywhere), and in a ``table``'s line each cell (cells are two spaces or more
+    apart) that is one identifier made only of English words (``total_requests``;
+    a unit after it is allowed: ``time_budget (ms)``). A name among Turkish words
+    (``max_retry_after yok: ...``) is a code name, as in prose.
+
+    >>> table_words("        hizmet verilen  total_requests  recovery_ms")
+    ['total_requests', 'recovery_ms']
+    >>> table_words("dtype: int64"), table_words("(3, <State.OPEN: 'open'>)")
+    (['dtype: int64'], ["<State.OPEN: 'open'>"])
+    >>> table_words("bütçesiz   30265   –"), table_words("kotlin_retry_all  2  yolda")
+    ([], [])
+    >>> table_words("time_budget (ms)   300"), table_words("total_requests", table=False)
+    (['time_budget'], [])
+    """
+    found = REPR.findall(text)
+    if not table:
+        return found
+    for cell in re.split(r"\s{2,}", text.strip()):
+        name = re.sub(r"\s*\([^()]*\)$", "", cell)
+        if IDENTIFIER.match(name) and all(w.lower() in ENGLISH or w.lower() in TABLE_ENGLISH
+                                          for w in name.split("_")):
+            found.append(name)
+    return found
+
+
+#: Words of the English keys the tables had, besides :data:`ENGLISH`'s prose words.
+TABLE_ENGLISH = frozenset("""recovery amplification overloaded outage accepted rejected
+request service gateway database vs exponential full equal decorrelated slowest
+after too long max ms steps""".split())  # noqa: SIM905
+
+
+def is_python_literal(text: str) -> bool:
+    """Whether ``text`` is a Python value as Python prints it (a list, a tuple, a
+    dict, maybe of objects' reprs): code the student computes with, where ``0.35``
+    is how Python writes it.
+
+    >>> is_python_literal("[0.350411, 0.459054]"), is_python_literal("tepe 24 (0.29x)")
+    (True, False)
+    >>> is_python_literal("(Outcome(kind='success'), [1.752, 6.886], 'success')")
+    True
+    """
+    stripped = text.strip()
+    if not stripped or stripped[0] not in "[({":
+        return False
+    try:
+        ast.parse(stripped, mode="eval")
+    except SyntaxError:
+        return False
+    return True
+
+
+def english_numbers(text: str) -> list[str]:
+    """The numbers of a Turkish text written the English way.
+
+    >>> english_numbers("tepe 24 -> 7 istemci / 200 ms (0.29x); en alttaki 100% hata")
+    ['0.29', '100%']
+    >>> english_numbers("istemci başına 6,62; %100 hata; 1.234 istek; urllib3 2.8.0")
+    []
+    >>> english_numbers("[0.350411, 0.459054, 0.739493]")
+    []
+    """
+    if is_python_literal(text):
+        return []
+    return ENGLISH_NUMBER.findall(text)
+
+
 def is_code_listing(text: str) -> bool:
     r"""Whether a whole output is a program listing: it parses as Python and defines
     a function or a class (the source of a function printed beside the Kotlin).
@@ -118,6 +204,12 @@ def output_texts(nb: Any) -> Iterator[tuple[str, str]]:
     has the same words as its HTML); an image carries no text here; a printed
     program listing (:func:`is_code_listing`) is code, not read.
     """
+    for first, text, _table in output_items(nb):
+        yield first, text
+
+
+def output_items(nb: Any) -> Iterator[tuple[str, str, bool]]:
+    """:func:`output_texts`, each with whether the output is a table (HTML ``<table``)."""
     for cell in nb.cells:
         if cell.cell_type != "code":
             continue
@@ -125,9 +217,9 @@ def output_texts(nb: Any) -> Iterator[tuple[str, str]]:
         for out in cell.get("outputs", []):
             if out.get("output_type") == "stream":
                 if not is_code_listing(out.get("text", "")):   # a listing is code
-                    yield first, out.get("text", "")
+                    yield first, out.get("text", ""), False
             elif out.get("output_type") == "error":
-                yield first, f"{out.get('ename', '')}: {out.get('evalue', '')}"
+                yield first, f"{out.get('ename', '')}: {out.get('evalue', '')}", False
             else:
                 data = out.get("data", {})
                 text = data.get("text/plain", "")
@@ -135,20 +227,41 @@ def output_texts(nb: Any) -> Iterator[tuple[str, str]]:
                     continue   # <IPython.core.display.Image object> and the like
                 if "Explorer (" in text:   # an explorer's line: its readout is counted below
                     continue
-                yield first, text
+                yield first, text, "<table" in data.get("text/html", "")
 
 
 def notebook_words(path: Path) -> list[tuple[str, str, list[str]]]:
-    """(cell's first line, output line, its English words) for each line that has some."""
+    """(cell's first line, output line, its English words) for each line that has some:
+    prose words (:func:`english_words`; not in a printed Python value, whose strings
+    are keys the student types) and a table's English keys and reprs
+    (:func:`table_words`)."""
+    import nbformat
+
+    nb = nbformat.read(path, as_version=4)
+    rows = []
+    for first, text, table in output_items(nb):
+        value = is_python_literal(text)   # a printed value's strings are code (dict keys)
+        for line in text.splitlines():
+            words = ([] if value else english_words(line)) + table_words(line, table)
+            if words:
+                rows.append((first, line, words))
+    return rows
+
+
+def notebook_numbers(path: Path) -> list[tuple[str, str, list[str]]]:
+    """(cell's first line, output line, its English-format numbers) for each line
+    that has some (:func:`english_numbers`)."""
     import nbformat
 
     nb = nbformat.read(path, as_version=4)
     rows = []
     for first, text in output_texts(nb):
+        if is_python_literal(text):
+            continue
         for line in text.splitlines():
-            words = english_words(line)
-            if words:
-                rows.append((first, line, words))
+            found = english_numbers(line)
+            if found:
+                rows.append((first, line, found))
     return rows
 
 
@@ -205,10 +318,11 @@ def main(argv: list[str]) -> int:
     grand = 0
     for path in paths:
         rows = notebook_words(path)
-        grand += _total(rows)
-        print(f"{path.stem:34s} {_total(rows):5d}")
+        numbers = notebook_numbers(path)
+        grand += _total(rows) + _total(numbers)
+        print(f"{path.stem:34s} {_total(rows):5d} words {_total(numbers):5d} numbers")
         if show:
-            for first, line, _words in rows:
+            for first, line, _words in rows + numbers:
                 print(f"    [{first[:40]}] {line[:110]}")
     rows = explorer_words()
     grand += _total(rows)

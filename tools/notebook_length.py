@@ -15,11 +15,16 @@ each cell is estimated from what it renders, with JupyterLab 4's default sizes:
   column), a widget (an explorer, a cell tagged ``nbval-ignore-output``: the file keeps
   no view of it) 560 px.
 
-Minutes are a model, not a measurement: reading prose at 130 words a minute
-(technical text, read once), 2 s a row of a markdown table (a glossary is skimmed,
-not read), 0.3 minute per code cell (read and run), and per exercise
-10 minutes for a build-it, 4 for a closed one, 5 for an open one. Compare with the
-``**Time:** about N minutes`` each notebook states.
+Minutes are a model of a careful student studying alone, reading and doing
+(:data:`MODEL`): prose at 110 words a minute (technical text, read with care), the
+words a cell prints (tables of reasons, printed lines) at 100 a minute, 0.7 minute a
+code cell (read, run, look at what it shows), 1 minute a figure, 5 an explorer, and
+per exercise 10 minutes for a build-it, 6 for a closed one, 5 for an open one.
+Calibrated against the reviews of 2026-12-06 (careful students, exercises included):
+00 30-40 minutes, 02 100-130, 03 70-80, 04 70-90, 06 90-120, 07 35-45, 08 40-50
+(the model gives 37, 110, 84, 76, 110, 42, 39). Each notebook's
+``**Time:** about N minutes`` (and its Turkish ``yaklaşık N dakika``) is the model's
+figure rounded to 5 minutes; ``tests/test_notebook_length.py`` keeps them together.
 """
 
 from __future__ import annotations
@@ -74,37 +79,65 @@ def _output_px(output: dict) -> float:
     return 18 * min(60, len(text.splitlines()))
 
 
+#: Minutes per unit of the reading-and-doing model (see the module's docstring).
+MODEL = {"prose_wpm": 110, "output_wpm": 100, "code": 0.7, "figure": 1.0, "explorer": 5.0,
+         "build": 10.0, "closed": 6.0, "open": 5.0}
+
+
+def exercises(stem: str) -> tuple[int, int, int]:
+    """(build-it, closed, open) exercises of a source, by their headings."""
+    text = (SRC / f"{stem}.py").read_text()
+    build = len(re.findall(r"^# \*\*Exercise \d+ \(build it\)", text, re.M))
+    open_ = len(re.findall(r"^# \*\*Exercise \d+ \(open", text, re.M))
+    closed = len(re.findall(r"^# \*\*Exercise \d+(?: \(capstone\))?\.\*\*", text, re.M))
+    return build, closed, open_
+
+
 def measure(path: Path) -> tuple[float, float, int, int]:
     """(screens, estimated minutes, markdown words, code cells) of one notebook."""
     nb = json.loads(path.read_text())
-    px, words, code, rows = 0.0, 0, 0, 0
+    px, words, code, out_words, figures, explorers = 0.0, 0, 0, 0, 0, 0
     for cell in nb["cells"]:
         source = "".join(cell["source"])
         if cell["cell_type"] == "markdown":
             px += _markdown_px(source)
             prose = [ln for ln in source.splitlines() if not ln.lstrip().startswith("|")]
             words += len(re.findall(r"[A-Za-z]\w*", "\n".join(prose)))
-            rows += len(source.splitlines()) - len(prose)
         else:
             code += 1
             px += 24 + 18 * len(source.splitlines())
             if "nbval-ignore-output" in cell.get("metadata", {}).get("tags", []):
                 px += 560   # an explorer: its widget views are stripped from the file
+                explorers += 1
             else:
                 px += sum(_output_px(o) for o in cell.get("outputs", []))
-    text = (SRC / path.name.replace(".ipynb", ".py")).read_text()
-    build = len(re.findall(r"^# \*\*Exercise \d+ \(build it\)", text, re.M))
-    open_ = len(re.findall(r"^# \*\*Exercise \d+ \(open", text, re.M))
-    closed = len(re.findall(r"^# \*\*Exercise \d+(?: \(capstone\))?\.\*\*", text, re.M))
-    exercises = 10 * build + 5 * open_ + 4 * closed
-    minutes = words / 130 + rows / 30 + 0.3 * code + exercises
+            for out in cell.get("outputs", []):
+                data = out.get("data", {})
+                if "image/png" in data:
+                    figures += 1
+                    continue
+                text = "".join(out.get("text", data.get("text/plain", "")))
+                out_words += len(re.findall(r"[A-Za-z]{3,}", text))
+    build, closed, open_ = exercises(path.stem)
+    m = MODEL
+    minutes = (words / m["prose_wpm"] + out_words / m["output_wpm"] + m["code"] * code
+               + m["figure"] * figures + m["explorer"] * explorers
+               + m["build"] * build + m["closed"] * closed + m["open"] * open_)
     return px / SCREEN_PX, minutes, words, code
 
 
 def stated(stem: str) -> int | None:
+    """The minutes the notebook's English heading states."""
     text = (SRC / f"{stem}.py").read_text()
     m = re.search(r"\*\*Time:\*\*[^\n]*?about (\d+) minutes", text)
-    m = m or re.search(r"about (\d+) minutes", text)
+    m = m or re.search(r"about\s+(?:#\s+)?(\d+)\s+(?:#\s+)?minutes", text)
+    return int(m.group(1)) if m else None
+
+
+def stated_tr(stem: str) -> int | None:
+    """The minutes the notebook's Turkish heading states (``yaklaşık N dakika``)."""
+    text = (SRC / f"{stem}.py").read_text()
+    m = re.search(r"yaklaşık\s+(?:#\s+)?(\d+)\s+(?:#\s+)?dakika", text)
     return int(m.group(1)) if m else None
 
 

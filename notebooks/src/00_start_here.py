@@ -3,7 +3,7 @@
 #
 # **Next:** [01 · Which errors to retry](01_which_errors_to_retry.ipynb) ·
 # **Prerequisites:** Python (functions, lists, loops); no networking needed ·
-# **Time:** about 30 minutes
+# **Time:** about 35 minutes
 #
 # [![Binder](https://mybinder.org/badge_logo.svg)](https://mybinder.org/v2/gh/retrylab/retrylab/HEAD?urlpath=lab/tree/notebooks/00_start_here.ipynb) opens these
 # notebooks in your browser with nothing to install.
@@ -40,12 +40,12 @@
 # until you do. The same notebooks with worked answers (and their "Correct"
 # outputs) are in `notebooks/solutions/`: open them when you want to compare.
 
-# %% [markdown] tags=["tr"] en_hash="f1848bd4"
+# %% [markdown] tags=["tr"] en_hash="1247e80f"
 # # 00 · Buradan başlayın: yeniden deneme, geri çekilme, sarsıntı ve devre kesiciler
 #
 # **Sonraki:** [01 · Hangi hatalar yeniden denenir](01_which_errors_to_retry.ipynb) ·
 # **Ön koşullar:** Python (işlevler, listeler, döngüler); ağ bilgisi gerekmez ·
-# **Süre:** yaklaşık 30 dakika
+# **Süre:** yaklaşık 35 dakika
 #
 # [![Binder](https://mybinder.org/badge_logo.svg)](https://mybinder.org/v2/gh/retrylab/retrylab/HEAD?urlpath=lab/tree/notebooks/tr/00_start_here.ipynb) bu defterleri
 # hiçbir şey kurmadan tarayıcınızda açar.
@@ -279,6 +279,8 @@ set_language("en")  # the language of this notebook's figures and explorers
 
 # %%
 from retrylab import Backoff, Mulberry32, Outcome, RetryPolicy
+from retrylab.lessons.names import record
+from retrylab.lessons.tables import label
 from retrylab.lessons.outputs import SEED
 
 rng = Mulberry32(SEED)
@@ -318,13 +320,13 @@ js_round(draws[0] * 200)
 
 # %%
 answers = iter([Outcome.http(503), Outcome.http(503),
-                Outcome.success([{"id": "o-114", "value": -4.2}])])
+                Outcome.success([record(id="o-114", value=-4.2)])])
 slept = []
 policy = RetryPolicy(max_attempts=4,
                      backoff=Backoff(200, 2, 5000, jitter="full"))
 result = policy.run(lambda: next(answers), method="GET",
                     rng=Mulberry32(SEED), sleep=slept.append)
-result.attempts, list(result.waits), result.reason.value
+result.attempts, list(result.waits), label(result.reason)
 
 # %% [markdown]
 # Three attempts, two waits of 70 ms (retry n = 0, before attempt 2) and
@@ -559,7 +561,7 @@ check_three_failures(attempts, waits)
 
 # %% tags=["solution"]
 answers = iter([Outcome.http(503)] * 3 + [Outcome.success()])
-r = policy.run(lambda: next(answers), rng=Mulberry32(SEED))
+r = policy.run(lambda: next(answers), rng=Mulberry32(SEED), sleep=slept.append)
 attempts, waits = r.attempts, r.waits
 check_three_failures(attempts, waits)
 

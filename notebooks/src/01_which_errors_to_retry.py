@@ -5,7 +5,7 @@
 # **Next:** [02 · Computing the wait](02_computing_the_wait.ipynb) ·
 # **Prerequisites:** notebook 00 (attempts and retries, the glossary); HTTP
 # methods and status codes at the level of "GET reads, POST writes, 503 means
-# unavailable" · **Time:** about 60 minutes
+# unavailable" · **Time:** about 95 minutes
 #
 # The observer on the mountain loses the link to the **North Slope station**
 # for a few seconds at a time. A request sent again 200 ms later often works,
@@ -27,14 +27,14 @@
 #   duplicates without one;
 # * read the mobile lesson's claims about transient errors critically.
 
-# %% [markdown] tags=["tr"] en_hash="6f632837"
+# %% [markdown] tags=["tr"] en_hash="f30438b5"
 # # 01 · Hangi hatalar yeniden denenir
 #
 # **Önceki:** [00 · Buradan başlayın](00_start_here.ipynb) ·
 # **Sonraki:** [02 · Bekleme süresinin hesabı](02_computing_the_wait.ipynb) ·
 # **Ön koşullar:** 00 numaralı defter (denemeler ve yeniden denemeler, terim
 # sözlüğü); "GET okur, POST yazar, 503 erişilemez demektir" düzeyinde HTTP
-# yöntemleri ve durum kodları · **Süre:** yaklaşık 60 dakika
+# yöntemleri ve durum kodları · **Süre:** yaklaşık 95 dakika
 #
 # Dağdaki gözlemcinin **Kuzey Yamaç istasyonuyla** bağlantısı zaman zaman
 # birkaç saniyeliğine kopar. 200 ms sonra yeniden gönderilen bir istek çoğu
@@ -96,7 +96,7 @@ from retrylab.viz.explorers import (
 )
 
 pd.set_option("display.width", 130)
-pd.set_option("display.max_colwidth", 110)
+pd.set_option("display.max_colwidth", None)  # a reason is read whole, never cut off
 
 # %% [markdown]
 # ## The lab server
@@ -130,12 +130,12 @@ lab
 # * **body error**: an answer came, but its body cannot be used.
 # * **cancellation**: the caller gave up (the user left the screen).
 #
-# One of each from the lab server comes further down, after Exercise 1.
+# One of each from the lab server comes further down.
 # `drop` makes the server handle the
 # request and then close the connection without answering; `bad_json` sends
 # a body that is not JSON.
 
-# %% [markdown] tags=["tr"] en_hash="46b3259f"
+# %% [markdown] tags=["tr"] en_hash="1ff55fbf"
 # ## Dört hata sınıfı
 #
 # Ders her hatayı dört sınıftan birine yerleştirir:
@@ -147,39 +147,54 @@ lab
 # * **gövde hatası**: bir yanıt geldi, ama gövdesi kullanılamıyor.
 # * **iptal**: çağıran taraf vazgeçti (kullanıcı ekrandan ayrıldı).
 #
-# Laboratuvar sunucusundan her birinin birer örneği daha aşağıda, Alıştırma
-# 1'den sonra geliyor. `drop`,
+# Laboratuvar sunucusundan her birinin birer örneği daha aşağıda geliyor.
+# `drop`,
 # sunucunun isteği işleyip ardından bağlantıyı yanıt vermeden kapatmasını
 # sağlar; `bad_json` JSON olmayan bir gövde gönderir.
 
 # %% [markdown]
-# ## Write the rule yourself
+# ## The lesson's rule in three sentences
 #
 # The lesson's whole rule fits in three sentences:
 #
 # * after an **HTTP error**, retry only **429** and **5xx** (they change with
-#   time); every other status is about the request itself;
+#   time); the lesson treats every other status as about the request itself;
 # * after a **network error**, retry only the **safe methods** GET, HEAD and
 #   OPTIONS, or any method whose write carries an **idempotency key** the
 #   server honours (it may have acted already);
 # * never retry a **body error** or a **cancellation** (or a success).
 #
+# This is the lesson's rule, the one these notebooks teach and use by default
+# (`decide`, `RetryPolicy()`). It retries a POST without a key after a 5xx,
+# and a server that failed *after* storing the write then stores it twice.
+# For production code use the stricter `production_rule` of
+# [notebook 08](08_from_lesson_to_production.ipynb), which retries a keyless
+# POST only when the server cannot have acted.
+#
 # Here is the lesson's JavaScript for it, from `yeniden-deneme.mjs` (its
 # rule has no key; the lesson's text adds it):
 
-# %% [markdown] tags=["tr"] en_hash="1464efb2"
-# ## Kuralı kendiniz yazın
+# %% [markdown] tags=["tr"] en_hash="44613543"
+# ## Dersin kuralı üç cümlede
 #
 # Dersin bütün kuralı üç cümleye sığar:
 #
 # * bir **HTTP hatasından** sonra yalnızca **429** ve **5xx** yeniden denenir
-#   (bunlar zamanla değişir); diğer bütün durum kodları isteğin kendisiyle
-#   ilgilidir;
+#   (bunlar zamanla değişir); ders diğer bütün durum kodlarını isteğin
+#   kendisiyle ilgili sayar;
 # * bir **ağ hatasından** sonra yalnızca **güvenli yöntemler** (GET, HEAD,
 #   OPTIONS) ya da sunucunun tanıdığı bir **tekillik anahtarı** taşıyan yazma
 #   istekleri yeniden denenir (sunucu isteği zaten işlemiş olabilir);
 # * bir **gövde hatası** ya da bir **iptal** (ya da bir başarı) asla yeniden
 #   denenmez.
+#
+# Bu, dersin kuralıdır; bu defterler onu öğretir ve varsayılan olarak onu
+# kullanır (`decide`, `RetryPolicy()`). Anahtarsız bir POST'u bir 5xx'ten sonra
+# yeniden dener; yazma isteğini *kaydettikten sonra* hata veren bir sunucu onu
+# böylece iki kez kaydeder. Üretim kodunda
+# [08 numaralı defterin](08_from_lesson_to_production.ipynb) daha katı
+# `production_rule` kuralını kullanın: anahtarsız bir POST'u yalnızca sunucunun
+# işlem yapmış olamayacağı durumlarda yeniden dener.
 #
 # Dersin bu kural için yazdığı kod (`yeniden-deneme.mjs`; kodun kuralında
 # anahtar yoktur, anahtarı dersin metni ekler):
@@ -189,49 +204,6 @@ from retrylab.exercises.build import check_should_retry
 from retrylab.lessons.js_programs import js_program
 
 js_program("yeniden-deneme.mjs", "const GUVENLI_YONTEM", "return false;")
-
-# %% [markdown]
-# **Exercise 1 (build it).** Write `should_retry` in Python. An `Outcome`
-# has `.kind` (`"success"`, `"http"`, `"network"`, `"body"` or
-# `"cancelled"`) and, for `"http"`, `.status`. The checker tries the lesson's
-# cases first, then every status from 400 to 599 and every method, with and
-# without a key, and names the first case where your rule and the lesson's
-# differ.
-
-# %% [markdown] tags=["tr"] en_hash="482470c7"
-# **Alıştırma 1 (kendiniz kurun).** `should_retry` işlevini Python'da yazın.
-# Bir `Outcome` nesnesinin `.kind` alanı (`"success"`, `"http"`, `"network"`,
-# `"body"` ya da `"cancelled"`) ve `"http"` için `.status` alanı vardır.
-# Denetleyici önce dersin örneklerini, ardından 400'den 599'a kadar her durum
-# kodunu ve her yöntemi, anahtarlı ve anahtarsız olarak dener ve sizin
-# kuralınızla dersin kuralının ayrıştığı ilk örneği adıyla belirtir.
-
-# %% tags=["scaffold"]
-def should_retry(outcome, method, idempotency_key):
-    """True if the lesson's rule sends the request again after ``outcome``.
-
-    outcome: an Outcome (.kind, .status); method: "GET", "POST", ...;
-    idempotency_key: True if the write carries a key the server honours.
-    """
-    ...
-
-
-check_should_retry(should_retry)
-
-# %% tags=["solution"]
-SAFE = {"GET", "HEAD", "OPTIONS"}
-
-
-def should_retry(outcome, method, idempotency_key):
-    """True if the lesson's rule sends the request again after ``outcome``."""
-    if outcome.kind == "network":
-        return method in SAFE or idempotency_key
-    if outcome.kind == "http":
-        return outcome.status == 429 or outcome.status >= 500
-    return False  # success, body error, cancellation
-
-
-check_should_retry(should_retry)
 
 # %% [markdown]
 # From here on the notebook uses `retrylab`'s version of the same rule:
@@ -301,17 +273,28 @@ for name, o in examples.items():
 # %% [markdown]
 # ## HTTP errors: 4xx against 429 and 5xx
 #
-# After an HTTP error the server's decision is known. A 4xx is about the
-# request itself: the same request gets the same answer. Two exceptions can
-# change with time: **429** (a rate limit, which resets) and **5xx** (the
-# server's state right now).
+# After an HTTP error the server's decision is known. Most 4xx are about the
+# request itself: the same request gets the same answer. The lesson retries
+# two kinds that change with time: **429** (a rate limit, which resets;
+# [RFC 6585 section 4](https://www.rfc-editor.org/rfc/rfc6585#section-4)) and
+# **5xx** (the server's state right now). Two other 4xx are about timing, not
+# the request: **408** (the server gave up waiting for the request,
+# [RFC 9110 section 15.5.9](https://www.rfc-editor.org/rfc/rfc9110#section-15.5.9))
+# and **425** (Too Early, [RFC 8470](https://www.rfc-editor.org/rfc/rfc8470#section-5.2));
+# the lesson's rule does not retry them, notebook 08's production rule retries 408.
 
-# %% [markdown] tags=["tr"] en_hash="4c90648e"
+# %% [markdown] tags=["tr"] en_hash="23d63a56"
 # ## HTTP hataları: 4xx'e karşı 429 ve 5xx
 #
-# HTTP hatalarında sunucunun kararı bilinir. 4xx isteğin kendisiyle ilgilidir:
-# aynı isteği tekrarlamak aynı yanıtı üretir. İki istisna zamanla değişebilir:
-# **429** (sıfırlanan bir hız sınırı) ve **5xx** (sunucunun o anki durumu).
+# HTTP hatalarında sunucunun kararı bilinir. 4xx'lerin çoğu isteğin kendisiyle
+# ilgilidir: aynı isteği tekrarlamak aynı yanıtı üretir. Ders zamanla değişen
+# iki türü yeniden dener: **429** (sıfırlanan bir hız sınırı;
+# [RFC 6585 bölüm 4](https://www.rfc-editor.org/rfc/rfc6585#section-4)) ve
+# **5xx** (sunucunun o anki durumu). İki 4xx daha isteğin kendisiyle değil,
+# zamanlamayla ilgilidir: **408** (sunucu isteği beklemekten vazgeçti,
+# [RFC 9110 bölüm 15.5.9](https://www.rfc-editor.org/rfc/rfc9110#section-15.5.9))
+# ve **425** (Too Early, [RFC 8470](https://www.rfc-editor.org/rfc/rfc8470#section-5.2));
+# dersin kuralı bunları yeniden denemez, 08 numaralı defterin üretim kuralı 408'i dener.
 
 # %%
 statuses = [400, 401, 403, 404, 409, 422, 429, 500, 502, 503]
@@ -392,6 +375,59 @@ lab.record_count - before
 # ise ölçümü iki kez kaydedebilir.
 
 # %% [markdown]
+# ## Write the rule yourself
+#
+# You have seen why each sentence of the rule is there, and the timeout that
+# stores a write anyway.
+#
+# **Exercise 1 (build it).** Write `should_retry` in Python. An `Outcome`
+# has `.kind` (`"success"`, `"http"`, `"network"`, `"body"` or
+# `"cancelled"`) and, for `"http"`, `.status`. The checker tries the lesson's
+# cases first, then every status from 100<!-- = import_module("retrylab.exercises.build").STATUSES.start --> to 599<!-- = import_module("retrylab.exercises.build").STATUSES.stop - 1 --> and every method, with and
+# without a key, and names the first case where your rule and the lesson's
+# differ.
+
+# %% [markdown] tags=["tr"] en_hash="f78e190b"
+# ## Kuralı kendiniz yazın
+#
+# Kuralın her cümlesinin neden orada olduğunu ve bir yazma isteğini yine de
+# kaydeden zaman aşımını gördünüz.
+#
+# **Alıştırma 1 (kendiniz kurun).** `should_retry` işlevini Python'da yazın.
+# Bir `Outcome` nesnesinin `.kind` alanı (`"success"`, `"http"`, `"network"`,
+# `"body"` ya da `"cancelled"`) ve `"http"` için `.status` alanı vardır.
+# Denetleyici önce dersin örneklerini, ardından 100'den<!-- = import_module("retrylab.exercises.build").STATUSES.start --> 599'a<!-- = import_module("retrylab.exercises.build").STATUSES.stop - 1 --> kadar her durum
+# kodunu ve her yöntemi, anahtarlı ve anahtarsız olarak dener ve sizin
+# kuralınızla dersin kuralının ayrıştığı ilk örneği adıyla belirtir.
+
+# %% tags=["scaffold"]
+def should_retry(outcome, method, idempotency_key):
+    """True if the lesson's rule sends the request again after ``outcome``.
+
+    outcome: an Outcome (.kind, .status); method: "GET", "POST", ...;
+    idempotency_key: True if the write carries a key the server honours.
+    """
+    ...
+
+
+check_should_retry(should_retry)
+
+# %% tags=["solution"]
+SAFE = {"GET", "HEAD", "OPTIONS"}
+
+
+def should_retry(outcome, method, idempotency_key):
+    """True if the lesson's rule sends the request again after ``outcome``."""
+    if outcome.kind == "network":
+        return method in SAFE or idempotency_key
+    if outcome.kind == "http":
+        return outcome.status == 429 or outcome.status >= 500
+    return False  # success, body error, cancellation
+
+
+check_should_retry(should_retry)
+
+# %% [markdown]
 # ## Which methods may be sent again?
 #
 # The lesson retries after a network error only the **safe** methods of its
@@ -449,21 +485,27 @@ localized(pd.DataFrame({m: {"safe (RFC)": m in SAFE_METHODS,
 # idempotent is a promise about the *server's state*, not about the answer or
 # about other clients. A repeated `DELETE` answers 404 the second time; a
 # repeated `PUT` can overwrite a change someone else made in between; and the
-# promise holds only if the server's code keeps it. The RFC's rule is the
-# usual library default: urllib3 (under `requests`) retries exactly those six
-# methods unless told otherwise. Pass `safe_methods=IDEMPOTENT_METHODS` to
+# promise holds only if the server's code keeps it. The RFC's rule is
+# urllib3's: its `Retry` allows exactly those six methods
+# (`Retry.DEFAULT_ALLOWED_METHODS`) unless told otherwise. `requests` retries
+# nothing by default: its `HTTPAdapter` is made with `max_retries=0`, and
+# urllib3's rule applies only once you mount an adapter with a `Retry`
+# ([requests' `HTTPAdapter`](https://requests.readthedocs.io/en/latest/api/#requests.adapters.HTTPAdapter)). Pass `safe_methods=IDEMPOTENT_METHODS` to
 # `decide` or `RetryPolicy` to use it. For `POST` both agree: never, without
 # more information. An idempotency key is that information.
 
-# %% [markdown] tags=["tr"] en_hash="f25ba90e"
+# %% [markdown] tags=["tr"] en_hash="9ba357a2"
 # Web dersinin kuralı daha katı olanıdır ve bunun nedenleri vardır: idempotent
 # olmak *sunucunun durumu* hakkında bir sözdür; yanıt ya da başka istemciler
 # hakkında değil. Tekrarlanan bir `DELETE` ikinci seferde 404 yanıtı alır;
 # tekrarlanan bir `PUT`, arada başka birinin yaptığı bir değişikliğin üzerine
 # yazabilir; üstelik bu söz ancak sunucunun kodu onu tutarsa geçerlidir. RFC'nin
-# kuralı kütüphanelerin olağan varsayılanıdır: urllib3 (`requests`'in altında
-# çalışan kütüphane), aksi söylenmedikçe tam olarak bu altı yöntemi yeniden
-# dener. Bu kuralı kullanmak için `decide`'a ya da `RetryPolicy`'ye
+# kuralı urllib3'ünküdür: `Retry` sınıfı, aksi söylenmedikçe tam olarak bu altı
+# yönteme izin verir (`Retry.DEFAULT_ALLOWED_METHODS`). `requests` ise
+# varsayılan olarak hiçbir şeyi yeniden denemez: `HTTPAdapter` sınıfı
+# `max_retries=0` ile kurulur ve urllib3'ün kuralı ancak `Retry` verilmiş bir
+# bağdaştırıcı bağlandığında geçerli olur
+# ([requests'in `HTTPAdapter` belgesi](https://requests.readthedocs.io/en/latest/api/#requests.adapters.HTTPAdapter)). Bu kuralı kullanmak için `decide`'a ya da `RetryPolicy`'ye
 # `safe_methods=IDEMPOTENT_METHODS` verin. `POST` için ikisi aynı şeyi söyler:
 # daha fazla bilgi olmadan asla. Tekillik anahtarı işte bu bilgidir.
 
@@ -690,27 +732,33 @@ rejected, lab.record_count - before
 # measurement and then fail before it answers. The lesson's rule retries 5xx
 # for every method, so a keyless POST can be doubled this way too. The lab's
 # `fail_after` fault does exactly that, once:
+# (`sleep=slept.append` records the waits instead of sleeping, so the cell is
+# instant; production code passes a real sleep, `lambda ms: time.sleep(ms / 1000)`.)
 
-# %% [markdown] tags=["tr"] en_hash="45c13fef"
+# %% [markdown] tags=["tr"] en_hash="b7f9414f"
 # Gerçek kopya riski, idempotent olmayan bir isteğin bir **ağ hatasından**
 # (yukarıda) ya da bir **5xx**'ten sonra yeniden denenmesidir: sunucu ölçümü
 # kaydedip yanıt vermeden önce başarısız olabilir. Dersin kuralı 5xx'i her
 # yöntem için yeniden dener; bu yüzden anahtarsız bir POST bu yolla da iki kez
 # kaydedilebilir. Laboratuvarın `fail_after` arızası tam olarak bunu, bir kez
-# yapar:
+# yapar: (`sleep=slept.append` beklemeleri uyumak yerine kaydeder, bu yüzden
+# hücre anında biter; üretim kodu gerçek bir bekleme verir:
+# `lambda ms: time.sleep(ms / 1000)`.)
 
 # %%
 lab.script("POST", "/measurements", faults=["fail_after"])
 before = lab.record_count
+slept = []
 r = RetryPolicy().run(sender(url, "POST", {"value": 1.5}), "POST",
-                      Mulberry32(SEED))
+                      Mulberry32(SEED), sleep=slept.append)
 r.attempts, r.outcome.label(), lab.record_count - before
 
 # %%
 lab.script("POST", "/measurements", faults=["fail_after"])
 before = lab.record_count
 keyed = sender(url, "POST", {"value": 1.5}, {"Idempotency-Key": keys()})
-r = RetryPolicy().run(keyed, "POST", Mulberry32(SEED), idempotency_key=True)
+r = RetryPolicy().run(keyed, "POST", Mulberry32(SEED), sleep=slept.append,
+                      idempotency_key=True)
 r.attempts, r.outcome.label(), lab.record_count - before
 
 # %% [markdown]
@@ -793,8 +841,8 @@ lab.close()
 # * A failure is an HTTP error, a network error, a body error or a
 #   cancellation. Body errors and cancellations are never retried.
 # * After an HTTP error the server's decision is known: 429 and 5xx can
-#   change with time and are retried; every other 4xx is about the request
-#   and is not. A 400 creates nothing, so retrying it duplicates nothing.
+#   change with time and are retried; the lesson retries no other 4xx (most
+#   are about the request; 408 and 425 are about timing). A 400 creates nothing, so retrying it duplicates nothing.
 # * After a network error nobody knows whether the server acted. The lesson
 #   retries only GET, HEAD and OPTIONS; RFC 9110 (and the mobile lesson) also
 #   allow PUT and DELETE.
@@ -804,20 +852,20 @@ lab.close()
 #
 # ## Exercises
 #
-# Exercise 1, writing `should_retry`, is [above](#Write-the-rule-yourself), where the rule is introduced.
+# Exercise 1, writing `should_retry`, is [above](#Write-the-rule-yourself), after the duplicates that explain the rule.
 #
 # **Exercise 2.** Which of these cases does the lesson's rule retry? None
 # of their statuses or methods is a row or column of the table above: apply
 # the rule, do not look it up. Give a set of letters.
 
-# %% [markdown] tags=["tr"] en_hash="8f91d954"
+# %% [markdown] tags=["tr"] en_hash="853f8b50"
 # ## Özet
 #
 # * Bir hata ya HTTP hatası, ya ağ hatası, ya gövde hatası ya da iptaldir. Gövde
 #   hataları ve iptaller asla yeniden denenmez.
 # * HTTP hatasından sonra sunucunun kararı bilinir: 429 ve 5xx zamanla
-#   değişebilir ve yeniden denenir; diğer bütün 4xx'ler isteğin kendisiyle
-#   ilgilidir ve denenmez. 400 hiçbir şey oluşturmaz, bu yüzden onu yeniden
+#   değişebilir ve yeniden denenir; ders başka hiçbir 4xx'i yeniden denemez
+#   (çoğu isteğin kendisiyle ilgilidir; 408 ve 425 zamanlamayla). 400 hiçbir şey oluşturmaz, bu yüzden onu yeniden
 #   denemek hiçbir şeyi kopyalamaz.
 # * Ağ hatasından sonra sunucunun isteği işleyip işlemediği bilinmez. Ders
 #   yalnızca GET, HEAD ve OPTIONS'ı yeniden dener; RFC 9110 (ve mobil ders) PUT
@@ -829,7 +877,7 @@ lab.close()
 #
 # ## Alıştırmalar
 #
-# Alıştırma 1, `should_retry` yazmak, kuralın tanıtıldığı yerde, [yukarıdadır](#Write-the-rule-yourself).
+# Alıştırma 1, `should_retry` yazmak, kuralı açıklayan kopyalardan sonra, [yukarıdadır](#Write-the-rule-yourself).
 #
 # **Alıştırma 2.** Dersin kuralı bu durumlardan hangilerini yeniden dener?
 # Durum kodlarının ya da yöntemlerinin hiçbiri yukarıdaki tablonun bir satırı

@@ -4,7 +4,7 @@
 # **Previous:** [01 · Which errors to retry](01_which_errors_to_retry.ipynb) ·
 # **Next:** [03 · The retry loop](03_the_retry_loop.ipynb) ·
 # **Prerequisites:** notebook 00 (attempt 1 is the first send; retry n counts
-# from 0), exponents and `min` · **Time:** about 75 minutes
+# from 0), exponents and `min` · **Time:** about 110 minutes
 #
 # The observer on the mountain sends a measurement to the **North Slope
 # station**; the link drops, and the request fails. Notebook 01 decided
@@ -21,13 +21,13 @@
 # * check a claim like "the peak falls to a quarter" and say what it depends on;
 # * choose between full and decorrelated jitter, knowing what the evidence says.
 
-# %% [markdown] tags=["tr"] en_hash="6c7a3db6"
+# %% [markdown] tags=["tr"] en_hash="307e489a"
 # # 02 · Bekleme süresinin hesabı: geri çekilme, tavan ve sarsıntı
 #
 # **Önceki:** [01 · Hangi hatalar yeniden denenir](01_which_errors_to_retry.ipynb) ·
 # **Sonraki:** [03 · Yeniden deneme döngüsü](03_the_retry_loop.ipynb) ·
 # **Ön koşullar:** 00 numaralı defter (1. deneme ilk gönderimdir; yeniden deneme
-# n 0'dan sayılır), üsler ve `min` · **Süre:** yaklaşık 75 dakika
+# n 0'dan sayılır), üsler ve `min` · **Süre:** yaklaşık 110 dakika
 #
 # Dağdaki gözlemci **Kuzey Yamaç istasyonuna** bir ölçüm gönderir; bağlantı
 # kopar ve istek başarısız olur. 01 numaralı defter yeniden denenip
@@ -56,7 +56,7 @@ set_language("en")  # the language of this notebook's figures and explorers
 
 # %%
 from retrylab import Backoff, Mulberry32
-from retrylab.i18n import current
+from retrylab.i18n import current, number
 from retrylab.lessons import outputs as lesson
 from retrylab.lessons.tables import line, localized
 from retrylab.viz.kit import show
@@ -153,6 +153,61 @@ capped.ceilings(range(8)).tolist()
 # beklemeler de orada kalır.
 
 # %% [markdown]
+# ## The herd: 24 clients that failed together
+#
+# When the station's server falls over, every connected client gets its error
+# at the same moment. If they all apply the same formula they all come back
+# at the same moment, and the server meets a wave just as it stands up. The
+# lesson takes 24 clients waiting for their third retry (its "3. deneme":
+# retry n = 2, ceiling 800 ms, the wait before attempt 4) and counts their
+# wake-up times in 200 ms buckets. (`herd_data` and the herd explorer count
+# retries from 0 like the formulas: this is their `retry=2`.) The lesson
+# printed this:
+
+# %% [markdown] tags=["tr"] en_hash="105dc809"
+# ## Sürü: birlikte hata alan 24 istemci
+#
+# İstasyonun sunucusu düştüğünde ona bağlı bütün istemciler aynı anda hata
+# alır. Hepsi aynı formülü uygularsa hepsi aynı anda geri döner ve sunucu ayağa
+# kalktığı anda bir dalga karşılar. Ders üçüncü yeniden denemesini bekleyen 24
+# istemciyi ele alır (dersteki "3. deneme": yeniden deneme n = 2, üst sınır
+# 800 ms, 4. denemeden önceki bekleme) ve uyanma zamanlarını 200 ms'lik
+# kovalarda sayar. (`herd_data` ve sürü keşif aracı yeniden denemeleri
+# formüller gibi 0'dan sayar: bu onların `retry=2` değeridir.) Dersin
+# yazdırdığı çıktı:
+
+# %%
+print(lesson.herd_text("tr"))
+
+# %% [markdown]
+# The same in English, and as a figure:
+
+# %% [markdown] tags=["tr"] en_hash="7290171f"
+# İngilizce sürüm burada aynı çıktının İngilizcesini gösterir; bu sürümde dersin
+# özgün Türkçe çıktısı yinelenir. Altında aynısı bir grafik olarak:
+
+# %%
+print(lesson.herd_text(current()))
+
+# %%
+show(herd_histogram())
+
+# %% [markdown]
+# Without jitter all 24 clients wake at exactly 800 ms. That wave is why the
+# lesson adds **jitter**: each client draws its own wait below the ceiling.
+# With *full jitter* (a wait drawn between 0 and the ceiling, 24 draws of the
+# same generator, client by client; you write it in the next section) they
+# spread over four buckets: 6, 5, 7 and 6.
+
+# %% [markdown] tags=["tr"] en_hash="07a765f1"
+# Sarsıntı olmadan 24 istemcinin hepsi tam olarak 800 ms'de uyanır. Dersin
+# beklemeye **sarsıntı** katmasının nedeni bu dalgadır: her istemci kendi
+# beklemesini üst sınırın altından çeker. *Tam sarsıntıyla* (0 ile üst sınır
+# arasından çekilen bir bekleme; aynı üreteçten istemci istemci çekilen 24
+# sayı; onu bir sonraki bölümde siz yazacaksınız) dört kovaya dağılırlar: 6,
+# 5, 7 ve 6.
+
+# %% [markdown]
 # ## Write the two jitters yourself
 #
 # The lesson adds **jitter** (randomness) to the wait, in two ways. Here `r`
@@ -180,11 +235,12 @@ capped.ceilings(range(8)).tolist()
 # yuvarlamadır.
 #
 # * **tam sarsıntı**, n numaralı yeniden denemeden önce:
-#   `round(r × min(cap, base × factor^n))`, 0 ile üst sınır arasında düzgün
+#   `round(r × min(TAVAN, TABAN × CARPAN^n))`, 0 ile üst sınır arasında düzgün
 #   dağılmış bir bekleme;
-# * **ilişkisiz sarsıntı**: `min(cap, round(base + r × (3 × prev − base)))`;
-#   burada `prev` bir önceki beklemedir (ilk yeniden deneme için taban, yani
-#   200 ms); her bekleme n'ye değil, bir öncekine bağlıdır.
+# * **ilişkisiz sarsıntı**: `min(TAVAN, round(TABAN + r × (3 × onceki − TABAN)))`;
+#   burada `onceki` bir önceki beklemedir (ilk yeniden deneme için taban, yani
+#   200 ms); her bekleme n'ye değil, bir öncekine bağlıdır. (Dersin adları:
+#   TABAN, CARPAN, TAVAN, onceki; Python'da `base`, `factor`, `cap`, `prev`.)
 #
 # Dersin `geri-cekilme.mjs` programı, olduğu gibi (Python'daki karşılıkları:
 # `TABAN` → `base`, `CARPAN` → `factor`, `TAVAN` → `cap`):
@@ -286,7 +342,7 @@ print(lesson.backoff_table_text("tr"))
 # The same table from `retrylab`, in English:
 
 # %% [markdown] tags=["tr"] en_hash="66b13f2e"
-# `retrylab`'dan aynı tablo, İngilizce olarak:
+# Aynı tablo, bu kez `retrylab`'ın hesabıyla:
 
 # %%
 localized(lesson.backoff_table())
@@ -356,13 +412,17 @@ localized(waits_table(shared=False)[["full jitter", "decorrelated"]])
 # %% [markdown]
 # ## Four growths side by side
 #
+# *Optional: a class short of time can skip this section; nothing later depends on it.*
+#
 # The mobile lesson adds two simple strategies: a **fixed** interval (its
 # example: 2, 2, 2 s) and an **incremental** one that grows linearly (1, 2,
 # 3 s). Scaled to the same 200 ms start, with the web lesson's exponential,
 # capped and jittered waits:
 
-# %% [markdown] tags=["tr"] en_hash="8dc2e0cf"
+# %% [markdown] tags=["tr"] en_hash="f33beaf1"
 # ## Yan yana dört büyüme biçimi
+#
+# *İsteğe bağlı: zamanı kısıtlı bir sınıf bu bölümü atlayabilir; sonraki hiçbir şey ona dayanmaz.*
 #
 # Mobil ders iki basit strateji ekler: **sabit** aralık (örneği: 2, 2, 2 s) ve
 # doğrusal olarak büyüyen **artımlı** aralık (1, 2, 3 s). Aynı 200 ms
@@ -406,10 +466,13 @@ show(wait_schedule(strategies))
 #
 # | sarsıntı | bekleme | ne sağlar |
 # |---|---|---|
-# | tam | `round(r × ceiling)` | [0, üst sınır] aralığında düzgün dağılım; en geniş yayılım, bazı yeniden denemeler çok erken |
-# | eşit | `round(ceiling/2 + r × ceiling/2)` | hiçbir zaman üst sınırın yarısından kısa değil |
-# | ilişkisiz | `min(cap, round(base + r × (3 × prev − base)))` | önceki beklemeye bağlı; daha yumuşak büyüme |
-# | orantılı | `min(cap, round(ceiling × (0.5 + r)))` | mobil dersin Kotlin kodundaki `delay * (0.5 + Random.nextDouble())`: üst sınırın 0,5 ila 1,5 katı |
+# | tam sarsıntı | `round(r × ustel(n))` | [0, üst sınır] aralığında düzgün dağılım; en geniş yayılım, bazı yeniden denemeler çok erken |
+# | eşit sarsıntı | `round(ustel(n)/2 + r × ustel(n)/2)` | hiçbir zaman üst sınırın yarısından kısa değil |
+# | ilişkisiz sarsıntı | `min(TAVAN, round(TABAN + r × (3 × onceki − TABAN)))` | önceki beklemeye bağlı; daha yumuşak büyüme |
+# | orantılı sarsıntı | `min(TAVAN, round(ustel(n) × (0,5 + r)))` | mobil dersin Kotlin kodundaki `delay * (0.5 + Random.nextDouble())`: üst sınırın 0,5 ila 1,5 katı |
+#
+# Burada `ustel(n) = min(TAVAN, TABAN × CARPAN^n)`, `onceki` bir önceki
+# beklemedir (dersin adlarıyla; Python'da `cap`, `base`, `factor`, `prev`).
 #
 # Her biri kendi üretecinde (tohum 20260114), altı yeniden deneme:
 
@@ -429,56 +492,6 @@ localized(waits_table(kinds, shared=False))
 # 1,5 katına kadar çıkabilir.
 
 # %% [markdown]
-# ## The herd: 24 clients that failed together
-#
-# When the station's server falls over, every connected client gets its error
-# at the same moment. If they all apply the same formula they all come back
-# at the same moment, and the server meets a wave just as it stands up. The
-# lesson takes 24 clients waiting for their third retry (its "3. deneme":
-# retry n = 2, ceiling 800 ms, the wait before attempt 4) and counts their
-# wake-up times in 200 ms buckets. (`herd_data` and the herd explorer count
-# retries from 0 like the formulas: this is their `retry=2`.) The lesson
-# printed this:
-
-# %% [markdown] tags=["tr"] en_hash="105dc809"
-# ## Sürü: birlikte hata alan 24 istemci
-#
-# İstasyonun sunucusu düştüğünde ona bağlı bütün istemciler aynı anda hata
-# alır. Hepsi aynı formülü uygularsa hepsi aynı anda geri döner ve sunucu ayağa
-# kalktığı anda bir dalga karşılar. Ders üçüncü yeniden denemesini bekleyen 24
-# istemciyi ele alır (dersteki "3. deneme": yeniden deneme n = 2, üst sınır
-# 800 ms, 4. denemeden önceki bekleme) ve uyanma zamanlarını 200 ms'lik
-# kovalarda sayar. (`herd_data` ve sürü keşif aracı yeniden denemeleri
-# formüller gibi 0'dan sayar: bu onların `retry=2` değeridir.) Dersin
-# yazdırdığı çıktı:
-
-# %%
-print(lesson.herd_text("tr"))
-
-# %% [markdown]
-# The same in English, and as a figure:
-
-# %% [markdown] tags=["tr"] en_hash="7290171f"
-# İngilizce sürüm burada aynı çıktının İngilizcesini gösterir; bu sürümde dersin
-# özgün Türkçe çıktısı yinelenir. Altında aynısı bir grafik olarak:
-
-# %%
-print(lesson.herd_text(current()))
-
-# %%
-show(herd_histogram())
-
-# %% [markdown]
-# Without jitter all 24 clients wake at exactly 800 ms. With full jitter
-# (24 draws of the same generator, client by client) they spread over four
-# buckets: 6, 5, 7 and 6.
-
-# %% [markdown] tags=["tr"] en_hash="7052b1c7"
-# Sarsıntı olmadan 24 istemcinin hepsi tam olarak 800 ms'de uyanır. Tam
-# sarsıntıyla (aynı üreteçten istemci istemci çekilen 24 sayı) dört kovaya
-# dağılırlar: 6, 5, 7 ve 6.
-
-# %% [markdown]
 # ## Checking a claim: "the peak falls to a quarter"
 #
 # The lesson says the peak load the server sees *falls to a quarter*. Check it:
@@ -491,15 +504,15 @@ show(herd_histogram())
 
 # %%
 herd = herd_data()
-herd.peak_plain, herd.peak_jittered, round(herd.ratio, 2)
+herd.peak_plain, herd.peak_jittered, number(herd.ratio, 2)
 
 # %% [markdown]
-# 24 → 7 is 0.29, not 0.25: a quarter would be 6. Close, but not what was
+# 24 → 7<!-- = import_module("retrylab.sim.herd").herd_data().peak_jittered --> is 0.29<!-- = round(import_module("retrylab.sim.herd").herd_data().ratio, 2) -->, not 0.25: a quarter would be 6. Close, but not what was
 # printed. And the number depends on something the sentence does not say,
 # the **bucket width**. Count the same 24 wake-ups in other widths:
 
-# %% [markdown] tags=["tr"] en_hash="9fc07c3b"
-# 24 → 7, 0,25 değil 0,29'dur: dörtte bir 6 olurdu. Yakın, ama yazdırılan çıktı
+# %% [markdown] tags=["tr"] en_hash="cf81cbeb"
+# 24 → 7<!-- = import_module("retrylab.sim.herd").herd_data().peak_jittered -->, 0,25 değil 0,29'dur<!-- = round(import_module("retrylab.sim.herd").herd_data().ratio, 2) -->: dörtte bir 6 olurdu. Yakın, ama yazdırılan çıktı
 # bunu göstermiyor. Üstelik sayı, cümlenin söylemediği bir şeye bağlıdır:
 # **kova genişliğine**. Aynı 24 uyanışı başka genişliklerle sayın:
 
@@ -759,14 +772,18 @@ print(herd_data(full, clients=10_000, retry=5).summary())
 # %% [markdown]
 # ## A word on the seed
 #
+# *Optional: a class short of time can skip this section; nothing later depends on it.*
+#
 # The lesson builds its randomness on a seeded generator so the table can be
 # checked, and notes that **in production the generator is unseeded**. The
 # same holds here: every client seeding the same generator with the same
 # number would draw the same "random" waits, and the herd would be back. Use
 # a seed to teach and to test; never to ship.
 
-# %% [markdown] tags=["tr"] en_hash="e5ffca5a"
+# %% [markdown] tags=["tr"] en_hash="61e9fffe"
 # ## Tohum üzerine bir not
+#
+# *İsteğe bağlı: zamanı kısıtlı bir sınıf bu bölümü atlayabilir; sonraki hiçbir şey ona dayanmaz.*
 #
 # Ders, tablo doğrulanabilsin diye rastgeleliği tohumlu bir üreteçle kurar ve
 # **uygulamada üretecin tohumsuz olduğunu** belirtir. Aynısı burada da
@@ -785,12 +802,12 @@ print(herd_data(full, clients=10_000, retry=5).summary())
 # * Jitter spreads clients that failed together: 24 at one instant become
 #   6, 5, 7 and 6 per 200 ms.
 # * "A quarter" is the average for 200 ms buckets under an 800 ms ceiling;
-#   the lesson's 24 clients give 0.29, and the ratio changes with the width.
+#   the lesson's 24 clients give 0.29<!-- = round(import_module("retrylab.sim.herd").herd_data().ratio, 2) -->, and the ratio changes with the width.
 #   Always name the window.
 # * Full and decorrelated jitter are close in the AWS experiment; the
 #   lesson's "fast recovery: full, slow recovery: decorrelated" is advice.
 
-# %% [markdown] tags=["tr"] en_hash="cb78f1b1"
+# %% [markdown] tags=["tr"] en_hash="e4387c38"
 # ## Özet
 #
 # * Hemen yeniden denemek işe yaramaz, sabit aralık da zorlanan bir sunucuyu
@@ -801,7 +818,7 @@ print(herd_data(full, clients=10_000, retry=5).summary())
 # * Sarsıntı birlikte hata alan istemcileri dağıtır: tek bir anda toplanan 24
 #   istemci, 200 ms başına 6, 5, 7 ve 6 olur.
 # * "Dörtte bir", 800 ms'lik bir üst sınır altında 200 ms'lik kovalar için
-#   ortalamadır; dersin 24 istemcisi 0,29 verir ve oran genişlikle değişir.
+#   ortalamadır; dersin 24 istemcisi 0,29<!-- = round(import_module("retrylab.sim.herd").herd_data().ratio, 2) --> verir ve oran genişlikle değişir.
 #   Pencereyi her zaman belirtin.
 # * AWS deneyinde tam ve ilişkisiz sarsıntı birbirine yakındır; dersin "hızlı
 #   toparlanma: tam, yavaş toparlanma: ilişkisiz" sözü bir öneridir.

@@ -4,7 +4,7 @@
 # **Previous:** [02 · Computing the wait](02_computing_the_wait.ipynb) ·
 # **Next:** [04 · The circuit breaker](04_circuit_breaker.ipynb) ·
 # **Prerequisites:** notebooks 01 (the rule: which failures are retried) and
-# 02 (full jitter) · **Time:** about 60 minutes
+# 02 (full jitter) · **Time:** about 85 minutes
 #
 # The observer on the mountain asks the **North Slope station** for its
 # measurements. Notebooks 01 and 02 settled *which* failures are retried and
@@ -22,13 +22,13 @@
 # * measure what retrying *every* error costs the person waiting;
 # * count retries, successes after a retry and waits over many runs.
 
-# %% [markdown] tags=["tr"] en_hash="e8ba5d08"
+# %% [markdown] tags=["tr"] en_hash="5fbd38e2"
 # # 03 · Yeniden deneme döngüsü
 #
 # **Önceki:** [02 · Bekleme süresinin hesabı](02_computing_the_wait.ipynb) ·
 # **Sonraki:** [04 · Devre kesici](04_circuit_breaker.ipynb) ·
 # **Ön koşullar:** 01 (kural: hangi başarısızlıklar yeniden denenir) ve 02 (tam
-# sarsıntı) numaralı defterler · **Süre:** yaklaşık 60 dakika
+# sarsıntı) numaralı defterler · **Süre:** yaklaşık 85 dakika
 #
 # Dağdaki gözlemci **Kuzey Yamaç istasyonundan** ölçümleri istiyor. 01 ve 02
 # numaralı defterler *hangi* başarısızlıkların yeniden deneneceğini ve *ne
@@ -178,7 +178,7 @@ js_program("yeniden-deneme.mjs", "const bekleme =", "await uyu(sure)")
 # `(attempts, outcome, waits)` döndürür: kaç kez gönderildiği, son sonuç ve ms
 # cinsinden beklemelerin listesi. Denetleyici döngünüzü önce dersin dört
 # senaryosunda tek bir ortak `Mulberry32(SEED)` ile çalıştırır ("70, 184, 2000,
-# 2000" yazdırmaları gerekir), sonra görmediğiniz 80 sunucuya karşı çalıştırır;
+# 2000" yazdırmaları gerekir), sonra görmediğiniz 88<!-- = len(import_module("retrylab.exercises.build_loop")._loop_cases()) --> sunucuya karşı çalıştırır;
 # döngünüz hiç bitmezse onu durdurur.
 
 # %% tags=["scaffold"]
@@ -216,13 +216,24 @@ check_retry_loop(retry)
 # `retrylab`'s `RetryPolicy(max_attempts=...).run(send, method, rng, sleep)`
 # is the same loop, with the limits this notebook adds below (a time budget,
 # a ceiling on Retry-After, metrics, logging). From here on the notebook
-# uses it.
+# uses it. Which failures it retries is a rule: by default the lesson's
+# (notebook 01), which retries a POST without a key after a 5xx, though a
+# server that failed after storing the write then stores it twice. For
+# production code pass `RetryPolicy(rule=production_rule)`
+# ([notebook 08](08_from_lesson_to_production.ipynb)), which retries a keyless
+# POST only when the server cannot have acted.
 
-# %% [markdown] tags=["tr"] en_hash="64dd1757"
+# %% [markdown] tags=["tr"] en_hash="da521617"
 # `retrylab`'ın `RetryPolicy(max_attempts=...).run(send, method, rng, sleep)`
 # yöntemi aynı döngüdür; bu defterin aşağıda eklediği sınırlar da içindedir (bir
 # süre bütçesi, Retry-After için bir üst sınır, metrikler, günlük kaydı).
-# Defter bundan sonra onu kullanır.
+# Defter bundan sonra onu kullanır. Hangi hataların yeniden deneneceği bir
+# kuraldır: varsayılan olarak dersin kuralı (01 numaralı defter); bu kural
+# anahtarsız bir POST'u bir 5xx'ten sonra yeniden dener, oysa yazma isteğini
+# kaydettikten sonra hata veren bir sunucu onu böylece iki kez kaydeder.
+# Üretim kodunda `RetryPolicy(rule=production_rule)` verin
+# ([08 numaralı defter](08_from_lesson_to_production.ipynb)): anahtarsız bir
+# POST'u yalnızca sunucunun işlem yapmış olamayacağı durumlarda yeniden dener.
 
 # %% [markdown]
 # ## The lesson's four scenarios
@@ -440,20 +451,29 @@ r.outcome.retry_after, r.reason.value
 #
 # **1. The attempt limit** prevents an endless loop. A station that stays down
 # (503 on every request) meets policies with 1 to 6 attempts:
+#
+# In this notebook `sleep=slept.append` records the waits instead of sleeping,
+# so the cells are instant; production code passes a real sleep,
+# `sleep=lambda ms: time.sleep(ms / 1000)` (`run` refuses to go without one).
 
-# %% [markdown] tags=["tr"] en_hash="3213bcea"
+# %% [markdown] tags=["tr"] en_hash="7dec8ccc"
 # ## Üç sınır
 #
 # **1. Deneme sayısı üst sınırı** sonsuz döngüyü engeller. Bir türlü ayağa
 # kalkmayan bir istasyon (her isteğe 503) 1 ile 6 arasında deneme yapan
 # politikalarla karşılaşıyor:
+#
+# Bu defterde `sleep=slept.append` beklemeleri uyumak yerine kaydeder, bu
+# yüzden hücreler anında biter; üretim kodu gerçek bir bekleme verir:
+# `sleep=lambda ms: time.sleep(ms / 1000)` (`run`, bekleme verilmeden çalışmaz).
 
 # %%
 lab.script("GET", "/stations", statuses=[503], cycle=True)
 down = sender(lab.url + "/stations")
 rows = {}
+slept = []
 for n in range(1, 7):
-    r = RetryPolicy(max_attempts=n).run(down, "GET", Mulberry32(SEED))
+    r = RetryPolicy(max_attempts=n).run(down, "GET", Mulberry32(SEED), sleep=slept.append)
     rows[n] = (r.attempts, list(r.waits), sum(r.waits))
 localized(pd.DataFrame.from_dict(
     rows, orient="index", columns=["attempts", "waits (ms)", "total wait (ms)"]))
@@ -472,7 +492,7 @@ localized(pd.DataFrame.from_dict(
 
 # %%
 budget = RetryPolicy(max_attempts=10, time_budget=3000)
-r = budget.run(down, "GET", Mulberry32(SEED))
+r = budget.run(down, "GET", Mulberry32(SEED), sleep=slept.append)
 r.attempts, list(r.waits), r.message
 
 # %% [markdown]
@@ -499,7 +519,7 @@ presets = {"user_triggered": RetryPolicy.user_triggered(),
            "background": RetryPolicy.background()}
 rows = {}
 for name, policy in presets.items():
-    r = policy.run(down, "GET", Mulberry32(SEED))
+    r = policy.run(down, "GET", Mulberry32(SEED), sleep=slept.append)
     rows[name] = (r.attempts, list(r.waits), sum(r.waits), r.reason.value)
 columns = ["attempts", "waits (ms)", "total wait (ms)", "stopped"]
 localized(pd.DataFrame.from_dict(rows, orient="index", columns=columns))
@@ -520,7 +540,8 @@ localized(pd.DataFrame.from_dict(rows, orient="index", columns=columns))
 # %%
 lab.script("GET", "/report", retry_after=30)
 for name, policy in presets.items():
-    r = policy.run(sender(lab.url + "/report"), "GET", Mulberry32(SEED))
+    r = policy.run(sender(lab.url + "/report"), "GET", Mulberry32(SEED),
+                   sleep=slept.append)
     print(f"{label(name):15} attempts={r.attempts} waits={list(r.waits)}")
 
 # %% [markdown]
@@ -635,14 +656,18 @@ assert all(wire >= 0.1 * r.attempts for r, wire, _ in runs.values())
 # %% [markdown]
 # ## Measuring many runs
 #
+# *Optional: a class short of time can skip this section; nothing later depends on it.*
+#
 # The mobile lesson's fourth mistake is not measuring: without numbers you
 # cannot tell how many requests were retried or whether the policy helps.
 # `RetryMetrics` collects every run it is given. Here 300 refreshes meet a
 # station whose link drops 30% of connections (a seeded `close` fault), under
 # the user-triggered policy:
 
-# %% [markdown] tags=["tr"] en_hash="2912f6de"
+# %% [markdown] tags=["tr"] en_hash="dab90f52"
 # ## Çok sayıda çalıştırmayı ölçmek
+#
+# *İsteğe bağlı: zamanı kısıtlı bir sınıf bu bölümü atlayabilir; sonraki hiçbir şey ona dayanmaz.*
 #
 # Mobil dersin dördüncü hatası yeniden denemeleri günlüğe kaydetmemektir: sayılar olmadan kaç isteğin
 # yeniden denendiğini ya da politikanın işe yarayıp yaramadığını bilemezsiniz.
@@ -657,7 +682,8 @@ metrics = RetryMetrics()
 rng = Mulberry32(SEED)
 policy = RetryPolicy.user_triggered()
 for _ in range(300):
-    policy.run(sender(flaky.url + "/measurements"), "GET", rng, metrics=metrics)
+    policy.run(sender(flaky.url + "/measurements"), "GET", rng, sleep=slept.append,
+               metrics=metrics)
 localized(metrics.summary())
 
 # %% [markdown]
@@ -710,7 +736,7 @@ logger.addHandler(handler)
 logger.setLevel(logging.DEBUG)
 with LabServer() as fresh:
     RetryPolicy().run(sender(fresh.url + "/measurements"), "GET",
-                      Mulberry32(SEED))
+                      Mulberry32(SEED), sleep=slept.append)
 logger.removeHandler(handler)
 logger.setLevel(logging.NOTSET)
 

@@ -4,7 +4,7 @@
 # **Previous:** [03 · The retry loop](03_the_retry_loop.ipynb) ·
 # **Next:** [05 · The mobile retry policy](05_mobile_retry_policy.ipynb) ·
 # **Prerequisites:** notebook 03 (the retry loop and its limits); a Python
-# class with two methods · **Time:** about 50 minutes
+# class with two methods · **Time:** about 75 minutes
 #
 # The North Slope station is not having a bad second: it is down, for
 # minutes. Every request the observer's app makes still runs its own retry
@@ -22,13 +22,13 @@
 # * tell the user the right thing when the breaker refuses a call;
 # * scope breakers per endpoint group, so one broken path does not stop the app.
 
-# %% [markdown] tags=["tr"] en_hash="7fcee769"
+# %% [markdown] tags=["tr"] en_hash="6ad277fe"
 # # 04 · Devre kesici
 #
 # **Önceki:** [03 · Yeniden deneme döngüsü](03_the_retry_loop.ipynb) ·
 # **Sonraki:** [05 · Mobil geliştirmede yeniden deneme politikası](05_mobile_retry_policy.ipynb) ·
 # **Ön koşullar:** 03 numaralı defter (yeniden deneme döngüsü ve sınırları); iki
-# yöntemi olan bir Python sınıfı · **Süre:** yaklaşık 50 dakika
+# yöntemi olan bir Python sınıfı · **Süre:** yaklaşık 75 dakika
 #
 # Kuzey Yamaç istasyonundaki sorun bu kez birkaç saniyelik değil: sunucu çökmüş ve dakikalarca öyle kalacak. Gözlemcinin uygulamasının yaptığı her istek yine kendi yeniden
 # deneme döngüsünü çalıştırıyor (02 ve 03 numaralı defterler) ve hiçbiri başarılı
@@ -55,6 +55,7 @@ set_language("en")  # the language of this notebook's figures and explorers
 from retrylab import (Backoff, BreakerOpen, BreakerRegistry, CircuitBreaker,
                       Mulberry32, Outcome, RetryPolicy, replay)
 from retrylab.lessons import outputs as lesson
+from retrylab.lessons.names import route
 from retrylab.lessons.tables import label, line, localized
 from retrylab.viz.breaker import (breaker_diagram, breaker_timeline,
                                       timeline_segments)
@@ -68,20 +69,25 @@ from retrylab.viz.kit import show
 # press runs the retry loop of [notebook 03](03_the_retry_loop.ipynb) (4
 # attempts, full jitter; its attempt-limit table showed one such run). Every
 # attempt answers 503:
+# (`sleep=slept.append` records the waits instead of sleeping, so the cell is
+# instant; production code passes a real sleep, `lambda ms: time.sleep(ms / 1000)`.)
 
-# %% [markdown] tags=["tr"] en_hash="191349d3"
+# %% [markdown] tags=["tr"] en_hash="761f591a"
 # ## Neden devre kesici: yeniden deneme tek bir isteğin sorunudur
 #
 # Diyelim ki kullanıcı, istasyon çalışmıyorken "gönder" düğmesine beş kez basıyor
 # ve her basış [03 numaralı defterin](03_the_retry_loop.ipynb) yeniden deneme
 # döngüsünü çalıştırıyor (4 deneme, tam sarsıntı; o defterin deneme sayısı üst
 # sınırı tablosu böyle bir çalıştırmayı gösterdi). Her deneme 503 yanıtı alıyor:
+# (`sleep=slept.append` beklemeleri uyumak yerine kaydeder, bu yüzden hücre
+# anında biter; üretim kodu gerçek bir bekleme verir: `lambda ms: time.sleep(ms / 1000)`.)
 
 # %%
 policy = RetryPolicy(max_attempts=4,
                      backoff=Backoff(200, 2, 5000, jitter="full"))
 rng = Mulberry32(lesson.SEED)
-presses = [policy.run(lambda: Outcome.http(503), rng=rng)
+slept = []
+presses = [policy.run(lambda: Outcome.http(503), rng=rng, sleep=slept.append)
            for _ in range(5)]
 sum(r.attempts for r in presses), sum(sum(r.waits) for r in presses)
 
@@ -227,7 +233,7 @@ for now in range(0, 2000, 100):
     if cb.allow(now):
         sent += 1
         cb.record(False, now)
-sent, cb.state
+sent, label(cb.state)
 
 # %% [markdown]
 # Three requests reach the server; the other seventeen fail at once, without
@@ -513,7 +519,7 @@ for breaker in (like_lesson, ours):
 # `BreakerOpen` hatasını fırlatır:
 
 # %%
-writes = CircuitBreaker(3, 5000, name="POST /measurements")
+writes = CircuitBreaker(3, 5000, name="POST " + route("/measurements"))
 for now in (0, 200, 600):
     writes.record(False, now)
 try:
@@ -521,7 +527,7 @@ try:
 except BreakerOpen as err:
     refused = err
 print(refused)
-refused.retry_in, refused.state
+refused.retry_in, label(refused.state)
 
 # %% [markdown]
 # | the error | what happened | what to tell the user |
@@ -567,13 +573,13 @@ refused.retry_in, refused.state
 
 # %%
 registry = BreakerRegistry(threshold=3, cooldown=5000)
+uploads, stations = "POST " + route("/measurements"), "GET " + route("/stations")
 for now in (0, 200, 600):
-    registry.get("POST /measurements").record(False, now)
-(registry.get("GET /stations").allow(900),
- registry.get("POST /measurements").allow(900))
+    registry.get(uploads).record(False, now)
+registry.get(stations).allow(900), registry.get(uploads).allow(900)
 
 # %%
-registry.states()
+{group: label(state) for group, state in registry.states().items()}
 
 # %% [markdown]
 # The station list still loads; only uploads wait. Pass `group=` to map many
@@ -582,10 +588,12 @@ registry.states()
 # %% [markdown] tags=["tr"] en_hash="87923e65"
 # İstasyon listesi gelmeye devam ediyor; yalnızca ölçüm gönderimleri bekliyor.
 # Birçok uç noktayı tek bir devre kesiciye bağlamak için `group=` verin (örneğin
-# `/measurements` altındaki her şeyi).
+# `/olcumler` altındaki her şeyi).
 
 # %% [markdown]
 # ## The mobile lesson's Kotlin breaker does not compile
+#
+# *Optional: a class short of time can skip this section; nothing later depends on it.*
 #
 # The mobile lesson describes the same three states (CLOSED, OPEN, HALF_OPEN)
 # and shows a Kotlin `CircuitBreaker` class. As printed it does not compile:
@@ -596,8 +604,10 @@ registry.states()
 # Read it as a sketch of the shape (check, run, count), not as code to copy.
 # `CircuitBreaker.call` above is a complete version of that shape.
 
-# %% [markdown] tags=["tr"] en_hash="9b57c463"
+# %% [markdown] tags=["tr"] en_hash="40f6b5d4"
 # ## Mobil dersin Kotlin devre kesicisi derlenmiyor
+#
+# *İsteğe bağlı: zamanı kısıtlı bir sınıf bu bölümü atlayabilir; sonraki hiçbir şey ona dayanmaz.*
 #
 # Mobil ders aynı üç durumu (CLOSED, OPEN, HALF_OPEN) anlatır ve bir Kotlin
 # `CircuitBreaker` sınıfı gösterir. Basıldığı hâliyle bu sınıf derlenmez:

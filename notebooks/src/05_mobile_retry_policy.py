@@ -7,7 +7,7 @@
 # appendix: [A1 · The lesson's code samples](A1_code_samples.ipynb)
 #
 # **Before you start:** notebooks 01 (which errors to retry), 02 (computing
-# the wait) and 04 (the circuit breaker). **Time:** about 45 minutes.
+# the wait) and 04 (the circuit breaker). **Time:** about 60 minutes.
 #
 # The observer on the mountain now carries the North Slope app on a phone. The
 # phone hops between Wi-Fi and mobile data, loses the signal in the tunnel on
@@ -30,7 +30,7 @@
 #   full jitter, in numbers;
 # * say what the breaker's three states save a phone in a long outage.
 
-# %% [markdown] tags=["tr"] en_hash="8cbe8c25"
+# %% [markdown] tags=["tr"] en_hash="b1f17cbd"
 # # 05 · Mobil geliştirmede yeniden deneme politikası
 #
 # [← 04 · Devre kesici](04_circuit_breaker.ipynb) ·
@@ -40,7 +40,7 @@
 #
 # **Başlamadan önce:** 01 (hangi hatalar yeniden denenir), 02 (bekleme
 # süresinin hesabı) ve 04 (devre kesici) numaralı defterler. **Süre:**
-# yaklaşık 45 dakika.
+# yaklaşık 60 dakika.
 #
 # Dağdaki gözlemci Kuzey Yamaç uygulamasını artık bir telefonda taşıyor.
 # Telefon Wi-Fi ile mobil veri arasında geçiş yapıyor, aşağı inerken tünelde
@@ -83,7 +83,7 @@ from retrylab.viz.herd import herd_data, herd_histogram
 from retrylab.viz.backoff import wait_schedule, waits_table
 
 pd.set_option("display.width", 120)
-pd.set_option("display.max_colwidth", 80)
+pd.set_option("display.max_colwidth", None)  # a reason is read whole, never cut off
 
 # %% [markdown]
 # ## 1. What is a retry policy?
@@ -106,12 +106,12 @@ pd.set_option("display.max_colwidth", 80)
 # | maxRetries | `RetryPolicy(max_attempts=...)` | attempts = retries + 1: mind the off-by-one |
 # | baseDelay | `Backoff(base=...)` | integer ms |
 # | backoff strategy | `Backoff(growth=..., factor=..., jitter=...)` | sections 3 and 4 |
-# | retryable status list | `decide` / `should_retry`: 429 and 5xx | the lesson lists 502 and 503 |
+# | retryable status list | `decide` / `should_retry`: 429 and 5xx | the lesson lists 502 and 503; for writes without a key in production, `RetryPolicy(rule=production_rule)` ([08](08_from_lesson_to_production.ipynb)) |
 # | overall timeout | `RetryPolicy(time_budget=...)` | ms for the whole run, waits included |
 #
 # The preset for a background refresh, knob by knob:
 
-# %% [markdown] tags=["tr"] en_hash="5d8f6304"
+# %% [markdown] tags=["tr"] en_hash="a9506b78"
 # ## 1. Yeniden deneme politikası nedir?
 #
 # Ders: *"Yeniden Deneme Politikası — bir ağ isteği başarısız olduğunda
@@ -134,7 +134,7 @@ pd.set_option("display.max_colwidth", 80)
 # | maxRetries | `RetryPolicy(max_attempts=...)` | deneme = yeniden deneme + 1: bir eksik/bir fazla sayma hatasına dikkat |
 # | baseDelay | `Backoff(base=...)` | tam sayı, ms |
 # | geri çekilme stratejisi | `Backoff(growth=..., factor=..., jitter=...)` | 3. ve 4. bölümler |
-# | yeniden denenecek durum kodları listesi | `decide` / `should_retry`: 429 ve 5xx | ders 502 ile 503'ü sayar |
+# | yeniden denenecek durum kodları listesi | `decide` / `should_retry`: 429 ve 5xx | ders 502 ile 503'ü sayar; üretimde anahtarsız yazma istekleri için `RetryPolicy(rule=production_rule)` ([08](08_from_lesson_to_production.ipynb)) |
 # | toplam zaman aşımı | `RetryPolicy(time_budget=...)` | bütün çalışma için ms, beklemeler dahil |
 #
 # Arka plan tazelemesi için hazır politika, ayar ayar:
@@ -492,7 +492,8 @@ check_proportional_range(attempt5_range)
 # Gecikmesi 4 s olan üçüncü yeniden denemeleri için ne zaman uyanırlar?
 
 # %%
-mobilesim.jitter_spread(clients=1000, retry=2, base=1000, width=500)
+localized(mobilesim.jitter_spread(clients=1000, retry=2, base=1000, width=500)
+          .rename(index={"none": "no jitter"}))
 
 # %% [markdown]
 # Both jitters turn one spike of 1,000 requests into a spread whose busiest
@@ -520,29 +521,30 @@ for jitter in ("proportional", "full"):
 # %% [markdown]
 # **Exercise 3 (open: change, predict, measure).** Change `retry=2` to
 # `retry=4` in the cell below (the fifth retry, a 16 s delay; n counts from 0). Before you run it, predict:
-# will the busiest 500 ms hold more or fewer phones than the 140 of retry 3,
+# will the busiest 500 ms hold more or fewer phones than the 140 of retry n = 2 (the third retry),
 # and will the two jitters still tie? Then run it and compare.
 
-# %% [markdown] tags=["tr"] en_hash="60050926"
+# %% [markdown] tags=["tr"] en_hash="13fc01dd"
 # **Alıştırma 3 (açık uçlu: değiştirin, tahmin edin, ölçün).** Aşağıdaki hücrede
 # `retry=2` değerini `retry=4` yapın (beşinci yeniden deneme, 16 s'lik bir
 # gecikme; n 0'dan sayılır). Çalıştırmadan
-# önce tahmin edin: en yoğun 500 ms, 3. yeniden denemedeki 140'tan daha çok mu
+# önce tahmin edin: en yoğun 500 ms, n = 2 yeniden denemesindeki (üçüncü yeniden deneme) 140'tan daha çok mu
 # yoksa daha az mı telefon içerecek ve iki sarsıntı yine berabere kalacak mı?
 # Sonra çalıştırın ve karşılaştırın.
 
 # %%
-mobilesim.jitter_spread(clients=1000, retry=2, base=1000, width=500)
+localized(mobilesim.jitter_spread(clients=1000, retry=2, base=1000, width=500)
+          .rename(index={"none": "no jitter"}))
 
 # %% [markdown] tags=["solution"]
-# At retry 5 the window is four times as wide (16 s for both jitters), so
+# At retry n = 4 (the fifth retry) the window is four times as wide (16 s for both jitters), so
 # the busiest 500 ms holds about a quarter as many: 43 phones, 4.3%, the same
 # for both (1000 × 500 / 16000 ≈ 31 on average, the busiest bucket a little
 # more). Proportional still keeps everyone out for 8 s; full jitter lets
 # the first phones back after a few milliseconds.
 
-# %% [markdown] tags=["solution", "tr"] en_hash="084577a7"
-# Beşinci yeniden denemede pencere dört kat geniştir (iki sarsıntı için de 16
+# %% [markdown] tags=["solution", "tr"] en_hash="8e66db42"
+# n = 4 yeniden denemesinde (beşinci yeniden deneme) pencere dört kat geniştir (iki sarsıntı için de 16
 # s), bu yüzden en yoğun 500 ms yaklaşık dörtte biri kadar telefon içerir: 43
 # telefon, %4,3, iki sarsıntı için de aynı (ortalama olarak 1000 × 500 / 16000 ≈
 # 31, en yoğun kova biraz daha fazla). Orantılı sarsıntı herkesi yine 8 s

@@ -8,7 +8,7 @@
 #
 # **Before you start:** notebook 05 (the mobile lesson's policy), and 01 and
 # 03, whose experiments this notebook builds on rather than repeats.
-# **Time:** about 35 minutes.
+# **Time:** about 45 minutes.
 #
 # The mobile lesson ends with four mistakes. Each one is shown here with a
 # number: what the mistake costs, and what the fix saves. The phone runs on a
@@ -25,7 +25,7 @@
 #   cancellation;
 # * say which numbers `RetryMetrics` gives you to tune a policy.
 
-# %% [markdown] tags=["tr"] en_hash="696601ea"
+# %% [markdown] tags=["tr"] en_hash="a18bf495"
 # # 05b · Dört yaygın hata, ölçümleriyle
 #
 # [← 05 · Mobil geliştirmede yeniden deneme politikası](05_mobile_retry_policy.ipynb) ·
@@ -35,7 +35,7 @@
 #
 # **Başlamadan önce:** 05 numaralı defter (mobil dersin politikası), ayrıca bu
 # defterin deneylerini tekrarlamadan üzerine kurduğu 01 ve 03. **Süre:**
-# yaklaşık 35 dakika.
+# yaklaşık 45 dakika.
 #
 # Mobil ders dört hatayla biter. Burada her biri bir sayıyla gösteriliyor:
 # hatanın neye mal olduğu ve düzeltmenin ne kazandırdığı. Telefon sanal bir
@@ -67,7 +67,7 @@ from retrylab.lessons.audit import audit_table
 from retrylab.lessons.tables import localized
 
 pd.set_option("display.width", 120)
-pd.set_option("display.max_colwidth", 80)
+pd.set_option("display.max_colwidth", None)  # a reason is read whole, never cut off
 
 # %% [markdown]
 # ## Mistake 1: retrying without idempotency
@@ -334,6 +334,8 @@ check_lifecycle(kept_sending)
 localized(measure_lifecycle(kept_sending, background_at=15_000, latency_ms=10_000))
 
 # %% [markdown]
+# <details><summary>Why each loop did what it did (open it after your prediction)</summary>
+#
 # * `policy`: `RetryPolicy.run_async` in a task the screen owns. Cancelled
 #   with a request in flight, it stopped **at 15.0 s, and sent nothing
 #   after.** The `CancelledError` travels up to the caller, who knows the user
@@ -353,13 +355,17 @@ localized(measure_lifecycle(kept_sending, background_at=15_000, latency_ms=10_00
 #   sent 3 more requests. This is why, since Python 3.8, `CancelledError` is
 #   a `BaseException`: a plain `except Exception` does not swallow it.
 #
+# </details>
+#
 # The rule in both languages: never catch the cancellation without throwing
 # it again, and start retrying work in a scope the screen owns.
 #
 # Notebook 03 ("When the user leaves: cancelling") showed the same loop,
 # `RetryPolicy.run_async`, stop in the middle of a wait against a real server.
 
-# %% [markdown] tags=["tr"] en_hash="ea00dc11"
+# %% [markdown] tags=["tr"] en_hash="b2e57566"
+# <details><summary>Her döngü neden böyle davrandı (tahmininizden sonra açın)</summary>
+#
 # * `policy`: ekranın sahip olduğu bir görev içinde `RetryPolicy.run_async`.
 #   Bir istek yoldayken iptal edildi, **15,0 s'de durdu ve sonrasında hiçbir
 #   şey göndermedi.** `CancelledError` çağırana kadar yükselir; çağıran da
@@ -380,6 +386,8 @@ localized(measure_lifecycle(kept_sending, background_at=15_000, latency_ms=10_00
 #   `CancelledError`'u yutan bir döngü hiçbir şey olmamış gibi sürer, bu yüzden 3 istek
 #   daha gönderdi. Python 3.8'den beri `CancelledError`'un bir `BaseException`
 #   olmasının nedeni budur: düz bir `except Exception` onu yutmaz.
+#
+# </details>
 #
 # İki dilde de kural aynı: iptali yeniden fırlatmadan asla yakalamayın ve
 # yeniden deneyen işi ekranın sahip olduğu bir kapsamda başlatın.
@@ -408,10 +416,13 @@ localized(measure_lifecycle(kept_sending, background_at=15_000, latency_ms=10_00
 #
 # **Exercise 4 (open: change, predict, measure).** 500 background requests
 # with `failure_rate=0.3`. Change it to `0.6`. Predict first: about how many
-# more requests will give up (five failed attempts in a row: 0.3⁵ against
-# 0.6⁵), and will "success after retry" go up or down? Then run it.
+# more requests will give up, and will "success after retry" go up or down?
+# Count both kinds of giving up: the 404s (5% of the requests) give up at
+# once whatever the rate, the others only after five failed attempts in a
+# row (0.3⁵ against 0.6⁵ of them). Then run it and compare the table's
+# "gave up" with your count.
 
-# %% [markdown] tags=["tr"] en_hash="e0788342"
+# %% [markdown] tags=["tr"] en_hash="24b65c47"
 # ## Hata 4: yeniden denemeleri günlüğe kaydetmemek
 #
 # *"Dördüncü hata — yeniden denemeleri günlüğe kaydetmemek. Günlükleme
@@ -433,13 +444,15 @@ localized(measure_lifecycle(kept_sending, background_at=15_000, latency_ms=10_00
 #
 # **Alıştırma 4 (açık uçlu: değiştirin, tahmin edin, ölçün).** `failure_rate=0.3`
 # ile 500 arka plan isteği. Bunu `0.6` yapın. Önce tahmin edin: yaklaşık kaç
-# istek daha vazgeçecek (arka arkaya beş başarısız deneme: 0,3⁵'e karşı 0,6⁵)
-# ve "yeniden denemeden sonra başarı" artacak mı, azalacak mı? Sonra
-# çalıştırın.
+# istek daha vazgeçecek ve "yeniden denemeden sonra başarı" artacak mı,
+# azalacak mı? İki tür vazgeçmeyi de sayın: 404'ler (isteklerin %5'i) oran ne
+# olursa olsun hemen vazgeçer, ötekiler yalnızca arka arkaya beş başarısız
+# denemeden sonra (onların 0,3⁵'ine karşı 0,6⁵'i). Sonra çalıştırın ve
+# tablonun "vazgeçilen" satırını kendi sayınızla karşılaştırın.
 
 # %%
-mobilesim.flaky_batch(500, policy=RetryPolicy.background(),
-                      failure_rate=0.3).summary()
+localized(mobilesim.flaky_batch(500, policy=RetryPolicy.background(),
+                                failure_rate=0.3).summary())
 
 # %% [markdown] tags=["solution"]
 # At 0.3, 28 of 500 give up (the 404s, about 25, plus almost no one else:

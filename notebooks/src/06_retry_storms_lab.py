@@ -6,7 +6,7 @@
 # [07 · Summary and capstone →](07_summary_and_exercises.ipynb)
 #
 # **Before you start:** notebooks 02 (jitter), 03 (the retry loop and its
-# limits) and 04 (the circuit breaker). **Time:** about 55 minutes (the
+# limits) and 04 (the circuit breaker). **Time:** about 110 minutes (the
 # explorers invite longer).
 #
 # So far one observer on the mountain retried one request to the **North
@@ -36,7 +36,7 @@
 # * reproduce the AWS "Exponential Backoff And Jitter" experiment, state its
 #   conclusions, and say where the reproduction differs.
 
-# %% [markdown] tags=["tr"] en_hash="ee0fc432"
+# %% [markdown] tags=["tr"] en_hash="7097d0f7"
 # # 06 · Yeniden deneme fırtınaları: bin gözlemci, tek istasyon
 #
 # [← 05b · Dört yaygın hata](05b_common_mistakes.ipynb) ·
@@ -44,7 +44,7 @@
 # [07 · Özet ve bitirme alıştırması →](07_summary_and_exercises.ipynb)
 #
 # **Başlamadan önce:** 02 (sarsıntı), 03 (yeniden deneme döngüsü ve sınırları)
-# ve 04 (devre kesici) numaralı defterler. **Süre:** yaklaşık 55 dakika (keşif
+# ve 04 (devre kesici) numaralı defterler. **Süre:** yaklaşık 110 dakika (keşif
 # araçları daha uzun kalmaya davet ediyor).
 #
 # Şimdiye kadar dağdaki tek bir gözlemci, **Kuzey Yamaç istasyonuna** giden
@@ -83,9 +83,12 @@ from retrylab.viz.i18n import set_language
 set_language("en")  # the language of this notebook's figures and explorers
 
 # %%
+import pandas as pd
+
 from retrylab import Backoff, RetryPolicy
+from retrylab.i18n import number
 from retrylab.core.budget import GrpcRetryThrottle, SreRetryBudget
-from retrylab.lessons.tables import localized
+from retrylab.lessons.tables import label, localized
 from retrylab.sim.contention import findings, sweep_table
 from retrylab.viz.kit import show
 from retrylab.sim.breakers import BreakerSettings
@@ -206,8 +209,8 @@ localized(waves[["time_ms", "retries", "accepted", "rejected"]])
 # %%
 jitters = ("none", "full", "equal", "decorrelated")
 runs = {j: outage_fleet(j).run() for j in jitters}
-localized(summary_table(runs)[["served", "total_requests", "peak_retries",
-                               "recovery_ms"]])
+localized(summary_table(runs).rename(index={"none": "no jitter"})[
+    ["served", "total_requests", "peak_retries", "recovery_ms"]])
 
 # %% [markdown]
 # `recovery_ms` is how long after the outage ended the last client stopped
@@ -424,7 +427,7 @@ print(storm_fleet(reject_cost=0.0).run().readout())
 throttle = GrpcRetryThrottle(max_tokens=10, token_ratio=0.1)
 for _ in range(5):
     throttle.on_outcome(False)
-throttle.tokens, throttle.can_retry()
+number(throttle.tokens), label("yes" if throttle.can_retry() else "no")
 
 # %% [markdown]
 # Both plug into `RetryPolicy.run(..., retry_budget=...)` and into the fleet,
@@ -654,7 +657,7 @@ show(layered_load(layers=3, attempts=3))
 
 # %%
 half = expected_layered_load(3, 3, failure_rate=0.5)
-expected_layered_load(3, 3), round(half, 3)
+number(expected_layered_load(3, 3)), number(round(half, 3))
 
 # %% [markdown]
 # The usual fix is to retry at **one** layer only (often the one closest to
@@ -671,6 +674,8 @@ localized(layered_calls(layers=3, attempts=[3, 1, 1], requests=100))
 
 # %% [markdown]
 # ## The AWS contention experiment
+#
+# *Optional: a class short of time can skip this section and exercise 4, which uses its sweep.*
 #
 # Marc Brooker's post "Exponential Backoff And Jitter" (AWS Architecture
 # Blog, 2015) is where the jitter strategies of notebook 02 come from. It
@@ -692,8 +697,10 @@ localized(layered_calls(layers=3, attempts=[3, 1, 1], requests=100))
 # blog's whole figure (19 client counts × 5 strategies × 100 runs) takes
 # about a second instead of the blog simulator's 50 s on this machine.
 
-# %% [markdown] tags=["tr"] en_hash="32b653b4"
+# %% [markdown] tags=["tr"] en_hash="09105747"
 # ## AWS çekişme deneyi
+#
+# *İsteğe bağlı: zamanı kısıtlı bir sınıf bu bölümü ve onun taramasını kullanan 4. alıştırmayı atlayabilir.*
 #
 # Marc Brooker'ın "Exponential Backoff And Jitter" yazısı (AWS Architecture
 # Blog, 2015), 02 numaralı defterdeki sarsıntı stratejilerinin kaynağıdır.
@@ -721,10 +728,12 @@ localized(layered_calls(layers=3, attempts=[3, 1, 1], requests=100))
 sweep = sweep_with_progress()
 
 # %%
-localized(sweep_table(sweep, "calls").loc[[50, 100, 190]].round(0))
+localized(sweep_table(sweep, "calls").loc[[50, 100, 190]].round(0)
+          .rename(columns={"none": "no backoff"}))
 
 # %%
-localized(sweep_table(sweep, "time_ms").loc[[50, 100, 190]].round(0))
+localized(sweep_table(sweep, "time_ms").loc[[50, 100, 190]].round(0)
+          .rename(columns={"none": "no backoff"}))
 
 # %%
 show(contention_curves(sweep))
@@ -736,11 +745,11 @@ show(contention_curves(sweep))
 # Yazının sonuçları, 100 istemcide kontrol edilmiş hâliyle:
 
 # %%
-{name: round(ratio, 2) for name, ratio in findings(sweep, 100).items()}
+localized(pd.Series(findings(sweep, 100), name="ratio").round(2))
 
 # %% [markdown]
 # * **Full jitter cuts the work by more than half** against exponential
-#   backoff without jitter: 0.43 of the calls. ✔
+#   backoff without jitter: 0.43<!-- = round(import_module("retrylab.sim.contention").findings(import_module("retrylab.sim.contention").contention_sweep([100]), 100)["full_vs_exponential_calls"], 2) --> of the calls. ✔
 # * **Equal jitter does about the same work as full jitter but takes
 #   longer**: 1.02 times the calls, 1.36 times the time. ✔
 # * **Decorrelated jitter takes slightly less time than full jitter, but
@@ -770,9 +779,9 @@ show(contention_curves(sweep))
 # better than none, and that among the jitters the differences are tens of
 # percent, not factors.
 
-# %% [markdown] tags=["tr"] en_hash="4989a1c2"
+# %% [markdown] tags=["tr"] en_hash="2921068b"
 # * **Tam sarsıntı, sarsıntısız üstel geri çekilmeye göre işi yarıdan fazla
-#   azaltır**: çağrıların 0,43'ü. ✔
+#   azaltır**: çağrıların 0,43'ü<!-- = round(import_module("retrylab.sim.contention").findings(import_module("retrylab.sim.contention").contention_sweep([100]), 100)["full_vs_exponential_calls"], 2) -->. ✔
 # * **Eşit sarsıntı tam sarsıntıyla aşağı yukarı aynı işi yapar ama daha uzun
 #   sürer**: çağrıların 1,02 katı, sürenin 1,36 katı. ✔
 # * **İlişkisiz sarsıntı tam sarsıntıdan biraz daha kısa sürer, ama daha çok

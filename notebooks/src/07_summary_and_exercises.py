@@ -6,7 +6,7 @@
 # [08 · From lesson to production →](08_from_lesson_to_production.ipynb)
 #
 # **Before you start:** notebooks 01 to 06 (the appendix A1 is optional).
-# **Time:** about 30 minutes, more if the capstone takes a few tries.
+# **Time:** about 40 minutes, more if the capstone takes a few tries.
 #
 # The North Slope station is about to restart for a firmware update. Five
 # thousand observers' phones will try to sync while it is down. This last
@@ -21,7 +21,7 @@
 # * design a policy for a concrete outage and prove it on the simulator;
 # * explain why a policy that passes the checklist can still fail the station.
 
-# %% [markdown] tags=["tr"] en_hash="509dc847"
+# %% [markdown] tags=["tr"] en_hash="9589fee9"
 # # 07 · Özet ve bitirme alıştırması: bir politika tasarlayın ve sınayın
 #
 # [← 06 · Yeniden deneme fırtınaları](06_retry_storms_lab.ipynb) ·
@@ -29,7 +29,7 @@
 # [08 · Dersten üretim ortamına →](08_from_lesson_to_production.ipynb)
 #
 # **Başlamadan önce:** 01'den 06'ya kadar olan defterler (A1 eki isteğe bağlıdır).
-# **Süre:** yaklaşık 30 dakika; bitirme alıştırması birkaç denemede çözülürse daha uzun.
+# **Süre:** yaklaşık 40 dakika; bitirme alıştırması birkaç denemede çözülürse daha uzun.
 #
 # Kuzey Yamaç istasyonu bir ürün yazılımı güncellemesi için yeniden başlatılmak
 # üzere. İstasyon kapalıyken beş bin gözlemcinin telefonu eşitleme yapmaya
@@ -61,7 +61,7 @@ from retrylab.viz.kit import show
 from retrylab.lessons.outputs import SEED
 from retrylab.viz.fleet import fleet_timeline
 
-pd.set_option("display.max_colwidth", 90)
+pd.set_option("display.max_colwidth", None)  # a reason is read whole, never cut off
 
 # %% [markdown]
 # ## The checklist, rule by rule
@@ -146,16 +146,21 @@ deco = Backoff(200, 2, 5000, jitter="decorrelated").waits(rng)
 # **5. The server's Retry-After is compared with the computed wait and the
 # larger wins; besides an attempt limit, a total time budget bounds the
 # loop.**
+# (`sleep=slept.append` records the waits instead of sleeping, so the cell is
+# instant; production code passes a real sleep, `lambda ms: time.sleep(ms / 1000)`.)
 
-# %% [markdown] tags=["tr"] en_hash="9627340e"
+# %% [markdown] tags=["tr"] en_hash="7b4472ff"
 # **5. Sunucunun bildirdiği bekleme önerisi hesaplanan süreyle karşılaştırılır
 # ve büyük olan uygulanır; deneme sayısının yanında toplam süre bütçesi de
 # sınır koyar.** (Sunucunun bildirdiği öneri, `Retry-After` başlığıdır.)
+# (`sleep=slept.append` beklemeleri uyumak yerine kaydeder, bu yüzden hücre
+# anında biter; üretim kodu gerçek bir bekleme verir: `lambda ms: time.sleep(ms / 1000)`.)
 
 # %%
 policy = RetryPolicy(max_attempts=3, time_budget=3000)
+slept = []
 r = policy.run(lambda: Outcome.http(429, retry_after=2), "GET",
-               Mulberry32(SEED))
+               Mulberry32(SEED), sleep=slept.append)
 list(r.waits), r.reason.value
 
 # %% [markdown]
@@ -236,7 +241,7 @@ audit_table(RetryPolicy.user_triggered(), method="POST")
 
 # %%
 reckless = RetryPolicy(max_attempts=50, backoff=Backoff(200, 2, None))
-audit_verdicts(reckless)
+localized(audit_verdicts(reckless))
 
 # %% [markdown]
 # ## Capstone: get 5,000 phones through a 20-second outage

@@ -7,7 +7,7 @@
 #
 # **Before you start:** notebooks 01 to 03 and 07, and the bridge extra
 # (`pip install "retrylab[bridge]"`; the test extra includes it).
-# **Time:** about 30 minutes.
+# **Time:** about 40 minutes.
 #
 # Notebook 07 ended with a policy that gets five thousand phones through the
 # station's restart. Your team does not run `retrylab` in production: it runs
@@ -26,7 +26,7 @@
 # * name what production libraries add: per-kind counters, hooks, retry
 #   quotas, hedging and pushback.
 
-# %% [markdown] tags=["tr"] en_hash="94f7a857"
+# %% [markdown] tags=["tr"] en_hash="9724043b"
 # # 08 · Dersten üretim ortamına: tenacity, urllib3 ve httpx
 #
 # [← 07 · Özet ve bitirme alıştırması](07_summary_and_exercises.ipynb) ·
@@ -35,7 +35,7 @@
 #
 # **Başlamadan önce:** 01'den 03'e kadar olan defterler ve 07; ayrıca `bridge`
 # ek bağımlılık grubu (`pip install "retrylab[bridge]"`; test grubu bunu da
-# içerir). **Süre:** yaklaşık 30 dakika.
+# içerir). **Süre:** yaklaşık 40 dakika.
 #
 # 07 numaralı defter, beş bin telefonu istasyonun yeniden başlatılmasından
 # geçiren bir politikayla bitti. Ekibiniz üretim ortamında `retrylab`
@@ -75,8 +75,9 @@ from retrylab.exercises.ex08 import (POST_FAILURES, SHIPPED,
 from retrylab.lab.bridge import urllib3_differences
 from retrylab.lessons.production import (compare_libraries, decision_sources,
                                          duplicate_experiment)
+from retrylab.lessons.tables import localized
 
-pd.set_option("display.max_colwidth", 100)
+pd.set_option("display.max_colwidth", None)  # a reason is read whole, never cut off
 pd.set_option("display.width", 120)
 
 # %% [markdown]
@@ -84,27 +85,62 @@ pd.set_option("display.width", 120)
 #
 # The lesson's rule retries 429 and every 5xx, for every method. RFC 9110
 # (section 9.2.2) says a client should not retry a non-idempotent request
-# automatically unless it knows the request was never applied. urllib3,
-# botocore and gRPC agree, and `production_rule` is their consensus: for
+# automatically unless it knows the request was never applied. The libraries
+# do not agree on one rule:
+#
+# * **urllib3** gates status retries and read errors by the method
+#   (`Retry.DEFAULT_ALLOWED_METHODS` leaves POST out) but retries connect
+#   errors, where the request never left, for any method
+#   ([urllib3's `Retry`](https://urllib3.readthedocs.io/en/stable/reference/urllib3.util.html#urllib3.util.Retry)).
+# * **botocore**'s standard mode retries 500, 502, 503, 504, throttling errors
+#   and read timeouts for *every* operation, a POST-like one included, and
+#   relies on idempotency tokens, which it fills in for the operations that
+#   take one ([boto3's retry guide](https://docs.aws.amazon.com/boto3/latest/guide/retries.html)).
+# * **gRPC** leaves which status codes to retry to each service's config
+#   (`retryableStatusCodes`); only its *transparent* retries, of an RPC that
+#   never left the client, are made whatever the config
+#   ([gRPC A6](https://github.com/grpc/proposal/blob/master/A6-client-retries.md)).
+#
+# `production_rule` is this project's choice, RFC 9110's strict reading: for
 # idempotent methods it retries 408, 429 and the 5xx that report a passing
 # state, never 501 or 505 (no retry can help them), and a POST without an
-# idempotency key only when the server said it
-# did not act (408, 429) or the request never left the client
-# (`Outcome.network(sent=False)`). Each reason names its source:
+# idempotency key only when the server did not act (408: it never received
+# the whole request; 429: by convention answered before any work, though
+# RFC 6585 does not say so in words) or the request never left the client
+# (`Outcome.network(sent=False)`: urllib3's connect errors, gRPC's transparent
+# retries). Each reason names its source:
 
-# %% [markdown] tags=["tr"] en_hash="c683206a"
+# %% [markdown] tags=["tr"] en_hash="3d5ba8bf"
 # ## İki kural, ikisi de gerekçeleriyle
 #
 # Dersin kuralı 429'u ve her 5xx'i, her yöntem için yeniden dener. RFC 9110
 # (bölüm 9.2.2), istemcinin idempotent olmayan bir isteği, isteğin hiç
 # uygulanmadığını bilmedikçe otomatik olarak yeniden denememesi gerektiğini
-# söyler. urllib3, botocore ve gRPC de aynı görüştedir; `production_rule` da
-# onların ortak noktasıdır: idempotent yöntemler için 408'i, 429'u ve geçici
-# bir durumu bildiren 5xx kodlarını yeniden dener, 501'i ya da 505'i asla
-# (hiçbir yeniden deneme onlara çare olmaz); tekillik anahtarı olmayan bir
-# POST'u ise yalnızca sunucu işlem yapmadığını söylediğinde (408, 429) ya da
-# istek istemciden hiç çıkmadığında (`Outcome.network(sent=False)`) yeniden
-# dener. Her gerekçe kendi kaynağını belirtir:
+# söyler. Kütüphaneler tek bir kural üzerinde anlaşmaz:
+#
+# * **urllib3**, durum kodu yeniden denemelerini ve okuma hatalarını yönteme
+#   bağlar (`Retry.DEFAULT_ALLOWED_METHODS` POST'u dışarıda bırakır), ama
+#   isteğin hiç çıkmadığı bağlantı hatalarını her yöntem için yeniden dener
+#   ([urllib3'ün `Retry` sınıfı](https://urllib3.readthedocs.io/en/stable/reference/urllib3.util.html#urllib3.util.Retry)).
+# * **botocore**'un standart kipi 500, 502, 503, 504 yanıtlarını, kısıtlama
+#   hatalarını ve okuma zaman aşımlarını POST benzeri olanlar da dahil *her*
+#   işlem için yeniden dener ve tekillik belirteçlerine (idempotency token)
+#   güvenir; bunları, belirteç alan işlemler için kendisi doldurur
+#   ([boto3'ün yeniden deneme kılavuzu](https://docs.aws.amazon.com/boto3/latest/guide/retries.html)).
+# * **gRPC**, hangi durum kodlarının yeniden deneneceğini her hizmetin
+#   yapılandırmasına bırakır (`retryableStatusCodes`); yalnızca istemciden hiç
+#   çıkmamış bir çağrının *şeffaf* yeniden denemeleri yapılandırmadan bağımsız
+#   olarak yapılır ([gRPC A6](https://github.com/grpc/proposal/blob/master/A6-client-retries.md)).
+#
+# `production_rule` bu projenin seçimidir, RFC 9110'un katı okumasıdır:
+# idempotent yöntemler için 408'i, 429'u ve geçici bir durumu bildiren 5xx
+# kodlarını yeniden dener, 501'i ya da 505'i asla (hiçbir yeniden deneme onlara
+# çare olmaz); tekillik anahtarı olmayan bir POST'u ise yalnızca sunucu işlem
+# yapmadığında (408: isteğin tamamını hiç almadı; 429: gelenek olarak her
+# işten önce verilir, RFC 6585 bunu açıkça söylemese de) ya da istek
+# istemciden hiç çıkmadığında (`Outcome.network(sent=False)`: urllib3'ün
+# bağlantı hataları, gRPC'nin şeffaf yeniden denemeleri) yeniden dener. Her
+# gerekçe kendi kaynağını belirtir:
 
 # %%
 decision_sources()
@@ -147,21 +183,27 @@ pd.concat([r.series() for r in reports], axis=1)
 # %% [markdown]
 # ### A key in flight
 #
-# A key brings one answer of its own: `409 Conflict` with Retry-After, which the
-# IETF Idempotency-Key draft sends while the first request with that key is
-# still being processed. It arrives when a client timed out and retried too
-# early. It means "retry later", and `production_rule` (like the adapters, which
-# use it by default) retries it for a keyed request, after the Retry-After:
+# A key brings one answer of its own: `409 Conflict`, which the
+# [IETF Idempotency-Key draft](https://datatracker.ietf.org/doc/draft-ietf-httpapi-idempotency-key-header/)
+# ("Error Scenarios") sends while the first request with that key is still
+# being processed, and after which a retry needs "no correction". It arrives
+# when a client timed out and retried too early. The draft's 409 carries no
+# Retry-After; this lab adds one (the lab's choice, not the draft's), and
+# `production_rule` (like the adapters, which use it by default) retries a
+# keyed 409 only when it carries a Retry-After, after waiting it:
 
-# %% [markdown] tags=["tr"] en_hash="ac4533c8"
+# %% [markdown] tags=["tr"] en_hash="b1ec27a6"
 # ### İşlenmekte olan bir anahtar
 #
-# Tekillik anahtarı kendine özgü bir yanıt da getirir: Retry-After taşıyan
-# `409 Conflict`. IETF Idempotency-Key taslağı bunu, o anahtarla gelen ilk
-# istek hâlâ işlenirken gönderir. Zaman aşımına uğrayıp çok erken yeniden
-# deneyen bir istemci bu yanıtı alır. Anlamı "daha sonra yeniden deneyin"dir;
-# `production_rule` (onu varsayılan olarak kullanan bağdaştırıcılar da) anahtarı
-# olan bir istek için bu yanıtı Retry-After kadar bekledikten sonra yeniden dener:
+# Tekillik anahtarı kendine özgü bir yanıt da getirir: `409 Conflict`.
+# [IETF Idempotency-Key taslağı](https://datatracker.ietf.org/doc/draft-ietf-httpapi-idempotency-key-header/)
+# ("Error Scenarios") bunu, o anahtarla gelen ilk istek hâlâ işlenirken
+# gönderir ve ondan sonraki bir yeniden deneme için "düzeltme gerekmez" der.
+# Zaman aşımına uğrayıp çok erken yeniden deneyen bir istemci bu yanıtı alır.
+# Taslağın 409'u Retry-After taşımaz; bu laboratuvar bir tane ekler (bu,
+# taslağın değil laboratuvarın seçimidir). `production_rule` (onu varsayılan
+# olarak kullanan bağdaştırıcılar da) anahtarı olan bir isteğe gelen 409'u
+# yalnızca Retry-After taşıyorsa, o kadar bekledikten sonra yeniden dener:
 
 # %%
 in_flight = Outcome.http(409, retry_after=1)
@@ -260,7 +302,7 @@ status, waits_u
 # denemenin *üst sınırıdır*. urllib3'ün politikayı izleyemediği her yer:
 
 # %%
-urllib3_differences()
+localized(urllib3_differences())
 
 # %% [markdown]
 # ## Side by side
@@ -282,7 +324,7 @@ urllib3_differences()
 # yeniden denenip denenmediği.
 
 # %%
-compare_libraries(SHIPPED)
+localized(compare_libraries(SHIPPED))
 
 # %% [markdown]
 # tenacity and httpx follow the policy exactly because the bridge drives the
@@ -437,9 +479,10 @@ check_rules_disagree(answer)
 # %% [markdown]
 # ## Summary
 #
-# * The lesson's rule is for learning; `production_rule` is what urllib3,
-#   botocore, gRPC and RFC 9110 agree on: a keyless POST is retried only when
-#   the server cannot have acted. On the lab the lesson's rule stored over a
+# * The lesson's rule is for learning; `production_rule` is RFC 9110's strict
+#   reading: a keyless POST is retried only when the server cannot have acted
+#   (urllib3 agrees for connect errors and gRPC for transparent retries;
+#   botocore retries 5xx for every operation and relies on idempotency tokens). On the lab the lesson's rule stored over a
 #   hundred duplicates in 500 writes; the production rule none.
 # * `to_tenacity` and `RetryTransport` run a policy exactly; `to_urllib3`
 #   comes as close as urllib3's formula allows, and its table says where not.
@@ -448,12 +491,14 @@ check_rules_disagree(answer)
 #
 # **Next:** [09 · Beyond the lessons →](09_beyond_the_lessons.ipynb)
 
-# %% [markdown] tags=["tr"] en_hash="84590c0b"
+# %% [markdown] tags=["tr"] en_hash="9820afa4"
 # ## Özet
 #
-# * Dersin kuralı öğrenmek içindir; `production_rule`, urllib3, botocore, gRPC ve
-#   RFC 9110'un üzerinde anlaştığı kuraldır: anahtarsız bir POST yalnızca
-#   sunucunun işlem yapmış olamayacağı durumlarda yeniden denenir. Laboratuvarda
+# * Dersin kuralı öğrenmek içindir; `production_rule`, RFC 9110'un katı
+#   okumasıdır: anahtarsız bir POST yalnızca sunucunun işlem yapmış olamayacağı
+#   durumlarda yeniden denenir (bağlantı hatalarında urllib3, şeffaf yeniden
+#   denemelerde gRPC de böyle yapar; botocore ise 5xx'leri her işlem için
+#   yeniden dener ve tekillik belirteçlerine güvenir). Laboratuvarda
 #   dersin kuralı 500 yazma isteğinde yüzden fazla kopya kaydetti; üretim kuralı
 #   hiç kaydetmedi.
 # * `to_tenacity` ve `RetryTransport` bir politikayı tam olarak çalıştırır;

@@ -22,9 +22,9 @@
 #   after the spike that tipped it over is gone, and pick settings that end it.
 #
 # **Prerequisites:** notebooks 03 (the retry loop), 04 (the circuit breaker)
-# and 06 (retry storms). **Time:** one sitting, about 45 minutes.
+# and 06 (retry storms). **Time:** one sitting, about 85 minutes.
 
-# %% [markdown] tags=["tr"] en_hash="36b33eb8"
+# %% [markdown] tags=["tr"] en_hash="fc9193ee"
 # # 09 · Derslerin ötesinde: hata oranına bakan devre kesiciler, yedek istekler, kısıtlama, yarı kararlı arıza
 #
 # [← 08 · Dersten üretim ortamına](08_from_lesson_to_production.ipynb) ·
@@ -55,7 +55,7 @@
 #
 # **Ön koşullar:** 03 (yeniden deneme döngüsü), 04 (devre kesici) ve 06
 # (yeniden deneme fırtınaları) numaralı defterler. **Süre:** tek oturum,
-# yaklaşık 45 dakika.
+# yaklaşık 85 dakika.
 
 # %% tags=["language"]
 from retrylab.viz.i18n import set_language
@@ -67,7 +67,7 @@ from retrylab import (HedgingPolicy, MetastableModel, RateBreaker,
                       SreThrottle, compare_breakers, hedge, hedge_sweep,
                       sre_reject_probability, throttled_fleet)
 from retrylab.core.throttle import CubicRate
-from retrylab.lessons.tables import label
+from retrylab.lessons.tables import label, localized
 from retrylab.viz.beyond import (HedgingExplorer, MetastableExplorer,
                                  RateBreakerExplorer, ThrottleExplorer,
                                  hedging_explorer, metastable_explorer,
@@ -154,7 +154,7 @@ for t, ok in enumerate([True, False, True, False]):
 # ikisi de açıkken 5 s bekliyor.
 
 # %%
-compare_breakers(1000)
+localized(compare_breakers(1000))
 
 # %% [markdown]
 # The trade-off in one table. The consecutive breaker reacts faster to the

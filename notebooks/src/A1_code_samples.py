@@ -8,7 +8,7 @@
 # **Before you start:** notebook 05 (its sections 2 to 4: the knobs, the
 # classification, proportional jitter). Reading Kotlin or Swift helps but is
 # not needed: every sample runs here as Python, line for line. **Time:**
-# about 25 minutes. This appendix is optional: 05b and 06 do not depend on
+# about 35 minutes. This appendix is optional: 05b and 06 do not depend on
 # it.
 #
 # The mobile lesson shows a Kotlin `executeWithRetry`, a Kotlin
@@ -24,7 +24,7 @@
 # * tell which libraries really retry with backoff, and which only recover a
 #   connection.
 
-# %% [markdown] tags=["tr"] en_hash="6a442c24"
+# %% [markdown] tags=["tr"] en_hash="97cc6af6"
 # # A1 · Ek: mobil dersin kod örnekleri, çalıştırılmış ve parça parça incelenmiş
 #
 # Geri: [05 · Mobil geliştirmede yeniden deneme politikası](05_mobile_retry_policy.ipynb) ·
@@ -33,7 +33,7 @@
 #
 # **Başlamadan önce:** defter 05 (2.–4. bölümleri: ayarlar, sınıflandırma,
 # orantılı sarsıntı). Kotlin ya da Swift okuyabilmek işe yarar ama gerekmez:
-# her örnek burada satır satır Python olarak çalışır. **Süre:** yaklaşık 25
+# her örnek burada satır satır Python olarak çalışır. **Süre:** yaklaşık 35
 # dakika. Bu ek isteğe bağlıdır: 05b ve 06 ona dayanmaz.
 #
 # Mobil ders bir Kotlin `executeWithRetry`, bir Kotlin `CircuitBreaker` ve bir
@@ -61,11 +61,12 @@ import pandas as pd
 from retrylab import Backoff, Outcome, RetryPolicy
 from retrylab.lessons import mobile_code as mobile
 from retrylab.lessons.outputs import SEED
+from retrylab.i18n import number
 from retrylab.lessons.tables import line, localized
 from retrylab.sim.herd import herd_data
 
 pd.set_option("display.width", 120)
-pd.set_option("display.max_colwidth", 80)
+pd.set_option("display.max_colwidth", None)  # a reason is read whole, never cut off
 
 # %% [markdown]
 # ## 1. Kotlin: `executeWithRetry` with coroutines
@@ -274,9 +275,10 @@ mobile.runs_table({
 #
 # * **No cap.** With 10 retries the last wait is ten minutes, and the whole
 #   call takes over sixteen. (`1 shl attempt` is a 32-bit `Int` too: at
-#   attempt 31 it is negative and at 32 it is back to 1.)
+#   `attempt` = 31, Kotlin's index from 0, so retry n = 31 before attempt
+#   33 in notebook 00's counting, it is negative, and at 32 it is back to 1.)
 
-# %% [markdown] tags=["tr"] en_hash="c97039dd"
+# %% [markdown] tags=["tr"] en_hash="d301fe54"
 # İlk ikisi burada milisaniyesi milisaniyesine aynıdır (Kotlin'deki `toLong()`
 # küsuratı atar, `Backoff` ise yuvarlar; bu yüzden aralarında 1 ms fark
 # olabilir). Üçüncü satır ilk kusuru gösterir: **yalnızca fırlatılan istisnalar
@@ -288,12 +290,15 @@ mobile.runs_table({
 #
 # * **Tavan yok.** 10 yeniden denemeyle son bekleme on dakikadır ve çağrının
 #   tamamı on altı dakikayı aşar. (`1 shl attempt` ayrıca 32 bitlik bir
-#   `Int`'tir: deneme 31'de negatiftir, 32'de yeniden 1 olur.)
+#   `Int`'tir: Kotlin'in 0'dan başlayan sayacı `attempt` = 31 iken, yani 00
+#   numaralı defterin sayımıyla 33. denemeden önceki n = 31 yeniden
+#   denemesinde, negatiftir; 32'de yeniden 1 olur.)
 
 # %%
 long_run = mobile.kotlin_run([Outcome.network()], max_retries=10)
-print(line("waits (s): {waits}", waits=[round(w / 1000, 1) for w in long_run.waits]))
-print(line("total (min): {total}", total=round(long_run.elapsed / 60_000, 1)))
+print(line("waits (s): {waits}",
+           waits="; ".join(number(round(w / 1000, 1)) for w in long_run.waits)))
+print(line("total (min): {total}", total=number(round(long_run.elapsed / 60_000, 1))))
 print("1 shl 31 =", mobile.kotlin_shl(1, 31), "; 1 shl 32 =",
       mobile.kotlin_shl(1, 32))
 

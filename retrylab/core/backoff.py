@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import functools
 import math
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
@@ -142,8 +143,19 @@ class Backoff:
             return min(cap, self.base + (self.base if self.step is None else self.step) * n)
         if self.cap is not None and n * math.log(self.factor) > math.log(cap / self.base) + 1:
             return cap  # far beyond the cap: skip the huge power
+        # A whole factor gives a whole (unbounded) int: without a cap it is made a float
+        # here, so every jitter's arithmetic below stays finite or fails here, with the
+        # one documented error, whatever the factor's type; half the largest float
+        # leaves room for proportional jitter's 1.5x. Too large is refused before the
+        # power is computed (a whole-number power of a huge n is slow).
+        too_large = sys.float_info.max / 2
         try:
-            raw: float = self.base * self.factor ** n
+            if self.base > 0 and (math.log(self.base) + n * math.log(self.factor)
+                                  > math.log(too_large)):
+                raise OverflowError
+            raw = float(self.base * self.factor ** n)
+            if raw > too_large:
+                raise OverflowError
         except OverflowError:
             raise ValueError(f"n={n} is out of range: without a cap, "
                              f"{self.base} * {self.factor} ** n overflows") from None

@@ -26,6 +26,7 @@ import numpy as np
 from ..i18n import _
 from ._check import ArgumentTypeError, check_int, type_error
 from ._compat import StrEnum
+from ._copies import OwnLock
 
 T = TypeVar("T")
 
@@ -123,7 +124,7 @@ def check_success(success: object) -> bool:
                             "False for a failure")
 
 
-class CircuitBreaker:
+class CircuitBreaker(OwnLock):
     """A breaker on a caller-supplied clock.
 
     - ``threshold``: failures in a row that open it, >= 1.
@@ -145,6 +146,8 @@ class CircuitBreaker:
     Thread-safe: one lock guards every read and change, so threads (and
     asyncio tasks, which never interleave inside a method) can share one
     breaker; at most ``half_open_max_calls`` trials are ever in flight.
+    ``copy.copy``, ``copy.deepcopy`` and pickle give an independent breaker in
+    the same state (its own trials, log and lock).
 
     The lesson's trace:
 
@@ -164,6 +167,11 @@ class CircuitBreaker:
     True
     """
 
+    @staticmethod
+    def _new_lock() -> threading.RLock:
+        # reentrant: ``call`` holds it while it asks ``allow`` and records
+        return threading.RLock()
+
     def __init__(self, threshold: int = 3, cooldown: int = 5000,
                  half_open_max_calls: int = 1, name: str = "",
                  trial_timeout: int | None = None) -> None:
@@ -178,23 +186,14 @@ class CircuitBreaker:
         self._state = State.CLOSED
         self._failures = 0
         self._opened_at = 0
-        self._trials: list[int] = []   # admission times of the trials in flight
+        # the trials in flight: their tickets (one per admission) -> admission time
+        self._trials: dict[int, int] = {}
+        self._tickets = 0
         # reentrant: ``call`` holds it while it asks ``allow`` and records
         self._lock = threading.RLock()
         #: The last :data:`MAX_TRANSITIONS` changes of state, oldest first (a deque:
         #: a breaker that flaps for weeks keeps a bounded log).
         self.transitions: deque[Transition] = deque(maxlen=MAX_TRANSITIONS)
-
-    def __copy__(self) -> CircuitBreaker:
-        """An independent breaker in the same state (its own trials, log and lock)."""
-        twin = type(self).__new__(type(self))
-        with self._lock:
-            state = dict(self.__dict__)
-            state["_trials"] = list(self._trials)
-            state["transitions"] = deque(self.transitions, maxlen=self.transitions.maxlen)
-        state["_lock"] = threading.RLock()
-        twin.__dict__.update(state)
-        return twin
 
     # -- reading --------------------------------------------------------------
 
@@ -222,7 +221,8 @@ class CircuitBreaker:
         """
         now = check_now(now)
         with self._lock:
-            state, opened_at, trials = self._state, self._opened_at, self._trials
+            state, opened_at = self._state, self._opened_at
+            trials = list(self._trials.values())
             # what allow(now) would do first (see _advance), without doing it
             if state is State.HALF_OPEN and trials and now >= min(trials) + self.trial_timeout:
                 state, opened_at, trials = State.OPEN, min(trials) + self.trial_timeout, []
@@ -250,14 +250,19 @@ class CircuitBreaker:
         (or give the slot back with :meth:`release`); otherwise its lease runs
         out after ``trial_timeout`` ms.
         """
-        now = check_now(now)
+        return self._admit(check_now(now)) is not False
+
+    def _admit(self, now: int) -> int | bool | None:
+        """``allow`` with the admission's ticket: False if refused, None if admitted
+        while closed (no trial), else the trial's ticket, which only its owner releases."""
         with self._lock:
             self._advance(now)
             if self._state is State.CLOSED:
-                return True
+                return None
             if self._state is State.HALF_OPEN and len(self._trials) < self.half_open_max_calls:
-                self._trials.append(now)
-                return True
+                self._tickets += 1
+                self._trials[self._tickets] = now
+                return self._tickets
             return False
 
     def record(self, success: bool, now: int) -> State:
@@ -290,14 +295,35 @@ class CircuitBreaker:
     def release(self, now: int) -> None:
         """Give back a trial slot without a result (the call was cancelled before it ended).
 
-        The state does not change: a cancellation says nothing about the
-        service. Nothing happens unless a trial admitted at or before ``now``
-        is in flight.
+        ``now`` is the time the call was admitted (the ``now`` its ``allow``
+        was given): only a trial admitted then is given back, so a call let
+        through while closed, or a trial of an earlier half-open spell, never
+        frees the slot of a trial in flight now. The state does not change: a
+        cancellation says nothing about the service. Nothing happens unless a
+        trial admitted at ``now`` is in flight.
+
+        >>> cb = CircuitBreaker(threshold=1, cooldown=1000)
+        >>> cb.allow(100), cb.record(False, 150), cb.allow(1200)   # 100: closed; 1200: the trial
+        (True, <State.OPEN: 'open'>, True)
+        >>> cb.release(100)              # the call from 100 was cancelled: it held no trial
+        >>> cb.trials_in_flight, cb.allow(1201)
+        (1, False)
+        >>> cb.release(1200)
+        >>> cb.trials_in_flight, cb.allow(1202)
+        (0, True)
         """
         now = check_now(now)
         with self._lock:
-            if self._trials:
-                self._trials.remove(now if now in self._trials else min(self._trials))
+            for ticket, admitted in self._trials.items():
+                if admitted == now:
+                    del self._trials[ticket]
+                    return
+
+    def _release_ticket(self, ticket: int | None) -> None:
+        """Give back the trial slot of ``ticket``, if it still holds one."""
+        if ticket is not None:
+            with self._lock:
+                self._trials.pop(ticket, None)
 
     def call(self, fn: Callable[[], T], now: int,
              is_failure: Callable[[T], bool] = lambda _: False) -> T:
@@ -306,12 +332,14 @@ class CircuitBreaker:
         An exception from ``fn`` counts as a failure and propagates, as does a
         result for which ``is_failure`` is true (that one is returned). Any
         other exit (``CancelledError``, ``KeyboardInterrupt``, ``SystemExit``)
-        releases the trial slot without a result and is re-raised: the slot
-        is given back on every path.
+        releases the call's own trial slot (none if it was let through while
+        closed) without a result and is re-raised: the slot is given back on
+        every path, and never another call's.
         """
         now = check_now(now)
         with self._lock:
-            if not self.allow(now):
+            ticket = self._admit(now)
+            if ticket is False:
                 raise BreakerOpen(self.name, self.retry_in(now), self._state)
         success: bool | None = None
         try:
@@ -322,7 +350,7 @@ class CircuitBreaker:
             raise
         finally:
             if success is None:
-                self.release(now)
+                self._release_ticket(ticket if isinstance(ticket, int) else None)
             else:
                 self.record(success, now)
         return result
@@ -330,7 +358,7 @@ class CircuitBreaker:
     def _advance(self, now: int) -> None:
         """Apply what time alone does: a lost trial's lease ends, a cooldown ends."""
         if self._state is State.HALF_OPEN and self._trials:
-            expired = min(self._trials) + self.trial_timeout
+            expired = min(self._trials.values()) + self.trial_timeout
             if now >= expired:
                 self._open(expired, f"trial not recorded within {self.trial_timeout} ms")
         if self._state is State.OPEN and now - self._opened_at >= self.cooldown:
@@ -344,7 +372,7 @@ class CircuitBreaker:
     def _move(self, now: int, target: State, reason: str) -> None:
         self.transitions.append(Transition(now, self._state, target, reason))
         self._state = target
-        self._trials = []
+        self._trials = {}
 
     def __repr__(self) -> str:
         return (f"CircuitBreaker(threshold={self.threshold}, cooldown={self.cooldown}, "
@@ -360,13 +388,14 @@ def each_endpoint(endpoint: str) -> str:
     return endpoint
 
 
-class BreakerRegistry:
+class BreakerRegistry(OwnLock):
     """One breaker per endpoint group, made on first use.
 
     With a single breaker for the whole app, one failing endpoint stops every
     screen. Per group, the measurement write path can be broken while the
     station list still reads. Thread-safe: ``get`` hands out exactly one
-    breaker per group, however many threads ask at once.
+    breaker per group, however many threads ask at once. A copy (or pickle)
+    has copies of the breakers, independent of the original's.
 
     >>> reg = BreakerRegistry(threshold=1, cooldown=5000)
     >>> reg.get("POST /measurements").record(False, 0)

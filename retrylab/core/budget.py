@@ -57,6 +57,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._check import check_choice, check_int, check_number
+from ._copies import OwnLock
 
 __all__ = [
     "BudgetArray",
@@ -85,7 +86,7 @@ def _milli(name: str, value: float, low_open: float, high: float) -> int:
 
 
 @dataclass
-class GrpcRetryThrottle:
+class GrpcRetryThrottle(OwnLock):
     """gRPC's ``retryThrottling``: a token bucket that failures drain and successes refill.
 
     Use it when many requests share one connection to a service (gRPC keeps
@@ -173,7 +174,7 @@ class GrpcRetryThrottle:
 
 
 @dataclass
-class SreRetryBudget:
+class SreRetryBudget(OwnLock):
     """The SRE book's budget: retries below 10% of requests, at most 3 attempts each.
 
     Use it for a client that sends a steady stream of requests: in normal

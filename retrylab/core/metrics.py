@@ -32,7 +32,7 @@ class RetryMetrics:
     >>> from retrylab import Outcome, RetryPolicy, Mulberry32
     >>> m = RetryMetrics()
     >>> answers = iter([Outcome.http(503), Outcome.success()])
-    >>> _ = RetryPolicy().run(lambda: next(answers), rng=Mulberry32(1), metrics=m)
+    >>> _ = RetryPolicy().run(lambda: next(answers), rng=Mulberry32(1), sleep=None, metrics=m)
     >>> m.runs, m.retries, m.success_after_retry
     (1, 1, 1)
     """

@@ -159,10 +159,23 @@ class Outcome:
 
 @dataclass(frozen=True)
 class Decision:
-    """Whether to retry, and the reason in one sentence."""
+    """Whether to retry, and the reason in one sentence.
+
+    ``retry`` must be a bool: ``"False"`` is a non-empty string, so a rule
+    returning ``Decision("False", ...)`` would otherwise mean "retry".
+
+    >>> Decision("False", "never retry a 404")
+    Traceback (most recent call last):
+    ...
+    retrylab.ArgumentTypeError: retry='False' is out of range: retry must be True or
+    False, not a str
+    """
 
     retry: bool
     reason: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "retry", check_bool("retry", self.retry))
 
     def __bool__(self) -> bool:
         return self.retry

@@ -23,6 +23,7 @@ either, so :meth:`RetryPolicy.run` (plain functions) and
 from __future__ import annotations
 
 import asyncio
+import enum
 import logging
 from collections.abc import Awaitable, Callable, Generator
 from dataclasses import dataclass, field, replace
@@ -124,6 +125,22 @@ Send = Callable[[], Outcome]
 Sleep = Callable[[int], Any]
 
 
+class _Unset(enum.Enum):
+    """The default of ``RetryPolicy.run``'s ``sleep``: not given, refused."""
+
+    SLEEP = "sleep"
+
+
+#: What :meth:`RetryPolicy.run` says when it is not told how to wait.
+SLEEP_REQUIRED = (
+    "RetryPolicy.run needs sleep=, the function that waits between attempts (it is "
+    "called with ms): sleep=lambda ms: time.sleep(ms / 1000) to wait for real (with "
+    "clock=lambda: time.monotonic() * 1000 if the time budget must count the requests "
+    "too), or a recorder such as sleep=waits.append for a lesson, a simulation or a "
+    "test; sleep=None skips waiting, said explicitly. Without it the retries would "
+    "follow each other at once: the storm backoff exists to prevent")
+
+
 @dataclass(frozen=True)
 class RetryPolicy:
     """How one request is retried: an immutable value, safe to share.
@@ -146,6 +163,10 @@ class RetryPolicy:
 
     The lesson's first scenario (503, 503, then success):
 
+    ``sleep`` is required: here ``slept.append`` records each wait instead of
+    sleeping, so the example is instant (production code passes a real
+    sleep, ``lambda ms: time.sleep(ms / 1000)``):
+
     >>> from retrylab.core.rng import Mulberry32
     >>> answers = iter([Outcome.http(503), Outcome.http(503), Outcome.success([1])])
     >>> slept = []
@@ -157,16 +178,17 @@ class RetryPolicy:
 
     >>> from retrylab.core.outcome import retry_everything_rule, retry_statuses
     >>> invalid = lambda: Outcome.http(422)
-    >>> RetryPolicy().run(invalid, "POST", Mulberry32(20260114)).attempts
+    >>> RetryPolicy().run(invalid, "POST", Mulberry32(20260114), slept.append).attempts
     1
-    >>> r = RetryPolicy(rule=retry_everything_rule).run(invalid, "POST", Mulberry32(20260114))
+    >>> r = RetryPolicy(rule=retry_everything_rule).run(invalid, "POST", Mulberry32(20260114),
+    ...                                                 slept.append)
     >>> r.attempts, r.waits, r.outcome.status
     (4, (70, 184, 592), 422)
 
     A team's own list, which leaves 500 out:
 
     >>> only = RetryPolicy(rule=retry_statuses([502, 503]))
-    >>> only.run(lambda: Outcome.http(500), "GET", Mulberry32(20260114)).message
+    >>> only.run(lambda: Outcome.http(500), "GET", Mulberry32(20260114), slept.append).message
     '500: not on the list of statuses to retry (502, 503)'
     """
 
@@ -313,15 +335,32 @@ class RetryPolicy:
             slept += wait
 
     def run(self, send: Send, method: str = "GET", rng: Random | None = None,
-            sleep: Sleep | None = None, *, idempotency_key: bool = False,
+            sleep: Sleep | _Unset | None = _Unset.SLEEP, *, idempotency_key: bool = False,
             clock: Clock | None = None, retry_budget: RetryBudgetLike | None = None,
             metrics: MetricsLike | None = None) -> RetryResult:
         """Run the loop: ``send()`` returns an Outcome; ``sleep(ms)`` waits.
 
-        ``clock()`` (ms) measures the time budget against real time; without it
-        the budget counts the waits only, which keeps runs deterministic.
-        ``sleep=None`` does not wait at all (for simulations and tests).
+        ``sleep`` is required, so that nobody copies a loop that never waits:
+        ``sleep=lambda ms: time.sleep(ms / 1000)`` waits for real; a recorder
+        such as ``sleep=waits.append`` keeps a lesson, a simulation or a test
+        instant and reproducible; ``sleep=None`` skips waiting, said explicitly.
+        Without it the call is a TypeError that says so.
+
+        The time budget is counted on ``clock()`` (ms) when it is given: the
+        requests' time and the waits. Without a clock it counts the waits
+        only, which keeps runs deterministic, and is right only when the
+        requests take no time (a recording, a simulation): a real client with
+        a ``time_budget`` passes ``clock=lambda: time.monotonic() * 1000``.
+
+        >>> RetryPolicy().run(lambda: Outcome.http(503))
+        Traceback (most recent call last):
+        ...
+        TypeError: RetryPolicy.run needs sleep=, the function that waits between attempts ...
         """
+        if sleep is _Unset.SLEEP:
+            raise TypeError(SLEEP_REQUIRED)
+        if sleep is not None and not callable(sleep):
+            raise ArgumentTypeError(f"sleep={sleep!r} is out of range: " + SLEEP_REQUIRED)
         loop = self.steps(method, rng, idempotency_key=idempotency_key, clock=clock,
                           retry_budget=retry_budget)
         try:
@@ -347,7 +386,10 @@ class RetryPolicy:
                         metrics: MetricsLike | None = None) -> RetryResult:
         """The same loop for asyncio: ``await send()``, ``await sleep(ms)``.
 
-        Without an injected ``sleep`` it awaits ``asyncio.sleep(ms / 1000)``.
+        Without an injected ``sleep`` it awaits ``asyncio.sleep(ms / 1000)``: it
+        waits for real, on the running loop's clock (virtual under
+        :func:`~retrylab.lab.virtualtime.run_virtual`, so a lesson stays
+        instant and exact). The time budget is counted as in :meth:`run`.
         Cancelling the task (the app went to the background) raises
         ``CancelledError`` out of the send or the sleep at once: the loop
         stops there and never retries a cancellation.

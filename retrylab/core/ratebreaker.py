@@ -53,6 +53,7 @@ threads: every method takes one lock.
 
 from __future__ import annotations
 
+import copy
 import math
 import threading
 from collections import deque
@@ -61,6 +62,7 @@ from typing import TypeVar
 
 from .. import i18n
 from ._check import check_choice, check_int, check_number, type_error
+from ._copies import OwnLock
 from .breaker import MAX_TRANSITIONS, State, Transition, check_success
 
 
@@ -106,6 +108,10 @@ class RateWindow:
         self.minimum = min(minimum, self.size) if kind == "count" else minimum
         self._calls: deque[tuple[bool, bool]] = deque(maxlen=self.size)
         self._buckets: deque[_Bucket] = deque()
+
+    def __copy__(self) -> RateWindow:
+        """An independent window with the same calls (a shallow copy would share them)."""
+        return copy.deepcopy(self)
 
     def add(self, failed: bool, slow: bool, now: int) -> None:
         """Count one call's result at ``now``."""
@@ -165,14 +171,15 @@ def check_clock(now: _T) -> _T:
     return now
 
 
-class RateBreaker:
+class RateBreaker(OwnLock):
     """A failure-rate breaker with resilience4j's settings (see the module docstring).
 
     Same vocabulary as :class:`~retrylab.core.breaker.CircuitBreaker`:
     ``allow(now)``, ``record(success, now, duration=0)``, ``state``,
     ``transitions``. Defaults are resilience4j's, in ms: a count window of
     100 calls, minimum 100, 50% failures, slow calls off (100% of calls slower
-    than 60 s), 10 half-open calls, 60 s open.
+    than 60 s), 10 half-open calls, 60 s open. ``copy.copy``, ``copy.deepcopy``
+    and pickle give an independent breaker (its own window, log and lock).
     """
 
     def __init__(self, window_type: str = "count", window_size: int = 100,

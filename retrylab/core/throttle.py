@@ -43,6 +43,7 @@ import threading
 from collections import deque
 
 from ._check import check_int, check_number
+from ._copies import OwnLock
 
 __all__ = ["AdaptiveRateLimiter", "CubicRate", "RateClocker", "SreThrottle", "TokenBucket",
            "sre_reject_probability"]
@@ -60,7 +61,7 @@ def sre_reject_probability(requests: float, accepts: float, k: float = 2.0) -> f
     return max(0.0, (requests - k * accepts) / (requests + 1))
 
 
-class SreThrottle:
+class SreThrottle(OwnLock):
     """The SRE book's client-side throttle over a trailing window (see the module docstring).
 
     Use ``request(now, draw)`` before each request: it counts the request and
@@ -145,7 +146,7 @@ class CubicRate:
         return float(rate) * self.beta
 
 
-class TokenBucket:
+class TokenBucket(OwnLock):
     """botocore's ``TokenBucket`` on a logical clock: ``acquire`` says how long to wait.
 
     Capacity starts at 0 and refills at ``max_rate`` tokens a second (at
@@ -202,7 +203,7 @@ class TokenBucket:
             return wait
 
 
-class RateClocker:
+class RateClocker(OwnLock):
     """botocore's ``RateClocker``: the measured send rate, an EMA over 0.5 s buckets.
 
     >>> c = RateClocker(now=0)
@@ -231,7 +232,7 @@ class RateClocker:
             return self.rate
 
 
-class AdaptiveRateLimiter:
+class AdaptiveRateLimiter(OwnLock):
     """botocore's ``ClientRateLimiter``: CUBIC rate + token bucket + measured rate.
 
     ``before_send(now)`` returns the ms to wait before sending (0 until the

@@ -17,13 +17,17 @@ import functools
 import html
 import inspect
 import math
+import threading
 from collections.abc import Callable, Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, TypeVar, cast
 
 import numpy as np
 
+from ..core.backoff import Backoff
+from ..core.policy import RetryPolicy
 from ..i18n import _, pgettext
+from . import pristine, stop
 
 
 @dataclass(frozen=True)
@@ -89,8 +93,10 @@ def shown(answer: Any, width: int = 60) -> str:
     '[1, 1, 1, 1, 1, 1...'
     """
     try:
-        text = repr(answer)
-    except Exception:  # a student's object whose repr fails
+        with stop.watched(1.0):
+            text = repr(answer)
+            text = text if isinstance(text, str) else f"<{type(answer).__name__}>"
+    except BaseException:  # a student's object whose repr fails or never ends
         text = f"<{type(answer).__name__}>"
     return text if len(text) <= width else text[:width - 3] + "..."
 
@@ -202,30 +208,116 @@ def as_text(answer: Any) -> str | None:
     return answer.strip().lower() if isinstance(answer, str) else None
 
 
+def plain_policy(policy: RetryPolicy) -> RetryPolicy:
+    """A plain copy of a student's policy, safe to simulate: a ``RetryPolicy`` and
+    ``Backoff`` of the exact classes (a subclass's methods are left behind) with the
+    same settings, its ``rule`` (the student's code) run under
+    :func:`retrylab.exercises.stop.guarded`, even in a simulation's worker thread.
+
+    >>> p = plain_policy(RetryPolicy(max_attempts=3, rule=lambda o, m, k: False))
+    >>> type(p) is RetryPolicy, p.max_attempts, p.rule(None, "GET", False)
+    (True, 3, False)
+    """
+    settings = {f.name: getattr(policy, f.name) for f in fields(RetryPolicy)}
+    backoff = settings.get("backoff")
+    if isinstance(backoff, Backoff):
+        settings["backoff"] = Backoff(**{f.name: getattr(backoff, f.name)
+                                         for f in fields(Backoff) if f.init})
+    if settings.get("rule") is not None:
+        settings["rule"] = stop.guarded(settings["rule"])
+    return RetryPolicy(**settings)
+
+
 F = TypeVar("F", bound=Callable[..., Feedback])
 
 
 def checker(fn: F) -> F:
-    """Make ``fn`` a checker that never raises: any error becomes a Feedback.
+    """Make ``fn`` a checker that is total: whatever the answer is or does, a Feedback.
 
-    Each checker reads its answers with the functions above, so bad input gets
-    a specific hint; this is the guarantee behind them.
+    The one engine every public checker runs under:
+
+    - the check runs under :func:`retrylab.exercises.stop.watched`: a time bound
+      (:data:`retrylab.exercises.stop.CHECK_LIMIT`) and a memory bound, so an answer
+      that loops, sleeps or allocates without end gets a verdict and nothing of it keeps
+      running;
+    - whatever it raises (``SystemExit``, ``KeyboardInterrupt`` and ``GeneratorExit``
+      included) becomes a verdict naming it;
+    - anything of retrylab the answer changed, before the check or during it
+      (``Backoff.next_wait = ...``, ``Feedback.__bool__ = ...``), is put back
+      (:mod:`retrylab.exercises.pristine`) and named in a "Try again" verdict.
 
     >>> @checker
     ... def check_half(x):
     ...     return right("yes") if 1 / x == 2 else wrong("no")
     >>> check_half(0)
     Try again: the checker could not read x=0 (ZeroDivisionError: division by zero); check...
+    >>> check_half(0.5)
+    Correct: yes
     """
     @functools.wraps(fn)
     def checked(*args: Any, **kwargs: Any) -> Feedback:
-        try:
-            return fn(*args, **kwargs)
-        except Exception as e:
-            names = list(inspect.signature(fn).parameters)
-            given = [f"{n}={shown(v)}" for n, v in zip(names, args, strict=False)]
-            given += [f"{n}={shown(v)}" for n, v in kwargs.items()]
-            return wrong(_("the checker could not read {given} ({error}); check the kind "
-                           "of answer asked for.").format(given=", ".join(given),
-                                                          error=f"{type(e).__name__}: {e}"))
+        return judge(fn, args, kwargs)
     return cast(F, checked)
+
+
+def judge(fn: Callable[..., Feedback], args: tuple[Any, ...],
+          kwargs: dict[str, Any]) -> Feedback:
+    """``fn(*args, **kwargs)`` under the engine's guarantees (see :func:`checker`)."""
+    changed = pristine.restore()
+    threads = set(threading.enumerate())
+    verdict: Feedback | None = None
+    error: BaseException | None = None
+    try:
+        with stop.watched(stop.CHECK_LIMIT):
+            result = fn(*args, **kwargs)
+        if isinstance(result, Feedback):
+            verdict = result
+        else:
+            error = TypeError(f"{type(result).__name__}")
+    except stop.Stopped:
+        verdict = wrong(_("stopped after {seconds} s: the check did not finish (is there a "
+                          "loop that never ends, in your answer or in what it returns?). "
+                          "Your code was stopped with this verdict: nothing of it keeps "
+                          "running.").format(seconds=f"{stop.CHECK_LIMIT:g}"))
+    except MemoryError:
+        verdict = wrong(_("the answer needed more memory than a check allows ({megabytes} MB "
+                          "more than the kernel had): is something growing without end?")
+                        .format(megabytes=stop.MEMORY_LIMIT // 2 ** 20))
+    except BaseException as e:  # SystemExit, KeyboardInterrupt and the rest: a verdict
+        error = e
+    if verdict is None or not verdict.correct:
+        stop.settle(threads)
+    changed += [name for name in pristine.restore() if name not in changed]
+    if changed:
+        return wrong(_("your answer changed {names} in retrylab: the check put it back as "
+                       "it was. A check judges your code against the library's own: change "
+                       "your answer, not the library.").format(names=", ".join(changed)))
+    if verdict is not None:
+        return verdict
+    names = list(_parameters(fn))
+    given = [f"{n}={shown(v)}" for n, v in zip(names, args, strict=False)]
+    given += [f"{n}={shown(v)}" for n, v in kwargs.items()]
+    return wrong(_("the checker could not read {given} ({error}); check the kind "
+                   "of answer asked for.").format(given=", ".join(given),
+                                                  error=_described(error)))
+
+
+def _parameters(fn: Callable[..., Any]) -> list[str]:
+    try:
+        return list(inspect.signature(fn).parameters)
+    except (TypeError, ValueError):
+        return []
+
+
+def _described(error: BaseException | None) -> str:
+    if error is None:
+        return ""
+    try:
+        with stop.watched(1.0):
+            text = str(error)
+    except BaseException:  # an exception whose str fails or loops
+        text = "?"
+    return f"{type(error).__name__}: {text[:200]}"
+
+
+pristine.capture()   # the package as imported: what restore() puts back

@@ -64,9 +64,6 @@ def _letters(answer: Any) -> set[str] | None:
 def check_retried_cases(answer: Any) -> Feedback:
     """Which of :data:`CASES` does the lesson's rule retry? (a set of letters)
 
-    >>> check_retried_cases({"A", "C", "F", "G"})
-    Correct: A, C, F, G are retried: every 5xx reports the server's state, which changes
-    with time, and after a network error only a safe method or a keyed write is sent again.
     >>> check_retried_cases("ACF").message.split(":")[0]
     'G is retried'
     """
@@ -111,8 +108,6 @@ def check_retried_cases(answer: Any) -> Feedback:
 def check_retried_statuses(answer: Any) -> Feedback:
     """Which of :data:`STATUSES` are retried (for any method)?
 
-    >>> check_retried_statuses({501, 504, 507}).correct
-    True
     >>> check_retried_statuses({504, 507}).message.split(":")[0]
     '501 is missing'
     """
@@ -202,8 +197,8 @@ def check_expected_duplicates(answer: Any) -> Feedback:
     """How many duplicates do 1,000 keyless writes make, on average, at a 30% drop rate
     and 3 attempts? (The notebook's run, 20% and 4 attempts, counted 249.)
 
-    >>> check_expected_duplicates(390).correct, check_expected_duplicates(249).correct
-    (True, False)
+    >>> check_expected_duplicates(249).correct
+    False
     """
     if unanswered(answer):
         return prompt(_("a number of records"))
@@ -264,13 +259,3 @@ def check_expected_duplicates(answer: Any) -> Feedback:
     return wrong(_("answer={answer}: a write is stored once per attempt that reaches the "
                    "server; a retry follows a drop with probability 0.3, at most twice.")
                  .format(answer=repr(answer)))
-
-
-#: What each closed exercise's checker accepts, as the page could print it: the
-#: answers-in-sight test (tests/test_answers_hidden.py) fails if one of these shows in
-#: a markdown cell or an output above its exercise.
-ANSWERS: dict[str, tuple[str, ...]] = {
-    "check_retried_cases": ("A, C, F, G",),
-    "check_retried_statuses": ("501, 504, 507", "{501, 504, 507}"),
-    "check_expected_duplicates": ("390", "389", "391"),
-}

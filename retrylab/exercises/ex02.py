@@ -31,9 +31,6 @@ from . import (
 @checker
 def check_ceilings(ceilings: Any) -> Feedback:
     """The first five ceilings for base 300 ms, factor 3, cap 10 s.
-
-    >>> check_ceilings([300, 900, 2700, 8100, 10000])
-    Correct: 300, 900, 2700, 8100, then 24300 capped to 10000 ms.
     """
     if unanswered(ceilings):
         return prompt(_("a list of five waits in ms, e.g. [300, ...]"))
@@ -105,9 +102,6 @@ def _full_jitter_alone() -> list[int]:
 @checker
 def check_full_jitter_alone(waits: Any) -> Feedback:
     """The first three full-jitter waits from a fresh generator used by nobody else.
-
-    >>> check_full_jitter_alone([70, 184, 592]).correct
-    True
     """
     if unanswered(waits):
         return prompt(_("a list of three waits in ms"))
@@ -135,8 +129,6 @@ def check_full_jitter_second(waits: Any) -> Feedback:
     in each row, on one generator; swap the two calls and full jitter gets
     draws 2, 4 and 6.
 
-    >>> check_full_jitter_second([92, 351, 530]).correct
-    True
     >>> check_full_jitter_second([70, 296, 780]).message.split(":")[0]
     'waits=[70, 296, 780] are the table as printed'
     """
@@ -221,8 +213,6 @@ def _second_slips(want: list[int]) -> dict[tuple[int, ...], str]:
 def check_quarter_width(width: Any) -> Feedback:
     """A bucket width (ms) at which the lesson's 24 jittered clients peak at exactly 6.
 
-    >>> check_quarter_width(100)
-    Correct: with 100 ms buckets the peak is 6 of 24: a quarter, as the lesson says.
     >>> check_quarter_width(200).correct
     False
     """
@@ -242,12 +232,8 @@ def check_quarter_width(width: Any) -> Feedback:
                  .format(width=width, peak=data.peak_jittered, ratio=f"{data.ratio:.2f}"))
 
 
-def third_width() -> int:
-    """The narrowest bucket width (ms) at which the lesson's 24 jittered clients peak at 8.
-
-    >>> third_width()
-    176
-    """
+def _third_width() -> int:
+    """The narrowest bucket width (ms) at which the lesson's 24 jittered clients peak at 8."""
     return next(w for w in range(1, 801) if herd_data(width=w).peak_jittered >= 8)
 
 
@@ -256,13 +242,13 @@ def check_third_width(width: Any) -> Feedback:
     """The narrowest bucket width (ms) at which the lesson's 24 jittered clients peak at a
     third of them, 8 (the notebook shows 50, 100, 200, 400 and 800 ms).
 
-    >>> check_third_width(176).correct, check_third_width(180).correct
-    (True, False)
+    >>> check_third_width(180).correct
+    False
     """
     if unanswered(width):
         return prompt(_("a bucket width in ms, a whole number from 1 to 800"))
     whole = as_whole(width)
-    want = third_width()
+    want = _third_width()
     number = as_number(width)
     if whole is None and number is not None and js_round(number * 1000) == want:
         return wrong(_("width={width}: that is in seconds; give the width in whole ms.")
@@ -306,9 +292,6 @@ def check_herd_attempt4(peak: Any) -> Feedback:
     """The jittered peak per 200 ms for the lesson's 24 clients waiting for their fourth
     retry (n = 3, ceiling 1600 ms, the wait before attempt 5): ``herd_data(retry=3)``,
     its ``retry`` counted from 0 as notebook 00 defines it.
-
-    >>> check_herd_attempt4(6)
-    Correct: 6 of 24 per 200 ms: the ceiling is 1600 ms, so eight buckets share them.
     """
     if unanswered(peak):
         return prompt(_("the largest number of clients in one 200 ms bucket"))
@@ -357,13 +340,3 @@ def check_herd_attempt4(peak: Any) -> Feedback:
 
     return right(_("{want} of 24 per 200 ms: the ceiling is 1600 ms, so eight buckets "
                    "share them.").format(want=want))
-
-
-#: What each closed exercise's checker accepts, as the page could print it
-#: (tests/test_answers_hidden.py fails if one shows above its exercise).
-ANSWERS: dict[str, tuple[str, ...]] = {
-    "check_third_width": ("176 ms", "width=176", "per 176 ms"),
-    "check_ceilings": ("300, 900, 2700, 8100, 10000", "[300, 900, 2700, 8100, 10000]"),
-    "check_full_jitter_second": ("92, 351, 530", "[92, 351, 530]"),
-    "check_herd_attempt4": ("6 of 24", "peak 6", "peak_jittered=6"),
-}

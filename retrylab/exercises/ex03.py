@@ -32,12 +32,8 @@ PAIRS: tuple[tuple[int, float | None], ...] = ((184, 2), (2600, 2), (70, None), 
 PATIENCE_MS = 500
 
 
-def loop_waits(pairs: tuple[tuple[int, float | None], ...] = PAIRS) -> list[int]:
-    """The loop's wait for each pair: ``max(backoff, Retry-After x 1000)``.
-
-    >>> loop_waits()
-    [2000, 2600, 70, 900]
-    """
+def _loop_waits(pairs: tuple[tuple[int, float | None], ...] = PAIRS) -> list[int]:
+    """The loop's wait for each pair: ``max(backoff, Retry-After x 1000)``."""
     return [max(b, Outcome.http(503, retry_after=ra).retry_after_ms) for b, ra in pairs]
 
 
@@ -74,8 +70,6 @@ _WAIT_SLIPS: tuple[tuple[Callable[[int, float | None], int], str], ...] = (
 def check_waits(answer: Any) -> Feedback:
     """The four waits of :data:`PAIRS`, in ms.
 
-    >>> check_waits([2000, 2600, 70, 900]).correct
-    True
     >>> check_waits([2000, 2000, 70, 500]).message.split(";")[0].split(": ")[1]
     'Retry-After replaced the backoff'
     >>> check_waits([2000, 2000, 70, 900]).message.split(":")[0]
@@ -84,7 +78,7 @@ def check_waits(answer: Any) -> Feedback:
     if unanswered(answer):
         return prompt(_("a list of four waits in ms, such as [1, 2, 3, 4]"))
     got = as_wholes(answer)
-    want = loop_waits()
+    want = _loop_waits()
     numbers = as_numbers(answer)
     if got is None and numbers is not None and [js_round(x * 1000) for x in numbers] == want:
         return wrong(_("answer={answer}: those are seconds; give each wait in ms.")
@@ -122,7 +116,7 @@ def check_waits(answer: Any) -> Feedback:
                                  have=have))
     return right(_("{waits}: the larger of the backoff and Retry-After each time; the "
                    "server's suggestion raises a short wait but never shortens a long "
-                   "one.").format(waits=loop_waits()))
+                   "one.").format(waits=_loop_waits()))
 
 
 @checker
@@ -130,14 +124,11 @@ def check_give_up_reason(answer: Any) -> Feedback:
     """Why ``RetryPolicy.user_triggered()`` stops against 503 + ``Retry-After: 2``
     every time (the notebook shows the time budget on another policy, and a
     Retry-After longer than max_retry_after; this one is shorter).
-
-    >>> check_give_up_reason("time_budget").correct
-    True
     """
     if unanswered(answer):
         return prompt(_('a stop reason such as "max_attempts" (see StopReason)'))
     answers = iter([Outcome.http(503, retry_after=RETRY_AFTER_S)] * 5)
-    r = RetryPolicy.user_triggered().run(lambda: next(answers), "GET", Mulberry32(SEED))
+    r = RetryPolicy.user_triggered().run(lambda: next(answers), "GET", Mulberry32(SEED), sleep=None)
     text = as_text(answer)
     if text is not None:
         text = "_".join(text.replace("-", " ").split())
@@ -191,15 +182,6 @@ _REASON_SLIPS: dict[str, str] = {
 
 #: Exercise 3's Retry-After (s): below the preset's max_retry_after, unlike the 30 s above.
 RETRY_AFTER_S = 2
-
-#: What each closed exercise's checker accepts, as the page could print it
-#: (tests/test_answers_hidden.py fails if one shows above its exercise).
-ANSWERS: dict[str, tuple[str, ...]] = {
-    "check_give_up_reason": ('"time_budget"', "reason=time_budget", "TIME_BUDGET"),
-    "check_waits": ("2000, 2600, 70, 900", "[2000, 2600, 70, 900]"),
-    "check_refresh_policy": (),  # a design: many policies pass
-}
-
 #: The largest draw Mulberry32 can return: the worst case for every jitter.
 HIGHEST_DRAW = (2 ** 32 - 1) / 2 ** 32
 #: Seeds the refresh policy is judged on besides the worst case: the lesson's and 400 more.
@@ -226,8 +208,6 @@ def check_refresh_policy(answer: Any) -> Feedback:
     then the lesson's seed and 400 others, against both stations.
 
     >>> from retrylab import Backoff
-    >>> check_refresh_policy(RetryPolicy(3, Backoff(100, 2, 5000, jitter="full"))).correct
-    True
     >>> check_refresh_policy(RetryPolicy(3, Backoff(250, 2, 5000, jitter="full"))
     ...                      ).message.split(":")[0]
     'with the highest possible draws, when the station stays down the loop waits [250, 500] ms'
@@ -243,7 +223,7 @@ def check_refresh_policy(answer: Any) -> Feedback:
 
         def flaky(script: Iterator[Outcome] = script) -> Outcome:
             return next(script, Outcome.success([1]))
-        first = answer.run(flaky, "GET", rng)
+        first = answer.run(flaky, "GET", rng, sleep=None)
         if not first.ok and first.reason is StopReason.TIME_BUDGET:
             return wrong(_("{label}, against two 503s and then the data the time budget "
                            "stopped the loop after {attempts} attempt(s): a budget does not "
@@ -260,7 +240,7 @@ def check_refresh_policy(answer: Any) -> Feedback:
         def down(sends: list[int] = sends) -> Outcome:
             sends[0] += 1
             return Outcome.http(503) if sends[0] <= SEND_LIMIT else Outcome.cancelled()
-        second = answer.run(down, "GET", rng)
+        second = answer.run(down, "GET", rng, sleep=None)
         if sends[0] > SEND_LIMIT:
             return wrong(_("{label}, against a station that stays down the loop sent more "
                            "than {limit} requests: limit the attempts.")

@@ -21,7 +21,7 @@ from ..core.rng import Mulberry32
 from ..i18n import N_, _
 from ..lessons.mobile_code import kotlin_run
 from ..lessons.mobile_mistakes import LIFECYCLE_LOOPS, lifecycle_table, outage_cost
-from . import Feedback, as_wholes, prompt, right, shown, unanswered, wrong
+from . import Feedback, as_wholes, checker, plain_policy, prompt, right, shown, unanswered, wrong
 
 #: The failures exercise 1 of notebook 05 asks about, by label.
 FAILURES: dict[str, Outcome] = {
@@ -126,14 +126,13 @@ _FOUR_XX = {
 }
 
 
+@checker
 def check_retryable(answer: Any) -> Feedback:
     """Notebook 05, exercise 1: after which failures may a keyless POST be sent again?
 
     The question asks for the failures where retrying can help *and* cannot
     store the write twice: only where the server said it did not act.
 
-    >>> check_retryable({"429"}).correct
-    True
     >>> print(check_retryable({"429", "503"}).message)
     '503' may store a duplicate: a 503 can come from a gateway after the server behind it
     stored the write. Unless the server says it did not act, a keyless POST retried after a
@@ -185,17 +184,13 @@ def _numbers(answer: Any) -> list[float] | None:
     return [float(a) for a in answer]
 
 
+@checker
 def check_proportional_range(answer: Any) -> Feedback:
     """Notebook 05, exercise 2: the range of the wait before attempt 5 under the Kotlin jitter.
 
     Base 1000 ms, doubling, no cap: the delay of retry n (0-based; attempt
     n + 2 follows it) is ``1000 * 2**n``; proportional jitter multiplies it
     by ``0.5 + r``. Attempt 5 follows retry n = 3.
-
-    >>> check_proportional_range((4000, 12000)).correct
-    True
-    >>> check_proportional_range([4000.0, 12000]).correct
-    True
     """
     if unanswered(answer):
         return prompt(_("the shortest and longest wait in ms, as (low, high)"))
@@ -255,11 +250,10 @@ def check_proportional_range(answer: Any) -> Feedback:
                  .format(low=low, high=high, n=RANGE_RETRY))
 
 
+@checker
 def check_outage_policy(policy: Any) -> Feedback:
     """Notebook 05b: a background-sync policy that is cheap during a 10-minute outage.
 
-    >>> check_outage_policy(RetryPolicy.background()).correct
-    True
     >>> print(check_outage_policy(RetryPolicy(8, Backoff(1000, 2, 30_000))).message)
     it sent 8 requests during the 10-minute outage; allow at most 5 (max_attempts).
     """
@@ -275,6 +269,7 @@ def check_outage_policy(policy: Any) -> Feedback:
         return wrong(_("policy={value}: build a RetryPolicy(max_attempts=..., "
                        "backoff=Backoff(...), time_budget=...).")
                      .format(value=f"{policy!r:.60}"))
+    policy = plain_policy(policy)
     try:
         cost = outage_cost(policy)
     except Exception as e:  # never raise at the student
@@ -336,11 +331,9 @@ _KEPT_SENDING = {
 }
 
 
+@checker
 def check_lifecycle(loops: Any) -> Feedback:
     """Notebook 05b: which loops kept sending after the app went to the background.
-
-    >>> check_lifecycle({"policy_detached", "asyncio_port"}).correct
-    True
     """
     given = _chosen("loops", loops, "loop names", ("policy",), list(LIFECYCLE_LOOPS),
                     "a loop in the table")
@@ -404,13 +397,10 @@ def _kotlin_waits(base: int = KOTLIN_BASE_MS) -> list[int]:
     return list(run.waits)
 
 
+@checker
 def check_kotlin_waits(waits: Any) -> Feedback:
     """Appendix A1: the three waits of ``executeWithRetry`` (base 1500 ms, lesson seed;
     the page's runs show the sample's base of 1000 ms).
-
-    >>> check_kotlin_waits([1275, 2877, 7436])
-    Correct: waits [1275, 2877, 7436] ms: 1500 x 2^n x (0.5 + r), cut to whole ms by
-    toLong().
     """
     if unanswered(waits):
         return prompt(_("the list of three waits in ms"))
@@ -460,17 +450,3 @@ def check_kotlin_waits(waits: Any) -> Feedback:
                    "[Outcome.success()], base_delay_ms=1500) and read .waits, or compute "
                    "int(1500 * 2**n * (0.5 + r)) with r from Mulberry32(SEED).")
                  .format(waits=shown(given)))
-
-
-#: What each closed exercise's checker accepts, as the page could print it
-#: (tests/test_answers_hidden.py fails if one shows above its exercise).
-ANSWERS: dict[str, tuple[str, ...]] = {
-    "check_kotlin_waits": ("1275", "2877", "7436"),
-    "check_retryable": ('{"429"}', "{'429'}", "only the 429", "429 only"),
-    "check_proportional_range": ("(4000, 12000)", "4000, 12000", "4000 to 12000",
-                                 "4000-12000", "12000 ms"),
-    "check_outage_policy": (),  # a design: many policies pass
-    "check_lifecycle": ("policy_detached, asyncio_port", "asyncio_port, policy_detached",
-                        "policy_detached and asyncio_port",
-                        "asyncio_port and policy_detached"),
-}

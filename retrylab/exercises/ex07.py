@@ -22,7 +22,7 @@ from ..i18n import NP_, _, pgettext
 from ..lessons.audit import audit
 from ..sim.fleet import Fleet
 from ..sim.fleetresult import FleetResult
-from . import Feedback, prompt, right, unanswered, wrong
+from . import Feedback, checker, plain_policy, prompt, right, unanswered, wrong
 
 #: (what, limit): at least 99% served, at most 3 requests per phone, the server
 #: overloaded for at most 20 steps after it is back, every phone done by 90 s.
@@ -97,6 +97,7 @@ def _unit_slip(policy: RetryPolicy) -> str | None:
     return None
 
 
+@checker
 def check_capstone(policy: Any) -> Feedback:
     """Simulate ``policy`` in the capstone scenario and judge it.
 
@@ -109,6 +110,7 @@ def check_capstone(policy: Any) -> Feedback:
     if not isinstance(policy, RetryPolicy):
         return wrong(_("policy={value}: build a RetryPolicy(...), not a {kind}.")
                      .format(value=f"{policy!r:.60}", kind=type(policy).__name__))
+    policy = plain_policy(policy)
     unit = _unit_slip(policy)
     if unit is not None:
         return wrong(unit)
@@ -164,11 +166,9 @@ def quiz_table() -> pd.DataFrame:
     ).set_index("policy")
 
 
+@checker
 def check_quiz(passing: Any) -> Feedback:
     """Which of :data:`QUIZ` pass :func:`~retrylab.audit.audit` for a GET a user waits on.
-
-    >>> check_quiz({"A", "E"})
-    Correct: A and E pass; B has too many attempts, C no time budget, D no jitter.
     """
     if unanswered(passing):
         return prompt(_('a set of letters such as {"A", "B"}'))
@@ -214,13 +214,3 @@ def check_quiz(passing: Any) -> Feedback:
         return wrong(_("{extra} fail(s) a rule: run audit_table(QUIZ[letter]).")
                      .format(extra=extra))
     return wrong(_("{missing} pass(es) every rule.").format(missing=missing))
-
-
-#: What each closed exercise's checker accepts, as the page could print it
-#: (tests/test_answers_hidden.py fails if one shows above its exercise).
-#: An empty tuple: a design or build-it exercise, which many answers pass (nothing
-#: one could copy from the page; tests/test_answers_hidden.py still requires the entry).
-ANSWERS: dict[str, tuple[str, ...]] = {
-    "check_capstone": (),  # a design: many policies pass
-    "check_quiz": ('{"A", "E"}', "A and E", "A, E"),
-}

@@ -17,7 +17,7 @@ from ..core.outcome import Outcome, decide
 from ..core.policy import RetryPolicy
 from ..core.production import production_rule
 from ..i18n import _, number
-from . import Feedback, as_number, prompt, right, shown, unanswered, wrong
+from . import Feedback, as_number, checker, prompt, right, shown, unanswered, wrong
 
 #: Notebook 07's capstone policy, with the rule production code should use.
 SHIPPED = RetryPolicy(max_attempts=5, backoff=Backoff(5000, 3, 60_000, jitter="full"),
@@ -37,6 +37,7 @@ def _blank(value: Any) -> bool:
     return value is Ellipsis or (isinstance(value, (set, frozenset)) and Ellipsis in value)
 
 
+@checker
 def check_urllib3_retry(retry: Any) -> Feedback:
     """Judge a hand-written ``urllib3.util.Retry`` against :data:`SHIPPED`.
 
@@ -46,10 +47,6 @@ def check_urllib3_retry(retry: Any) -> Feedback:
     502, 503, 504 and the six idempotent methods as ``allowed_methods``.
 
     >>> from urllib3.util import Retry
-    >>> check_urllib3_retry(Retry(total=4, backoff_factor=7.5, backoff_max=60,
-    ...     status_forcelist=[408, 429, 500, 502, 503, 504],
-    ...     allowed_methods=["GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"]))
-    Correct: urllib3 now retries what the production rule retries, ...
     >>> check_urllib3_retry(Retry(total=4, backoff_factor=6, backoff_max=60))
     Try again: backoff_factor=6: urllib3's second retry sleeps backoff_factor * 2 = 12 s, ...
     """
@@ -140,11 +137,10 @@ def check_urllib3_retry(retry: Any) -> Feedback:
                    "it has no time budget."))
 
 
+@checker
 def check_keyless_post(answer: Any) -> Feedback:
     """Which of :data:`POST_FAILURES` does the production rule retry for a keyless POST?
 
-    >>> check_keyless_post({"408", "429", "refused (never sent)"})
-    Correct: only where the server did not act (408, 429) or never saw the request.
     >>> check_keyless_post({"429", "503 with Retry-After"})
     Try again: 503 with Retry-After is not retried for a keyless POST: 503 on POST ...
     """
@@ -183,14 +179,12 @@ def _label_set(answer: Any) -> set[str] | Feedback:
     return got
 
 
+@checker
 def check_rules_disagree(answer: Any) -> Feedback:
     """On which of :data:`POST_FAILURES` do the lesson's rule and the production rule
     disagree for a keyless POST? (The notebook states what the production rule retries;
     the disagreement is worked out from both rules.)
 
-    >>> check_rules_disagree({"408", "500", "501", "503", "503 with Retry-After",
-    ...                       "refused (never sent)"}).correct
-    True
     >>> check_rules_disagree({"408", "429", "500"}).message.split(":")[0]
     '429 is retried by both rules'
     """
@@ -227,15 +221,5 @@ def check_rules_disagree(answer: Any) -> Feedback:
     return wrong(_("{label}: the production rule retries it ({reason}), the lesson's rule "
                    "does not.").format(label=label, reason=production_rule(
                        POST_FAILURES[label], "POST").reason))
-
-
-#: What each closed exercise's checker accepts, as the page could print it
-#: (tests/test_answers_hidden.py fails if one shows above its exercise).
-ANSWERS: dict[str, tuple[str, ...]] = {
-    "check_rules_disagree": ("408, 500, 501, 503",),
-    "check_urllib3_retry": ("7.5", "backoff_factor=7.5", "408, 429, 500, 502, 503, 504",
-                            "408, 429, 500, 502, 503 and 504"),
-}
-
 __all__ = ["POST_FAILURES", "SHIPPED", "check_keyless_post", "check_rules_disagree",
            "check_urllib3_retry"]

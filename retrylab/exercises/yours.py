@@ -17,8 +17,8 @@ from ..core.backoff import Backoff
 from ..core.constants import BASE, CAP, FACTOR, SEED
 from ..core.rng import Mulberry32
 from ..i18n import _, pgettext
-from ._build_harness import untouched
 from .build import check_decorrelated, check_full_jitter
+from .build.harness import untouched
 
 __all__ = ["jitter_columns"]
 

@@ -45,6 +45,7 @@ __all__ = [
     "language",
     "ngettext",
     "number",
+    "parse_number",
     "percent",
     "pgettext",
     "set_language",
@@ -157,3 +158,31 @@ def percent(value: float, digits: int = 0) -> str:
     """
     text = number(value, digits)
     return f"%{text}" if _current[0] == "tr" else f"{text}%"
+
+
+def parse_number(text: str) -> float:
+    """A number as a student types it, either way: ``"2.33"`` or Turkish ``"2,33"``
+    (and ``"1.234,5"``, thousands with a dot). Anything else is a ValueError that
+    names the text and says which marks are understood.
+
+    >>> parse_number("2,33"), parse_number("2.33"), parse_number(" 1.234,5 "), parse_number("7")
+    (2.33, 2.33, 1234.5, 7.0)
+    >>> parse_number("2,3,3")
+    Traceback (most recent call last):
+    ...
+    ValueError: text='2,3,3' is not a number: write it as 2.33 or 2,33 (one decimal mark)
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text={text!r} is not a string")
+    clean = text.strip().replace(" ", "")
+    if clean.count(",") == 1:
+        whole, _sep, frac = clean.partition(",")
+        if "." in whole and all(len(g) == 3 for g in whole.split(".")[1:]):
+            whole = whole.replace(".", "")
+        clean = f"{whole}.{frac}"
+    try:
+        value = float(clean)
+    except ValueError:
+        raise ValueError(f"text={text!r} is not a number: write it as 2.33 or 2,33 "
+                         "(one decimal mark)") from None
+    return value

@@ -15,9 +15,10 @@ already uses (``pip install "retrylab[bridge]"``):
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import pandas as pd
 
@@ -41,6 +42,14 @@ from .transport import RetryTransport
 PROBE_METHODS: tuple[str, ...] = ("GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE",
                                   "POST", "PATCH")
 _STATE = "_retrylab_run"
+#: urllib3's arguments that decide which answers are retried: given to PolicyRetry
+#: without a policy, urllib3 decides with them; with a policy, the policy's rule does.
+DECISION_ARGUMENTS: tuple[str, ...] = ("status_forcelist", "allowed_methods")
+
+
+def _native_retry_after_max() -> bool:
+    """Whether the installed urllib3's Retry takes ``retry_after_max`` (added in 2.7)."""
+    return "retry_after_max" in inspect.signature(Retry.__init__).parameters
 
 
 @dataclass
@@ -205,7 +214,29 @@ class PolicyRetry(Retry):
     (so it behaves as the ``Retry`` a team would write by hand) and changes two
     things: :meth:`is_retry` asks the policy's rule, and :meth:`sleep` calls an
     injectable ``sleeper`` (seconds; default: urllib3's own sleep) with urllib3's own
-    amounts. Checked against the installed urllib3 (``urllib3.__version__``):
+    amounts. It works with every urllib3 the bridge extra allows (2.0 and newer):
+    ``retry_after_max`` (seconds), which urllib3 itself takes from 2.7 on, is
+    applied by PolicyRetry on older versions.
+
+    Who decides (``decide_with``): ``"policy"``, the policy's rule (what
+    :func:`to_urllib3` builds); ``"urllib3"``, urllib3's own ``status_forcelist``
+    and ``allowed_methods``. Left ``None`` it is ``"urllib3"`` when those are
+    given without a policy (``PolicyRetry(status_forcelist=[503])`` does what
+    ``Retry(status_forcelist=[503])`` does), else ``"policy"`` (with no policy,
+    the safe default ``RetryPolicy(rule=production_rule)``). A policy together
+    with either argument is refused: one of them would be ignored.
+
+    >>> PolicyRetry(status_forcelist=[418]).is_retry("GET", 418)
+    True
+    >>> PolicyRetry().is_retry("GET", 418), PolicyRetry().is_retry("GET", 503)
+    (False, True)
+    >>> PolicyRetry(policy=RetryPolicy(), status_forcelist=[418])
+    Traceback (most recent call last):
+    ...
+    ValueError: status_forcelist=[418] is out of range: with policy=..., the policy's
+    rule decides which answers are retried, so status_forcelist would be ignored; ...
+
+    Checked against the installed urllib3 (``urllib3.__version__``):
 
     ==================  ==============================  ==============================
     what                RetryPolicy.run                 PolicyRetry (urllib3 2.x)
@@ -243,8 +274,34 @@ class PolicyRetry(Retry):
 
     def __init__(self, *args: Any, policy: RetryPolicy | None = None,
                  idempotency_key: bool = False,
-                 sleeper: Callable[[float], Any] | None = None, **kwargs: Any) -> None:
+                 sleeper: Callable[[float], Any] | None = None,
+                 decide_with: Literal["policy", "urllib3"] | None = None,
+                 **kwargs: Any) -> None:
+        native = _native_retry_after_max()
+        own_max = None if native else kwargs.pop("retry_after_max", None)
+        given = inspect.signature(Retry.__init__).bind_partial(self, *args, **kwargs).arguments
+        explicit = [name for name in DECISION_ARGUMENTS if name in given]
+        if decide_with is None:
+            if policy is not None and explicit:
+                name = explicit[0]
+                raise ValueError(
+                    f"{name}={given[name]!r} is out of range: with policy=..., the policy's "
+                    f"rule decides which answers are retried, so {name} would be ignored; "
+                    "give the policy (to_urllib3(policy) sets urllib3's arguments from it) "
+                    "or urllib3's arguments, not both")
+            decide_with = "urllib3" if explicit else "policy"
+        elif decide_with not in ("policy", "urllib3"):
+            raise ValueError(f"decide_with={decide_with!r} is out of range: decide_with must "
+                             "be 'policy', 'urllib3' or None")
         super().__init__(*args, **kwargs)
+        if not native:
+            #: Retry-After above this many seconds is clamped to it (urllib3 < 2.7 has
+            #: no such setting; None: no clamp, as there).
+            # __dict__: urllib3 >= 2.7 declares it an int, and this is the < 2.7 path
+            self.__dict__["retry_after_max"] = None if own_max is None else float(own_max)
+        #: Who decides which answers are retried: "policy" (its rule) or "urllib3"
+        #: (``status_forcelist`` and ``allowed_methods``, as stock urllib3).
+        self.decide_with: Literal["policy", "urllib3"] = decide_with
         #: The policy whose rule decides (default: ``RetryPolicy(rule=production_rule)``;
         #: a policy without a rule gets production_rule too, as in :func:`to_urllib3`).
         self.policy = _production(RetryPolicy() if policy is None else _check_policy(policy))
@@ -259,15 +316,27 @@ class PolicyRetry(Retry):
         kw.setdefault("policy", self.policy)
         kw.setdefault("idempotency_key", self.idempotency_key)
         kw.setdefault("sleeper", self.sleeper)
+        kw.setdefault("decide_with", self.decide_with)
+        if not _native_retry_after_max():
+            kw.setdefault("retry_after_max", self.retry_after_max)
         made: PolicyRetry = super().new(**kw)
         return made
+
+    def parse_retry_after(self, retry_after: str) -> float:
+        """urllib3's parsing, clamped to ``retry_after_max`` on every urllib3 version."""
+        seconds: float = super().parse_retry_after(retry_after)
+        limit: float | None = self.retry_after_max
+        return seconds if limit is None else min(seconds, limit)
 
     def is_retry(self, method: str, status_code: int, has_retry_after: bool = False) -> bool:
         """Ask the policy's rule about an HTTP error (any method it allows).
 
         ``has_retry_after`` reaches the rule as a Retry-After (its value does not
-        matter to a decision), so a keyed 409 with Retry-After is retried.
+        matter to a decision), so a keyed 409 with Retry-After is retried. With
+        ``decide_with="urllib3"`` this is urllib3's own ``Retry.is_retry``.
         """
+        if self.decide_with == "urllib3":
+            return bool(super().is_retry(method, status_code, has_retry_after))
         if not 400 <= status_code <= 599:
             return False
         outcome = Outcome.http(status_code, retry_after=0 if has_retry_after else None)
@@ -329,17 +398,6 @@ def urllib3_differences() -> pd.DataFrame:
 #: :class:`PolicyRetry`: the tests that fail, and why (what PolicyRetry does instead).
 URLLIB3_TEST_DIFFERENCES: dict[str, str] = {
     "test_string": "the repr names the class, PolicyRetry(total=10, ...), not Retry(...)",
-    "test_status_forcelist": "is_retry asks the policy's rule, not status_forcelist: the "
-                             "default production_rule does not retry 418, and retries 503 on "
-                             "GET whatever the list says",
-    "test_allowed_methods_with_status_forcelist": "is_retry asks the policy's rule, not "
-                                                  "allowed_methods: production_rule never "
-                                                  "retries a keyless POST after a 500 (RFC "
-                                                  "9110 section 9.2.2), even with "
-                                                  "allowed_methods=None or ['POST']",
-    "test_false_allowed_methods": "is_retry asks the policy's rule, not allowed_methods: "
-                                  "allowed_methods=False does not make production_rule retry "
-                                  "a keyless POST after a 500",
 }
 
 
@@ -409,7 +467,7 @@ def to_urllib3(policy: RetryPolicy, *, idempotency_key: bool = False,
     kwargs: dict[str, Any] = {}
     if policy.max_retry_after is not None:
         kwargs["retry_after_max"] = policy.max_retry_after / 1000  # not rounded to 0
-    return PolicyRetry(
+    return PolicyRetry(decide_with="policy",
         total=policy.max_attempts - 1, connect=None, read=None, status=None, other=None,
         allowed_methods=allowed_methods(policy, idempotency_key),
         status_forcelist=sorted(s for s in range(400, 600)
@@ -419,6 +477,7 @@ def to_urllib3(policy: RetryPolicy, *, idempotency_key: bool = False,
         policy=policy, idempotency_key=idempotency_key, sleeper=sleeper, **kwargs)
 
 
-__all__ = ["PROBE_METHODS", "URLLIB3_DIFFERENCES", "URLLIB3_TEST_DIFFERENCES", "PolicyRetry",
-           "RetryTransport", "allowed_methods", "to_tenacity", "to_tenacity_async",
-           "to_urllib3", "urllib3_differences", "urllib3_test_differences"]
+__all__ = ["DECISION_ARGUMENTS", "PROBE_METHODS", "URLLIB3_DIFFERENCES",
+           "URLLIB3_TEST_DIFFERENCES", "PolicyRetry", "RetryTransport", "allowed_methods",
+           "to_tenacity", "to_tenacity_async", "to_urllib3", "urllib3_differences",
+           "urllib3_test_differences"]

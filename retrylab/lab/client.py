@@ -302,7 +302,9 @@ class Connection:
 
     Use it to send many requests quickly (the 1,000-write experiment);
     :func:`http_send` opens a fresh connection per request instead, as the
-    lesson's ``fetch`` does.
+    lesson's ``fetch`` does. A path in ``base_url`` is kept, as httpx's
+    ``base_url`` does: ``Connection("http://host/api").request("GET",
+    "/measurements")`` asks for ``/api/measurements``.
 
     >>> from retrylab.lab.server import LabServer
     >>> with LabServer() as lab, Connection(lab.url) as conn:
@@ -311,10 +313,14 @@ class Connection:
     """
 
     def __init__(self, base_url: str, timeout: float = 2.0, *, now: Clock = time.time) -> None:
-        origin, _target = _split(base_url)
+        origin, target = _split(base_url)
+        if "?" in target:
+            raise ValueError(f"base_url={base_url!r} is out of range: base_url must have no "
+                             "query (give it with each request's path)")
         self.timeout = check_number("timeout", timeout, low=0, high=600, low_open=True)
         self.base_url = base_url.rstrip("/")
-        self._origin = origin
+        # httpx's base_url: the base's path is kept, each request's path goes after it
+        self._prefix = origin + target.rstrip("/")
         self._now = now
         self._client: httpx.Client | None = None
 
@@ -329,7 +335,7 @@ class Connection:
         if self._client is None:
             self._client = httpx.Client(**_client_options(self.timeout, 1))
         try:
-            with self._client.stream(m, self._origin + path, content=payload,
+            with self._client.stream(m, self._prefix + path, content=payload,
                                      headers=hdrs) as response:
                 status = response.status_code
                 raw = _read(response.iter_bytes())
@@ -469,15 +475,24 @@ class KeyMaker:
 
     ``KeyMaker()`` gives random uuid4 keys (production); ``KeyMaker(seed)``
     gives the same uuid4-shaped keys on every run (notebooks, tests).
+    ``stream`` (>= 0) picks another sequence for the same seed, for a second
+    run against a server that remembers the first run's keys; stream 0 is the
+    seed's own sequence.
 
     >>> keys = KeyMaker(seed=7)
     >>> keys() == KeyMaker(seed=7)(), len(keys())
     (True, 36)
+    >>> KeyMaker(seed=7, stream=1)() == KeyMaker(seed=7)()
+    False
     """
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, stream: int = 0) -> None:
         self.seed = None if seed is None else check_int("seed", seed, low=0, high=2**63 - 1)
-        self._rng = None if seed is None else np.random.default_rng(self.seed)
+        self.stream = check_int("stream", stream, low=0, high=2**63 - 1)
+        # [seed, stream] with stream >= 1 never mixes to the same state as [seed'] alone
+        self._rng = (None if self.seed is None else
+                     np.random.default_rng(self.seed if self.stream == 0
+                                           else [self.seed, self.stream]))
         self.made = 0
 
     def __call__(self) -> str:

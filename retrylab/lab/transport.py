@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import threading
 import time
 from collections.abc import Awaitable, Callable, Generator, Mapping
 from typing import Any
@@ -209,6 +210,9 @@ class RetryTransport(httpx.BaseTransport, httpx.AsyncBaseTransport):
         self._transport = transport
         self._own_sync: httpx.HTTPTransport | None = None
         self._own_async: httpx.AsyncHTTPTransport | None = None
+        # threads sharing one httpx.Client make their first request together: the
+        # transport made on first use is made once, under this lock
+        self._own_lock = threading.Lock()
         self._sleep: Sleep = _default_sleep if sleep is None else sleep
         self._async_sleep: AsyncSleep = (_default_async_sleep if async_sleep is None
                                          else async_sleep)
@@ -222,9 +226,10 @@ class RetryTransport(httpx.BaseTransport, httpx.AsyncBaseTransport):
 
     def _sync(self) -> httpx.BaseTransport:
         if self._transport is None:
-            if self._own_sync is None:
-                self._own_sync = httpx.HTTPTransport()
-            return self._own_sync
+            with self._own_lock:
+                if self._own_sync is None:
+                    self._own_sync = httpx.HTTPTransport()
+                return self._own_sync
         if not isinstance(self._transport, httpx.BaseTransport):
             raise TypeError(f"transport={self._transport!r} is async; httpx.Client needs a "
                             "sync transport such as httpx.HTTPTransport()")
@@ -391,7 +396,9 @@ class RetryTransport(httpx.BaseTransport, httpx.AsyncBaseTransport):
 
     def close(self) -> None:
         """Close the wrapped sync transport (the one given, or the one made)."""
-        for t in (self._transport, self._own_sync):
+        with self._own_lock:
+            own = self._own_sync
+        for t in (self._transport, own):
             if isinstance(t, httpx.BaseTransport):
                 t.close()
 

@@ -104,10 +104,34 @@ def audit(policy: RetryPolicy, *, method: str = "GET", idempotency_key: bool = F
     finding(RULES[7], safe,
             _("{m} is safe to repeat").format(m=m) if m in LESSON_SAFE_METHODS
             else _("{m} with an idempotency key agreed with the server").format(m=m)
-            if idempotency_key
-            else _("{m} without an idempotency key: network errors will not be retried; "
-                   "agree a key with the server to make the write retryable").format(m=m))
+            if idempotency_key else _unkeyed_write(policy, m))
     return findings
+
+
+#: Server errors a server may answer after it acted (it stored the write, then failed).
+_AFTER_ACTING = (500, 502, 503, 504)
+
+
+def _unkeyed_write(policy: RetryPolicy, method: str) -> str:
+    """Why a write without a key fails the checklist: the duplicates this policy makes
+    by retrying server errors (the lesson's rule retries every 5xx), or, if it retries
+    none, that the write cannot be retried at all.
+
+    >>> print(_unkeyed_write(RetryPolicy(), "POST"))  # doctest: +NORMALIZE_WHITESPACE
+    POST without an idempotency key: this policy retries it after 500, 502, 503, 504,
+    and a server that failed after storing the write then stores it twice; agree a key
+    with the server (or use production_rule, notebook 08)
+    """
+    retried = [str(s) for s in _AFTER_ACTING
+               if policy.decide(Outcome.http(s), method, False).retry]
+    if retried:
+        return _("{m} without an idempotency key: this policy retries it after {statuses}, "
+                 "and a server that failed after storing the write then stores it twice; "
+                 "agree a key with the server (or use production_rule, notebook 08)").format(
+                     m=method, statuses=", ".join(retried))
+    return _("{m} without an idempotency key: a write the server may have stored cannot be "
+             "retried safely; agree a key with the server to make it retryable").format(
+                 m=method)
 
 
 def audit_table(policy: RetryPolicy, **kwargs: bool | str) -> pd.DataFrame:

@@ -145,7 +145,9 @@ def write_experiment(requests: int = 1000, drop_rate: float = 0.2, mode: str = "
     run is reproducible and takes about a second for 1,000 writes.
     ``progress(done, total)`` is called every 1% (for a progress bar).
     ``lab``: a server in ``"store"`` mode to use (its POST /measurements
-    script is replaced); by default a fresh one is started and closed.
+    script is replaced); by default a fresh one is started and closed. Run
+    again on the same lab (with the same seed or another), it uses keys of
+    its own and counts only the records it made.
 
     >>> r = write_experiment(200, mode="lesson", seed=1)
     >>> r.stored, r.duplicates, r.unacknowledged == r.writes - r.acknowledged
@@ -165,9 +167,12 @@ def write_experiment(requests: int = 1000, drop_rate: float = 0.2, mode: str = "
     policy, use_keys = write_policy(mode, max_attempts)
     lab.script("POST", "/measurements", fault_rate=rate, fault="drop", seed=seed)
     values = np.random.default_rng(seed).normal(-4.0, 2.0, writes).round(1)
-    keys = KeyMaker(seed)
-    rng = Mulberry32(seed)
     first_record, first_request = lab.record_count, lab.requests
+    # A lab that has seen requests may remember keys of an earlier run with this seed
+    # (the same keys and bodies would be replayed, not stored): a used lab gets keys
+    # of its own run. A fresh lab gets the seed's own keys, as it always has.
+    keys = KeyMaker(seed, stream=first_request)
+    rng = Mulberry32(seed)
     tag = f"w{seed}-"
     acknowledged = retried = 0
     step = max(1, writes // 100)
@@ -179,7 +184,7 @@ def write_experiment(requests: int = 1000, drop_rate: float = 0.2, mode: str = "
             headers = {"Idempotency-Key": keys()} if use_keys else {}
             send = conn.sender("POST", "/measurements",
                                {"value": float(values[i]), "ref": f"{tag}{i}"}, headers)
-            result = policy.run(send, "POST", rng, None, idempotency_key=use_keys,
+            result = policy.run(send, "POST", rng, sleep=None, idempotency_key=use_keys,
                                 metrics=metrics)
             acknowledged += result.ok
             retried += sum(1 for a in result.history[:-1] if a.outcome.kind == "network")

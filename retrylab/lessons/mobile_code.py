@@ -515,7 +515,8 @@ def policy_run(outcomes: Sequence[Outcome], policy: RetryPolicy | None = None, *
 def result_text(r: RetryResult) -> str:
     """A :class:`RetryResult` in a table cell: ``success``, or the last outcome and why.
 
-    >>> result_text(RetryPolicy(2).run(lambda: Outcome.http(404), rng=Mulberry32(1)))
+    >>> result_text(RetryPolicy(2).run(lambda: Outcome.http(404), rng=Mulberry32(1),
+    ...                          sleep=None))
     'http/404 (not_retryable)'
     """
     return "success" if r.ok else f"{r.outcome.label()} ({r.reason})"

@@ -348,7 +348,7 @@ def flaky_batch(requests: int = 200, *, policy: RetryPolicy | None = None,
             if draw() < failure_rate:
                 return Outcome.http(503) if draw() < 0.5 else Outcome.network("timeout")
             return Outcome.success()
-        pol.run(send, "GET", jitter, metrics=m)
+        pol.run(send, "GET", jitter, metrics=m, sleep=None)
     return m
 
 
@@ -361,7 +361,7 @@ def captured_log(level: int = logging.DEBUG) -> Iterator[list[str]]:
 
     >>> answers = iter([Outcome.network(), Outcome.success()])
     >>> with captured_log() as lines:
-    ...     _ = RetryPolicy().run(lambda: next(answers), rng=Mulberry32(1))
+    ...     _ = RetryPolicy().run(lambda: next(answers), rng=Mulberry32(1), sleep=None)
     >>> for line in lines:
     ...     print(line)
     DEBUG GET attempt 1: network; retrying in 125 ms (network error on GET, a safe method:

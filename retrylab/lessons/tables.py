@@ -23,13 +23,16 @@ kaydedilen a label nobody translated
 
 from __future__ import annotations
 
+import math
 from typing import Any, TypeVar, overload
 
 import pandas as pd
+from pandas.io.formats.style import Styler
 
-from ..i18n import NP_, pgettext
+from ..i18n import NP_, current, pgettext
 
-__all__ = ["LABELS", "LINES", "TITLES", "figure_title", "label", "line", "localized"]
+__all__ = ["LABELS", "LINES", "TITLES", "ShownFrame", "ShownSeries", "figure_title", "label",
+           "line", "localized", "styled"]
 
 T = TypeVar("T", pd.DataFrame, pd.Series)
 
@@ -92,6 +95,25 @@ LABELS: frozenset[str] = frozenset({
     NP_("table", "served"), NP_("table", "calls"), NP_("table", "clients"),
     NP_("table", "no budget"), NP_("table", "gRPC throttling"), NP_("table", "SRE budget"),
     NP_("table", "breaker"),
+    # 06: the fleets' summary columns (summary_table), a step's answers, the layered calls
+    NP_("table", "total_requests"), NP_("table", "peak_retries"), NP_("table", "recovery_ms"),
+    NP_("table", "amplification"), NP_("table", "overloaded_steps_after_outage"),
+    NP_("table", "accepted"), NP_("table", "rejected"), NP_("table", "no jitter"),
+    NP_("table", "no backoff"),
+    NP_("table", "service"), NP_("table", "per_request"), NP_("table", "gateway"),
+    NP_("table", "station API"), NP_("table", "database"),
+    # 06: the contention findings (retrylab.sim.contention.findings' keys)
+    NP_("table", "full_vs_exponential_calls"), NP_("table", "equal_vs_full_calls"),
+    NP_("table", "equal_vs_full_time"), NP_("table", "decorrelated_vs_full_time"),
+    NP_("table", "decorrelated_vs_full_calls"),
+    NP_("table", "exponential_vs_slowest_other_time"), NP_("table", "ratio"),
+    # 04: the breaker's states as a value (State.OPEN -> "open")
+    NP_("table", "state"),
+    # 03, 05, 07: why a run stopped (StopReason's values) and the policy's knobs
+    NP_("table", "not_retryable"), NP_("table", "max_attempts"), NP_("table", "time_budget"),
+    NP_("table", "retry_after_too_long"), NP_("table", "retry_budget"),
+    NP_("table", "breaker_open"), NP_("table", "max_retry_after"),
+    NP_("table", "time_budget (ms)"), NP_("table", "max_retry_after (ms)"),
     # A1: the Combine runs (the notebook's dict keys)
     NP_("table", "503, 503, then data"),
     # 07: the capstone's targets and report (ex07.TARGETS, capstone_report), the quiz
@@ -180,19 +202,128 @@ def _values(column: pd.Series) -> pd.Series:
                      dtype=column.dtype)
 
 
+#: What a missing value shows in a Turkish table (pandas writes ``NaN`` or ``<NA>``).
+MISSING = "–"
+#: Marks a Turkish table shows: decimal comma, thousands grouped with a dot.
+DECIMAL, THOUSANDS = ",", "."
+
+
+def _decimals(values: pd.Series) -> int:
+    """How many decimals pandas' own text of ``values`` gives its floats (0 if every
+    float is whole: 621.0 is shown as 621)."""
+    floats = [v for v in values if isinstance(v, float) and math.isfinite(v)]
+    if not floats or all(v == int(v) for v in floats):
+        return 0
+    text = pd.Series(floats, dtype=float).to_string(index=False, header=False)
+    return max((len(w.split(".")[1]) for w in text.split() if "." in w), default=0)
+
+
+def styled(table: pd.DataFrame | pd.Series) -> Styler:
+    """``table`` (already relabelled) as pandas' Styler writes it in Turkish: decimal
+    comma, thousands with a dot, each float column with as many decimals as pandas
+    gives it, a missing value as a dash, the index's and the header's numbers too.
+
+    >>> print(styled(pd.DataFrame({"a": [6.62, 1.0], "b": [5937, None]})).to_string())
+     a b
+    0 6,62 5.937
+    1 1,00 –
+    <BLANKLINE>
+    """
+    frame = table.to_frame() if isinstance(table, pd.Series) else table
+    styler = frame.style.format(na_rep=MISSING, decimal=DECIMAL, thousands=THOUSANDS,
+                                precision=0)
+    for i in range(frame.shape[1]):
+        digits = _decimals(frame.iloc[:, i])
+        if digits:
+            styler = styler.format(subset=[frame.columns[i]], na_rep=MISSING, decimal=DECIMAL,
+                                   thousands=THOUSANDS, precision=digits)
+    for axis, index in ((0, frame.index), (1, frame.columns)):
+        for level in range(index.nlevels):
+            styler = styler.format_index(decimal=DECIMAL, thousands=THOUSANDS, axis=axis,
+                                         level=level, na_rep=MISSING,
+                                         precision=_decimals(pd.Series(
+                                             index.get_level_values(level))))
+    if isinstance(table, pd.Series) and table.name is None:
+        styler = styler.hide(axis="columns")
+    return styler.set_uuid("table")
+
+
+def _aligned(styler: Styler, index_levels: int) -> str:
+    """The Styler's text laid out as pandas lays out a table: the index cells left,
+    the values right, each column as wide as its widest cell."""
+    rows = [line.split("\x1f") for line in
+            styler.to_string(delimiter="\x1f").splitlines()]
+    width = max(len(r) for r in rows)
+    rows = [r + [""] * (width - len(r)) for r in rows]
+    sizes = [max(len(r[c]) for r in rows) for c in range(width)]
+    return "\n".join("  ".join(cell.ljust(sizes[c]) if c < index_levels else
+                               cell.rjust(sizes[c]) for c, cell in enumerate(r)).rstrip()
+                     for r in rows)
+
+
+class ShownFrame(pd.DataFrame):
+    """A relabelled table for a Turkish page: pandas' own DataFrame, shown (in HTML and
+    as text) with Turkish number marks (:func:`styled`); anything made from it is a
+    plain DataFrame again."""
+
+    @property
+    def _constructor(self) -> type[pd.DataFrame]:
+        return pd.DataFrame
+
+    def _repr_html_(self) -> str:
+        return styled(self).to_html()
+
+    def __repr__(self) -> str:
+        return _aligned(styled(self), self.index.nlevels)
+
+    def to_string(self, *args: Any, **kwargs: Any) -> str:  # type: ignore[override]
+        """The text a Turkish page shows (with arguments: pandas' own ``to_string``)."""
+        if args or kwargs:
+            return str(super().to_string(*args, **kwargs))
+        return repr(self)
+
+
+class ShownSeries(pd.Series):
+    """A relabelled one-column table for a Turkish page (see :class:`ShownFrame`):
+    its name heads the column, and no ``dtype`` line follows it."""
+
+    @property
+    def _constructor(self) -> type[pd.Series]:
+        return pd.Series
+
+    def _repr_html_(self) -> str:
+        return styled(pd.Series(self)).to_html()
+
+    def __repr__(self) -> str:
+        return _aligned(styled(pd.Series(self)), self.index.nlevels)
+
+    def to_string(self, *args: Any, **kwargs: Any) -> str:  # type: ignore[override]
+        """The text a Turkish page shows (with arguments: pandas' own ``to_string``)."""
+        if args or kwargs:
+            return str(super().to_string(*args, **kwargs))
+        return repr(self)
+
+
 @overload
 def localized(table: T) -> T: ...
 @overload
 def localized(table: Any) -> Any: ...
 def localized(table: Any) -> Any:
     """A copy of ``table`` to show: headers, row labels, axis names and text values
-    through :func:`label` (the original, with its English keys, is unchanged).
+    through :func:`label` (the original, with its English keys, is unchanged); in
+    Turkish, numbers written with a decimal comma and thousands dots (:func:`styled`).
 
     Anything that is not a table (a checker's "Not yet" in place of the table a cell
     measures) is shown as it is:
 
     >>> localized("Not yet")
     'Not yet'
+    >>> from retrylab.i18n import language
+    >>> with language("tr"):
+    ...     print(localized(pd.Series({"no backoff": 6.62, "full": 1234.5}, name="amplification")))
+                      yük çarpanı
+    geri çekilme yok         6,62
+    tam sarsıntı         1.234,50
     """
     if not isinstance(table, (pd.DataFrame, pd.Series)):
         return table
@@ -208,4 +339,7 @@ def localized(table: Any) -> Any:
         if out.dtype.kind in "OSU":
             out = _values(out)
     out.index = out.index.set_names([_axis(n) for n in out.index.names])
-    return out
+    if current() != "tr" or not out.index.is_unique or (
+            isinstance(out, pd.DataFrame) and not out.columns.is_unique):
+        return out   # English as it is; pandas' Styler needs unique labels
+    return ShownFrame(out) if isinstance(out, pd.DataFrame) else ShownSeries(out)

@@ -22,7 +22,7 @@ from ..core.metrics import (
     bucket_counts as bucket_counts,  # re-exported: the herd is counted in buckets
 )
 from ..core.rng import Mulberry32
-from ..i18n import _
+from ..i18n import _, number
 
 #: The most generator draws one call may take (clients, times attempt for decorrelated).
 MAX_DRAWS = 20_000_000
@@ -114,7 +114,7 @@ class HerdData:
         """One line: ``peak 24 -> 7 clients per 200 ms (0.29x)``."""
         return _("peak {plain} -> {jittered} clients per {width} ms ({ratio}x)").format(
             plain=self.peak_plain, jittered=self.peak_jittered, width=self.width,
-            ratio=f"{self.ratio:.2f}")
+            ratio=number(self.ratio, 2))
 
 
 def herd_data(backoff: Backoff | None = None, clients: int = 24, retry: int = 2,

@@ -108,10 +108,10 @@ def layered_calls(layers: int = 3, attempts: int | Sequence[int] = 3, requests: 
         # the service at `level` received a call; it retries the one below
         counts[level] += 1
         below = bottom if level + 1 == layers - 1 else (lambda: through(level + 1))
-        return policies[level + 1].run(below, "GET").outcome
+        return policies[level + 1].run(below, "GET", sleep=None).outcome
 
     top = bottom if layers == 1 else (lambda: through(0))
     for _ in range(requests):
-        policies[0].run(top, "GET")
+        policies[0].run(top, "GET", sleep=None)
     return pd.DataFrame({"service": list(names), "calls": counts,
                          "per_request": [c / requests for c in counts]})

@@ -1,25 +1,6 @@
-"""Checkers for the code the student writes: the waits, the rule, the loop, the breaker.
+"""The checkers of the waits the student writes: full jitter and decorrelated jitter.
 
-Each checker takes the student's function (or class) and returns a
-:class:`~retrylab.exercises.Feedback`. It judges in two rounds, as a good
-hidden-test suite does:
-
-1. the lesson's printed outputs (the six-row table of waits, the four lines of
-   the retry loop, the nine rows of the breaker's trace), recomputed here from
-   Mulberry32(20260114) and retrylab's own implementation, never copied;
-2. cases the student has not seen (many seeds, exact ``.5`` halves, draws near
-   0 and 1, scripted servers, random breaker events), judged against retrylab.
-
-The first difference is named in the lesson's words, and when the student's
-answers match one of the usual mistakes (Python's ``round``, ``n`` off by one,
-no cap, Retry-After taken as the exact wait...) the message says which.
-
-The student's code runs with a time limit of :data:`TIME_LIMIT` seconds per
-call, in a thread of the kernel whose Python frames are traced: an endless
-loop is reported and stopped with its verdict (the next line it runs raises),
-so nothing keeps running in the kernel, on every platform and without a child
-process. Code busy outside Python (a real ``time.sleep``) cannot be stopped so:
-the message says so.
+See :mod:`retrylab.exercises.build` for how the build checkers judge.
 """
 
 from __future__ import annotations
@@ -29,27 +10,28 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.jsround import js_round
-from ..core.outcome import Outcome, should_retry
-from ..core.rng import Mulberry32
-from ..i18n import N_, _, current, pgettext
-from . import Feedback, prompt, right, unanswered, wrong
-from ._build_harness import (
-    _DECO,
-    _FULL,
-    _LESSON_SCRIPTS,
+from ...core.backoff import Backoff
+from ...core.jsround import js_round
+from ...core.rng import Mulberry32
+from ...i18n import N_, _, pgettext
+from .. import Feedback, checker, prompt, right, unanswered, wrong
+from .harness import (
     BASE,
     CAP,
+    DECO,
     FACTOR,
-    RETRY_SCENARIOS,
+    FULL,
     SEED,
-    _as_bool,
-    _as_ms,
-    _not_callable,
-    _quiet,
-    _run,
-    _Session,
+    Session,
+    as_ms,
+    not_callable,
+    quiet,
+    run,
 )
+
+#: What a "write the formula" answer must not call: the library's own waits.
+_BACKOFF_ENTRY_POINTS = ((Backoff, "next_wait"), (Backoff, "next_waits"), (Backoff, "waits"),
+                         (Backoff, "ceiling"), (Backoff, "ceilings"))
 
 # == 1. full jitter =================================================================
 
@@ -118,14 +100,14 @@ class _Mistake:
     probes: tuple[tuple[Any, ...], ...]
 
 
-def _diagnose(session: _Session, fn: Callable[..., Any], name: str,
+def _diagnose(session: Session, fn: Callable[..., Any], name: str,
               mistakes: Sequence[_Mistake]) -> str:
     """The hint of the first mistake whose model the student's answers match."""
     for m in mistakes:
         def matches(m: _Mistake = m) -> bool:
-            return all(_as_ms(session.call(f"{name}{p}", fn, *p), f"{name}{p}") == m.model(*p)
+            return all(as_ms(session.call(f"{name}{p}", fn, *p), f"{name}{p}") == m.model(*p)
                        for p in m.probes)
-        if _quiet(session, matches):
+        if quiet(session, matches):
             return " " + _(m.hint)
     return ""
 
@@ -188,6 +170,7 @@ _FULL_MISTAKES: tuple[_Mistake, ...] = (
 )
 
 
+@checker
 def check_full_jitter(fn: Any) -> Feedback:
     """Judge ``fn(n, r)``: the full-jitter wait before retry ``n`` (n = 0 first).
 
@@ -204,24 +187,26 @@ def check_full_jitter(fn: Any) -> Feedback:
     if unanswered(fn):
         return prompt(_("your function {name}").format(name="full_jitter(n, r)"))
     if not callable(fn):
-        return _not_callable(fn, _("a function {signature}").format(
+        return not_callable(fn, _("a function {signature}").format(
             signature="full_jitter(n, r) -> int"))
 
-    def battery(s: _Session) -> Feedback:
-        draws = _lesson_draws()
-        for n in range(6):
-            r = draws[2 * n]
-            got = _as_ms(s.call(f"full_jitter({n}, {r!r})", fn, n, r), f"full_jitter({n}, {r!r})")
-            want = _FULL.next_wait(n, r)
+    draws = _lesson_draws()
+    lesson = [(n, draws[2 * n]) for n in range(6)]
+    cases = _full_cases()
+    wants = {case: FULL.next_wait(*case) for case in lesson + cases}   # before any answer runs
+
+    def battery(s: Session) -> Feedback:
+        for n, r in lesson:
+            got = as_ms(s.call(f"full_jitter({n}, {r!r})", fn, n, r), f"full_jitter({n}, {r!r})")
+            want = wants[n, r]
             if got != want:
                 return wrong(_("{call} returned {got}, but the lesson's table says {want} "
                                "at retry n={n}.").format(
                                    call=f"full_jitter({n}, {r!r})", got=got, n=n, want=want)
                              + _diagnose(s, fn, "full_jitter", _FULL_MISTAKES))
-        cases = _full_cases()
         for n, r in cases:
-            got = _as_ms(s.call(f"full_jitter({n}, {r!r})", fn, n, r), f"full_jitter({n}, {r!r})")
-            want = _FULL.next_wait(n, r)
+            got = as_ms(s.call(f"full_jitter({n}, {r!r})", fn, n, r), f"full_jitter({n}, {r!r})")
+            want = wants[n, r]
             if got != want:
                 return wrong(_("the lesson's table matches, but {call} returned {got}; "
                                "round(r * min(5000, 200 * 2**{n})) with Math.round is {want} "
@@ -233,16 +218,17 @@ def check_full_jitter(fn: Any) -> Feedback:
                        "{unseen} unseen cases match, exact .5 halves included.").format(
                            unseen=len(cases)))
 
-    return _run(battery,
-                _("your function {signature}").format(signature="full_jitter(n, r)"),
-                pgettext("return value", "the wait"))
+    return run(battery,
+               _("your function {signature}").format(signature="full_jitter(n, r)"),
+               pgettext("return value", "the wait"), forbidden=(Backoff,),
+               entry_points=_BACKOFF_ENTRY_POINTS, answer=fn)
 
 
 # == 2. decorrelated jitter ===========================================================
 
 
 def _deco(prev: int, r: float) -> int:
-    return _DECO.next_wait(0, r, prev)
+    return DECO.next_wait(0, r, prev)
 
 
 def _deco_halves() -> list[tuple[int, float]]:
@@ -311,6 +297,7 @@ _DECO_MISTAKES: tuple[_Mistake, ...] = (
 )
 
 
+@checker
 def check_decorrelated(fn: Any) -> Feedback:
     """Judge ``fn(prev, r)``: the decorrelated-jitter wait after a wait of ``prev`` ms.
 
@@ -327,28 +314,30 @@ def check_decorrelated(fn: Any) -> Feedback:
     if unanswered(fn):
         return prompt(_("your function {name}").format(name="decorrelated(prev, r)"))
     if not callable(fn):
-        return _not_callable(fn, _("a function {signature}").format(
+        return not_callable(fn, _("a function {signature}").format(
             signature="decorrelated(prev, r) -> int"))
 
-    def battery(s: _Session) -> Feedback:
-        draws = _lesson_draws()
-        prev = BASE
-        for n in range(6):
-            r = draws[2 * n + 1]
+    draws = _lesson_draws()
+    lesson: list[tuple[int, float, int]] = []   # (prev, r, want), before any answer runs
+    prev = BASE
+    for n in range(6):
+        r = draws[2 * n + 1]
+        lesson.append((prev, r, _deco(prev, r)))
+        prev = lesson[-1][2]
+    cases = [(p, r, _deco(p, r)) for p, r in _deco_cases()]
+
+    def battery(s: Session) -> Feedback:
+        for n, (prev, r, want) in enumerate(lesson):
             what = f"decorrelated({prev}, {r!r})"
-            got = _as_ms(s.call(what, fn, prev, r), what)
-            want = _deco(prev, r)
+            got = as_ms(s.call(what, fn, prev, r), what)
             if got != want:
                 return wrong(_("{call} returned {got}, but the lesson's table says {want} at "
                                "retry n={n} (after a wait of {prev} ms).").format(
                                    call=what, got=got, n=n, prev=prev, want=want)
                              + _diagnose(s, fn, "decorrelated", _DECO_MISTAKES))
-            prev = want
-        cases = _deco_cases()
-        for prev, r in cases:
+        for prev, r, want in cases:
             what = f"decorrelated({prev}, {r!r})"
-            got = _as_ms(s.call(what, fn, prev, r), what)
-            want = _deco(prev, r)
+            got = as_ms(s.call(what, fn, prev, r), what)
             if got != want:
                 return wrong(_("the lesson's table matches, but {call} returned {got}; "
                                "min(5000, Math.round(200 + r * ({prev} * 3 - 200))) is "
@@ -357,181 +346,7 @@ def check_decorrelated(fn: Any) -> Feedback:
         return right(_("all 6 rows of the lesson's table (384 1034 2121 1933 3986 5000) and "
                        "{unseen} unseen cases match.").format(unseen=len(cases)))
 
-    return _run(battery,
-                _("your function {signature}").format(signature="decorrelated(prev, r)"),
-                pgettext("return value", "the wait"))
-
-
-# == 3. which failures are retried ====================================================
-
-
-def _show(o: Outcome) -> str:
-    if o.kind == "http":
-        extra = "" if o.retry_after is None else f", retry_after={o.retry_after:g}"
-        return f"Outcome.http({o.status}{extra})"
-    return f"Outcome.{o.kind}()"
-
-
-@dataclass(frozen=True)
-class _Where:
-    """Where a lesson case comes from: a sentence template, and the scenario's names."""
-
-    template: str
-    name_tr: str = ""
-    name_en: str = ""
-
-    def sentence(self, call: str, got: bool, want: bool) -> str:
-        name = self.name_tr if current() == "tr" else self.name_en
-        return _(self.template).format(call=call, got=got, want=want, name=name)
-
-
-def _rule_cases() -> tuple[list[tuple[_Where, Outcome, str, bool]],
-                           list[tuple[Outcome, str, bool]]]:
-    """(the lesson's cases, each with the sentence naming where it comes from, unseen cases).
-
-    The sentence is a catalogue template with {call}, {got}, {want} (and the
-    scenario's {name}), to be translated and filled at use.
-    """
-    scenario = N_('{call} returned {got}, but the loop lesson\'s scenario "{name}" says '
-                  '{want}.')
-    lesson: list[tuple[_Where, Outcome, str, bool]] = [
-        (_Where(scenario, tr, en), script[0], method, False)
-        for script, (tr, en, method, _, _) in zip(_LESSON_SCRIPTS, RETRY_SCENARIOS,
-                                                  strict=True)]
-    lesson += [(_Where(N_("{call} returned {got}, but the lesson's rule for a network error "
-                          "(GUVENLI_YONTEM) says {want}.")),
-                Outcome.network(), m, False) for m in ("GET", "HEAD", "OPTIONS", "POST")]
-    lesson += [(_Where(N_("{call} returned {got}, but the lesson's rule for a write with an "
-                          "idempotency key says {want}.")), Outcome.network(), "POST", True),
-               (_Where(N_("{call} returned {got}, but the lesson's rule for a body error "
-                          "says {want}.")), Outcome.body(), "GET", False),
-               (_Where(N_("{call} returned {got}, but the lesson's rule for a cancellation "
-                          "says {want}.")), Outcome.cancelled(), "GET", False)]
-    unseen: list[tuple[Outcome, str, bool]] = []
-    for key in (False, True):
-        for m in METHODS:
-            unseen += [(Outcome.network(), m, key), (Outcome.body(), m, key),
-                       (Outcome.cancelled(), m, key)]
-            unseen += [(Outcome.http(429, retry_after=1), m, key),
-                       (Outcome.http(503, retry_after=2), m, key), (Outcome.success(), m, key)]
-    # every status from 100 to 599, with every method, with and without a key
-    unseen += [(Outcome.http(s), m, key) for s in STATUSES for m in METHODS
-               for key in (False, True)]
-    return lesson, unseen
-
-
-#: Every method of RFC 9110 (and PATCH, RFC 5789) a client sends.
-METHODS = ("GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE", "POST", "PATCH", "CONNECT")
-#: Every status an HTTP answer can carry.
-STATUSES = range(100, 600)
-
-
-def _rule_hint(o: Outcome, method: str, key: bool, want: bool) -> str:
-    if o.kind == "network":
-        if want:
-            if key and method not in ("GET", "HEAD", "OPTIONS"):
-                return " " + _("The idempotency key is ignored: with a key agreed with the "
-                               "server, a write can be sent again after a network error; the "
-                               "server will not act twice.")
-            return " " + _("A network error on {method} is retried: a safe method changes "
-                           "nothing, so sending it again is harmless.").format(method=method)
-        if method in ("PUT", "DELETE", "TRACE"):
-            return " " + _("The lesson retries a network error only for its safe methods "
-                           "GET, HEAD and OPTIONS (GUVENLI_YONTEM); {method} is idempotent in "
-                           "RFC 9110, but the lesson sends it again only with an idempotency "
-                           "key.").format(method=method)
-        return " " + _("A network error on {method} without an idempotency key: the answer "
-                       "may have been lost on the way back after the server acted; retrying "
-                       "could record the measurement twice.").format(method=method)
-    if o.kind == "http":
-        s = o.status or 0
-        if s == 429:
-            return " " + _("429 means rate limited: the limit resets with time, so 429 is "
-                           "retried (after its Retry-After).")
-        if s >= 500:
-            return " " + _("Every 5xx is retried (status >= 500): {status} reports the "
-                           "server's state right now, which can change.").format(status=s)
-        if s < 400:
-            return _(" {status} is not a failure a retry can fix (1xx, 2xx and 3xx are "
-                     "answers, not errors): only 429 and the 5xx are retried.").format(status=s)
-        return " " + _("{status} is about the request itself: the same request gets the "
-                       "same answer. Among the 4xx only 429 is retried.").format(status=s)
-    if o.kind == "body":
-        return " " + _("A body error is the program's own bug: no retry fixes it.")
-    if o.kind == "cancelled":
-        return " " + _("A cancellation is already a decision to give up: it is never retried.")
-    return " " + _("A success needs no retry.")
-
-
-def check_should_retry(fn: Any) -> Feedback:
-    """Judge ``fn(outcome, method, idempotency_key) -> bool``: the lesson's retry rule.
-
-    The rule (the lesson's ``denenirMi``): 429 and every 5xx are retried; other
-    4xx, body errors and cancellations never; a network error only for GET,
-    HEAD, OPTIONS, or any method with an idempotency key. Judged against
-    :func:`retrylab.should_retry`, first on the lesson's cases.
-
-    >>> from retrylab import should_retry
-    >>> check_should_retry(should_retry)
-    Correct: ...
-    >>> check_should_retry(lambda o, method, key: o.kind != "success")
-    Try again: ... 422 is about the request itself...
-    """
-    if unanswered(fn):
-        return prompt(_("your function {name}").format(
-            name="should_retry(outcome, method, idempotency_key)"))
-    if not callable(fn):
-        return _not_callable(fn, _("a function {signature}").format(
-            signature="should_retry(outcome, method, idempotency_key)"))
-
-    def battery(s: _Session) -> Feedback:
-        lesson, unseen = _rule_cases()
-        for where, o, m, key in lesson:
-            what = f"should_retry({_show(o)}, {m!r}, {key})"
-            got = _as_bool(s.call(what, fn, o, m, key), what)
-            want = should_retry(o, m, key)
-            if got != want:
-                return wrong(where.sentence(what, got, want)
-                             + _rule_hint(o, m, key, want))
-        for o, m, key in unseen:
-            what = f"should_retry({_show(o)}, {m!r}, {key})"
-            got = _as_bool(s.call(what, fn, o, m, key), what)
-            want = should_retry(o, m, key)
-            if got != want:
-                return wrong(_("the lesson's cases match, but {call} returned {got}; the "
-                               "lesson's rule says {want}.").format(call=what, got=got,
-                                                                    want=want)
-                             + _rule_hint(o, m, key, want))
-
-        return right(_("the lesson's {lesson} cases and {unseen} unseen ones (every status "
-                       "from 100 to 599 with every method, network errors, body errors and "
-                       "cancellations with and without a key) match.")
-                     .format(lesson=len(lesson), unseen=len(unseen)))
-
-    return _run(battery,
-                _("your function {signature}").format(
-                    signature="should_retry(outcome, method, idempotency_key)"),
-                pgettext("return value", "True or False"))
-
-
-# The loop and the breaker live in their own modules (one a job); import them from here.
-from .build_breaker import check_breaker  # noqa: E402
-from .build_loop import check_retry_loop  # noqa: E402
-
-__all__ = ["check_breaker", "check_decorrelated", "check_full_jitter", "check_retry_loop",
-           "check_should_retry"]
-
-
-#: What each closed exercise's checker accepts, as the page could print it
-#: (tests/test_answers_hidden.py fails if one shows above its exercise).
-#: An empty tuple: a design or build-it exercise, which many answers pass (nothing
-#: one could copy from the page; tests/test_answers_hidden.py still requires the entry).
-ANSWERS: dict[str, tuple[str, ...]] = {
-    # build it: the answer is code, translated from the lesson's JavaScript shown
-    # beside the exercise by design
-    "check_should_retry": (),
-    "check_full_jitter": (),
-    "check_decorrelated": (),
-    "check_retry_loop": (),
-    "check_breaker": (),
-}
+    return run(battery,
+               _("your function {signature}").format(signature="decorrelated(prev, r)"),
+               pgettext("return value", "the wait"), forbidden=(Backoff,),
+               entry_points=_BACKOFF_ENTRY_POINTS, answer=fn)

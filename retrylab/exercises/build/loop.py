@@ -10,29 +10,29 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.outcome import Outcome
-from ..core.policy import RetryPolicy
-from ..core.rng import Mulberry32
-from ..i18n import N_, NP_, _, current, pgettext
-from . import Feedback, prompt, right, unanswered, wrong
-from ._build_harness import (
-    _FULL,
-    _LESSON_SCRIPTS,
+from ...core.outcome import Outcome
+from ...core.policy import RetryPolicy
+from ...core.rng import Mulberry32
+from ...i18n import N_, NP_, _, current, pgettext
+from .. import Feedback, checker, prompt, right, unanswered, wrong
+from .harness import (
     BASE,
     CAP,
     DRAW_LIMIT,
     FACTOR,
+    FULL,
+    LESSON_SCRIPTS,
     RETRY_SCENARIOS,
     SEED,
     SEND_LIMIT,
     SLEEP_LIMIT,
-    _as_ms,
-    _Guard,
-    _not_callable,
-    _quiet,
-    _run,
-    _Session,
-    _Stop,
+    Session,
+    Tripped,
+    Verdict,
+    as_ms,
+    not_callable,
+    quiet,
+    run,
 )
 
 # == 4. the retry loop ==================================================================
@@ -42,7 +42,7 @@ from ._build_harness import (
 class _Server:
     """A scripted send(), sleep() and rng() that count their calls."""
 
-    session: _Session | None
+    session: Session | None
     outcomes: tuple[Outcome, ...]
     draws_from: Callable[[], float]
     sent: int = 0
@@ -73,7 +73,7 @@ class _Server:
     def _trip(self, what: str) -> None:
         if self.session is not None:
             self.session.tripped = what
-        raise _Guard(what)
+        raise Tripped(what)
 
 
 @dataclass(frozen=True)
@@ -155,13 +155,13 @@ class _Seen:
 
 def _reference(case: _Case, draws_from: Callable[[], float] | None = None) -> _Seen:
     srv = _Server(None, case.outcomes, draws_from or case.draws())
-    r = RetryPolicy(max_attempts=case.max_attempts, backoff=_FULL).run(
+    r = RetryPolicy(max_attempts=case.max_attempts, backoff=FULL).run(
         srv.send, case.method, srv.rng, srv.sleep)
     return _Seen(r.attempts, r.outcome, tuple(r.waits), srv.sent,
                  tuple(int(w) for w in srv.slept), srv.draws, tuple(srv.order))
 
 
-def _student(s: _Session, fn: Callable[..., Any], case: _Case,
+def _student(s: Session, fn: Callable[..., Any], case: _Case,
              draws_from: Callable[[], float] | None = None) -> _Seen:
     srv = _Server(s, case.outcomes, draws_from or case.draws())
     what = _("your loop (with {case})").format(case=case.describe())
@@ -171,20 +171,20 @@ def _student(s: _Session, fn: Callable[..., Any], case: _Case,
     elif isinstance(value, (tuple, list)) and len(value) == 3:
         parts = value
     else:
-        raise _Stop(wrong(_("{what} returned {value}: return a tuple "
+        raise Verdict(wrong(_("{what} returned {value}: return a tuple "
                             "(attempts, outcome, waits).").format(what=what,
                                                                  value=repr(value))))
-    attempts = _as_ms(parts[0], _("{what}, as attempts,").format(what=what))
+    attempts = as_ms(parts[0], _("{what}, as attempts,").format(what=what))
     outcome = parts[1]
     if not isinstance(outcome, Outcome):
-        raise _Stop(wrong(_("{what} returned {value} as the outcome: return the Outcome "
+        raise Verdict(wrong(_("{what} returned {value} as the outcome: return the Outcome "
                             "that send() gave for the last attempt.").format(
                                 what=what, value=repr(outcome))))
     if isinstance(parts[2], (str, bytes)) or not isinstance(parts[2], Sequence):
-        raise _Stop(wrong(_("{what} returned {value} as the waits: return a list of the "
+        raise Verdict(wrong(_("{what} returned {value} as the waits: return a list of the "
                             "waits in ms.").format(what=what, value=repr(parts[2]))))
-    waits = tuple(_as_ms(w, _("{what}, in its waits,").format(what=what)) for w in parts[2])
-    slept = tuple(_as_ms(w, _("{what}, calling sleep(),").format(what=what))
+    waits = tuple(as_ms(w, _("{what}, in its waits,").format(what=what)) for w in parts[2])
+    slept = tuple(as_ms(w, _("{what}, calling sleep(),").format(what=what))
                   for w in srv.slept)
     return _Seen(attempts, outcome, waits, srv.sent, slept, srv.draws, tuple(srv.order))
 
@@ -269,10 +269,10 @@ _RETRIED = ((Outcome.network(), "GET"), (Outcome.http(500), "GET"),
             (Outcome.http(429), "GET"), (Outcome.http(503), "POST"))
 
 
-def _loop_hint(s: _Session, fn: Callable[..., Any]) -> str:
+def _loop_hint(s: Session, fn: Callable[..., Any]) -> str:
     """Probe the student's loop for the usual mistakes; the first found, as a hint."""
     def run(case: _Case) -> _Seen | None:
-        seen: _Seen | None = _quiet(s, lambda: _student(s, fn, case))
+        seen: _Seen | None = quiet(s, lambda: _student(s, fn, case))
         return seen
 
     done = run(_Case((Outcome.success(), Outcome.success()), "GET", 4, values=(0.5,)))
@@ -347,7 +347,7 @@ def _loop_hint(s: _Session, fn: Callable[..., Any]) -> str:
     return ""
 
 
-def _explain(s: _Session, fn: Callable[..., Any], got: _Seen, want: _Seen) -> str:
+def _explain(s: Session, fn: Callable[..., Any], got: _Seen, want: _Seen) -> str:
     """The first difference, then the usual mistake the probes find (each said once)."""
     difference = _loop_difference(got, want)
     hint = _loop_hint(s, fn)
@@ -386,6 +386,7 @@ def _loop_cases() -> list[_Case]:
     return cases
 
 
+@checker
 def check_retry_loop(fn: Any) -> Feedback:
     """Judge ``fn(send, method, max_attempts, sleep, rng) -> (attempts, outcome, waits)``.
 
@@ -398,43 +399,58 @@ def check_retry_loop(fn: Any) -> Feedback:
     (runs long enough to reach the cap, draws landing on exact halves),
     against :meth:`retrylab.RetryPolicy.run`.
 
-    >>> from retrylab import RetryPolicy
+    >>> from retrylab import js_round, should_retry
     >>> def loop(send, method, max_attempts, sleep, rng):
-    ...     r = RetryPolicy(max_attempts=max_attempts).run(send, method, rng, sleep)
-    ...     return r.attempts, r.outcome, r.waits
+    ...     waits = []
+    ...     for n in range(max_attempts):
+    ...         outcome = send()
+    ...         if n == max_attempts - 1 or not should_retry(outcome, method, False):
+    ...             return n + 1, outcome, waits
+    ...         wait = max(js_round(rng() * min(5000, 200 * 2 ** n)), outcome.retry_after_ms)
+    ...         waits.append(wait)
+    ...         sleep(wait)
     >>> check_retry_loop(loop)
     Correct: ... (waits 70, 184, 2000, 2000) and 88 unseen servers match...
     >>> def greedy(send, method, max_attempts, sleep, rng):
-    ...     r = RetryPolicy(max_attempts=max_attempts + 1).run(send, method, rng, sleep)
-    ...     return r.attempts, r.outcome, r.waits
+    ...     return loop(send, method, max_attempts + 1, sleep, rng)
     >>> check_retry_loop(greedy)
     Try again: ... it made 4 attempts, one too many...
+    >>> from retrylab import RetryPolicy
+    >>> def calls_the_library(send, method, max_attempts, sleep, rng):
+    ...     r = RetryPolicy(max_attempts=max_attempts).run(send, method, rng, sleep)
+    ...     return r.attempts, r.outcome, r.waits
+    >>> check_retry_loop(calls_the_library)
+    Try again: ... calls retrylab's RetryPolicy: the exercise is to write it yourself...
     """
     if unanswered(fn):
         return prompt(_("your function {name}").format(
             name="retry(send, method, max_attempts, sleep, rng)"))
     if not callable(fn):
-        return _not_callable(fn, _("a function {signature}").format(
+        return not_callable(fn, _("a function {signature}").format(
             signature="retry(send, method, max_attempts, sleep, rng)"))
 
-    def battery(s: _Session) -> Feedback:
-        student_rng, reference_rng = Mulberry32(SEED), Mulberry32(SEED)
-        for (tr, name, method, _path, limit), script in zip(RETRY_SCENARIOS, _LESSON_SCRIPTS,
-                                                     strict=True):
-            case = _Case(script, method, limit, seed=SEED, name=name)
+    scenarios = [(tr, _Case(script, method, limit, seed=SEED, name=name))
+                 for (tr, name, method, _path, limit), script
+                 in zip(RETRY_SCENARIOS, LESSON_SCRIPTS, strict=True)]
+    reference_rng = Mulberry32(SEED)   # the references, before any answer runs
+    lesson_wants = [_reference(case, reference_rng) for _tr, case in scenarios]
+    cases = _loop_cases()
+    wants = [_reference(case) for case in cases]
+
+    def battery(s: Session) -> Feedback:
+        student_rng = Mulberry32(SEED)
+        for (tr, case), want in zip(scenarios, lesson_wants, strict=True):
             got = _student(s, fn, case, student_rng)
-            want = _reference(case, reference_rng)
             if got != want:
                 return wrong(_('the lesson\'s scenario "{name}" ({method}, max_attempts='
                                "{limit}, the lesson's one generator shared by all four): "
                                "your loop gave {got}; the lesson prints {want}.").format(
-                                   name=tr if current() == "tr" else name, method=method,
-                                   limit=limit, got=got.line(), want=want.line())
+                                   name=tr if current() == "tr" else case.name,
+                                   method=case.method, limit=case.max_attempts,
+                                   got=got.line(), want=want.line())
                              + _explain(s, fn, got, want))
-        cases = _loop_cases()
-        for case in cases:
+        for case, want in zip(cases, wants, strict=True):
             got = _student(s, fn, case)
-            want = _reference(case)
             if got != want:
                 return wrong(_("the lesson's four scenarios match, but with {case} your loop "
                                "gave {got}; the lesson's loop gives {want}.").format(
@@ -444,7 +460,8 @@ def check_retry_loop(fn: Any) -> Feedback:
                        "{unseen} unseen servers match: attempts, outcome, waits, sleeps and "
                        "draws.").format(unseen=len(cases)))
 
-    return _run(battery,
-                _("your function {signature}").format(
+    return run(battery,
+               _("your function {signature}").format(
                     signature="retry(send, method, max_attempts, sleep, rng)"),
-                pgettext("return value", "the tuple (attempts, outcome, waits)"))
+               pgettext("return value", "the tuple (attempts, outcome, waits)"),
+               forbidden=(RetryPolicy,), entry_points=((RetryPolicy, "run"),), answer=fn)

@@ -9,19 +9,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..core.breaker import CircuitBreaker
-from ..core.rng import Mulberry32
-from ..i18n import N_, _, pgettext
-from . import Feedback, prompt, right, unanswered, wrong
-from ._build_harness import (
+from ...core.breaker import CircuitBreaker
+from ...core.rng import Mulberry32
+from ...i18n import N_, _, pgettext
+from .. import Feedback, checker, prompt, right, unanswered, wrong
+from .harness import (
     BREAKER_COOLDOWN,
     BREAKER_EVENTS,
     BREAKER_THRESHOLD,
-    _as_bool,
-    _not_callable,
-    _quiet,
-    _run,
-    _Session,
+    Session,
+    as_bool,
+    not_callable,
+    quiet,
+    run,
 )
 
 # == 5. the circuit breaker ==============================================================
@@ -52,7 +52,7 @@ _UNSEEN_VERDICTS = {
 }
 
 
-def _drive(s: _Session, cls: Any, threshold: int, cooldown: int,
+def _drive(s: Session, cls: Any, threshold: int, cooldown: int,
            events: Sequence[_Event], lesson: bool = False) -> Feedback | None:
     """Replay ``events`` on the student's breaker and retrylab's in lockstep."""
     name = getattr(cls, "__name__", "cls")
@@ -69,7 +69,7 @@ def _drive(s: _Session, cls: Any, threshold: int, cooldown: int,
         admitted = False
         for k in range(1 + extra):
             what = f"allow({now})"
-            got = _as_bool(s.call(f"{name}(...).{what}", student.allow, now), what)
+            got = as_bool(s.call(f"{name}(...).{what}", student.allow, now), what)
             want = ref.allow(now)
             if got != want:
                 if lesson and want:
@@ -98,7 +98,7 @@ def _drive(s: _Session, cls: Any, threshold: int, cooldown: int,
     return None
 
 
-def _observe(s: _Session, cls: Any, threshold: int, cooldown: int,
+def _observe(s: Session, cls: Any, threshold: int, cooldown: int,
              events: Sequence[_Event]) -> list[bool] | None:
     """The student's allow() answers on ``events`` (sent when allowed), None on failure."""
     def go() -> list[bool]:
@@ -107,7 +107,7 @@ def _observe(s: _Session, cls: Any, threshold: int, cooldown: int,
         for now, success, extra in events:
             admitted = False
             for k in range(1 + extra):
-                a = _as_bool(s.call(f"allow({now})", b.allow, now), f"allow({now})")
+                a = as_bool(s.call(f"allow({now})", b.allow, now), f"allow({now})")
                 seen.append(a)
                 admitted = admitted or (k == 0 and a)
                 if not admitted:
@@ -115,7 +115,7 @@ def _observe(s: _Session, cls: Any, threshold: int, cooldown: int,
             if admitted:
                 s.call(f"record({success}, {now})", b.record, success, now)
         return seen
-    out: list[bool] | None = _quiet(s, go)
+    out: list[bool] | None = quiet(s, go)
     return out
 
 
@@ -174,7 +174,7 @@ _BREAKER_PROBES: tuple[tuple[int, int, tuple[_Event, ...],
 )
 
 
-def _breaker_hint(s: _Session, cls: Any) -> str:
+def _breaker_hint(s: Session, cls: Any) -> str:
     for threshold, cooldown, events, signs in _BREAKER_PROBES:
         seen = _observe(s, cls, threshold, cooldown, events)
         for answers, hint in signs:
@@ -236,6 +236,7 @@ def _breaker_cases() -> list[tuple[int, int, list[_Event]]]:
     return cases
 
 
+@checker
 def check_breaker(cls: Any) -> Feedback:
     """Judge a breaker class ``cls(threshold, cooldown)`` with ``allow(now) -> bool``
     and ``record(success, now)``.
@@ -248,23 +249,44 @@ def check_breaker(cls: Any) -> Feedback:
     nine-row trace, then on 60 unseen event sequences, against
     :class:`retrylab.CircuitBreaker`.
 
-    >>> from retrylab import CircuitBreaker
-    >>> check_breaker(CircuitBreaker)
+    >>> class Breaker:
+    ...     def __init__(self, threshold, cooldown):
+    ...         self.threshold, self.cooldown = threshold, cooldown
+    ...         self.failures, self.opened, self.trial = 0, None, False
+    ...     def allow(self, now):
+    ...         if self.opened is None:
+    ...             return True
+    ...         if self.trial or now - self.opened < self.cooldown:
+    ...             return False
+    ...         self.trial = True
+    ...         return True
+    ...     def record(self, success, now):
+    ...         if self.trial:
+    ...             self.trial, self.failures = False, 0
+    ...             self.opened = None if success else now
+    ...             return
+    ...         self.failures = 0 if success else self.failures + 1
+    ...         if self.failures >= self.threshold:
+    ...             self.opened = now
+    >>> check_breaker(Breaker)
     Correct: ... nine rows ...
-    >>> class Forgetful(CircuitBreaker):
+    >>> class Forgetful(Breaker):
     ...     def record(self, success, now):
     ...         return super().record(False, now)   # a success is counted as a failure
     >>> check_breaker(Forgetful)
     Try again: row 9 of the lesson's trace ...
+    >>> from retrylab import CircuitBreaker
+    >>> check_breaker(CircuitBreaker)
+    Try again: your class ... calls retrylab's CircuitBreaker: the exercise is to write it yourself...
     """
     if unanswered(cls):
         return prompt(_("your class {name}").format(name="Breaker(threshold, cooldown)"))
     if not callable(cls):
-        return _not_callable(cls, _("a class {signature} with allow(now) and "
+        return not_callable(cls, _("a class {signature} with allow(now) and "
                                     "record(success, now)").format(
                                         signature="Breaker(threshold, cooldown)"))
 
-    def battery(s: _Session) -> Feedback:
+    def battery(s: Session) -> Feedback:
         events = [(now, ok, 0) for now, ok in BREAKER_EVENTS]
         verdict = _drive(s, cls, BREAKER_THRESHOLD, BREAKER_COOLDOWN, events, lesson=True)
         if verdict is not None:
@@ -281,6 +303,8 @@ def check_breaker(cls: Any) -> Feedback:
                        "second call during the half-open trial included.")
                      .format(cases=len(cases)))
 
-    return _run(battery,
-                _("your class {signature}").format(signature="Breaker(threshold, cooldown)"),
-                pgettext("return value", "True or False"))
+    return run(battery,
+               _("your class {signature}").format(signature="Breaker(threshold, cooldown)"),
+               pgettext("return value", "True or False"), forbidden=(CircuitBreaker,),
+               entry_points=((CircuitBreaker, "__init__"), (CircuitBreaker, "allow"),
+                             (CircuitBreaker, "record")), answer=cls)
