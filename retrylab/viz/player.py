@@ -64,8 +64,8 @@ STATE_COLOURS_PLAYER: dict[str, str] = {
     "gave_up": PALETTE["vermillion"],
     "blocked": PALETTE["purple"],
 }
-#: The speeds offered, in ticks per second (the first is the default).
-SPEEDS: tuple[int, ...] = (10, 2, 5, 20, 50, 100)
+#: The speeds offered, in ticks per second.
+SPEEDS: tuple[int, ...] = (2, 5, 10, 20, 50, 100)
 
 
 def _state_labels(kind: str) -> list[str]:
@@ -299,6 +299,7 @@ function render({ model, el }) {
     speed.replaceChildren(...model.get('speeds').map((v) => {
       const o = document.createElement('option'); o.value = String(v);
       o.textContent = l.per_second.replace('{n}', String(v)); return o; }));
+    speed.value = String(model.get('speed'));
     legend.replaceChildren(...model.get('state_labels').map((name, i) => {
       const item = document.createElement('span'); item.className = 'retrylab-player-key';
       const sw = document.createElement('span'); sw.className = 'retrylab-player-swatch';
@@ -488,6 +489,7 @@ function render({ model, el }) {
   root.addEventListener('keyup', (e) => { if (e.key === ' ') e.preventDefault(); });
 
   model.on('change:labels', labelAll);
+  model.on('change:speed', () => { speed.value = String(model.get('speed')); });
   model.on('change:title', labelAll);
   model.on('change:generation', () => {
     const was = playing;
@@ -554,6 +556,8 @@ class Player(anywidget.AnyWidget):
     server_up = traitlets.Unicode(PALETTE["black"]).tag(sync=True)
     server_down = traitlets.Unicode(PALETTE["vermillion"]).tag(sync=True)
     speeds = traitlets.List(traitlets.Int(), list(SPEEDS)).tag(sync=True)
+    #: the speed the list starts at, ticks per second (one of ``speeds``)
+    speed = traitlets.Int(10).tag(sync=True)
 
     def __init__(self, trace: Trace, title: str = "", **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -697,5 +701,7 @@ def storm_player(explorer: Any = None) -> Player:
 
     title = _("The retry storm, one dot per client (1/10 scale)")
     if explorer is None:
-        return Player(_storm_trace(**StormExplorer.default_values()), title=title)
-    return linked_player(explorer.controls, _storm_trace, title=title)
+        return Player(_storm_trace(**StormExplorer.default_values()), title=title, speed=20)
+    player = linked_player(explorer.controls, _storm_trace, title=title)
+    player.speed = 20                     # 601 ticks: half a minute
+    return player

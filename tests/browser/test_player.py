@@ -191,6 +191,7 @@ def test_the_storm_plays_and_draws(page: Any, artifacts: Path) -> None:
     trace = fleet_trace(StormExplorer.compute(
         **StormExplorer.default_values()).scale.simulated)[0]
     root = _root(page, 2)
+    assert root.locator(".retrylab-player-speed").input_value() == "20"   # storm_player's
     table = trace.count_table()
     for t in (150, 151, 300):
         root.locator(".retrylab-player-scrub").fill(str(t))
