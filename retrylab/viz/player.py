@@ -465,12 +465,12 @@ function render({ model, el }) {
     playing = true; pos = tick; last = null; showPlaying();
     if (!raf) raf = requestAnimationFrame(frame);
   };
-  const stop = () => {
+  const halt = () => {
     playing = false; showPlaying();
     if (raf) { cancelAnimationFrame(raf); raf = 0; }
-    report();
   };
-  const goto = (t) => { if (playing) stop(); seek(t); draw(0.5); report(); };
+  const stop = () => { halt(); report(); };     // Python hears where a pause left the view
+  const goto = (t) => { if (playing) halt(); seek(t); draw(0.5); report(); };
 
   play.addEventListener('click', () => { if (playing) { stop(); draw(0.5); } else start(); });
   back.addEventListener('click', () => goto(tick - 1));
@@ -493,7 +493,7 @@ function render({ model, el }) {
   model.on('change:title', labelAll);
   model.on('change:generation', () => {
     const was = playing;
-    if (playing) stop();
+    if (playing) halt();                  // the old trace's tick means nothing now
     load(); tick = -1; seek(0); draw(0.5); report();
     if (was && !reduce()) start();        // a changed policy replays from the start
   });

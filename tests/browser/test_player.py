@@ -79,6 +79,14 @@ def _wait_data(page: Any, i: int, key: str, test: str, arg: Any = None) -> None:
         arg=[i, arg], timeout=15_000, polling=50)
 
 
+def _python_has(page: Any, tick: int) -> None:
+    """Wait (bounded) until the label the kernel sets shows ``tick`` exactly."""
+    page.page.wait_for_function(
+        "(want) => { const e = document.querySelector('.player-echo');"
+        " return e !== null && e.textContent.trim() === want; }",
+        arg=f"python tick {tick}", timeout=15_000, polling=50)
+
+
 def _frames(page: Any) -> None:
     page.page.evaluate(JS_FRAMES, FRAMES)
 
@@ -99,8 +107,7 @@ def test_play_pause_step_scrub_with_the_mouse(page: Any, artifacts: Path) -> Non
     stopped = int(_data(root, "tick"))
     _frames(page)
     assert int(_data(root, "tick")) == stopped
-    page.page.wait_for_selector(f".player-echo:has-text('python tick {stopped}')",
-                                timeout=15_000)                      # Python was told
+    _python_has(page, stopped)                                       # Python was told
     root.locator(".retrylab-player-step").click()                    # step: one tick
     _wait_data(page, 0, "tick", "Number(v) === arg", stopped + 1)
     root.locator(".retrylab-player-back").click()
@@ -110,8 +117,7 @@ def test_play_pause_step_scrub_with_the_mouse(page: Any, artifacts: Path) -> Non
         _wait_data(page, 0, "tick", "Number(v) === arg", t)
         assert _data(root, "counts") == ",".join(str(c) for c in table[t].tolist())
         assert root.locator(".retrylab-player-line").inner_text() == texts[t]
-        page.page.wait_for_selector(f".player-echo:has-text('python tick {t}')",
-                                    timeout=15_000)
+        _python_has(page, t)
     assert int(_data(root, "frames")) > 3
     root.locator(".retrylab-player-scrub").fill("45")
     _wait_data(page, 0, "tick", "v === '45'")
