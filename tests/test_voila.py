@@ -33,9 +33,11 @@ def free_port() -> int:
 
 
 def explorer_cells() -> int:
+    """The code cells that show a widget: an explorer, or a player (retrylab.viz.player)."""
     nb = json.loads(NOTEBOOK.read_text())
     return sum(1 for c in nb["cells"] if c["cell_type"] == "code"
-               and "explorer(" in "".join(c["source"]))
+               and ("explorer(" in "".join(c["source"])
+                    or "_player(" in "".join(c["source"])))
 
 
 #: How long one page may take. Voila streams the page and sends a heartbeat every

@@ -556,6 +556,42 @@ print(herd_data(clients=10_000).summary())
 # pencereyi de iddiayı da buna göre seçin.
 
 # %% [markdown]
+# ### Watch the herd wake up
+#
+# The same 24 wake-ups as time, played in the page. Each dot is a client:
+# orange while it waits its backoff, blue in the tick (10 ms) its request is
+# on its way, green once served. The server's meter counts the requests of
+# the current 200 ms bucket, the histogram's, against the dashed line of the
+# even spread (24 clients over four buckets: 6 each). Press ▶ (or click the
+# player and press Space), step with the arrow keys, or drag the time slider;
+# the line under the player says what happens at that moment. Without jitter
+# the meter jumps to 24 in the one tick at 800 ms; with full jitter it never
+# passes 7.
+
+# %% [markdown] tags=["tr"] en_hash="6dcc6133"
+# ### Sürünün uyanışını izleyin
+#
+# Aynı 24 uyanış, sayfada zaman içinde oynatılıyor. Her nokta bir istemcidir:
+# geri çekilme süresini beklerken turuncu, isteğinin yolda olduğu adımda
+# (10 ms) mavi, hizmet aldığında yeşil. Sunucunun göstergesi o anki 200 ms'lik
+# kovadaki (histogramınkiyle aynı kova) istekleri, eşit dağılımın kesikli
+# çizgisine (dört kovaya 24 istemci: her birine 6) karşı sayar. ▶ düğmesine
+# basın (ya da oynatıcıya tıklayıp Boşluk tuşuna basın), ok tuşlarıyla adım
+# adım ilerleyin ya da zaman kaydırıcısını sürükleyin; oynatıcının altındaki
+# satır o anda ne olduğunu söyler. Sarsıntı olmadan gösterge 800 ms'deki tek
+# adımda 24'e fırlar; tam sarsıntıyla 7'yi hiç geçmez.
+
+# %% tags=["nbval-ignore-output"]
+from retrylab.viz.player import herd_player
+
+display(herd_player("none"), herd_player("full"))
+
+# %%
+from retrylab.sim.trace import herd_trace
+
+print(herd_trace(jitter=False).peak(), herd_trace(jitter=True).peak())
+
+# %% [markdown]
 # ## Explore: the wait schedule
 #
 # Move the sliders. The bars are the actual waits for seed 20260114, the

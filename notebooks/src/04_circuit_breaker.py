@@ -344,6 +344,35 @@ for start, end, state in timeline_segments(rows, cooldown=5000):
                state=label(state)))
 
 # %% [markdown]
+# ### Play the trace
+#
+# The nine requests as dots, in order: blue when sent, green when it
+# succeeds, vermillion when it fails, purple when the breaker refuses it and
+# nothing is sent. The lamp beside the server is the breaker's state as each
+# request meets it: it turns half-open only when a request asks after the
+# cooldown, as the breaker itself does (the bands above turn at the end of
+# the cooldown, when a trial *would* be let through). Press ▶, or click the
+# player and step through the 100 ms ticks with the arrow keys; Home and End
+# jump to either end.
+
+# %% [markdown] tags=["tr"] en_hash="136709ba"
+# ### İzi oynatın
+#
+# Dokuz istek sırayla birer nokta: gönderildiğinde mavi, başarılı olduğunda
+# yeşil, başarısız olduğunda kırmızı, devre kesici onu reddedip hiçbir şey
+# gönderilmediğinde mor. Sunucunun yanındaki lamba, devre kesicinin her isteğin
+# karşılaştığı durumudur: soğuma süresinden sonra bir istek izin isteyince yarı
+# açık olur, devre kesicinin kendisi de öyle yapar (yukarıdaki bantlar, bir
+# deneme isteğinin *geçirilebileceği* an olan soğuma süresinin sonunda döner).
+# ▶ düğmesine basın ya da oynatıcıya tıklayıp 100 ms'lik adımlarda ok
+# tuşlarıyla ilerleyin; Home ve End iki uca atlar.
+
+# %% tags=["nbval-ignore-output"]
+from retrylab.viz.player import breaker_player
+
+breaker_player()
+
+# %% [markdown]
 # ## Explore: threshold, cooldown, and a step through the events
 #
 # `threshold` and `cooldown` change the breaker; `step` shows the first
@@ -398,6 +427,29 @@ explorer.set(cooldown=5000)
 # 11800'deki istekleri de engeller: beş istek engellenir ve daha uzun bir
 # soğuma, hizmet 11500'de geri gelmiş olsa da devre kesiciyi kaydın sonuna
 # kadar açık tutar.
+
+# %% [markdown]
+# ### The player beside the explorer
+#
+# The same trace, played, and tied to the explorer above: pause, step or
+# scrub the player and the explorer's `step` moves to the events up to that
+# moment, so its diagram and timeline show the same instant; move `step`
+# there and the player goes to that event. Change `threshold` or `cooldown`
+# and the player replays the new breaker from the start.
+
+# %% [markdown] tags=["tr"] en_hash="ca8c85b7"
+# ### Keşif aracının yanında oynatıcı
+#
+# Aynı iz oynatılıyor ve yukarıdaki keşif aracına bağlı: oynatıcıyı
+# duraklatın, adım adım ilerletin ya da kaydırın; keşif aracının **adım**
+# (`step`) değeri o ana kadarki olaylara gelir, böylece diyagramı ve zaman
+# çizelgesi aynı anı gösterir; oradaki **adım** (`step`) kaydırıcısını
+# oynatın, oynatıcı o olaya gider. **eşik** (`threshold`) ya da **soğuma**
+# (`cooldown`) değerini değiştirin, oynatıcı yeni devre kesiciyi baştan
+# oynatır.
+
+# %% tags=["nbval-ignore-output"]
+breaker_player(explorer)
 
 # %% [markdown]
 # ## A gap in the lesson: "a single trial request"

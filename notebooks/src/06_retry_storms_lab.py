@@ -588,6 +588,38 @@ print(storm_check.readout)
 assert storm_check.readout == StormExplorer.readout_for(budget="grpc")
 
 # %% [markdown]
+# ### Watch the storm
+#
+# The storm explorer's setting, played: 6000 clients as dots (grey before they
+# arrive, blue while a request is on its way, orange while waiting a backoff,
+# green served, vermillion given up, purple refused by their own breaker), and
+# the server's load in each 100 ms step against its capacity line. Press ▶ and
+# watch the outage at 10 s: the dots turn orange together and come back in
+# waves, and after 20 s the server, up again, still turns most of them away.
+# Now change a slider of the explorer above (`budget = grpc`, or tick
+# `breaker`): the player replays the new run from the start, and the storm
+# ends with the outage.
+
+# %% [markdown] tags=["tr"] en_hash="8a7aee8e"
+# ### Fırtınayı izleyin
+#
+# Fırtına keşif aracının ayarı oynatılıyor: noktalar hâlinde 6000 istemci
+# (gelmeden önce gri, isteği yoldayken mavi, geri çekilme süresini beklerken
+# turuncu, hizmet aldığında yeşil, vazgeçtiğinde kırmızı, kendi devre kesicisi
+# reddettiğinde mor) ve sunucunun 100 ms'lik her adımdaki yükü, kapasite
+# çizgisine karşı. ▶ düğmesine basın ve 10. saniyedeki kesintiyi izleyin:
+# noktalar birlikte turuncuya döner ve dalgalar hâlinde geri gelir; 20.
+# saniyeden sonra yeniden ayağa kalkan sunucu hâlâ çoğunu geri çevirir. Şimdi
+# yukarıdaki keşif aracının bir kaydırıcısını değiştirin (**bütçe** (`budget`)
+# = `grpc` ya da **devre kesici** (`breaker`) kutusu): oynatıcı yeni çalıştırmayı
+# baştan oynatır ve fırtına kesintiyle birlikte biter.
+
+# %% tags=["nbval-ignore-output"]
+from retrylab.viz.player import storm_player
+
+storm_player(storm_view)
+
+# %% [markdown]
 # ## Layered retries multiply
 #
 # The observer's app calls a gateway, which calls the station API, which

@@ -136,6 +136,23 @@ fleet_explorer()
 fleet_explorer("storm")
 
 # %% [markdown]
+# The storm, played: every client a dot, the server's load against its
+# capacity, the outage from 10 s to 20 s as it happens. Press ▶, or click the
+# player and use Space, the arrow keys, Home and End; the line under it says
+# what happens at each moment.
+
+# %% [markdown] tags=["tr"] en_hash="52bab09c"
+# Fırtına oynatılıyor: her istemci bir nokta, sunucunun yükü kapasitesine karşı,
+# 10. saniyeden 20. saniyeye kesinti olduğu anda. ▶ düğmesine basın ya da
+# oynatıcıya tıklayıp Boşluk, ok tuşları, Home ve End tuşlarını kullanın;
+# altındaki satır her anda ne olduğunu söyler.
+
+# %% tags=["nbval-ignore-output"]
+from retrylab.viz.player import storm_player
+
+storm_player()
+
+# %% [markdown]
 # ## 6. Contention (notebook 06)
 #
 # The AWS Architecture Blog's experiment: clients competing for one row.

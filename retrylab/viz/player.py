@@ -1,0 +1,707 @@
+"""Time you can watch: a run's trace played in the browser, clients as dots.
+
+:class:`Player` is an anywidget (a front end of inline ESM and CSS, as
+:mod:`retrylab.viz.range`) that draws a :class:`~retrylab.sim.trace.Trace` on a
+canvas: every client a dot coloured by its state, the requests of the moment
+travelling to one server whose load meter fills against its capacity line, the
+server's outage as it happens, and (04's trace) the breaker's state. Play,
+pause, step one tick, scrub, a speed list; keyboard: space plays or pauses, the
+arrows step, Home and End jump to the ends. A text line says what happens at the
+current tick (``aria-live`` while paused, for a screen reader and for a paused
+projector). Nothing plays by itself, and a browser that asks for reduced motion
+gets no travelling dots and no replay that starts on its own.
+
+The kernel computes the trace once and sends it as bytes
+(:meth:`~retrylab.sim.trace.Trace.encode`, 260 kB for 06's storm) with the text
+line's templates from the catalogue (:func:`templates`, filled in per tick as
+:func:`moment_texts` fills them); every frame is drawn from those alone, so a
+playing view costs the kernel nothing. ``tick`` tells Python where the view stands
+after a pause, a step or a scrub (not while it plays).
+:meth:`Player.show_trace` replays from the start with a new trace;
+:func:`linked_player` does it whenever an explorer's control moves.
+
+Where widgets do not run (nbconvert, GitHub) the display falls back to a static
+PNG of the run (:func:`still`), carried in the same mimebundle.
+
+>>> from retrylab.sim.trace import herd_trace
+>>> p = Player(herd_trace(jitter=True), title="herd")
+>>> p.ticks, p.tick, p.kind
+(100, 0, 'herd')
+>>> print(moment_texts(p.current)[0])  # doctest: +NORMALIZE_WHITESPACE
+0 ms: 24 clients failed together and wait their backoff; 0 requests in this 200 ms
+bucket (even spread 6).
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+import anywidget
+import numpy as np
+import traitlets
+
+from ..core._check import check_choice
+from ..core.backoff import JITTERS, Backoff
+from ..core.breaker import CircuitBreaker
+from ..core.constants import BREAKER_EVENTS
+from ..i18n import _, current, number, pgettext
+from ..i18n.terms import jitter_name
+from ..sim.trace import BREAKER_STATES, STATES, Trace, breaker_trace, fleet_trace, herd_trace
+from .controls import value_of
+from .kit import PALETTE, STATE_COLOURS, new_figure, style, to_png
+
+__all__ = ["STATE_COLOURS_PLAYER", "Player", "breaker_player", "herd_player", "linked_player",
+           "moment_texts", "still", "storm_player", "templates"]
+
+#: One colour per client state (:data:`~retrylab.sim.trace.STATES`), from the kit's palette.
+STATE_COLOURS_PLAYER: dict[str, str] = {
+    "idle": "#DDDDDD",              # not arrived yet: a light grey, behind the rest
+    "sending": PALETTE["blue"],
+    "waiting": PALETTE["orange"],
+    "served": PALETTE["green"],
+    "gave_up": PALETTE["vermillion"],
+    "blocked": PALETTE["purple"],
+}
+#: The speeds offered, in ticks per second.
+SPEEDS: tuple[int, ...] = (2, 5, 10, 20, 50, 100)
+
+
+def _state_labels(kind: str) -> list[str]:
+    gave_up = (pgettext("player", "failed") if kind == "breaker"
+               else pgettext("player", "gave up"))
+    return [pgettext("player", "not yet"), pgettext("player", "sending"),
+            pgettext("player", "waiting"), pgettext("player", "served"), gave_up,
+            pgettext("player", "refused by breaker")]
+
+
+def _breaker_name(code: int) -> str:
+    return pgettext("player", BREAKER_STATES[code].replace("_", "-"))
+
+
+def templates() -> dict[str, str]:
+    """The text line's templates in the current language, by name: the front end fills
+    them in for each tick as :func:`moment_texts` does (numbers with a decimal comma in
+    Turkish)."""
+    return {
+        "herd_first": _("{time} ms: {clients} clients failed together and wait their "
+                        "backoff"),
+        "herd_later": _("{time} ms: {sending} sending, {waiting} waiting, {served} served"),
+        "herd": _("{head}; {load} requests in this {width} ms bucket (even spread "
+                  "{capacity})."),
+        "refused": _("a request is refused: nothing is sent"),
+        "succeeds": _("a request is sent and succeeds"),
+        "fails": _("a request is sent and fails"),
+        "quiet": _("no request"),
+        "up": _("Server up."),
+        "down": _("Server down."),
+        "breaker": _("{time} ms: breaker {state}; {what}. {server}"),
+        "fleet_up": _("server up, {load} requests (capacity {capacity})"),
+        "fleet_down": _("server DOWN, {load} requests turned away"),
+        "fleet": _("{time} s: {server}; clients: {sending} sending, {waiting} waiting, "
+                   "{served} served, {gave_up} gave up, {blocked} refused by their "
+                   "breaker."),
+    }
+
+
+def moment_texts(trace: Trace) -> list[str]:
+    """One line per tick saying what happens then, in the current language: what the
+    player's front end shows (it fills in :func:`templates` the same way).
+
+    >>> from retrylab.sim.trace import breaker_trace
+    >>> moment_texts(breaker_trace())[6]
+    '600 ms: breaker closed; a request is sent and fails. Server down.'
+    """
+    tpl = templates()
+    counts = trace.count_table().tolist()
+    meter = trace.meter().tolist()
+    load, capacity, up = trace.load.tolist(), trace.capacity.tolist(), trace.up.tolist()
+    served = trace.served.tolist()
+    blocked_at = set(trace.event_tick[trace.event_state == 5].tolist())
+    lines = []
+    for t in range(trace.ticks):
+        c = dict(zip(STATES, counts[t], strict=True))
+        ms = t * trace.tick_ms
+        if trace.kind == "herd":
+            head = (tpl["herd_first"].format(time=ms, clients=trace.clients) if t == 0 else
+                    tpl["herd_later"].format(time=ms, **c))
+            lines.append(tpl["herd"].format(head=head, load=meter[t],
+                                            width=trace.window * trace.tick_ms,
+                                            capacity=capacity[t]))
+        elif trace.kind == "breaker":
+            what = (tpl["refused"] if t in blocked_at else
+                    (tpl["succeeds"] if served[t] else tpl["fails"]) if load[t] else
+                    tpl["quiet"])
+            lines.append(tpl["breaker"].format(
+                time=ms, state=_breaker_name(int(trace.breaker[t])), what=what,
+                server=tpl["up"] if up[t] else tpl["down"]))
+        else:
+            server = tpl["fleet_up" if up[t] else "fleet_down"].format(
+                load=load[t], capacity=capacity[t])
+            lines.append(tpl["fleet"].format(time=number(ms / 1000, 2), server=server, **c))
+    return lines
+
+
+def still(trace: Trace, title: str = "") -> bytes:
+    """A static PNG of the whole run: the clients in each state over time and the
+    server's load against its capacity (for where widgets do not run)."""
+    counts = trace.count_table()
+    x = np.arange(trace.ticks) * trace.tick_ms / 1000
+    fig = new_figure((9.0, 4.2))
+    top, bottom = fig.subplots(2, 1, sharex=True, height_ratios=(3, 2))
+    labels = _state_labels(trace.kind)
+    top.stackplot(x, counts.T, colors=[STATE_COLOURS_PLAYER[s] for s in STATES],
+                  labels=labels, step="post")
+    style(top, title or None, None,
+          _("requests") if trace.kind == "breaker" else _("clients"))   # 04: a dot a request
+    top.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=10.08, frameon=False)
+    bottom.step(x, trace.meter(), where="post", color=PALETTE["blue"],
+                label=_("requests at the server"))
+    bottom.step(x, trace.capacity, where="post", color=PALETTE["black"], linestyle="--",
+                label=_("capacity"))
+    style(bottom, None, _("time (s)"), _("requests"))
+    bottom.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=10.08,
+                  frameon=False)
+    return to_png(fig)
+
+
+_ESM = r"""
+// -- the trace, as Trace.encode packs it (retrylab/sim/trace.py) ----------------------
+export function decode(view) {
+  const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength).slice();
+  const buf = bytes.buffer;
+  const head = new Uint32Array(buf, 0, 10);
+  if (head[0] !== 0x31544C52 || head[1] !== 1) throw new Error('not a retrylab trace');
+  const [clients, ticks, events, tickMs, windowTicks, width] = head.slice(2, 8);
+  let pos = 40;
+  const u32 = (n) => { const a = new Uint32Array(buf, pos, n); pos += 4 * n; return a; };
+  const offsets = u32(ticks + 1), load = u32(ticks), served = u32(ticks),
+        capacity = u32(ticks);
+  let who;
+  if (width === 4) { who = u32(events); }
+  else { who = new Uint16Array(buf, pos, events); pos += 2 * events; pos += (4 - pos % 4) % 4; }
+  const u8 = (n) => { const a = new Uint8Array(buf, pos, n); pos += n; return a; };
+  const state = u8(events), up = u8(ticks), breaker = u8(ticks);
+  return { clients, ticks, events, tickMs, windowTicks, offsets, load, served, capacity,
+           who, state, up, breaker };
+}
+
+// every client's state at tick t: its changes up to t applied in order (later ones win)
+export function statesAt(tr, t, into) {
+  const s = into || new Uint8Array(tr.clients);
+  s.fill(0);
+  applyTicks(tr, s, 0, t);
+  return s;
+}
+
+// apply the changes of ticks from..to (inclusive) to the states s
+export function applyTicks(tr, s, from, to) {
+  const end = tr.offsets[to + 1];
+  for (let i = tr.offsets[from]; i < end; i++) s[tr.who[i]] = tr.state[i];
+}
+
+// the load meter at tick t: requests so far in t's window
+export function meterAt(tr, t) {
+  let m = 0;
+  for (let i = Math.floor(t / tr.windowTicks) * tr.windowTicks; i <= t; i++) m += tr.load[i];
+  return m;
+}
+
+// icons drawn, not taken from a font (a missing glyph shows as a box)
+const svg = (d) => `<svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true"
+  focusable="false"><path d="${d}" fill="currentColor"/></svg>`;
+const ICONS = { play: svg('M4 2 L14 8 L4 14 Z'), pause: svg('M3 2 H7 V14 H3 Z M9 2 H13 V14 H9 Z'),
+                step: svg('M2 2 L10 8 L2 14 Z M11 2 H14 V14 H11 Z'),
+                back: svg('M14 2 L6 8 L14 14 Z M2 2 H5 V14 H2 Z') };
+
+// the text line at tick t, as retrylab.viz.player.moment_texts writes it
+const fill = (tpl, v) => tpl.replace(/\{(\w+)\}/g, (m, k) => (k in v ? String(v[k]) : m));
+const NAMES = ['idle', 'sending', 'waiting', 'served', 'gave_up', 'blocked'];
+export function momentText(tr, t, counts, T, lang, breakerLabels, kind) {
+  const c = {};
+  NAMES.forEach((name, i) => { c[name] = counts[i]; });
+  const ms = t * tr.tickMs;
+  if (kind === 'herd') {
+    const head = t === 0 ? fill(T.herd_first, { time: 0, clients: tr.clients })
+      : fill(T.herd_later, { time: ms, ...c });
+    return fill(T.herd, { head, load: meterAt(tr, t), width: tr.windowTicks * tr.tickMs,
+                          capacity: tr.capacity[t] });
+  }
+  if (kind === 'breaker') {
+    let refused = false;
+    for (let k = tr.offsets[t]; k < tr.offsets[t + 1]; k++) if (tr.state[k] === 5) refused = true;
+    const what = refused ? T.refused
+      : tr.load[t] ? (tr.served[t] ? T.succeeds : T.fails) : T.quiet;
+    return fill(T.breaker, { time: ms, state: breakerLabels[tr.breaker[t]], what,
+                             server: tr.up[t] ? T.up : T.down });
+  }
+  const server = fill(tr.up[t] ? T.fleet_up : T.fleet_down,
+                      { load: tr.load[t], capacity: tr.capacity[t] });
+  let time = (ms / 1000).toFixed(2);
+  if (lang === 'tr') time = time.replace('.', ',');
+  return fill(T.fleet, { time, server, ...c });
+}
+
+const IGNORE = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End',
+                        'PageUp', 'PageDown', ' ']);
+
+function render({ model, el }) {
+  // asked each time: the setting may change while the page is open
+  const reduce = () => Boolean(window.matchMedia &&
+    window.matchMedia('(prefers-reduced-motion: reduce)').matches);
+  const L = () => model.get('labels');
+  el.classList.add('retrylab-player');
+  const root = document.createElement('div');
+  root.className = 'retrylab-player-root';
+  root.tabIndex = 0;
+  root.setAttribute('role', 'group');
+  const canvas = document.createElement('canvas');
+  canvas.className = 'retrylab-player-canvas';
+  canvas.setAttribute('role', 'img');
+  const bar = document.createElement('div');
+  bar.className = 'retrylab-player-bar';
+  const button = (cls) => { const b = document.createElement('button');
+    b.type = 'button'; b.className = `retrylab-player-${cls}`; return b; };
+  const play = button('play'), back = button('back'), fwd = button('step');
+  const scrub = document.createElement('input');
+  scrub.type = 'range'; scrub.min = '0'; scrub.step = '1';
+  scrub.className = 'retrylab-player-scrub';
+  const speed = document.createElement('select');
+  speed.className = 'retrylab-player-speed';
+  const clock = document.createElement('span');
+  clock.className = 'retrylab-player-clock';
+  bar.append(play, back, fwd, scrub, speed, clock);
+  const legend = document.createElement('div');
+  legend.className = 'retrylab-player-legend';
+  const line = document.createElement('p');
+  line.className = 'retrylab-player-line';
+  line.setAttribute('aria-live', 'polite');
+  root.append(canvas, bar, legend, line);
+  el.append(root);
+
+  let tr = null, states = null, tick = 0, pos = 0, playing = false;
+  let last = null, raf = 0, frames = 0, top = 1;
+  const W = 760, H = 300;
+  const dpr = window.devicePixelRatio || 1;
+  canvas.width = W * dpr; canvas.height = H * dpr;
+  canvas.style.width = `${W}px`; canvas.style.height = `${H}px`;
+  const ctx = canvas.getContext('2d', { alpha: false });
+
+  const labelAll = () => {
+    const l = L();
+    root.setAttribute('aria-label', model.get('title'));
+    canvas.setAttribute('aria-label', model.get('title'));
+    back.innerHTML = ICONS.back; back.setAttribute('aria-label', l.back); back.title = l.back;
+    fwd.innerHTML = ICONS.step; fwd.setAttribute('aria-label', l.step); fwd.title = l.step;
+    scrub.setAttribute('aria-label', l.time);
+    speed.setAttribute('aria-label', l.speed); speed.title = l.speed;
+    speed.replaceChildren(...model.get('speeds').map((v) => {
+      const o = document.createElement('option'); o.value = String(v);
+      o.textContent = l.per_second.replace('{n}', String(v)); return o; }));
+    speed.value = String(model.get('speed'));
+    legend.replaceChildren(...model.get('state_labels').map((name, i) => {
+      const item = document.createElement('span'); item.className = 'retrylab-player-key';
+      const sw = document.createElement('span'); sw.className = 'retrylab-player-swatch';
+      sw.style.background = model.get('colours')[i];
+      item.append(sw, document.createTextNode(name)); return item; }));
+    showPlaying();
+  };
+  const showPlaying = () => {
+    const l = L();
+    play.innerHTML = playing ? ICONS.pause : ICONS.play;
+    play.setAttribute('aria-label', playing ? l.pause : l.play);
+    play.title = playing ? l.pause : l.play;
+    play.setAttribute('aria-pressed', String(playing));
+    root.dataset.playing = String(playing);
+    line.setAttribute('aria-live', playing ? 'off' : 'polite');
+  };
+
+  const load = () => {
+    tr = decode(model.get('trace'));
+    states = new Uint8Array(tr.clients);
+    layout();
+    paintAll();
+    top = 1;
+    for (let t = 0; t < tr.ticks; t++) top = Math.max(top, meterAt(tr, t), tr.capacity[t]);
+    top *= 1.15;
+    scrub.max = String(tr.ticks - 1);
+    root.dataset.ticks = String(tr.ticks);
+    root.dataset.generation = String(model.get('generation'));
+  };
+
+  // the clients' dots live on a canvas of their own, repainted only where a state changed
+  const dots = document.createElement('canvas');
+  dots.width = W * dpr; dots.height = H * dpr;
+  const dctx = dots.getContext('2d');
+  let xs = null, ys = null, size = 1, round = false, sending = [];
+  const layout = () => {
+    const n = tr.clients, gw = 470, gh = H - 20, gx = 10, gy = 10;
+    const cols = Math.max(1, Math.ceil(Math.sqrt(n * gw / gh)));
+    const rows = Math.max(1, Math.ceil(n / cols));
+    const cell = Math.min(gw / cols, gh / rows);
+    size = Math.max(1, cell < 6 ? cell - 0.5 : cell * 0.7);
+    round = cell >= 8;
+    xs = new Float32Array(n); ys = new Float32Array(n);
+    for (let i = 0; i < n; i++) {
+      xs[i] = gx + (i % cols) * cell + cell / 2;
+      ys[i] = gy + Math.floor(i / cols) * cell + cell / 2;
+    }
+  };
+  const paintDot = (i, colours) => {
+    const x = xs[i], y = ys[i], h = size / 2 + 1;
+    dctx.clearRect(x - h, y - h, 2 * h, 2 * h);
+    dctx.fillStyle = colours[states[i]];
+    if (round) { dctx.beginPath(); dctx.arc(x, y, size / 2, 0, 2 * Math.PI); dctx.fill(); }
+    else dctx.fillRect(x - size / 2, y - size / 2, size, size);
+  };
+  const paintAll = () => {
+    const colours = model.get('colours');
+    dctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    dctx.clearRect(0, 0, W, H);
+    for (let i = 0; i < tr.clients; i++) paintDot(i, colours);
+  };
+
+  // move to tick t (incrementally when it is the next one)
+  const seek = (t) => {
+    t = Math.max(0, Math.min(tr.ticks - 1, t));
+    if (t === tick + 1) {
+      applyTicks(tr, states, t, t);
+      const colours = model.get('colours');
+      for (let k = tr.offsets[t]; k < tr.offsets[t + 1]; k++) paintDot(tr.who[k], colours);
+    } else if (t !== tick) { statesAt(tr, t, states); paintAll(); }
+    tick = t;
+    const counts = [0, 0, 0, 0, 0, 0];
+    sending = [];
+    for (let i = 0; i < states.length; i++) {
+      counts[states[i]] += 1;
+      if (states[i] === 1) sending.push(i);
+    }
+    const text = momentText(tr, t, counts, model.get('templates'), model.get('lang'),
+                            model.get('breaker_labels'), model.get('kind'));
+    scrub.value = String(t);
+    scrub.setAttribute('aria-valuetext', text);
+    clock.textContent = model.get('clock_format').replace('{time}', fmtTime(t));
+    line.textContent = text;
+    root.dataset.tick = String(t);
+    root.dataset.counts = counts.join(',');    // what the frame shows, for tests and tools
+  };
+  const fmtTime = (t) => {
+    const ms = t * tr.tickMs;
+    const lang = model.get('lang') === 'tr' ? 'tr-TR' : 'en-US';
+    return ms >= 2000 ? `${(ms / 1000).toLocaleString(lang, { minimumFractionDigits: 1,
+      maximumFractionDigits: 1, useGrouping: false })} s` : `${ms} ms`;
+  };
+  const report = () => {
+    if (model.get('tick') !== tick) { model.set('tick', tick); model.save_changes(); }
+  };
+
+  let drawMs = 0;
+  const draw = (frac) => {
+    const began = performance.now();
+    const reduced = reduce();
+    const colours = model.get('colours');
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.fillStyle = '#FFFFFF';
+    ctx.fillRect(0, 0, W * dpr, H * dpr);
+    ctx.drawImage(dots, 0, 0);
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const sx = 610, sy = 60, sw = 110, sh = 200;           // the server
+    // the requests of this tick, on their way to the server
+    const p = reduced ? 0.5 : frac;
+    const r = Math.max(1.5, Math.min(4, size / 2));
+    ctx.fillStyle = colours[1];
+    ctx.beginPath();
+    for (const i of sending) {
+      const x = xs[i] + (sx - xs[i]) * p, y = ys[i] + (sy + sh / 2 - ys[i]) * p;
+      ctx.moveTo(x + r, y); ctx.arc(x, y, r, 0, 2 * Math.PI);
+    }
+    ctx.fill();
+    // the server: its box, up or down, and its load meter against the capacity line
+    const up = tr.up[tick] === 1;
+    const l = L();
+    ctx.lineWidth = 3;
+    ctx.strokeStyle = up ? model.get('server_up') : model.get('server_down');
+    ctx.fillStyle = up ? '#FFFFFF' : '#FBE3D6';
+    ctx.fillRect(sx, sy, sw, sh); ctx.strokeRect(sx, sy, sw, sh);
+    const load = meterAt(tr, tick), cap = tr.capacity[tick];
+    const mh = (v) => sh * Math.min(1, v / top);
+    ctx.fillStyle = colours[1];                 // the requests, in the sending colour
+    ctx.fillRect(sx + 30, sy + sh - mh(load), sw - 60, mh(load));
+    ctx.strokeStyle = '#000000'; ctx.lineWidth = 2; ctx.setLineDash([6, 4]);
+    ctx.beginPath(); ctx.moveTo(sx - 6, sy + sh - mh(cap));
+    ctx.lineTo(sx + sw + 6, sy + sh - mh(cap));
+    ctx.stroke(); ctx.setLineDash([]);
+    ctx.fillStyle = '#000000'; ctx.font = '14px sans-serif'; ctx.textAlign = 'center';
+    ctx.fillText(up ? l.server_up : l.server_down, sx + sw / 2, sy - 24);
+    ctx.fillText(`${load} / ${cap}`, sx + sw / 2, sy - 6);
+    ctx.fillText(l.capacity_line, sx + sw / 2, sy + sh + 18);
+    const b = tr.breaker[tick];
+    if (b !== 255) {
+      ctx.fillStyle = model.get('breaker_colours')[b];
+      ctx.beginPath(); ctx.arc(540, 40, 16, 0, 2 * Math.PI); ctx.fill();
+      ctx.fillStyle = '#000000';
+      ctx.fillText(model.get('breaker_labels')[b], 540, 76);
+    }
+    frames += 1;
+    drawMs += ((performance.now() - began) - drawMs) / Math.min(frames, 50);
+    root.dataset.frames = String(frames);
+    root.dataset.drawMs = drawMs.toFixed(2);   // the mean cost of a frame, recent frames
+  };
+
+  const frame = (now) => {
+    raf = 0;
+    if (!playing) return;
+    if (last !== null) pos += (now - last) / 1000 * Number(speed.value);
+    last = now;
+    const t = Math.floor(pos);
+    if (t >= tr.ticks - 1) { seek(tr.ticks - 1); stop(); draw(0.5); return; }
+    if (t !== tick) seek(t);
+    draw(pos - t);
+    raf = requestAnimationFrame(frame);
+  };
+  const start = () => {
+    if (tick >= tr.ticks - 1) seek(0);
+    playing = true; pos = tick; last = null; showPlaying();
+    if (!raf) raf = requestAnimationFrame(frame);
+  };
+  const halt = () => {
+    playing = false; showPlaying();
+    if (raf) { cancelAnimationFrame(raf); raf = 0; }
+  };
+  const stop = () => { halt(); report(); };     // Python hears where a pause left the view
+  const goto = (t) => { if (playing) halt(); seek(t); draw(0.5); report(); };
+
+  play.addEventListener('click', () => { if (playing) { stop(); draw(0.5); } else start(); });
+  back.addEventListener('click', () => goto(tick - 1));
+  fwd.addEventListener('click', () => goto(tick + 1));
+  scrub.addEventListener('input', () => goto(Number(scrub.value)));
+  root.addEventListener('keydown', (e) => {
+    const tag = e.target.tagName;
+    if (IGNORE.has(e.key)) e.stopPropagation();   // JupyterLab's command-mode shortcuts
+    if (tag === 'SELECT' || (tag === 'INPUT' && e.key !== ' ')) return;  // native keys
+    if (e.key === ' ') { e.preventDefault(); if (playing) { stop(); draw(0.5); } else start(); }
+    else if (e.key === 'ArrowRight' || e.key === 'ArrowUp') { e.preventDefault(); goto(tick + 1); }
+    else if (e.key === 'ArrowLeft' || e.key === 'ArrowDown') { e.preventDefault(); goto(tick - 1); }
+    else if (e.key === 'Home') { e.preventDefault(); goto(0); }
+    else if (e.key === 'End') { e.preventDefault(); goto(tr.ticks - 1); }
+  });
+  root.addEventListener('keyup', (e) => { if (e.key === ' ') e.preventDefault(); });
+
+  model.on('change:labels', labelAll);
+  model.on('change:speed', () => { speed.value = String(model.get('speed')); });
+  model.on('change:title', labelAll);
+  model.on('change:generation', () => {
+    const was = playing;
+    if (playing) halt();                  // the old trace's tick means nothing now
+    load(); tick = -1; seek(0); draw(0.5); report();
+    if (was && !reduce()) start();        // a changed policy replays from the start
+  });
+  model.on('change:tick', () => {
+    const t = model.get('tick');
+    if (!playing && t !== tick) { seek(t); draw(0.5); }
+  });
+  load(); labelAll(); tick = -1; seek(model.get('tick')); draw(0.5);
+  return () => { if (raf) cancelAnimationFrame(raf); };
+}
+export default { render };
+"""
+
+_CSS = """
+.retrylab-player-root { display: flex; flex-direction: column; gap: 6px; max-width: 780px;
+                        font-size: 14px; color: var(--jp-ui-font-color1, #000); }
+.retrylab-player-root:focus-visible { outline: 2px solid var(--jp-brand-color1, #1976d2);
+                                      outline-offset: 2px; }
+.retrylab-player-canvas { border: 1px solid #ccc; background: #fff; }
+.retrylab-player-bar { display: flex; align-items: center; gap: 8px; }
+.retrylab-player-bar button { min-width: 36px; height: 30px; cursor: pointer; display: inline-flex;
+                             align-items: center; justify-content: center; }
+.retrylab-player-scrub { flex: 1 1 auto; min-width: 0; accent-color: #0072B2; }
+.retrylab-player-clock { min-width: 5em; text-align: right; font-variant-numeric: tabular-nums; }
+.retrylab-player-legend { display: flex; flex-wrap: wrap; gap: 4px 14px; }
+.retrylab-player-key { display: inline-flex; align-items: center; gap: 5px; }
+.retrylab-player-swatch { width: 12px; height: 12px; border-radius: 6px;
+                          display: inline-block; border: 1px solid #0003; }
+.retrylab-player-line { margin: 0; min-height: 2.6em; }
+.retrylab-player button:focus-visible, .retrylab-player select:focus-visible,
+.retrylab-player input:focus-visible { outline: 2px solid var(--jp-brand-color1, #1976d2);
+                                       outline-offset: 2px; }
+"""
+
+
+class Player(anywidget.AnyWidget):
+    """A trace played in the browser; see the module docstring.
+
+    ``tick`` is where the view stands (set by a pause, a step or a scrub; set it
+    from Python to show a moment while paused).
+    """
+
+    _esm = traitlets.Unicode(_ESM).tag(sync=True)
+    _css = traitlets.Unicode(_CSS).tag(sync=True)
+    trace = traitlets.Bytes(b"").tag(sync=True)
+    kind = traitlets.Unicode("fleet").tag(sync=True)
+    templates = traitlets.Dict().tag(sync=True)
+    generation = traitlets.Int(0).tag(sync=True)
+    tick = traitlets.Int(0).tag(sync=True)
+    title = traitlets.Unicode("").tag(sync=True)
+    lang = traitlets.Unicode("en").tag(sync=True)
+    labels = traitlets.Dict().tag(sync=True)
+    state_labels = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    breaker_labels = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    clock_format = traitlets.Unicode("{time}").tag(sync=True)
+    colours = traitlets.List(traitlets.Unicode(),
+                             [STATE_COLOURS_PLAYER[s] for s in STATES]).tag(sync=True)
+    breaker_colours = traitlets.List(traitlets.Unicode(),
+                                     [STATE_COLOURS[s] for s in BREAKER_STATES]).tag(sync=True)
+    server_up = traitlets.Unicode(PALETTE["black"]).tag(sync=True)
+    server_down = traitlets.Unicode(PALETTE["vermillion"]).tag(sync=True)
+    speeds = traitlets.List(traitlets.Int(), list(SPEEDS)).tag(sync=True)
+    #: the speed the list starts at, ticks per second (one of ``speeds``)
+    speed = traitlets.Int(10).tag(sync=True)
+
+    def __init__(self, trace: Trace, title: str = "", **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.lang = current()
+        self.title = title
+        self.labels = {
+            "play": pgettext("player", "play"), "pause": pgettext("player", "pause"),
+            "back": pgettext("player", "step back one tick"),
+            "step": pgettext("player", "step one tick"),
+            "time": pgettext("player", "time"), "speed": pgettext("player", "speed"),
+            "per_second": pgettext("player", "{n} ticks/s"),
+            "server_up": pgettext("player", "server up"),
+            "server_down": pgettext("player", "server DOWN"),
+            "capacity_line": pgettext("player", "- - capacity"),
+        }
+        self.breaker_labels = [_breaker_name(i) for i in range(len(BREAKER_STATES))]
+        self.templates = templates()
+        self.show_trace(trace)
+
+    @property
+    def ticks(self) -> int:
+        """How many ticks the trace being played has."""
+        return self._trace.ticks
+
+    @property
+    def current(self) -> Trace:
+        """The trace being played."""
+        return self._trace
+
+    def show_trace(self, trace: Trace) -> None:
+        """Play ``trace`` from its start (a view that was playing plays it on)."""
+        if not isinstance(trace, Trace):
+            raise ValueError(f"trace={trace!r} is out of range: a retrylab.sim.trace.Trace")
+        self._trace = trace
+        self.state_labels = _state_labels(trace.kind)
+        with self.hold_sync():
+            self.kind = trace.kind
+            self.trace = trace.encode()
+            self.tick = 0
+            self.generation += 1
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[Any, Any], dict[Any, Any]] | None:
+        """The widget's view, and a PNG of the run where widgets do not run."""
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if bundle is None:
+            return None
+        data, metadata = bundle
+        png = base64.b64encode(still(self._trace, self.title)).decode()
+        return {**data, "image/png": png}, metadata
+
+
+def linked_player(controls: Mapping[str, Any], trace_for: Callable[..., Trace],
+                  title: str = "", names: Iterable[str] | None = None) -> Player:
+    """A player whose trace follows ``controls`` (an explorer's ``controls``): whenever
+    one's value changes, ``trace_for(**values)`` is played from the start (values as the
+    code names them, :func:`~retrylab.viz.controls.value_of`). A setting ``trace_for``
+    refuses (ValueError) leaves the last trace playing. ``names``: only these controls
+    replay it (default: all), e.g. not a control the player itself moves."""
+    def values() -> dict[str, Any]:
+        return {name: value_of(w) for name, w in controls.items()}
+
+    player = Player(trace_for(**values()), title=title)
+
+    def moved(_change: Any) -> None:
+        try:
+            trace = trace_for(**values())
+        except ValueError:   # a setting the explorer refuses (it says why): keep the last
+            return
+        player.show_trace(trace)
+
+    for name, w in controls.items():
+        if names is None or name in names:
+            w.observe(moved, "value")
+    return player
+
+
+# -- the lessons' players ----------------------------------------------------------------
+
+
+def herd_player(jitter: str = "full") -> Player:
+    """02's herd: 24 clients that failed together waking for their third retry (base
+    200 ms, factor 2, cap 5000 ms, seed 20260114), with ``jitter`` or ``"none"``."""
+    kind = check_choice("jitter", jitter, JITTERS)
+    trace = herd_trace(jitter=kind != "none",
+                       backoff=Backoff(200, 2, 5000, jitter=kind))  # type: ignore[arg-type]
+    return Player(trace, title=_("24 clients that failed together, waking for their "
+                                 "third retry: {jitter}").format(jitter=jitter_name(kind)))
+
+
+def breaker_player(explorer: Any = None) -> Player:
+    """04's breaker (threshold 3, cooldown 5000 ms) fed the lesson's nine events.
+
+    Given 04's breaker explorer, the player replays when its ``threshold`` or
+    ``cooldown`` moves, and a pause, a step or a scrub sets the explorer's ``step``
+    to the events up to that moment: the diagram and the timeline show it too. The
+    explorer's ``step`` moved by hand moves the player to that event.
+
+    >>> from retrylab.viz.breaker import breaker_explorer
+    >>> ex = breaker_explorer()
+    >>> p = breaker_player(ex)
+    >>> p.tick = 7; ex.values["step"]              # 0, 200 and 600 ms have happened
+    3
+    >>> ex.set(step=6); p.tick                     # the sixth event, at 6000 ms
+    60
+    >>> ex.set(threshold=4); p.current.counts_at(p.ticks - 1)["blocked"]
+    2
+    """
+    title = _("The lesson's breaker: nine requests, threshold 3, cooldown 5000 ms")
+    if explorer is None:
+        return Player(breaker_trace(), title=title)
+
+    def trace_for(threshold: int, cooldown: int, **_rest: Any) -> Trace:
+        return breaker_trace(BREAKER_EVENTS, CircuitBreaker(threshold, cooldown))
+
+    player = linked_player(explorer.controls, trace_for, title=title,
+                           names=("threshold", "cooldown"))
+    ticks = [now // player.current.tick_ms for now, _ok in BREAKER_EVENTS]
+
+    def moment(change: Any) -> None:
+        explorer.set(step=sum(1 for t in ticks if t <= change["new"]))
+
+    def stepped(change: Any) -> None:      # the explorer's step moved: the player follows
+        step = int(change["new"])
+        player.tick = ticks[step - 1] if step else 0
+
+    player.observe(moment, "tick")
+    explorer.controls["step"].observe(stepped, "value")
+    return player
+
+
+def _storm_trace(**values: Any) -> Trace:
+    from .fleet import StormExplorer
+
+    return fleet_trace(StormExplorer.compute(**values).scale.simulated)[0]
+
+
+def storm_player(explorer: Any = None) -> Player:
+    """06's storm at the storm explorer's scale (6000 clients, 100 ms steps); given
+    that explorer, the player follows its sliders (budget, breaker, jitter...)."""
+    from .fleet import StormExplorer
+
+    title = _("The retry storm, one dot per client (1/10 scale)")
+    if explorer is None:
+        return Player(_storm_trace(**StormExplorer.default_values()), title=title, speed=20)
+    player = linked_player(explorer.controls, _storm_trace, title=title)
+    player.speed = 20                     # 601 ticks: half a minute
+    return player

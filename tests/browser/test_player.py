@@ -1,0 +1,218 @@
+"""The player in JupyterLab: play, pause, step, scrub, keyboard, a changed slider replays.
+
+A notebook of two players is written into the served folder and run: 02's herd with
+full jitter (its ``tick`` echoed by a label the kernel sets, so the page shows what
+Python received) and a herd whose bucket width follows a slider
+(:func:`~retrylab.viz.player.linked_player`). Every check reads the player's root
+(``data-tick``, ``data-playing``, ``data-counts``, ``data-frames``) and its text
+line, and compares them with the trace the package computes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import nbformat
+import pytest
+
+from retrylab.sim.trace import herd_trace
+from retrylab.viz.player import moment_texts
+
+if TYPE_CHECKING:
+    from .conftest import Lab
+
+pytestmark = pytest.mark.browser
+
+NAME = "player-check.ipynb"
+CELLS = [
+    """import ipywidgets
+from retrylab.sim.trace import herd_trace
+from retrylab.viz.player import herd_player, linked_player
+from retrylab.viz.range import IntRange
+p = herd_player("full")
+echo = ipywidgets.Label(value="python tick 0")
+echo.add_class("player-echo")
+p.observe(lambda c: setattr(echo, "value", f"python tick {c['new']}"), "tick")
+display(p, echo)""",
+    """w = IntRange(value=200, min=50, max=400, step=50, description="width")
+lp = linked_player({"width": w}, lambda width: herd_trace(True, width=width))
+display(w, lp)""",
+    """from retrylab.viz.player import storm_player
+storm_player()""",
+]
+#: Enough animation frames that a playing view moves on and a paused one would have.
+FRAMES = 30
+JS_FRAMES = """(n) => new Promise((done) => { let k = 0;
+  const f = () => { k += 1; if (k >= n) done(k); else requestAnimationFrame(f); };
+  requestAnimationFrame(f); })"""
+
+
+@pytest.fixture(scope="module")
+def page(lab: Lab) -> Any:
+    assert lab.server.root is not None
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(src) for src in CELLS]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)",
+                                 "language": "python"}
+    nbformat.write(nb, lab.server.root / NAME)
+    notebook = lab.notebook(NAME, lambda _nb: None)
+    notebook.page.wait_for_selector(".retrylab-player-root[data-tick]", timeout=30_000)
+    yield notebook
+    lab.release(NAME)
+
+
+def _root(page: Any, i: int = 0) -> Any:
+    return page.page.locator(".retrylab-player-root").nth(i)
+
+
+def _data(root: Any, key: str) -> str:
+    return str(root.get_attribute(f"data-{key}"))
+
+
+def _wait_data(page: Any, i: int, key: str, test: str, arg: Any = None) -> None:
+    """Wait (bounded) until ``test`` (a JS expression of ``v``, the attribute, and
+    ``arg``) holds for player ``i``'s data attribute."""
+    page.page.wait_for_function(
+        f"""([i, arg]) => {{ const v = document.querySelectorAll(
+             '.retrylab-player-root')[i].dataset['{key}']; return {test}; }}""",
+        arg=[i, arg], timeout=15_000, polling=50)
+
+
+def _python_has(page: Any, tick: int) -> None:
+    """Wait (bounded) until the label the kernel sets shows ``tick`` exactly."""
+    page.page.wait_for_function(
+        "(want) => { const e = document.querySelector('.player-echo');"
+        " return e !== null && e.textContent.trim() === want; }",
+        arg=f"python tick {tick}", timeout=15_000, polling=50)
+
+
+def _frames(page: Any) -> None:
+    page.page.evaluate(JS_FRAMES, FRAMES)
+
+
+def test_play_pause_step_scrub_with_the_mouse(page: Any, artifacts: Path) -> None:
+    root = _root(page)
+    trace = herd_trace(jitter=True)
+    texts = moment_texts(trace)
+    table = trace.count_table()
+    assert _data(root, "playing") == "false" and _data(root, "tick") == "0"  # no autoplay
+    _frames(page)
+    assert _data(root, "tick") == "0"
+    root.locator(".retrylab-player-play").click()
+    _wait_data(page, 0, "tick", "Number(v) >= 3")                    # play runs
+    assert _data(root, "playing") == "true"
+    root.locator(".retrylab-player-play").click()                    # pause stops
+    _wait_data(page, 0, "playing", "v === 'false'")
+    stopped = int(_data(root, "tick"))
+    _frames(page)
+    assert int(_data(root, "tick")) == stopped
+    _python_has(page, stopped)                                       # Python was told
+    root.locator(".retrylab-player-step").click()                    # step: one tick
+    _wait_data(page, 0, "tick", "Number(v) === arg", stopped + 1)
+    root.locator(".retrylab-player-back").click()
+    _wait_data(page, 0, "tick", "Number(v) === arg", stopped)
+    for t in (57, 12, trace.ticks - 1):                              # scrub lands there
+        root.locator(".retrylab-player-scrub").fill(str(t))
+        _wait_data(page, 0, "tick", "Number(v) === arg", t)
+        assert _data(root, "counts") == ",".join(str(c) for c in table[t].tolist())
+        assert root.locator(".retrylab-player-line").inner_text() == texts[t]
+        _python_has(page, t)
+    assert int(_data(root, "frames")) > 3
+    root.locator(".retrylab-player-scrub").fill("45")
+    _wait_data(page, 0, "tick", "v === '45'")
+    page.screenshot_element(root, artifacts / "player-herd-45.png")
+
+
+def test_the_keyboard_operates_it(page: Any) -> None:
+    root = _root(page)
+    trace = herd_trace(jitter=True)
+    root.locator(".retrylab-player-scrub").fill("40")
+    _wait_data(page, 0, "tick", "v === '40'")
+    root.focus()
+    keys = page.page.keyboard
+    keys.press("ArrowRight")
+    _wait_data(page, 0, "tick", "v === '41'")
+    keys.press("ArrowLeft")
+    keys.press("ArrowLeft")
+    _wait_data(page, 0, "tick", "v === '39'")
+    keys.press("End")
+    _wait_data(page, 0, "tick", "Number(v) === arg", trace.ticks - 1)
+    keys.press("Home")
+    _wait_data(page, 0, "tick", "v === '0'")
+    keys.press(" ")
+    _wait_data(page, 0, "tick", "Number(v) >= 2")
+    assert _data(root, "playing") == "true"
+    keys.press(" ")
+    _wait_data(page, 0, "playing", "v === 'false'")
+    # the keys stayed with the player: JupyterLab did not move to another cell
+    assert page.page.evaluate("document.activeElement.classList.contains("
+                              "'retrylab-player-root')")
+
+
+def test_a_changed_slider_replays_from_the_start(page: Any) -> None:
+    root = _root(page, 1)
+    generation = int(_data(root, "generation"))
+    assert _data(root, "ticks") == str(herd_trace(True, width=200).ticks)
+    root.locator(".retrylab-player-play").click()
+    _wait_data(page, 1, "tick", "Number(v) >= 3")
+    slider = page.page.locator(".retrylab-range-input").first
+    slider.fill("100")
+    slider.dispatch_event("change")
+    _wait_data(page, 1, "generation", "Number(v) === arg", generation + 1)
+    want = herd_trace(True, width=100)
+    assert _data(root, "ticks") == str(want.ticks)
+    _wait_data(page, 1, "tick", "Number(v) >= 1")          # it plays the new trace on
+    root.locator(".retrylab-player-play").click()
+    _wait_data(page, 1, "playing", "v === 'false'")
+    root.locator(".retrylab-player-scrub").fill("5")
+    _wait_data(page, 1, "tick", "v === '5'")
+    assert root.locator(".retrylab-player-line").inner_text() == moment_texts(want)[5]
+
+
+def test_reduced_motion_replays_nothing_by_itself(page: Any) -> None:
+    """A browser asking for reduced motion: a changed slider shows the new run at its
+    start, paused, instead of playing it."""
+    root = _root(page, 1)
+    page.page.emulate_media(reduced_motion="reduce")
+    try:
+        generation = int(_data(root, "generation"))
+        root.locator(".retrylab-player-play").click()
+        _wait_data(page, 1, "playing", "v === 'true'")
+        slider = page.page.locator(".retrylab-range-input").first
+        slider.fill("200")
+        slider.dispatch_event("change")
+        _wait_data(page, 1, "generation", "Number(v) === arg", generation + 1)
+        _frames(page)
+        assert _data(root, "playing") == "false" and _data(root, "tick") == "0"
+    finally:
+        page.page.emulate_media(reduced_motion="no-preference")
+
+
+def test_the_storm_plays_and_draws(page: Any, artifacts: Path) -> None:
+    """06's storm (6000 dots) in the third view: scrub into the outage, step, play."""
+    from retrylab.sim.trace import fleet_trace
+    from retrylab.viz.fleet import StormExplorer
+
+    trace = fleet_trace(StormExplorer.compute(
+        **StormExplorer.default_values()).scale.simulated)[0]
+    root = _root(page, 2)
+    assert root.locator(".retrylab-player-speed").input_value() == "20"   # storm_player's
+    table = trace.count_table()
+    for t in (150, 151, 300):
+        root.locator(".retrylab-player-scrub").fill(str(t))
+        _wait_data(page, 2, "tick", "Number(v) === arg", t)
+        assert _data(root, "counts") == ",".join(str(c) for c in table[t].tolist())
+    root.locator(".retrylab-player-step").click()
+    _wait_data(page, 2, "counts", "v === arg", ",".join(str(c) for c in table[301].tolist()))
+    page.screenshot_element(root, artifacts / "player-storm-301.png")
+    root.locator(".retrylab-player-play").click()
+    _wait_data(page, 2, "tick", "Number(v) >= 305")
+    root.locator(".retrylab-player-play").click()
+    _wait_data(page, 2, "playing", "v === 'false'")
+
+
+def test_no_error_in_the_console(page: Any) -> None:
+    assert not page.problems(), page.problems()
+    errors = [e for e in page.console_errors if "player" in e.lower() or "pageerror" in e]
+    assert not errors, errors
