@@ -9,6 +9,7 @@ Used by :mod:`retrylab.exercises.build` (waits and the rule),
 
 from __future__ import annotations
 
+import contextlib
 import dis
 import functools
 import math
@@ -257,10 +258,8 @@ def _reaches(fn: Any, forbidden: tuple[Any, ...]) -> str:
     scope: dict[str, Any] = dict(getattr(fn, "__globals__", {}))
     for name, cell in zip(code.co_freevars, getattr(fn, "__closure__", None) or (),
                           strict=False):
-        try:
+        with contextlib.suppress(ValueError):  # an empty cell has no contents
             scope[name] = cell.cell_contents
-        except ValueError:  # an empty cell
-            pass
     names = set(code.co_freevars)
     todo = [code]
     while todo:
