@@ -383,11 +383,11 @@ lab.record_count - before
 # **Exercise 1 (build it).** Write `should_retry` in Python. An `Outcome`
 # has `.kind` (`"success"`, `"http"`, `"network"`, `"body"` or
 # `"cancelled"`) and, for `"http"`, `.status`. The checker tries the lesson's
-# cases first, then every status from 100<!-- = import_module("retrylab.exercises.build").STATUSES.start --> to 599<!-- = import_module("retrylab.exercises.build").STATUSES.stop - 1 --> and every method, with and
+# cases first, then every status from 100<!-- = import_module("retrylab.exercises.build.rule").STATUSES.start --> to 599<!-- = import_module("retrylab.exercises.build.rule").STATUSES.stop - 1 --> and every method, with and
 # without a key, and names the first case where your rule and the lesson's
 # differ.
 
-# %% [markdown] tags=["tr"] en_hash="f78e190b"
+# %% [markdown] tags=["tr"] en_hash="31883c96"
 # ## Kuralı kendiniz yazın
 #
 # Kuralın her cümlesinin neden orada olduğunu ve bir yazma isteğini yine de
@@ -396,7 +396,7 @@ lab.record_count - before
 # **Alıştırma 1 (kendiniz kurun).** `should_retry` işlevini Python'da yazın.
 # Bir `Outcome` nesnesinin `.kind` alanı (`"success"`, `"http"`, `"network"`,
 # `"body"` ya da `"cancelled"`) ve `"http"` için `.status` alanı vardır.
-# Denetleyici önce dersin örneklerini, ardından 100'den<!-- = import_module("retrylab.exercises.build").STATUSES.start --> 599'a<!-- = import_module("retrylab.exercises.build").STATUSES.stop - 1 --> kadar her durum
+# Denetleyici önce dersin örneklerini, ardından 100'den<!-- = import_module("retrylab.exercises.build.rule").STATUSES.start --> 599'a<!-- = import_module("retrylab.exercises.build.rule").STATUSES.stop - 1 --> kadar her durum
 # kodunu ve her yöntemi, anahtarlı ve anahtarsız olarak dener ve sizin
 # kuralınızla dersin kuralının ayrıştığı ilk örneği adıyla belirtir.
 

@@ -178,7 +178,7 @@ js_program("yeniden-deneme.mjs", "const bekleme =", "await uyu(sure)")
 # `(attempts, outcome, waits)` döndürür: kaç kez gönderildiği, son sonuç ve ms
 # cinsinden beklemelerin listesi. Denetleyici döngünüzü önce dersin dört
 # senaryosunda tek bir ortak `Mulberry32(SEED)` ile çalıştırır ("70, 184, 2000,
-# 2000" yazdırmaları gerekir), sonra görmediğiniz 88<!-- = len(import_module("retrylab.exercises.build_loop")._loop_cases()) --> sunucuya karşı çalıştırır;
+# 2000" yazdırmaları gerekir), sonra görmediğiniz 88<!-- = len(import_module("retrylab.exercises.build.loop")._loop_cases()) --> sunucuya karşı çalıştırır;
 # döngünüz hiç bitmezse onu durdurur.
 
 # %% tags=["scaffold"]

@@ -4,7 +4,7 @@
 # **Previous:** [03 · The retry loop](03_the_retry_loop.ipynb) ·
 # **Next:** [05 · The mobile retry policy](05_mobile_retry_policy.ipynb) ·
 # **Prerequisites:** notebook 03 (the retry loop and its limits); a Python
-# class with two methods · **Time:** about 75 minutes
+# class with two methods · **Time:** about 90 minutes
 #
 # The North Slope station is not having a bad second: it is down, for
 # minutes. Every request the observer's app makes still runs its own retry
@@ -22,13 +22,13 @@
 # * tell the user the right thing when the breaker refuses a call;
 # * scope breakers per endpoint group, so one broken path does not stop the app.
 
-# %% [markdown] tags=["tr"] en_hash="6ad277fe"
+# %% [markdown] tags=["tr"] en_hash="95091e8e"
 # # 04 · Devre kesici
 #
 # **Önceki:** [03 · Yeniden deneme döngüsü](03_the_retry_loop.ipynb) ·
 # **Sonraki:** [05 · Mobil geliştirmede yeniden deneme politikası](05_mobile_retry_policy.ipynb) ·
 # **Ön koşullar:** 03 numaralı defter (yeniden deneme döngüsü ve sınırları); iki
-# yöntemi olan bir Python sınıfı · **Süre:** yaklaşık 75 dakika
+# yöntemi olan bir Python sınıfı · **Süre:** yaklaşık 90 dakika
 #
 # Kuzey Yamaç istasyonundaki sorun bu kez birkaç saniyelik değil: sunucu çökmüş ve dakikalarca öyle kalacak. Gözlemcinin uygulamasının yaptığı her istek yine kendi yeniden
 # deneme döngüsünü çalıştırıyor (02 ve 03 numaralı defterler) ve hiçbiri başarılı

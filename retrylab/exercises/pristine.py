@@ -32,6 +32,9 @@ _KEPT = (type, FunctionType, BuiltinFunctionType, ModuleType, int, float, str, b
 _MISSING = object()
 #: Module settings a test (or a teacher) may tune: the checks' bounds.
 _TUNABLE = ("LIMIT", "TICK", "GRACE")
+#: What Python itself adds to a class on first use: copyreg caches ``__slotnames__`` the
+#: first time an instance is copied or pickled (a breaker's copy, a fleet's records).
+_RUNTIME = frozenset({"__slotnames__"})
 
 
 class _Owner:
@@ -52,7 +55,7 @@ class _Owner:
                                                              [_MISSING] * len(self.names)),
                                         self.values), strict=True) if differs]
         if isinstance(self.owner, type) and len(now) != self.size:
-            found += [name for name in now if name not in self.names]
+            found += [name for name in now if name not in self.names and name not in _RUNTIME]
         return found
 
     def put_back(self, name: str) -> None:

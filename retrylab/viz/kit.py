@@ -32,6 +32,7 @@ __all__ = [
     "CYCLE",
     "DPI",
     "DRAWN_SIZE_CSS",
+    "GROUND",
     "MAX_HEIGHT_IN",
     "MIN_FONT_PT",
     "MIN_FONT_PX",
@@ -63,6 +64,14 @@ PALETTE: dict[str, str] = {
     "vermillion": "#D55E00",
     "purple": "#CC79A7",
     "grey": "#999999",
+}
+
+#: The grounds things are drawn on, outside the concepts: the page, a light grey for
+#: what has not started yet, and a pale vermillion for an outage's time.
+GROUND: dict[str, str] = {
+    "paper": "#FFFFFF",
+    "pending": "#DDDDDD",
+    "outage": "#FBE3D6",
 }
 
 

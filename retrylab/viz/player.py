@@ -50,14 +50,14 @@ from ..i18n import _, current, number, pgettext
 from ..i18n.terms import jitter_name
 from ..sim.trace import BREAKER_STATES, STATES, Trace, breaker_trace, fleet_trace, herd_trace
 from .controls import value_of
-from .kit import PALETTE, STATE_COLOURS, new_figure, style, to_png
+from .kit import GROUND, PALETTE, STATE_COLOURS, new_figure, style, to_png
 
 __all__ = ["STATE_COLOURS_PLAYER", "Player", "breaker_player", "herd_player", "linked_player",
            "moment_texts", "still", "storm_player", "templates"]
 
 #: One colour per client state (:data:`~retrylab.sim.trace.STATES`), from the kit's palette.
 STATE_COLOURS_PLAYER: dict[str, str] = {
-    "idle": "#DDDDDD",              # not arrived yet: a light grey, behind the rest
+    "idle": GROUND["pending"],              # not arrived yet: a light grey, behind the rest
     "sending": PALETTE["blue"],
     "waiting": PALETTE["orange"],
     "served": PALETTE["green"],
@@ -402,7 +402,7 @@ function render({ model, el }) {
     const reduced = reduce();
     const colours = model.get('colours');
     ctx.setTransform(1, 0, 0, 1, 0, 0);
-    ctx.fillStyle = '#FFFFFF';
+    ctx.fillStyle = model.get('paper');
     ctx.fillRect(0, 0, W * dpr, H * dpr);
     ctx.drawImage(dots, 0, 0);
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
@@ -422,17 +422,17 @@ function render({ model, el }) {
     const l = L();
     ctx.lineWidth = 3;
     ctx.strokeStyle = up ? model.get('server_up') : model.get('server_down');
-    ctx.fillStyle = up ? '#FFFFFF' : '#FBE3D6';
+    ctx.fillStyle = up ? model.get('paper') : model.get('outage');
     ctx.fillRect(sx, sy, sw, sh); ctx.strokeRect(sx, sy, sw, sh);
     const load = meterAt(tr, tick), cap = tr.capacity[tick];
     const mh = (v) => sh * Math.min(1, v / top);
     ctx.fillStyle = colours[1];                 // the requests, in the sending colour
     ctx.fillRect(sx + 30, sy + sh - mh(load), sw - 60, mh(load));
-    ctx.strokeStyle = '#000000'; ctx.lineWidth = 2; ctx.setLineDash([6, 4]);
+    ctx.strokeStyle = model.get('ink'); ctx.lineWidth = 2; ctx.setLineDash([6, 4]);
     ctx.beginPath(); ctx.moveTo(sx - 6, sy + sh - mh(cap));
     ctx.lineTo(sx + sw + 6, sy + sh - mh(cap));
     ctx.stroke(); ctx.setLineDash([]);
-    ctx.fillStyle = '#000000'; ctx.font = '14px sans-serif'; ctx.textAlign = 'center';
+    ctx.fillStyle = model.get('ink'); ctx.font = '14px sans-serif'; ctx.textAlign = 'center';
     ctx.fillText(up ? l.server_up : l.server_down, sx + sw / 2, sy - 24);
     ctx.fillText(`${load} / ${cap}`, sx + sw / 2, sy - 6);
     ctx.fillText(l.capacity_line, sx + sw / 2, sy + sh + 18);
@@ -440,7 +440,7 @@ function render({ model, el }) {
     if (b !== 255) {
       ctx.fillStyle = model.get('breaker_colours')[b];
       ctx.beginPath(); ctx.arc(540, 40, 16, 0, 2 * Math.PI); ctx.fill();
-      ctx.fillStyle = '#000000';
+      ctx.fillStyle = model.get('ink');
       ctx.fillText(model.get('breaker_labels')[b], 540, 76);
     }
     frames += 1;
@@ -510,13 +510,13 @@ export default { render };
 _CSS = """
 .retrylab-player-root { display: flex; flex-direction: column; gap: 6px; max-width: 780px;
                         font-size: 14px; color: var(--jp-ui-font-color1, #000); }
-.retrylab-player-root:focus-visible { outline: 2px solid var(--jp-brand-color1, #1976d2);
+.retrylab-player-root:focus-visible { outline: 2px solid var(--jp-brand-color1, BLUE);
                                       outline-offset: 2px; }
 .retrylab-player-canvas { border: 1px solid #ccc; background: #fff; }
 .retrylab-player-bar { display: flex; align-items: center; gap: 8px; }
 .retrylab-player-bar button { min-width: 36px; height: 30px; cursor: pointer; display: inline-flex;
                              align-items: center; justify-content: center; }
-.retrylab-player-scrub { flex: 1 1 auto; min-width: 0; accent-color: #0072B2; }
+.retrylab-player-scrub { flex: 1 1 auto; min-width: 0; accent-color: BLUE; }
 .retrylab-player-clock { min-width: 5em; text-align: right; font-variant-numeric: tabular-nums; }
 .retrylab-player-legend { display: flex; flex-wrap: wrap; gap: 4px 14px; }
 .retrylab-player-key { display: inline-flex; align-items: center; gap: 5px; }
@@ -524,7 +524,7 @@ _CSS = """
                           display: inline-block; border: 1px solid #0003; }
 .retrylab-player-line { margin: 0; min-height: 2.6em; }
 .retrylab-player button:focus-visible, .retrylab-player select:focus-visible,
-.retrylab-player input:focus-visible { outline: 2px solid var(--jp-brand-color1, #1976d2);
+.retrylab-player input:focus-visible { outline: 2px solid var(--jp-brand-color1, BLUE);
                                        outline-offset: 2px; }
 """
 
@@ -537,7 +537,7 @@ class Player(anywidget.AnyWidget):
     """
 
     _esm = traitlets.Unicode(_ESM).tag(sync=True)
-    _css = traitlets.Unicode(_CSS).tag(sync=True)
+    _css = traitlets.Unicode(_CSS.replace("BLUE", PALETTE["blue"])).tag(sync=True)
     trace = traitlets.Bytes(b"").tag(sync=True)
     kind = traitlets.Unicode("fleet").tag(sync=True)
     templates = traitlets.Dict().tag(sync=True)
@@ -554,6 +554,9 @@ class Player(anywidget.AnyWidget):
     breaker_colours = traitlets.List(traitlets.Unicode(),
                                      [STATE_COLOURS[s] for s in BREAKER_STATES]).tag(sync=True)
     server_up = traitlets.Unicode(PALETTE["black"]).tag(sync=True)
+    ink = traitlets.Unicode(PALETTE["black"]).tag(sync=True)
+    paper = traitlets.Unicode(GROUND["paper"]).tag(sync=True)
+    outage = traitlets.Unicode(GROUND["outage"]).tag(sync=True)
     server_down = traitlets.Unicode(PALETTE["vermillion"]).tag(sync=True)
     speeds = traitlets.List(traitlets.Int(), list(SPEEDS)).tag(sync=True)
     #: the speed the list starts at, ticks per second (one of ``speeds``)
