@@ -24,10 +24,12 @@ kaydedilen a label nobody translated
 from __future__ import annotations
 
 import math
-from typing import Any, TypeVar, overload
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import pandas as pd
-from pandas.io.formats.style import Styler
+
+if TYPE_CHECKING:  # pandas' Styler imports jinja2: loaded when a table is styled
+    from pandas.io.formats.style import Styler
 
 from ..i18n import NP_, current, pgettext
 
