@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import json
 import math
 import os
@@ -53,10 +54,11 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from tests.browser.catalog import NOTEBOOKS, slider_notebook  # noqa: E402
-from tests.browser.conftest import CHROMIUM_FLAGS, VIEWPORT  # noqa: E402
+from browser_walk import load_line, opened_notebooks  # noqa: E402
+
+from tests.browser.catalog import NOTEBOOKS  # noqa: E402
 from tests.browser.lab import LabServer  # noqa: E402
-from tests.browser.pages import NotebookPage, notebook_facts  # noqa: E402
+from tests.browser.pages import NotebookPage  # noqa: E402
 from tests.browser.sliders import ExplorerDriver, key_for  # noqa: E402
 
 #: The notebooks of issue 20's target, by stem.
@@ -68,7 +70,6 @@ PINNED_MEDIAN_TARGET_MS = 100.0
 PRESSES_WANTED = 40
 #: Key presses per slider, all one way from where Run All left it.
 PRESSES = 3
-OPEN_TIMEOUT_MS = 90_000
 RUN_ALL_TIMEOUT_MS = 180_000
 #: A press whose image does not change in this long drew the same PNG (ipywidgets sends
 #: nothing for an unchanged value); a redraw takes well under a second even under load.
@@ -283,61 +284,30 @@ def press_every_slider(nb: NotebookPage, stem: str, presses: int, run: Run) -> N
 
 def one_run(mode: str, stems: list[str], presses: int, chromium: str) -> Run:
     """Start a server (pinned kernel or not), open and run each notebook, press keys."""
-    from playwright.sync_api import sync_playwright
-
     run = Run(mode)
     server = PinnedLabServer(NOTEBOOKS) if mode == "pinned" else LabServer(NOTEBOOKS)
-    print(f"[{mode}] {load_line()}", flush=True)
-    try:
-        server.start()
-        pw = sync_playwright().start()
-        try:
-            chrome = pw.chromium.launch(executable_path=chromium, headless=True,
-                                        args=CHROMIUM_FLAGS)
-            for stem in stems:
-                path = slider_notebook(stem)
-                if path is None:
-                    run.skipped.append(f"{stem}: no such notebook")
-                    continue
-                assert server.root is not None
-                facts = notebook_facts(server.root / path.name)
-                context = chrome.new_context(viewport=VIEWPORT)
-                nb = NotebookPage(context, context.new_page(), path.name, facts)
-                t0 = time.monotonic()
-                nb.open(server.url(f"lab/tree/{path.name}", reset=""), OPEN_TIMEOUT_MS,
-                        lambda name=path.name: server.kernel_idle(name))
-                if mode == "pinned":
-                    run.notes.append(f"{stem} kernel: {'; '.join(kernel_cpus(server))}")
-                nb.run_all(RUN_ALL_TIMEOUT_MS)
-                problems = nb.problems()
-                if problems:
-                    run.notes.append(f"{stem}: {len(problems)} problem(s) after Run All, "
-                                     f"first: {problems[0][:200]}")
-                before = len(run.samples)
-                seen = kernel_redraws(server, path.name)
-                press_every_slider(nb, stem, presses, run)
-                after = kernel_redraws(server, path.name)
-                run.kernel += [t for k, times in after.items()
-                               for t in times[len(seen.get(k, [])):]]
-                lat = [s["src_ms"] for s in run.samples[before:]]
-                print(f"[{mode}] {stem}: open+run {time.monotonic() - t0:.0f} s, "
-                      f"{len(lat)} presses, median "
-                      f"{statistics.median(lat) if lat else float('nan'):.0f} ms", flush=True)
-                nb.close()
-                server.shutdown_session(path.name)  # one kernel at a time, as a student
-            chrome.close()
-        finally:
-            pw.stop()
-    finally:
-        server.stop()
-    print(f"[{mode}] {load_line()}", flush=True)
+    print(f"[{mode}] machine: {load_line()}", flush=True)
+    with contextlib.closing(opened_notebooks(server, chromium, stems, run.skipped)) as walk:
+        for stem, path, nb, t0 in walk:
+            if mode == "pinned":
+                run.notes.append(f"{stem} kernel: {'; '.join(kernel_cpus(server))}")
+            nb.run_all(RUN_ALL_TIMEOUT_MS)
+            problems = nb.problems()
+            if problems:
+                run.notes.append(f"{stem}: {len(problems)} problem(s) after Run All, "
+                                 f"first: {problems[0][:200]}")
+            before = len(run.samples)
+            seen = kernel_redraws(server, path.name)
+            press_every_slider(nb, stem, presses, run)
+            after = kernel_redraws(server, path.name)
+            run.kernel += [t for k, times in after.items()
+                           for t in times[len(seen.get(k, [])):]]
+            lat = [s["src_ms"] for s in run.samples[before:]]
+            print(f"[{mode}] {stem}: open+run {time.monotonic() - t0:.0f} s, "
+                  f"{len(lat)} presses, median "
+                  f"{statistics.median(lat) if lat else float('nan'):.0f} ms", flush=True)
+    print(f"[{mode}] machine: {load_line()}", flush=True)
     return run
-
-
-def load_line() -> str:
-    one, five, _ = os.getloadavg()
-    return (f"machine: {os.cpu_count()} CPUs, load average {one:.2f} (1 min), "
-            f"{five:.2f} (5 min)")
 
 
 def report(run: Run) -> bool:

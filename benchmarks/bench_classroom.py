@@ -41,7 +41,6 @@ import os
 import pwd
 import random
 import shutil
-import signal
 import socket
 import statistics
 import subprocess
@@ -58,6 +57,9 @@ import psutil
 from tornado.httpclient import HTTPClientError, HTTPRequest
 from tornado.iostream import StreamClosedError
 from tornado.websocket import WebSocketClosedError, websocket_connect
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from _processes import stop_hub  # the hub isolation test stops its hub so too
 
 from retrylab import Backoff, Outcome, RetryPolicy, retry_statuses
 
@@ -606,24 +608,7 @@ def run_bench(args: argparse.Namespace, work: Path, roster: Path, users: list[st
                                                 psutil.Process(proc.pid)),
                                      timeout=args.timeout))
     finally:
-        # The hub stops its servers when it is told to stop, but they, the proxy and
-        # the culler run in sessions of their own: a hub killed before it finished
-        # (30 servers take longer than a few seconds) left them all running. So every
-        # process the hub started is stopped here too, by its pid.
-        started: list[psutil.Process] = []
-        with contextlib.suppress(psutil.NoSuchProcess):
-            started = psutil.Process(proc.pid).children(recursive=True)
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(120)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-        for p in started:
-            with contextlib.suppress(psutil.NoSuchProcess):
-                p.terminate()
-        for p in psutil.wait_procs(started, timeout=30)[1]:
-            with contextlib.suppress(psutil.NoSuchProcess):
-                p.kill()
+        stop_hub(proc, 120)  # and every process it started, by pid (tests/_processes.py)
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
         else:

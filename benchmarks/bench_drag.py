@@ -25,6 +25,7 @@ Run: ``python benchmarks/bench_drag.py [--only 02 06 ...] [--no-record]``; exit 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
 import os
 import platform
@@ -39,17 +40,17 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from tests.browser.catalog import NOTEBOOKS, slider_notebook  # noqa: E402
-from tests.browser.conftest import CHROMIUM_FLAGS, VIEWPORT  # noqa: E402
+from browser_walk import load_line, opened_notebooks  # noqa: E402
+
+from tests.browser.catalog import NOTEBOOKS  # noqa: E402
 from tests.browser.lab import LabServer  # noqa: E402
-from tests.browser.pages import NotebookPage, notebook_facts  # noqa: E402
+from tests.browser.pages import NotebookPage  # noqa: E402
 from tests.browser.sliders import Drag, ExplorerDriver, drag_slider  # noqa: E402
 
 TARGET_NOTEBOOKS = ("02_computing_the_wait", "04_circuit_breaker", "06_retry_storms_lab",
                     "09_beyond_the_lessons")
 INTERVAL_TARGET_MS = 100.0
 RELEASE_TARGET_MS = 150.0
-OPEN_TIMEOUT_MS = 90_000
 RUN_ALL_TIMEOUT_MS = 180_000
 
 
@@ -59,11 +60,6 @@ class Run:
     notes: list[str] = field(default_factory=list)
     load_before: str = ""
     load_after: str = ""
-
-
-def load_line() -> str:
-    one, five, _ = os.getloadavg()
-    return f"{os.cpu_count()} CPUs, load average {one:.2f} (1 min), {five:.2f} (5 min)"
 
 
 def drag_every_slider(nb: NotebookPage, stem: str, run: Run) -> None:
@@ -81,40 +77,15 @@ def drag_every_slider(nb: NotebookPage, stem: str, run: Run) -> None:
 
 
 def one_run(stems: list[str], chromium: str) -> Run:
-    from playwright.sync_api import sync_playwright
-
     run = Run(load_before=load_line())
-    server = LabServer(NOTEBOOKS)
-    try:
-        server.start()
-        pw = sync_playwright().start()
-        try:
-            chrome = pw.chromium.launch(executable_path=chromium, headless=True,
-                                        args=CHROMIUM_FLAGS)
-            for stem in stems:
-                path = slider_notebook(stem)
-                if path is None:
-                    run.notes.append(f"{stem}: no such notebook")
-                    continue
-                assert server.root is not None
-                facts = notebook_facts(server.root / path.name)
-                context = chrome.new_context(viewport=VIEWPORT)
-                nb = NotebookPage(context, context.new_page(), path.name, facts)
-                t0 = time.monotonic()
-                nb.open(server.url(f"lab/tree/{path.name}", reset=""), OPEN_TIMEOUT_MS,
-                        lambda name=path.name: server.kernel_idle(name))
-                nb.run_all(RUN_ALL_TIMEOUT_MS)
-                before = len(run.drags)
-                drag_every_slider(nb, stem, run)
-                print(f"{stem}: open+run+drag {time.monotonic() - t0:.0f} s, "
-                      f"{len(run.drags) - before} drags", flush=True)
-                nb.close()
-                server.shutdown_session(path.name)  # one kernel at a time, as a student
-            chrome.close()
-        finally:
-            pw.stop()
-    finally:
-        server.stop()
+    with contextlib.closing(opened_notebooks(LabServer(NOTEBOOKS), chromium, stems,
+                                             run.notes)) as walk:
+        for stem, _path, nb, t0 in walk:
+            nb.run_all(RUN_ALL_TIMEOUT_MS)
+            before = len(run.drags)
+            drag_every_slider(nb, stem, run)
+            print(f"{stem}: open+run+drag {time.monotonic() - t0:.0f} s, "
+                  f"{len(run.drags) - before} drags", flush=True)
     run.load_after = load_line()
     return run
 

@@ -25,7 +25,6 @@ import json
 import os
 import pwd
 import shutil
-import signal
 import socket
 import stat
 import subprocess
@@ -37,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _processes import stop_hub
 
 from tests._waiting import wait_until
 
@@ -219,7 +219,6 @@ def accounts() -> Iterator[dict[str, str]]:
 
 def test_two_students_on_a_hub_cannot_reach_each_other_or_the_hubs_secrets(
         accounts: dict[str, str]) -> None:
-    import psutil
 
     ensure_proxy()
     alice, bob, teacher = accounts["alice"], accounts["bob"], accounts["teacher"]
@@ -269,19 +268,7 @@ def test_two_students_on_a_hub_cannot_reach_each_other_or_the_hubs_secrets(
                                          cwd=ROOT, capture_output=True, text=True).stdout
                 assert sorted(ignored.split()) == made, (made, ignored)
         finally:
-            started: list[psutil.Process] = []
-            with contextlib.suppress(psutil.NoSuchProcess):
-                started = psutil.Process(hub.pid).children(recursive=True)
-            os.killpg(hub.pid, signal.SIGTERM)
-            try:
-                hub.wait(60)
-            except subprocess.TimeoutExpired:
-                os.killpg(hub.pid, signal.SIGKILL)
-                hub.wait(10)
-            for p in started:
-                with contextlib.suppress(psutil.NoSuchProcess):
-                    p.kill()
-            psutil.wait_procs(started, timeout=30)
+            stop_hub(hub, 60)
 
 
 def hub_is_up(url: str, hub: subprocess.Popen[bytes], log: Path) -> bool:
