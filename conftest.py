@@ -25,6 +25,10 @@ SLOW_FILES = frozenset({
     "test_figure_text_layout.py", # every explorer's text extents, both languages
     "test_lab_experiments.py",    # the 1,000-write experiments on a live lab
     "test_notebooks_built.py",    # every edition rebuilt in memory and compared
+    "test_hub_isolation.py",      # a hub with two real students
+    "test_grading.py",            # nbgrader's autograde, sandboxed, per submission
+    "test_exchange.py",           # nbgrader's exchange between real users
+    "test_student_branch.py",     # the student branch built and cloned by nbgitpuller
 })
 
 
