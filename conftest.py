@@ -16,37 +16,42 @@ from pathlib import Path
 import pytest
 
 #: Test files whose tests start servers, kernels or whole notebooks' worth of work.
-SLOW_FILES = frozenset({
-    "test_classroom.py",          # JupyterLab servers, a wheel build, nbgitpuller
-    "test_nbgrader.py",           # nbgrader's generate and autograde round trip
-    "test_voila.py",              # a Voila server rendering the explorers page
-    "test_urllib3_suite.py",      # urllib3's own retry tests, fetched and run
-    "test_exercise_report.py",    # every listed wrong answer through every checker
-    "test_figure_text_layout.py", # every explorer's text extents, both languages
-    "test_lab_experiments.py",    # the 1,000-write experiments on a live lab
-    "test_notebooks_built.py",    # every edition rebuilt in memory and compared
-    "test_hub_isolation.py",      # a hub with two real students
-    "test_grading.py",            # nbgrader's autograde, sandboxed, per submission
-    "test_exchange.py",           # nbgrader's exchange between real users
-    "test_student_branch.py",     # the student branch built and cloned by nbgitpuller
-})
+SLOW_FILES = frozenset(
+    {
+        "test_classroom.py",  # JupyterLab servers, a wheel build, nbgitpuller
+        "test_nbgrader.py",  # nbgrader's generate and autograde round trip
+        "test_voila.py",  # a Voila server rendering the explorers page
+        "test_urllib3_suite.py",  # urllib3's own retry tests, fetched and run
+        "test_exercise_report.py",  # every listed wrong answer through every checker
+        "test_figure_text_layout.py",  # every explorer's text extents, both languages
+        "test_lab_experiments.py",  # the 1,000-write experiments on a live lab
+        "test_notebooks_built.py",  # every edition rebuilt in memory and compared
+        "test_hub_isolation.py",  # a hub with two real students
+        "test_grading.py",  # nbgrader's autograde, sandboxed, per submission
+        "test_exchange.py",  # nbgrader's exchange between real users
+        "test_student_branch.py",  # the student branch built and cloned by nbgitpuller
+    }
+)
 
 
 #: Single tests that redraw every explorer, or start a kernel, in both languages.
-SLOW_TESTS = frozenset({
-    "test_a_step_draws_the_bytes_a_fresh_explorer_draws",
-    "test_a_kernel_that_shows_every_explorer_starts_no_process",
-    "test_every_lesson_figure_text_has_its_turkish",
-    "test_every_explorer_speaks_turkish",
-    "test_a_cached_setting_never_rendered_is_rendered_when_met_on_a_page",
-    "test_looking_later_gives_the_bytes_of_an_explorer_on_a_page_from_the_start",
-    "test_the_lab_is_imported_on_first_use",
-})
+SLOW_TESTS = frozenset(
+    {
+        "test_a_step_draws_the_bytes_a_fresh_explorer_draws",
+        "test_a_kernel_that_shows_every_explorer_starts_no_process",
+        "test_every_lesson_figure_text_has_its_turkish",
+        "test_every_explorer_speaks_turkish",
+        "test_a_cached_setting_never_rendered_is_rendered_when_met_on_a_page",
+        "test_looking_later_gives_the_bytes_of_an_explorer_on_a_page_from_the_start",
+        "test_the_lab_is_imported_on_first_use",
+    }
+)
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
-        "markers", "slow: left out of the quick tier (./run quick); the everyday set runs it")
+        "markers", "slow: left out of the quick tier (./run quick); the everyday set runs it"
+    )
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -46,10 +46,12 @@ FLEETS: dict[str, Callable[[], Any]] = {
     "consecutive breakers, same run": lambda: breaker_outage("consecutive", CLIENTS),
     "hedged requests, 100k requests": _hedged,
     "SRE throttle, 50 s incident (500 steps)": lambda: throttled_fleet(
-        "sre", CLIENTS, capacity=6400),
+        "sre", CLIENTS, capacity=6400
+    ),
     "botocore adaptive, same run": lambda: throttled_fleet("adaptive", CLIENTS, capacity=6400),
     "metastable fleet, 40 s (800 steps)": lambda: metastable_fleet(
-        MetastableModel(step=50, duration=40_000), CLIENTS),
+        MetastableModel(step=50, duration=40_000), CLIENTS
+    ),
 }
 
 
@@ -116,20 +118,30 @@ def main(argv: list[str] | None = None) -> int:
         judged = cpu if args.cpu else wall
         ok = judged < FLEET_TARGET_S
         failed += not ok
-        print(f"  {name:45s} wall {wall:5.2f} s  cpu {cpu:5.2f} s  "
-              f"{judged / FLEET_TARGET_S:4.2f}x target  {'PASS' if ok else 'FAIL'}")
-    print(f"explorer redraws after one slider step (target median <= {REDRAW_MEDIAN_MS:.0f} ms, "
-          f"max <= {REDRAW_MAX_MS:.0f} ms)")
-    for cls in (beyond.RateBreakerExplorer, beyond.HedgingExplorer, beyond.ThrottleExplorer,
-                beyond.MetastableExplorer):
+        print(
+            f"  {name:45s} wall {wall:5.2f} s  cpu {cpu:5.2f} s  "
+            f"{judged / FLEET_TARGET_S:4.2f}x target  {'PASS' if ok else 'FAIL'}"
+        )
+    print(
+        f"explorer redraws after one slider step (target median <= {REDRAW_MEDIAN_MS:.0f} ms, "
+        f"max <= {REDRAW_MAX_MS:.0f} ms)"
+    )
+    for cls in (
+        beyond.RateBreakerExplorer,
+        beyond.HedgingExplorer,
+        beyond.ThrottleExplorer,
+        beyond.MetastableExplorer,
+    ):
         walls, cpus = redraws(cls, args.repeat)
         judged = cpus if args.cpu else walls
         med, top = statistics.median(judged), max(judged)
         ok = med <= REDRAW_MEDIAN_MS and top <= REDRAW_MAX_MS
         failed += not ok
-        print(f"  {cls.__name__:22s} wall median {statistics.median(walls):5.1f} max "
-              f"{max(walls):5.1f} ms  cpu median {statistics.median(cpus):5.1f} max "
-              f"{max(cpus):5.1f} ms  ({len(walls)} redraws)  {'PASS' if ok else 'FAIL'}")
+        print(
+            f"  {cls.__name__:22s} wall median {statistics.median(walls):5.1f} max "
+            f"{max(walls):5.1f} ms  cpu median {statistics.median(cpus):5.1f} max "
+            f"{max(cpus):5.1f} ms  ({len(walls)} redraws)  {'PASS' if ok else 'FAIL'}"
+        )
     print("all targets met" if not failed else f"{failed} target(s) missed")
     return 1 if failed else 0
 

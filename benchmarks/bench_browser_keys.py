@@ -62,8 +62,12 @@ from tests.browser.pages import NotebookPage  # noqa: E402
 from tests.browser.sliders import ExplorerDriver, key_for  # noqa: E402
 
 #: The notebooks of issue 20's target, by stem.
-TARGET_NOTEBOOKS = ("02_computing_the_wait", "04_circuit_breaker", "06_retry_storms_lab",
-                    "09_beyond_the_lessons")
+TARGET_NOTEBOOKS = (
+    "02_computing_the_wait",
+    "04_circuit_breaker",
+    "06_retry_storms_lab",
+    "09_beyond_the_lessons",
+)
 MEDIAN_TARGET_MS = 60.0
 P95_TARGET_MS = 150.0
 PINNED_MEDIAN_TARGET_MS = 100.0
@@ -77,9 +81,11 @@ REDRAW_TIMEOUT_MS = 5_000
 
 #: What every explorer in the kernel spent on its redraws (``Explorer.redraw_ms``), read
 #: as a user expression: nothing is printed into the notebook and no name is defined.
-KERNEL_TIMES = ("__import__('json').dumps([[id(o), [list(t) for t in o.redraw_ms]] for o in "
-                "__import__('gc').get_objects() if isinstance(o, __import__("
-                "'retrylab.viz.explorer', fromlist=['Explorer']).Explorer)])")
+KERNEL_TIMES = (
+    "__import__('json').dumps([[id(o), [list(t) for t in o.redraw_ms]] for o in "
+    "__import__('gc').get_objects() if isinstance(o, __import__("
+    "'retrylab.viz.explorer', fromlist=['Explorer']).Explorer)])"
+)
 
 # When an explorer's <img> gets a new src, and when that image is decoded (page clock).
 JS_DECODE_PROBE = r"""
@@ -177,14 +183,19 @@ def kernel_redraws(server: LabServer, name: str) -> dict[int, list[list[float]]]
     sessions = server.api("sessions")
     assert isinstance(sessions, list) and server.tmp is not None
     kernel = next(s["kernel"]["id"] for s in sessions if s.get("path") == name)
-    client = BlockingKernelClient(connection_file=str(
-        server.tmp / "jupyter_runtime_dir" / f"kernel-{kernel}.json"))
+    client = BlockingKernelClient(
+        connection_file=str(server.tmp / "jupyter_runtime_dir" / f"kernel-{kernel}.json")
+    )
     client.load_connection_file()
     client.start_channels()
     try:
-        reply = client.execute_interactive("", user_expressions={"t": KERNEL_TIMES},
-                                           store_history=False, timeout=60,
-                                           output_hook=lambda msg: None)
+        reply = client.execute_interactive(
+            "",
+            user_expressions={"t": KERNEL_TIMES},
+            store_history=False,
+            timeout=60,
+            output_hook=lambda msg: None,
+        )
     finally:
         client.stop_channels()
     found = reply["content"]["user_expressions"]["t"]
@@ -229,42 +240,58 @@ def press_every_slider(nb: NotebookPage, stem: str, presses: int, run: Run) -> N
             key = key_for(control.vertical, control.at_max)
             for _ in range(presses):
                 current = drv.control(control.name)
-                if current.disabled or (current.at_max if key in ("ArrowRight", "ArrowUp")
-                                        else current.at_min):
+                if current.disabled or (
+                    current.at_max if key in ("ArrowRight", "ArrowUp") else current.at_min
+                ):
                     break
                 src0 = drv.img_src()
                 note0 = drv.box.evaluate(JS_SAME_NOTE)
                 if not drv.press(control.name, key):
-                    run.skipped.append(f"{stem} explorer {k}: {key} on {control.name} "
-                                       "did not move it")
+                    run.skipped.append(
+                        f"{stem} explorer {k}: {key} on {control.name} did not move it"
+                    )
                     break
                 settings = tuple(c.text for c in drv.controls())
-                sample: dict[str, Any] = {"notebook": stem, "explorer": k,
-                                          "slider": control.name, "to": settings}
+                sample: dict[str, Any] = {
+                    "notebook": stem,
+                    "explorer": k,
+                    "slider": control.name,
+                    "to": settings,
+                }
                 if settings in seen:
-                    run.skipped.append(f"{stem} explorer {k}: {control.name} came back to "
-                                       f"settings drawn before")
+                    run.skipped.append(
+                        f"{stem} explorer {k}: {control.name} came back to settings drawn before"
+                    )
                     page.wait_for_timeout(500)  # let that (cached) image land first
                     continue
                 seen.add(settings)
                 try:
                     outcome = page.wait_for_function(
-                        JS_SRC_OR_MESSAGE, arg=[drv.box.element_handle(), src0, note0],
-                        timeout=REDRAW_TIMEOUT_MS, polling="raf").json_value()
+                        JS_SRC_OR_MESSAGE,
+                        arg=[drv.box.element_handle(), src0, note0],
+                        timeout=REDRAW_TIMEOUT_MS,
+                        polling="raf",
+                    ).json_value()
                 except Exception:
-                    run.skipped.append(f"{stem} explorer {k}: {control.name} -> "
-                                       f"{drv.control(control.name).text}: no new image in "
-                                       f"{REDRAW_TIMEOUT_MS / 1000:.0f} s (the same PNG, "
-                                       "no sign on screen)")
+                    run.skipped.append(
+                        f"{stem} explorer {k}: {control.name} -> "
+                        f"{drv.control(control.name).text}: no new image in "
+                        f"{REDRAW_TIMEOUT_MS / 1000:.0f} s (the same PNG, "
+                        "no sign on screen)"
+                    )
                     continue
                 if outcome == "same":  # the same PNG, and the explorer says why
-                    run.unchanged.append(f"{stem} explorer {k}: {control.name} -> "
-                                         f"{drv.control(control.name).text}: "
-                                         f"{drv.box.evaluate(JS_SAME_NOTE)}")
+                    run.unchanged.append(
+                        f"{stem} explorer {k}: {control.name} -> "
+                        f"{drv.control(control.name).text}: "
+                        f"{drv.box.evaluate(JS_SAME_NOTE)}"
+                    )
                     continue
                 if outcome == "message":  # refused settings: step back, stop this slider
-                    run.skipped.append(f"{stem} explorer {k}: {control.name} -> "
-                                       f"{drv.control(control.name).text}: {drv.message()}")
+                    run.skipped.append(
+                        f"{stem} explorer {k}: {control.name} -> "
+                        f"{drv.control(control.name).text}: {drv.message()}"
+                    )
                     back = key_for(control.vertical, key in ("ArrowRight", "ArrowUp"))
                     drv.press(control.name, back)
                     drv.wait_text(".retrylab-message", "", "equals")
@@ -294,18 +321,21 @@ def one_run(mode: str, stems: list[str], presses: int, chromium: str) -> Run:
             nb.run_all(RUN_ALL_TIMEOUT_MS)
             problems = nb.problems()
             if problems:
-                run.notes.append(f"{stem}: {len(problems)} problem(s) after Run All, "
-                                 f"first: {problems[0][:200]}")
+                run.notes.append(
+                    f"{stem}: {len(problems)} problem(s) after Run All, first: {problems[0][:200]}"
+                )
             before = len(run.samples)
             seen = kernel_redraws(server, path.name)
             press_every_slider(nb, stem, presses, run)
             after = kernel_redraws(server, path.name)
-            run.kernel += [t for k, times in after.items()
-                           for t in times[len(seen.get(k, [])):]]
+            run.kernel += [t for k, times in after.items() for t in times[len(seen.get(k, [])) :]]
             lat = [s["src_ms"] for s in run.samples[before:]]
-            print(f"[{mode}] {stem}: open+run {time.monotonic() - t0:.0f} s, "
-                  f"{len(lat)} presses, median "
-                  f"{statistics.median(lat) if lat else float('nan'):.0f} ms", flush=True)
+            print(
+                f"[{mode}] {stem}: open+run {time.monotonic() - t0:.0f} s, "
+                f"{len(lat)} presses, median "
+                f"{statistics.median(lat) if lat else float('nan'):.0f} ms",
+                flush=True,
+            )
     print(f"[{mode}] machine: {load_line()}", flush=True)
     return run
 
@@ -320,8 +350,10 @@ def report(run: Run) -> bool:
         by.setdefault(s["notebook"], []).append(float(s["src_ms"]))
         by.setdefault(f"{s['notebook']} explorer {s['explorer']}", []).append(float(s["src_ms"]))
     for name, values in sorted(by.items()):
-        print(f"  {name:<40} n={len(values):3d} median {statistics.median(values):6.0f} "
-              f"p95 {percentile(values, 95):6.0f} max {max(values):6.0f}")
+        print(
+            f"  {name:<40} n={len(values):3d} median {statistics.median(values):6.0f} "
+            f"p95 {percentile(values, 95):6.0f} max {max(values):6.0f}"
+        )
     for note in run.notes:
         print(f"  note: {note}")
     for skip in run.skipped:
@@ -333,44 +365,57 @@ def report(run: Run) -> bool:
         return False
     median, p95 = statistics.median(lat), percentile(lat, 95)
     if dec:
-        print(f"  decoded: median {statistics.median(dec):.0f} ms, p95 {percentile(dec, 95):.0f}"
-              f" ms (src -> decoded adds median "
-              f"{statistics.median(d - s for d, s in _pairs(run)):.1f} ms)")
+        print(
+            f"  decoded: median {statistics.median(dec):.0f} ms, p95 {percentile(dec, 95):.0f}"
+            f" ms (src -> decoded adds median "
+            f"{statistics.median(d - s for d, s in _pairs(run)):.1f} ms)"
+        )
     if run.kernel:
         parts = list(zip(*run.kernel, strict=True))
         total = [sum(t) for t in run.kernel]
-        print(f"  kernel, {len(total)} redraws during the presses (Explorer.redraw_ms): "
-              f"median compute {statistics.median(parts[0]):.1f} + draw/PNG "
-              f"{statistics.median(parts[1]):.1f} + send {statistics.median(parts[2]):.1f} "
-              f"ms; whole callback median {statistics.median(total):.1f}, p95 "
-              f"{percentile(total, 95):.1f} ms; the rest of key -> src (comm round trip, "
-              f"the page) ~ {median - statistics.median(total):.0f} ms at the median")
+        print(
+            f"  kernel, {len(total)} redraws during the presses (Explorer.redraw_ms): "
+            f"median compute {statistics.median(parts[0]):.1f} + draw/PNG "
+            f"{statistics.median(parts[1]):.1f} + send {statistics.median(parts[2]):.1f} "
+            f"ms; whole callback median {statistics.median(total):.1f}, p95 "
+            f"{percentile(total, 95):.1f} ms; the rest of key -> src (comm round trip, "
+            f"the page) ~ {median - statistics.median(total):.0f} ms at the median"
+        )
     enough = len(lat) >= PRESSES_WANTED
     if run.mode == "pinned":
         ok = enough and median <= PINNED_MEDIAN_TARGET_MS
-        print(f"  ALL: n={len(lat)} (>= {PRESSES_WANTED}) median {median:.0f} ms "
-              f"(target <= {PINNED_MEDIAN_TARGET_MS:.0f}), p95 {p95:.0f} ms: "
-              f"{'PASS' if ok else 'FAIL'}")
+        print(
+            f"  ALL: n={len(lat)} (>= {PRESSES_WANTED}) median {median:.0f} ms "
+            f"(target <= {PINNED_MEDIAN_TARGET_MS:.0f}), p95 {p95:.0f} ms: "
+            f"{'PASS' if ok else 'FAIL'}"
+        )
     else:
         ok = enough and median <= MEDIAN_TARGET_MS and p95 <= P95_TARGET_MS
-        print(f"  ALL: n={len(lat)} (>= {PRESSES_WANTED}) median {median:.0f} ms "
-              f"(target <= {MEDIAN_TARGET_MS:.0f}), p95 {p95:.0f} ms "
-              f"(target <= {P95_TARGET_MS:.0f}): {'PASS' if ok else 'FAIL'}")
+        print(
+            f"  ALL: n={len(lat)} (>= {PRESSES_WANTED}) median {median:.0f} ms "
+            f"(target <= {MEDIAN_TARGET_MS:.0f}), p95 {p95:.0f} ms "
+            f"(target <= {P95_TARGET_MS:.0f}): {'PASS' if ok else 'FAIL'}"
+        )
     return ok
 
 
 def _pairs(run: Run) -> list[tuple[float, float]]:
-    return [(float(s["decoded_ms"]), float(s["src_ms"])) for s in run.samples
-            if s.get("decoded_ms") is not None]
+    return [
+        (float(s["decoded_ms"]), float(s["src_ms"]))
+        for s in run.samples
+        if s.get("decoded_ms") is not None
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--presses", type=int, default=PRESSES,
-                        help="key presses per slider, one way (>= 1)")
+    parser.add_argument(
+        "--presses", type=int, default=PRESSES, help="key presses per slider, one way (>= 1)"
+    )
     parser.add_argument("--mode", choices=("free", "pinned", "both"), default="both")
-    parser.add_argument("--only", nargs="*", default=None,
-                        help="notebook number prefixes, e.g. 02 06")
+    parser.add_argument(
+        "--only", nargs="*", default=None, help="notebook number prefixes, e.g. 02 06"
+    )
     parser.add_argument("--json", type=Path, default=None, help="write every sample here")
     args = parser.parse_args(argv)
     if args.presses < 1:
@@ -379,15 +424,30 @@ def main(argv: list[str] | None = None) -> int:
     if not Path(chromium).is_file():
         print("chromium not found: apt-get install -y chromium (or set RETRYLAB_CHROMIUM)")
         return 2
-    stems = [s for s in TARGET_NOTEBOOKS
-             if not args.only or any(re.match(f"{p}_", s) for p in args.only)]
+    stems = [
+        s for s in TARGET_NOTEBOOKS if not args.only or any(re.match(f"{p}_", s) for p in args.only)
+    ]
     modes = ["free", "pinned"] if args.mode == "both" else [args.mode]
     runs = [one_run(mode, stems, args.presses, chromium) for mode in modes]
     if args.json is not None:
-        args.json.write_text(json.dumps(
-            [{"mode": r.mode, "samples": r.samples, "skipped": r.skipped, "notes": r.notes,
-              "unchanged": r.unchanged,
-              "kernel_ms": r.kernel} for r in runs], indent=1, default=list) + "\n")
+        args.json.write_text(
+            json.dumps(
+                [
+                    {
+                        "mode": r.mode,
+                        "samples": r.samples,
+                        "skipped": r.skipped,
+                        "notes": r.notes,
+                        "unchanged": r.unchanged,
+                        "kernel_ms": r.kernel,
+                    }
+                    for r in runs
+                ],
+                indent=1,
+                default=list,
+            )
+            + "\n"
+        )
     ok = [report(r) for r in runs]
     return 0 if all(ok) else 1
 

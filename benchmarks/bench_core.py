@@ -101,8 +101,10 @@ def sweep() -> None:
 
 #: The blog's simulator, started with ``xrange`` defined (it is Python 2 code) and run as
 #: a script (its last line runs the whole sweep).
-_BLOG_RUNNER = ("import builtins, runpy, sys; builtins.xrange = range; "
-                "runpy.run_path(sys.argv[1], run_name='__main__')")
+_BLOG_RUNNER = (
+    "import builtins, runpy, sys; builtins.xrange = range; "
+    "runpy.run_path(sys.argv[1], run_name='__main__')"
+)
 
 
 def blog_sweep(path: Path) -> tuple[float, pd.DataFrame]:
@@ -110,8 +112,14 @@ def blog_sweep(path: Path) -> tuple[float, pd.DataFrame]:
     Algorithm)."""
     with tempfile.TemporaryDirectory(prefix="blog-sim-") as scratch:
         t0 = time.perf_counter()
-        done = subprocess.run([sys.executable, "-c", _BLOG_RUNNER, str(path)], cwd=scratch,
-                              capture_output=True, text=True, timeout=1800, check=False)
+        done = subprocess.run(
+            [sys.executable, "-c", _BLOG_RUNNER, str(path)],
+            cwd=scratch,
+            capture_output=True,
+            text=True,
+            timeout=1800,
+            check=False,
+        )
         seconds = time.perf_counter() - t0
         if done.returncode != 0:
             raise SystemExit(f"the blog's simulator at {path} failed:\n{done.stderr[-2000:]}")
@@ -120,8 +128,13 @@ def blog_sweep(path: Path) -> tuple[float, pd.DataFrame]:
 
 
 #: The blog's names for the strategies, in :data:`STRATEGIES` order.
-_BLOG_NAMES = {"exponential": "Exponential", "full": "FullJitter", "equal": "EqualJitter",
-               "decorrelated": "Decorr", "none": "None"}
+_BLOG_NAMES = {
+    "exponential": "Exponential",
+    "full": "FullJitter",
+    "equal": "EqualJitter",
+    "decorrelated": "Decorr",
+    "none": "None",
+}
 
 
 def agreement(ours: pd.DataFrame, blog: pd.DataFrame) -> list[str]:
@@ -140,15 +153,20 @@ def agreement(ours: pd.DataFrame, blog: pd.DataFrame) -> list[str]:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--blog-simulator", type=Path,
-                        default=os.environ.get("RETRYLAB_BLOG_SIMULATOR") or None,
-                        help="the blog's src/backoff_simulator.py, to time side by side")
+    parser.add_argument(
+        "--blog-simulator",
+        type=Path,
+        default=os.environ.get("RETRYLAB_BLOG_SIMULATOR") or None,
+        help="the blog's src/backoff_simulator.py, to time side by side",
+    )
     args = parser.parse_args(argv)
     r = args.repeats
     blog_path: Path | None = args.blog_simulator
     if blog_path is not None and not Path(blog_path).is_file():
-        parser.error(f"--blog-simulator={blog_path} is out of range: it must be the path of "
-                     "the blog's backoff_simulator.py")
+        parser.error(
+            f"--blog-simulator={blog_path} is out of range: it must be the path of "
+            "the blog's backoff_simulator.py"
+        )
 
     vec_s = best(lambda: Mulberry32(SEED).random(DRAWS), r)
     scalar_s = best(scalar_loop, max(1, r - 1))
@@ -161,30 +179,51 @@ def main(argv: list[str]) -> int:
     requests = storm_fleet(clients=FLEET).run().total_requests
 
     rows: list[tuple[str, str, str, float]] = [
-        ("Mulberry32.random", f"{vec_rate / 1e6:.1f} M draws/s", ">= 30 M draws/s",
-         vec_rate / 30e6),
-        ("  vs scalar rng() loop", f"{vec_rate / scalar_rate:.0f}x "
-         f"({scalar_rate / 1e6:.2f} M/s scalar)", ">= 25x", vec_rate / scalar_rate / 25),
+        (
+            "Mulberry32.random",
+            f"{vec_rate / 1e6:.1f} M draws/s",
+            ">= 30 M draws/s",
+            vec_rate / 30e6,
+        ),
+        (
+            "  vs scalar rng() loop",
+            f"{vec_rate / scalar_rate:.0f}x ({scalar_rate / 1e6:.2f} M/s scalar)",
+            ">= 25x",
+            vec_rate / scalar_rate / 25,
+        ),
         ("herd, 1,000,000 clients", f"{herd_s * 1000:.0f} ms", "< 100 ms", 0.1 / herd_s),
-        ("fleet 100k x 60 s, storm", f"{storm_s:.2f} s ({requests:,} requests)", "< 2 s",
-         2 / storm_s),
+        (
+            "fleet 100k x 60 s, storm",
+            f"{storm_s:.2f} s ({requests:,} requests)",
+            "< 2 s",
+            2 / storm_s,
+        ),
         ("fleet 100k x 60 s, calm", f"{calm_s:.2f} s", "< 2 s", 2 / calm_s),
         ("contention sweep 19x5x100", f"{sweep_s:.2f} s", "< 5 s", 5 / sweep_s),
     ]
     compared: list[str] = []
     if blog_path is None:
-        print("the blog's simulator: not measured (its code is not in this repository; give "
-              "--blog-simulator PATH\n  to aws-samples/aws-arch-backoff-simulator's "
-              "src/backoff_simulator.py to time it side by side)\n")
+        print(
+            "the blog's simulator: not measured (its code is not in this repository; give "
+            "--blog-simulator PATH\n  to aws-samples/aws-arch-backoff-simulator's "
+            "src/backoff_simulator.py to time it side by side)\n"
+        )
     else:
-        print(f"the blog's simulator ({blog_path}): running the same sweep once ...",
-              flush=True)
+        print(f"the blog's simulator ({blog_path}): running the same sweep once ...", flush=True)
         blog_s, blog_df = blog_sweep(Path(blog_path))
-        rows.append(("  vs the blog's simulator", f"{blog_s / sweep_s:.0f}x "
-                     f"(its sweep {blog_s:.1f} s, ours {sweep_s:.2f} s)", ">= 50x",
-                     blog_s / sweep_s / 50))
-        compared = ["mean calls per run, ours / the blog's simulator's:",
-                    *agreement(contention_sweep(), blog_df), ""]
+        rows.append(
+            (
+                "  vs the blog's simulator",
+                f"{blog_s / sweep_s:.0f}x (its sweep {blog_s:.1f} s, ours {sweep_s:.2f} s)",
+                ">= 50x",
+                blog_s / sweep_s / 50,
+            )
+        )
+        compared = [
+            "mean calls per run, ours / the blog's simulator's:",
+            *agreement(contention_sweep(), blog_df),
+            "",
+        ]
     memory = [
         ("Mulberry32.random(10 M)", peak_mib(lambda: Mulberry32(SEED).random(DRAWS))),
         ("herd, 1,000,000 clients", peak_mib(herd)),

@@ -47,8 +47,12 @@ from tests.browser.lab import LabServer  # noqa: E402
 from tests.browser.pages import NotebookPage  # noqa: E402
 from tests.browser.sliders import Drag, ExplorerDriver, drag_slider  # noqa: E402
 
-TARGET_NOTEBOOKS = ("02_computing_the_wait", "04_circuit_breaker", "06_retry_storms_lab",
-                    "09_beyond_the_lessons")
+TARGET_NOTEBOOKS = (
+    "02_computing_the_wait",
+    "04_circuit_breaker",
+    "06_retry_storms_lab",
+    "09_beyond_the_lessons",
+)
 INTERVAL_TARGET_MS = 100.0
 RELEASE_TARGET_MS = 150.0
 RUN_ALL_TIMEOUT_MS = 180_000
@@ -78,27 +82,36 @@ def drag_every_slider(nb: NotebookPage, stem: str, run: Run) -> None:
 
 def one_run(stems: list[str], chromium: str) -> Run:
     run = Run(load_before=load_line())
-    with contextlib.closing(opened_notebooks(LabServer(NOTEBOOKS), chromium, stems,
-                                             run.notes)) as walk:
+    with contextlib.closing(
+        opened_notebooks(LabServer(NOTEBOOKS), chromium, stems, run.notes)
+    ) as walk:
         for stem, _path, nb, t0 in walk:
             nb.run_all(RUN_ALL_TIMEOUT_MS)
             before = len(run.drags)
             drag_every_slider(nb, stem, run)
-            print(f"{stem}: open+run+drag {time.monotonic() - t0:.0f} s, "
-                  f"{len(run.drags) - before} drags", flush=True)
+            print(
+                f"{stem}: open+run+drag {time.monotonic() - t0:.0f} s, "
+                f"{len(run.drags) - before} drags",
+                flush=True,
+            )
     run.load_after = load_line()
     return run
 
 
 def report(run: Run, command: str) -> tuple[bool, str]:
     """The run's table (markdown) and verdict."""
-    lines = [f"## bench_drag, {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC", "",
-             f"- command: `{command}`",
-             f"- machine: {platform.node()}, {platform.platform()}, Python"
-             f" {platform.python_version()}; before: {run.load_before}; after:"
-             f" {run.load_after}", "",
-             "| drag | values | images during | median interval ms | max interval ms |"
-             " release -> final ms |", "|---|---|---|---|---|---|"]
+    lines = [
+        f"## bench_drag, {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC",
+        "",
+        f"- command: `{command}`",
+        f"- machine: {platform.node()}, {platform.platform()}, Python"
+        f" {platform.python_version()}; before: {run.load_before}; after:"
+        f" {run.load_after}",
+        "",
+        "| drag | values | images during | median interval ms | max interval ms |"
+        " release -> final ms |",
+        "|---|---|---|---|---|---|",
+    ]
     medians: list[float] = []
     releases: list[float] = []
     for where, d in run.drags:
@@ -106,35 +119,43 @@ def report(run: Run, command: str) -> tuple[bool, str]:
         during = len({src for t, src in d.images if d.down < t <= d.up})
         medians.append(statistics.median(gaps))
         releases.append(d.release_ms)
-        lines.append(f"| {where} {d.slider} {d.start} -> {d.end} | {len(d.inputs)} |"
-                     f" {during} | {statistics.median(gaps):.0f} | {max(gaps):.0f} |"
-                     f" {d.release_ms:.0f} |")
+        lines.append(
+            f"| {where} {d.slider} {d.start} -> {d.end} | {len(d.inputs)} |"
+            f" {during} | {statistics.median(gaps):.0f} | {max(gaps):.0f} |"
+            f" {d.release_ms:.0f} |"
+        )
     lines += [""] + [f"- note: {n}" for n in run.notes]
     if not run.drags:
         return False, "\n".join([*lines, "- no drag: FAIL", ""])
     interval, release = statistics.median(medians), statistics.median(releases)
     ok = interval <= INTERVAL_TARGET_MS and release <= RELEASE_TARGET_MS
-    lines += [f"- {len(run.drags)} drags: median interval between new images"
-              f" {interval:.0f} ms (target <= {INTERVAL_TARGET_MS:.0f}); median release ->"
-              f" final image {release:.0f} ms (target <= {RELEASE_TARGET_MS:.0f}):"
-              f" {'PASS' if ok else 'FAIL'}", ""]
+    lines += [
+        f"- {len(run.drags)} drags: median interval between new images"
+        f" {interval:.0f} ms (target <= {INTERVAL_TARGET_MS:.0f}); median release ->"
+        f" final image {release:.0f} ms (target <= {RELEASE_TARGET_MS:.0f}):"
+        f" {'PASS' if ok else 'FAIL'}",
+        "",
+    ]
     return ok, "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", nargs="*", default=None,
-                        help="notebook number prefixes, e.g. 02 06")
+    parser.add_argument(
+        "--only", nargs="*", default=None, help="notebook number prefixes, e.g. 02 06"
+    )
     args = parser.parse_args(argv)
     chromium = os.environ.get("RETRYLAB_CHROMIUM") or shutil.which("chromium") or ""
     if not Path(chromium).is_file():
         print("chromium not found: apt-get install -y chromium (or set RETRYLAB_CHROMIUM)")
         return 2
-    stems = [s for s in TARGET_NOTEBOOKS
-             if not args.only or any(re.match(f"{p}_", s) for p in args.only)]
+    stems = [
+        s for s in TARGET_NOTEBOOKS if not args.only or any(re.match(f"{p}_", s) for p in args.only)
+    ]
     run = one_run(stems, chromium)
     command = "python benchmarks/bench_drag.py" + "".join(
-        f" {a}" for a in (argv if argv is not None else sys.argv[1:]))
+        f" {a}" for a in (argv if argv is not None else sys.argv[1:])
+    )
     ok, text = report(run, command)
     print(text)
     return 0 if ok else 1

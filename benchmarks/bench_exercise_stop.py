@@ -56,25 +56,28 @@ def main() -> int:
         return right("ok")
 
     def answer(n: int, r: float) -> int:
-        return js_round(r * min(5000, 200 * 2 ** n))
+        return js_round(r * min(5000, 200 * 2**n))
 
     raw = check_full_jitter.__wrapped__  # type: ignore[attr-defined]
     figures = {
         "watched (timer + memory bound, armed and put back)": best_ms(empty_block, repeats),
         "pristine.restore (one comparison)": best_ms(pristine.restore, repeats),
-        "engine: a check through checker, body empty": best_ms(
-            lambda: check_nothing(1), repeats),
+        "engine: a check through checker, body empty": best_ms(lambda: check_nothing(1), repeats),
         "check_full_jitter, correct answer, with the engine": best_ms(
-            lambda: check_full_jitter(answer), max(5, repeats // 20)),
+            lambda: check_full_jitter(answer), max(5, repeats // 20)
+        ),
         "check_full_jitter, correct answer, body alone": best_ms(
-            lambda: raw(answer), max(5, repeats // 20)),
+            lambda: raw(answer), max(5, repeats // 20)
+        ),
     }
     for name, ms in figures.items():
         print(f"{name:55s} {ms:8.3f} ms")
     engine = figures["engine: a check through checker, body empty"]
     ok = engine < TARGET_MS
-    print(f"engine cost {engine:.3f} ms, target < {TARGET_MS} ms: "
-          f"{'met' if ok else 'MISSED'} (margin {TARGET_MS / engine:.1f}x)")
+    print(
+        f"engine cost {engine:.3f} ms, target < {TARGET_MS} ms: "
+        f"{'met' if ok else 'MISSED'} (margin {TARGET_MS / engine:.1f}x)"
+    )
     return 0 if ok else 1
 
 

@@ -54,8 +54,13 @@ with LabServer(fail_first=0) as lab:
 
 def run(clients: int, requests: int, deadline: float) -> tuple[list[float], int, float, int]:
     """(latencies in s, failures, wall seconds, requests the server logged)."""
-    server = subprocess.Popen([sys.executable, "-c", SERVER, str(clients)], cwd=ROOT,
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    server = subprocess.Popen(
+        [sys.executable, "-c", SERVER, str(clients)],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     assert server.stdout is not None and server.stdin is not None
     url = server.stdout.readline().strip()
     with Connection(url) as warm:  # httpx's first use in a process pays one-time costs
@@ -99,31 +104,46 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--deadline", type=float, default=120.0, help="seconds at most")
     args = parser.parse_args(argv)
-    if not (1 <= args.clients <= 1000 and 1 <= args.requests <= 1000
-            and 1 <= args.repeats <= 10):
+    if not (1 <= args.clients <= 1000 and 1 <= args.requests <= 1000 and 1 <= args.repeats <= 10):
         parser.error("--clients and --requests must be 1 to 1000, --repeats 1 to 10")
     planned = args.clients * args.requests
     runs = []
     for _ in range(args.repeats):
         latencies, failed, wall, logged = run(args.clients, args.requests, args.deadline)
         lat = np.array(latencies) * 1000
-        runs.append((len(latencies), failed, len(latencies) / wall,
-                     float(np.percentile(lat, 50)), float(np.percentile(lat, 99)), wall,
-                     logged))
+        runs.append(
+            (
+                len(latencies),
+                failed,
+                len(latencies) / wall,
+                float(np.percentile(lat, 50)),
+                float(np.percentile(lat, 99)),
+                wall,
+                logged,
+            )
+        )
         done, _, rate, p50, p99, _, _ = runs[-1]
-        print(f"run {len(runs)}: {done:,} of {planned:,} requests in {wall:.2f} s "
-              f"(server logged {logged:,}), {failed} failed, {rate:,.0f} requests/s, "
-              f"p50 {p50:.1f} ms, p99 {p99:.1f} ms")
+        print(
+            f"run {len(runs)}: {done:,} of {planned:,} requests in {wall:.2f} s "
+            f"(server logged {logged:,}), {failed} failed, {rate:,.0f} requests/s, "
+            f"p50 {p50:.1f} ms, p99 {p99:.1f} ms"
+        )
     # the best run, as bench_core takes the best of its repeats; failures count in all
     done, _, rate, p50, p99, wall, _ = min(runs, key=lambda r: r[4])
     failed = sum(r[1] for r in runs)
     sent = sum(r[0] for r in runs)
     rate = max(r[2] for r in runs)
-    print(f"\n{args.clients} keep-alive clients x {args.requests} requests, best of "
-          f"{args.repeats} runs\n")
+    print(
+        f"\n{args.clients} keep-alive clients x {args.requests} requests, best of "
+        f"{args.repeats} runs\n"
+    )
     rows: list[tuple[str, str, str, float]] = [
-        ("failed requests", f"{failed} of {sent:,}", "0",
-         float("inf") if failed == 0 and sent == planned * args.repeats else 0.0),
+        (
+            "failed requests",
+            f"{failed} of {sent:,}",
+            "0",
+            float("inf") if failed == 0 and sent == planned * args.repeats else 0.0,
+        ),
         ("throughput", f"{rate:,.0f} requests/s", ">= 1,000 requests/s", rate / 1000),
         ("p99 latency", f"{p99:.1f} ms (median {p50:.1f} ms)", "< 1,000 ms", 1000 / p99),
     ]

@@ -140,10 +140,14 @@ def main() -> int:
         return 2
     packed, words, sim_ms, encode_ms = in_kernel()
     size = packed + words
-    print(f"storm trace: {packed / 1000:.0f} kB packed + {words / 1000:.1f} kB of text "
-          f"templates = {size / 1000:.0f} kB (target < {SIZE_TARGET / 1e6:.0f} MB)")
-    print(f"in the kernel: {sim_ms:.0f} ms simulation with recording (a replay adds it), "
-          f"{encode_ms:.1f} ms packing")
+    print(
+        f"storm trace: {packed / 1000:.0f} kB packed + {words / 1000:.1f} kB of text "
+        f"templates = {size / 1000:.0f} kB (target < {SIZE_TARGET / 1e6:.0f} MB)"
+    )
+    print(
+        f"in the kernel: {sim_ms:.0f} ms simulation with recording (a replay adds it), "
+        f"{encode_ms:.1f} ms packing"
+    )
     server = LabServer(REPO / "no-notebooks-here")
     ok = size < SIZE_TARGET
     try:
@@ -151,21 +155,29 @@ def main() -> int:
         assert server.root is not None
         nb = nbformat.v4.new_notebook()
         nb.cells = [nbformat.v4.new_code_cell(src) for src in CELLS]
-        nb.metadata["kernelspec"] = {"name": "python3", "language": "python",
-                                     "display_name": "Python 3 (ipykernel)"}
+        nb.metadata["kernelspec"] = {
+            "name": "python3",
+            "language": "python",
+            "display_name": "Python 3 (ipykernel)",
+        }
         nbformat.write(nb, server.root / NAME)
         with sync_playwright() as pw:
-            chrome = pw.chromium.launch(executable_path=chromium, headless=True,
-                                        args=CHROMIUM_FLAGS)
+            chrome = pw.chromium.launch(
+                executable_path=chromium, headless=True, args=CHROMIUM_FLAGS
+            )
             context = chrome.new_context(viewport=VIEWPORT)
-            page = NotebookPage(context, context.new_page(), NAME,
-                                notebook_facts(server.root / NAME))
-            page.open(server.url(f"lab/tree/{NAME}", reset=""), 90_000,
-                      lambda: server.kernel_idle(NAME))
+            page = NotebookPage(
+                context, context.new_page(), NAME, notebook_facts(server.root / NAME)
+            )
+            page.open(
+                server.url(f"lab/tree/{NAME}", reset=""), 90_000, lambda: server.kernel_idle(NAME)
+            )
             page.run_all(180_000)
             p = page.page
-            p.wait_for_function(f"document.querySelectorAll('.retrylab-player-root')"
-                                f".length === {VIEWS + 1}", timeout=60_000)
+            p.wait_for_function(
+                f"document.querySelectorAll('.retrylab-player-root').length === {VIEWS + 1}",
+                timeout=60_000,
+            )
             roots = p.locator(".retrylab-player-root")
             # frames: the first view plays alone (and the page's own frame rate before)
             roots.first.scroll_into_view_if_needed()
@@ -175,11 +187,13 @@ def main() -> int:
             got = p.evaluate(JS_COUNT, SECONDS)
             roots.first.locator(".retrylab-player-play").click()
             ok &= got["fps"] >= FPS_TARGET
-            print(f"frames drawn while the storm plays: {got['fps']:.1f} per second "
-                  f"(target >= {FPS_TARGET:.0f}; the page's requestAnimationFrame rate "
-                  f"{got['raf']:.1f}/s; reached tick {got['tick']}; one frame's drawing "
-                  f"{got['drawMs']:.2f} ms of the page's main thread; with nothing playing "
-                  f"the page runs {idle['raf']:.1f} animation frames a second)")
+            print(
+                f"frames drawn while the storm plays: {got['fps']:.1f} per second "
+                f"(target >= {FPS_TARGET:.0f}; the page's requestAnimationFrame rate "
+                f"{got['raf']:.1f}/s; reached tick {got['tick']}; one frame's drawing "
+                f"{got['drawMs']:.2f} ms of the page's main thread; with nothing playing "
+                f"the page runs {idle['raf']:.1f} animation frames a second)"
+            )
             # kernel CPU: ten views play
             pid = kernel_pid(server)
             for i in range(1, VIEWS + 1):
@@ -187,13 +201,17 @@ def main() -> int:
             c0, t0 = cpu_seconds(pid), time.monotonic()
             p.wait_for_timeout(SECONDS * 1000)
             c1, t1 = cpu_seconds(pid), time.monotonic()
-            playing = p.evaluate("Array.from(document.querySelectorAll("
-                                 "'.retrylab-player-root')).filter((r) => "
-                                 "r.dataset.playing === 'true').length")
+            playing = p.evaluate(
+                "Array.from(document.querySelectorAll("
+                "'.retrylab-player-root')).filter((r) => "
+                "r.dataset.playing === 'true').length"
+            )
             share = (c1 - c0) / (t1 - t0)
             ok &= share < KERNEL_CPU_TARGET and playing == VIEWS
-            print(f"kernel CPU while {playing} views play: {share * 100:.2f} % of a core "
-                  f"over {t1 - t0:.1f} s (target < {KERNEL_CPU_TARGET * 100:.0f} %)")
+            print(
+                f"kernel CPU while {playing} views play: {share * 100:.2f} % of a core "
+                f"over {t1 - t0:.1f} s (target < {KERNEL_CPU_TARGET * 100:.0f} %)"
+            )
             for i in range(1, VIEWS + 1):
                 roots.nth(i).locator(".retrylab-player-play").click()
             # sending: run the cell that calls show_trace, until the page has drawn it
@@ -207,12 +225,16 @@ def main() -> int:
                 times.append(float(p.evaluate("window.__benchSend")))
                 page.page.wait_for_function(
                     "document.querySelector('.jp-Notebook-ExecutionIndicator')"
-                    ".dataset.status === 'idle'", timeout=30_000)
+                    ".dataset.status === 'idle'",
+                    timeout=30_000,
+                )
             med = statistics.median(times)
             ok &= 0 < med < SEND_TARGET_MS
-            print(f"show_trace -> drawn in the page: median {med:.0f} ms of "
-                  f"{', '.join(f'{t:.0f}' for t in times)} (target < {SEND_TARGET_MS:.0f} ms;"
-                  " includes running the cell)")
+            print(
+                f"show_trace -> drawn in the page: median {med:.0f} ms of "
+                f"{', '.join(f'{t:.0f}' for t in times)} (target < {SEND_TARGET_MS:.0f} ms;"
+                " includes running the cell)"
+            )
             errors = [e for e in page.console_errors if "player" in e.lower()]
             if errors:
                 print("console errors:", *errors, sep="\n  ")

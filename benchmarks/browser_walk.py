@@ -31,8 +31,9 @@ def load_line() -> str:
     return f"{os.cpu_count()} CPUs, load average {one:.2f} (1 min), {five:.2f} (5 min)"
 
 
-def opened_notebooks(server: Any, chromium: str, stems: list[str],
-                     missing: list[str]) -> Iterator[tuple[str, Path, NotebookPage, float]]:
+def opened_notebooks(
+    server: Any, chromium: str, stems: list[str], missing: list[str]
+) -> Iterator[tuple[str, Path, NotebookPage, float]]:
     """Start ``server`` and Chromium, and open each of ``stems`` in turn: yields its stem,
     path, page and the moment its opening began. Once the caller is done with one, its
     page is closed and its kernel shut down; a stem with no notebook goes to ``missing``.
@@ -44,8 +45,9 @@ def opened_notebooks(server: Any, chromium: str, stems: list[str],
         server.start()
         pw = sync_playwright().start()
         try:
-            chrome = pw.chromium.launch(executable_path=chromium, headless=True,
-                                        args=CHROMIUM_FLAGS)
+            chrome = pw.chromium.launch(
+                executable_path=chromium, headless=True, args=CHROMIUM_FLAGS
+            )
             for stem in stems:
                 path = slider_notebook(stem)
                 if path is None:
@@ -56,8 +58,11 @@ def opened_notebooks(server: Any, chromium: str, stems: list[str],
                 context = chrome.new_context(viewport=VIEWPORT)
                 nb = NotebookPage(context, context.new_page(), path.name, facts)
                 t0 = time.monotonic()
-                nb.open(server.url(f"lab/tree/{path.name}", reset=""), OPEN_TIMEOUT_MS,
-                        lambda name=path.name: server.kernel_idle(name))
+                nb.open(
+                    server.url(f"lab/tree/{path.name}", reset=""),
+                    OPEN_TIMEOUT_MS,
+                    lambda name=path.name: server.kernel_idle(name),
+                )
                 yield stem, path, nb, t0
                 nb.close()
                 server.shutdown_session(path.name)  # one kernel at a time, as a student

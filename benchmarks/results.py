@@ -47,8 +47,10 @@ def machine() -> str:
     with contextlib.suppress(OSError):
         load = os.getloadavg()[0]
         memory += f", load {load:.1f} at the end"
-    return (f"{cores} cores{memory}, {platform.system()} {platform.machine()}, "
-            f"Python {platform.python_version()}")
+    return (
+        f"{cores} cores{memory}, {platform.system()} {platform.machine()}, "
+        f"Python {platform.python_version()}"
+    )
 
 
 def section(command: str, printed: str, *, now: str, machine: str) -> str:
@@ -82,7 +84,10 @@ def recorded(main: Callable[[], int | None]) -> int:
         command = " ".join(shlex.quote(a) for a in [Path(argv[0]).name, *argv[1:]])
         now = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
         text = RESULTS.read_text() if RESULTS.exists() else HEADER
-        RESULTS.write_text(text.rstrip("\n") + "\n\n"
-                           + section(command, captured.getvalue(), now=now, machine=machine()))
+        RESULTS.write_text(
+            text.rstrip("\n")
+            + "\n\n"
+            + section(command, captured.getvalue(), now=now, machine=machine())
+        )
         print(f"(recorded in {RESULTS})")
     return code

@@ -54,7 +54,8 @@ def parse_roster(text: str) -> list[str]:
         if not NAME.fullmatch(name):
             raise ValueError(
                 f"roster line {number}: {name!r} is not an account name: lower-case letters, "
-                "digits, '_' and '-', starting with a letter or '_', at most 32 characters")
+                "digits, '_' and '-', starting with a letter or '_', at most 32 characters"
+            )
         if name in names:
             raise ValueError(f"roster line {number}: {name!r} is there twice")
         names.append(name)
@@ -64,8 +65,10 @@ def parse_roster(text: str) -> list[str]:
 def read_roster(path: str) -> list[str]:
     """The names in the roster file ``path``; ValueError saying what to fix."""
     if not path:
-        raise ValueError("set RETRYLAB_HUB_ROSTER to the class's roster: a file with one "
-                         "student's account name a line (classroom/README.md)")
+        raise ValueError(
+            "set RETRYLAB_HUB_ROSTER to the class's roster: a file with one "
+            "student's account name a line (classroom/README.md)"
+        )
     try:
         text = Path(path).read_text()
     except OSError as e:
@@ -76,8 +79,10 @@ def read_roster(path: str) -> list[str]:
     return names
 
 
-def check_account(name: str, getpwnam: Callable[[str], pwd.struct_passwd] = pwd.getpwnam,
-                  ) -> pwd.struct_passwd:
+def check_account(
+    name: str,
+    getpwnam: Callable[[str], pwd.struct_passwd] = pwd.getpwnam,
+) -> pwd.struct_passwd:
     """The account ``name`` as the hub will run its server: its own uid, not root's,
     and a home no other user can enter.
 
@@ -88,23 +93,31 @@ def check_account(name: str, getpwnam: Callable[[str], pwd.struct_passwd] = pwd.
     except KeyError:
         raise ValueError(
             f"{name!r} has no system account: run `python classroom/hub_setup.py accounts "
-            "ROSTER --admin TEACHER` as root first (it makes one per name)") from None
+            "ROSTER --admin TEACHER` as root first (it makes one per name)"
+        ) from None
     if entry.pw_uid == 0:
-        raise ValueError(f"{name!r} is uid 0 (root): a student's server, kernels and "
-                         "terminals would run as root; take the name off the roster")
+        raise ValueError(
+            f"{name!r} is uid 0 (root): a student's server, kernels and "
+            "terminals would run as root; take the name off the roster"
+        )
     try:
         mode = os.stat(entry.pw_dir).st_mode
     except OSError as e:
-        raise ValueError(f"{name!r}'s home {entry.pw_dir} is missing ({e}): run "
-                         "classroom/hub_setup.py accounts again") from e
+        raise ValueError(
+            f"{name!r}'s home {entry.pw_dir} is missing ({e}): run "
+            "classroom/hub_setup.py accounts again"
+        ) from e
     if mode & 0o077:
-        raise ValueError(f"{name!r}'s home {entry.pw_dir} is open to other users "
-                         f"(mode {stat.filemode(mode)}): chmod 700 {entry.pw_dir}")
+        raise ValueError(
+            f"{name!r}'s home {entry.pw_dir} is open to other users "
+            f"(mode {stat.filemode(mode)}): chmod 700 {entry.pw_dir}"
+        )
     return entry
 
 
-def check_accounts(names: list[str],
-                   getpwnam: Callable[[str], pwd.struct_passwd] = pwd.getpwnam) -> None:
+def check_accounts(
+    names: list[str], getpwnam: Callable[[str], pwd.struct_passwd] = pwd.getpwnam
+) -> None:
     """check_account for every name, a root one (uid 0) refused before anything else."""
     for name in names:
         try:
@@ -125,18 +138,24 @@ def check_state_dir(path: Path, repository: Path, euid: int) -> None:
     path = path.resolve()
     repository = repository.resolve()
     if path == repository or repository in path.parents:
-        raise ValueError(f"the hub's state folder {path} is inside the repository: set "
-                         "RETRYLAB_HUB_STATE to a folder outside it (default "
-                         "/var/lib/retrylab-hub)")
+        raise ValueError(
+            f"the hub's state folder {path} is inside the repository: set "
+            "RETRYLAB_HUB_STATE to a folder outside it (default "
+            "/var/lib/retrylab-hub)"
+        )
     if not path.exists():
         path.mkdir(parents=True, mode=0o700)
     info = path.stat()
     if info.st_uid != euid:
-        raise ValueError(f"the hub's state folder {path} belongs to uid {info.st_uid}, not "
-                         f"to the hub's user (uid {euid}): chown it or choose another")
+        raise ValueError(
+            f"the hub's state folder {path} belongs to uid {info.st_uid}, not "
+            f"to the hub's user (uid {euid}): chown it or choose another"
+        )
     if info.st_mode & 0o077:
-        raise ValueError(f"the hub's state folder {path} is open to other users (mode "
-                         f"{stat.filemode(info.st_mode)}): chmod 700 {path}")
+        raise ValueError(
+            f"the hub's state folder {path} is open to other users (mode "
+            f"{stat.filemode(info.st_mode)}): chmod 700 {path}"
+        )
 
 
 def closed_folders(paths: Iterable[Path]) -> list[Path]:
@@ -144,8 +163,11 @@ def closed_folders(paths: Iterable[Path]) -> list[Path]:
     closed: list[Path] = []
     for path in paths:
         for folder in [path, *path.parents]:
-            if (folder.is_dir() and not folder.stat().st_mode & stat.S_IXOTH
-                    and folder not in closed):
+            if (
+                folder.is_dir()
+                and not folder.stat().st_mode & stat.S_IXOTH
+                and folder not in closed
+            ):
                 closed.append(folder)
     return closed
 
@@ -162,7 +184,8 @@ def check_reachable(paths: Iterable[Path]) -> None:
             f"{', '.join(map(str, closed))} {'is' if len(closed) == 1 else 'are'} closed to "
             "other accounts: install the venv and the checkout where every account can "
             "read them (e.g. /opt/retrylab-hub, /opt/retrylab: classroom/README.md, "
-            f"step 1), or chmod o+x {' '.join(map(str, closed))}")
+            f"step 1), or chmod o+x {' '.join(map(str, closed))}"
+        )
 
 
 @contextlib.contextmanager
@@ -193,7 +216,7 @@ def is_loopback(ip: str) -> bool:
     try:
         return ipaddress.ip_address(ip).is_loopback
     except ValueError:
-        return False   # "" (every interface) or a host name
+        return False  # "" (every interface) or a host name
 
 
 def check_bind(ip: str, ssl_cert: str, ssl_key: str, tls_proxy: bool) -> None:
@@ -215,12 +238,15 @@ def check_bind(ip: str, ssl_cert: str, ssl_key: str, tls_proxy: bool) -> None:
     raise ValueError(
         f"RETRYLAB_HUB_IP={ip!r} ({where}) would send passwords over plain HTTP: set "
         "RETRYLAB_HUB_SSL_CERT and RETRYLAB_HUB_SSL_KEY, or RETRYLAB_HUB_BEHIND_TLS_PROXY=1 "
-        "if a reverse proxy in front of the hub terminates TLS (classroom/README.md)")
+        "if a reverse proxy in front of the hub terminates TLS (classroom/README.md)"
+    )
 
 
-def make_accounts(names: list[str], run: Callable[[list[str]], object] = print,
-                  getpwnam: Callable[[str], pwd.struct_passwd] = pwd.getpwnam,
-                  ) -> list[str]:
+def make_accounts(
+    names: list[str],
+    run: Callable[[list[str]], object] = print,
+    getpwnam: Callable[[str], pwd.struct_passwd] = pwd.getpwnam,
+) -> list[str]:
     """Make a system account for every name that has none; every home private (0700).
 
     ``run`` runs one command (a list); the names made are returned.
@@ -252,13 +278,17 @@ def main(argv: list[str]) -> int:
     try:
         names = read_roster(args.roster)
         (admin,) = parse_roster(args.admin)
-        made = make_accounts([*names, admin] if admin not in names else names,
-                             run=lambda cmd: subprocess.run(cmd, check=True))
+        made = make_accounts(
+            [*names, admin] if admin not in names else names,
+            run=lambda cmd: subprocess.run(cmd, check=True),
+        )
     except (ValueError, subprocess.CalledProcessError) as e:
         print(f"hub_setup: {e}", file=sys.stderr)
         return 1
-    print(f"{len(made)} account(s) made ({', '.join(made) or 'none'}); "
-          f"{len(names) + (admin not in names)} private home(s)")
+    print(
+        f"{len(made)} account(s) made ({', '.join(made) or 'none'}); "
+        f"{len(names) + (admin not in names)} private home(s)"
+    )
     return 0
 
 

@@ -67,14 +67,19 @@ SSL_KEY = os.environ.get("RETRYLAB_HUB_SSL_KEY", "")
 ADMIN = os.environ.get("RETRYLAB_HUB_ADMIN", "")
 
 if os.geteuid() != 0:
-    refuse("run the hub as root: JupyterHub's LocalProcessSpawner starts each student's "
-           "server as her own account, which only root can do (classroom/README.md)")
+    refuse(
+        "run the hub as root: JupyterHub's LocalProcessSpawner starts each student's "
+        "server as her own account, which only root can do (classroom/README.md)"
+    )
 if os.environ.get("RETRYLAB_HUB_PASSWORD") or os.environ.get("RETRYLAB_HUB_ADMIN_PASSWORD"):
-    refuse("the shared class password is gone: unset RETRYLAB_HUB_PASSWORD and "
-           "RETRYLAB_HUB_ADMIN_PASSWORD; each student sets her own at her first login")
+    refuse(
+        "the shared class password is gone: unset RETRYLAB_HUB_PASSWORD and "
+        "RETRYLAB_HUB_ADMIN_PASSWORD; each student sets her own at her first login"
+    )
 try:
-    hub_setup.check_bind(IP, SSL_CERT, SSL_KEY,
-                         os.environ.get("RETRYLAB_HUB_BEHIND_TLS_PROXY") == "1")
+    hub_setup.check_bind(
+        IP, SSL_CERT, SSL_KEY, os.environ.get("RETRYLAB_HUB_BEHIND_TLS_PROXY") == "1"
+    )
     hub_setup.check_state_dir(STATE, HERE.parent, os.geteuid())
     ROSTER = hub_setup.read_roster(os.environ.get("RETRYLAB_HUB_ROSTER", ""))
     if not ADMIN:
@@ -82,8 +87,14 @@ try:
     hub_setup.check_accounts([*ROSTER, ADMIN])
     # each server runs as its student: she must be able to run this Python (the venv's
     # and the interpreter it links to), read classroom/jupyter-config/ and the font cache
-    hub_setup.check_reachable([Path(sys.executable).parent, Path(sys.executable).resolve(),
-                               HERE / "jupyter-config", CACHE])
+    hub_setup.check_reachable(
+        [
+            Path(sys.executable).parent,
+            Path(sys.executable).resolve(),
+            HERE / "jupyter-config",
+            CACHE,
+        ]
+    )
 except ValueError as _e:
     refuse(_e)
 
@@ -116,11 +127,11 @@ c.JupyterHub.active_server_limit = 0
 c.JupyterHub.authenticator_class = "firstuseauthenticator.FirstUseAuthenticator"
 c.FirstUseAuthenticator.dbm_path = str(STATE / "passwords.dbm")
 c.FirstUseAuthenticator.min_password_length = 8
-c.FirstUseAuthenticator.create_users = False   # only users the hub knows: the roster's
+c.FirstUseAuthenticator.create_users = False  # only users the hub knows: the roster's
 c.Authenticator.allowed_users = set(ROSTER)
 c.Authenticator.admin_users = {ADMIN}
 c.Authenticator.allow_all = False
-c.Authenticator.allow_existing_users = False   # the roster, not the database, says who
+c.Authenticator.allow_existing_users = False  # the roster, not the database, says who
 
 # -- each student's server -----------------------------------------------------------
 # JupyterHub's LocalProcessSpawner: the server (and so its kernels and terminals) runs
@@ -149,16 +160,25 @@ c.Spawner.pre_spawn_hook = _never_root
 # matplotlibrc of every other.)
 CACHE.mkdir(parents=True, exist_ok=True)
 CACHE.chmod(0o755)
-subprocess.run([sys.executable, "-c", "import matplotlib.font_manager"], check=True,
-               timeout=300, env={**os.environ, "MPLCONFIGDIR": str(CACHE)})
+subprocess.run(
+    [sys.executable, "-c", "import matplotlib.font_manager"],
+    check=True,
+    timeout=300,
+    env={**os.environ, "MPLCONFIGDIR": str(CACHE)},
+)
 for _f in CACHE.iterdir():
     _f.chmod(0o755 if _f.is_dir() else 0o644)
 SEED_FONT_CACHE = (
     'd="$HOME/.cache/matplotlib"; mkdir -p "$d" && '
     'for f in "$RETRYLAB_FONT_CACHE"/fontlist-*.json; do '
-    '[ -e "$f" ] && [ ! -e "$d/${f##*/}" ] && cp "$f" "$d/"; done; exec "$0" "$@"')
-c.Spawner.cmd = ["/bin/sh", "-c", SEED_FONT_CACHE,
-                 str(Path(sys.executable).parent / "jupyterhub-singleuser")]
+    '[ -e "$f" ] && [ ! -e "$d/${f##*/}" ] && cp "$f" "$d/"; done; exec "$0" "$@"'
+)
+c.Spawner.cmd = [
+    "/bin/sh",
+    "-c",
+    SEED_FONT_CACHE,
+    str(Path(sys.executable).parent / "jupyterhub-singleuser"),
+]
 c.Spawner.start_timeout = 120
 c.Spawner.http_timeout = 120
 # The first page: nbgitpuller clones the student edition (a branch with no solutions
@@ -169,7 +189,8 @@ c.Spawner.http_timeout = 120
 c.Spawner.default_url = (
     f"/git-pull?repo={quote(REPO, safe='')}&branch={quote(BRANCH, safe='')}"
     "&targetpath=retrylab"
-    "&urlpath=" + quote("lab/tree/retrylab/notebooks/00_start_here.ipynb", safe=""))
+    "&urlpath=" + quote("lab/tree/retrylab/notebooks/00_start_here.ipynb", safe="")
+)
 c.Spawner.environment = {
     # Two Jupyter config dirs, the first winning: classroom/jupyter-config/ (a
     # student's server loads only the server extensions a student uses: JupyterLab,
@@ -179,7 +200,8 @@ c.Spawner.environment = {
     # jupyter-config/ (JupyterLab's settings: no news pop-up over the explorers'
     # legends, whatever the install, editable or not).
     "JUPYTER_CONFIG_PATH": os.pathsep.join(
-        (str(HERE / "jupyter-config"), str(HERE.parent / "jupyter-config"))),
+        (str(HERE / "jupyter-config"), str(HERE.parent / "jupyter-config"))
+    ),
     # glibc's malloc with two arenas rather than eight per core: a kernel's threads
     # (shell, control, iopub, heartbeat) otherwise keep memory in arenas of their
     # own (about 10 MB less a kernel; documented in mallopt(3), M_ARENA_MAX)
@@ -218,13 +240,22 @@ c.Spawner.mem_limit = os.environ.get("RETRYLAB_HUB_MEM", "1G")
 c.Spawner.cpu_limit = float(os.environ.get("RETRYLAB_HUB_CPU", "1"))
 
 # -- the idle culler: a server nobody used for 30 minutes is stopped ------------------
-c.JupyterHub.services = [{
-    "name": "idle-culler",
-    "command": [sys.executable, "-m", "jupyterhub_idle_culler",
-                "--timeout=1800", "--cull-every=300"],
-}]
-c.JupyterHub.load_roles = [{
-    "name": "idle-culler",
-    "scopes": ["list:users", "read:users:activity", "read:servers", "delete:servers"],
-    "services": ["idle-culler"],
-}]
+c.JupyterHub.services = [
+    {
+        "name": "idle-culler",
+        "command": [
+            sys.executable,
+            "-m",
+            "jupyterhub_idle_culler",
+            "--timeout=1800",
+            "--cull-every=300",
+        ],
+    }
+]
+c.JupyterHub.load_roles = [
+    {
+        "name": "idle-culler",
+        "scopes": ["list:users", "read:users:activity", "read:servers", "delete:servers"],
+        "services": ["idle-culler"],
+    }
+]

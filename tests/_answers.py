@@ -13,10 +13,14 @@ def urllib3_retry(**changes: Any) -> Any:
     5
     """
     from urllib3.util import Retry
-    kw: dict[str, Any] = dict(total=4, backoff_factor=7.5, backoff_max=60,
-                              status_forcelist=[408, 429, 500, 502, 503, 504],
-                              allowed_methods=["GET", "HEAD", "OPTIONS", "TRACE", "PUT",
-                                               "DELETE"])
+
+    kw: dict[str, Any] = dict(
+        total=4,
+        backoff_factor=7.5,
+        backoff_max=60,
+        status_forcelist=[408, 429, 500, 502, 503, 504],
+        allowed_methods=["GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"],
+    )
     kw.update(changes)
     return Retry(**kw)
 
@@ -55,12 +59,20 @@ ANSWERS: dict[str, dict[str, tuple[str, ...]]] = {
     "ex05": {
         "check_kotlin_waits": ("1275", "2877", "7436"),
         "check_retryable": ('{"429"}', "{'429'}", "only the 429", "429 only"),
-        "check_proportional_range": ("(4000, 12000)", "4000, 12000", "4000 to 12000",
-                                     "4000-12000", "12000 ms"),
+        "check_proportional_range": (
+            "(4000, 12000)",
+            "4000, 12000",
+            "4000 to 12000",
+            "4000-12000",
+            "12000 ms",
+        ),
         "check_outage_policy": (),  # a design: many policies pass
-        "check_lifecycle": ("policy_detached, asyncio_port", "asyncio_port, policy_detached",
-                            "policy_detached and asyncio_port",
-                            "asyncio_port and policy_detached"),
+        "check_lifecycle": (
+            "policy_detached, asyncio_port",
+            "asyncio_port, policy_detached",
+            "policy_detached and asyncio_port",
+            "asyncio_port and policy_detached",
+        ),
     },
     "ex06": {
         "check_wave_capacity": ("400 served", "served 400", "400 of 1000"),
@@ -74,8 +86,12 @@ ANSWERS: dict[str, dict[str, tuple[str, ...]]] = {
     },
     "ex08": {
         "check_rules_disagree": ("408, 500, 501, 503",),
-        "check_urllib3_retry": ("7.5", "backoff_factor=7.5", "408, 429, 500, 502, 503, 504",
-                                "408, 429, 500, 502, 503 and 504"),
+        "check_urllib3_retry": (
+            "7.5",
+            "backoff_factor=7.5",
+            "408, 429, 500, 502, 503, 504",
+            "408, 429, 500, 502, 503 and 504",
+        ),
     },
     "ex09": {
         "check_shortest_timeout": ("timeout 1.5 s", "timeout=1500", "timeout 1500", "1500 ms"),

@@ -16,8 +16,9 @@ import time
 from collections.abc import Callable
 
 
-def wait_until(condition: Callable[[], bool], limit: float = 10.0,
-               what: str = "the condition") -> None:
+def wait_until(
+    condition: Callable[[], bool], limit: float = 10.0, what: str = "the condition"
+) -> None:
     """Return once ``condition()`` holds; fail, naming ``what``, after ``limit`` seconds."""
     deadline = time.monotonic() + limit
     while not condition():

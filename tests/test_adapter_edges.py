@@ -47,7 +47,7 @@ def test_the_transport_does_not_retry_a_keyless_post_after_a_500_by_default() ->
     t = RetryTransport(FIXED, transport=inner, sleep=lambda ms: None)
     assert httpx.Client(transport=t).post("http://lab/m", json={}).status_code == 500
     assert len(seen) == 1
-    inner, seen = _answers(500, 201)    # the lesson's rule, asked for by name
+    inner, seen = _answers(500, 201)  # the lesson's rule, asked for by name
     t = RetryTransport(FIXED.with_(rule=decide), transport=inner, sleep=lambda ms: None)
     assert httpx.Client(transport=t).post("http://lab/m", json={}).status_code == 201
     assert len(seen) == 2
@@ -79,9 +79,12 @@ def test_a_truncated_2xx_is_retried_by_the_transport() -> None:
 def test_a_streamed_request_is_left_to_the_caller() -> None:
     with LabServer(fail_first=0) as lab:
         t = RetryTransport(FIXED, sleep=lambda ms: None)
-        with httpx.Client(transport=t) as c, c.stream(
-                "GET", lab.url + "/measurements",
-                extensions={"retrylab.stream": True}) as response:
+        with (
+            httpx.Client(transport=t) as c,
+            c.stream(
+                "GET", lab.url + "/measurements", extensions={"retrylab.stream": True}
+            ) as response,
+        ):
             assert not response.is_stream_consumed
             assert b"o-114" in response.read()
 
@@ -98,7 +101,7 @@ def test_a_cancel_that_lands_as_the_answer_arrives_stops_the_loop() -> None:
         async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
             calls.append(1)
             with contextlib.suppress(asyncio.CancelledError):
-                await asyncio.sleep(0.2)   # the cancel is lost here, and an answer returned
+                await asyncio.sleep(0.2)  # the cancel is lost here, and an answer returned
             return httpx.Response(503)
 
     t = RetryTransport(FIXED, transport=Swallowing(), async_sleep=lambda ms: asyncio.sleep(0))
@@ -171,7 +174,7 @@ def test_one_attempt_does_not_buffer_the_upload() -> None:
             self.buffered: list[bool] = []
 
         def handle_request(self, request: httpx.Request) -> httpx.Response:
-            self.buffered.append(hasattr(request, "_content"))   # set by request.read()
+            self.buffered.append(hasattr(request, "_content"))  # set by request.read()
             size = sum(len(chunk) for chunk in request.stream)  # type: ignore[union-attr]
             return httpx.Response(200, content=str(size).encode())
 
@@ -183,7 +186,7 @@ def test_one_attempt_does_not_buffer_the_upload() -> None:
     t = RetryTransport(FIXED.with_(max_attempts=1), transport=inner)
     response = httpx.Client(transport=t).post("http://lab/m", content=chunks())
     assert response.text == str(64 * 1024) and inner.buffered == [False]
-    t = RetryTransport(FIXED, transport=inner)                  # two attempts: buffered
+    t = RetryTransport(FIXED, transport=inner)  # two attempts: buffered
     httpx.Client(transport=t).post("http://lab/m", content=chunks())
     assert inner.buffered == [False, True]
 
@@ -192,8 +195,11 @@ def test_a_duplicated_retry_after_reaches_the_transport_as_one_value() -> None:
     def handler(request: httpx.Request) -> httpx.Response:
         return httpx.Response(503, headers=[("Retry-After", "3600"), ("Retry-After", "3600")])
 
-    t = RetryTransport(FIXED.with_(max_retry_after=60_000),
-                       transport=httpx.MockTransport(handler), sleep=lambda ms: None)
+    t = RetryTransport(
+        FIXED.with_(max_retry_after=60_000),
+        transport=httpx.MockTransport(handler),
+        sleep=lambda ms: None,
+    )
     result = httpx.Client(transport=t).get("http://lab/m").extensions["retry_result"]
     assert (result.attempts, result.reason.value) == (1, "retry_after_too_long")
 
@@ -220,11 +226,14 @@ def test_a_keyed_409_with_retry_after_is_retried_by_urllib3() -> None:
     assert not keyed.is_retry("POST", 409)
 
 
-@pytest.mark.parametrize("make", [
-    lambda: to_tenacity(RetryPolicy(), Mulberry32(1), "POST", "False"),  # type: ignore[arg-type]
-    lambda: to_urllib3(RetryPolicy(), idempotency_key="False"),  # type: ignore[arg-type]
-    lambda: PolicyRetry(idempotency_key="False"),  # type: ignore[arg-type]
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: to_tenacity(RetryPolicy(), Mulberry32(1), "POST", "False"),  # type: ignore[arg-type]
+        lambda: to_urllib3(RetryPolicy(), idempotency_key="False"),  # type: ignore[arg-type]
+        lambda: PolicyRetry(idempotency_key="False"),  # type: ignore[arg-type]
+    ],
+)
 def test_an_idempotency_key_given_as_text_is_refused_by_the_adapters(make: object) -> None:
     with pytest.raises(TypeError, match=r"idempotency_key='False'"):
         make()  # type: ignore[operator]
@@ -284,15 +293,16 @@ def test_a_cancel_swallowed_while_a_discarded_answer_closes_still_stops_the_loop
         async def aclose(self) -> None:
             closing.set()
             with contextlib.suppress(asyncio.CancelledError):
-                await asyncio.sleep(0.2)   # the cancel is lost here
+                await asyncio.sleep(0.2)  # the cancel is lost here
 
     class Answers(httpx.AsyncBaseTransport):
         async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
             calls.append(1)
             return httpx.Response(503, stream=SlowClose())
 
-    t = RetryTransport(FIXED, transport=Answers(), async_sleep=lambda ms: asyncio.sleep(0),
-                       read_body=False)
+    t = RetryTransport(
+        FIXED, transport=Answers(), async_sleep=lambda ms: asyncio.sleep(0), read_body=False
+    )
 
     async def main() -> None:
         async with httpx.AsyncClient(transport=t) as c:
@@ -347,13 +357,13 @@ def test_the_lab_clients_async_send_opens_no_connection_after_an_early_cancel() 
         async def main() -> None:
             task = asyncio.current_task()
             assert task is not None
-            asyncio.get_running_loop().call_soon(task.cancel)   # before the exchange's step
+            asyncio.get_running_loop().call_soon(task.cancel)  # before the exchange's step
             await async_send(f"http://127.0.0.1:{port}/measurements")
 
         with pytest.raises(asyncio.CancelledError):
             asyncio.run(main())
         with pytest.raises(TimeoutError):
-            listener.accept()[0].close()     # no connection was opened
+            listener.accept()[0].close()  # no connection was opened
 
 
 # -- a header value HTTP/1.1 cannot carry --------------------------------------------
@@ -376,8 +386,11 @@ def test_check_headers_sends_latin1_through_the_transport_and_names_the_rest() -
     t = RetryTransport(FIXED, transport=inner)
     httpx.Client(transport=t).get("http://lab/m", headers=check_headers({"X-Name": "café"}))
     assert seen[0].headers.raw[-1] == (b"X-Name", "café".encode("latin-1"))
-    with pytest.raises(ValueError, match=r"headers\['X-Name'\]='Ayşe' .* \('ş' \(U\+015F\) "
-                                         r"at position 2 is not Latin-1: percent-encode"):
+    with pytest.raises(
+        ValueError,
+        match=r"headers\['X-Name'\]='Ayşe' .* \('ş' \(U\+015F\) "
+        r"at position 2 is not Latin-1: percent-encode",
+    ):
         check_headers({"X-Name": "Ayşe"})
 
 

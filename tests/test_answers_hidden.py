@@ -30,8 +30,10 @@ build_tool = load_tool("build_notebooks")
 
 #: Every notebook with a checked exercise (a cell calling ``check_...(``), by stem.
 NOTEBOOKS = sorted(
-    path.stem for path in build_tool.SRC.glob("*.py")
-    if re.search(r"^\s*check_\w+\(", path.read_text(), re.M))
+    path.stem
+    for path in build_tool.SRC.glob("*.py")
+    if re.search(r"^\s*check_\w+\(", path.read_text(), re.M)
+)
 
 
 def imported_checkers(stem: str) -> dict[str, str]:
@@ -39,8 +41,11 @@ def imported_checkers(stem: str) -> dict[str, str]:
     tree = ast.parse((build_tool.SRC / f"{stem}.py").read_text())
     found: dict[str, str] = {}
     for node in ast.walk(tree):
-        if (isinstance(node, ast.ImportFrom) and node.module
-                and node.module.startswith("retrylab.exercises.")):
+        if (
+            isinstance(node, ast.ImportFrom)
+            and node.module
+            and node.module.startswith("retrylab.exercises.")
+        ):
             for alias in node.names:
                 found[alias.name] = node.module.rsplit(".", 1)[1]
     return found
@@ -48,8 +53,11 @@ def imported_checkers(stem: str) -> dict[str, str]:
 
 def called_checkers(stem: str) -> set[str]:
     """The checkers the student edition of ``stem`` calls."""
-    return {name for _id, _read, src in page(stem)
-            for name in re.findall(r"^\s*(check_\w+)\(", src, re.M)}
+    return {
+        name
+        for _id, _read, src in page(stem)
+        for name in re.findall(r"^\s*(check_\w+)\(", src, re.M)
+    }
 
 
 def answers_of(stem: str) -> dict[str, tuple[str, ...]]:
@@ -59,9 +67,11 @@ def answers_of(stem: str) -> dict[str, tuple[str, ...]]:
     for name in sorted(called_checkers(stem)):
         assert name in modules, f"{stem}: {name} is called but not imported from an ex module"
         answers = ANSWERS.get(modules[name], {})
-        assert name in answers, (f"{stem}: tests/_answers.py ANSWERS[{modules[name]!r}] has no "
-                                 f"entry for {name} (give its printable forms, or () for a "
-                                 "design or build-it exercise)")
+        assert name in answers, (
+            f"{stem}: tests/_answers.py ANSWERS[{modules[name]!r}] has no "
+            f"entry for {name} (give its printable forms, or () for a "
+            "design or build-it exercise)"
+        )
         out[name] = answers[name]
     return out
 
@@ -78,7 +88,7 @@ def executed(stem: str) -> dict[str, tuple[str, str]]:
         texts = []
         for o in cell.get("outputs", []):
             data = o.get("data", {})
-            for key in ("text", ):
+            for key in ("text",):
                 if key in o:
                     texts.append("".join(o[key]))
             for mime in ("text/plain", "text/html", "text/markdown"):
@@ -107,8 +117,7 @@ def shown_above(stem: str, answers: dict[str, tuple[str, ...]]) -> list[str]:
     cells = page(stem)
     found = []
     for name, forms in answers.items():
-        at = next((i for i, (_id, _read, src) in enumerate(cells)
-                   if cell_calls(src, name)), None)
+        at = next((i for i, (_id, _read, src) in enumerate(cells) if cell_calls(src, name)), None)
         assert at is not None, f"{stem}: no cell calls {name}"
         for cid, read, _src in cells[:at]:
             for form in forms:
@@ -123,9 +132,14 @@ def cell_calls(source: str, name: str) -> bool:
 
 def test_every_notebook_with_a_checked_exercise_is_covered() -> None:
     """The list is found, not kept by hand: every notebook calling a checker."""
-    assert {"00_start_here", "05_mobile_retry_policy", "05b_common_mistakes",
-            "06_retry_storms_lab", "07_summary_and_exercises", "A1_code_samples"} <= set(
-        NOTEBOOKS)
+    assert {
+        "00_start_here",
+        "05_mobile_retry_policy",
+        "05b_common_mistakes",
+        "06_retry_storms_lab",
+        "07_summary_and_exercises",
+        "A1_code_samples",
+    } <= set(NOTEBOOKS)
     assert len(NOTEBOOKS) == 12, NOTEBOOKS
 
 
@@ -136,8 +150,19 @@ def test_no_answer_shows_above_its_exercise(stem: str) -> None:
     assert shown_above(stem, answers) == []
 
 
-EX_MODULES = ("build", "ex00", "ex01", "ex02", "ex03", "ex04", "ex05", "ex06", "ex07",
-              "ex08", "ex09")
+EX_MODULES = (
+    "build",
+    "ex00",
+    "ex01",
+    "ex02",
+    "ex03",
+    "ex04",
+    "ex05",
+    "ex06",
+    "ex07",
+    "ex08",
+    "ex09",
+)
 
 
 @pytest.mark.parametrize("module_name", EX_MODULES)
@@ -153,6 +178,7 @@ def test_the_package_holds_no_answer_list() -> None:
     import pkgutil
 
     import retrylab.exercises as exercises
+
     for info in pkgutil.walk_packages(exercises.__path__, "retrylab.exercises."):
         module = importlib.import_module(info.name)
         assert not hasattr(module, "ANSWERS"), info.name
@@ -161,8 +187,7 @@ def test_the_package_holds_no_answer_list() -> None:
 def test_the_detector_sees_an_answer_above(tmp_path: Path, monkeypatch: Any) -> None:
     """The check itself can fail: the old exercise 4 of notebook 01 (the run above prints
     ``duplicates 249``, and 249 was accepted) is caught."""
-    assert shown_above("01_which_errors_to_retry",
-                       {"check_expected_duplicates": ("1,249",)}) != []
+    assert shown_above("01_which_errors_to_retry", {"check_expected_duplicates": ("1,249",)}) != []
 
 
 def test_exercise_2_of_01_is_not_a_lookup_in_the_verdict_table() -> None:
@@ -170,6 +195,7 @@ def test_exercise_2_of_01_is_not_a_lookup_in_the_verdict_table() -> None:
     from retrylab import decision_table, verdict_table
     from retrylab.exercises.ex01 import CASES
     from retrylab.viz.explorers import ERRORS, METHODS, outcome_for
+
     # the notebook's own table: verdict_table(decision_table(METHODS, outcomes))
     table = verdict_table(decision_table(METHODS, {e: outcome_for(e) for e in ERRORS}))
     rows, columns = {str(r) for r in table.index}, {str(c) for c in table.columns}
@@ -181,6 +207,7 @@ def test_exercise_2_of_01_is_not_a_lookup_in_the_verdict_table() -> None:
 
 def test_the_lifecycle_measurement_waits_for_the_prediction() -> None:
     from retrylab.exercises.ex05 import measure_lifecycle
+
     fb = measure_lifecycle(...)
     assert not fb.answered and "prediction" in fb.message
 
@@ -200,4 +227,5 @@ def test_no_checker_docstring_shows_its_right_answer() -> None:
             for example in parser.get_examples(inspect.getdoc(fn) or ""):
                 shown = example.want.strip()
                 assert not shown.startswith("Correct") and "True" not in shown, (
-                    f"{module_name}.{name}: {example.source.strip()} -> {shown}")
+                    f"{module_name}.{name}: {example.source.strip()} -> {shown}"
+                )

@@ -35,8 +35,13 @@ def test_backoff() -> None:
 
 
 def test_outcomes_and_decision() -> None:
-    outcomes = [Outcome.success(data=None), Outcome.http(503, retry_after=None),
-                Outcome.network(), Outcome.body(), Outcome.cancelled()]
+    outcomes = [
+        Outcome.success(data=None),
+        Outcome.http(503, retry_after=None),
+        Outcome.network(),
+        Outcome.body(),
+        Outcome.cancelled(),
+    ]
     assert [o.kind for o in outcomes] == ["success", "http", "network", "body", "cancelled"]
     assert should_retry(Outcome.http(503), "GET", idempotency_key=False)
 
@@ -45,8 +50,9 @@ def test_policy() -> None:
     answers = iter([Outcome.http(429, retry_after=2), Outcome.success()])
     slept: list[int] = []
     policy = RetryPolicy(max_attempts=4, backoff=Backoff(200, 2, 5000, jitter="full"))
-    result = policy.run(lambda: next(answers), method="GET", rng=Mulberry32(20260114),
-                        sleep=slept.append)
+    result = policy.run(
+        lambda: next(answers), method="GET", rng=Mulberry32(20260114), sleep=slept.append
+    )
     assert (result.attempts, result.waits, result.outcome.kind) == (2, (2000,), "success")
     assert slept == [2000]
 

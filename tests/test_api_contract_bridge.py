@@ -26,8 +26,7 @@ def test_production_rule_and_sent() -> None:
 
 def test_bridge_names() -> None:
     policy = RetryPolicy()
-    r = to_tenacity(policy, Mulberry32(20260114), method="GET", idempotency_key=False,
-                    sleep=None)
+    r = to_tenacity(policy, Mulberry32(20260114), method="GET", idempotency_key=False, sleep=None)
     assert isinstance(r, tenacity.Retrying)
     assert isinstance(to_urllib3(policy), urllib3.util.Retry)
     t = RetryTransport(policy, rng=None)

@@ -14,13 +14,20 @@ def test_presets_pass_for_their_use() -> None:
 
 
 def test_each_mistake_is_caught() -> None:
-    assert failed(RetryPolicy(max_attempts=6, backoff=Backoff(200, 2, None, jitter="none"),
-                              time_budget=30_000),
-                  method="POST") == ["attempt limit", "a cap on the wait", "jitter",
-                                     "total time budget", "Retry-After limit",
-                                     "safe to repeat"]
-    constant = RetryPolicy.user_triggered(backoff=Backoff(500, growth="constant",
-                                                          jitter="full"))
+    assert failed(
+        RetryPolicy(
+            max_attempts=6, backoff=Backoff(200, 2, None, jitter="none"), time_budget=30_000
+        ),
+        method="POST",
+    ) == [
+        "attempt limit",
+        "a cap on the wait",
+        "jitter",
+        "total time budget",
+        "Retry-After limit",
+        "safe to repeat",
+    ]
+    constant = RetryPolicy.user_triggered(backoff=Backoff(500, growth="constant", jitter="full"))
     assert failed(constant) == ["exponential growth"]
     assert failed(RetryPolicy.user_triggered(), method="POST", idempotency_key=True) == []
 

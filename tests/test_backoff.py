@@ -8,9 +8,11 @@ from retrylab import Backoff, Mulberry32, js_round
 def test_growths() -> None:
     assert [Backoff(2000, growth="constant").ceiling(n) for n in range(3)] == [2000] * 3
     assert [Backoff(1000, cap=None, growth="linear").ceiling(n) for n in range(3)] == [
-        1000, 2000, 3000]
-    assert [Backoff(1000, 2, None).ceiling(n) for n in range(5)] == [
-        1000, 2000, 4000, 8000, 16000]
+        1000,
+        2000,
+        3000,
+    ]
+    assert [Backoff(1000, 2, None).ceiling(n) for n in range(5)] == [1000, 2000, 4000, 8000, 16000]
     assert Backoff(100, step=50, growth="linear", cap=1000).ceiling(100) == 1000
     assert Backoff(100, 1.5, 10_000).ceiling(1) == 150
 
@@ -52,16 +54,19 @@ def test_js_round_half_up() -> None:
     assert [js_round(x) for x in (0.5, 1.5, 2.5, -0.5, -1.5)] == [1, 2, 3, 0, -1]
 
 
-@pytest.mark.parametrize(("kwargs", "message"), [
-    ({"base": 200, "cap": 100}, r"cap=100 is out of range: cap must be >= base \(base=200\)"),
-    ({"base": 0}, r"base=0 is out of range: base must be an integer from 1 to"),
-    ({"factor": 0.5}, r"factor=0.5 is out of range: factor must be a number >= 1"),
-    ({"jitter": "fuzzy"}, r"jitter='fuzzy' is out of range: jitter must be one of"),
-    ({"growth": "cubic"}, r"growth='cubic' is out of range"),
-    ({"base": -5}, r"base=-5 is out of range"),
-    ({"step": -1, "growth": "linear"}, r"step=-1 is out of range"),
-    ({"factor": float("nan")}, r"factor=nan is out of range"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"base": 200, "cap": 100}, r"cap=100 is out of range: cap must be >= base \(base=200\)"),
+        ({"base": 0}, r"base=0 is out of range: base must be an integer from 1 to"),
+        ({"factor": 0.5}, r"factor=0.5 is out of range: factor must be a number >= 1"),
+        ({"jitter": "fuzzy"}, r"jitter='fuzzy' is out of range: jitter must be one of"),
+        ({"growth": "cubic"}, r"growth='cubic' is out of range"),
+        ({"base": -5}, r"base=-5 is out of range"),
+        ({"step": -1, "growth": "linear"}, r"step=-1 is out of range"),
+        ({"factor": float("nan")}, r"factor=nan is out of range"),
+    ],
+)
 def test_bad_input(kwargs: dict[str, object], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         Backoff(**kwargs)  # type: ignore[arg-type]
@@ -75,14 +80,17 @@ def test_waits_needs_rng_for_jitter() -> None:
 
 @pytest.mark.parametrize("jitter", ["full", "equal", "proportional", "none"])
 @pytest.mark.parametrize("factor", [3, 3.5])
-def test_no_cap_overflow_is_the_documented_error_for_any_factor(jitter: str,
-                                                                factor: float) -> None:
+def test_no_cap_overflow_is_the_documented_error_for_any_factor(jitter: str, factor: float) -> None:
     from retrylab import Outcome, RetryPolicy
+
     # before: a whole factor gave a bare OverflowError (or a 309-digit wait) instead
     policy = RetryPolicy(max_attempts=1000, backoff=Backoff(1, factor, None, jitter=jitter))
-    with pytest.raises(ValueError, match=r"^n=\d+ is out of range: without a cap, 1 \* "
-                                         rf"{factor} \*\* n overflows$"):
+    with pytest.raises(
+        ValueError,
+        match=r"^n=\d+ is out of range: without a cap, 1 \* "
+        rf"{factor} \*\* n overflows$",
+    ):
         policy.run(lambda: Outcome.http(503), "GET", Mulberry32(1), lambda ms: None)
     with pytest.raises(ValueError, match=r"without a cap"):
-        Backoff(1, factor, None).ceiling(10**9)        # refused before the power
-    assert Backoff(1, 3, None).ceiling(20) == 3**20     # exact while it is a float's
+        Backoff(1, factor, None).ceiling(10**9)  # refused before the power
+    assert Backoff(1, 3, None).ceiling(20) == 3**20  # exact while it is a float's

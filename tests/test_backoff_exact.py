@@ -15,19 +15,23 @@ from retrylab import Backoff, Mulberry32
 # -- the lesson-exact core: jitter scales the unrounded ceiling ------------------------
 
 
-@pytest.mark.parametrize(("backoff", "n", "r", "expected"), [
-    # 300 * 1.5 ** 3 = 1012.5 (the table shows 1013): the JS takes Math.round(r * 1012.5)
-    (Backoff(300, 1.5, 5000, jitter="full"), 3, 0.5, 506),        # 506.25; 0.5 * 1013 = 506.5
-    (Backoff(300, 1.5, 5000, jitter="full"), 3, 0.998, 1010),     # 1010.475; vs 1010.974
-    # 200 * 1.5 ** 5 = 1518.75 (the table shows 1519)
-    (Backoff(200, 1.5, 5000, jitter="full"), 5, 0.5, 759),        # 759.375; vs 759.5
-    # equal: 1012.5 / 2 + 0.5 * 1012.5 / 2 = 759.375; rounded first: 506.5 + 253.25 = 759.75
-    (Backoff(300, 1.5, 5000, jitter="equal"), 3, 0.5, 759),
-    # proportional: 1012.5 * 1.0 = 1012.5 -> 1013; with 1013 first: 1013. And 1518.75 * 0.5
-    (Backoff(200, 1.5, 5000, jitter="proportional"), 5, 0.0, 759),  # 759.375; vs 759.5
-])
-def test_jitter_scales_the_unrounded_ceiling(backoff: Backoff, n: int, r: float,
-                                            expected: int) -> None:
+@pytest.mark.parametrize(
+    ("backoff", "n", "r", "expected"),
+    [
+        # 300 * 1.5 ** 3 = 1012.5 (the table shows 1013): the JS takes Math.round(r * 1012.5)
+        (Backoff(300, 1.5, 5000, jitter="full"), 3, 0.5, 506),  # 506.25; 0.5 * 1013 = 506.5
+        (Backoff(300, 1.5, 5000, jitter="full"), 3, 0.998, 1010),  # 1010.475; vs 1010.974
+        # 200 * 1.5 ** 5 = 1518.75 (the table shows 1519)
+        (Backoff(200, 1.5, 5000, jitter="full"), 5, 0.5, 759),  # 759.375; vs 759.5
+        # equal: 1012.5 / 2 + 0.5 * 1012.5 / 2 = 759.375; rounded first: 506.5 + 253.25 = 759.75
+        (Backoff(300, 1.5, 5000, jitter="equal"), 3, 0.5, 759),
+        # proportional: 1012.5 * 1.0 = 1012.5 -> 1013; with 1013 first: 1013. And 1518.75 * 0.5
+        (Backoff(200, 1.5, 5000, jitter="proportional"), 5, 0.0, 759),  # 759.375; vs 759.5
+    ],
+)
+def test_jitter_scales_the_unrounded_ceiling(
+    backoff: Backoff, n: int, r: float, expected: int
+) -> None:
     assert backoff.next_wait(n, r) == expected
     assert backoff.next_waits([n], [r]).tolist() == [expected]
 
@@ -35,7 +39,7 @@ def test_jitter_scales_the_unrounded_ceiling(backoff: Backoff, n: int, r: float,
 def test_the_table_ceiling_stays_the_rounded_integer() -> None:
     b = Backoff(300, 1.5, 5000, jitter="full")
     assert b.ceiling(3) == 1013 and b.ceilings([3]).tolist() == [1013]
-    assert Backoff(300, 1.5, 5000).next_wait(3, 0.5) == 1013     # no jitter: the table value
+    assert Backoff(300, 1.5, 5000).next_wait(3, 0.5) == 1013  # no jitter: the table value
 
 
 _JS = """
@@ -46,16 +50,24 @@ console.log(JSON.stringify(cases.map(([n, r]) => Math.round(r * ustel(n)))));
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
-@pytest.mark.parametrize(("base", "factor", "cap"), [(300, 1.5, 5000), (200, 2, 5000),
-                                                     (137, 1.37, 60_000)])
+@pytest.mark.parametrize(
+    ("base", "factor", "cap"), [(300, 1.5, 5000), (200, 2, 5000), (137, 1.37, 60_000)]
+)
 def test_full_jitter_agrees_with_the_lesson_formula_run_by_node(
-        base: int, factor: float, cap: int) -> None:
+    base: int, factor: float, cap: int
+) -> None:
     rng = Mulberry32(20260114)
     cases = [(n, float(r)) for n in range(12) for r in rng.random(50)]
     node = shutil.which("node")
     assert node is not None
-    out = subprocess.run([node, "-e", _JS], input=json.dumps([base, factor, cap, cases]),
-                         capture_output=True, text=True, check=True, timeout=30).stdout
+    out = subprocess.run(
+        [node, "-e", _JS],
+        input=json.dumps([base, factor, cap, cases]),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=30,
+    ).stdout
     b = Backoff(base, factor, cap, jitter="full")
     assert [b.next_wait(n, r) for n, r in cases] == json.loads(out)
     ns, rs = zip(*cases, strict=True)
@@ -68,8 +80,11 @@ def test_full_jitter_agrees_with_the_lesson_formula_run_by_node(
 @pytest.mark.parametrize("r", [math.nan, math.inf, -1.0, 1.0, 1.5])
 def test_a_bad_draw_is_refused(r: float) -> None:
     b = Backoff(200, 2, 5000, jitter="full")
-    with pytest.raises(ValueError, match=r"r=.* is out of range: r must be a number >= 0 "
-                                         r"and < 1"):
+    with pytest.raises(
+        ValueError,
+        match=r"r=.* is out of range: r must be a number >= 0 "
+        r"and < 1",
+    ):
         b.next_waits([0], [r])
     with pytest.raises(ValueError, match=r"r must be a number >= 0 and < 1"):
         b.next_wait(0, r)
@@ -83,8 +98,11 @@ def test_nan_draw_no_longer_gives_int64_min() -> None:
 @pytest.mark.parametrize("jitter", ["decorrelated"])
 def test_a_negative_previous_wait_is_refused(jitter: str) -> None:
     b = Backoff(200, 2, 5000, jitter=jitter)  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match=r"prev=-1000.* is out of range: prev must be a "
-                                         r"number >= 0"):
+    with pytest.raises(
+        ValueError,
+        match=r"prev=-1000.* is out of range: prev must be a "
+        r"number >= 0",
+    ):
         b.next_wait(0, 0.5, -1000)
     with pytest.raises(ValueError, match=r"prev=-1000.* is out of range"):
         b.next_waits([0], [0.5], [-1000])
@@ -112,23 +130,30 @@ def test_capped_linear_ceilings_are_exact_past_4096() -> None:
 
 
 def test_an_uncapped_ceiling_past_2_53_is_refused_not_wrapped() -> None:
-    with pytest.raises(ValueError, match=r"n=60 is out of range: without a cap its ceiling "
-                                         r"passes 2\*\*53 ms"):
+    with pytest.raises(
+        ValueError,
+        match=r"n=60 is out of range: without a cap its ceiling "
+        r"passes 2\*\*53 ms",
+    ):
         Backoff(200, 2, None).ceilings([0, 60])
-    assert Backoff(200, 2, None).ceilings([44]).tolist() == [200 * 2 ** 44]
+    assert Backoff(200, 2, None).ceilings([44]).tolist() == [200 * 2**44]
 
 
 def test_herd_maxima_uncapped_are_exact() -> None:
     from retrylab.sim.herd import wakeups
+
     w = wakeups(Backoff(1, cap=None, growth="linear", jitter="none"), 3, 5000)
     assert w.tolist() == [5000] * 3
-    full = wakeups(Backoff(1, cap=None, growth="linear", jitter="full"), 1000, 5000,
-                   Mulberry32(1))
+    full = wakeups(Backoff(1, cap=None, growth="linear", jitter="full"), 1000, 5000, Mulberry32(1))
     assert 4000 < int(full.max()) <= 5000
 
 
 def test_vector_ceilings_match_scalar_everywhere() -> None:
-    for b in (Backoff(200, 2, 5000), Backoff(100, 1.5, 86_400_000), Backoff(7, 3, None),
-              Backoff(100, step=3, cap=9000, growth="linear")):
+    for b in (
+        Backoff(200, 2, 5000),
+        Backoff(100, 1.5, 86_400_000),
+        Backoff(7, 3, None),
+        Backoff(100, step=3, cap=9000, growth="linear"),
+    ):
         n = np.arange(0, 30)
         assert b.ceilings(n).tolist() == [b.ceiling(int(k)) for k in n]

@@ -18,10 +18,12 @@ from retrylab.viz.beyond import (
 )
 from retrylab.viz.kit import to_png
 
-CASES = [(rate_breaker_explorer, RateBreakerExplorer, {"threshold": 5}),
-         (hedging_explorer, HedgingExplorer, {"hedging_delay": 100}),
-         (throttle_explorer, ThrottleExplorer, {"throttle": "adaptive"}),
-         (metastable_explorer, MetastableExplorer, {"budget": "10%"})]
+CASES = [
+    (rate_breaker_explorer, RateBreakerExplorer, {"threshold": 5}),
+    (hedging_explorer, HedgingExplorer, {"hedging_delay": 100}),
+    (throttle_explorer, ThrottleExplorer, {"throttle": "adaptive"}),
+    (metastable_explorer, MetastableExplorer, {"budget": "10%"}),
+]
 
 
 @pytest.mark.parametrize(("make", "cls", "change"), CASES)

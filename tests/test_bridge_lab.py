@@ -55,15 +55,14 @@ def test_urllib3_claims_hold_in_the_installed_version() -> None:
     Retry = urllib3.util.Retry
     stock = Retry(total=3, backoff_factor=0.2, status_forcelist=[429, 503])
     r1 = stock.increment("GET", "/", error=urllib3.exceptions.ProtocolError("x"))
-    assert r1.get_backoff_time() == 0            # first retry never sleeps
+    assert r1.get_backoff_time() == 0  # first retry never sleeps
     r2 = r1.increment("GET", "/", error=urllib3.exceptions.ProtocolError("x"))
     r3 = r2.increment("GET", "/", error=urllib3.exceptions.ProtocolError("x"))
     assert (r2.get_backoff_time(), r3.get_backoff_time()) == (0.4, 0.8)
     assert not stock.is_retry("POST", 429, True)  # allowed_methods gates status retries
     assert not hasattr(stock, "time_budget") and "time" not in Retry.__init__.__code__.co_varnames
     # NewConnectionError is a connect error: retried whatever the method
-    assert issubclass(urllib3.exceptions.NewConnectionError,
-                      urllib3.exceptions.ConnectTimeoutError)
+    assert issubclass(urllib3.exceptions.NewConnectionError, urllib3.exceptions.ConnectTimeoutError)
 
 
 def test_policy_retry_asks_the_rule_and_keeps_its_settings_through_new() -> None:
@@ -99,8 +98,12 @@ def test_urllib3_retry_after_replaces_the_backoff_and_is_clamped() -> None:
             response = pool.request("GET", lab.url + "/measurements")
     # the policy would give up (7 s > max_retry_after 3 s); urllib3 clamps and waits 3 s
     assert response.status == 200 and slept == [3, 3, 3]
-    assert policy.run(lambda: Outcome.http(503, retry_after=7), "GET",
-                      Mulberry32(1), sleep=None).reason == "retry_after_too_long"
+    assert (
+        policy.run(
+            lambda: Outcome.http(503, retry_after=7), "GET", Mulberry32(1), sleep=None
+        ).reason
+        == "retry_after_too_long"
+    )
 
 
 def test_urllib3_retries_a_refused_post_and_gives_up() -> None:
@@ -108,10 +111,12 @@ def test_urllib3_retries_a_refused_post_and_gives_up() -> None:
         url = lab.url
     slept: list[float] = []
     retry = to_urllib3(RetryPolicy(max_attempts=3), sleeper=slept.append)
-    with urllib3.PoolManager(retries=retry) as pool, \
-            pytest.raises(urllib3.exceptions.MaxRetryError):
+    with (
+        urllib3.PoolManager(retries=retry) as pool,
+        pytest.raises(urllib3.exceptions.MaxRetryError),
+    ):
         pool.request("POST", url + "/measurements", timeout=0.5)
-    assert slept == [0, 0.4]   # two retries of a POST the lesson's rule would not retry
+    assert slept == [0, 0.4]  # two retries of a POST the lesson's rule would not retry
 
 
 def test_keyless_posts_under_fail_after_duplicate_only_with_the_lessons_rule() -> None:
@@ -181,25 +186,26 @@ def _as_before_urllib3_2_7(monkeypatch: pytest.MonkeyPatch) -> None:
 
     newest = Retry.__init__
     if "retry_after_max" not in inspect.signature(newest).parameters:
-        return                               # the floor's CI run: urllib3 is that old
+        return  # the floor's CI run: urllib3 is that old
 
     def init(self: Retry, *args: object, **kwargs: object) -> None:
         if "retry_after_max" in kwargs:
-            raise TypeError("Retry.__init__() got an unexpected keyword argument "
-                            "'retry_after_max'")
+            raise TypeError("Retry.__init__() got an unexpected keyword argument 'retry_after_max'")
         newest(self, *args, **kwargs)  # type: ignore[arg-type]
         self.__dict__.pop("retry_after_max", None)
 
     sig = inspect.signature(newest)
     init.__signature__ = sig.replace(  # type: ignore[attr-defined]
-        parameters=[p for p in sig.parameters.values() if p.name != "retry_after_max"])
+        parameters=[p for p in sig.parameters.values() if p.name != "retry_after_max"]
+    )
     monkeypatch.setattr(Retry, "__init__", init)
     monkeypatch.setattr(Retry, "retry_after_max", None, raising=False)
 
 
 @pytest.mark.parametrize("old", [False, True], ids=["installed", "urllib3<2.7"])
 def test_to_urllib3_works_and_clamps_on_every_urllib3_the_extra_allows(
-        old: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    old: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
     if old:
         _as_before_urllib3_2_7(monkeypatch)
     # before: TypeError (retry_after_max=) for every policy with max_retry_after, both presets
@@ -212,8 +218,7 @@ def test_to_urllib3_works_and_clamps_on_every_urllib3_the_extra_allows(
     slept: list[float] = []
     with LabServer(fail_first=0) as lab:
         lab.script("GET", "/measurements", statuses=[503, 503], retry_after=7)
-        retry = to_urllib3(RetryPolicy(max_attempts=4, max_retry_after=3000),
-                           sleeper=slept.append)
+        retry = to_urllib3(RetryPolicy(max_attempts=4, max_retry_after=3000), sleeper=slept.append)
         with urllib3.PoolManager(retries=retry) as pool:
             assert pool.request("GET", lab.url + "/measurements").status == 200
     assert slept == [3, 3]
@@ -227,13 +232,16 @@ def test_policy_retry_honours_urllib3s_arguments_given_without_a_policy() -> Non
     assert anything.is_retry("POST", 500) and anything.decide_with == "urllib3"
     only_post = PolicyRetry(status_forcelist=[500], allowed_methods=["POST"])
     assert only_post.is_retry("POST", 500) and not only_post.is_retry("GET", 500)
-    assert only_post.increment("POST", "/").decide_with == "urllib3"   # kept through new()
+    assert only_post.increment("POST", "/").decide_with == "urllib3"  # kept through new()
     # none given: the safe default (production_rule: no keyless POST after a 500)
     default = PolicyRetry()
     assert default.decide_with == "policy" and not default.is_retry("POST", 500)
     assert default.is_retry("GET", 503)
-    with pytest.raises(ValueError, match=r"allowed_methods=None is out of range: with "
-                                         r"policy=\.\.\., the policy's rule decides"):
+    with pytest.raises(
+        ValueError,
+        match=r"allowed_methods=None is out of range: with "
+        r"policy=\.\.\., the policy's rule decides",
+    ):
         PolicyRetry(policy=RetryPolicy(), allowed_methods=None)
     with pytest.raises(ValueError, match=r"decide_with='rule' is out of range"):
         PolicyRetry(decide_with="rule")  # type: ignore[arg-type]

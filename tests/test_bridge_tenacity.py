@@ -20,16 +20,16 @@ JITTERS = ("none", "full", "equal", "decorrelated", "proportional")
 
 
 def random_outcome(g: random.Random) -> Outcome:
-    kind = g.choices(["success", "http", "network", "body", "cancelled"],
-                     [1, 12, 4, 1, 1])[0]
+    kind = g.choices(["success", "http", "network", "body", "cancelled"], [1, 12, 4, 1, 1])[0]
     if kind == "http":
         status = g.choice([408, 429, 500, 502, 503, 503, 504, 422, 501, 505])
         ra = g.choice([None, None, 0, 1, 2, 0.25, 7, 60])
         return Outcome.http(status, retry_after=ra)
     if kind == "network":
         return Outcome.network(sent=g.choice([None, False, True]))
-    return {"success": Outcome.success, "body": Outcome.body,
-            "cancelled": Outcome.cancelled}[kind]()
+    return {"success": Outcome.success, "body": Outcome.body, "cancelled": Outcome.cancelled}[
+        kind
+    ]()
 
 
 @dataclass
@@ -45,16 +45,30 @@ class Scenario:
 
 def scenario(i: int) -> Scenario:
     g = random.Random(i)
-    backoff = Backoff(g.choice([50, 100, 200]), g.choice([1.5, 2, 3]),
-                      g.choice([None, 1000, 5000]), jitter=g.choice(JITTERS))
-    policy = RetryPolicy(max_attempts=g.randint(1, 7), backoff=backoff,
-                         time_budget=g.choice([None, None, None, 0, 500, 2000, 6000, 20000]),
-                         max_retry_after=g.choice([None, None, None, 0, 1000, 5000]),
-                         rule=g.choice(RULES))
+    backoff = Backoff(
+        g.choice([50, 100, 200]),
+        g.choice([1.5, 2, 3]),
+        g.choice([None, 1000, 5000]),
+        jitter=g.choice(JITTERS),
+    )
+    policy = RetryPolicy(
+        max_attempts=g.randint(1, 7),
+        backoff=backoff,
+        time_budget=g.choice([None, None, None, 0, 500, 2000, 6000, 20000]),
+        max_retry_after=g.choice([None, None, None, 0, 1000, 5000]),
+        rule=g.choice(RULES),
+    )
     script = [random_outcome(g) for _ in range(policy.max_attempts)]
     clocked = g.random() < 0.3
-    return Scenario(script, g.choice(METHODS), g.random() < 0.3, policy, g.randrange(2**32),
-                    [g.randint(0, 300) for _ in script], clocked)
+    return Scenario(
+        script,
+        g.choice(METHODS),
+        g.random() < 0.3,
+        policy,
+        g.randrange(2**32),
+        [g.randint(0, 300) for _ in script],
+        clocked,
+    )
 
 
 class Clock:
@@ -80,8 +94,9 @@ def run_policy(s: Scenario) -> tuple[list[int], list[int], object, str, float]:
 
     slept: list[int] = []
     rng = Mulberry32(s.seed)
-    r = s.policy.run(send, s.method, rng, sleep, idempotency_key=s.key,
-                     clock=clock if s.clocked else None)
+    r = s.policy.run(
+        send, s.method, rng, sleep, idempotency_key=s.key, clock=clock if s.clocked else None
+    )
     assert list(r.waits) == slept
     return sent, slept, r.outcome, str(r.reason), rng()
 
@@ -101,8 +116,9 @@ def run_tenacity(s: Scenario) -> tuple[list[int], list[int], object, str, float]
 
     slept: list[int] = []
     rng = Mulberry32(s.seed)
-    retrying = to_tenacity(s.policy, rng, s.method, s.key, sleep,
-                           clock=clock if s.clocked else None)
+    retrying = to_tenacity(
+        s.policy, rng, s.method, s.key, sleep, clock=clock if s.clocked else None
+    )
     outcome = retrying(send)
     assert retrying.statistics["attempt_number"] == len(sent)
     return sent, slept, outcome, retrying.statistics["stop_reason"], rng()
@@ -119,8 +135,13 @@ def test_tenacity_agrees_with_policy_run_on_2000_scenarios() -> None:
         waits += len(want[1])
         reasons.add(want[3])
     # the generator reaches every way a run can stop, and many retries
-    assert reasons == {"success", "not_retryable", "max_attempts", "time_budget",
-                       "retry_after_too_long"}
+    assert reasons == {
+        "success",
+        "not_retryable",
+        "max_attempts",
+        "time_budget",
+        "retry_after_too_long",
+    }
     assert attempts > 1.5 * SCENARIOS and waits > 0.75 * SCENARIOS, (attempts, waits)
     print(f"{SCENARIOS} scenarios, {attempts} attempts, {waits} waits agree")
 
@@ -190,9 +211,11 @@ def test_agreement_holds_when_stop_is_asked_before_wait() -> None:
         rng = Mulberry32(s.seed)
         r = to_tenacity(s.policy, rng, s.method, s.key, lambda sec: None)
         # stop decides first; the wait is read afterwards (from before_sleep)
-        swapped = r.copy(wait=lambda rs: 0.0, stop=r.stop,
-                         before_sleep=lambda rs, r=r, w=slept: w.append(round(r.wait(rs) * 1000)))
+        swapped = r.copy(
+            wait=lambda rs: 0.0,
+            stop=r.stop,
+            before_sleep=lambda rs, r=r, w=slept: w.append(round(r.wait(rs) * 1000)),
+        )
         outcome = swapped(send)
         want = run_policy(replace(s, clocked=False, latency=[0] * len(s.script)))
-        assert (len(sent), slept, outcome, rng()) == (len(want[0]), want[1], want[2],
-                                                      want[4]), i
+        assert (len(sent), slept, outcome, rng()) == (len(want[0]), want[1], want[2], want[4]), i

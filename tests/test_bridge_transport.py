@@ -55,14 +55,18 @@ class Script:
             raise step
         stream = Tracked()
         self.streams.append(stream)
-        return httpx.Response(step, headers=self.headers if step >= 400 else {},
-                              stream=stream)
+        return httpx.Response(step, headers=self.headers if step >= 400 else {}, stream=stream)
 
 
 def client(policy: RetryPolicy, script: Script, **kw: object) -> tuple[httpx.Client, list[int]]:
     slept: list[int] = []
-    t = RetryTransport(policy, Mulberry32(20260114), transport=httpx.MockTransport(script),
-                       sleep=slept.append, **kw)  # type: ignore[arg-type]
+    t = RetryTransport(
+        policy,
+        Mulberry32(20260114),
+        transport=httpx.MockTransport(script),
+        sleep=slept.append,
+        **kw,
+    )  # type: ignore[arg-type]
     return httpx.Client(transport=t), slept
 
 
@@ -128,8 +132,12 @@ def test_the_time_budget_runs_on_the_injected_clock() -> None:
 
     script = Script(503, 503, 503, 200)
     slept: list[int] = []
-    t = RetryTransport(policy, transport=httpx.MockTransport(script), sleep=sleep,
-                       clock=lambda: now[0] + 350 * len(script.bodies))
+    t = RetryTransport(
+        policy,
+        transport=httpx.MockTransport(script),
+        sleep=sleep,
+        clock=lambda: now[0] + 350 * len(script.bodies),
+    )
     response = httpx.Client(transport=t).get("http://lab/x")
     # 350 ms per attempt: after attempt 3, 1050 + 100 + 200 ms are used; 400 more passes 1000
     assert response.status_code == 503 and slept == [100, 200]
@@ -143,8 +151,12 @@ def test_async_matches_sync() -> None:
     async def sleep(ms: int) -> None:
         slept.append(ms)
 
-    t = RetryTransport(RetryPolicy(), Mulberry32(20260114),
-                       transport=httpx.MockTransport(script), async_sleep=sleep)
+    t = RetryTransport(
+        RetryPolicy(),
+        Mulberry32(20260114),
+        transport=httpx.MockTransport(script),
+        async_sleep=sleep,
+    )
 
     async def main() -> int:
         async with httpx.AsyncClient(transport=t) as c:
@@ -215,15 +227,15 @@ def test_a_refused_post_over_real_sockets() -> None:
         url = lab.url + "/measurements"  # closed below: nothing listens there any more
     for rule, attempts in ((production_rule, 3), (None, 3), (decide, 1)):
         slept: list[int] = []
-        t = RetryTransport(RetryPolicy(max_attempts=3, rule=rule), Mulberry32(20260114),
-                           sleep=slept.append)
+        t = RetryTransport(
+            RetryPolicy(max_attempts=3, rule=rule), Mulberry32(20260114), sleep=slept.append
+        )
         with httpx.Client(transport=t) as c, pytest.raises(httpx.ConnectError):
             c.post(url, json={"value": -4.2})
         assert len(slept) == attempts - 1  # never sent: the production rule retries a POST
 
 
-def test_threads_sharing_a_client_make_one_inner_transport(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_threads_sharing_a_client_make_one_inner_transport(monkeypatch: pytest.MonkeyPatch) -> None:
     import threading
     import time
 
@@ -233,7 +245,7 @@ def test_threads_sharing_a_client_make_one_inner_transport(
         """Stands for httpx.HTTPTransport: slow to make, so racing threads overlap."""
 
         def __init__(self) -> None:
-            time.sleep(0.05)            # widens the race; asserts nothing about time
+            time.sleep(0.05)  # widens the race; asserts nothing about time
             self.closed = False
             made.append(self)
 
@@ -250,6 +262,7 @@ def test_threads_sharing_a_client_make_one_inner_transport(
     def first_request() -> None:
         start.wait()
         shared.get("http://lab.invalid/measurements")
+
     threads = [threading.Thread(target=first_request) for _ in range(16)]
     for t in threads:
         t.start()

@@ -8,15 +8,19 @@ from retrylab import GrpcRetryThrottle, Mulberry32, Outcome, RetryPolicy, SreRet
 from retrylab.core.policy import StopReason
 
 
-@pytest.mark.parametrize(("name", "answer", "method"), [
-    ("404", Outcome.http(404), "GET"),
-    ("422", Outcome.http(422), "POST"),
-    ("body", Outcome.body("not JSON"), "GET"),
-    ("cancelled", Outcome.cancelled(), "GET"),
-    ("keyless POST", Outcome.network(), "POST"),
-])
-def test_failures_that_are_not_retried_cost_no_tokens(name: str, answer: Outcome,
-                                                      method: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "answer", "method"),
+    [
+        ("404", Outcome.http(404), "GET"),
+        ("422", Outcome.http(422), "POST"),
+        ("body", Outcome.body("not JSON"), "GET"),
+        ("cancelled", Outcome.cancelled(), "GET"),
+        ("keyless POST", Outcome.network(), "POST"),
+    ],
+)
+def test_failures_that_are_not_retried_cost_no_tokens(
+    name: str, answer: Outcome, method: str
+) -> None:
     throttle = GrpcRetryThrottle(max_tokens=10, token_ratio=0.1)
     policy = RetryPolicy()
     for _ in range(5):
@@ -27,13 +31,14 @@ def test_failures_that_are_not_retried_cost_no_tokens(name: str, answer: Outcome
     answers = iter([Outcome.http(503), Outcome.http(503), Outcome.success()])
     r = policy.run(lambda: next(answers), "GET", Mulberry32(1), retry_budget=throttle, sleep=None)
     assert (r.attempts, r.reason) == (3, StopReason.SUCCESS)
-    assert throttle.tokens == 8.1          # two retryable failures, one success
+    assert throttle.tokens == 8.1  # two retryable failures, one success
 
 
 def test_retryable_failures_still_drain_the_bucket() -> None:
     throttle = GrpcRetryThrottle(max_tokens=10, token_ratio=0.1)
-    r = RetryPolicy(max_attempts=10).run(lambda: Outcome.http(503), "GET", Mulberry32(1),
-                                         retry_budget=throttle, sleep=None)
+    r = RetryPolicy(max_attempts=10).run(
+        lambda: Outcome.http(503), "GET", Mulberry32(1), retry_budget=throttle, sleep=None
+    )
     # 10 -> 5 after five 503s: at max_tokens / 2 retries stop
     assert (r.attempts, r.reason, throttle.tokens) == (5, StopReason.RETRY_BUDGET, 5.0)
 
@@ -42,6 +47,7 @@ def test_the_sre_budget_is_not_charged_by_failures_it_does_not_retry() -> None:
     # checked for the same mistake: it counts requests and retries sent, not failures
     budget = SreRetryBudget()
     for _ in range(5):
-        RetryPolicy().run(lambda: Outcome.http(404), "GET", Mulberry32(1),
-                          retry_budget=budget, sleep=None)
+        RetryPolicy().run(
+            lambda: Outcome.http(404), "GET", Mulberry32(1), retry_budget=budget, sleep=None
+        )
     assert (budget.requests, budget.retries) == (5, 0) and budget.can_retry()

@@ -32,8 +32,10 @@ def fields(text: str) -> set[str]:
 @pytest.mark.parametrize("lang", catalog_tool.LANGS)
 def test_every_marked_message_is_translated(lang: str) -> None:
     gaps = catalog_tool.missing(lang)
-    assert gaps == [], (f"{len(gaps)} marked messages have no {lang} translation "
-                        f"(python tools/catalog.py update, then translate): {gaps[:20]}")
+    assert gaps == [], (
+        f"{len(gaps)} marked messages have no {lang} translation "
+        f"(python tools/catalog.py update, then translate): {gaps[:20]}"
+    )
 
 
 @pytest.mark.parametrize("lang", catalog_tool.LANGS)
@@ -43,8 +45,7 @@ def test_translations_keep_their_placeholders(lang: str) -> None:
         if not message.id or not message.string:
             continue
         ids = message.id if isinstance(message.id, (list, tuple)) else [message.id]
-        strings = (message.string if isinstance(message.string, (list, tuple))
-                   else [message.string])
+        strings = message.string if isinstance(message.string, (list, tuple)) else [message.string]
         want = set().union(*(fields(i) for i in ids))
         for s in strings:
             if s and (fields(s) != want):
@@ -89,6 +90,7 @@ def test_language_of_wrong_type_is_a_type_error() -> None:
 def test_viz_shares_the_one_language() -> None:
     pytest.importorskip("matplotlib")
     from retrylab.viz import i18n as viz_i18n
+
     with language("tr"):
         assert viz_i18n.current() == "tr"
     viz_i18n.set_language("tr")
@@ -123,12 +125,15 @@ def test_every_entry_stands_apart(lang: str) -> None:
     between): gettext still reads it, but a ``msgctxt`` can end up on the wrong entry."""
     text = catalog_tool.po_path(lang).read_text(encoding="utf-8")
     glued = re.findall(r'\nmsgstr [^\n]*(?:\n"[^\n]*)*\n(?:msgid|msgctxt)[^\n]*', text)
-    assert glued == [], f"entries not separated by a blank line in the {lang} catalogue: " \
+    assert glued == [], (
+        f"entries not separated by a blank line in the {lang} catalogue: "
         f"{[g.strip().splitlines()[-1] for g in glued]}"
+    )
 
 
 def test_update_appends_new_messages_and_leaves_every_entry_as_it_is(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """`catalog.py update` changes only what changed: a new message is appended, untranslated,
     and every other byte (translators' comments, order, wrapping) stays."""
     po = catalog_tool.po_path("tr")
@@ -140,9 +145,9 @@ def test_update_appends_new_messages_and_leaves_every_entry_as_it_is(
     source.mkdir()
     (source / "new.py").write_text('from retrylab.i18n import _\n_("a message no one has seen")\n')
     monkeypatch.setattr(catalog_tool, "SOURCES", (*catalog_tool.SOURCES, source))
-    monkeypatch.setattr(catalog_tool, "ROOT", Path("/"))   # where locations are counted from
+    monkeypatch.setattr(catalog_tool, "ROOT", Path("/"))  # where locations are counted from
     before = copy.read_bytes()
     added, _unused = catalog_tool.update("tr")
     after = copy.read_bytes()
     assert added == 1 and after.startswith(before.rstrip(b"\n") + b"\n")
-    assert after[len(before):].strip().endswith(b'msgid "a message no one has seen"\nmsgstr ""')
+    assert after[len(before) :].strip().endswith(b'msgid "a message no one has seen"\nmsgstr ""')

@@ -29,10 +29,12 @@ def test_news_notification_is_off_in_the_shipped_settings() -> None:
     notification = settings[NOTIFICATION]
     assert notification["fetchNews"] == "false" and notification["checkForUpdates"] is False
     text = (ROOT / "pyproject.toml").read_text()
-    assert ('"etc/jupyter/labconfig/default_setting_overrides.d" = [\n'
-            '    "jupyter-config/labconfig/default_setting_overrides.d/retrylab.json",') in text
+    assert (
+        '"etc/jupyter/labconfig/default_setting_overrides.d" = [\n'
+        '    "jupyter-config/labconfig/default_setting_overrides.d/retrylab.json",'
+    ) in text
     hub = (ROOT / "classroom" / "jupyterhub_config.py").read_text()
-    assert 'str(HERE.parent / "jupyter-config")' in hub   # the hub's servers read it too
+    assert 'str(HERE.parent / "jupyter-config")' in hub  # the hub's servers read it too
 
 
 def test_the_documented_open_commands_put_the_settings_on_the_config_path() -> None:
@@ -41,13 +43,17 @@ def test_the_documented_open_commands_put_the_settings_on_the_config_path() -> N
     opens = [line for line in run.splitlines() if "jupyter lab" in line and "exec" in line]
     teaching = (ROOT / "TEACHING.md").read_text()
     opens += [line for line in teaching.splitlines() if "jupyter lab notebooks/" in line]
-    assert len(opens) >= 3   # ./run, conda, by hand
+    assert len(opens) >= 3  # ./run, conda, by hand
     for line in opens:
         assert 'JUPYTER_CONFIG_PATH="$PWD/jupyter-config"' in line, line
 
 
-def lab_answers(config_path: Path | list[Path] | None, tmp_path: Path, paths: list[str],
-                launcher: tuple[str, ...] = ()) -> list[bytes]:
+def lab_answers(
+    config_path: Path | list[Path] | None,
+    tmp_path: Path,
+    paths: list[str],
+    launcher: tuple[str, ...] = (),
+) -> list[bytes]:
     """What a fresh JupyterLab answers on each of ``paths`` (its token added), started
     with ``config_path`` on JUPYTER_CONFIG_PATH (a list: the first folder wins).
 
@@ -61,17 +67,27 @@ def lab_answers(config_path: Path | list[Path] | None, tmp_path: Path, paths: li
     if config_path is not None:
         folders = config_path if isinstance(config_path, list) else [config_path]
         env["JUPYTER_CONFIG_PATH"] = os.pathsep.join(str(p) for p in folders)
-    env.update(HOME=str(home),
-               JUPYTERLAB_SETTINGS_DIR=str(home / "user-settings"),
-               JUPYTER_RUNTIME_DIR=str(home / "runtime"))
-    cmd = [*launcher, sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1",
-           f"--port={port}", "--ServerApp.port_retries=0", "--IdentityProvider.token=t",
-           f"--ServerApp.root_dir={tmp_path}"]
+    env.update(
+        HOME=str(home),
+        JUPYTERLAB_SETTINGS_DIR=str(home / "user-settings"),
+        JUPYTER_RUNTIME_DIR=str(home / "runtime"),
+    )
+    cmd = [
+        *launcher,
+        sys.executable,
+        "-m",
+        "jupyterlab",
+        "--no-browser",
+        "--ip=127.0.0.1",
+        f"--port={port}",
+        "--ServerApp.port_retries=0",
+        "--IdentityProvider.token=t",
+        f"--ServerApp.root_dir={tmp_path}",
+    ]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         cmd.append("--allow-root")
     urls = [f"http://127.0.0.1:{port}/{path}?token=t" for path in paths]
-    with subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL,
-                          stderr=subprocess.PIPE) as lab:
+    with subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) as lab:
         try:
             deadline = time.monotonic() + 120
             while True:
@@ -104,9 +120,12 @@ def composite(answer: bytes) -> dict[str, object]:
     return {k: v.get("default") for k, v in props.items()}
 
 
-def lab_settings(config_path: Path | list[Path] | None, tmp_path: Path,
-                 launcher: tuple[str, ...] = (), plugin: str = NOTIFICATION,
-                 ) -> dict[str, object]:
+def lab_settings(
+    config_path: Path | list[Path] | None,
+    tmp_path: Path,
+    launcher: tuple[str, ...] = (),
+    plugin: str = NOTIFICATION,
+) -> dict[str, object]:
     """The settings of ``plugin`` (the notifications') a fresh JupyterLab starts from."""
     (answer,) = lab_answers(config_path, tmp_path, [settings_path(plugin)], launcher)
     return composite(answer)
@@ -114,8 +133,12 @@ def lab_settings(config_path: Path | list[Path] | None, tmp_path: Path,
 
 def disabled_extensions(page: bytes) -> list[str]:
     """The front-end extensions JupyterLab's page turns off (its page config)."""
-    found = re.search(rb'<script id="jupyter-config-data" type="application/json">(.*?)'
-                      rb"</script>", page, re.DOTALL)
+    found = re.search(
+        rb'<script id="jupyter-config-data" type="application/json">(.*?)'
+        rb"</script>",
+        page,
+        re.DOTALL,
+    )
     assert found, "no page config in JupyterLab's page"
     return list(json.loads(found.group(1))["disabledExtensions"])
 
@@ -134,22 +157,29 @@ def test_an_editable_install_gets_the_settings_through_the_config_path(tmp_path:
 
 def test_a_wheel_installs_the_settings_where_jupyterlab_reads_them(tmp_path: Path) -> None:
     """`pip install .` goes through a wheel: its data lands in {prefix}/etc/jupyter."""
-    src = tmp_path / "src"   # a copy: the build writes build/ and egg-info beside its source
+    src = tmp_path / "src"  # a copy: the build writes build/ and egg-info beside its source
     for name in ("pyproject.toml", "README.md", "LICENSE"):
         src.mkdir(exist_ok=True)
         shutil.copy(ROOT / name, src)
     for name in ("retrylab", "jupyter-config"):
-        shutil.copytree(ROOT / name, src / name,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+        shutil.copytree(
+            ROOT / name, src / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info")
+        )
     wheels = tmp_path / "wheels"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q",
-                    "-w", str(wheels), str(src)], check=True, cwd=tmp_path)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(src)],
+        check=True,
+        cwd=tmp_path,
+    )
     (wheel,) = wheels.glob("retrylab-*.whl")
-    prefix = tmp_path / "prefix"   # what pip does with the wheel's .data/data/ folder
+    prefix = tmp_path / "prefix"  # what pip does with the wheel's .data/data/ folder
     with zipfile.ZipFile(wheel) as z:
         data = [n for n in z.namelist() if ".data/data/" in n]
-        assert data == [n for n in data if n.endswith(
-            "etc/jupyter/labconfig/default_setting_overrides.d/retrylab.json")], data
+        assert data == [
+            n
+            for n in data
+            if n.endswith("etc/jupyter/labconfig/default_setting_overrides.d/retrylab.json")
+        ], data
         for name in data:
             target = prefix / name.split(".data/data/", 1)[1]
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -159,8 +189,9 @@ def test_a_wheel_installs_the_settings_where_jupyterlab_reads_them(tmp_path: Pat
 
 
 CLASSROOM_CONFIG = ROOT / "classroom" / "jupyter-config"
-CLASSROOM_SETTINGS = (CLASSROOM_CONFIG / "labconfig" / "default_setting_overrides.d"
-                      / "retrylab-classroom.json")
+CLASSROOM_SETTINGS = (
+    CLASSROOM_CONFIG / "labconfig" / "default_setting_overrides.d" / "retrylab-classroom.json"
+)
 TRACKER = "@jupyterlab/notebook-extension:tracker"
 
 
@@ -182,20 +213,22 @@ def test_a_class_shuts_a_notebooks_kernel_down_when_it_is_closed(tmp_path: Path)
     own JupyterLab keeps JupyterLab's default (the kernel stays, so a tab closed by
     mistake costs her nothing there) and every front end."""
     hub = (ROOT / "classroom" / "jupyterhub_config.py").read_text()
-    assert ('(str(HERE / "jupyter-config"), str(HERE.parent / "jupyter-config"))' in hub)
+    assert '(str(HERE / "jupyter-config"), str(HERE.parent / "jupyter-config"))' in hub
     server = json.loads((CLASSROOM_CONFIG / "jupyter_server_config.json").read_text())
     off = server["ServerApp"]["jpserver_extensions"]
     assert all(off[name] is False for name in FRONT_ENDS_WITHOUT_THEIR_SERVER.values())
     paths = [settings_path(TRACKER), settings_path(NOTIFICATION), "lab"]
     (tmp_path / "class").mkdir()
-    tracker, news, page = lab_answers([CLASSROOM_CONFIG, ROOT / "jupyter-config"],
-                                      tmp_path / "class", paths)
+    tracker, news, page = lab_answers(
+        [CLASSROOM_CONFIG, ROOT / "jupyter-config"], tmp_path / "class", paths
+    )
     assert composite(tracker)["kernelShutdown"] is True
     assert composite(news)["fetchNews"] == "false"
     assert set(FRONT_ENDS_WITHOUT_THEIR_SERVER) <= set(disabled_extensions(page))
     (tmp_path / "alone").mkdir()
-    tracker, page = lab_answers(ROOT / "jupyter-config", tmp_path / "alone",
-                                [settings_path(TRACKER), "lab"])
+    tracker, page = lab_answers(
+        ROOT / "jupyter-config", tmp_path / "alone", [settings_path(TRACKER), "lab"]
+    )
     assert composite(tracker)["kernelShutdown"] is False
     assert not set(FRONT_ENDS_WITHOUT_THEIR_SERVER) & set(disabled_extensions(page))
 
@@ -205,9 +238,16 @@ def test_a_students_server_builds_no_iri_parser() -> None:
     checkers; from jsonschema 4.25 they import rfc3987-syntax, which builds an Earley
     parser on import (20 MB a server). The hub extra keeps jsonschema below 4.25."""
     loaded = subprocess.run(
-        [sys.executable, "-c", "import sys, jupyter_events, jsonschema; "
-         "print(sorted({'rfc3987_syntax', 'lark'} & set(sys.modules)))"],
-        check=True, capture_output=True, text=True).stdout.strip()
+        [
+            sys.executable,
+            "-c",
+            "import sys, jupyter_events, jsonschema; "
+            "print(sorted({'rfc3987_syntax', 'lark'} & set(sys.modules)))",
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
     assert loaded == "[]", f"a student's server would import {loaded}"
 
 
@@ -219,34 +259,43 @@ def test_without_the_settings_jupyterlab_would_ask(tmp_path: Path) -> None:
 
 def test_the_installed_environment_has_the_settings() -> None:
     """Where pip put this environment's retrylab, the settings went too (not an editable one)."""
-    installed = (Path(sys.prefix) / "etc" / "jupyter" / "labconfig"
-                 / "default_setting_overrides.d" / "retrylab.json")
+    installed = (
+        Path(sys.prefix)
+        / "etc"
+        / "jupyter"
+        / "labconfig"
+        / "default_setting_overrides.d"
+        / "retrylab.json"
+    )
     if not installed.exists():
-        pytest.skip(f"{installed} is missing: this environment was not installed from "
-                    "this checkout with pip install . (an editable install has no data files; "
-                    "the README's command puts jupyter-config/ on JUPYTER_CONFIG_PATH)")
+        pytest.skip(
+            f"{installed} is missing: this environment was not installed from "
+            "this checkout with pip install . (an editable install has no data files; "
+            "the README's command puts jupyter-config/ on JUPYTER_CONFIG_PATH)"
+        )
     assert json.loads(installed.read_text()) == json.loads(SETTINGS.read_text())
 
 
-START = ROOT / "start"   # Binder's (repo2docker's) start file, in the repository's root
+START = ROOT / "start"  # Binder's (repo2docker's) start file, in the repository's root
 
 
 def test_binders_start_file_is_a_valid_executable_script() -> None:
     """repo2docker runs ``start`` with the server's command; it must be executable bash."""
     assert START.read_text().startswith("#!/bin/bash\n")
     assert os.access(START, os.X_OK), "start must be executable (git mode 100755)"
-    subprocess.run(["bash", "-n", str(START)], check=True)   # parses
+    subprocess.run(["bash", "-n", str(START)], check=True)  # parses
     if (ROOT / ".git").exists() and shutil.which("git"):
         mode = git("ls-files", "-s", "start", cwd=ROOT).split(" ", 1)[0]
-        assert mode in ("", "100755"), mode   # "" before its first commit
+        assert mode in ("", "100755"), mode  # "" before its first commit
     # repo2docker reads root files only when there is no binder/ or .binder/ folder
     assert not (ROOT / "binder").exists() and not (ROOT / ".binder").exists()
 
 
 def run_start(env: dict[str, str], cwd: Path) -> dict[str, str]:
     """The environment ``start`` hands its command (``env -0``), from ``cwd``."""
-    out = subprocess.run([str(START), "env", "-0"], env=env, cwd=cwd, check=True,
-                         capture_output=True, text=True).stdout
+    out = subprocess.run(
+        [str(START), "env", "-0"], env=env, cwd=cwd, check=True, capture_output=True, text=True
+    ).stdout
     return dict(item.split("=", 1) for item in out.split("\0") if "=" in item)
 
 
@@ -280,10 +329,16 @@ def test_a_session_started_through_binders_start_file_has_no_news(tmp_path: Path
 
 
 def git(*args: str, cwd: Path) -> str:
-    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.org",
-               GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.org")
-    return subprocess.run(["git", *args], cwd=cwd, env=env, check=True,
-                          capture_output=True, text=True).stdout
+    env = dict(
+        os.environ,
+        GIT_AUTHOR_NAME="t",
+        GIT_AUTHOR_EMAIL="t@example.org",
+        GIT_COMMITTER_NAME="t",
+        GIT_COMMITTER_EMAIL="t@example.org",
+    )
+    return subprocess.run(
+        ["git", *args], cwd=cwd, env=env, check=True, capture_output=True, text=True
+    ).stdout
 
 
 def test_nbgitpuller_keeps_a_students_work_and_brings_the_new(tmp_path: Path) -> None:
@@ -302,9 +357,9 @@ def test_nbgitpuller_keeps_a_students_work_and_brings_the_new(tmp_path: Path) ->
         for _ in pull.GitPuller(str(upstream), str(home), branch="main").pull():
             pass
 
-    gitpull()                                    # the first login: a clone
+    gitpull()  # the first login: a clone
     saved = home / "notebooks" / "02_computing_the_wait.ipynb"
-    nb = nbformat.read(saved, as_version=4)      # Run All + save: outputs and an edit
+    nb = nbformat.read(saved, as_version=4)  # Run All + save: outputs and an edit
     nb.cells[0].source += "\n\nMy note."
     for cell in nb.cells:
         if cell.cell_type == "code":
@@ -316,7 +371,8 @@ def test_nbgitpuller_keeps_a_students_work_and_brings_the_new(tmp_path: Path) ->
 
     # upstream: a new notebook, a change to a file the student saved, one she did not touch
     (work / "notebooks" / "03_new.ipynb").write_bytes(
-        (ROOT / "notebooks" / "03_the_retry_loop.ipynb").read_bytes())
+        (ROOT / "notebooks" / "03_the_retry_loop.ipynb").read_bytes()
+    )
     other = work / "notebooks" / "00_start_here.ipynb"
     other.write_text(other.read_text().replace("Start here", "Start here (updated)", 1))
     changed = work / "notebooks" / "02_computing_the_wait.ipynb"
@@ -327,7 +383,7 @@ def test_nbgitpuller_keeps_a_students_work_and_brings_the_new(tmp_path: Path) ->
     git("commit", "-q", "-m", "second", cwd=work)
     git("push", "-q", "origin", "HEAD:main", cwd=work)
 
-    gitpull()                                    # the next login: a merge
+    gitpull()  # the next login: a merge
     # nbgitpuller commits the student's changes, then merges upstream with
     # "-Xours" (where both changed the same lines, the student's side wins): here
     # they changed different cells, so her note and outputs stay and the
@@ -343,25 +399,28 @@ def test_nbgitpuller_keeps_a_students_work_and_brings_the_new(tmp_path: Path) ->
 
 def test_the_kubernetes_image_gets_the_same_settings_and_extensions() -> None:
     yaml = pytest.importorskip("yaml")
-    files = yaml.safe_load((ROOT / "classroom" / "values.yaml").read_text())[
-        "singleuser"]["extraFiles"]
+    files = yaml.safe_load((ROOT / "classroom" / "values.yaml").read_text())["singleuser"][
+        "extraFiles"
+    ]
     assert files["lab-settings"]["data"] == json.loads(SETTINGS.read_text())
     classroom = files["lab-settings-classroom"]
     assert classroom["data"] == json.loads(CLASSROOM_SETTINGS.read_text())
-    assert classroom["mountPath"] == ("/etc/jupyter/labconfig/default_setting_overrides.d/"
-                                      + CLASSROOM_SETTINGS.name)
+    assert classroom["mountPath"] == (
+        "/etc/jupyter/labconfig/default_setting_overrides.d/" + CLASSROOM_SETTINGS.name
+    )
     page = files["lab-page-config"]
     assert page["mountPath"] == "/etc/jupyter/labconfig/page_config.json"
     assert page["data"] == json.loads(
-        (CLASSROOM_CONFIG / "labconfig" / "page_config.json").read_text())
-    hub = json.loads((ROOT / "classroom" / "jupyter-config" / "jupyter_server_config.json")
-                     .read_text())["ServerApp"]["jpserver_extensions"]
+        (CLASSROOM_CONFIG / "labconfig" / "page_config.json").read_text()
+    )
+    hub = json.loads(
+        (ROOT / "classroom" / "jupyter-config" / "jupyter_server_config.json").read_text()
+    )["ServerApp"]["jpserver_extensions"]
     k8s = files["server-config"]["data"]["ServerApp"]["jpserver_extensions"]
     assert k8s.items() <= hub.items() and not any(k8s.values())
 
 
-def test_run_all_and_save_then_an_update_keeps_the_work_and_brings_the_new(
-        tmp_path: Path) -> None:
+def test_run_all_and_save_then_an_update_keeps_the_work_and_brings_the_new(tmp_path: Path) -> None:
     """A real Run All of 02 (its explorer's widget views and all), saved, then an update.
 
     What JupyterLab saves after Run All: every output, each explorer's widget view
@@ -387,24 +446,31 @@ def test_run_all_and_save_then_an_update_keeps_the_work_and_brings_the_new(
     gitpull()
     saved = home / "notebooks" / name
     nb = nbformat.read(saved, as_version=4)
-    nb.cells[-1].source += "\n\nMy answer."   # the student's edit, in the last cell
-    nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
-                            resources={"metadata": {"path": str(saved.parent)}}).execute()
-    nb.metadata.pop("widgets", None)           # saveState: false
+    nb.cells[-1].source += "\n\nMy answer."  # the student's edit, in the last cell
+    nbclient.NotebookClient(
+        nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(saved.parent)}}
+    ).execute()
+    nb.metadata.pop("widgets", None)  # saveState: false
     nbformat.write(nb, saved)
     mine = nbformat.read(saved, as_version=4)
-    views = [o for c in mine.cells if c.cell_type == "code" for o in c.outputs
-             if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
+    views = [
+        o
+        for c in mine.cells
+        if c.cell_type == "code"
+        for o in c.outputs
+        if "application/vnd.jupyter.widget-view+json" in o.get("data", {})
+    ]
     assert views, "02's explorer shows no widget view after Run All"
 
     changed = work / "notebooks" / name
     upstream_nb = nbformat.read(changed, as_version=4)
     markdown = [i for i, c in enumerate(upstream_nb.cells) if c.cell_type == "markdown"]
-    fix = markdown[len(markdown) // 2]         # a correction in the middle of the lesson
+    fix = markdown[len(markdown) // 2]  # a correction in the middle of the lesson
     upstream_nb.cells[fix].source += "\n\nAn upstream correction."
     nbformat.write(upstream_nb, changed)
     (work / "notebooks" / "03_new.ipynb").write_bytes(
-        (ROOT / "notebooks" / "03_the_retry_loop.ipynb").read_bytes())
+        (ROOT / "notebooks" / "03_the_retry_loop.ipynb").read_bytes()
+    )
     git("add", "-A", cwd=work)
     git("commit", "-q", "-m", "second", cwd=work)
     git("push", "-q", "origin", "HEAD:main", cwd=work)
@@ -414,6 +480,7 @@ def test_run_all_and_save_then_an_update_keeps_the_work_and_brings_the_new(
     nbformat.validate(after)
     assert "My answer." in after.cells[-1].source, "the student's edit was lost"
     assert [c.get("outputs") for c in after.cells if c.cell_type == "code"] == [
-        c.get("outputs") for c in mine.cells if c.cell_type == "code"], "outputs were lost"
+        c.get("outputs") for c in mine.cells if c.cell_type == "code"
+    ], "outputs were lost"
     assert "An upstream correction." in after.cells[fix].source, "the update did not come"
     assert (home / "notebooks" / "03_new.ipynb").exists(), "the new notebook did not come"

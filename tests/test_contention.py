@@ -54,7 +54,7 @@ def timelines(draw: st.DrawFn) -> list[list[tuple[float, float]]]:
     for _ in range(clients):
         t = draw(st.floats(0.001, 50))
         attempts = []
-        for _ in range(clients + 2):            # enough attempts for the worst case
+        for _ in range(clients + 2):  # enough attempts for the worst case
             read = t
             write = read + draw(st.floats(0.001, 40))
             attempts.append((read, write))
@@ -70,8 +70,7 @@ def test_race_equals_an_event_queue(tl: list[list[tuple[float, float]]]) -> None
     write = np.array([[a[0][1] for a in tl]])
     flat_client = np.arange(len(tl))
 
-    def retry(idx: np.ndarray, k: np.ndarray, failed: np.ndarray) -> tuple[np.ndarray,
-                                                                            np.ndarray]:
+    def retry(idx: np.ndarray, k: np.ndarray, failed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         pairs = [tl[int(flat_client[i])][int(kk)] for i, kk in zip(idx, k, strict=True)]
         return np.array([p[0] for p in pairs]), np.array([p[1] for p in pairs])
 
@@ -102,7 +101,12 @@ def test_backoff_conventions_first_retry_waits_10_ms() -> None:
     sleep = np.array([5.0, 100.0, 1000.0, 5.0, 5.0])
     # uniform(base, 3 * sleep), capped
     assert _backoff("decorrelated", k, sleep, 5, 2000, u).tolist() == [
-        10.0, 152.5, 1502.5, 10.0, 10.0]
+        10.0,
+        152.5,
+        1502.5,
+        10.0,
+        10.0,
+    ]
 
 
 # -- agreement with the blog's published simulator -----------------------------------------------
@@ -110,8 +114,13 @@ def test_backoff_conventions_first_retry_waits_10_ms() -> None:
 # Means over 100 runs from the blog's own simulator (aws-samples/aws-arch-backoff-simulator,
 # src/backoff_simulator.py at 095a076), run once on this machine with Python's random
 # seeded 0 (the full 19-count sweep; its code is not part of this repository): 50 clients.
-BLOG_SIM_50 = {"exponential": (621.5, 36116.3), "decorrelated": (374.3, 2180.6),
-               "equal": (346.9, 4121.6), "full": (333.1, 2821.1), "none": (687.9, 1134.7)}
+BLOG_SIM_50 = {
+    "exponential": (621.5, 36116.3),
+    "decorrelated": (374.3, 2180.6),
+    "equal": (346.9, 4121.6),
+    "full": (333.1, 2821.1),
+    "none": (687.9, 1134.7),
+}
 
 
 @pytest.mark.parametrize("strategy", STRATEGIES)
@@ -154,7 +163,7 @@ def test_equal_jitter_same_calls_as_full_but_longer(sweep: pd.DataFrame) -> None
 def test_decorrelated_slightly_faster_than_full_but_more_calls(sweep: pd.DataFrame) -> None:
     f50, f100 = findings(sweep, 50), findings(sweep, 100)
     assert f50["decorrelated_vs_full_time"] < 0.8
-    assert 0.9 < f100["decorrelated_vs_full_time"] < 1.0      # "slightly less time"
+    assert 0.9 < f100["decorrelated_vs_full_time"] < 1.0  # "slightly less time"
     assert f50["decorrelated_vs_full_calls"] > 1.1
     assert f100["decorrelated_vs_full_calls"] > 1.2
 
@@ -188,20 +197,30 @@ def test_same_seed_same_numbers_and_sweep_rows_equal_single_runs() -> None:
 def test_sweep_shape_and_progress() -> None:
     calls: list[tuple[int, int]] = []
     df = contention_sweep([10, 20, 30], runs=5, progress=lambda i, n: calls.append((i, n)))
-    assert len(df) == 15 and list(df.columns) == ["clients", "strategy", "calls", "time_ms",
-                                                   "calls_per_client"]
+    assert len(df) == 15 and list(df.columns) == [
+        "clients",
+        "strategy",
+        "calls",
+        "time_ms",
+        "calls_per_client",
+    ]
     assert calls[0] == (1, 15) and calls[-1] == (15, 15)
     assert (df["calls"] >= df["clients"]).all()
     assert len(BLOG_CLIENTS) == 19 and (BLOG_CLIENTS[0], BLOG_CLIENTS[-1]) == (10, 190)
 
 
-@pytest.mark.parametrize(("kwargs", "message"), [
-    ({"clients": 0, "strategy": "full"}, "clients=0 is out of range"),
-    ({"clients": 10, "strategy": "linear"}, "strategy='linear' is out of range"),
-    ({"clients": 10, "strategy": "full", "cap": 1}, "cap=1 is out of range: cap must be >= "
-                                                    "base \\(base=5\\)"),
-    ({"clients": 10, "strategy": "full", "runs": 0}, "runs=0 is out of range"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"clients": 0, "strategy": "full"}, "clients=0 is out of range"),
+        ({"clients": 10, "strategy": "linear"}, "strategy='linear' is out of range"),
+        (
+            {"clients": 10, "strategy": "full", "cap": 1},
+            "cap=1 is out of range: cap must be >= base \\(base=5\\)",
+        ),
+        ({"clients": 10, "strategy": "full", "runs": 0}, "runs=0 is out of range"),
+    ],
+)
 def test_bad_arguments(kwargs: dict[str, object], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         contention(**kwargs)  # type: ignore[arg-type]

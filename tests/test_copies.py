@@ -48,7 +48,7 @@ def test_a_circuit_breaker_copy_is_independent(twin: Callable[[Any], Any]) -> No
     assert c.allow(10) and c.trials_in_flight == 1
     assert cb.trials_in_flight == 0 and cb.state is State.OPEN
     assert len(c.transitions) == 2 and len(cb.transitions) == 1
-    with c._lock, c._lock:          # still reentrant: call() holds it while it asks allow
+    with c._lock, c._lock:  # still reentrant: call() holds it while it asks allow
         pass
 
 
@@ -96,6 +96,7 @@ def test_copies_work_while_other_threads_use_the_original() -> None:
         while not stop.is_set():
             t += 1
             b.record(t % 3 == 0, t)
+
     worker = threading.Thread(target=busy)
     worker.start()
     try:

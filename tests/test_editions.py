@@ -36,8 +36,7 @@ def code_lines(text: str) -> set[str]:
     out = set()
     for line in text.splitlines():
         s = line.split("#", 1)[0].strip()
-        if (len(s) >= MIN_LEAK and not s.startswith(("from ", "import "))
-                and not CHECK.match(s)):
+        if len(s) >= MIN_LEAK and not s.startswith(("from ", "import ")) and not CHECK.match(s):
             out.add(s)
     return out
 
@@ -61,8 +60,7 @@ def test_student_edition_has_no_solution(src: Path) -> None:
     full = builder.parse(src.read_text())
     student = builder.edition_notebook(full, STUDENT)
     assert not [c for c in student.cells if "solution" in tags(c)]
-    shown = set().union(*(code_lines(c.source) for c in student.cells
-                          if c.cell_type == "code"))
+    shown = set().union(*(code_lines(c.source) for c in student.cells if c.cell_type == "code"))
     cells = full.cells
     for i, cell in enumerate(cells):
         if "solution" not in tags(cell):
@@ -86,10 +84,12 @@ def test_every_scaffold_has_its_solution(src: Path) -> None:
             continue
         after = full.cells[i + 1] if i + 1 < len(full.cells) else None
         assert after is not None and "solution" in tags(after), (
-            f"{src.stem} cell {i}: a scaffold without a solution right after it")
+            f"{src.stem} cell {i}: a scaffold without a solution right after it"
+        )
         assert after["id"] in kept
         assert CHECK.findall(cell.source) == CHECK.findall(after.source), (
-            f"{src.stem} cell {i}: the scaffold and its solution call different checkers")
+            f"{src.stem} cell {i}: the scaffold and its solution call different checkers"
+        )
         assert "..." in cell.source
 
 
@@ -102,35 +102,57 @@ def test_no_untagged_cell_calls_a_checker(src: Path) -> None:
 
 
 def test_the_language_mechanism() -> None:
-    text = "\n".join([
-        "# %% [markdown]", "# Hello", "",
-        "# %% [markdown] tags=[\"tr\"]", "# Merhaba", "",
-        "# %% tags=[\"scaffold\"]", "x = ...", "",
-        "# %% tags=[\"solution\"]", "x = 1", "",
-        "# %% [markdown] tags=[\"solution\"]", "# Because.", "",
-        "# %% [markdown] tags=[\"tr\"]", "# Çünkü.", ""])
+    text = "\n".join(
+        [
+            "# %% [markdown]",
+            "# Hello",
+            "",
+            '# %% [markdown] tags=["tr"]',
+            "# Merhaba",
+            "",
+            '# %% tags=["scaffold"]',
+            "x = ...",
+            "",
+            '# %% tags=["solution"]',
+            "x = 1",
+            "",
+            '# %% [markdown] tags=["solution"]',
+            "# Because.",
+            "",
+            '# %% [markdown] tags=["tr"]',
+            "# Çünkü.",
+            "",
+        ]
+    )
     full = builder.parse(text)
     tr_student = builder.Edition("student-tr", "tr", frozenset({"solution"}), "tr")
     tr_solutions = builder.Edition("instructor-tr", "tr/solutions", frozenset({"scaffold"}), "tr")
-    seen = {e.name: [c.source for c in builder.edition_notebook(full, e).cells]
-            for e in (STUDENT, INSTRUCTOR, tr_student, tr_solutions)}
-    assert seen == {"student": ["Hello", "x = ..."],
-                    "instructor": ["Hello", "x = 1", "Because."],
-                    "student-tr": ["Merhaba", "x = ..."],
-                    "instructor-tr": ["Merhaba", "x = 1", "Çünkü."]}
+    seen = {
+        e.name: [c.source for c in builder.edition_notebook(full, e).cells]
+        for e in (STUDENT, INSTRUCTOR, tr_student, tr_solutions)
+    }
+    assert seen == {
+        "student": ["Hello", "x = ..."],
+        "instructor": ["Hello", "x = 1", "Because."],
+        "student-tr": ["Merhaba", "x = ..."],
+        "instructor-tr": ["Merhaba", "x = 1", "Çünkü."],
+    }
     ids = [c["id"] for c in builder.edition_notebook(full, tr_solutions).cells]
     assert ids == ["c000", "c003", "c004"]
     tagged = builder.edition_notebook(full, tr_solutions).cells[2]
     assert tagged.metadata["tags"] == ["solution"]
 
 
-@pytest.mark.parametrize("bad", [
-    "# %% [markdown] tags=[\"tr\"]\n# Merhaba\n",                      # nothing to replace
-    "# %%\nx = 1\n\n# %% [markdown] tags=[\"tr\"]\n# Merhaba\n",      # after code
-    "# %%\nx = 1\n\n# %% tags=[\"solution\"]\nx = 2\n",                # no scaffold before
-    "# %% tags=[\"answer\"]\nx = 1\n",                                  # unknown tag
-    "# %% tags=[\"scaffold\", \"solution\"]\nx = 1\n",
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        '# %% [markdown] tags=["tr"]\n# Merhaba\n',  # nothing to replace
+        '# %%\nx = 1\n\n# %% [markdown] tags=["tr"]\n# Merhaba\n',  # after code
+        '# %%\nx = 1\n\n# %% tags=["solution"]\nx = 2\n',  # no scaffold before
+        '# %% tags=["answer"]\nx = 1\n',  # unknown tag
+        '# %% tags=["scaffold", "solution"]\nx = 1\n',
+    ],
+)
 def test_bad_sources_are_refused(bad: str) -> None:
     with pytest.raises(SystemExit):
         builder.parse(bad)
@@ -142,8 +164,9 @@ def test_bad_sources_are_refused(bad: str) -> None:
 def committed(edition: object, src: Path) -> nbformat.NotebookNode:
     path = edition.path(src.stem)  # type: ignore[attr-defined]
     if not path.exists():
-        pytest.skip(f"{path.relative_to(ROOT)} is not built (tests/test_notebooks_built.py "
-                    "reports it)")
+        pytest.skip(
+            f"{path.relative_to(ROOT)} is not built (tests/test_notebooks_built.py reports it)"
+        )
     return nbformat.read(path, as_version=4)
 
 
@@ -153,7 +176,8 @@ def test_student_outputs_give_nothing_away(src: Path) -> None:
     for cell in nb.cells:
         out = text_of(cell)
         assert "Correct:" not in out and "Correct</b>" not in out, (
-            f"{src.stem} cell {cell.get('id')}: a 'Correct' in the student edition")
+            f"{src.stem} cell {cell.get('id')}: a 'Correct' in the student edition"
+        )
         if "scaffold" in tags(cell) and CHECK.search(cell.source):
             assert "Not yet" in out, f"{src.stem} cell {cell.get('id')}: no 'Not yet' prompt"
 
@@ -164,15 +188,18 @@ def test_instructor_shows_correct_for_every_checked_exercise(src: Path) -> None:
     for cell in nb.cells:
         if "solution" in tags(cell) and cell.cell_type == "code" and CHECK.search(cell.source):
             assert "Correct:" in text_of(cell), (
-                f"{src.stem} cell {cell.get('id')}: the solution does not show 'Correct'")
+                f"{src.stem} cell {cell.get('id')}: the solution does not show 'Correct'"
+            )
 
 
 @pytest.mark.parametrize("src", SOURCES, ids=IDS)
 def test_turkish_editions_differ_only_in_prose_and_the_language_cell(src: Path) -> None:
     """Code cells of a Turkish edition are the English ones, but for the language cell."""
     full = builder.parse(src.read_text())
-    for en, tr in ((builder.STUDENT, builder.STUDENT_TR),
-                   (builder.INSTRUCTOR, builder.INSTRUCTOR_TR)):
+    for en, tr in (
+        (builder.STUDENT, builder.STUDENT_TR),
+        (builder.INSTRUCTOR, builder.INSTRUCTOR_TR),
+    ):
         a, b = builder.edition_notebook(full, en), builder.edition_notebook(full, tr)
         assert [c.cell_type for c in a.cells] == [c.cell_type for c in b.cells]
         assert [c["id"] for c in a.cells] == [c["id"] for c in b.cells]
@@ -182,7 +209,8 @@ def test_turkish_editions_differ_only_in_prose_and_the_language_cell(src: Path) 
             if x.cell_type != "code":
                 if x.source.strip():
                     assert x.source != y.source, (
-                        f"{src.name}: markdown cell {x['id']} has no Turkish twin")
+                        f"{src.name}: markdown cell {x['id']} has no Turkish twin"
+                    )
                 continue
             if i in language:
                 assert 'set_language("en")' in x.source
@@ -196,13 +224,19 @@ def test_in_notebook_links_land_on_a_heading_in_every_edition(src: Path) -> None
     full = builder.parse(src.read_text())
     for edition in builder.EDITIONS:
         nb = builder.edition_notebook(full, edition)
-        anchors = {builder._anchor(h) for c in nb.cells if c.cell_type == "markdown"
-                   for h in builder._headings(c.source)}
+        anchors = {
+            builder._anchor(h)
+            for c in nb.cells
+            if c.cell_type == "markdown"
+            for h in builder._headings(c.source)
+        }
         for c in nb.cells:
-            for target in re.findall(r"\]\(#([^)]+)\)", c.source if c.cell_type == "markdown"
-                                     else ""):
+            for target in re.findall(
+                r"\]\(#([^)]+)\)", c.source if c.cell_type == "markdown" else ""
+            ):
                 assert target in anchors, (
-                    f"{src.stem} [{edition.name}]: link #{target} has no heading")
+                    f"{src.stem} [{edition.name}]: link #{target} has no heading"
+                )
 
 
 @pytest.mark.parametrize("src", SOURCES, ids=IDS)
@@ -213,8 +247,11 @@ def test_test_code_stays_out_of_the_student_edition(src: Path) -> None:
     full = builder.parse(src.read_text())
     for edition in (STUDENT, builder.STUDENT_TR):
         nb = builder.edition_notebook(full, edition)
-        asserts = [c.source.splitlines()[0] for c in nb.cells
-                   if c.cell_type == "code" and re.search(r"^\s*assert ", c.source, re.M)]
+        asserts = [
+            c.source.splitlines()[0]
+            for c in nb.cells
+            if c.cell_type == "code" and re.search(r"^\s*assert ", c.source, re.M)
+        ]
         assert asserts == [], f"{src.name} [{edition.name}]: test code in sight: {asserts}"
     instructor = builder.edition_notebook(full, INSTRUCTOR)
     tested = [c for c in full.cells if builder.TEST_TAG in tags(c)]

@@ -41,10 +41,20 @@ def readable_python(user: pwd.struct_passwd, path: str) -> str:
     """An interpreter the user can read (pyenv's under /root is not): this one or the
     system's of the same version, with this environment's site-packages on the path."""
     for python in (sys.executable, f"/usr/bin/python{sys.version_info[0]}.{sys.version_info[1]}"):
-        probe = subprocess.run(["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}",
-                                "--clear-groups", python, "-c", "import fractions, nbgrader"],
-                               env={"PYTHONPATH": path, "HOME": user.pw_dir}, cwd="/",
-                               capture_output=True)
+        probe = subprocess.run(
+            [
+                "setpriv",
+                f"--reuid={user.pw_uid}",
+                f"--regid={user.pw_gid}",
+                "--clear-groups",
+                python,
+                "-c",
+                "import fractions, nbgrader",
+            ],
+            env={"PYTHONPATH": path, "HOME": user.pw_dir},
+            cwd="/",
+            capture_output=True,
+        )
         if probe.returncode == 0:
             return python
     pytest.skip("no Python the students can read")
@@ -57,30 +67,49 @@ def machine() -> Iterator[dict[str, object]]:
     top.chmod(0o755)
     exchange = top / "exchange"
     exchange.mkdir()
-    exchange.chmod(0o777)            # nbgrader's documented setup: chmod ugo+rw
+    exchange.chmod(0o777)  # nbgrader's documented setup: chmod ugo+rw
     users = []
     try:
         for name in STUDENTS:
-            subprocess.run(["useradd", "--create-home", "--home-dir", str(top / name),
-                            "--shell", "/usr/sbin/nologin", name], check=True)
+            subprocess.run(
+                [
+                    "useradd",
+                    "--create-home",
+                    "--home-dir",
+                    str(top / name),
+                    "--shell",
+                    "/usr/sbin/nologin",
+                    name,
+                ],
+                check=True,
+            )
             users.append(pwd.getpwnam(name))
             (top / name).chmod(0o700)
         site = next(p for p in sys.path if p.endswith("site-packages"))
         path = os.pathsep.join((str(ROOT), site))
-        yield {"top": top, "exchange": exchange, "users": users, "path": path,
-               "python": readable_python(users[0], path)}
+        yield {
+            "top": top,
+            "exchange": exchange,
+            "users": users,
+            "path": path,
+            "python": readable_python(users[0], path),
+        }
     finally:
         for name in STUDENTS:
             subprocess.run(["userdel", name], capture_output=True)
         shutil.rmtree(top, ignore_errors=True)
 
 
-def nbgrader(args: list[str], cwd: Path, env: dict[str, str], python: str = sys.executable,
-             user: pwd.struct_passwd | None = None) -> subprocess.CompletedProcess[str]:
+def nbgrader(
+    args: list[str],
+    cwd: Path,
+    env: dict[str, str],
+    python: str = sys.executable,
+    user: pwd.struct_passwd | None = None,
+) -> subprocess.CompletedProcess[str]:
     cmd = [python, "-m", "nbgrader", *args]
     if user is not None:
-        cmd = ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}",
-               "--init-groups", *cmd]
+        cmd = ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--init-groups", *cmd]
     done = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     return done
@@ -102,10 +131,14 @@ def test_release_fetch_submit_collect(machine: dict[str, object]) -> None:
     answers = {}
     for user in (alice, bob):
         home = Path(user.pw_dir)
-        env = {"HOME": str(home), "USER": user.pw_name, "PATH": "/usr/bin:/bin",
-               "PYTHONPATH": str(machine["path"]),
-               "JUPYTER_CONFIG_PATH": str(ROOT / "classroom" / "jupyter-config"),
-               "RETRYLAB_NBGRADER_EXCHANGE": exchange}
+        env = {
+            "HOME": str(home),
+            "USER": user.pw_name,
+            "PATH": "/usr/bin:/bin",
+            "PYTHONPATH": str(machine["path"]),
+            "JUPYTER_CONFIG_PATH": str(ROOT / "classroom" / "jupyter-config"),
+            "RETRYLAB_NBGRADER_EXCHANGE": exchange,
+        }
         python = str(machine["python"])
         listed = nbgrader(["list"], home, env, python, user)
         assert ASSIGNMENT in listed.stdout + listed.stderr
@@ -114,8 +147,11 @@ def test_release_fetch_submit_collect(machine: dict[str, object]) -> None:
         nb = nbformat.read(path, as_version=4)
         text = "\n".join(c.source for c in nb.cells)
         assert "BEGIN SOLUTION" not in text and "HIDDEN TESTS" not in text
-        answer = next(c for c in nb.cells
-                      if c.metadata.get("nbgrader", {}).get("solution") and c.cell_type == "code")
+        answer = next(
+            c
+            for c in nb.cells
+            if c.metadata.get("nbgrader", {}).get("solution") and c.cell_type == "code"
+        )
         answer.source += f"\n# the work of {user.pw_name}"
         answers[user.pw_name] = answer.source
         nbformat.write(nb, path)
@@ -124,8 +160,18 @@ def test_release_fetch_submit_collect(machine: dict[str, object]) -> None:
 
     # bob cannot read alice's submission in the exchange (inbound is write-only for him)
     inbound = Path(exchange) / "retrylab" / "inbound"
-    peek = subprocess.run(["setpriv", f"--reuid={bob.pw_uid}", f"--regid={bob.pw_gid}",
-                           "--clear-groups", "ls", str(inbound)], capture_output=True, text=True)
+    peek = subprocess.run(
+        [
+            "setpriv",
+            f"--reuid={bob.pw_uid}",
+            f"--regid={bob.pw_gid}",
+            "--clear-groups",
+            "ls",
+            str(inbound),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert peek.returncode != 0 and alice.pw_name not in peek.stdout
     for home in (Path(alice.pw_dir), Path(bob.pw_dir)):
         stat = home.stat()
@@ -133,11 +179,13 @@ def test_release_fetch_submit_collect(machine: dict[str, object]) -> None:
 
     nbgrader(["collect", ASSIGNMENT], course, teacher)
     for user in (alice, bob):
-        got = nbformat.read(course / "submitted" / user.pw_name / ASSIGNMENT / f"{STEM}.ipynb",
-                            as_version=4)
+        got = nbformat.read(
+            course / "submitted" / user.pw_name / ASSIGNMENT / f"{STEM}.ipynb", as_version=4
+        )
         sources = [c.source for c in got.cells]
         assert answers[user.pw_name] in sources
         other = answers[(alice if user is bob else bob).pw_name]
         assert other not in sources
-    assert json.loads((Path(exchange) / "retrylab" / "outbound" / ASSIGNMENT
-                       / f"{STEM}.ipynb").read_text())["cells"]
+    assert json.loads(
+        (Path(exchange) / "retrylab" / "outbound" / ASSIGNMENT / f"{STEM}.ipynb").read_text()
+    )["cells"]

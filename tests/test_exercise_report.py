@@ -12,24 +12,34 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_every_wrong_answer_tried_is_caught() -> None:
-    spec = importlib.util.spec_from_file_location("exercise_report",
-                                                  ROOT / "tools" / "exercise_report.py")
+    spec = importlib.util.spec_from_file_location(
+        "exercise_report", ROOT / "tools" / "exercise_report.py"
+    )
     assert spec and spec.loader
     report = importlib.util.module_from_spec(spec)
     sys.modules.setdefault("exercise_report", report)
     spec.loader.exec_module(report)
     rows = report.tried()
     assert [r for r in rows if not r.caught] == []
-    for exercise in ("01 Ex 1", "02 Ex 1", "02 Ex 2", "03 Ex 1", "04 Ex 1",
-                     "09 Ex 1", "09 Ex 2", "09 Ex 3"):
+    for exercise in (
+        "01 Ex 1",
+        "02 Ex 1",
+        "02 Ex 2",
+        "03 Ex 1",
+        "04 Ex 1",
+        "09 Ex 1",
+        "09 Ex 2",
+        "09 Ex 3",
+    ):
         mine = [r for r in rows if r.exercise == exercise]
         assert len(mine) >= 10, exercise
-    assert len({r.exercise for r in rows}) == 37   # every checked exercise of the 49
+    assert len({r.exercise for r in rows}) == 37  # every checked exercise of the 49
 
 
 def _report() -> object:
-    spec = importlib.util.spec_from_file_location("exercise_report",
-                                                  ROOT / "tools" / "exercise_report.py")
+    spec = importlib.util.spec_from_file_location(
+        "exercise_report", ROOT / "tools" / "exercise_report.py"
+    )
     assert spec and spec.loader
     report = importlib.util.module_from_spec(spec)
     sys.modules.setdefault("exercise_report", report)
@@ -48,8 +58,9 @@ def test_every_exercise_ten_distinct_mistakes_each_named() -> None:
     for exercise in exercises:
         mine = [r for r in rows if r.exercise == exercise]
         assert len(mine) >= 10, (exercise, len(mine))
-    numbers_only = [f"{r.exercise}: {r.mistake}: {r.message}" for r in rows
-                    if not (r.caught and r.named)]
+    numbers_only = [
+        f"{r.exercise}: {r.mistake}: {r.message}" for r in rows if not (r.caught and r.named)
+    ]
     assert numbers_only == []
     for exercise, (_check, _probe, cases) in report._closed().items():
         # plain data compares by its repr (a urllib3 Retry's repr leaves most fields out)

@@ -19,12 +19,22 @@ def test_which_notebook() -> None:
 
 def test_longest_wait() -> None:
     from retrylab.exercises.ex00 import check_longest_wait
+
     assert check_longest_wait(1400).correct
     assert check_longest_wait(1400.0).correct
     assert not check_longest_wait(...).answered
-    hints = {600: "two waits", 3000: "four waits", 2800: "n = 1", 700: "average",
-             15000: "cap", 846: "any seed", 1399: "just short", 1000: "at most its ceiling",
-             "x": "whole number", True: "whole number"}
+    hints = {
+        600: "two waits",
+        3000: "four waits",
+        2800: "n = 1",
+        700: "average",
+        15000: "cap",
+        846: "any seed",
+        1399: "just short",
+        1000: "at most its ceiling",
+        "x": "whole number",
+        True: "whole number",
+    }
     for value, hint in hints.items():
         fb = check_longest_wait(value)
         assert fb.answered and not fb.correct and hint in fb.message, (value, fb)

@@ -22,10 +22,12 @@ def test_retried_cases() -> None:
     fb = check_retried_cases({"A", "C", "G", "E"})
     assert "the idempotency key read backwards" in fb.message
     assert check_retried_cases({"A", "C", "G", "F"}.union("B")).message.startswith(
-        "B is not retried")
+        "B is not retried"
+    )
     fb = check_retried_cases({"A", "C", "E", "F", "G"})
-    assert fb.message.startswith("E is not retried: network error on TRACE without an "
-                                 "idempotency key")
+    assert fb.message.startswith(
+        "E is not retried: network error on TRACE without an idempotency key"
+    )
     fb = check_retried_cases({"Z"})
     assert "give a set of letters from A, B, C" in fb.message
     assert not check_retried_cases(...).answered

@@ -57,8 +57,7 @@ def test_third_width() -> None:
     fb = check_third_width(176)
     assert fb.correct and "narrowest" in fb.message
     assert "a narrower width already reaches 8" in check_third_width(180).message
-    assert "one of the page's widths (its busiest bucket holds 6)" in \
-        check_third_width(100).message
+    assert "one of the page's widths (its busiest bucket holds 6)" in check_third_width(100).message
     assert "holds 7 of 24, not 8" in check_third_width(150).message
     assert "from 1 to 800" in check_third_width(0).message
     assert not check_third_width(True).correct
@@ -77,6 +76,7 @@ def test_herd_attempt4() -> None:
 
 def test_full_jitter_second() -> None:
     from retrylab.exercises.ex02 import check_full_jitter_second
+
     fb = check_full_jitter_second([92, 351, 530])
     assert fb.correct and "draws 2, 4 and 6" in fb.message
     fb = check_full_jitter_second([70, 296, 780])

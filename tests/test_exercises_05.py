@@ -30,6 +30,7 @@ def test_kotlin_waits() -> None:
     fb = check_kotlin_waits(...)
     assert not fb.correct and not fb.answered
 
+
 def test_retryable() -> None:
     assert check_retryable({"429"}).correct
     assert check_retryable([429]).correct

@@ -76,8 +76,10 @@ def test_jitter_calls_ratio() -> None:
     assert not check_jitter_calls_ratio(None).answered
 
 
-@pytest.mark.parametrize("checker", [check_wave_capacity, check_layered,
-                                     check_throttle_recovery, check_jitter_calls_ratio])
+@pytest.mark.parametrize(
+    "checker",
+    [check_wave_capacity, check_layered, check_throttle_recovery, check_jitter_calls_ratio],
+)
 def test_checkers_never_raise(checker: object) -> None:
     for odd in (object(), {"a": 1}, -1, 10**30, "", b"1", 1j):
         fb = checker(odd)  # type: ignore[operator]

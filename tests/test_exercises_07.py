@@ -9,8 +9,12 @@ from retrylab.exercises.ex07 import (
     quiz_table,
 )
 
-GOOD = RetryPolicy(max_attempts=5, backoff=Backoff(5000, 3, 60_000, jitter="full"),
-                   time_budget=110_000, max_retry_after=600_000)
+GOOD = RetryPolicy(
+    max_attempts=5,
+    backoff=Backoff(5000, 3, 60_000, jitter="full"),
+    time_budget=110_000,
+    max_retry_after=600_000,
+)
 
 
 def test_capstone_solution_meets_every_target() -> None:

@@ -10,8 +10,13 @@ STATUSES = [408, 429, 500, 502, 503, 504]
 
 
 def good(**changes: object) -> Retry:
-    kw: dict[str, object] = dict(total=4, backoff_factor=7.5, backoff_max=60,
-                                 status_forcelist=STATUSES, allowed_methods=IDEMPOTENT)
+    kw: dict[str, object] = dict(
+        total=4,
+        backoff_factor=7.5,
+        backoff_max=60,
+        status_forcelist=STATUSES,
+        allowed_methods=IDEMPOTENT,
+    )
     kw.update(changes)
     return Retry(**kw)  # type: ignore[arg-type]
 
@@ -31,10 +36,13 @@ def test_the_adapter_does_not_pass_for_a_hand_written_retry() -> None:
 
 
 def test_each_wrong_field_gets_its_own_hint() -> None:
-    cases = {"total": (5, "total counts retries"), "backoff_factor": (6, "= 12 s"),
-             "backoff_max": (60_000, "in seconds"),
-             "status_forcelist": ([429, 500, 501, 503], "[501] are not retried"),
-             "allowed_methods": (["GET", "HEAD"], "six")}
+    cases = {
+        "total": (5, "total counts retries"),
+        "backoff_factor": (6, "= 12 s"),
+        "backoff_max": (60_000, "in seconds"),
+        "status_forcelist": ([429, 500, 501, 503], "[501] are not retried"),
+        "allowed_methods": (["GET", "HEAD"], "six"),
+    }
     for name, (value, hint) in cases.items():
         fb = check_urllib3_retry(good(**{name: value}))
         assert not fb.correct and fb.answered and hint in fb.message, (name, fb)
@@ -42,16 +50,23 @@ def test_each_wrong_field_gets_its_own_hint() -> None:
     assert not fb.correct and "every method" in fb.message
     assert "policy's base" in check_urllib3_retry(good(backoff_factor=5)).message
     assert "15 s itself" in check_urllib3_retry(good(backoff_factor=15)).message
-    assert "not idempotent" in check_urllib3_retry(
-        good(allowed_methods=[*IDEMPOTENT, "POST"])).message
-    assert "[504] are retried" in check_urllib3_retry(
-        good(status_forcelist=STATUSES[:-1])).message
+    assert (
+        "not idempotent" in check_urllib3_retry(good(allowed_methods=[*IDEMPOTENT, "POST"])).message
+    )
+    assert "[504] are retried" in check_urllib3_retry(good(status_forcelist=STATUSES[:-1])).message
 
 
 def test_blanks_and_nonsense_never_raise() -> None:
     assert not check_urllib3_retry(...).answered
-    fb = check_urllib3_retry(Retry(total=..., backoff_factor=..., backoff_max=...,  # type: ignore[arg-type]
-                                   status_forcelist=..., allowed_methods=...))  # type: ignore[arg-type]
+    fb = check_urllib3_retry(
+        Retry(
+            total=...,
+            backoff_factor=...,
+            backoff_max=...,  # type: ignore[arg-type]
+            status_forcelist=...,
+            allowed_methods=...,
+        )
+    )  # type: ignore[arg-type]
     assert not fb.answered and "total" in fb.message
     assert not check_urllib3_retry("Retry(4)").correct
     assert not check_urllib3_retry(good(backoff_factor="fast")).correct

@@ -19,7 +19,7 @@ def good_rate(failed, minimum):  # type: ignore[no-untyped-def]
 def test_failure_rate() -> None:
     assert check_failure_rate(good_rate).correct
     assert not check_failure_rate(...).answered
-    assert not check_failure_rate(lambda f, m: None).answered       # the scaffold's body
+    assert not check_failure_rate(lambda f, m: None).answered  # the scaffold's body
     fraction = check_failure_rate(lambda f, m: -1 if len(f) < max(1, m) else sum(f) / len(f))
     assert not fraction.correct and "percent" in fraction.message
     no_minimum = check_failure_rate(lambda f, m: 100 * sum(f) / max(1, len(f)))
@@ -85,8 +85,9 @@ def test_a_function_that_never_returns_is_reported_not_waited_for(monkeypatch) -
 def test_shortest_timeout() -> None:
     """Exercise 4 asks for a setting the page does not show (it shows 1 s and 3 s)."""
     from retrylab.exercises.ex09 import check_shortest_timeout
+
     assert check_shortest_timeout(1500).correct
-    assert check_shortest_timeout(1494).correct        # the whole-ms edge
+    assert check_shortest_timeout(1494).correct  # the whole-ms edge
     assert "a shorter timeout does too" in check_shortest_timeout(2000).message
     assert "the page's example that recovers" in check_shortest_timeout(3000).message
     assert "still metastable" in check_shortest_timeout(1400).message
@@ -102,29 +103,45 @@ def test_shortest_timeout() -> None:
 FAILURE_RATE_MISTAKES = [
     ("a fraction", lambda f, m: -1 if len(f) < max(1, m) else sum(f) / len(f), "fraction"),
     ("no minimum", lambda f, m: 100 * sum(f) / max(1, len(f)), "minimum"),
-    ("<= minimum", lambda f, m: -1 if len(f) <= m else 100 * sum(f) / len(f),
-     "with exactly minimum"),
-    ("0 below the minimum", lambda f, m: 0 if len(f) < max(1, m) else 100 * sum(f) / len(f),
-     "return -1"),
-    ("the success rate",
-     lambda f, m: -1 if len(f) < max(1, m) else 100 * (len(f) - sum(f)) / len(f),
-     "success rate"),
+    (
+        "<= minimum",
+        lambda f, m: -1 if len(f) <= m else 100 * sum(f) / len(f),
+        "with exactly minimum",
+    ),
+    (
+        "0 below the minimum",
+        lambda f, m: 0 if len(f) < max(1, m) else 100 * sum(f) / len(f),
+        "return -1",
+    ),
+    (
+        "the success rate",
+        lambda f, m: -1 if len(f) < max(1, m) else 100 * (len(f) - sum(f)) / len(f),
+        "success rate",
+    ),
     ("the count", lambda f, m: -1 if len(f) < max(1, m) else sum(f), "number of failures"),
-    ("divided by minimum", lambda f, m: -1 if len(f) < max(1, m) else 100 * sum(f) / m,
-     "not by minimum"),
-    ("rounded", lambda f, m: -1 if len(f) < max(1, m) else round(100 * sum(f) / len(f)),
-     "Do not round"),
+    (
+        "divided by minimum",
+        lambda f, m: -1 if len(f) < max(1, m) else 100 * sum(f) / m,
+        "not by minimum",
+    ),
+    (
+        "rounded",
+        lambda f, m: -1 if len(f) < max(1, m) else round(100 * sum(f) / len(f)),
+        "Do not round",
+    ),
     ("a string", lambda f, m: f"{100 * sum(f) / max(1, len(f))}%", "return a number"),
-    ("None below the minimum", lambda f, m: None if len(f) < max(1, m) else
-     100 * sum(f) / len(f), "return a number"),
+    (
+        "None below the minimum",
+        lambda f, m: None if len(f) < max(1, m) else 100 * sum(f) / len(f),
+        "return a number",
+    ),
 ]
 SRE_MISTAKES = [
     ("no max(0, ...)", lambda r, a, k: (r - k * a) / (r + 1), "negative"),
     ("divides by requests", lambda r, a, k: max(0, (r - k * a) / r) if r else 0, "requests + 1"),
     ("K missing", lambda r, a, k: max(0, (r - a) / (r + 1)), "K is missing"),
     ("K on requests", lambda r, a, k: max(0, (k * r - a) / (r + 1)), "not requests"),
-    ("the chance to send", lambda r, a, k: 1 - max(0, (r - k * a) / (r + 1)),
-     "chance to send"),
+    ("the chance to send", lambda r, a, k: 1 - max(0, (r - k * a) / (r + 1)), "chance to send"),
     ("a percent", lambda r, a, k: 100 * max(0, (r - k * a) / (r + 1)), "not a percent"),
     ("integer division", lambda r, a, k: max(0, (r - k * a) // (r + 1)), "integer division"),
     ("min(1, ...) for max(0, ...)", lambda r, a, k: min(1, (r - k * a) / (r + 1)), "negative"),
@@ -136,8 +153,11 @@ HEDGE_MISTAKES = [
     ("always the copy", lambda f, s, d: d + s, "first answer wins"),
     ("the larger", lambda f, s, d: max(f, d + s), "not the larger"),
     ("waits for both", lambda f, s, d: f if f <= d else max(f, d + s), "not the larger"),
-    ("both from the delay", lambda f, s, d: f if f <= d else d + min(f, s),
-     "first copy was sent at 0"),
+    (
+        "both from the delay",
+        lambda f, s, d: f if f <= d else d + min(f, s),
+        "first copy was sent at 0",
+    ),
     ("no hedge", lambda f, s, d: f, "no hedge"),
     ("the copy's own time", lambda f, s, d: f if f <= d else s, "answers at delay + second"),
     ("the delay", lambda f, s, d: f if f <= d else d, "when the copy is sent"),
@@ -148,6 +168,7 @@ HEDGE_MISTAKES = [
 
 def _fails_with(fb: object, hint: str) -> None:
     from retrylab.exercises import Feedback
+
     assert isinstance(fb, Feedback) and fb.answered and not fb.correct, fb
     assert hint in fb.message, (hint, fb.message)
 
@@ -155,8 +176,9 @@ def _fails_with(fb: object, hint: str) -> None:
 import pytest  # noqa: E402
 
 
-@pytest.mark.parametrize(("name", "fn", "hint"), FAILURE_RATE_MISTAKES,
-                         ids=[m[0] for m in FAILURE_RATE_MISTAKES])
+@pytest.mark.parametrize(
+    ("name", "fn", "hint"), FAILURE_RATE_MISTAKES, ids=[m[0] for m in FAILURE_RATE_MISTAKES]
+)
 def test_failure_rate_mistakes(name: str, fn: object, hint: str) -> None:
     _fails_with(check_failure_rate(fn), hint)
 
@@ -166,8 +188,7 @@ def test_sre_mistakes(name: str, fn: object, hint: str) -> None:
     _fails_with(check_sre_probability(fn), hint)
 
 
-@pytest.mark.parametrize(("name", "fn", "hint"), HEDGE_MISTAKES,
-                         ids=[m[0] for m in HEDGE_MISTAKES])
+@pytest.mark.parametrize(("name", "fn", "hint"), HEDGE_MISTAKES, ids=[m[0] for m in HEDGE_MISTAKES])
 def test_hedge_mistakes(name: str, fn: object, hint: str) -> None:
     _fails_with(check_hedged_latency(fn), hint)
 

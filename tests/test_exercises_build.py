@@ -54,8 +54,7 @@ def not_yet(feedback: Feedback) -> None:
     assert "replace the ..." in feedback.message
 
 
-def scaffold2(a: Any, b: Any) -> Any:
-    ...
+def scaffold2(a: Any, b: Any) -> Any: ...
 
 
 def unimplemented(*args: Any) -> Any:
@@ -66,12 +65,12 @@ def unimplemented(*args: Any) -> Any:
 
 
 def ceiling(n: int) -> int:
-    return min(5000, 200 * 2 ** n)
+    return min(5000, 200 * 2**n)
 
 
 def test_full_jitter_correct_and_alternatives() -> None:
     assert check_full_jitter(lambda n, r: js_round(r * ceiling(n))).correct
-    assert check_full_jitter(lambda n, r: math.floor(r * min(5000, 200 * 2 ** n) + 0.5)).correct
+    assert check_full_jitter(lambda n, r: math.floor(r * min(5000, 200 * 2**n) + 0.5)).correct
     assert check_full_jitter(lambda n, r: float(js_round(r * ceiling(n)))).correct
     assert check_full_jitter(lambda n, r: np.int64(js_round(r * ceiling(n)))).correct
     fb = check_full_jitter(lambda n, r: js_round(r * ceiling(n)))
@@ -86,15 +85,16 @@ def test_full_jitter_scaffold(answer: Any) -> None:
 FULL_MISTAKES: list[tuple[str, Callable[[int, float], Any], str]] = [
     ("python round", lambda n, r: round(r * ceiling(n)), "Python's round()"),
     ("next retry", lambda n, r: js_round(r * ceiling(n + 1)), "is n counted from 0?"),
-    ("retry before", lambda n, r: js_round(r * min(5000, 200 * 2 ** (n - 1))),
-     "the retry before"),
-    ("no cap", lambda n, r: js_round(r * 200 * 2 ** n), "the cap is missing"),
-    ("cap after jitter", lambda n, r: min(5000, js_round(r * 200 * 2 ** n)),
-     "Cap the ceiling, not the wait"),
+    ("retry before", lambda n, r: js_round(r * min(5000, 200 * 2 ** (n - 1))), "the retry before"),
+    ("no cap", lambda n, r: js_round(r * 200 * 2**n), "the cap is missing"),
+    (
+        "cap after jitter",
+        lambda n, r: min(5000, js_round(r * 200 * 2**n)),
+        "Cap the ceiling, not the wait",
+    ),
     ("truncation", lambda n, r: int(r * ceiling(n)), "cut the fraction off"),
     ("no jitter", lambda n, r: ceiling(n), "without jitter"),
-    ("equal jitter", lambda n, r: js_round(ceiling(n) / 2 + r * ceiling(n) / 2),
-     "equal jitter"),
+    ("equal jitter", lambda n, r: js_round(ceiling(n) / 2 + r * ceiling(n) / 2), "equal jitter"),
     ("0.5 + r", lambda n, r: js_round((0.5 + r) * ceiling(n)), "shifted to 0.5 + r"),
     ("math.ceil", lambda n, r: math.ceil(r * ceiling(n)), "math.ceil rounds every fraction up"),
     ("linear", lambda n, r: js_round(r * min(5000, 200 * (n + 1))), "grows by 200 ms a retry"),
@@ -112,8 +112,11 @@ def test_full_jitter_names_the_lesson_row() -> None:
     fb = check_full_jitter(lambda n, r: js_round(r * ceiling(n + 1)))
     fails_with(fb, "full_jitter(0, 0.35041", "the lesson's table says 70 at retry n=0")
     # Python's round passes the table (no exact half there) and fails on an unseen half
-    fails_with(check_full_jitter(lambda n, r: round(r * ceiling(n))),
-               "the lesson's table matches", "r * ceiling = ")
+    fails_with(
+        check_full_jitter(lambda n, r: round(r * ceiling(n))),
+        "the lesson's table matches",
+        "r * ceiling = ",
+    )
 
 
 def test_full_jitter_wrong_types() -> None:
@@ -124,8 +127,9 @@ def test_full_jitter_wrong_types() -> None:
 
 
 def test_full_jitter_none_after_the_first_answer_is_a_mistake() -> None:
-    fails_with(check_full_jitter(lambda n, r: js_round(r * ceiling(n)) if n < 3 else None),
-               "returned None")
+    fails_with(
+        check_full_jitter(lambda n, r: js_round(r * ceiling(n)) if n < 3 else None), "returned None"
+    )
 
 
 def test_full_jitter_raises() -> None:
@@ -133,6 +137,7 @@ def test_full_jitter_raises() -> None:
         if n == 2:
             raise ZeroDivisionError("no")
         return js_round(r * ceiling(n))
+
     fails_with(check_full_jitter(boom), "full_jitter(2, 0.97506", "raised ZeroDivisionError: no")
 
 
@@ -141,6 +146,7 @@ def test_full_jitter_endless(short_limit: float, release: threading.Event) -> No
         while not release.is_set():
             pass
         return 0
+
     start = time.monotonic()
     fb = check_full_jitter(spin)
     assert time.monotonic() - start < STOPPED_BY_THE_CALL_LIMIT
@@ -149,8 +155,13 @@ def test_full_jitter_endless(short_limit: float, release: threading.Event) -> No
 
 @pytest.mark.parametrize("garbage", [5, "x", 2.5, [1, 2]])
 def test_garbage_answers(garbage: Any) -> None:
-    for check in (check_full_jitter, check_decorrelated, check_should_retry,
-                  check_retry_loop, check_breaker):
+    for check in (
+        check_full_jitter,
+        check_decorrelated,
+        check_should_retry,
+        check_retry_loop,
+        check_breaker,
+    ):
         fb = check(garbage)
         fails_with(fb, "expected")
 
@@ -166,7 +177,8 @@ def test_decorrelated_correct_and_alternatives() -> None:
     fb = check_decorrelated(deco)
     assert fb.correct and "384 1034 2121 1933 3986 5000" in fb.message
     assert check_decorrelated(
-        lambda prev, r: min(5000.0, math.floor(200 + (3 * prev - 200) * r + 0.5))).correct
+        lambda prev, r: min(5000.0, math.floor(200 + (3 * prev - 200) * r + 0.5))
+    ).correct
 
 
 @pytest.mark.parametrize("answer", [None, ..., scaffold2, unimplemented])
@@ -178,16 +190,24 @@ DECO_MISTAKES: list[tuple[str, Callable[[int, float], Any], str]] = [
     ("python round", lambda p, r: min(5000, round(200 + r * (p * 3 - 200))), "Python's round()"),
     ("truncation", lambda p, r: min(5000, int(200 + r * (p * 3 - 200))), "cut the fraction off"),
     ("no cap", lambda p, r: js_round(200 + r * (p * 3 - 200)), "capped too"),
-    ("prev not 3 prev", lambda p, r: min(5000, js_round(200 + r * (p - 200))),
-     "prev alone in place of prev * 3"),
-    ("base not subtracted", lambda p, r: min(5000, js_round(200 + r * p * 3)),
-     "without the - 200"),
+    (
+        "prev not 3 prev",
+        lambda p, r: min(5000, js_round(200 + r * (p - 200))),
+        "prev alone in place of prev * 3",
+    ),
+    ("base not subtracted", lambda p, r: min(5000, js_round(200 + r * p * 3)), "without the - 200"),
     ("no base", lambda p, r: min(5000, js_round(r * p * 3)), "The range starts at 200"),
     ("prev ignored", lambda p, r: min(5000, js_round(200 + r * 400)), "ignores prev"),
-    ("range top capped", lambda p, r: js_round(200 + r * (min(5000, p * 3) - 200)),
-     "The top of the range was capped"),
-    ("math.ceil", lambda p, r: min(5000, math.ceil(200 + r * (p * 3 - 200))),
-     "math.ceil rounds every fraction up"),
+    (
+        "range top capped",
+        lambda p, r: js_round(200 + r * (min(5000, p * 3) - 200)),
+        "The top of the range was capped",
+    ),
+    (
+        "math.ceil",
+        lambda p, r: min(5000, math.ceil(200 + r * (p * 3 - 200))),
+        "math.ceil rounds every fraction up",
+    ),
     ("2 * prev", lambda p, r: min(5000, js_round(200 + r * (p * 2 - 200))), "reaches 2 * prev"),
     ("r * prev", lambda p, r: js_round(r * p), "not decorrelated jitter"),
 ]
@@ -199,8 +219,10 @@ def test_decorrelated_mistakes(name: str, fn: Callable[[int, float], Any], hint:
 
 
 def test_decorrelated_names_the_row() -> None:
-    fails_with(check_decorrelated(lambda p, r: js_round(200 + r * (p * 3 - 200))),
-               "the lesson's table says 5000 at retry n=5 (after a wait of 3986 ms)")
+    fails_with(
+        check_decorrelated(lambda p, r: js_round(200 + r * (p * 3 - 200))),
+        "the lesson's table says 5000 at retry n=5 (after a wait of 3986 ms)",
+    )
 
 
 def test_decorrelated_raises_and_types() -> None:
@@ -236,33 +258,61 @@ def variant(**change: Callable[[Outcome, str, bool], bool]) -> Callable[..., boo
         if o.kind in change:
             return change[o.kind](o, method, key)
         return rule(o, method, key)
+
     return fn
 
 
 RULE_MISTAKES: list[tuple[str, Callable[..., Any], str]] = [
-    ("POST after network error", variant(network=lambda o, m, k: True),
-     "could record the measurement twice"),
-    ("422 retried", variant(http=lambda o, m, k: (o.status or 0) >= 400),
-     "Among the 4xx only 429 is retried"),
+    (
+        "POST after network error",
+        variant(network=lambda o, m, k: True),
+        "could record the measurement twice",
+    ),
+    (
+        "422 retried",
+        variant(http=lambda o, m, k: (o.status or 0) >= 400),
+        "Among the 4xx only 429 is retried",
+    ),
     ("429 never", variant(http=lambda o, m, k: (o.status or 0) >= 500), "429 means rate limited"),
     ("body retried", variant(body=lambda o, m, k: True), "the program's own bug"),
     ("cancel retried", variant(cancelled=lambda o, m, k: True), "a decision to give up"),
     ("key ignored", variant(network=lambda o, m, k: m in SAFE), "idempotency key is ignored"),
-    ("RFC idempotent set", variant(network=lambda o, m, k: m in SAFE | {"PUT", "DELETE"} or k),
-     "GUVENLI_YONTEM"),
-    ("only some 5xx", variant(http=lambda o, m, k: o.status in (429, 502, 503, 504)),
-     "Every 5xx is retried"),
-    ("safe network not retried", variant(network=lambda o, m, k: k),
-     "a safe method changes nothing"),
+    (
+        "RFC idempotent set",
+        variant(network=lambda o, m, k: m in SAFE | {"PUT", "DELETE"} or k),
+        "GUVENLI_YONTEM",
+    ),
+    (
+        "only some 5xx",
+        variant(http=lambda o, m, k: o.status in (429, 502, 503, 504)),
+        "Every 5xx is retried",
+    ),
+    (
+        "safe network not retried",
+        variant(network=lambda o, m, k: k),
+        "a safe method changes nothing",
+    ),
     ("success retried", variant(success=lambda o, m, k: True), "A success needs no retry"),
-    ("3xx retried", variant(http=lambda o, m, k: rule(o, m, k) or 300 <= (o.status or 0) < 400),
-     "1xx, 2xx and 3xx are answers"),
-    ("500 forgotten", variant(http=lambda o, m, k: o.status == 429 or (o.status or 0) > 500),
-     "Every 5xx is retried (status >= 500): 500"),
-    ("408 retried", variant(http=lambda o, m, k: rule(o, m, k) or o.status == 408),
-     "408 is about the request itself"),
-    ("network retried for POST with PUT's rule",
-     variant(network=lambda o, m, k: m != "POST" or k), "TRACE is idempotent in RFC 9110"),
+    (
+        "3xx retried",
+        variant(http=lambda o, m, k: rule(o, m, k) or 300 <= (o.status or 0) < 400),
+        "1xx, 2xx and 3xx are answers",
+    ),
+    (
+        "500 forgotten",
+        variant(http=lambda o, m, k: o.status == 429 or (o.status or 0) > 500),
+        "Every 5xx is retried (status >= 500): 500",
+    ),
+    (
+        "408 retried",
+        variant(http=lambda o, m, k: rule(o, m, k) or o.status == 408),
+        "408 is about the request itself",
+    ),
+    (
+        "network retried for POST with PUT's rule",
+        variant(network=lambda o, m, k: m != "POST" or k),
+        "TRACE is idempotent in RFC 9110",
+    ),
 ]
 
 
@@ -278,41 +328,55 @@ def test_should_retry_asks_every_status_and_method() -> None:
         if o.kind == "http" and o.status is not None:
             asked.add((o.status, method))
         return rule(o, method, key)
+
     # the check runs in a child process: collect in the same process with the bare battery
     from retrylab.exercises.build import rule as build
+
     lesson, unseen = build._rule_cases()
     for _where, o, m, k in lesson:
         spy(o, m, k)
     for o, m, k in unseen:
         spy(o, m, k)
     assert {s for s, _m in asked} == set(range(100, 600))
-    assert {m for _s, m in asked} >= {"GET", "HEAD", "OPTIONS", "PUT", "DELETE", "POST",
-                                      "PATCH"}
+    assert {m for _s, m in asked} >= {"GET", "HEAD", "OPTIONS", "PUT", "DELETE", "POST", "PATCH"}
     assert len(asked) == 500 * len(build.METHODS)
     assert check_should_retry(spy).correct
 
 
 def test_should_retry_lesson_first_and_types() -> None:
     fb = check_should_retry(variant(http=lambda o, m, k: (o.status or 0) >= 400))
-    fails_with(fb, "should_retry(Outcome.http(422), 'POST', False) returned True",
-               '"422 (not retried)"')
+    fails_with(
+        fb, "should_retry(Outcome.http(422), 'POST', False) returned True", '"422 (not retried)"'
+    )
     fails_with(check_should_retry(lambda o, m, k: "yes"), "of type str", "True or False")
     fails_with(check_should_retry(lambda o, m, k: int(rule(o, m, k))), "of type int")
-    fails_with(check_should_retry(lambda o, m, k: o.status == 429 or o.status >= 500),
-               "raised TypeError",
-               "Outcome.network()")
+    fails_with(
+        check_should_retry(lambda o, m, k: o.status == 429 or o.status >= 500),
+        "raised TypeError",
+        "Outcome.network()",
+    )
 
 
 # == the retry loop ================================================================
 
 
-def make_loop(*, extra_attempts: int = 0, early_stop: bool = False, check_last: bool = True,
-              use_rule: bool = True, retry_after: str = "max", n_shift: int = 0,
-              extra_draw: bool = False, sleep_first: bool = False,
-              rule: Callable[[Outcome, str], bool] = should_retry,
-              rounder: Callable[[float], int] = js_round, cap: str = "ceiling",
-              shift: float = 0.0) -> Callable[..., Any]:
+def make_loop(
+    *,
+    extra_attempts: int = 0,
+    early_stop: bool = False,
+    check_last: bool = True,
+    use_rule: bool = True,
+    retry_after: str = "max",
+    n_shift: int = 0,
+    extra_draw: bool = False,
+    sleep_first: bool = False,
+    rule: Callable[[Outcome, str], bool] = should_retry,
+    rounder: Callable[[float], int] = js_round,
+    cap: str = "ceiling",
+    shift: float = 0.0,
+) -> Callable[..., Any]:
     """A student's loop, correct by default, with one mistake switched on."""
+
     def wait_for(attempt: int, outcome: Outcome, rng: Callable[[], float]) -> int:
         raw = 200 * 2 ** (attempt + n_shift)
         ceiling = min(5000, raw) if cap == "ceiling" else raw
@@ -330,14 +394,19 @@ def make_loop(*, extra_attempts: int = 0, early_stop: bool = False, check_last: 
             return draw
         return max(draw, suggested)
 
-    def loop(send: Callable[[], Outcome], method: str, max_attempts: int,
-             sleep: Callable[[int], Any], rng: Callable[[], float]) -> Any:
+    def loop(
+        send: Callable[[], Outcome],
+        method: str,
+        max_attempts: int,
+        sleep: Callable[[int], Any],
+        rng: Callable[[], float],
+    ) -> Any:
         waits: list[int] = []
         limit = max_attempts + extra_attempts
         outcome = Outcome.success()
         for attempt in range(limit):
-            if sleep_first:        # waits before every attempt, the first one included
-                wait = max(0, js_round(rng() * min(5000, 200 * 2 ** attempt)))
+            if sleep_first:  # waits before every attempt, the first one included
+                wait = max(0, js_round(rng() * min(5000, 200 * 2**attempt)))
                 waits.append(wait)
                 sleep(wait)
             outcome = send()
@@ -353,23 +422,31 @@ def make_loop(*, extra_attempts: int = 0, early_stop: bool = False, check_last: 
             waits.append(wait)
             sleep(wait)
         return limit, outcome, waits
+
     return loop
 
 
-def rule_but(kind: str, method: str | None = None, status: int | None = None,
-             answer: bool = True) -> Callable[[Outcome, str], bool]:
+def rule_but(
+    kind: str, method: str | None = None, status: int | None = None, answer: bool = True
+) -> Callable[[Outcome, str], bool]:
     """should_retry, except that ``kind`` (on ``method``, or with ``status``) gets ``answer``."""
+
     def rule(o: Outcome, m: str) -> bool:
-        if o.kind == kind and (method is None or m == method) and (
-                status is None or o.status == status):
+        if (
+            o.kind == kind
+            and (method is None or m == method)
+            and (status is None or o.status == status)
+        ):
             return answer
         return should_retry(o, m)
+
     return rule
 
 
 def policy_loop(send: Any, method: str, max_attempts: int, sleep: Any, rng: Any) -> Any:
     """The student's own loop, returning a result object as RetryPolicy.run does."""
     from types import SimpleNamespace
+
     attempts, outcome, waits = make_loop()(send, method, max_attempts, sleep, rng)
     return SimpleNamespace(attempts=attempts, outcome=outcome, waits=tuple(waits))
 
@@ -377,16 +454,16 @@ def policy_loop(send: Any, method: str, max_attempts: int, sleep: Any, rng: Any)
 def test_retry_loop_correct_and_alternatives() -> None:
     fb = check_retry_loop(make_loop())
     assert fb.correct and "70, 184, 2000, 2000" in fb.message
-    assert check_retry_loop(policy_loop).correct         # returns a RetryResult
+    assert check_retry_loop(policy_loop).correct  # returns a RetryResult
 
     def as_list(*args: Any) -> Any:
         attempts, outcome, waits = make_loop()(*args)
         return [float(attempts), outcome, [np.int64(w) for w in waits]]
+
     assert check_retry_loop(as_list).correct
 
 
-@pytest.mark.parametrize("answer", [None, ..., lambda send, m, n, sleep, rng: ...,
-                                    unimplemented])
+@pytest.mark.parametrize("answer", [None, ..., lambda send, m, n, sleep, rng: ..., unimplemented])
 def test_retry_loop_scaffold(answer: Any) -> None:
     not_yet(check_retry_loop(answer))
 
@@ -394,30 +471,43 @@ def test_retry_loop_scaffold(answer: Any) -> None:
 LOOP_MISTAKES: list[tuple[str, Callable[..., Any], str]] = [
     ("Retry-After exact", make_loop(retry_after="exact"), "used as the exact wait"),
     ("Retry-After ignored", make_loop(retry_after="ignored"), "Retry-After was ignored"),
-    ("no draw when Retry-After wins", make_loop(retry_after="no draw when it wins"),
-     "rng() was not called"),
+    (
+        "no draw when Retry-After wins",
+        make_loop(retry_after="no draw when it wins"),
+        "rng() was not called",
+    ),
     ("one attempt too many", make_loop(extra_attempts=1), "one too many"),
     ("one attempt too few", make_loop(early_stop=True), "one too few"),
-    ("sleeps after the last attempt", make_loop(check_last=False),
-     "slept after the last attempt"),
+    ("sleeps after the last attempt", make_loop(check_last=False), "slept after the last attempt"),
     ("retries non-retryable", make_loop(use_rule=False), "which the lesson's rule refuses"),
     ("n counted from 1", make_loop(n_shift=1), "n = 0 for the first retry"),
     ("two draws per wait", make_loop(extra_draw=True), "draws once per wait"),
-    ("sleeps before the first attempt", make_loop(sleep_first=True),
-     "slept before the first attempt"),
+    (
+        "sleeps before the first attempt",
+        make_loop(sleep_first=True),
+        "slept before the first attempt",
+    ),
     ("Python round", make_loop(rounder=round), "Python's round() rounds halves to even"),
     ("no cap", make_loop(cap="none"), "the cap is missing"),
     ("caps the wait", make_loop(cap="wait"), "Cap the ceiling, not the wait"),
     ("0.5 + r", make_loop(shift=0.5), "shifted to 0.5 + r"),
-    ("retries 4xx", make_loop(rule=lambda o, m: (not o.ok and o.kind == "http")
-                              or should_retry(o, m)), "It retried 422 on POST"),
-    ("retries POST network errors", make_loop(rule=rule_but("network", "POST")),
-     "It retried network on POST"),
+    (
+        "retries 4xx",
+        make_loop(rule=lambda o, m: (not o.ok and o.kind == "http") or should_retry(o, m)),
+        "It retried 422 on POST",
+    ),
+    (
+        "retries POST network errors",
+        make_loop(rule=rule_but("network", "POST")),
+        "It retried network on POST",
+    ),
     ("retries body errors", make_loop(rule=rule_but("body")), "It retried body on GET"),
-    ("retries cancellations", make_loop(rule=rule_but("cancelled")),
-     "It retried cancelled on GET"),
-    ("ignores 429", make_loop(rule=rule_but("http", status=429, answer=False)),
-     "It gave up after 429 on GET"),
+    ("retries cancellations", make_loop(rule=rule_but("cancelled")), "It retried cancelled on GET"),
+    (
+        "ignores 429",
+        make_loop(rule=rule_but("http", status=429, answer=False)),
+        "It gave up after 429 on GET",
+    ),
 ]
 
 
@@ -425,55 +515,70 @@ LOOP_MISTAKES: list[tuple[str, Callable[..., Any], str]] = [
 def test_retry_loop_mistakes(name: str, fn: Callable[..., Any], hint: str) -> None:
     fb = check_retry_loop(fn)
     fails_with(fb, hint)
-    assert fb.message.count(hint) == 1, fb.message   # the hint is said once
+    assert fb.message.count(hint) == 1, fb.message  # the hint is said once
 
 
 def test_retry_loop_names_the_lesson_scenario() -> None:
-    fails_with(check_retry_loop(make_loop(retry_after="ignored")),
-               'the lesson\'s scenario "429 (Retry-After: 2)"',
-               "the lesson prints attempts=3 outcome=http/429 waits=[2000, 2000]")
+    fails_with(
+        check_retry_loop(make_loop(retry_after="ignored")),
+        'the lesson\'s scenario "429 (Retry-After: 2)"',
+        "the lesson prints attempts=3 outcome=http/429 waits=[2000, 2000]",
+    )
 
 
 def test_retry_loop_gives_up_too_early_on_a_retryable_failure() -> None:
     def never_network(send: Any, method: str, n: int, sleep: Any, rng: Any) -> Any:
         def rule_without_network(o: Outcome, m: str) -> bool:
             return o.kind != "network" and should_retry(o, m)
+
         waits: list[int] = []
         for attempt in range(n):
             outcome = send()
             if outcome.ok or not rule_without_network(outcome, method) or attempt == n - 1:
                 return attempt + 1, outcome, waits
-            wait = max(js_round(rng() * min(5000, 200 * 2 ** attempt)),
-                       (outcome.retry_after or 0) * 1000)
+            wait = max(
+                js_round(rng() * min(5000, 200 * 2**attempt)), (outcome.retry_after or 0) * 1000
+            )
             waits.append(wait)
             sleep(wait)
         return None
+
     fails_with(check_retry_loop(never_network), "It gave up after network on GET")
 
 
 def test_retry_loop_endless_send() -> None:
     def forever(send: Any, method: str, n: int, sleep: Any, rng: Any) -> Any:
         attempts, waits = 0, []
-        while True:                      # no attempt limit, no rule: a 422 forever
+        while True:  # no attempt limit, no rule: a 422 forever
             outcome = send()
             attempts += 1
             if outcome.ok:
                 return attempts, outcome, waits
-            waits.append(max(js_round(rng() * min(5000, 200 * 2 ** (attempts - 1))),
-                             (outcome.retry_after or 0) * 1000))
+            waits.append(
+                max(
+                    js_round(rng() * min(5000, 200 * 2 ** (attempts - 1))),
+                    (outcome.retry_after or 0) * 1000,
+                )
+            )
             sleep(waits[-1])
-    fails_with(check_retry_loop(forever), "called send() more than 50 times",
-               "is the attempt limit checked?")
+
+    fails_with(
+        check_retry_loop(forever),
+        "called send() more than 50 times",
+        "is the attempt limit checked?",
+    )
 
 
 def test_retry_loop_endless_send_that_swallows_everything(
-        short_limit: float, release: threading.Event) -> None:
+    short_limit: float, release: threading.Event
+) -> None:
     def stubborn(send: Any, method: str, n: int, sleep: Any, rng: Any) -> Any:
         while not release.is_set():
             try:  # noqa: SIM105  (the student's style, on purpose)
                 send()
             except BaseException:
                 pass
+
     start = time.monotonic()
     fb = check_retry_loop(stubborn)
     assert time.monotonic() - start < STOPPED_BY_THE_CALL_LIMIT
@@ -486,6 +591,7 @@ def test_retry_loop_endless_sleep() -> None:
         while not outcome.ok:
             sleep(100)
         return 1, outcome, []
+
     fails_with(check_retry_loop(sleepy), "called sleep() more than 50 times")
 
 
@@ -493,6 +599,7 @@ def test_retry_loop_spins(short_limit: float, release: threading.Event) -> None:
     def spin(send: Any, method: str, n: int, sleep: Any, rng: Any) -> Any:
         while not release.is_set():
             pass
+
     start = time.monotonic()
     fb = check_retry_loop(spin)
     assert time.monotonic() - start < STOPPED_BY_THE_CALL_LIMIT
@@ -502,19 +609,25 @@ def test_retry_loop_spins(short_limit: float, release: threading.Event) -> None:
 def test_retry_loop_raises_and_types() -> None:
     def boom(send: Any, method: str, n: int, sleep: Any, rng: Any) -> Any:
         raise KeyError("deneme")
+
     fails_with(check_retry_loop(boom), "raised KeyError: 'deneme'")
-    fails_with(check_retry_loop(lambda send, m, n, sleep, rng: {"attempts": 1}),
-               "return a tuple (attempts, outcome, waits)")
-    fails_with(check_retry_loop(lambda send, m, n, sleep, rng: (1, "success", [])),
-               "as the outcome")
+    fails_with(
+        check_retry_loop(lambda send, m, n, sleep, rng: {"attempts": 1}),
+        "return a tuple (attempts, outcome, waits)",
+    )
+    fails_with(
+        check_retry_loop(lambda send, m, n, sleep, rng: (1, "success", [])), "as the outcome"
+    )
 
     def half_ms(send: Any, method: str, n: int, sleep: Any, rng: Any) -> Any:
         attempts, outcome, waits = make_loop()(send, method, n, lambda ms: None, rng)
         return attempts, outcome, [w + 0.5 for w in waits]
+
     fails_with(check_retry_loop(half_ms), "whole milliseconds")
 
     def sleeps_other(send: Any, method: str, n: int, sleep: Any, rng: Any) -> Any:
         return make_loop()(send, method, n, lambda ms: sleep(ms + 1), rng)
+
     fails_with(check_retry_loop(sleeps_other), "sleep() was called with [71, 185]")
 
 
@@ -542,13 +655,17 @@ class Breaker:
         self.failures = 0
         self.opened_at = 0
         self.trial_out = False
-        self.history: list[str] = []          # an extra attribute: fine
+        self.history: list[str] = []  # an extra attribute: fine
 
     def allow(self, now: int) -> bool:
         passed = now - self.opened_at
-        over = (passed > self.cooldown if self.strict_cooldown
-                else passed >= self.cooldown - 1 if self.early_cooldown
-                else passed >= self.cooldown)
+        over = (
+            passed > self.cooldown
+            if self.strict_cooldown
+            else passed >= self.cooldown - 1
+            if self.early_cooldown
+            else passed >= self.cooldown
+        )
         if self.state == "open" and over and self.half_opens:
             self.state, self.trial_out = "half_open", False
         if self.state == "open" and self.refused_restarts:
@@ -605,8 +722,12 @@ def test_answers_that_call_the_library_are_named() -> None:
         (check_should_retry(should_retry), "should_retry"),
         (check_full_jitter(lambda n, r: full.next_wait(n, r)), "Backoff"),
         (check_decorrelated(lambda prev, r: deco.next_wait(0, r, prev)), "Backoff"),
-        (check_retry_loop(lambda send, m, n, sleep, rng:
-                          RetryPolicy(max_attempts=n).run(send, m, rng, sleep)), "RetryPolicy"),
+        (
+            check_retry_loop(
+                lambda send, m, n, sleep, rng: RetryPolicy(max_attempts=n).run(send, m, rng, sleep)
+            ),
+            "RetryPolicy",
+        ),
         (check_breaker(CircuitBreaker), "CircuitBreaker"),
     ]
     for fb, name in named:
@@ -620,18 +741,16 @@ def test_a_delegation_hidden_from_the_code_is_caught_at_run_time() -> None:
     def hidden(n: int, r: float) -> int:
         cls = getattr(importlib.import_module("retrylab.core.backoff"), "Back" + "off")
         return int(cls(200, 2, 5000, jitter="full").next_wait(n, r))
+
     fails_with(check_full_jitter(hidden), "calls retrylab's Backoff.next_wait")
 
 
 class Scaffold:
-    def __init__(self, threshold: int, cooldown: int) -> None:
-        ...
+    def __init__(self, threshold: int, cooldown: int) -> None: ...
 
-    def allow(self, now: int) -> bool:
-        ...  # type: ignore[empty-body]
+    def allow(self, now: int) -> bool: ...  # type: ignore[empty-body]
 
-    def record(self, success: bool, now: int) -> None:
-        ...
+    def record(self, success: bool, now: int) -> None: ...
 
 
 class Unimplemented(Scaffold):
@@ -655,26 +774,39 @@ BREAKER_MISTAKES: list[tuple[str, type[Breaker], str]] = [
     ("stale cooldown", breaker(fresh_cooldown=False), "not from the first opening"),
     ("trial success does not close", breaker(close_on_success=False), "must close"),
     ("never half-opens", breaker(half_opens=False), "never let a trial through"),
-    ("a refused call restarts the cooldown", breaker(refused_restarts=True),
-     "A refused call restarted the cooldown"),
-    ("closing keeps the count", breaker(count_kept=True),
-     "closing starts the count of failures in a row from 0"),
+    (
+        "a refused call restarts the cooldown",
+        breaker(refused_restarts=True),
+        "A refused call restarted the cooldown",
+    ),
+    (
+        "closing keeps the count",
+        breaker(count_kept=True),
+        "closing starts the count of failures in a row from 0",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("name", "cls", "hint"), BREAKER_MISTAKES,
-                         ids=[m[0] for m in BREAKER_MISTAKES])
+@pytest.mark.parametrize(
+    ("name", "cls", "hint"), BREAKER_MISTAKES, ids=[m[0] for m in BREAKER_MISTAKES]
+)
 def test_breaker_mistakes(name: str, cls: type[Breaker], hint: str) -> None:
     fails_with(check_breaker(cls), hint)
 
 
 def test_breaker_names_the_lesson_row() -> None:
-    fails_with(check_breaker(breaker(threshold_shift=1)),
-               "row 4 of the lesson's trace", "allow(900) returned True",
-               "refuses it (state open)")
+    fails_with(
+        check_breaker(breaker(threshold_shift=1)),
+        "row 4 of the lesson's trace",
+        "allow(900) returned True",
+        "refuses it (state open)",
+    )
     # the lesson's own JavaScript (every call let through while half-open) passes its trace
-    fails_with(check_breaker(breaker(admit_all=True)), "the lesson's trace matches",
-               "a second call while the trial is in flight")
+    fails_with(
+        check_breaker(breaker(admit_all=True)),
+        "the lesson's trace matches",
+        "a second call while the trial is in flight",
+    )
 
 
 def test_breaker_broken_classes(short_limit: float, release: threading.Event) -> None:
@@ -684,16 +816,19 @@ def test_breaker_broken_classes(short_limit: float, release: threading.Event) ->
 
         def allow(self, now: int) -> bool:
             return True
+
     fails_with(check_breaker(NoRecord), "has no record() method")
 
     class Grumpy(Breaker):
         def __init__(self, threshold: int, cooldown: int) -> None:
             raise ValueError("nope")
+
     fails_with(check_breaker(Grumpy), "raised ValueError: nope")
 
     class Wordy(Breaker):
         def allow(self, now: int) -> Any:
             return "yes"
+
     fails_with(check_breaker(Wordy), "of type str", "True or False")
 
     class Stuck(Breaker):
@@ -701,6 +836,7 @@ def test_breaker_broken_classes(short_limit: float, release: threading.Event) ->
             while not release.is_set():
                 pass
             return True
+
     start = time.monotonic()
     fb = check_breaker(Stuck)
     assert time.monotonic() - start < STOPPED_BY_THE_CALL_LIMIT
@@ -708,12 +844,20 @@ def test_breaker_broken_classes(short_limit: float, release: threading.Event) ->
     fails_with(check_breaker(int), "int(3, 5000) raised ValueError")
 
 
-@pytest.mark.parametrize(("name", "mistakes"), [
-    ("full jitter", FULL_MISTAKES), ("decorrelated", DECO_MISTAKES), ("rule", RULE_MISTAKES),
-    ("loop", LOOP_MISTAKES), ("breaker", BREAKER_MISTAKES)])
+@pytest.mark.parametrize(
+    ("name", "mistakes"),
+    [
+        ("full jitter", FULL_MISTAKES),
+        ("decorrelated", DECO_MISTAKES),
+        ("rule", RULE_MISTAKES),
+        ("loop", LOOP_MISTAKES),
+        ("breaker", BREAKER_MISTAKES),
+    ],
+)
 def test_each_build_exercise_has_ten_mistakes_with_their_own_hints(
-        name: str, mistakes: list[Any]) -> None:
+    name: str, mistakes: list[Any]
+) -> None:
     """At least ten wrong implementations a student would write, each with its own hint."""
     assert len(mistakes) >= 10, name
     hints = [m[2] for m in mistakes]
-    assert len(set(hints)) >= len(hints) - 1, hints   # floor + 0.4 shares round()'s hint
+    assert len(set(hints)) >= len(hints) - 1, hints  # floor + 0.4 shares round()'s hint

@@ -21,13 +21,50 @@ import pytest
 
 from retrylab.exercises import Feedback
 
-GARBAGE: list[Any] = [None, ..., "x", "", True, False, float("nan"), float("inf"), -1, 0,
-                      10**100, -(10**100), 2.5, [], {}, set(), (), lambda: 1, np.int64(-7),
-                      np.float64(-7.5), np.bool_(True), np.array([[1, 2]]), (1,), (1, 2, 3),
-                      [None, None], ["x", 1], {"a": 1}, object(), itertools.count(),
-                      b"AB", complex(1, 2)]
-OWN = ["ex00", "ex01", "ex02", "ex03", "ex04", "build.waits", "build.rule", "build.loop",
-       "build.breaker"]
+GARBAGE: list[Any] = [
+    None,
+    ...,
+    "x",
+    "",
+    True,
+    False,
+    float("nan"),
+    float("inf"),
+    -1,
+    0,
+    10**100,
+    -(10**100),
+    2.5,
+    [],
+    {},
+    set(),
+    (),
+    lambda: 1,
+    np.int64(-7),
+    np.float64(-7.5),
+    np.bool_(True),
+    np.array([[1, 2]]),
+    (1,),
+    (1, 2, 3),
+    [None, None],
+    ["x", 1],
+    {"a": 1},
+    object(),
+    itertools.count(),
+    b"AB",
+    complex(1, 2),
+]
+OWN = [
+    "ex00",
+    "ex01",
+    "ex02",
+    "ex03",
+    "ex04",
+    "build.waits",
+    "build.rule",
+    "build.loop",
+    "build.breaker",
+]
 OTHERS = ["ex05", "ex06", "ex07"]
 # the forkserver's children start with these imported, not each on its own
 multiprocessing.set_forkserver_preload(["numpy", "retrylab.exercises"])
@@ -45,8 +82,13 @@ def checkers(names: list[str]) -> list[tuple[str, Callable[..., Any]]]:
 
 def calls(fn: Callable[..., Any]) -> list[tuple[Any, ...]]:
     """Garbage in every argument at once, then in one argument with a sane other."""
-    n = len([p for p in inspect.signature(fn).parameters.values()
-             if p.default is inspect.Parameter.empty])
+    n = len(
+        [
+            p
+            for p in inspect.signature(fn).parameters.values()
+            if p.default is inspect.Parameter.empty
+        ]
+    )
     out = [(g,) * n for g in GARBAGE]
     if n > 1:
         out += [(g,) + (1,) * (n - 1) for g in GARBAGE]
@@ -76,13 +118,17 @@ def test_garbage_gets_feedback(name: str, fn: Callable[..., Any]) -> None:
 
 def test_every_own_checker_is_covered() -> None:
     names = {n for n, _ in checkers(OWN)}
-    assert {"ex00.check_three_failures", "ex04.check_threshold_two",
-            "build.breaker.check_breaker", "build.waits.check_full_jitter"} <= names
+    assert {
+        "ex00.check_three_failures",
+        "ex04.check_threshold_two",
+        "build.breaker.check_breaker",
+        "build.waits.check_full_jitter",
+    } <= names
     assert len(names) >= 20
 
 
 def _probe(name: str, queue: Any) -> None:  # pragma: no cover - runs in a child process
-    resource.setrlimit(resource.RLIMIT_AS, (1024 ** 3, 1024 ** 3))
+    resource.setrlimit(resource.RLIMIT_AS, (1024**3, 1024**3))
     fn = dict(checkers(OTHERS))[name]
     queue.put(failures(fn))
 
@@ -101,8 +147,13 @@ def test_garbage_gets_feedback_in_notebooks_05_to_07(name: str) -> None:
     if child.is_alive():
         child.kill()
         child.join()
-    bad = queue.get(timeout=1) if not queue.empty() else [
-        "the checker hung or ran out of memory (an endless answer such as itertools.count()?)"]
+    bad = (
+        queue.get(timeout=1)
+        if not queue.empty()
+        else [
+            "the checker hung or ran out of memory (an endless answer such as itertools.count()?)"
+        ]
+    )
     assert bad == [], f"{name}: {len(bad)} garbage answers fail, e.g. {bad[0]}"
 
 
@@ -111,6 +162,7 @@ def test_equivalent_answers_are_judged_alike() -> None:
     from retrylab.exercises.ex01 import check_expected_duplicates, check_retried_statuses
     from retrylab.exercises.ex02 import check_quarter_width, check_third_width
     from retrylab.exercises.ex04 import check_threshold_two
+
     for same in (390, 390.0, np.int64(390), np.float64(390.0), "390"):
         assert check_expected_duplicates(same).correct, same
     for same in (100, 100.0, np.int64(100)):
@@ -129,11 +181,12 @@ def test_equivalent_answers_are_judged_alike() -> None:
 def test_the_crashes_the_reader_found() -> None:
     from retrylab.exercises.ex00 import check_three_failures
     from retrylab.exercises.ex04 import check_threshold_two
+
     fb = check_three_failures(4, 5)
     assert not fb.correct and "give each wait in a list" in fb.message
     fb = check_three_failures(4, "five")
     assert not fb.correct and "list of whole numbers" in fb.message
     fb = check_threshold_two("5", 4)
-    assert fb.correct   # "5" reads as 5, as everywhere
+    assert fb.correct  # "5" reads as 5, as everywhere
     fb = check_threshold_two("five", 4)
     assert not fb.correct and "two whole numbers" in fb.message

@@ -13,11 +13,17 @@ import pytest
 from retrylab.exercises import Feedback, ex05, ex06, ex07
 
 CHECKERS: list[Callable[[Any], Feedback]] = [
-    ex05.check_retryable, ex05.check_proportional_range, ex05.check_outage_policy,
-    ex05.check_lifecycle, ex05.check_kotlin_waits,
-    ex06.check_wave_capacity, ex06.check_layered, ex06.check_throttle_recovery,
+    ex05.check_retryable,
+    ex05.check_proportional_range,
+    ex05.check_outage_policy,
+    ex05.check_lifecycle,
+    ex05.check_kotlin_waits,
+    ex06.check_wave_capacity,
+    ex06.check_layered,
+    ex06.check_throttle_recovery,
     ex06.check_jitter_calls_ratio,
-    ex07.check_capstone, ex07.check_quiz,
+    ex07.check_capstone,
+    ex07.check_quiz,
 ]
 
 
@@ -27,17 +33,52 @@ def _raising() -> Any:
 
 
 GARBAGE: list[Any] = [
-    None, ..., "x", "", b"1", True, False, math.nan, math.inf, -math.inf, -1, 0,
-    10**100, -(10**100), 2.5, 1j, [], (), {}, set(), {"a": 1}, lambda: 1, object(),
-    (1,), (1, 2, 3), [1, 2, 3, 4, 5], [None, None], [math.nan, 1], [True, False],
-    np.int64(248), np.array([1, 2]), np.array([]), [[1, 2]], ["x", "y"],
+    None,
+    ...,
+    "x",
+    "",
+    b"1",
+    True,
+    False,
+    math.nan,
+    math.inf,
+    -math.inf,
+    -1,
+    0,
+    10**100,
+    -(10**100),
+    2.5,
+    1j,
+    [],
+    (),
+    {},
+    set(),
+    {"a": 1},
+    lambda: 1,
+    object(),
+    (1,),
+    (1, 2, 3),
+    [1, 2, 3, 4, 5],
+    [None, None],
+    [math.nan, 1],
+    [True, False],
+    np.int64(248),
+    np.array([1, 2]),
+    np.array([]),
+    [[1, 2]],
+    ["x", "y"],
 ]
 
 
 @pytest.mark.parametrize("checker", CHECKERS, ids=lambda c: c.__name__)
 def test_checker_answers_garbage_with_feedback(checker: Callable[[Any], Feedback]) -> None:
-    for odd in [*GARBAGE, _raising(), itertools.count(), itertools.repeat("A"),
-                iter([4000, 12000] * 1000)]:
+    for odd in [
+        *GARBAGE,
+        _raising(),
+        itertools.count(),
+        itertools.repeat("A"),
+        iter([4000, 12000] * 1000),
+    ]:
         fb = checker(odd)
         assert isinstance(fb, Feedback), (checker.__name__, odd)
         assert isinstance(fb.message, str) and fb.message

@@ -45,8 +45,11 @@ def public_checkers() -> list[tuple[str, Callable[..., Feedback]]]:
     for info in pkgutil.walk_packages(exercises.__path__, "retrylab.exercises."):
         module = importlib.import_module(info.name)
         for name, fn in vars(module).items():
-            if (name.startswith("check_") and callable(fn)
-                    and getattr(fn, "__module__", "") == module.__name__):
+            if (
+                name.startswith("check_")
+                and callable(fn)
+                and getattr(fn, "__module__", "") == module.__name__
+            ):
                 found.append((f"{info.name.removeprefix('retrylab.exercises.')}.{name}", fn))
     return sorted(found)
 
@@ -88,13 +91,13 @@ def act_generator_exit() -> Any:
 
 
 def act_huge() -> Any:
-    return bytearray(2 ** 44)   # 16 TiB: refused by the memory bound, or by the kernel
+    return bytearray(2**44)  # 16 TiB: refused by the memory bound, or by the kernel
 
 
 def act_grow() -> Any:
     hoard = []
     while True:
-        hoard.append(bytearray(2 ** 20))
+        hoard.append(bytearray(2**20))
 
 
 def act_patch() -> Any:
@@ -104,20 +107,46 @@ def act_patch() -> Any:
 
 
 ACTS: dict[str, Callable[[], Any]] = {
-    "raise": act_raise, "loop": act_loop, "sleep": act_sleep,
-    "settrace-off-loop": act_untrace_loop, "sys.exit": act_exit,
-    "KeyboardInterrupt": act_interrupt, "GeneratorExit": act_generator_exit,
-    "huge": act_huge, "grow": act_grow, "patch": act_patch,
+    "raise": act_raise,
+    "loop": act_loop,
+    "sleep": act_sleep,
+    "settrace-off-loop": act_untrace_loop,
+    "sys.exit": act_exit,
+    "KeyboardInterrupt": act_interrupt,
+    "GeneratorExit": act_generator_exit,
+    "huge": act_huge,
+    "grow": act_grow,
+    "patch": act_patch,
 }
 
 
 def hostile(act: Callable[[], Any]) -> Any:
     """An answer every use of which runs ``act``."""
+
     def do(self: Any, *args: Any, **kwargs: Any) -> Any:
         return act()
-    names = ("__call__", "__repr__", "__str__", "__len__", "__iter__", "__eq__", "__ne__",
-             "__lt__", "__le__", "__gt__", "__ge__", "__bool__", "__float__", "__int__",
-             "__index__", "__hash__", "__getitem__", "__contains__", "__getattr__")
+
+    names = (
+        "__call__",
+        "__repr__",
+        "__str__",
+        "__len__",
+        "__iter__",
+        "__eq__",
+        "__ne__",
+        "__lt__",
+        "__le__",
+        "__gt__",
+        "__ge__",
+        "__bool__",
+        "__float__",
+        "__int__",
+        "__index__",
+        "__hash__",
+        "__getitem__",
+        "__contains__",
+        "__getattr__",
+    )
     return type("Hostile", (), {n: do for n in names})()
 
 
@@ -125,13 +154,14 @@ def hostile(act: Callable[[], Any]) -> Any:
 def low_limits(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(stop, "CHECK_LIMIT", 0.4)
     monkeypatch.setattr(harness, "TIME_LIMIT", 0.2)
-    monkeypatch.setattr(stop, "MEMORY_LIMIT", 256 * 2 ** 20)
+    monkeypatch.setattr(stop, "MEMORY_LIMIT", 256 * 2**20)
 
 
 @pytest.fixture
 def clean() -> Iterator[None]:
     """Whatever the answer did, the process is as before the check."""
     import resource
+
     threads = set(threading.enumerate())
     handler = signal.getsignal(signal.SIGALRM)
     trace = sys.gettrace()
@@ -149,15 +179,20 @@ def clean() -> Iterator[None]:
 
 
 def arity(fn: Callable[..., Any]) -> int:
-    return len([p for p in inspect.signature(fn).parameters.values()
-                if p.default is inspect.Parameter.empty])
+    return len(
+        [
+            p
+            for p in inspect.signature(fn).parameters.values()
+            if p.default is inspect.Parameter.empty
+        ]
+    )
 
 
 @pytest.mark.parametrize("act", list(ACTS), ids=list(ACTS))
 @pytest.mark.parametrize(("name", "fn"), CHECKERS, ids=[n for n, _ in CHECKERS])
 def test_every_checker_survives_every_hostile_answer(
-        name: str, fn: Callable[..., Feedback], act: str, low_limits: None,
-        clean: None) -> None:
+    name: str, fn: Callable[..., Feedback], act: str, low_limits: None, clean: None
+) -> None:
     answer = hostile(ACTS[act])
     fb = fn(*[answer] * arity(fn))
     assert type(fb) is Feedback, (name, act, fb)
@@ -169,8 +204,22 @@ def test_every_checker_survives_every_hostile_answer(
 
 def test_the_battery_covers_every_module() -> None:
     modules = {name.split(".check_")[0] for name, _ in CHECKERS}
-    assert {"ex00", "ex01", "ex02", "ex03", "ex04", "ex05", "ex06", "ex07", "ex08", "ex09",
-            "build.waits", "build.rule", "build.loop", "build.breaker"} <= modules
+    assert {
+        "ex00",
+        "ex01",
+        "ex02",
+        "ex03",
+        "ex04",
+        "ex05",
+        "ex06",
+        "ex07",
+        "ex08",
+        "ex09",
+        "build.waits",
+        "build.rule",
+        "build.loop",
+        "build.breaker",
+    } <= modules
     assert len(CHECKERS) >= 40
 
 
@@ -181,8 +230,9 @@ def test_a_patch_is_named_and_put_back(clean: None) -> None:
 
     def full_jitter(n: int, r: float) -> int:
         cls = getattr(importlib.import_module("retrylab"), "Back" + "off")
-        cls.next_wait = lambda *a, **k: 7   # hidden from a reading of the code
+        cls.next_wait = lambda *a, **k: 7  # hidden from a reading of the code
         return 7
+
     fb = check_full_jitter(full_jitter)
     assert not fb.correct and "Backoff.next_wait" in fb.message and "changed" in fb.message
     assert Backoff.next_wait is _REAL[Backoff, "next_wait"]
@@ -194,6 +244,7 @@ def test_a_patch_made_before_the_check_is_named_and_put_back(clean: None) -> Non
     """Cheat C1 of the teacher's review: ``Feedback.__bool__ = lambda self: True`` in an
     answer cell made every ``assert feedback`` pass."""
     from retrylab.exercises.ex00 import check_longest_wait
+
     real = Feedback.__bool__
     Feedback.__bool__ = lambda self: True  # type: ignore[method-assign]
     fb = check_longest_wait(1)
@@ -203,6 +254,7 @@ def test_a_patch_made_before_the_check_is_named_and_put_back(clean: None) -> Non
 
 def test_the_verdicts_speak_the_notebooks_language(low_limits: None, clean: None) -> None:
     from retrylab.exercises.ex07 import check_capstone
+
     before = current()
     set_language("tr")
     try:
@@ -217,7 +269,8 @@ def test_the_verdicts_speak_the_notebooks_language(low_limits: None, clean: None
 
 
 def test_the_capstone_rule_that_loops_or_exits_gets_a_verdict(
-        low_limits: None, clean: None) -> None:
+    low_limits: None, clean: None
+) -> None:
     """Review 3: check_capstone and check_outage_policy ran the student's rule with no
     watchdog: a looping rule hung them, a SystemExit escaped into the notebook."""
     from retrylab.exercises.ex05 import check_outage_policy
@@ -229,9 +282,11 @@ def test_the_capstone_rule_that_loops_or_exits_gets_a_verdict(
 
     def exits(*args: Any) -> bool:
         sys.exit(3)
+
     for rule in (loops, exits):
-        policy = RetryPolicy(max_attempts=5, backoff=Backoff(5000, 3, 60_000, jitter="full"),
-                             rule=rule)
+        policy = RetryPolicy(
+            max_attempts=5, backoff=Backoff(5000, 3, 60_000, jitter="full"), rule=rule
+        )
         for check in (check_capstone, check_outage_policy):
             fb = check(policy)
             assert type(fb) is Feedback and not fb.correct, fb
@@ -242,11 +297,13 @@ def test_the_fallback_stop_works_off_the_main_thread(low_limits: None) -> None:
     """Where signals cannot be used (a thread that is not the main one) the trace-hook
     fallback stops a Python loop (it is weaker: settrace(None) or time.sleep escape it)."""
     from retrylab.exercises.build import check_full_jitter
+
     box: list[Feedback] = []
 
     def loops(n: int, r: float) -> int:
         while True:
             pass
+
     worker = threading.Thread(target=lambda: box.append(check_full_jitter(loops)))
     worker.start()
     worker.join(30)

@@ -38,12 +38,13 @@ def short_limit(monkeypatch: pytest.MonkeyPatch) -> float:
 
 
 def spin(*args: Any) -> Any:
-    while True:   # the student's endless loop
+    while True:  # the student's endless loop
         pass
 
 
 def spin_one_line(*args: Any) -> Any:
-    while True: pass  # noqa: E701  (one line: no line events, stopped by instruction)
+    while True:
+        pass  # noqa: E701  (one line: no line events, stopped by instruction)
 
 
 def spin_calling(*args: Any) -> Any:
@@ -54,7 +55,7 @@ def spin_calling(*args: Any) -> Any:
 
 def spin_catching(*args: Any) -> Any:
     while True:
-        with contextlib.suppress(Exception):   # a loop that swallows errors still ends
+        with contextlib.suppress(Exception):  # a loop that swallows errors still ends
             time.sleep(0)
 
 
@@ -81,13 +82,14 @@ def join_checks(timeout: float = 10.0) -> None:
             thread.join(timeout)
 
 
-@pytest.mark.parametrize("check", [check_full_jitter, check_should_retry, check_retry_loop,
-                                   check_failure_rate])
+@pytest.mark.parametrize(
+    "check", [check_full_jitter, check_should_retry, check_retry_loop, check_failure_rate]
+)
 @pytest.mark.parametrize("runaway", [spin, spin_one_line, spin_calling, spin_catching])
 def test_a_runaway_function_is_stopped(short_limit: float, check: Any, runaway: Any) -> None:
     start = time.monotonic()
     with warnings.catch_warnings():
-        warnings.simplefilter("error")   # no DeprecationWarning of a fork, nor any other
+        warnings.simplefilter("error")  # no DeprecationWarning of a fork, nor any other
         fb = check(runaway)
     # Stopped by the call's 0.3 s limit, not by the whole check's 60 s one (a bound far
     # from both: a loaded CI worker once took 3.4 s for the 0.3 s and the stop)
@@ -98,7 +100,7 @@ def test_a_runaway_function_is_stopped(short_limit: float, check: Any, runaway: 
     assert check_threads() == [] and multiprocessing.active_children() == []
     before = time.process_time()
     time.sleep(0.3)
-    assert time.process_time() - before < 0.15   # nothing keeps burning this process's CPU
+    assert time.process_time() - before < 0.15  # nothing keeps burning this process's CPU
 
 
 def test_a_runaway_breaker_is_stopped(short_limit: float) -> None:
@@ -111,9 +113,10 @@ def test_an_answer_that_swallows_the_stop_is_stopped_all_the_same(short_limit: f
     """A bare except: swallows the first stop; the timer's next tick raises again and
     from then on every instruction of the answer's frames does: it ends with its verdict
     (before the timer signal, the verdict said it "could not be stopped" and it spun on)."""
+
     def swallow(n: int, r: float) -> int:
         while True:
-            with contextlib.suppress(BaseException):   # the student's bare except
+            with contextlib.suppress(BaseException):  # the student's bare except
                 time.sleep(0.001)
 
     fb = check_full_jitter(swallow)
@@ -136,14 +139,15 @@ def test_settrace_off_and_a_loop_is_stopped(short_limit: float) -> None:
 
 
 def test_a_correct_answer_passes_and_leaves_nothing() -> None:
-    assert check_threads() == []   # none left by an earlier test: this one's is judged
-    assert check_full_jitter(lambda n, r: js_round(r * min(5000, 200 * 2 ** n))).correct
+    assert check_threads() == []  # none left by an earlier test: this one's is judged
+    assert check_full_jitter(lambda n, r: js_round(r * min(5000, 200 * 2**n))).correct
     assert check_threads() == [] and multiprocessing.active_children() == []
 
 
 def test_the_trace_is_removed_after_the_check() -> None:
     import sys
-    check_full_jitter(lambda n, r: js_round(r * min(5000, 200 * 2 ** n)))
+
+    check_full_jitter(lambda n, r: js_round(r * min(5000, 200 * 2**n)))
     assert sys.gettrace() is None
 
 
@@ -151,7 +155,7 @@ def test_the_trace_is_removed_after_the_check() -> None:
 
 
 def forgot_return(n: int, r: float) -> Any:
-    wait = js_round(r * min(5000, 200 * 2 ** n))  # noqa: F841  (the student's slip)
+    wait = js_round(r * min(5000, 200 * 2**n))  # noqa: F841  (the student's slip)
 
 
 def test_a_function_without_return_is_told_so() -> None:
@@ -165,6 +169,7 @@ def test_a_rule_without_return_is_told_so() -> None:
     def rule(outcome: Any, method: str, key: bool) -> Any:
         if outcome.kind == "http":
             retry = outcome.status == 429  # noqa: F841
+
     fb = check_should_retry(rule)
     assert "returned None: did it `return` True or False?" in fb.message
 
@@ -174,5 +179,6 @@ def test_an_untouched_scaffold_is_not_yet() -> None:
         """The wait."""
         # write your code here
         ...
+
     fb = check_full_jitter(scaffold)
     assert not fb.answered and "replace the ..." in fb.message

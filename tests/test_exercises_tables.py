@@ -23,8 +23,11 @@ def tables() -> list[tuple[str, Exercise]]:
     found = []
     for info in pkgutil.walk_packages(exercises.__path__, "retrylab.exercises."):
         module = importlib.import_module(info.name)
-        found += [(f"{info.name.rsplit('.', 1)[1]}.{name}", value)
-                  for name, value in vars(module).items() if isinstance(value, Exercise)]
+        found += [
+            (f"{info.name.rsplit('.', 1)[1]}.{name}", value)
+            for name, value in vars(module).items()
+            if isinstance(value, Exercise)
+        ]
     return found
 
 
@@ -58,7 +61,8 @@ def test_each_mistake_is_caught_and_named(name: str, table: Exercise, language: 
 
 @pytest.mark.parametrize(("name", "table"), TABLES, ids=[n for n, _ in TABLES])
 def test_the_right_answer_passes_and_every_message_is_translated(
-        name: str, table: Exercise, language: str) -> None:
+    name: str, table: Exercise, language: str
+) -> None:
     want = table.want(table.inputs())
     assert judge(table, want).correct
     assert judge(table, str(want)).correct or table.read("1") is None

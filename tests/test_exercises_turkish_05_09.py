@@ -82,8 +82,11 @@ CASES: list[tuple[str, Callable[[Any], Feedback], Any]] = [
     ("outage-not-policy", ex05.check_outage_policy, "x"),
     ("outage-too-many", ex05.check_outage_policy, RetryPolicy(1000)),
     ("outage-no-budget", ex05.check_outage_policy, RetryPolicy(3)),
-    ("outage-no-jitter", ex05.check_outage_policy,
-     RetryPolicy(3, backoff=Backoff(200, 2, 5000), time_budget=60_000)),
+    (
+        "outage-no-jitter",
+        ex05.check_outage_policy,
+        RetryPolicy(3, backoff=Backoff(200, 2, 5000), time_budget=60_000),
+    ),
     ("outage-right", ex05.check_outage_policy, RetryPolicy.background()),
     ("lifecycle-prompt", ex05.check_lifecycle, None),
     ("lifecycle-string", ex05.check_lifecycle, "policy"),
@@ -110,13 +113,22 @@ CASES: list[tuple[str, Callable[[Any], Feedback], Any]] = [
     ("range-seconds", ex05.check_proportional_range, (4, 12)),
     ("range-base", ex05.check_proportional_range, (500, 1500)),
     ("range-sum", ex05.check_proportional_range, (7500, 22500)),
-    ("outage-six", ex05.check_outage_policy,
-     RetryPolicy(6, Backoff(1000, 2, 30_000, jitter="full"))),
-    ("outage-budget-seconds", ex05.check_outage_policy,
-     RetryPolicy(4, Backoff(1000, 2, 30_000, jitter="full"), time_budget=60)),
+    (
+        "outage-six",
+        ex05.check_outage_policy,
+        RetryPolicy(6, Backoff(1000, 2, 30_000, jitter="full")),
+    ),
+    (
+        "outage-budget-seconds",
+        ex05.check_outage_policy,
+        RetryPolicy(4, Backoff(1000, 2, 30_000, jitter="full"), time_budget=60),
+    ),
     ("outage-a-backoff", ex05.check_outage_policy, Backoff(1000, 2, 30_000, jitter="full")),
-    ("outage-long-budget", ex05.check_outage_policy,
-     RetryPolicy(20, Backoff(2000, growth="constant", jitter="full"), time_budget=1_200_000)),
+    (
+        "outage-long-budget",
+        ex05.check_outage_policy,
+        RetryPolicy(20, Backoff(2000, growth="constant", jitter="full"), time_budget=1_200_000),
+    ),
     ("lifecycle-kotlin", ex05.check_lifecycle, {"kotlin"}),
     ("lifecycle-asyncio-missing", ex05.check_lifecycle, {"policy_detached"}),
     ("lifecycle-empty", ex05.check_lifecycle, set()),
@@ -144,8 +156,11 @@ CASES: list[tuple[str, Callable[[Any], Feedback], Any]] = [
     ("urllib3-factor-base", ex08.check_urllib3_retry, _retry(backoff_factor=5)),
     ("urllib3-factor-other", ex08.check_urllib3_retry, _retry(backoff_factor=6)),
     ("urllib3-max", ex08.check_urllib3_retry, _retry(backoff_max=60_000)),
-    ("urllib3-extra-status", ex08.check_urllib3_retry,
-     _retry(status_forcelist=[408, 429, 500, 501, 502, 503, 504])),
+    (
+        "urllib3-extra-status",
+        ex08.check_urllib3_retry,
+        _retry(status_forcelist=[408, 429, 500, 501, 502, 503, 504]),
+    ),
     ("urllib3-missing-status", ex08.check_urllib3_retry, _retry(status_forcelist=[429])),
     ("urllib3-all-methods", ex08.check_urllib3_retry, _retry(allowed_methods=None)),
     ("urllib3-post", ex08.check_urllib3_retry, _retry(allowed_methods=["GET", "POST"])),
@@ -161,8 +176,11 @@ CASES: list[tuple[str, Callable[[Any], Feedback], Any]] = [
     ("disagree-one-rule", ex08.check_rules_disagree, {"408", "429", "refused (never sent)"}),
     ("disagree-agree", ex08.check_rules_disagree, {"429", "reset (maybe sent)"}),
     ("disagree-neither", ex08.check_rules_disagree, {"reset (maybe sent)"}),
-    ("disagree-right", ex08.check_rules_disagree,
-     {"408", "500", "501", "503", "503 with Retry-After", "refused (never sent)"}),
+    (
+        "disagree-right",
+        ex08.check_rules_disagree,
+        {"408", "500", "501", "503", "503 with Retry-After", "refused (never sent)"},
+    ),
     ("waves-prompt", ex06.check_wave_capacity, None),
     ("waves-garbage", ex06.check_wave_capacity, "x"),
     ("waves-200", ex06.check_wave_capacity, 200),
@@ -193,15 +211,33 @@ CASES: list[tuple[str, Callable[[Any], Feedback], Any]] = [
     ("capstone-not-policy", ex07.check_capstone, "x"),
     ("capstone-checklist", ex07.check_capstone, RetryPolicy(10)),
     ("capstone-missed", ex07.check_capstone, RetryPolicy.background()),
-    ("capstone-missed-served", ex07.check_capstone,
-     RetryPolicy(3, backoff=Backoff(200, 2, 400, jitter="full"), time_budget=60_000,
-                 max_retry_after=3000)),
-    ("capstone-base-ms", ex07.check_capstone,
-     RetryPolicy(5, backoff=Backoff(5, 3, 60_000, jitter="full"), time_budget=110_000,
-                 max_retry_after=600_000)),
-    ("capstone-budget-short", ex07.check_capstone,
-     RetryPolicy(5, backoff=Backoff(5000, 3, 60_000, jitter="full"), time_budget=15_000,
-                 max_retry_after=600_000)),
+    (
+        "capstone-missed-served",
+        ex07.check_capstone,
+        RetryPolicy(
+            3, backoff=Backoff(200, 2, 400, jitter="full"), time_budget=60_000, max_retry_after=3000
+        ),
+    ),
+    (
+        "capstone-base-ms",
+        ex07.check_capstone,
+        RetryPolicy(
+            5,
+            backoff=Backoff(5, 3, 60_000, jitter="full"),
+            time_budget=110_000,
+            max_retry_after=600_000,
+        ),
+    ),
+    (
+        "capstone-budget-short",
+        ex07.check_capstone,
+        RetryPolicy(
+            5,
+            backoff=Backoff(5000, 3, 60_000, jitter="full"),
+            time_budget=15_000,
+            max_retry_after=600_000,
+        ),
+    ),
     ("quiz-per-letter", ex07.check_quiz, {"A", "D", "E"}),
     ("quiz-failing-ones", ex07.check_quiz, {"B", "C", "D"}),
     ("quiz-empty", ex07.check_quiz, set()),
@@ -218,19 +254,29 @@ CASES: list[tuple[str, Callable[[Any], Feedback], Any]] = [
     ("rate-not-function", ex09.check_failure_rate, 5),
     ("rate-not-number", ex09.check_failure_rate, _fn("x")),
     ("rate-never-minus-one", ex09.check_failure_rate, _fn(50.0)),
-    ("rate-fraction", ex09.check_failure_rate,
-     lambda failed, minimum: -1.0 if len(failed) < max(1, minimum)
-     else sum(failed) / len(failed)),
-    ("rate-right", ex09.check_failure_rate,
-     lambda failed, minimum: -1.0 if len(failed) < max(1, minimum)
-     else 100 * sum(failed) / len(failed)),
+    (
+        "rate-fraction",
+        ex09.check_failure_rate,
+        lambda failed, minimum: (
+            -1.0 if len(failed) < max(1, minimum) else sum(failed) / len(failed)
+        ),
+    ),
+    (
+        "rate-right",
+        ex09.check_failure_rate,
+        lambda failed, minimum: (
+            -1.0 if len(failed) < max(1, minimum) else 100 * sum(failed) / len(failed)
+        ),
+    ),
     ("sre-not-number", ex09.check_sre_probability, _fn("x")),
     ("sre-negative", ex09.check_sre_probability, _fn(-0.5)),
-    ("sre-no-plus-one", ex09.check_sre_probability,
-     lambda r, a, k: max(0.0, (r - k * a) / r) if r else 0.0),
+    (
+        "sre-no-plus-one",
+        ex09.check_sre_probability,
+        lambda r, a, k: max(0.0, (r - k * a) / r) if r else 0.0,
+    ),
     ("sre-other", ex09.check_sre_probability, _fn(0.123)),
-    ("sre-right", ex09.check_sre_probability,
-     lambda r, a, k: max(0.0, (r - k * a) / (r + 1))),
+    ("sre-right", ex09.check_sre_probability, lambda r, a, k: max(0.0, (r - k * a) / (r + 1))),
     ("hedge-no-delay", ex09.check_hedged_latency, lambda f, s, d: min(f, s)),
     ("hedge-first-wins", ex09.check_hedged_latency, lambda f, s, d: d + s),
     ("hedge-sum", ex09.check_hedged_latency, lambda f, s, d: f + s),
@@ -238,12 +284,18 @@ CASES: list[tuple[str, Callable[[Any], Feedback], Any]] = [
     ("hedge-right", ex09.check_hedged_latency, lambda f, s, d: min(f, d + s)),
     ("settings-prompt", ex09.check_recovering_settings, None),
     ("settings-not-dict", ex09.check_recovering_settings, "x"),
-    ("settings-blank", ex09.check_recovering_settings,
-     {"timeout": ..., "retries": 3, "budget": None}),
+    (
+        "settings-blank",
+        ex09.check_recovering_settings,
+        {"timeout": ..., "retries": 3, "budget": None},
+    ),
     ("settings-unknown", ex09.check_recovering_settings, {"speed": 1}),
     ("settings-few-retries", ex09.check_recovering_settings, {"retries": 1}),
-    ("settings-metastable", ex09.check_recovering_settings,
-     {"timeout": 1000, "retries": 3, "budget": None}),
+    (
+        "settings-metastable",
+        ex09.check_recovering_settings,
+        {"timeout": 1000, "retries": 3, "budget": None},
+    ),
 ]
 
 
@@ -251,8 +303,7 @@ CASES: list[tuple[str, Callable[[Any], Feedback], Any]] = [
 INSTRUMENTAL = re.compile(r"(\w(y?l[ae])|\bile)( \(.*\))? değiştirin, sonra")
 
 
-@pytest.mark.parametrize(("checker", "answer"), [c[1:] for c in CASES],
-                         ids=[c[0] for c in CASES])
+@pytest.mark.parametrize(("checker", "answer"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_checker_speaks_turkish(checker: Callable[[Any], Feedback], answer: Any) -> None:
     before = current()
     if answer is _raising:
@@ -271,11 +322,15 @@ def test_checker_speaks_turkish(checker: Callable[[Any], Feedback], answer: Any)
 def test_cases_give_the_messages_they_name() -> None:
     """The cases reach the branches they are named after (in English, as before)."""
     assert ex07.check_quiz({"B", "E"}).message == (
-        "B fail(s) a rule: run audit_table(QUIZ[letter]); A pass(es) every rule.")
+        "B fail(s) a rule: run audit_table(QUIZ[letter]); A pass(es) every rule."
+    )
     assert ex05.check_proportional_range((2000, 6000)).message.startswith(
-        "(2000, 6000) is the range around a delay of 4000 ms")
+        "(2000, 6000) is the range around a delay of 4000 ms"
+    )
     assert "missed " in ex07.check_capstone(RetryPolicy.background()).message
     assert ex07.check_quiz(_raising()).message == (
-        "passing: could not read it; give a set of letters such as {'A', 'B'}.")
+        "passing: could not read it; give a set of letters such as {'A', 'B'}."
+    )
     assert ex05.check_retryable({"999"}).message == (
-        "'999' is not one of the labels: 400, 401, 404, 429, 502, 503, network.")
+        "'999' is not one of the labels: 400, 401, 404, 429, 502, 503, network."
+    )

@@ -32,8 +32,17 @@ ROOT = Path(__file__).resolve().parents[1]
 english_words = load_tool("english_words").english_words
 
 #: The modules converted for issue 23 (part 1).
-FILES = ("waits.py", "rule.py", "loop.py", "breaker.py", "harness.py",
-         "ex01.py", "ex02.py", "ex03.py", "ex04.py")
+FILES = (
+    "waits.py",
+    "rule.py",
+    "loop.py",
+    "breaker.py",
+    "harness.py",
+    "ex01.py",
+    "ex02.py",
+    "ex03.py",
+    "ex04.py",
+)
 
 
 @pytest.fixture
@@ -51,7 +60,7 @@ def _no_english(message: str) -> None:
 
 
 def _cap(n: int) -> int:
-    return min(5000, 200 * 2 ** n)
+    return min(5000, 200 * 2**n)
 
 
 def _deco(p: int, r: float) -> int:
@@ -61,40 +70,62 @@ def _deco(p: int, r: float) -> int:
 # == the closed exercises of notebooks 01-04 ============================================
 
 WRONG: list[tuple[Callable[..., Any], tuple[Any, ...]]] = [
-    (ex01.check_retried_cases, ("XYZ",)), (ex01.check_retried_cases, ("ACG",)),
+    (ex01.check_retried_cases, ("XYZ",)),
+    (ex01.check_retried_cases, ("ACG",)),
     (ex01.check_retried_cases, ("ACFGB",)),
-    (ex01.check_retried_statuses, (["x"],)), (ex01.check_retried_statuses, ({504, 507},)),
+    (ex01.check_retried_statuses, (["x"],)),
+    (ex01.check_retried_statuses, ({504, 507},)),
     (ex01.check_retried_statuses, ({501, 507},)),
     (ex01.check_retried_statuses, ({501, 504, 507, 410},)),
     (ex01.check_retried_statuses, ({501, 504, 507, 408},)),
     (ex01.check_retried_statuses, ({501, 504, 507, 999},)),
     *[(ex01.check_expected_duplicates, (a,)) for a in ("abc", 0, 248, 300, 429, 510, 777)],
-    *[(ex02.check_ceilings, (a,)) for a in ("x", [300, 900, 2700, 8100, 24300],
-                                            [900, 2700, 8100, 24300, 72900],
-                                            [300, 900, 2700, 8100, 9999])],
+    *[
+        (ex02.check_ceilings, (a,))
+        for a in (
+            "x",
+            [300, 900, 2700, 8100, 24300],
+            [900, 2700, 8100, 24300, 72900],
+            [300, 900, 2700, 8100, 9999],
+        )
+    ],
     *[(ex02.check_full_jitter_alone, (a,)) for a in ("x", [70, 296, 780], [1, 2, 3])],
-    *[(ex02.check_full_jitter_second, (a,)) for a in ("x", [70, 296, 780], [70, 184, 592],
-                                                      [1, 2, 3])],
+    *[
+        (ex02.check_full_jitter_second, (a,))
+        for a in ("x", [70, 296, 780], [70, 184, 592], [1, 2, 3])
+    ],
     *[(ex02.check_quarter_width, (a,)) for a in ("x", 200)],
     *[(ex02.check_third_width, (a,)) for a in ("x", 800, 10)],
     *[(ex02.check_herd_attempt4, (a,)) for a in ("x", 24, 7, 99)],
-    *[(ex03.check_waits, (a,)) for a in ("x", [1, 2], [2000, 2000, 70, 500],
-                                         [2000, 2600, 71, 900])],
-    *[(ex03.check_give_up_reason, (a,)) for a in (5, "x", "max_attempts", "retry_after_too_long",
-                                                 "not_retryable")],
-    *[(ex03.check_refresh_policy, (a,)) for a in (
-        "x", RetryPolicy(max_attempts=1), RetryPolicy(max_attempts=3),
-        RetryPolicy(max_attempts=1000, backoff=Backoff(1, 1, 1)))],
+    *[
+        (ex03.check_waits, (a,))
+        for a in ("x", [1, 2], [2000, 2000, 70, 500], [2000, 2600, 71, 900])
+    ],
+    *[
+        (ex03.check_give_up_reason, (a,))
+        for a in (5, "x", "max_attempts", "retry_after_too_long", "not_retryable")
+    ],
+    *[
+        (ex03.check_refresh_policy, (a,))
+        for a in (
+            "x",
+            RetryPolicy(max_attempts=1),
+            RetryPolicy(max_attempts=3),
+            RetryPolicy(max_attempts=1000, backoff=Backoff(1, 1, 1)),
+        )
+    ],
     *[(ex04.check_threshold_two, a) for a in (("x", 1), (6, 3), (5, 5), (4, 5))],
     *[(ex04.check_blocked_times, (a,)) for a in ("x", [900, 1500, 8000], [1])],
     *[(ex04.check_retry_in, (a,)) for a in ("x", 6600, 6, 4, 7500, 8)],
 ]
 
 
-@pytest.mark.parametrize(("check", "args"), WRONG,
-                         ids=[f"{c.__name__}{a!r}"[:60] for c, a in WRONG])
-def test_closed_exercises_hint_in_turkish(turkish: None, check: Callable[..., Any],
-                                          args: tuple[Any, ...]) -> None:
+@pytest.mark.parametrize(
+    ("check", "args"), WRONG, ids=[f"{c.__name__}{a!r}"[:60] for c, a in WRONG]
+)
+def test_closed_exercises_hint_in_turkish(
+    turkish: None, check: Callable[..., Any], args: tuple[Any, ...]
+) -> None:
     fb = check(*args)
     assert not fb.correct
     _no_english(fb.message)
@@ -103,19 +134,25 @@ def test_closed_exercises_hint_in_turkish(turkish: None, check: Callable[..., An
 def _report_cases() -> list[tuple[str, str, Callable[..., Any], tuple[Any, ...]]]:
     """Issue 22: the wrong answers tools/exercise_report.py tries on notebooks 00-04."""
     closed = load_tool("exercise_report")._closed()
-    return [(exercise, name, check, args)
-            for exercise, (check, _probe, cases) in closed.items() if exercise < "05"
-            for name, args in cases]
+    return [
+        (exercise, name, check, args)
+        for exercise, (check, _probe, cases) in closed.items()
+        if exercise < "05"
+        for name, args in cases
+    ]
 
 
 REPORT_CASES = _report_cases()
 
 
-@pytest.mark.parametrize(("exercise", "name", "check", "args"), REPORT_CASES,
-                         ids=[f"{e} {n}" for e, n, _c, _a in REPORT_CASES])
+@pytest.mark.parametrize(
+    ("exercise", "name", "check", "args"),
+    REPORT_CASES,
+    ids=[f"{e} {n}" for e, n, _c, _a in REPORT_CASES],
+)
 def test_each_named_mistake_gets_its_hint_in_turkish(
-        turkish: None, exercise: str, name: str, check: Callable[..., Any],
-        args: tuple[Any, ...]) -> None:
+    turkish: None, exercise: str, name: str, check: Callable[..., Any], args: tuple[Any, ...]
+) -> None:
     """Every wrong answer of the report's notebooks 00-04 (ten or more per exercise) is
     answered "try again" in Turkish, with no English prose."""
     fb = check(*args)
@@ -127,8 +164,7 @@ def test_new_hints_sample_reads_turkish(turkish: None) -> None:
     """A few of issue 22's hints, word for word."""
     assert "tekillik anahtarı ters okunmuş" in ex01.check_retried_cases("ACEG").message
     assert "1 - 0,7 x 0,7" in ex01.check_expected_duplicates(510).message
-    assert "dersin 5 s'lik tavanıyla" in ex02.check_ceilings(
-        [300, 900, 2700, 5000, 5000]).message
+    assert "dersin 5 s'lik tavanıyla" in ex02.check_ceilings([300, 900, 2700, 5000, 5000]).message
     assert "n = 3'tür" in ex02.check_herd_attempt4(4).message
     assert "ikisinin küçüğünü" in ex03.check_waits([184, 2000, 70, 500]).message
     assert "zaman aşımı tek bir denemeyi" in ex03.check_give_up_reason("timeout").message
@@ -151,14 +187,14 @@ FULL_WRONG: list[Callable[[int, float], Any]] = [
     lambda n, r: math.floor(r * _cap(n)),
     lambda n, r: js_round(r * _cap(n + 1)),
     lambda n, r: js_round(r * min(5000, 200 * 2 ** (n - 1))),
-    lambda n, r: js_round(r * 200 * 2 ** n),
-    lambda n, r: min(5000, js_round(r * 200 * 2 ** n)),
+    lambda n, r: js_round(r * 200 * 2**n),
+    lambda n, r: min(5000, js_round(r * 200 * 2**n)),
     lambda n, r: js_round(_cap(n) / 2 + r * _cap(n) / 2),
     lambda n, r: js_round((0.5 + r) * _cap(n)),
     lambda n, r: math.ceil(r * _cap(n)),
     lambda n, r: js_round(r * min(5000, 200 * (n + 1))),
     lambda n, r: js_round(r * min(5000, 200 * 2 * n)),
-    lambda n, r: 0 if n >= 7 else js_round(r * _cap(n)),       # unseen cases only
+    lambda n, r: 0 if n >= 7 else js_round(r * _cap(n)),  # unseen cases only
     lambda n, r: 0.5,
     lambda n, r: "70",
 ]
@@ -176,17 +212,27 @@ DECO_WRONG: list[Callable[[int, float], Any]] = [
     lambda p, r: min(5000, math.ceil(200 + r * (p * 3 - 200))),
     lambda p, r: min(5000, js_round(200 + r * (p * 2 - 200))),
     lambda p, r: js_round(r * p),
-    lambda p, r: 0 if p == 1000 else _deco(p, r),                # unseen cases only
+    lambda p, r: 0 if p == 1000 else _deco(p, r),  # unseen cases only
 ]
 
 
-def _rule_variant(status: int | None = None, kind: str | None = None,
-                  method: str | None = None, key: bool | None = None) -> Callable[..., bool]:
+def _rule_variant(
+    status: int | None = None,
+    kind: str | None = None,
+    method: str | None = None,
+    key: bool | None = None,
+) -> Callable[..., bool]:
     """The lesson's rule, flipped on the outcomes that match."""
+
     def rule(o: Outcome, m: str, k: bool) -> bool:
-        flip = ((status is None or o.status == status) and (kind is None or o.kind == kind)
-                and (method is None or m == method) and (key is None or k == key))
+        flip = (
+            (status is None or o.status == status)
+            and (kind is None or o.kind == kind)
+            and (method is None or m == method)
+            and (key is None or k == key)
+        )
         return should_retry(o, m, k) != flip
+
     return rule
 
 
@@ -231,8 +277,9 @@ def test_should_retry_hints_in_turkish(turkish: None, fn: Any) -> None:
 def test_every_rule_hint_and_lesson_sentence_in_turkish(turkish: None) -> None:
     lesson, unseen = build_rule._rule_cases()
     for where, o, m, key in lesson:
-        _no_english(where.sentence(f"should_retry({build_rule._show(o)}, {m!r}, {key})",
-                                   False, True))
+        _no_english(
+            where.sentence(f"should_retry({build_rule._show(o)}, {m!r}, {key})", False, True)
+        )
         for want in (False, True):
             _no_english(build_rule._rule_hint(o, m, key, want))
     for o, m, key in unseen[::7]:
@@ -244,11 +291,11 @@ def _loop(policy: Callable[[int], RetryPolicy]) -> Callable[..., Any]:
     def loop(send: Any, method: str, max_attempts: int, sleep: Any, rng: Any) -> Any:
         r = policy(max_attempts).run(send, method, rng, sleep)
         return r.attempts, r.outcome, r.waits
+
     return loop
 
 
-def _loop_sleeping_first(send: Any, method: str, max_attempts: int, sleep: Any,
-                         rng: Any) -> Any:
+def _loop_sleeping_first(send: Any, method: str, max_attempts: int, sleep: Any, rng: Any) -> Any:
     sleep(0)
     return _loop(lambda n: RetryPolicy(max_attempts=n))(send, method, max_attempts, sleep, rng)
 
@@ -256,8 +303,9 @@ def _loop_sleeping_first(send: Any, method: str, max_attempts: int, sleep: Any,
 LOOP_WRONG: list[Callable[..., Any]] = [
     _loop(lambda n: RetryPolicy(max_attempts=n + 1)),
     _loop(lambda n: RetryPolicy(max_attempts=max(1, n - 1))),
-    _loop(lambda n: RetryPolicy(max_attempts=n, backoff=Backoff(200, 2, 86_400_000,
-                                                                jitter="full"))),
+    _loop(
+        lambda n: RetryPolicy(max_attempts=n, backoff=Backoff(200, 2, 86_400_000, jitter="full"))
+    ),
     _loop(lambda n: RetryPolicy(max_attempts=n, backoff=Backoff(400, 2, 5000, jitter="full"))),
     _loop_sleeping_first,
     lambda send, method, max_attempts, sleep, rng: (1, send(), []),
@@ -303,20 +351,31 @@ class _EarlyTrial(CircuitBreaker):
         return super().allow(now + 1)
 
 
-@pytest.mark.parametrize("cls", [_Forgetful, _AlwaysThree, _NoRecord, _EarlyTrial, 4],
-                         ids=lambda c: getattr(c, "__name__", "int"))
+@pytest.mark.parametrize(
+    "cls",
+    [_Forgetful, _AlwaysThree, _NoRecord, _EarlyTrial, 4],
+    ids=lambda c: getattr(c, "__name__", "int"),
+)
 def test_breaker_hints_in_turkish(turkish: None, cls: Any) -> None:
     fb = build.check_breaker(cls)
     assert not fb.correct
     _no_english(fb.message)
-    for state in ("open", "closed", "half_open"):     # the breaker's state in Turkish too
+    for state in ("open", "closed", "half_open"):  # the breaker's state in Turkish too
         assert f"(durum {state})" not in fb.message
 
 
 def test_every_breaker_verdict_and_probe_hint_in_turkish(turkish: None) -> None:
     for template in build_breaker._UNSEEN_VERDICTS.values():
-        _no_english(_(template).format(threshold=1, cooldown=100, history="allow(0) -> True",
-                                       call="allow(1)", got=True, state="open"))
+        _no_english(
+            _(template).format(
+                threshold=1,
+                cooldown=100,
+                history="allow(0) -> True",
+                call="allow(1)",
+                got=True,
+                state="open",
+            )
+        )
     for _t, _c, _events, signs in build_breaker._BREAKER_PROBES:
         for _answers, hint in signs:
             _no_english(_(hint))
@@ -329,8 +388,9 @@ def test_every_marked_message_of_these_modules_reads_turkish(turkish: None) -> N
     catalog = load_tool("catalog")
     found = 0
     for message in catalog.extracted():
-        if not message.id or not any(Path(path).name in FILES and "exercises" in path
-                                     for path, _line in message.locations):
+        if not message.id or not any(
+            Path(path).name in FILES and "exercises" in path for path, _line in message.locations
+        ):
             continue
         msgid = message.id if isinstance(message.id, str) else message.id[0]
         found += 1

@@ -62,11 +62,21 @@ def _shown(t: Text) -> bool:
 def _small_texts(fig: Figure) -> list[str]:
     fig.canvas.draw()  # type: ignore[no-untyped-call]
     floor_pt = MIN_FONT_PX * 72 / fig.dpi
-    hidden = {id(t) for ax in fig.axes if not ax.axison
-              for axis in (ax.xaxis, ax.yaxis) for t in axis.findobj(Text)}
-    return sorted({f"{t.get_text()!r} at {t.get_fontsize():.2f} pt"
-                   for t in fig.findobj(Text) if id(t) not in hidden
-                   if _shown(t) and float(t.get_fontsize()) < floor_pt - 1e-9})
+    hidden = {
+        id(t)
+        for ax in fig.axes
+        if not ax.axison
+        for axis in (ax.xaxis, ax.yaxis)
+        for t in axis.findobj(Text)
+    }
+    return sorted(
+        {
+            f"{t.get_text()!r} at {t.get_fontsize():.2f} pt"
+            for t in fig.findobj(Text)
+            if id(t) not in hidden
+            if _shown(t) and float(t.get_fontsize()) < floor_pt - 1e-9
+        }
+    )
 
 
 #: The figure modules whose default figures these tests check.
@@ -79,14 +89,19 @@ def _default_figures() -> Iterator[tuple[str, Figure]]:
             if fn.__module__ != mod.__name__ or name.startswith("_"):
                 continue
             params = inspect.signature(fn).parameters.values()
-            if any(p.default is inspect.Parameter.empty and p.kind in
-                   (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params):
+            if any(
+                p.default is inspect.Parameter.empty
+                and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+                for p in params
+            ):
                 continue
             if inspect.signature(fn).return_annotation not in (Figure, "Figure"):
                 continue
             yield f"{mod.__name__}.{name}", fn()
-    counts = pd.DataFrame({"key": [1000, 0, 2], "unsafe": [1000, 249, 2]},
-                          index=["writes", "duplicates", "unacknowledged"])
+    counts = pd.DataFrame(
+        {"key": [1000, 0, 2], "unsafe": [1000, 249, 2]},
+        index=["writes", "duplicates", "unacknowledged"],
+    )
     yield "retry_after_bars", backoff.retry_after_bars([70, 184, 592, 1402], 2000)
     yield "wait_histogram", backoff.wait_histogram([70, 296, 780, 303, 480, 957], 200)
     yield "write_bars", backoff.write_bars(counts, 0.2)
@@ -131,8 +146,9 @@ def _children(pid: int) -> list[int]:
 
 @pytest.mark.parametrize("lang", ["en", "tr"])
 @pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
-def test_every_slider_has_a_named_number_box_and_its_ends_a_note(cls: type[Explorer],
-                                                                  lang: str) -> None:
+def test_every_slider_has_a_named_number_box_and_its_ends_a_note(
+    cls: type[Explorer], lang: str
+) -> None:
     """Issue 25: each numeric slider's value sits in a box a screen reader names by the
     slider's label (its tooltip, a title); the box and the slider move together; a
     slider at an end of its range is named in the limit note before any key press."""
@@ -163,8 +179,11 @@ def _ends(cls: type[Explorer]) -> list[dict[str, Any]]:
     controls = cls.make_controls()
     sliders = {n: w for n, w in controls.items() if hasattr(w, "min") and hasattr(w, "step")}
     cases = [{name: end} for name, w in sliders.items() for end in (w.min, w.max)]
-    cases += [{low: sliders[low].max, high: sliders[high].min}
-              for low, high in cls.ceilings.items() if {low, high} <= set(sliders)]
+    cases += [
+        {low: sliders[low].max, high: sliders[high].min}
+        for low, high in cls.ceilings.items()
+        if {low, high} <= set(sliders)
+    ]
     return cases
 
 
@@ -182,8 +201,11 @@ def test_every_end_a_drag_can_reach_draws_or_explains_itself(cls: type[Explorer]
         where = f"{cls.__name__} at {case}"
         assert ex.message == "" and ex.error == "", (where, ex.message, ex.error)
         assert ex.readout == cls.readout_for(**case), where
-        crossed = [(low, high) for low, high in cls.ceilings.items()
-                   if {low, high} <= set(ex.values) and ex.values[low] > ex.values[high]]
+        crossed = [
+            (low, high)
+            for low, high in cls.ceilings.items()
+            if {low, high} <= set(ex.values) and ex.values[low] > ex.values[high]
+        ]
         for low, high in crossed:
             names = (ex.controls[low].description, ex.controls[high].description)
             assert all(n in ex.note for n in names), (where, ex.note)
@@ -193,7 +215,8 @@ def test_every_end_a_drag_can_reach_draws_or_explains_itself(cls: type[Explorer]
 @pytest.mark.parametrize("lang", ["en", "tr"])
 @pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
 def test_every_control_says_its_words_and_unit_and_keeps_its_code_name_as_tooltip(
-        cls: type[Explorer], lang: str) -> None:
+    cls: type[Explorer], lang: str
+) -> None:
     """Issue 34: a label is words a person reads ("failure rate, healthy (0–1)", Turkish
     «olağan hata oranı (0–1)»), never the code's ``base_failure`` or ``k``; the code's
     name, as ``Explorer.set`` takes it, is the tooltip; a slider whose parameter has a
@@ -205,7 +228,6 @@ def test_every_control_says_its_words_and_unit_and_keeps_its_code_name_as_toolti
             label = control.description
             assert control.tooltip == name, (name, control.tooltip)
             code_like = "_" in label or (label == name and len(name) <= 2)
-            assert not code_like, (
-                name, label)
+            assert not code_like, (name, label)
             if name in UNITS and hasattr(control, "step") and control.unit:
                 assert label.endswith(f" ({control.unit})"), (name, label)

@@ -31,10 +31,12 @@ def test_an_explorer_off_a_page_renders_nothing() -> None:
     assert all(draw < 100 for _, draw, _ in ex.redraw_ms)  # drew the artists, no PNG
 
 
-@pytest.mark.parametrize("cls", [HerdExplorer, FleetExplorer, BreakerExplorer],
-                         ids=lambda c: c.__name__)
+@pytest.mark.parametrize(
+    "cls", [HerdExplorer, FleetExplorer, BreakerExplorer], ids=lambda c: c.__name__
+)
 def test_looking_later_gives_the_bytes_of_an_explorer_on_a_page_from_the_start(
-        cls: type[Explorer]) -> None:
+    cls: type[Explorer],
+) -> None:
     name, control = next((n, c) for n, c in cls.make_controls().items() if hasattr(c, "max"))
     later, early = cls(), _shown(cls())
     for ex in (later, early):
@@ -47,6 +49,7 @@ def test_looking_later_gives_the_bytes_of_an_explorer_on_a_page_from_the_start(
 
 class _Bar(Explorer):
     """A bar of height n; n = 9 is refused while being drawn, after its level was set."""
+
     figsize = (3.0, 2.0)
 
     @classmethod

@@ -32,9 +32,11 @@ class Bars(Explorer):
 
     @classmethod
     def make_controls(cls) -> dict[str, Any]:
-        return {"a": int_slider("a", 2, 0, 10),
-                "b": int_slider("b", 5, 0, 10),
-                "mode": choice_slider("mode", ("plain", "boom"), "plain")}
+        return {
+            "a": int_slider("a", 2, 0, 10),
+            "b": int_slider("b", 5, 0, 10),
+            "mode": choice_slider("mode", ("plain", "boom"), "plain"),
+        }
 
     @classmethod
     def compute(cls, a: int, b: int, mode: str) -> tuple[int, int]:
@@ -123,8 +125,7 @@ def test_bad_value_shows_message_keeps_image_and_fix_clears_it() -> None:
     ex.set(b=7)
     good_png, good_readout = ex.png, ex.readout
     ex.set(a=9)  # b=7 < a=9: the message names a, the slider that moved
-    assert ex.message == ("a=9 makes b=7 too small: b=7 is out of range: b must be an integer"
-                          " >= 9")
+    assert ex.message == ("a=9 makes b=7 too small: b=7 is out of range: b must be an integer >= 9")
     assert "b must be an integer &gt;= 9" in ex.message_widget.value
     assert ex.png == good_png and ex.image.value == good_png
     assert ex.readout == good_readout and ex.redraws == 2
@@ -242,17 +243,25 @@ def test_controls_of_one_explorer_share_one_description_width() -> None:
     from retrylab.viz.controls import label_of
     from retrylab.viz.explorers import BackoffExplorer, DecisionExplorer
     from retrylab.viz.fleet import FleetExplorer
+
     widths = {}
     for cls in (Bars, Words, BackoffExplorer, DecisionExplorer):
         ex = cls()
         assert [w.description for w in ex.controls.values()] == [
-            label_of(name) for name in ex.controls]
-        found = {getattr(w, "description_width", None) or w.style.description_width
-                 for w in ex.controls.values()}
+            label_of(name) for name in ex.controls
+        ]
+        found = {
+            getattr(w, "description_width", None) or w.style.description_width
+            for w in ex.controls.values()
+        }
         assert len(found) == 1
         widths[cls.__name__] = found.pop()
-    assert widths == {"Bars": "6ch", "Words": "3ch", "BackoffExplorer": "11ch",
-                      "DecisionExplorer": "17ch"}
+    assert widths == {
+        "Bars": "6ch",
+        "Words": "3ch",
+        "BackoffExplorer": "11ch",
+        "DecisionExplorer": "17ch",
+    }
     fleet = FleetExplorer.make_controls()
     assert align_descriptions(fleet.values()) == "15ch"  # "cooldown (ms)" is the longest
 

@@ -15,9 +15,11 @@ from retrylab.viz.breaker import TIMELINE_KINDS
 VIZ = Path(kit.__file__).parent
 #: A colour written in a figure module: hex, a Matplotlib cycle or Tableau name, or a
 #: named colour passed as a keyword.
-LITERAL = re.compile(r"""#[0-9A-Fa-f]{6}\b|["']C\d["']|["']tab:\w+["']|"""
-                     r"""\b(?:colou?r|facecolor|edgecolor|markerfacecolor|markeredgecolor|c)"""
-                     r"""\s*=\s*["'](?!none\b)[a-z]+["']""")
+LITERAL = re.compile(
+    r"""#[0-9A-Fa-f]{6}\b|["']C\d["']|["']tab:\w+["']|"""
+    r"""\b(?:colou?r|facecolor|edgecolor|markerfacecolor|markeredgecolor|c)"""
+    r"""\s*=\s*["'](?!none\b)[a-z]+["']"""
+)
 
 
 #: The kit itself, and the modules that draw no figure (the controls' CSS).
@@ -25,10 +27,13 @@ NOT_FIGURES = ("kit.py", "png.py", "range.py", "controls.py")
 
 
 def test_no_figure_module_writes_a_colour_of_its_own() -> None:
-    found = {f"{path.name}:{n}": line.strip()
-             for path in sorted(VIZ.glob("*.py")) if path.name not in NOT_FIGURES
-             for n, line in enumerate(path.read_text().splitlines(), 1)
-             if LITERAL.search(line.split("#  ")[0])}
+    found = {
+        f"{path.name}:{n}": line.strip()
+        for path in sorted(VIZ.glob("*.py"))
+        if path.name not in NOT_FIGURES
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        if LITERAL.search(line.split("#  ")[0])
+    }
     assert found == {}
 
 
@@ -43,17 +48,26 @@ def test_every_concept_colour_is_okabe_ito_and_unique_within_its_kind() -> None:
 
 def test_full_jitter_is_the_same_look_in_every_figure() -> None:
     full = kit.look("jitter", "full")
-    schedule = backoff.wait_schedule({"exponential": Backoff(1000, 2, None),
-                                      "full": Backoff(1000, 2, 30_000, jitter="full"),
-                                      "fixed": Backoff(2000, growth="constant", cap=None)},
-                                     retries=4, shared=False)
+    schedule = backoff.wait_schedule(
+        {
+            "exponential": Backoff(1000, 2, None),
+            "full": Backoff(1000, 2, 30_000, jitter="full"),
+            "fixed": Backoff(2000, growth="constant", cap=None),
+        },
+        retries=4,
+        shared=False,
+    )
     lines = schedule.retrylab_plot.lines
     assert to_hex(lines["full"].get_color()) == full.colour.lower()
     assert lines["full"].get_marker() == full.marker
-    assert to_hex(lines["exponential"].get_color()) == kit.look(
-        "strategy", "exponential").colour.lower()
+    assert (
+        to_hex(lines["exponential"].get_color())
+        == kit.look("strategy", "exponential").colour.lower()
+    )
     assert to_hex(lines["fixed"].get_color()) == kit.look("strategy", "fixed").colour.lower()
     curve = contention.STRATEGY_STYLE["full"]
     assert (curve[0], curve[1]) == (full.colour, full.marker)
-    assert TIMELINE_KINDS["failed"][:2] == (kit.look("outcome", "failed").marker,
-                                            kit.look("outcome", "failed").colour)
+    assert TIMELINE_KINDS["failed"][:2] == (
+        kit.look("outcome", "failed").marker,
+        kit.look("outcome", "failed").colour,
+    )

@@ -56,11 +56,18 @@ def shown_texts(fig: Figure) -> list[Text]:
             for tick in [*axis.get_major_ticks(), *axis.get_minor_ticks()]:
                 for label in (tick.label1, tick.label2):
                     ticks.add(id(label))
-                    if (ax.axison and ax.get_visible() and lo - 1e-9 <= tick.get_loc() <= hi + 1e-9
-                            and _shown(label)):
+                    if (
+                        ax.axison
+                        and ax.get_visible()
+                        and lo - 1e-9 <= tick.get_loc() <= hi + 1e-9
+                        and _shown(label)
+                    ):
                         drawn.append(label)
-    others = [t for t in fig.findobj(Text) if id(t) not in ticks and _shown(t)
-              and t.get_text().strip() and _ancestors_visible(t)]
+    others = [
+        t
+        for t in fig.findobj(Text)
+        if id(t) not in ticks and _shown(t) and t.get_text().strip() and _ancestors_visible(t)
+    ]
     return drawn + [t for t in others if not _in_hidden_legend(t)]
 
 
@@ -100,36 +107,47 @@ def text_problems(fig: Figure) -> list[str]:
     width = fig.bbox.width
     tall = fig.bbox.height * min(1.0, COLUMN_PX / width)
     if tall > MAX_HEIGHT_IN * DPI + 0.5:  # with its controls, off a 1280 x 800 screen
-        found.append(f"the figure is {tall:.0f} px tall as shown, more than "
-                     f"{MAX_HEIGHT_IN * DPI:.0f}")
+        found.append(
+            f"the figure is {tall:.0f} px tall as shown, more than {MAX_HEIGHT_IN * DPI:.0f}"
+        )
     for t, box in boxes:
         px = shown_px(float(t.get_fontsize()), fig.dpi, width)
         if px < MIN_FONT_PX - 1e-6:
-            found.append(f"{t.get_text()!r} is {px:.1f} px as shown in a {COLUMN_PX} px "
-                         f"column (figure {width:.0f} px wide)")
-        if not (edge.containsx(box.x0) and edge.containsx(box.x1)
-                and edge.containsy(box.y0) and edge.containsy(box.y1)):
-            found.append(f"{t.get_text()!r} reaches past the figure's edge "
-                         f"({_px(box)} in {_px(fig.bbox)})")
+            found.append(
+                f"{t.get_text()!r} is {px:.1f} px as shown in a {COLUMN_PX} px "
+                f"column (figure {width:.0f} px wide)"
+            )
+        if not (
+            edge.containsx(box.x0)
+            and edge.containsx(box.x1)
+            and edge.containsy(box.y0)
+            and edge.containsy(box.y1)
+        ):
+            found.append(
+                f"{t.get_text()!r} reaches past the figure's edge ({_px(box)} in {_px(fig.bbox)})"
+            )
     # the same text in the same place is drawn twice but reads once (a tick of two axes)
     for i, (a, box_a) in enumerate(boxes):
-        for b, box_b in boxes[i + 1:]:
-            if _overlap(box_a, box_b) and not (a.get_text() == b.get_text()
-                                               and box_a.bounds == box_b.bounds):
-                found.append(f"{a.get_text()!r} ({_px(box_a)}) overlaps {b.get_text()!r} "
-                             f"({_px(box_b)})")
+        for b, box_b in boxes[i + 1 :]:
+            if _overlap(box_a, box_b) and not (
+                a.get_text() == b.get_text() and box_a.bounds == box_b.bounds
+            ):
+                found.append(
+                    f"{a.get_text()!r} ({_px(box_a)}) overlaps {b.get_text()!r} ({_px(box_b)})"
+                )
     for node in _nodes(fig):
         path = node.get_path().transformed(node.get_transform())  # type: ignore[attr-defined]
         for t, box in boxes:
-            if t.get_gid() != NODE_GID and path.intersects_bbox(box.padded(-SLACK_PX),
-                                                                 filled=True):
+            if t.get_gid() != NODE_GID and path.intersects_bbox(box.padded(-SLACK_PX), filled=True):
                 found.append(f"{t.get_text()!r} ({_px(box)}) runs into a node")
     return found
 
 
 def _overlap(a: Bbox, b: Bbox) -> bool:
-    return (min(a.x1, b.x1) - max(a.x0, b.x0) > SLACK_PX
-            and min(a.y1, b.y1) - max(a.y0, b.y0) > SLACK_PX)
+    return (
+        min(a.x1, b.x1) - max(a.x0, b.x0) > SLACK_PX
+        and min(a.y1, b.y1) - max(a.y0, b.y0) > SLACK_PX
+    )
 
 
 def _px(box: Bbox) -> str:

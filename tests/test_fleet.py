@@ -34,8 +34,9 @@ def check_invariants(r: FleetResult) -> None:
     assert (s["offered"] == s["first_tries"] + s["retries"]).all()
     assert (s["successes"] <= s["accepted"]).all()
     # the server never serves more than its capacity (0 while down)
-    assert (s["accepted"] <= np.maximum(s["capacity"], 0) + (s["rejected"] == 0)
-            * s["offered"]).all()
+    assert (
+        s["accepted"] <= np.maximum(s["capacity"], 0) + (s["rejected"] == 0) * s["offered"]
+    ).all()
     over = s["rejected"] > 0
     assert (s.loc[over, "accepted"] <= s.loc[over, "capacity"]).all()
     # per client: attempt limit, time budget, one outcome each
@@ -54,32 +55,46 @@ def check_invariants(r: FleetResult) -> None:
         took = c.loc[~pending, "finish_ms"] - c.loc[~pending, "arrival_ms"]
         assert (took <= max(f.policy.time_budget, f.step_ms)).all()
         retried = ~pending & (c["attempts"] > 1)
-        assert (c.loc[retried, "finish_ms"] - c.loc[retried, "arrival_ms"]
-                <= f.policy.time_budget).all()
+        assert (
+            c.loc[retried, "finish_ms"] - c.loc[retried, "arrival_ms"] <= f.policy.time_budget
+        ).all()
     # first tries: one per client that arrived and was not refused by its breaker at once
     assert int(s["first_tries"].sum()) == int((c["attempts"] > 0).sum())
     assert (s["waiting"] >= 0).all()
 
 
 fleets = st.builds(
-    lambda clients, cap, jitter, attempts, budget_ms, outage, mode, cost, breaker, budget,
-    groups, spread, seed: Fleet(
-        clients=clients, capacity=cap,
-        policy=RetryPolicy(attempts, Backoff(20, 2, 400, jitter=jitter), time_budget=budget_ms),
-        duration_ms=3000, step_ms=10, spread_ms=spread, outage=outage, outage_mode=mode,
-        reject_cost=cost, breaker=breaker, retry_budget=budget,
-        budget_groups=min(groups, clients), seed=seed),
+    lambda clients, cap, jitter, attempts, budget_ms, outage, mode, cost, breaker, budget, groups, spread, seed: (
+        Fleet(
+            clients=clients,
+            capacity=cap,
+            policy=RetryPolicy(attempts, Backoff(20, 2, 400, jitter=jitter), time_budget=budget_ms),
+            duration_ms=3000,
+            step_ms=10,
+            spread_ms=spread,
+            outage=outage,
+            outage_mode=mode,
+            reject_cost=cost,
+            breaker=breaker,
+            retry_budget=budget,
+            budget_groups=min(groups, clients),
+            seed=seed,
+        )
+    ),
     clients=st.integers(1, 300),
     cap=st.integers(0, 40),
     jitter=st.sampled_from(["none", "full", "equal", "decorrelated", "proportional"]),
     attempts=st.integers(1, 8),
     budget_ms=st.one_of(st.none(), st.integers(0, 2000)),
-    outage=st.one_of(st.none(), st.tuples(st.integers(0, 1000), st.integers(0, 1500)).map(
-        lambda t: (t[0], t[0] + t[1]))),
+    outage=st.one_of(
+        st.none(),
+        st.tuples(st.integers(0, 1000), st.integers(0, 1500)).map(lambda t: (t[0], t[0] + t[1])),
+    ),
     mode=st.sampled_from(["down", "error"]),
     cost=st.sampled_from([0.0, 0.1, 0.5]),
-    breaker=st.one_of(st.none(), st.builds(BreakerSettings, st.integers(1, 4),
-                                           st.integers(0, 500))),
+    breaker=st.one_of(
+        st.none(), st.builds(BreakerSettings, st.integers(1, 4), st.integers(0, 500))
+    ),
     budget=st.sampled_from([None, GrpcRetryThrottle(), SreRetryBudget()]),
     groups=st.integers(1, 5),
     spread=st.sampled_from([0, 500, 2000]),
@@ -113,13 +128,23 @@ def test_quiet_steps_taken_at_once_give_the_step_by_step_result(fleet: Fleet) ->
     _same_result(_Simulation(fleet, quiet_runs=False).run(), fleet.run())
 
 
-@pytest.mark.parametrize("changes", [
-    {}, {"retry_budget": GrpcRetryThrottle()}, {"retry_budget": SreRetryBudget(),
-                                                "budget_groups": 7},
-    {"breaker": BreakerSettings(3, 5000)}, {"reject_cost": 0.0}, {"outage_mode": "error"},
-    {"clients": 20_000, "capacity": 3}, {"outage": None}], ids=repr)
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {},
+        {"retry_budget": GrpcRetryThrottle()},
+        {"retry_budget": SreRetryBudget(), "budget_groups": 7},
+        {"breaker": BreakerSettings(3, 5000)},
+        {"reject_cost": 0.0},
+        {"outage_mode": "error"},
+        {"clients": 20_000, "capacity": 3},
+        {"outage": None},
+    ],
+    ids=repr,
+)
 def test_the_storm_is_the_same_bit_for_bit_with_quiet_runs(
-        changes: dict[str, object], monkeypatch: pytest.MonkeyPatch) -> None:
+    changes: dict[str, object], monkeypatch: pytest.MonkeyPatch
+) -> None:
     fleet = storm_fleet(**changes)
     quiet: list[int] = []
     original = _Simulation._quiet
@@ -145,9 +170,13 @@ def test_different_seeds_differ_where_randomness_matters() -> None:
 
 
 def test_presets_keep_their_invariants() -> None:
-    for fleet in (outage_fleet("none"), outage_fleet("full"), storm_fleet(),
-                  storm_fleet(retry_budget=GrpcRetryThrottle()),
-                  storm_fleet(breaker=BreakerSettings(3, 5000))):
+    for fleet in (
+        outage_fleet("none"),
+        outage_fleet("full"),
+        storm_fleet(),
+        storm_fleet(retry_budget=GrpcRetryThrottle()),
+        storm_fleet(breaker=BreakerSettings(3, 5000)),
+    ):
         check_invariants(fleet.run())
 
 
@@ -157,16 +186,15 @@ def test_capacity_is_filled_by_a_seeded_random_choice() -> None:
     assert (first["offered"], first["accepted"], first["successes"]) == (500, 40, 40)
     served = r.clients.loc[r.clients["succeeded"], "client"].to_numpy()
     assert served.size == 40
-    assert served.max() - served.min() > 300     # a random pick, not the first 40 ids
+    assert served.max() - served.min() > 300  # a random pick, not the first 40 ids
     again = simulate_fleet(500, RetryPolicy(1, Backoff(100)), capacity=40, outage=None)
-    assert served.tolist() == again.clients.loc[again.clients["succeeded"],
-                                                 "client"].tolist()
+    assert served.tolist() == again.clients.loc[again.clients["succeeded"], "client"].tolist()
 
 
 def test_error_outage_serves_requests_that_all_fail() -> None:
     r = outage_fleet("none", outage_mode="error").run()
     during = r.steps[r.steps["time_ms"] < 2000]
-    assert int(during["accepted"].sum()) == 4 * 50        # 4 waves, 50 served each
+    assert int(during["accepted"].sum()) == 4 * 50  # 4 waves, 50 served each
     assert int(during["successes"].sum()) == 0
     assert (during["capacity"] == 50).all()
     down = outage_fleet("none").run().steps
@@ -198,7 +226,7 @@ def test_jitter_recovers_faster_and_serves_everyone() -> None:
     assert none.reasons() == {"success": 200, "max_attempts": 800}
     # time until the backlog was cleared after the outage ended (2000 ms)
     assert full.recovery_ms == 4870
-    assert none.recovery_ms == 14_280                  # the last wave gives up at 16 280 ms
+    assert none.recovery_ms == 14_280  # the last wave gives up at 16 280 ms
     assert full.last_success_ms is not None and none.last_success_ms is not None
     assert full.last_success_ms < none.last_success_ms
     assert full.overloaded_steps_after_outage == 0 < none.overloaded_steps_after_outage
@@ -211,8 +239,7 @@ def test_jitter_recovers_faster_and_serves_everyone() -> None:
 def storms() -> dict[str, FleetResult]:
     return {
         "storm": storm_fleet().run(),
-        "jitter": storm_fleet(policy=RetryPolicy(10, Backoff(100, 2, 1000,
-                                                             jitter="full"))).run(),
+        "jitter": storm_fleet(policy=RetryPolicy(10, Backoff(100, 2, 1000, jitter="full"))).run(),
         "budget": storm_fleet(retry_budget=GrpcRetryThrottle()).run(),
         "sre": storm_fleet(retry_budget=SreRetryBudget()).run(),
         "breaker": storm_fleet(breaker=BreakerSettings(3, 5000)).run(),
@@ -220,8 +247,7 @@ def storms() -> dict[str, FleetResult]:
     }
 
 
-def test_storm_keeps_the_server_saturated_after_the_outage(
-        storms: dict[str, FleetResult]) -> None:
+def test_storm_keeps_the_server_saturated_after_the_outage(storms: dict[str, FleetResult]) -> None:
     storm = storms["storm"]
     after = storm.steps[storm.steps["time_ms"] >= 20_000]
     assert len(after) == 4000
@@ -261,8 +287,8 @@ def test_free_rejections_make_a_shorter_storm(storms: dict[str, FleetResult]) ->
 def test_served_under_load_formula() -> None:
     assert served_under_load(10, 20, 0.2) == 10
     assert served_under_load(40, 20, 0.0) == 20
-    assert served_under_load(40, 20, 0.2) == 15        # 15 + 0.2 * 25 = 20
-    assert served_under_load(100, 20, 0.2) == 0        # 0.2 * 100 = 20: all work is refusing
+    assert served_under_load(40, 20, 0.2) == 15  # 15 + 0.2 * 25 = 20
+    assert served_under_load(100, 20, 0.2) == 0  # 0.2 * 100 = 20: all work is refusing
     assert served_under_load(25, 20, 0.5) == 15
 
 
@@ -305,14 +331,19 @@ def test_layered_rejects_bad_arguments() -> None:
 
 
 @settings(max_examples=100, deadline=None)
-@given(events=st.lists(st.tuples(st.integers(0, 3000), st.sampled_from(["allow", "ok", "fail"])),
-                       max_size=60),
-       threshold=st.integers(1, 4), cooldown=st.integers(0, 2000),
-       trials=st.integers(1, 3))
-def test_breaker_array_matches_circuit_breaker(events: list[tuple[int, str]], threshold: int,
-                                               cooldown: int, trials: int) -> None:
+@given(
+    events=st.lists(
+        st.tuples(st.integers(0, 3000), st.sampled_from(["allow", "ok", "fail"])), max_size=60
+    ),
+    threshold=st.integers(1, 4),
+    cooldown=st.integers(0, 2000),
+    trials=st.integers(1, 3),
+)
+def test_breaker_array_matches_circuit_breaker(
+    events: list[tuple[int, str]], threshold: int, cooldown: int, trials: int
+) -> None:
     scalar = CircuitBreaker(threshold, cooldown, trials)
-    array = BreakerArray(2, threshold, cooldown, trials)   # client 1 stays untouched
+    array = BreakerArray(2, threshold, cooldown, trials)  # client 1 stays untouched
     now = 0
     for gap, kind in events:
         now += gap
@@ -323,8 +354,10 @@ def test_breaker_array_matches_circuit_breaker(events: list[tuple[int, str]], th
             array.record([0], [kind == "ok"], now)
         assert array.names()[0] == scalar.state.value
         assert array.names()[1] == State.CLOSED.value
-    opened = scalar.transition_counts()[(State.CLOSED, State.OPEN)] + \
-        scalar.transition_counts()[(State.HALF_OPEN, State.OPEN)]
+    opened = (
+        scalar.transition_counts()[(State.CLOSED, State.OPEN)]
+        + scalar.transition_counts()[(State.HALF_OPEN, State.OPEN)]
+    )
     assert array.opened == opened
 
 
@@ -341,15 +374,18 @@ def test_breaker_array_handles_many_clients_at_once() -> None:
 # -- arguments -------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("changes", "message"), [
-    ({"clients": 0}, "clients=0 is out of range: clients must be an integer"),
-    ({"outage_mode": "flaky"}, "outage_mode='flaky' is out of range"),
-    ({"reject_cost": 1.0}, "reject_cost=1.0 is out of range"),
-    ({"budget_groups": 2000}, "budget_groups=2000 is out of range"),
-    ({"outage": (3000, 1000)}, "outage end=1000 is out of range"),
-    ({"breaker": (3, 5000)}, "breaker=\\(3, 5000\\) is out of range"),
-    ({"policy": "retry"}, "policy='retry' is out of range"),
-])
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"clients": 0}, "clients=0 is out of range: clients must be an integer"),
+        ({"outage_mode": "flaky"}, "outage_mode='flaky' is out of range"),
+        ({"reject_cost": 1.0}, "reject_cost=1.0 is out of range"),
+        ({"budget_groups": 2000}, "budget_groups=2000 is out of range"),
+        ({"outage": (3000, 1000)}, "outage end=1000 is out of range"),
+        ({"breaker": (3, 5000)}, "breaker=\\(3, 5000\\) is out of range"),
+        ({"policy": "retry"}, "policy='retry' is out of range"),
+    ],
+)
 def test_bad_settings_name_the_argument(changes: dict[str, object], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         Fleet().with_(**changes)

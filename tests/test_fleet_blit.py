@@ -20,9 +20,15 @@ from retrylab.viz.controls import neighbours
 from retrylab.viz.explorer import Explorer
 from retrylab.viz.fleet import FleetExplorer, StormExplorer
 
-EXPLORERS: list[type[Explorer]] = [FleetExplorer, StormExplorer, ContentionExplorer,
-                                   RateBreakerExplorer, HedgingExplorer, ThrottleExplorer,
-                                   MetastableExplorer]
+EXPLORERS: list[type[Explorer]] = [
+    FleetExplorer,
+    StormExplorer,
+    ContentionExplorer,
+    RateBreakerExplorer,
+    HedgingExplorer,
+    ThrottleExplorer,
+    MetastableExplorer,
+]
 
 
 def steps(cls: type[Explorer]) -> list[tuple[str, Any]]:

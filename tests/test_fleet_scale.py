@@ -62,7 +62,8 @@ def test_the_storm_explorer_simulates_a_tenth_in_100_ms_steps() -> None:
     # the same load against capacity: arrivals per second / capacity per second
     full = scale.full
     assert (s.clients / s.spread_ms) / (s.capacity / s.step_ms) == pytest.approx(
-        (full.clients / full.spread_ms) / (full.capacity / full.step_ms))
+        (full.clients / full.spread_ms) / (full.capacity / full.step_ms)
+    )
     assert (s.outage, s.duration_ms, s.policy) == (full.outage, full.duration_ms, full.policy)
 
 
@@ -90,9 +91,13 @@ def test_the_storm_lasts_as_long_at_both_scales(storms: dict, name: str) -> None
 
 def test_the_order_of_the_storm_remedies_is_kept(storms: dict) -> None:
     """Ranked by time overloaded after the outage, then by share served."""
+
     def ranking(i: int) -> list[str]:
-        return sorted(storms, key=lambda n: (overloaded_ms(storms[n][i]) // 2000,
-                                             -round(served(storms[n][i]), 1)))
+        return sorted(
+            storms,
+            key=lambda n: (overloaded_ms(storms[n][i]) // 2000, -round(served(storms[n][i]), 1)),
+        )
+
     assert ranking(1) == ranking(0)
 
 
@@ -123,8 +128,9 @@ def test_the_contention_explorer_keeps_the_order_of_the_strategies(clients: int)
     full = {s: contention(clients, s, runs=100, seed=0) for s in STRATEGIES}
     small = {s: contention(clients, s, runs=EXPLORER_RUNS, seed=0) for s in STRATEGIES}
     for what in ("calls", "time_ms"):
-        assert (sorted(STRATEGIES, key=lambda s: getattr(small[s], what))
-                == sorted(STRATEGIES, key=lambda s: getattr(full[s], what))), what
+        assert sorted(STRATEGIES, key=lambda s: getattr(small[s], what)) == sorted(
+            STRATEGIES, key=lambda s: getattr(full[s], what)
+        ), what
     # and the blog's headline ratio: full jitter's calls against no jitter's
     ratio = small["full"].calls / small["exponential"].calls
     assert ratio == pytest.approx(full["full"].calls / full["exponential"].calls, abs=0.1)
@@ -142,4 +148,8 @@ def test_the_contention_order_differs_only_between_ties() -> None:
                     fa, fb = getattr(full[a], what), getattr(full[b], what)
                     if fa < fb * 0.95:
                         assert getattr(small[a], what) < getattr(small[b], what), (
-                            clients, what, a, b)
+                            clients,
+                            what,
+                            a,
+                            b,
+                        )

@@ -49,8 +49,9 @@ from _tools import load_tool
 pytest.importorskip("nbgrader", reason="nbgrader is in the classroom and test extras")
 pytest.importorskip("cloudpickle", reason="the hidden tests pickle functions by value")
 if os.geteuid() != 0 or not shutil.which("setpriv") or not shutil.which("prlimit"):
-    pytest.skip("the grading sandbox needs root, setpriv and prlimit (util-linux)",
-                allow_module_level=True)
+    pytest.skip(
+        "the grading sandbox needs root, setpriv and prlimit (util-linux)", allow_module_level=True
+    )
 
 ROOT = Path(__file__).resolve().parents[1]
 COURSE = ROOT / "classroom" / "nbgrader"
@@ -64,8 +65,10 @@ def grader_user() -> pwd.struct_passwd:
     try:
         return pwd.getpwnam(USER)
     except KeyError:
-        subprocess.run(["useradd", "--system", "--no-create-home", "--shell",
-                        "/usr/sbin/nologin", USER], check=True)
+        subprocess.run(
+            ["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", USER],
+            check=True,
+        )
         return pwd.getpwnam(USER)
 
 
@@ -76,12 +79,23 @@ def kernel_python(user: pwd.struct_passwd) -> dict[str, str]:
     site = next(p for p in sys.path if p.endswith("site-packages"))
     path = os.pathsep.join((str(ROOT), site))
     for python in (sys.executable, f"/usr/bin/python{sys.version_info[0]}.{sys.version_info[1]}"):
-        probe = subprocess.run(["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}",
-                                "--clear-groups", "prlimit", "--nproc=256", "--", python, "-c",
-                                "import fractions, ipykernel, retrylab"],
-                               env={"PYTHONPATH": path, "HOME": "/tmp",
-                                    "MPLCONFIGDIR": "/tmp"},
-                               capture_output=True, cwd="/")
+        probe = subprocess.run(
+            [
+                "setpriv",
+                f"--reuid={user.pw_uid}",
+                f"--regid={user.pw_gid}",
+                "--clear-groups",
+                "prlimit",
+                "--nproc=256",
+                "--",
+                python,
+                "-c",
+                "import fractions, ipykernel, retrylab",
+            ],
+            env={"PYTHONPATH": path, "HOME": "/tmp", "MPLCONFIGDIR": "/tmp"},
+            capture_output=True,
+            cwd="/",
+        )
         if probe.returncode == 0:
             return {"RETRYLAB_GRADER_PYTHON": python, "PYTHONPATH": path}
     pytest.skip("no Python the grading user can read")
@@ -89,9 +103,15 @@ def kernel_python(user: pwd.struct_passwd) -> dict[str, str]:
 
 def lesson_free(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     """The notebook without its lesson code: markdown, imports, the exercises."""
+
     def kept(cell: nbformat.NotebookNode) -> bool:
-        return (cell.cell_type == "markdown" or "nbgrader" in cell.metadata
-                or "import " in cell.source or cell.source.startswith("SEED"))
+        return (
+            cell.cell_type == "markdown"
+            or "nbgrader" in cell.metadata
+            or "import " in cell.source
+            or cell.source.startswith("SEED")
+        )
+
     nb.cells = [c for c in nb.cells if kept(c)]
     return nb
 
@@ -101,8 +121,11 @@ def by_id(nb: nbformat.NotebookNode, grade_id: str) -> nbformat.NotebookNode:
 
 
 def answers(nb: nbformat.NotebookNode) -> list[nbformat.NotebookNode]:
-    return [c for c in nb.cells if c.cell_type == "code"
-            and c.metadata.get("nbgrader", {}).get("solution")]
+    return [
+        c
+        for c in nb.cells
+        if c.cell_type == "code" and c.metadata.get("nbgrader", {}).get("solution")
+    ]
 
 
 def solved(release: nbformat.NotebookNode, source: nbformat.NotebookNode) -> nbformat.NotebookNode:
@@ -110,9 +133,11 @@ def solved(release: nbformat.NotebookNode, source: nbformat.NotebookNode) -> nbf
     nb = nbformat.from_dict(release)
     for cell in answers(nb):
         solution = by_id(source, cell.metadata["nbgrader"]["grade_id"]).source
-        cell.source = "\n".join(line for line in solution.splitlines()
-                                if "### BEGIN SOLUTION" not in line
-                                and "### END SOLUTION" not in line)
+        cell.source = "\n".join(
+            line
+            for line in solution.splitlines()
+            if "### BEGIN SOLUTION" not in line and "### END SOLUTION" not in line
+        )
     return nb
 
 
@@ -136,11 +161,13 @@ def submissions(course: Path) -> dict[str, nbformat.NotebookNode]:
     cell.source = re.sub(r"return js_round\(.*\)", "return round(r * 200 * 2 ** n)", cell.source)
     subs["mistaken"] = mistaken
 
-    subs["feedback"] = with_cell(release, "from retrylab.exercises import Feedback\n"
-                                          "Feedback.__bool__ = lambda self: True")
+    subs["feedback"] = with_cell(
+        release, "from retrylab.exercises import Feedback\nFeedback.__bool__ = lambda self: True"
+    )
     # every later cell, the tests too, run as nothing: no error, no result
     subs["transformer"] = with_cell(
-        release, "get_ipython().input_transformers_cleanup.append(lambda lines: [])")
+        release, "get_ipython().input_transformers_cleanup.append(lambda lines: [])"
+    )
     rebind = nbformat.from_dict(release)
     for cell in answers(rebind):
         name = cell.metadata["nbgrader"]["grade_id"].removeprefix("answer_")
@@ -157,27 +184,33 @@ def submissions(course: Path) -> dict[str, nbformat.NotebookNode]:
 
     package = nbformat.from_dict(release)
     by_id(package, "answer_check_full_jitter").source = (
-        "def full_jitter(n, r):\n"
-        "    return Backoff(200, 2, 5000, jitter='full').next_wait(n, r)")
+        "def full_jitter(n, r):\n    return Backoff(200, 2, 5000, jitter='full').next_wait(n, r)"
+    )
     by_id(package, "answer_check_decorrelated").source = (
         "def decorrelated(prev, r):\n"
-        "    return Backoff(200, 2, 5000, jitter='decorrelated').next_wait(1, r, prev)")
-    for grade_id, name in (("answer_check_ceilings", "ceilings"),
-                           ("answer_check_full_jitter_second", "waits"),
-                           ("answer_check_herd_attempt4", "peak"),
-                           ("answer_check_third_width", "width")):
+        "    return Backoff(200, 2, 5000, jitter='decorrelated').next_wait(1, r, prev)"
+    )
+    for grade_id, name in (
+        ("answer_check_ceilings", "ceilings"),
+        ("answer_check_full_jitter_second", "waits"),
+        ("answer_check_herd_attempt4", "peak"),
+        ("answer_check_third_width", "width"),
+    ):
         by_id(package, grade_id).source = (
             "from retrylab.exercises import ex02\n"
-            f"{name} = getattr(ex02, 'ANSWERS', {{}}).get('{grade_id[7:]}', ('',))[0]")
+            f"{name} = getattr(ex02, 'ANSWERS', {{}}).get('{grade_id[7:]}', ('',))[0]"
+        )
     subs["package"] = package
 
     others = course / "submitted" / "perfect" / ASSIGNMENT / f"{STEM}.ipynb"
-    subs["a_intruder"] = with_cell(perfect, f"""
+    subs["a_intruder"] = with_cell(
+        perfect,
+        f"""
 import os, signal
-for what, path, mode in (("gradebook", {str(course / 'gradebook.db')!r}, "a"),
-                         ("source", {str(course / 'source' / ASSIGNMENT / f'{STEM}.ipynb')!r}, "r"),
-                         ("checkers", {str(ROOT / 'retrylab' / 'exercises' / 'ex02.py')!r}, "a"),
-                         ("config", {str(course / 'nbgrader_config.py')!r}, "a"),
+for what, path, mode in (("gradebook", {str(course / "gradebook.db")!r}, "a"),
+                         ("source", {str(course / "source" / ASSIGNMENT / f"{STEM}.ipynb")!r}, "r"),
+                         ("checkers", {str(ROOT / "retrylab" / "exercises" / "ex02.py")!r}, "a"),
+                         ("config", {str(course / "nbgrader_config.py")!r}, "a"),
                          ("another", {str(others)!r}, "r")):
     try:
         open(path, mode).close()
@@ -186,7 +219,8 @@ for what, path, mode in (("gradebook", {str(course / 'gradebook.db')!r}, "a"),
         print(what, "refused", type(e).__name__)
 print("uid", os.getuid())
 os.kill(os.getppid(), signal.SIGKILL)
-""")
+""",
+    )
     subs["exits"] = with_cell(perfect, "import os\nos._exit(0)", at=3)
     looper = nbformat.from_dict(perfect)
     cell = by_id(looper, "answer_check_decorrelated")
@@ -204,21 +238,39 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, float]:
     copy_config(COURSE, course)
     folder = course / "source" / ASSIGNMENT
     folder.mkdir(parents=True)
-    nbformat.write(lesson_free(builder.make_notebook(STEM, builder.NBGRADER)),
-                   folder / f"{STEM}.ipynb")
+    nbformat.write(
+        lesson_free(builder.make_notebook(STEM, builder.NBGRADER)), folder / f"{STEM}.ipynb"
+    )
     nbgrader = [sys.executable, "-m", "nbgrader"]
-    done = subprocess.run([*nbgrader, "generate_assignment", ASSIGNMENT, "--force"], cwd=course,
-                          env=env, capture_output=True, text=True)
+    done = subprocess.run(
+        [*nbgrader, "generate_assignment", ASSIGNMENT, "--force"],
+        cwd=course,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr
     for student, nb in submissions(course).items():
         where = course / "submitted" / student / ASSIGNMENT
         where.mkdir(parents=True)
         nbformat.write(nb, where / f"{STEM}.ipynb")
     start = time.monotonic()
-    done = subprocess.run([sys.executable, str(COURSE / "grade_all.py"), "--course", str(course),
-                           "--timeout", "600", f"--nbgrader-arg=--notebook={STEM}",
-                           "--nbgrader-arg=--Execute.timeout=30"],
-                          env=env, capture_output=True, text=True, timeout=1800)
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(COURSE / "grade_all.py"),
+            "--course",
+            str(course),
+            "--timeout",
+            "600",
+            f"--nbgrader-arg=--notebook={STEM}",
+            "--nbgrader-arg=--Execute.timeout=30",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
     took = time.monotonic() - start
     print(done.stdout, done.stderr[-3000:], f"batch: {took:.0f} s", sep="\n")
     assert done.returncode in (0, 1), done.stderr
@@ -266,7 +318,8 @@ def test_a_mistake_costs_its_exercise_only(graded: tuple[Path, str, float]) -> N
     got, want = points(course, "mistaken"), full(course)
     assert got["test_check_full_jitter"] == 0
     assert {k: v for k, v in got.items() if k != "test_check_full_jitter"} == {
-        k: v for k, v in want.items() if k != "test_check_full_jitter"}
+        k: v for k, v in want.items() if k != "test_check_full_jitter"
+    }
 
 
 @pytest.mark.parametrize("cheat", ["feedback", "rebind", "imports", "package", "transformer"])
@@ -281,15 +334,20 @@ def test_the_sandbox_refuses_the_course_and_the_grader(graded: tuple[Path, str, 
     course, report, _ = graded
     assert status(report, "a_intruder") == "graded"
     assert points(course, "a_intruder") == full(course)
-    nb = nbformat.read(course / "autograded" / "a_intruder" / ASSIGNMENT / f"{STEM}.ipynb",
-                       as_version=4)
-    text = "".join(o.get("text", "") + o.get("ename", "") for c in nb.cells
-                   if c.cell_type == "code" for o in c.outputs)
+    nb = nbformat.read(
+        course / "autograded" / "a_intruder" / ASSIGNMENT / f"{STEM}.ipynb", as_version=4
+    )
+    text = "".join(
+        o.get("text", "") + o.get("ename", "")
+        for c in nb.cells
+        if c.cell_type == "code"
+        for o in c.outputs
+    )
     for what in ("gradebook", "source", "checkers", "config", "another"):
         assert f"{what} refused" in text, text
     assert "OPENED" not in text
     assert f"uid {pwd.getpwnam(USER).pw_uid}" in text
-    assert "PermissionError" in text          # os.kill(os.getppid(), SIGKILL)
+    assert "PermissionError" in text  # os.kill(os.getppid(), SIGKILL)
     # graded first; everyone after it was graded (or failed for their own reasons)
     assert all(status(report, s) in ("graded", "failed") for s in ("perfect", "looper", "rebind"))
 
@@ -297,10 +355,9 @@ def test_the_sandbox_refuses_the_course_and_the_grader(graded: tuple[Path, str, 
 def test_a_kernel_that_exits_fails_that_student_only(graded: tuple[Path, str, float]) -> None:
     course, report, _ = graded
     assert status(report, "exits") == "failed"
-    assert "kernel died" in next(line for line in report.splitlines()
-                                 if line.startswith("exits "))
-    assert points(course, "exits") == {}     # no stale points in the gradebook
-    assert status(report, "feedback") == "graded"   # the next one in the batch
+    assert "kernel died" in next(line for line in report.splitlines() if line.startswith("exits "))
+    assert points(course, "exits") == {}  # no stale points in the gradebook
+    assert status(report, "feedback") == "graded"  # the next one in the batch
 
 
 def test_a_loop_is_stopped_by_the_cell_timeout(graded: tuple[Path, str, float]) -> None:
@@ -312,7 +369,8 @@ def test_a_loop_is_stopped_by_the_cell_timeout(graded: tuple[Path, str, float]) 
 
 
 def test_the_whole_course_perfect_submission_gets_full_marks(
-        tmp_path_factory: pytest.TempPathFactory) -> None:
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
     """Every notebook of the course, solved, in the sandbox with the course's own config
     (its cell timeout): every autograded point (the documented install must bring what
     every notebook imports: 08 needs the bridge extra)."""
@@ -322,8 +380,13 @@ def test_the_whole_course_perfect_submission_gets_full_marks(
     course = tmp_path_factory.mktemp("whole")
     copy_config(COURSE, course)
     shutil.copytree(builder.NBGRADER.out, course / "source" / ASSIGNMENT)
-    done = subprocess.run([sys.executable, "-m", "nbgrader", "generate_assignment", ASSIGNMENT,
-                           "--force"], cwd=course, env=env, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "nbgrader", "generate_assignment", ASSIGNMENT, "--force"],
+        cwd=course,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr
     where = course / "submitted" / "perfect" / ASSIGNMENT
     where.mkdir(parents=True)
@@ -331,16 +394,29 @@ def test_the_whole_course_perfect_submission_gets_full_marks(
         source = nbformat.read(path, as_version=4)
         release = nbformat.read(course / "release" / ASSIGNMENT / path.name, as_version=4)
         nbformat.write(solved(release, source), where / path.name)
-    done = subprocess.run([sys.executable, str(COURSE / "grade_all.py"), "--course", str(course)],
-                          env=env, capture_output=True, text=True, timeout=3600)
+    done = subprocess.run(
+        [sys.executable, str(COURSE / "grade_all.py"), "--course", str(course)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=3600,
+    )
     print(done.stdout)
     assert done.returncode == 0, done.stdout + done.stderr[-3000:]
     from nbgrader.api import Gradebook
 
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
         sub = gb.find_submission(ASSIGNMENT, "perfect")
-        got = {(nb.name, g.name): g.score for nb in sub.notebooks for g in nb.grades
-               if g.name.startswith("test_")}
-        want = {(nb.name, c.name): c.max_score for nb in gb.find_assignment(ASSIGNMENT).notebooks
-                for c in nb.grade_cells if c.name.startswith("test_")}
+        got = {
+            (nb.name, g.name): g.score
+            for nb in sub.notebooks
+            for g in nb.grades
+            if g.name.startswith("test_")
+        }
+        want = {
+            (nb.name, c.name): c.max_score
+            for nb in gb.find_assignment(ASSIGNMENT).notebooks
+            for c in nb.grade_cells
+            if c.name.startswith("test_")
+        }
     assert len(want) >= 37 and got == want, {k: v for k, v in got.items() if v != want[k]}

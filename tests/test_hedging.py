@@ -18,7 +18,7 @@ def test_the_first_good_answer_cancels_the_others() -> None:
     r = hedge(HedgingPolicy(3, 100), [1000, 120, 50])
     assert r.latency == 220 and r.sent == (0, 100, 200) and r.winner == 1
     r = hedge(HedgingPolicy(3, 100), [1000, 50, 50])
-    assert r.sent == (0, 100) and r.latency == 150          # answered before copy 3
+    assert r.sent == (0, 100) and r.latency == 150  # answered before copy 3
 
 
 def test_delay_zero_sends_every_copy_at_once() -> None:

@@ -88,12 +88,21 @@ def dockerfile_extras() -> set[str]:
 def test_a_class_install_brings_everything_the_notebooks_import(install: str) -> None:
     extras = {"classroom"} if install == "classroom extra" else dockerfile_extras()
     brought = closure(extras)
-    missing = {dist: sorted(files)[:2] for dist, files in imported_distributions().items()
-               if dist not in brought}
+    missing = {
+        dist: sorted(files)[:2]
+        for dist, files in imported_distributions().items()
+        if dist not in brought
+    }
     assert not missing, f"the {install} lacks {missing}"
 
 
 def test_the_hub_extra_set_is_what_the_hub_config_uses() -> None:
     brought = closure({"classroom"})
-    assert {"jupyterhub", "jupyterhub-idle-culler", "jupyterhub-firstuseauthenticator",
-            "nbgitpuller", "tenacity", "urllib3"} <= brought
+    assert {
+        "jupyterhub",
+        "jupyterhub-idle-culler",
+        "jupyterhub-firstuseauthenticator",
+        "nbgitpuller",
+        "tenacity",
+        "urllib3",
+    } <= brought

@@ -86,12 +86,20 @@ def test_accounts_are_made_for_the_names_without_one(tmp_path: Path) -> None:
 
 def load_config(env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
     """Load the hub's config as ``jupyterhub -f`` would, in a process of its own."""
-    code = ("from traitlets.config.loader import PyFileConfigLoader; "
-            f"PyFileConfigLoader('jupyterhub_config.py', path={str(ROOT / 'classroom')!r})"
-            ".load_config()")
+    code = (
+        "from traitlets.config.loader import PyFileConfigLoader; "
+        f"PyFileConfigLoader('jupyterhub_config.py', path={str(ROOT / 'classroom')!r})"
+        ".load_config()"
+    )
     base = {k: v for k, v in os.environ.items() if not k.startswith("RETRYLAB_")}
-    return subprocess.run([sys.executable, "-c", code], env={**base, **env}, cwd=cwd,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        env={**base, **env},
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 REFUSALS = [
@@ -110,15 +118,19 @@ REFUSALS = [
 
 @pytest.mark.parametrize(("env", "message"), REFUSALS, ids=[m for _, m in REFUSALS])
 def test_the_hub_refuses_to_start_and_says_what_to_change(
-        tmp_path: Path, env: dict[str, str], message: str) -> None:
+    tmp_path: Path, env: dict[str, str], message: str
+) -> None:
     roster = tmp_path / "roster.txt"
     roster.write_text(env.pop("ROSTER", "nosuchstudent\n"))
-    base = {"RETRYLAB_HUB_ROSTER": str(roster), "RETRYLAB_HUB_ADMIN": "nosuchteacher",
-            "RETRYLAB_HUB_STATE": str(tmp_path / "state"),
-            "RETRYLAB_HUB_CACHE": str(tmp_path / "cache")}
+    base = {
+        "RETRYLAB_HUB_ROSTER": str(roster),
+        "RETRYLAB_HUB_ADMIN": "nosuchteacher",
+        "RETRYLAB_HUB_STATE": str(tmp_path / "state"),
+        "RETRYLAB_HUB_CACHE": str(tmp_path / "cache"),
+    }
     done = load_config({**base, **env}, tmp_path)
     assert done.returncode != 0
-    if os.geteuid() != 0:   # the first thing it checks
+    if os.geteuid() != 0:  # the first thing it checks
         message = "run the hub as root"
     assert "retrylab hub: not starting: " in done.stderr and message in done.stderr, done.stderr
     assert not (ROOT / "hub-state").exists()
@@ -133,4 +145,4 @@ def test_a_python_or_checkout_students_cannot_reach_is_refused(tmp_path: Path) -
         hub_setup.check_reachable([inner])
     with hub_setup.searchable([inner]):
         assert closed not in hub_setup.closed_folders([inner])
-    assert closed.stat().st_mode & 0o777 == 0o700   # as it was
+    assert closed.stat().st_mode & 0o777 == 0o700  # as it was

@@ -35,8 +35,11 @@ def figure_functions() -> Iterator[tuple[str, Figure]]:
             if fn.__module__ != mod.__name__ or name.startswith("_"):
                 continue
             params = inspect.signature(fn).parameters.values()
-            if any(p.default is inspect.Parameter.empty and p.kind in
-                   (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params):
+            if any(
+                p.default is inspect.Parameter.empty
+                and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+                for p in params
+            ):
                 continue
             if inspect.signature(fn).return_annotation not in (Figure, "Figure"):
                 continue
@@ -56,12 +59,18 @@ def lesson_figures() -> Iterator[tuple[str, Figure]]:
 
     yield "retry_after_bars", backoff.retry_after_bars([70, 184, 592, 1402, 3120, 3309], 2000)
     yield "wait_histogram", backoff.wait_histogram([70, 296, 780, 303, 480, 957], 50)
-    yield "wait_histogram 03", backoff.wait_histogram(
-        [70, 296, 780, 303, 480, 957], 50,
-        title=figure_title("Waits of {runs} user-triggered refreshes", runs=300))
-    counts = pd.DataFrame({"key": [1000, 0, 2], "unsafe": [1000, 249, 2],
-                           "lesson": [1000, 0, 203]},
-                          index=["writes", "duplicates", "unacknowledged"])
+    yield (
+        "wait_histogram 03",
+        backoff.wait_histogram(
+            [70, 296, 780, 303, 480, 957],
+            50,
+            title=figure_title("Waits of {runs} user-triggered refreshes", runs=300),
+        ),
+    )
+    counts = pd.DataFrame(
+        {"key": [1000, 0, 2], "unsafe": [1000, 249, 2], "lesson": [1000, 0, 203]},
+        index=["writes", "duplicates", "unacknowledged"],
+    )
     yield "write_bars", backoff.write_bars(counts, 0.2)
     schedule = {
         "fixed 2 s": Backoff(2000, growth="constant", cap=None),
@@ -70,18 +79,39 @@ def lesson_figures() -> Iterator[tuple[str, Figure]]:
         "exp. + proportional (Kotlin)": Backoff(1000, 2, None, jitter="proportional"),
         "exp. + full, cap 30 s": Backoff(1000, 2, 30_000, jitter="full"),
     }
-    yield "wait_schedule 05", backoff.wait_schedule(schedule, retries=6, shared=False,
-                                                    title=figure_title(
-        "Waits before each retry: the lesson's strategies (seed {seed})", seed=SEED))
-    yield "compare_fleets 06 jitter", fleet.compare_fleets(
-        {"no jitter": outage_fleet("none").run(), "full jitter": outage_fleet("full").run()})
-    yield "compare_fleets 06 storm", fleet.compare_fleets({
-        "no budget": storm_fleet().run(),
-        "gRPC throttling": storm_fleet(retry_budget=GrpcRetryThrottle()).run(),
-        "breaker": storm_fleet(breaker=BreakerSettings(3, 5000)).run()})
+    yield (
+        "wait_schedule 05",
+        backoff.wait_schedule(
+            schedule,
+            retries=6,
+            shared=False,
+            title=figure_title(
+                "Waits before each retry: the lesson's strategies (seed {seed})", seed=SEED
+            ),
+        ),
+    )
+    yield (
+        "compare_fleets 06 jitter",
+        fleet.compare_fleets(
+            {"no jitter": outage_fleet("none").run(), "full jitter": outage_fleet("full").run()}
+        ),
+    )
+    yield (
+        "compare_fleets 06 storm",
+        fleet.compare_fleets(
+            {
+                "no budget": storm_fleet().run(),
+                "gRPC throttling": storm_fleet(retry_budget=GrpcRetryThrottle()).run(),
+                "breaker": storm_fleet(breaker=BreakerSettings(3, 5000)).run(),
+            }
+        ),
+    )
     from retrylab.sim.contention import contention_sweep
-    yield "contention_curves 06", contention.contention_curves(
-        contention_sweep(clients=[10, 50, 100], runs=5))
+
+    yield (
+        "contention_curves 06",
+        contention.contention_curves(contention_sweep(clients=[10, 50, 100], runs=5)),
+    )
     run = outage_fleet("full").run()
     for title in ("Background preset: phones give up during the outage", "A passing policy"):
         yield f"fleet_timeline 07 {title}", fleet.fleet_timeline(run, title=figure_title(title))
@@ -89,8 +119,11 @@ def lesson_figures() -> Iterator[tuple[str, Figure]]:
 
 def texts(fig: Figure) -> set[str]:
     fig.canvas.draw()  # type: ignore[no-untyped-call]
-    return {a.get_text() for a in fig.findobj(Text) if WORDS.search(a.get_text())
-            and not a.get_text().startswith("$")}
+    return {
+        a.get_text()
+        for a in fig.findobj(Text)
+        if WORDS.search(a.get_text()) and not a.get_text().startswith("$")
+    }
 
 
 def untranslated(same: set[str]) -> list[str]:
@@ -143,7 +176,7 @@ def test_a_turkish_explorer_draws_in_turkish() -> None:
         shown = texts(ex.figure)
         assert "bekleme" in " ".join(shown) and "tavan" in " ".join(shown)
         assert ex.controls["base"].description == "taban (ms)"
-        ex.set(base=300)           # values keep their English names
+        ex.set(base=300)  # values keep their English names
         assert ex.values["base"] == 300
         assert to_png(ex.figure)[:4] == b"\x89PNG"
     assert current() == "en"

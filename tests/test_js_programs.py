@@ -16,8 +16,9 @@ CANDIDATES = [Path(os.environ.get("RETRYLAB_SEEDS", ROOT.parent / "shared" / "se
 SEEDS = next((p for p in CANDIDATES if p.is_dir() and list(p.glob("000_*.txt"))), None)
 
 
-@pytest.mark.skipif(SEEDS is None, reason="the lesson's seed (shared/seeds) is not beside "
-                                          "the repository")
+@pytest.mark.skipif(
+    SEEDS is None, reason="the lesson's seed (shared/seeds) is not beside the repository"
+)
 @pytest.mark.parametrize("name", list(PROGRAMS))
 def test_program_is_verbatim_in_the_seed(name: str) -> None:
     assert SEEDS is not None
@@ -35,8 +36,10 @@ def test_program_is_verbatim_in_the_seed(name: str) -> None:
 def test_programs_are_the_lessons_three() -> None:
     assert list(PROGRAMS) == ["geri-cekilme.mjs", "yeniden-deneme.mjs", "devre-kesici.mjs"]
     assert "Math.round(rastgele() * ustel(n))" in PROGRAMS["geri-cekilme.mjs"]
-    assert 'const GUVENLI_YONTEM = new Set(["GET", "HEAD", "OPTIONS"]);' in \
-        PROGRAMS["yeniden-deneme.mjs"]
+    assert (
+        'const GUVENLI_YONTEM = new Set(["GET", "HEAD", "OPTIONS"]);'
+        in PROGRAMS["yeniden-deneme.mjs"]
+    )
     assert "const ESIK = 3, SOGUMA = 5000;" in PROGRAMS["devre-kesici.mjs"]
 
 

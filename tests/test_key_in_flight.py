@@ -27,15 +27,24 @@ def test_the_issue_repro_stores_once_and_reports_success() -> None:
     """Before: history network, http/409 and a failure reported for a stored write."""
     with LabServer("store") as lab:
         lab.script("POST", "/measurements", faults=["slow"], slow=1.0)
-        send = sender(lab.url + "/measurements", "POST", {"value": -4.2},
-                      {"Idempotency-Key": "k-in-flight"}, timeout=0.2)
+        send = sender(
+            lab.url + "/measurements",
+            "POST",
+            {"value": -4.2},
+            {"Idempotency-Key": "k-in-flight"},
+            timeout=0.2,
+        )
         result = RetryPolicy(rule=production_rule).run(
-            send, "POST", Mulberry32(20260114), sleep=lambda ms: time.sleep(ms / 1000),
-            idempotency_key=True)
+            send,
+            "POST",
+            Mulberry32(20260114),
+            sleep=lambda ms: time.sleep(ms / 1000),
+            idempotency_key=True,
+        )
         labels = [a.outcome.label() for a in result.history]
         assert labels[:2] == ["network", "http/409"]
         assert result.ok and labels[-1] == "success", labels
-        assert result.waits[1] >= 1000          # the 409's Retry-After: 1 was obeyed
+        assert result.waits[1] >= 1000  # the 409's Retry-After: 1 was obeyed
         assert lab.record_count == 1
 
 
@@ -43,8 +52,12 @@ def test_a_duplicated_retry_after_is_one_value() -> None:
     # before: "3600, 3600" was called malformed and ignored (a retry after 125 ms)
     assert parse_retry_after("3600, 3600") == 3600.0
     assert parse_retry_after("2, 5") == 5.0
-    assert parse_retry_after("Wed, 14 Jan 2026 10:00:05 GMT, Wed, 14 Jan 2026 10:00:05 GMT",
-                             now=1768384800.0) == 5.0
+    assert (
+        parse_retry_after(
+            "Wed, 14 Jan 2026 10:00:05 GMT, Wed, 14 Jan 2026 10:00:05 GMT", now=1768384800.0
+        )
+        == 5.0
+    )
     with pytest.raises(ValueError, match=r"retry_after='3600, soon'|retry_after='soon'"):
         parse_retry_after("3600, soon")
 

@@ -38,8 +38,9 @@ def raw_exchange(lab: LabServer, data: bytes) -> tuple[int, dict[str, str], byte
             buf += chunk
         head, _, rest = buf.partition(b"\r\n\r\n")
         lines = head.decode("latin-1").split("\r\n")
-        headers = {k.strip().lower(): v.strip()
-                   for k, _, v in (ln.partition(":") for ln in lines[1:])}
+        headers = {
+            k.strip().lower(): v.strip() for k, _, v in (ln.partition(":") for ln in lines[1:])
+        }
         n = int(headers["content-length"])
         while len(rest) < n:
             rest += s.recv(65536)
@@ -48,12 +49,15 @@ def raw_exchange(lab: LabServer, data: bytes) -> tuple[int, dict[str, str], byte
 
 # -- the lesson's routes -------------------------------------------------------------
 
+
 def test_lesson_routes_answer_as_the_lesson_server(lab: LabServer) -> None:
     url = lab.url
     got = [http_send(url + "/measurements") for _ in range(3)]
     assert [o.label() for o in got] == ["http/503", "http/503", "success"]
-    assert got[0].data == {"code": "unavailable",
-                           "message": "the station is not answering right now"}
+    assert got[0].data == {
+        "code": "unavailable",
+        "message": "the station is not answering right now",
+    }
     assert got[2].data == [{"id": "o-114", "value": -4.2}]
     post = http_send(url + "/measurements", "POST")
     assert (post.status, post.data["code"]) == (422, "validation")
@@ -68,7 +72,8 @@ def test_lesson_routes_answer_as_the_lesson_server(lab: LabServer) -> None:
 def test_every_body_is_json_with_its_content_type(lab: LabServer) -> None:
     for path in ("/measurements", "/report", "/nowhere"):
         status, headers, body = raw_exchange(
-            lab, f"GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
+            lab, f"GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode()
+        )
         assert headers["content-type"] == "application/json"
         assert isinstance(json.loads(body), (dict, list)), (status, body)
 
@@ -110,14 +115,18 @@ def test_reset_forgets_everything_but_keeps_the_port(lab: LabServer) -> None:
 
 # -- scripts and faults ---------------------------------------------------------------
 
+
 def test_script_statuses_then_the_usual_answer(lab: LabServer) -> None:
     lab.script("GET", "/report", statuses=[500, None, 502], retry_after=1)
     got = [http_send(lab.url + "/report") for _ in range(4)]
     # the script's Retry-After goes on every error answer of the route, its own 429 too
-    assert [(o.status, o.retry_after) for o in got] == [(500, 1.0), (429, 1.0), (502, 1.0),
-                                                        (429, 1.0)]
-    assert got[0].data == {"code": "scripted", "status": 500,
-                           "message": "Internal Server Error"}
+    assert [(o.status, o.retry_after) for o in got] == [
+        (500, 1.0),
+        (429, 1.0),
+        (502, 1.0),
+        (429, 1.0),
+    ]
+    assert got[0].data == {"code": "scripted", "status": 500, "message": "Internal Server Error"}
 
 
 def test_script_cycle_repeats(lab: LabServer) -> None:
@@ -212,8 +221,7 @@ def test_fault_rate_is_reproducible_from_the_seed() -> None:
     for _ in range(2):
         with LabServer("store", seed=11) as lab, Connection(lab.url) as conn:
             lab.script("POST", "/measurements", fault_rate=0.3, fault="drop")
-            kinds = [conn.request("POST", "/measurements", {"value": i}).kind
-                     for i in range(60)]
+            kinds = [conn.request("POST", "/measurements", {"value": i}).kind for i in range(60)]
             patterns.append(kinds)
             assert lab.record_count == 60
             assert lab.log["fault"].eq("drop").sum() == kinds.count("network")
@@ -234,15 +242,25 @@ def test_script_arguments_are_checked(lab: LabServer) -> None:
         lab.script("GET", "/x", retry_after=datetime(2026, 1, 14))
     with pytest.raises(ValueError, match=r"mode='shop' is out of range"):
         LabServer("shop")  # type: ignore[arg-type]
-    assert set(FAULTS) == {"close", "drop", "slow", "bad_retry_after", "bad_json",
-                           "fail_after", "truncate", "reset"}
+    assert set(FAULTS) == {
+        "close",
+        "drop",
+        "slow",
+        "bad_retry_after",
+        "bad_json",
+        "fail_after",
+        "truncate",
+        "reset",
+    }
 
 
 # -- store mode and idempotency keys ------------------------------------------------
 
+
 def test_store_mode_stores_a_measurement(store: LabServer) -> None:
-    out = http_send(store.url + "/measurements", "POST",
-                    {"value": -4.2, "station": "north-slope", "ref": "a"})
+    out = http_send(
+        store.url + "/measurements", "POST", {"value": -4.2, "station": "north-slope", "ref": "a"}
+    )
     assert out.ok
     assert out.data == {"id": "o-115", "value": -4.2, "station": "north-slope", "ref": "a"}
     rec = store.records
@@ -255,16 +273,24 @@ def test_same_key_replays_the_first_answer_and_stores_nothing(store: LabServer) 
     again = http_send(url, "POST", {"value": 3}, key)
     other = http_send(url, "POST", {"value": 3}, {"Idempotency-Key": "k-8"})
     assert first.ok and again.ok and other.ok
-    assert again.data == first.data == {"id": "o-115", "value": 3.0,
-                                        "station": "north-slope", "ref": None}
+    assert (
+        again.data
+        == first.data
+        == {"id": "o-115", "value": 3.0, "station": "north-slope", "ref": None}
+    )
     assert other.data["id"] == "o-116"
     assert store.record_count == 2
     assert store.records["key"].tolist() == ["k-7", "k-8"]
     status, headers, body = raw_exchange(
-        store, b'POST /measurements HTTP/1.1\r\nHost: x\r\nIdempotency-Key: k-7\r\n'
-               b'Content-Length: 12\r\nConnection: close\r\n\r\n{"value": 3}')
-    assert (status, headers["idempotent-replayed"], json.loads(body)["id"]) == \
-        (201, "true", "o-115")
+        store,
+        b"POST /measurements HTTP/1.1\r\nHost: x\r\nIdempotency-Key: k-7\r\n"
+        b'Content-Length: 12\r\nConnection: close\r\n\r\n{"value": 3}',
+    )
+    assert (status, headers["idempotent-replayed"], json.loads(body)["id"]) == (
+        201,
+        "true",
+        "o-115",
+    )
 
 
 def test_same_key_different_body_is_422(store: LabServer) -> None:
@@ -282,9 +308,14 @@ def test_same_key_different_body_is_422(store: LabServer) -> None:
 def test_validation_errors_are_422_and_store_nothing(store: LabServer) -> None:
     out = http_send(store.url + "/measurements", "POST", {"station": "", "colour": 1})
     assert out.status == 422
-    assert out.data == {"code": "validation", "errors": {
-        "value": "is required", "station": "must be text of 1 to 64 characters",
-        "colour": "unknown field"}}
+    assert out.data == {
+        "code": "validation",
+        "errors": {
+            "value": "is required",
+            "station": "must be text of 1 to 64 characters",
+            "colour": "unknown field",
+        },
+    }
     assert store.record_count == 0
     assert validate_measurement([1]) == {"body": 'must be a JSON object such as {"value": -4.2}'}
     assert validate_measurement({"value": True}) == {"value": "must be a finite number"}
@@ -294,31 +325,67 @@ def test_validation_errors_are_422_and_store_nothing(store: LabServer) -> None:
 # -- bad input never stops the server -------------------------------------------------
 
 BAD_INPUTS = [
-    (b"POST /measurements HTTP/1.1\r\nHost: x\r\nContent-Length: 9\r\n\r\n{\"value\":",
-     400, "malformed_json"),
-    (b"POST /measurements HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n",
-     400, "bad_request"),
-    (b"POST /measurements HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n"
-     b"Content-Length: 3\r\n\r\n{}", 400, "bad_request"),
-    (b"POST /measurements HTTP/1.1\r\nHost: x\r\nContent-Length: 20000\r\n\r\n"
-     + b"x" * 20000, 413, "too_large"),
-    (b"POST /measurements HTTP/1.1\r\nHost: x\r\nIdempotency-Key: " + b"k" * 300
-     + b"\r\nContent-Length: 2\r\n\r\n{}", 400, "bad_header"),
-    (b"POST /measurements HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\n\xff\xfe{}",
-     400, "malformed_json"),
+    (
+        b'POST /measurements HTTP/1.1\r\nHost: x\r\nContent-Length: 9\r\n\r\n{"value":',
+        400,
+        "malformed_json",
+    ),
+    (b"POST /measurements HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n", 400, "bad_request"),
+    (
+        b"POST /measurements HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n"
+        b"Content-Length: 3\r\n\r\n{}",
+        400,
+        "bad_request",
+    ),
+    (
+        b"POST /measurements HTTP/1.1\r\nHost: x\r\nContent-Length: 20000\r\n\r\n" + b"x" * 20000,
+        413,
+        "too_large",
+    ),
+    (
+        b"POST /measurements HTTP/1.1\r\nHost: x\r\nIdempotency-Key: "
+        + b"k" * 300
+        + b"\r\nContent-Length: 2\r\n\r\n{}",
+        400,
+        "bad_header",
+    ),
+    (
+        b"POST /measurements HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\n\xff\xfe{}",
+        400,
+        "malformed_json",
+    ),
     (b"GET /a b HTTP/1.1\r\n\r\n", 400, "bad_request"),
-    (b"POST /measurements HTTP/1.1\r\nHost: x\r\nContent-Length: 9000\r\n\r\n"
-     + b"[" * 9000, 400, "malformed_json"),
-    (b"GET /measurements HTTP/1.1\r\nHost: x\r\nX-Long: " + b"y" * 20000 + b"\r\n",
-     431, "bad_request"),  # h11's bound: 16 KiB of request line and headers
+    (
+        b"POST /measurements HTTP/1.1\r\nHost: x\r\nContent-Length: 9000\r\n\r\n" + b"[" * 9000,
+        400,
+        "malformed_json",
+    ),
+    (
+        b"GET /measurements HTTP/1.1\r\nHost: x\r\nX-Long: " + b"y" * 20000 + b"\r\n",
+        431,
+        "bad_request",
+    ),  # h11's bound: 16 KiB of request line and headers
 ]
 
 
-@pytest.mark.parametrize(("data", "status", "code"), BAD_INPUTS,
-                         ids=["json", "length-text", "length-twice", "oversized", "long-key",
-                              "not-utf8", "request-line", "deep-json", "long-header"])
+@pytest.mark.parametrize(
+    ("data", "status", "code"),
+    BAD_INPUTS,
+    ids=[
+        "json",
+        "length-text",
+        "length-twice",
+        "oversized",
+        "long-key",
+        "not-utf8",
+        "request-line",
+        "deep-json",
+        "long-header",
+    ],
+)
 def test_bad_input_gets_a_4xx_json_error_and_the_server_keeps_serving(
-        store: LabServer, data: bytes, status: int, code: str) -> None:
+    store: LabServer, data: bytes, status: int, code: str
+) -> None:
     got, headers, body = raw_exchange(store, data)
     assert got == status
     assert headers["content-type"] == "application/json"
@@ -338,6 +405,7 @@ def test_oversized_body_keeps_a_keep_alive_connection_usable(store: LabServer) -
 
 
 # -- life cycle ---------------------------------------------------------------------
+
 
 def test_binds_only_loopback(lab: LabServer) -> None:
     assert lab.address[0] == "127.0.0.1"
@@ -397,7 +465,7 @@ def test_in_flight_counts_a_request_from_its_headers_to_its_answer(lab: LabServe
     assert lab.requests == 1
     with Connection(lab.url) as conn:  # a kept-alive connection holds no request: the
         assert conn.request("GET", "/report").status == 429  # count drops just after the
-        wait_until(lambda: lab.in_flight == 0)               # answer, the socket still open
+        wait_until(lambda: lab.in_flight == 0)  # answer, the socket still open
 
 
 def test_close_is_prompt_with_open_and_busy_connections() -> None:
@@ -405,11 +473,12 @@ def test_close_is_prompt_with_open_and_busy_connections() -> None:
     conn = Connection(lab.url)
     assert conn.request("GET", "/report").status == 429  # a keep-alive connection stays open
     lab.script("GET", "/measurements", latency=30)
-    waiting = threading.Thread(target=http_send, args=(lab.url + "/measurements",),
-                               kwargs={"timeout": 30}, daemon=True)
+    waiting = threading.Thread(
+        target=http_send, args=(lab.url + "/measurements",), kwargs={"timeout": 30}, daemon=True
+    )
     waiting.start()
     wait_until(lambda: lab.in_flight == 1)  # inside its latency (a fixed 0.1 s sleep was
-    t0 = time.perf_counter()                 # too short on a loaded machine once)
+    t0 = time.perf_counter()  # too short on a loaded machine once)
     lab.close()
     took = time.perf_counter() - t0
     waiting.join(timeout=2)
@@ -424,15 +493,17 @@ def test_close_is_prompt_with_open_and_busy_connections() -> None:
 def test_a_server_left_open_is_closed_when_python_exits() -> None:
     import subprocess
     import sys
+
     # atexit runs hooks last-in first-out: this check, registered before the lab
     # module is imported, runs after the lab's own hook
-    code = ("import atexit\n"
-            "atexit.register(lambda: print('closed at exit:', lab.closed))\n"
-            "from retrylab.lab.server import LabServer\n"
-            "lab = LabServer()\n"
-            "print(lab.port, flush=True)\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=30)
+    code = (
+        "import atexit\n"
+        "atexit.register(lambda: print('closed at exit:', lab.closed))\n"
+        "from retrylab.lab.server import LabServer\n"
+        "lab = LabServer()\n"
+        "print(lab.port, flush=True)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30)
     port, last = done.stdout.split("\n")[:2]
     assert done.returncode == 0 and done.stderr == ""
     assert last == "closed at exit: True"

@@ -34,21 +34,31 @@ def exchange(lab: LabServer, raw: bytes, wait: float = 2.0) -> bytes:
 def test_whitespace_before_the_colon_is_400_and_nothing_is_smuggled() -> None:
     """Before: the field was ignored, and the body was read as a second request that
     stored a measurement (RFC 9112 section 5.1: a server MUST answer 400)."""
-    inner = (b'POST /measurements HTTP/1.1\r\nHost: lab\r\nContent-Type: application/json\r\n'
-             b'Content-Length: 15\r\n\r\n{"value": -4.2}')
-    raw = (b"GET /report HTTP/1.1\r\nHost: lab\r\nContent-Length : " + str(len(inner)).encode()
-           + b"\r\n\r\n" + inner)
+    inner = (
+        b"POST /measurements HTTP/1.1\r\nHost: lab\r\nContent-Type: application/json\r\n"
+        b'Content-Length: 15\r\n\r\n{"value": -4.2}'
+    )
+    raw = (
+        b"GET /report HTTP/1.1\r\nHost: lab\r\nContent-Length : "
+        + str(len(inner)).encode()
+        + b"\r\n\r\n"
+        + inner
+    )
     with LabServer("store") as lab:
         answer = exchange(lab, raw)
         assert answer.startswith(b"HTTP/1.1 400 "), answer[:80]
-        assert answer.count(b"HTTP/1.1 ") == 1       # one answer: no second request
+        assert answer.count(b"HTTP/1.1 ") == 1  # one answer: no second request
         assert lab.record_count == 0
 
 
 def test_a_content_length_of_5000_digits_is_400_not_500() -> None:
     with LabServer() as lab:
-        answer = exchange(lab, b"POST /measurements HTTP/1.1\r\nHost: lab\r\nContent-Length: "
-                          + b"9" * 5000 + b"\r\n\r\n")
+        answer = exchange(
+            lab,
+            b"POST /measurements HTTP/1.1\r\nHost: lab\r\nContent-Length: "
+            + b"9" * 5000
+            + b"\r\n\r\n",
+        )
     assert answer.startswith(b"HTTP/1.1 400 "), answer[:80]
 
 
@@ -62,9 +72,12 @@ def test_a_garbage_request_line_gets_a_status_line(line: bytes, status: bytes) -
 
 def test_two_idempotency_keys_are_400() -> None:
     with LabServer("store") as lab:
-        answer = exchange(lab, b'POST /measurements HTTP/1.1\r\nHost: lab\r\n'
-                          b'Idempotency-Key: k-1\r\nIdempotency-Key: k-2\r\n'
-                          b'Content-Length: 15\r\n\r\n{"value": -4.2}')
+        answer = exchange(
+            lab,
+            b"POST /measurements HTTP/1.1\r\nHost: lab\r\n"
+            b"Idempotency-Key: k-1\r\nIdempotency-Key: k-2\r\n"
+            b'Content-Length: 15\r\n\r\n{"value": -4.2}',
+        )
         assert answer.startswith(b"HTTP/1.1 400 "), answer[:80]
         assert lab.record_count == 0
 
@@ -81,21 +94,32 @@ def test_a_key_in_sf_string_form_is_stored_without_its_quotes() -> None:
 
 
 def keyed_post(key: bytes, body: bytes) -> bytes:
-    return (b"POST /measurements HTTP/1.1\r\nHost: lab\r\nIdempotency-Key: " + key
-            + b"\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+    return (
+        b"POST /measurements HTTP/1.1\r\nHost: lab\r\nIdempotency-Key: "
+        + key
+        + b"\r\nContent-Length: "
+        + str(len(body)).encode()
+        + b"\r\n\r\n"
+        + body
+    )
 
 
 @pytest.mark.parametrize("key", [b'"abc', b"k" * 300], ids=["unterminated", "too-long"])
 def test_a_refused_key_does_not_smuggle_its_body(key: bytes) -> None:
     """Issue 39, item 1. Before: the 400 left the body unread, so the POST hidden in it
     was run and stored, and a second, unasked-for answer came on the connection."""
-    hidden = (b'POST /measurements HTTP/1.1\r\nHost: lab\r\nContent-Length: 34\r\n\r\n'
-              b'{"value": 66.6, "ref": "smuggled"}')
+    hidden = (
+        b"POST /measurements HTTP/1.1\r\nHost: lab\r\nContent-Length: 34\r\n\r\n"
+        b'{"value": 66.6, "ref": "smuggled"}'
+    )
     with LabServer("store") as lab:
-        answer = exchange(lab, keyed_post(key, hidden)
-                          + b"GET /report HTTP/1.1\r\nHost: lab\r\nConnection: close\r\n\r\n")
+        answer = exchange(
+            lab,
+            keyed_post(key, hidden)
+            + b"GET /report HTTP/1.1\r\nHost: lab\r\nConnection: close\r\n\r\n",
+        )
         statuses = re.findall(rb"HTTP/1\.1 (\d{3}) ", answer)
-        assert statuses == [b"400", b"429"], answer[:300]   # in sync: the next request's
+        assert statuses == [b"400", b"429"], answer[:300]  # in sync: the next request's
         assert lab.record_count == 0
         assert lab.log["status"].tolist() == [400, 429]
 
@@ -150,17 +174,23 @@ def test_the_turkish_seeds_routes_share_the_english_state() -> None:
         got = [http_send(url + p).label() for p in ("/olcumler", "/measurements", "/olcumler")]
         assert got == ["http/503", "http/503", "success"] and lab.measurement_requests == 3
         assert http_send(url + "/olcumler").data == [{"kimlik": "o-114", "deger": -4.2}]
-        assert (http_send(url + "/rapor").status, http_send(url + "/rapor").retry_after) == \
-            (429, 2.0)
+        assert (http_send(url + "/rapor").status, http_send(url + "/rapor").retry_after) == (
+            429,
+            2.0,
+        )
         key = {"Idempotency-Key": "k-tr"}
         first = http_send(url + "/olcumler", "POST", {"deger": 1.5, "istasyon": "kuzey"}, key)
         again = http_send(url + "/olcumler", "POST", {"deger": 1.5, "istasyon": "kuzey"}, key)
-        assert first.data == again.data == {"kimlik": "o-115", "deger": 1.5,
-                                            "istasyon": "kuzey", "ref": None}
+        assert (
+            first.data
+            == again.data
+            == {"kimlik": "o-115", "deger": 1.5, "istasyon": "kuzey", "ref": None}
+        )
         wrong = http_send(url + "/olcumler", "POST", {"value": 1})
         assert wrong.data["errors"] == {"deger": "is required", "value": "unknown field"}
         lab.script("GET", "/istasyonlar", statuses=[503])
         assert http_send(url + "/stations").status == 503
-        assert lab.records[["id", "value", "station", "key"]].values.tolist() == \
-            [["o-115", 1.5, "kuzey", "k-tr"]]
+        assert lab.records[["id", "value", "station", "key"]].values.tolist() == [
+            ["o-115", 1.5, "kuzey", "k-tr"]
+        ]
         assert lab.log["path"].tolist()[:2] == ["/olcumler", "/measurements"]

@@ -41,6 +41,7 @@ def free_port() -> int:
 
 # -- classifying an answer (no sockets) ------------------------------------------
 
+
 def test_success_kinds() -> None:
     assert response_outcome(200, None, b"[1, 2]") == Outcome.success([1, 2])
     assert response_outcome(204, None, b"") == Outcome.success(None)
@@ -96,6 +97,7 @@ def test_bad_urls_are_value_errors() -> None:
 
 # -- real sockets --------------------------------------------------------------------
 
+
 def test_refused_connection_is_a_network_outcome() -> None:
     out = http_send(f"http://127.0.0.1:{free_port()}/measurements", timeout=0.5)
     assert out.kind == "network" and out.detail.startswith("connection refused")
@@ -114,10 +116,15 @@ def test_timeout_is_retried_for_get_and_not_for_post(lab: LabServer) -> None:
     lab.script("POST", "/report", latency=0.3)
     policy = RetryPolicy(max_attempts=3)
     slept: list[int] = []
-    get = policy.run(sender(lab.url + "/report", timeout=0.08), "GET",
-                     Mulberry32(20260114), slept.append)
-    post = policy.run(sender(lab.url + "/report", "POST", timeout=0.08), "POST",
-                      Mulberry32(20260114), slept.append)
+    get = policy.run(
+        sender(lab.url + "/report", timeout=0.08), "GET", Mulberry32(20260114), slept.append
+    )
+    post = policy.run(
+        sender(lab.url + "/report", "POST", timeout=0.08),
+        "POST",
+        Mulberry32(20260114),
+        slept.append,
+    )
     assert (get.attempts, get.reason, get.outcome.kind) == (3, StopReason.MAX_ATTEMPTS, "network")
     assert get.outcome.detail.startswith("timed out after 0.08 s")
     assert slept == [70, 184]
@@ -128,8 +135,9 @@ def test_timeout_is_retried_for_get_and_not_for_post(lab: LabServer) -> None:
 def test_malformed_retry_after_falls_back_to_the_backoff(lab: LabServer) -> None:
     lab.script("GET", "/report", faults=["bad_retry_after"], cycle=True)
     slept: list[int] = []
-    r = RetryPolicy(max_attempts=3).run(sender(lab.url + "/report"), "GET",
-                                        Mulberry32(20260114), slept.append)
+    r = RetryPolicy(max_attempts=3).run(
+        sender(lab.url + "/report"), "GET", Mulberry32(20260114), slept.append
+    )
     assert r.attempts == 3 and r.outcome.retry_after is None
     assert slept == [70, 184]  # not 2000: the malformed header is ignored
     assert "malformed Retry-After 'soon'" in r.outcome.detail
@@ -145,8 +153,9 @@ def test_async_send_matches_the_blocking_client(lab: LabServer) -> None:
 
 
 def test_async_send_faults(lab: LabServer) -> None:
-    lab.script("GET", "/a", faults=["close", "slow", "bad_json"], statuses=[None, None, 200],
-               slow=0.5)
+    lab.script(
+        "GET", "/a", faults=["close", "slow", "bad_json"], statuses=[None, None, 200], slow=0.5
+    )
     url = lab.url + "/a"
     closed = asyncio.run(async_send(url))
     slow = asyncio.run(async_send(url, timeout=0.1))
@@ -169,6 +178,7 @@ def test_key_maker_is_uuid4_and_reproducible_when_seeded() -> None:
 
 
 # -- one HTTP implementation for both clients (issue 11, item 2) -----------------------
+
 
 class CannedServer:
     """A loopback server that answers every connection with the same raw bytes and
@@ -214,9 +224,11 @@ def both_clients(url: str, **kw) -> tuple[Outcome, Outcome]:
     return http_send(url, **kw), asyncio.run(async_send(url, **kw))
 
 
-CHUNKED = (b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
-           b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
-           b"10\r\n[{\"id\": \"o-114\",\r\n10\r\n \"value\": -4.2}]\r\n0\r\n\r\n")
+CHUNKED = (
+    b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+    b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+    b'10\r\n[{"id": "o-114",\r\n10\r\n "value": -4.2}]\r\n0\r\n\r\n'
+)
 
 
 def test_a_chunked_json_answer_is_a_success_in_both_clients() -> None:
@@ -236,10 +248,12 @@ def test_a_truncated_body_is_the_same_network_outcome_in_both_clients() -> None:
     assert should_retry(sync, "GET") and not should_retry(sync, "POST")
 
 
-@pytest.mark.parametrize("value", ["k\r\nIdempotency-Key: injected", "k\ninjected: 1",
-                                   "k\rx", "k\x00", "cl\u00e9\u2603"])
+@pytest.mark.parametrize(
+    "value", ["k\r\nIdempotency-Key: injected", "k\ninjected: 1", "k\rx", "k\x00", "cl\u00e9\u2603"]
+)
 def test_bad_header_values_are_value_errors_before_anything_is_sent(
-        lab: LabServer, value: str) -> None:
+    lab: LabServer, value: str
+) -> None:
     url = lab.url + "/measurements"
     headers = {"Idempotency-Key": value}
     with pytest.raises(ValueError, match=r"headers\['Idempotency-Key'\]=.* is out of range"):
@@ -302,12 +316,14 @@ def test_network_outcomes_say_whether_the_request_was_sent(lab: LabServer) -> No
 
 def test_a_refused_post_is_known_never_to_have_left() -> None:
     # a rule may retry it even for POST; the lesson's rule treats every network error alike
-    out = http_send(f"http://127.0.0.1:{free_port()}/measurements", "POST", {"value": 1},
-                    timeout=0.5)
+    out = http_send(
+        f"http://127.0.0.1:{free_port()}/measurements", "POST", {"value": 1}, timeout=0.5
+    )
     assert out.sent is False and out.detail.startswith("connection refused")
 
 
 # -- a cancellation is never retried (issue 11, item 1) --------------------------------
+
 
 def test_a_cancel_as_the_answer_arrives_is_never_swallowed_nor_retried(lab: LabServer) -> None:
     """A 503 comes after 20 ms; the task is cancelled 19 to 23 ms after it starts, so
@@ -325,9 +341,14 @@ def test_a_cancel_as_the_answer_arrives_is_never_swallowed_nor_retried(lab: LabS
         for i in range(runs):
             path = f"/cancel/{i}"
             lab.script("GET", path, statuses=[503], cycle=True, latency=0.02)
-            task = asyncio.ensure_future(policy.run_async(
-                async_sender(lab.url + path), "GET", Mulberry32(i),
-                sleep=lambda ms: asyncio.sleep(0.05)))
+            task = asyncio.ensure_future(
+                policy.run_async(
+                    async_sender(lab.url + path),
+                    "GET",
+                    Mulberry32(i),
+                    sleep=lambda ms: asyncio.sleep(0.05),
+                )
+            )
             await asyncio.sleep(rnd.uniform(0.019, 0.023))
             task.cancel()
             try:
@@ -361,7 +382,6 @@ def test_a_connection_keeps_the_path_of_its_base_url() -> None:
             with Connection(base) as conn:
                 assert conn.request("GET", "/measurements") == Outcome.success([])
     # before: both went to /measurements, the base's /api dropped
-    assert [r.split(b"\r\n")[0] for r in canned.received] == [
-        b"GET /api/measurements HTTP/1.1"] * 2
+    assert [r.split(b"\r\n")[0] for r in canned.received] == [b"GET /api/measurements HTTP/1.1"] * 2
     with pytest.raises(ValueError, match=r"base_url='http://h/api\?x=1' is out of range"):
         Connection("http://h/api?x=1")

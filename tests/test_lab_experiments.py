@@ -20,6 +20,7 @@ from retrylab.lessons.outputs import retry_loop_text
 
 # -- the lesson's four scenarios ----------------------------------------------------
 
+
 def test_four_scenarios_print_exactly_the_lessons_output() -> None:
     slept: list[int] = []
     with LabServer() as lab:
@@ -32,14 +33,20 @@ def test_four_scenarios_print_exactly_the_lessons_output() -> None:
     assert requests == 3
     # what really crossed the wire: 3 + 1 + 3 + 1 requests
     assert log[["method", "path", "status"]].values.tolist() == [
-        ["GET", "/measurements", 503], ["GET", "/measurements", 503],
-        ["GET", "/measurements", 200], ["POST", "/measurements", 422],
-        ["GET", "/report", 429], ["GET", "/report", 429], ["GET", "/report", 429],
-        ["GET", "/missing", 404]]
+        ["GET", "/measurements", 503],
+        ["GET", "/measurements", 503],
+        ["GET", "/measurements", 200],
+        ["POST", "/measurements", 422],
+        ["GET", "/report", 429],
+        ["GET", "/report", 429],
+        ["GET", "/report", 429],
+        ["GET", "/missing", 404],
+    ]
     assert results[0].outcome.data == [{"id": "o-114", "value": -4.2}]
     assert retry_loop_text(results, requests, "en").splitlines()[-2:] == [
-        "measurement requests that reached the server: 3",   # "ulaşan": reached, not served
-        "all recorded waits                          : 70, 184, 2000, 2000"]
+        "measurement requests that reached the server: 3",  # "ulaşan": reached, not served
+        "all recorded waits                          : 70, 184, 2000, 2000",
+    ]
 
 
 def test_scenarios_need_a_fresh_lesson_server() -> None:
@@ -54,6 +61,7 @@ def test_scenarios_need_a_fresh_lesson_server() -> None:
 
 
 # -- 1,000 writes while 20% of the answers are lost after storing --------------------
+
 
 def distinct_and_copies(lab: LabServer) -> tuple[int, int]:
     """The server's truth: distinct writes stored, and records beyond the first."""
@@ -109,8 +117,16 @@ def test_the_lessons_rule_loses_acknowledgements_not_records(writes) -> None:
 def test_write_report_series(writes) -> None:
     s = writes["key"][0].series()
     assert s.name == "key"
-    assert s.index.tolist() == ["writes", "sent", "stored", "duplicates", "acknowledged",
-                                "unacknowledged", "lost", "retried_after_network"]
+    assert s.index.tolist() == [
+        "writes",
+        "sent",
+        "stored",
+        "duplicates",
+        "acknowledged",
+        "unacknowledged",
+        "lost",
+        "retried_after_network",
+    ]
     assert s["stored"] == 1000
 
 
@@ -118,8 +134,9 @@ def test_1000_writes_report_progress_and_their_time() -> None:
     """How fast is bench_lab's question; here: progress, and a time that is its own."""
     calls: list[tuple[int, int]] = []
     t0 = time.perf_counter()
-    report = write_experiment(1000, 0.2, "key", seed=1,
-                              progress=lambda done, total: calls.append((done, total)))
+    report = write_experiment(
+        1000, 0.2, "key", seed=1, progress=lambda done, total: calls.append((done, total))
+    )
     took = time.perf_counter() - t0
     assert 0 < report.seconds <= took
     assert len(calls) == 100 and calls[0] == (10, 1000) and calls[-1] == (1000, 1000)
@@ -144,7 +161,7 @@ def test_a_second_run_on_the_same_lab_counts_its_own_writes(mode: str) -> None:
     assert again.lost == (0 if mode == "key" else again.lost) and again.unacknowledged >= 0
     assert again.acknowledged + again.unacknowledged == again.writes - again.lost
     assert min(again.series()) >= 0
-    assert first.series().tolist() == again.series().tolist()   # the same drops, seeded
+    assert first.series().tolist() == again.series().tolist()  # the same drops, seeded
 
 
 def test_write_experiment_checks_arguments() -> None:
@@ -160,6 +177,7 @@ def test_write_experiment_checks_arguments() -> None:
 
 # -- asyncio: the same loop, and cancellation stops it at once ----------------------
 
+
 def test_run_async_against_the_server() -> None:
     slept: list[float] = []
 
@@ -167,8 +185,11 @@ def test_run_async_against_the_server() -> None:
         slept.append(ms)
 
     with LabServer() as lab:
-        result = asyncio.run(RetryPolicy().run_async(
-            async_sender(lab.url + "/measurements"), "GET", Mulberry32(20260114), record))
+        result = asyncio.run(
+            RetryPolicy().run_async(
+                async_sender(lab.url + "/measurements"), "GET", Mulberry32(20260114), record
+            )
+        )
         assert lab.measurement_requests == 3
     assert (result.attempts, result.waits, slept) == (3, (70, 184), [70, 184])
     assert result.outcome.data == [{"id": "o-114", "value": -4.2}]
@@ -193,8 +214,9 @@ async def cancel_when(coro, ready, timeout: float = 10.0) -> float:  # type: ign
 def test_cancelling_during_a_request_stops_at_once() -> None:
     with LabServer() as lab:
         lab.script("GET", "/measurements", latency=30)
-        loop = RetryPolicy().run_async(async_sender(lab.url + "/measurements", timeout=10),
-                                       "GET", Mulberry32(1))
+        loop = RetryPolicy().run_async(
+            async_sender(lab.url + "/measurements", timeout=10), "GET", Mulberry32(1)
+        )
         # cancel while the request is inside the server's 5 s latency
         took = asyncio.run(cancel_when(loop, lambda: lab.in_flight == 1))
     assert took < 10, f"stopping took {took:.3f} s, not at once (the server holds 30 s)"
@@ -206,8 +228,9 @@ def test_cancelling_during_a_request_stops_at_once() -> None:
 
 def test_cancelling_during_the_wait_stops_at_once_and_sends_nothing_more() -> None:
     with LabServer() as lab:
-        loop = RetryPolicy(max_attempts=3).run_async(async_sender(lab.url + "/report"),
-                                                     "GET", Mulberry32(1))  # real 2 s wait
+        loop = RetryPolicy(max_attempts=3).run_async(
+            async_sender(lab.url + "/report"), "GET", Mulberry32(1)
+        )  # real 2 s wait
         # cancel once the 429 has come back: the loop is then in its 2 s wait
         took = asyncio.run(cancel_when(loop, lambda: lab.requests >= 1 and len(lab.log) >= 1))
         time.sleep(0.05)
@@ -217,24 +240,36 @@ def test_cancelling_during_the_wait_stops_at_once_and_sends_nothing_more() -> No
 
 # -- metrics and logging --------------------------------------------------------------
 
+
 def test_metrics_tabulate_the_lessons_batch() -> None:
     metrics = RetryMetrics()
     with LabServer() as lab:
         rng = Mulberry32(20260114)
         from retrylab.lab.client import sender
         from retrylab.lessons.outputs import RETRY_SCENARIOS
+
         for _, _, method, path, attempts in RETRY_SCENARIOS:
-            RetryPolicy(max_attempts=attempts).run(sender(lab.url + path, method), method,
-                                                   rng, None, metrics=metrics)
+            RetryPolicy(max_attempts=attempts).run(
+                sender(lab.url + path, method), method, rng, None, metrics=metrics
+            )
     s = metrics.summary()
-    assert s[["runs", "attempts", "retries", "successes", "success after retry",
-              "gave up"]].tolist() == [4, 8, 4, 1, 1, 3]
+    assert s[
+        ["runs", "attempts", "retries", "successes", "success after retry", "gave up"]
+    ].tolist() == [4, 8, 4, 1, 1, 3]
     assert s["median wait (ms)"] == 1092.0
-    assert metrics.reasons_table().to_dict() == {"max_attempts": 1, "not_retryable": 2,
-                                                "success": 1}
+    assert metrics.reasons_table().to_dict() == {
+        "max_attempts": 1,
+        "not_retryable": 2,
+        "success": 1,
+    }
     assert metrics.wait_histogram(500).to_dict() == {0: 2, 2000: 2}
-    assert metrics.outcomes == {"http/503": 2, "success": 1, "http/422": 1, "http/429": 3,
-                                "http/404": 1}
+    assert metrics.outcomes == {
+        "http/503": 2,
+        "success": 1,
+        "http/422": 1,
+        "http/429": 3,
+        "http/404": 1,
+    }
     assert metrics.by_method == {"GET": 3, "POST": 1}
 
 
@@ -255,11 +290,14 @@ def test_the_loop_and_the_lab_log_through_the_retrylab_logger(caplog) -> None:
     messages = [r.getMessage() for r in caplog.records]
     assert "GET stopped after 3 attempt(s): success on attempt 3" in messages
     assert any(m.startswith("GET attempt 1: http/503; retrying in 70 ms") for m in messages)
-    assert "POST stopped after 1 attempt(s): 422: a problem with the request itself; " \
-           "repeating it gives the same answer" in messages
+    assert (
+        "POST stopped after 1 attempt(s): 422: a problem with the request itself; "
+        "repeating it gives the same answer" in messages
+    )
     lab_lines = [r.getMessage() for r in caplog.records if r.name == "retrylab.lab.server"]
-    assert len(lab_lines) == 8 and lab_lines[0] == \
-        "lab GET /measurements -> 503 key=None fault=None"
+    assert (
+        len(lab_lines) == 8 and lab_lines[0] == "lab GET /measurements -> 503 key=None fault=None"
+    )
     assert all(r.name.startswith("retrylab") for r in caplog.records)
 
 
@@ -271,17 +309,24 @@ def test_outcome_of_a_cancelled_run_is_never_retried() -> None:
 
 # -- 5xx after the server acted: the other duplicate risk ------------------------------
 
+
 def test_a_5xx_after_storing_duplicates_a_keyless_post_but_not_a_keyed_one() -> None:
     from retrylab.lab.client import sender
+
     with LabServer("store") as lab:
         url = lab.url + "/measurements"
         lab.script("POST", "/measurements", faults=["fail_after"])
-        plain = RetryPolicy().run(sender(url, "POST", {"value": 1.5, "ref": "plain"}),
-                                  "POST", Mulberry32(1), sleep=None)
+        plain = RetryPolicy().run(
+            sender(url, "POST", {"value": 1.5, "ref": "plain"}), "POST", Mulberry32(1), sleep=None
+        )
         lab.script("POST", "/measurements", faults=["fail_after"])
-        keyed = RetryPolicy().run(sender(url, "POST", {"value": 1.5, "ref": "keyed"},
-                                         {"Idempotency-Key": "k-1"}),
-                                  "POST", Mulberry32(1), idempotency_key=True, sleep=None)
+        keyed = RetryPolicy().run(
+            sender(url, "POST", {"value": 1.5, "ref": "keyed"}, {"Idempotency-Key": "k-1"}),
+            "POST",
+            Mulberry32(1),
+            idempotency_key=True,
+            sleep=None,
+        )
         per_ref = lab.records.groupby("ref").size().to_dict()
     assert (plain.attempts, plain.ok, keyed.attempts, keyed.ok) == (2, True, 2, True)
     assert per_ref == {"plain": 2, "keyed": 1}
@@ -290,12 +335,14 @@ def test_a_5xx_after_storing_duplicates_a_keyless_post_but_not_a_keyed_one() -> 
 def test_retrying_everything_retries_a_422_four_times() -> None:
     from retrylab.core.outcome import retry_everything_rule
     from retrylab.lab.client import sender
+
     with LabServer() as lab:
         send = sender(lab.url + "/measurements", "POST")
         right = RetryPolicy().run(send, "POST", Mulberry32(20260114), sleep=None)
         slept: list[int] = []
-        blind = RetryPolicy(rule=retry_everything_rule).run(send, "POST",
-                                                            Mulberry32(20260114), slept.append)
+        blind = RetryPolicy(rule=retry_everything_rule).run(
+            send, "POST", Mulberry32(20260114), slept.append
+        )
         assert lab.log["status"].tolist() == [422] * 5
     assert (right.attempts, right.outcome.status) == (1, 422)
     assert blind.attempts == 4 and slept == [70, 184, 592]

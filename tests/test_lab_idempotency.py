@@ -31,9 +31,14 @@ def test_the_same_value_written_differently_is_the_same_payload(store: LabServer
     spacing are one payload (before: 409 for {"value": 1.0} after {"value": 1})."""
     url, key = store.url + "/measurements", {"Idempotency-Key": "k-2"}
     first = http_send(url, "POST", {"value": 1, "ref": "a"}, key)
-    again = [http_send(url, "POST", body, key) for body in
-             ({"value": 1.0, "ref": "a"}, '{"ref":"a","value":1e0}', '{ "value" : 1.00, '
-              '"ref" : "a" }')]
+    again = [
+        http_send(url, "POST", body, key)
+        for body in (
+            {"value": 1.0, "ref": "a"},
+            '{"ref":"a","value":1e0}',
+            '{ "value" : 1.00, "ref" : "a" }',
+        )
+    ]
     assert first.ok and first.data["id"] == "o-115"
     assert [(o.ok, o.data) for o in again] == [(True, first.data)] * 3
     assert store.record_count == 1
@@ -46,8 +51,9 @@ def test_a_duplicate_while_the_first_is_in_flight_is_409(store: LabServer) -> No
     store.script("POST", "/measurements", latency=0.4, cycle=True, statuses=[None])
     url, key = store.url + "/measurements", {"Idempotency-Key": "k-3"}
     got: dict[str, object] = {}
-    first = threading.Thread(target=lambda: got.setdefault(
-        "first", http_send(url, "POST", {"value": 3}, key)))
+    first = threading.Thread(
+        target=lambda: got.setdefault("first", http_send(url, "POST", {"value": 3}, key))
+    )
     first.start()
     time.sleep(0.15)  # the first is now waiting in the server's latency
     duplicate = http_send(url, "POST", {"value": 3}, key)

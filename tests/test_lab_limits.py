@@ -53,6 +53,7 @@ def one_shot_gets(lab: LabServer, n: int, timeout: float) -> list[str]:
 
 # -- item 9: the listen backlog ----------------------------------------------------
 
+
 def test_200_simultaneous_one_shot_gets_all_get_answers(lab: LabServer) -> None:
     """With socketserver's backlog of 5, 59 of 200 timed out after 10 s (before)."""
     errors = one_shot_gets(lab, 200, timeout=10)
@@ -61,6 +62,7 @@ def test_200_simultaneous_one_shot_gets_all_get_answers(lab: LabServer) -> None:
 
 
 # -- item 10: idle connections are timed out ------------------------------------------
+
 
 def test_idle_connections_are_closed_after_the_idle_timeout() -> None:
     """Before: idle sockets held their threads, and none was ever closed."""
@@ -97,18 +99,34 @@ def test_a_keep_alive_connection_survives_the_servers_idle_timeout() -> None:
 
 # -- item 11: bad requests get answers and log entries --------------------------------
 
-@pytest.mark.parametrize(("data", "status", "code"), [
-    (b"POST /measurements HTTP/1.1\r\nHost: x\r\nContent-Length: \xb2\r\n\r\nxx",
-     400, "bad_request"),
-    (b"GET /report HTTP/1.1\r\nConnection: close\r\n\r\n", 400, "bad_request"),
-    (b"GET /report HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400, "bad_request"),
-    (b"POST /measurements HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\nxx",
-     501, "bad_request"),
-    (b"POST /measurements HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n"
-     b"0\r\n\r\n", 501, "bad_request"),
-], ids=["superscript-two", "no-host", "two-hosts", "gzip", "gzip-chunked"])
+
+@pytest.mark.parametrize(
+    ("data", "status", "code"),
+    [
+        (
+            b"POST /measurements HTTP/1.1\r\nHost: x\r\nContent-Length: \xb2\r\n\r\nxx",
+            400,
+            "bad_request",
+        ),
+        (b"GET /report HTTP/1.1\r\nConnection: close\r\n\r\n", 400, "bad_request"),
+        (b"GET /report HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400, "bad_request"),
+        (
+            b"POST /measurements HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\nxx",
+            501,
+            "bad_request",
+        ),
+        (
+            b"POST /measurements HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n"
+            b"0\r\n\r\n",
+            501,
+            "bad_request",
+        ),
+    ],
+    ids=["superscript-two", "no-host", "two-hosts", "gzip", "gzip-chunked"],
+)
 def test_bad_framing_gets_an_answer_and_a_log_entry(
-        lab: LabServer, data: bytes, status: int, code: str) -> None:
+    lab: LabServer, data: bytes, status: int, code: str
+) -> None:
     got, headers, body = raw_exchange(lab, data)
     assert (got, json.loads(body)["code"]) == (status, code)
     assert headers["content-type"] == "application/json"
@@ -143,6 +161,7 @@ def test_truncate_fault_is_the_same_network_outcome_in_both_clients(lab: LabServ
     import asyncio
 
     from retrylab.lab.client import async_send
+
     lab.script("GET", "/report", faults=["truncate", "truncate"])
     sync = http_send(lab.url + "/report")
     async_ = asyncio.run(async_send(lab.url + "/report"))
@@ -151,6 +170,7 @@ def test_truncate_fault_is_the_same_network_outcome_in_both_clients(lab: LabServ
 
 
 # -- the load and fault test ------------------------------------------------------------
+
 
 def test_200_concurrent_keep_alive_clients_lose_no_request() -> None:
     """200 threads, one keep-alive connection each, 10 GETs each: 2,000 answers, 0
@@ -174,9 +194,12 @@ def test_200_concurrent_keep_alive_clients_lose_no_request() -> None:
                     if not out.ok:
                         failures.append(out.label() + " " + out.detail)
                 for j in range(writes):
-                    send = conn.sender("POST", "/measurements",
-                                       {"value": float(j), "ref": f"{i}-{j}"},
-                                       {"Idempotency-Key": keys()})
+                    send = conn.sender(
+                        "POST",
+                        "/measurements",
+                        {"value": float(j), "ref": f"{i}-{j}"},
+                        {"Idempotency-Key": keys()},
+                    )
                     r = policy.run(send, "POST", rng, None, idempotency_key=True)
                     with lock:
                         acknowledged[0] += r.ok

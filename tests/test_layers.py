@@ -25,19 +25,52 @@ PKG = ROOT / "retrylab"
 RANK = {"i18n": 0, "core": 1, "sim": 2, "lab": 2, "viz": 3, "lessons": 4, "exercises": 5}
 #: Third-party or standard modules a layer must never import.
 BANNED = {
-    "i18n": {"matplotlib", "ipywidgets", "IPython", "numpy", "pandas", "socket", "http",
-             "httpx", "time", "datetime"},
-    "core": {"matplotlib", "ipywidgets", "IPython", "socket", "socketserver", "http",
-             "urllib", "urllib3", "httpx", "h11", "selectors", "time", "datetime"},
-    "sim": {"matplotlib", "ipywidgets", "IPython", "socket", "socketserver", "http",
-            "urllib", "urllib3", "httpx", "h11", "selectors"},
+    "i18n": {
+        "matplotlib",
+        "ipywidgets",
+        "IPython",
+        "numpy",
+        "pandas",
+        "socket",
+        "http",
+        "httpx",
+        "time",
+        "datetime",
+    },
+    "core": {
+        "matplotlib",
+        "ipywidgets",
+        "IPython",
+        "socket",
+        "socketserver",
+        "http",
+        "urllib",
+        "urllib3",
+        "httpx",
+        "h11",
+        "selectors",
+        "time",
+        "datetime",
+    },
+    "sim": {
+        "matplotlib",
+        "ipywidgets",
+        "IPython",
+        "socket",
+        "socketserver",
+        "http",
+        "urllib",
+        "urllib3",
+        "httpx",
+        "h11",
+        "selectors",
+    },
     "lab": {"matplotlib", "ipywidgets", "IPython"},
     "lessons": {"matplotlib", "ipywidgets", "socket", "socketserver"},
     "exercises": {"matplotlib", "ipywidgets", "socket", "socketserver"},
 }
 #: Where the drawing libraries and the sockets may appear at all.
-ONLY_IN = {"matplotlib": {"viz"}, "ipywidgets": {"viz"}, "socket": {"lab"},
-           "socketserver": {"lab"}}
+ONLY_IN = {"matplotlib": {"viz"}, "ipywidgets": {"viz"}, "socket": {"lab"}, "socketserver": {"lab"}}
 
 
 def modules() -> list[Path]:
@@ -76,8 +109,11 @@ def layer_of(parts: list[str]) -> str | None:
 
 
 def test_every_module_sits_in_a_layer() -> None:
-    loose = [str(p.relative_to(ROOT)) for p in modules()
-             if layer_of(dotted(p)) is None and p != PKG / "__init__.py"]
+    loose = [
+        str(p.relative_to(ROOT))
+        for p in modules()
+        if layer_of(dotted(p)) is None and p != PKG / "__init__.py"
+    ]
     assert loose == [], f"modules outside the layer folders: {loose}"
 
 
@@ -94,8 +130,10 @@ def arrows_up() -> list[str]:
                 dst = layer_of(parts)
                 if dst is None:
                     if len(parts) == 1:
-                        bad.append(f"{path.relative_to(ROOT)}:{line} imports the facade "
-                                   f"'retrylab' (import from the layer instead)")
+                        bad.append(
+                            f"{path.relative_to(ROOT)}:{line} imports the facade "
+                            f"'retrylab' (import from the layer instead)"
+                        )
                     continue
                 if dst != src and RANK[dst] >= RANK[src]:
                     bad.append(f"{path.relative_to(ROOT)}:{line} ({src}) imports {mod} ({dst})")
@@ -104,8 +142,10 @@ def arrows_up() -> list[str]:
                 if top in BANNED.get(src, set()):
                     bad.append(f"{path.relative_to(ROOT)}:{line} ({src}) imports {mod}")
                 if top in ONLY_IN and src not in ONLY_IN[top]:
-                    bad.append(f"{path.relative_to(ROOT)}:{line} ({src}) imports {mod}, "
-                               f"which belongs in {sorted(ONLY_IN[top])}")
+                    bad.append(
+                        f"{path.relative_to(ROOT)}:{line} ({src}) imports {mod}, "
+                        f"which belongs in {sorted(ONLY_IN[top])}"
+                    )
     return bad
 
 
@@ -120,8 +160,8 @@ def test_the_walker_sees_an_upward_arrow(tmp_path: Path, monkeypatch: pytest.Mon
     (fake / "__init__.py").write_text("")
     (fake / "core" / "__init__.py").write_text("")
     (fake / "core" / "bad.py").write_text(
-        "from ..viz.plots import herd_data\nimport matplotlib.pyplot\n"
-        "def f():\n    import socket\n")
+        "from ..viz.plots import herd_data\nimport matplotlib.pyplot\ndef f():\n    import socket\n"
+    )
     monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
     monkeypatch.setattr(sys.modules[__name__], "PKG", fake)
     bad = arrows_up()
@@ -143,8 +183,9 @@ sys.meta_path.insert(0, Block())
 
 def run_code(code: str) -> subprocess.CompletedProcess[str]:
     """``code`` run in a fresh interpreter from the checkout."""
-    return subprocess.run([sys.executable, "-c", code], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
 
 
 def run_python(code: str) -> subprocess.CompletedProcess[str]:
@@ -161,7 +202,8 @@ def test_base_install_needs_no_drawing_library() -> None:
         "answers = iter([Outcome.http(503), Outcome.success()])\n"
         "r = RetryPolicy().run(lambda: next(answers), rng=Mulberry32(1), sleep=lambda ms: None)\n"
         "print(r.attempts, contention(5, 'full', runs=2).calls > 0)\n"
-        "assert not any(m.startswith(('matplotlib', 'ipywidgets')) for m in sys.modules)\n")
+        "assert not any(m.startswith(('matplotlib', 'ipywidgets')) for m in sys.modules)\n"
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["2", "True"]
 
@@ -184,7 +226,8 @@ def test_star_import_without_the_bridge_extra() -> None:
         "try:\n"
         "    from retrylab import to_tenacity\n"
         "except ImportError as e:\n"
-        "    print('retrylab[bridge]' in str(e))\n")
+        "    print('retrylab[bridge]' in str(e))\n"
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["True", "False", "True"]
 
@@ -198,7 +241,8 @@ def test_the_lab_is_imported_on_first_use() -> None:
         "from retrylab import *\n"
         "missing = [n for n in retrylab.__all__ if n not in retrylab._BRIDGE\n"
         "           and getattr(retrylab, n, None) is None]\n"
-        "print(missing, LabServer.__module__, 'httpx' in sys.modules)\n")
+        "print(missing, LabServer.__module__, 'httpx' in sys.modules)\n"
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split("\n")[:2] == ["[]", "[] retrylab.lab.server True"]
 
@@ -217,18 +261,25 @@ def lab_coupling(pkg: Path) -> tuple[list[str], list[str]]:
         name = ".".join(dotted(path))
         graph[name] = {m for _, m in imports(path) if m.startswith("retrylab.lab.")}
         for node in ast.walk(ast.parse(path.read_text())):
-            names = [a.name for a in node.names] \
-                if isinstance(node, ast.ImportFrom) and node.level == 1 else []  # from .x
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.ImportFrom) and node.level == 1
+                else []
+            )  # from .x
             if isinstance(node, ast.Attribute) and not (
-                    isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+                isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")
+            ):
                 names = [node.attr]
-            private += [f"{path.name}:{node.lineno} {n}" for n in names  # type: ignore[attr-defined]
-                        if n.startswith("_") and not n.startswith("__") and n != "_"]
+            private += [
+                f"{path.name}:{node.lineno} {n}"
+                for n in names  # type: ignore[attr-defined]
+                if n.startswith("_") and not n.startswith("__") and n != "_"
+            ]
     circles: list[str] = []
 
     def visit(module: str, trail: list[str]) -> None:
         if module in trail:
-            circles.append(" -> ".join([*trail[trail.index(module):], module]))
+            circles.append(" -> ".join([*trail[trail.index(module) :], module]))
             return
         for dst in sorted(graph.get(module, ())):
             visit(dst, [*trail, module])
@@ -238,16 +289,19 @@ def lab_coupling(pkg: Path) -> tuple[list[str], list[str]]:
     return sorted(set(circles)), private
 
 
-def test_the_lab_has_one_face_and_no_import_circle(tmp_path: Path,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_lab_has_one_face_and_no_import_circle(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Issue 39: the lab's modules import each other one way, and none reaches into
     another's private members (before: the handler used nine of LabServer's)."""
     assert lab_coupling(PKG) == ([], [])
     fake = tmp_path / "retrylab" / "lab"  # the check itself can fail
     fake.mkdir(parents=True)
     (fake / "a.py").write_text("from .b import _LIMIT\n")
-    (fake / "b.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
-                               "    from .a import x\ndef f(lab):\n    return lab._lock\n")
+    (fake / "b.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+        "    from .a import x\ndef f(lab):\n    return lab._lock\n"
+    )
     monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
     circles, private = lab_coupling(tmp_path / "retrylab")
     assert len(circles) >= 1 and "retrylab.lab.b" in circles[0]

@@ -93,8 +93,9 @@ def test_retry_loop_matches_lesson() -> None:
     results = []
     for _, _, method, path, attempts in lesson.RETRY_SCENARIOS:
         policy = RetryPolicy(max_attempts=attempts)
-        results.append(policy.run(lambda m=method, p=path: server.send(m, p), method,
-                                  rng, slept.append))
+        results.append(
+            policy.run(lambda m=method, p=path: server.send(m, p), method, rng, slept.append)
+        )
     assert lesson.retry_loop_text(results, server.measurement_requests, "tr") == RETRY
     assert slept == [70, 184, 2000, 2000]
     assert [r.attempts for r in results] == [3, 1, 3, 1]

@@ -43,6 +43,7 @@ def test_server_records_send_times_and_outage_end() -> None:
 
     async def go() -> list[str]:
         return [(await server.send()).label() for _ in range(5)]
+
     assert run_virtual(go()) == ["http/503"] * 4 + ["success"]
     assert server.sent == [0, 300, 600, 900, 1200]
 
@@ -59,19 +60,28 @@ def test_kotlin_shl_matches_a_32_bit_int() -> None:
 def test_lesson_classification() -> None:
     assert lesson_is_retriable(NetworkError("dns"))
     assert [lesson_is_retriable(HttpError(s)) for s in (500, 502, 503, 504, 429, 401)] == [
-        False, True, True, False, False, False]
+        False,
+        True,
+        True,
+        False,
+        False,
+        False,
+    ]
     assert not lesson_is_retriable(asyncio.CancelledError())
 
 
-def _run_kotlin(outcomes: list[Outcome], random_value: float, **kwargs: object) \
-        -> tuple[KResult, int, list[int]]:
+def _run_kotlin(
+    outcomes: list[Outcome], random_value: float, **kwargs: object
+) -> tuple[KResult, int, list[int]]:
     server = MobileServer.scripted(outcomes)
     slept: list[int] = []
 
     async def record(ms: int) -> None:
         slept.append(ms)
-    result = run_virtual(execute_with_retry(server.kotlin_block, random=lambda: random_value,
-                                            delay=record, **kwargs))  # type: ignore[arg-type]
+
+    result = run_virtual(
+        execute_with_retry(server.kotlin_block, random=lambda: random_value, delay=record, **kwargs)
+    )  # type: ignore[arg-type]
     return result, server.requests, slept
 
 
@@ -104,7 +114,7 @@ def test_kotlin_never_retries_a_returned_failure() -> None:
 
 def test_kotlin_has_no_cap() -> None:
     run = kotlin_run([Outcome.network()], max_retries=10)
-    assert run.requests == 11 and run.waits[-1] > 500_000      # ten minutes for the 10th
+    assert run.requests == 11 and run.waits[-1] > 500_000  # ten minutes for the 10th
     assert run.result == "failure(NetworkError('network error'))"
 
 
@@ -118,8 +128,9 @@ def test_kotlin_rejects_a_negative_max_retries() -> None:
 def test_kotlin_and_proportional_backoff_agree_within_a_millisecond(seed: int) -> None:
     answers = [Outcome.http(503)] * 5 + [Outcome.success()]
     k = kotlin_run(answers, max_retries=5, seed=seed)
-    p = policy_run(answers, RetryPolicy(6, Backoff(1000, 2, None, jitter="proportional")),
-                   seed=seed)
+    p = policy_run(
+        answers, RetryPolicy(6, Backoff(1000, 2, None, jitter="proportional")), seed=seed
+    )
     assert k.requests == p.requests == 6
     assert all(0 <= pw - kw <= 1 for kw, pw in zip(k.waits, p.waits, strict=True))
 
@@ -152,14 +163,18 @@ def test_publishers_count_subscriptions() -> None:
         for pub in (cold, future):
             with pytest.raises(HttpError):
                 await retry_with_backoff(pub, retries=2, base_delay=0.5)
+
     run_virtual(go())
     assert (cold.subscriptions, future.subscriptions, server.requests) == (3, 3, 4)
 
 
 def test_combine_checks_retries() -> None:
     with pytest.raises(ValueError, match="retries=-1 is out of range"):
-        run_virtual(retry_with_backoff(ColdPublisher(MobileServer.scripted(
-            [Outcome.success()]).fetch), retries=-1))
+        run_virtual(
+            retry_with_backoff(
+                ColdPublisher(MobileServer.scripted([Outcome.success()]).fetch), retries=-1
+            )
+        )
 
 
 # -- the strategies --------------------------------------------------------------------
@@ -168,8 +183,16 @@ def test_combine_checks_retries() -> None:
 def test_strategy_backoff_names() -> None:
     assert [strategy_backoff("fixed", 2000).ceiling(n) for n in range(3)] == [2000] * 3
     assert [strategy_backoff("incremental", 1000).ceiling(n) for n in range(3)] == [
-        1000, 2000, 3000]
+        1000,
+        2000,
+        3000,
+    ]
     assert [strategy_backoff("exponential", 1000).ceiling(n) for n in range(5)] == [
-        1000, 2000, 4000, 8000, 16000]
+        1000,
+        2000,
+        4000,
+        8000,
+        16000,
+    ]
     with pytest.raises(ValueError, match="strategy='random' is out of range"):
         strategy_backoff("random", 1000)

@@ -47,7 +47,7 @@ def test_cancelled_policy_stops_at_once_and_sends_nothing_more() -> None:
 
 def test_cancelled_while_waiting_also_stops_at_once() -> None:
     r = app_lifecycle("policy", background_at=10_100, latency_ms=10_000)
-    assert r.state_at_background == "waiting"             # the first wait is 350 ms
+    assert r.state_at_background == "waiting"  # the first wait is 350 ms
     assert (r.after_background, r.ended_at, r.requests) == (0, 10_100, 1)
 
 
@@ -55,8 +55,12 @@ def test_loops_that_nobody_cancels_or_that_swallow_cancellation_keep_sending() -
     table = lifecycle_table()
     assert list(table.index) == list(LIFECYCLE_LOOPS)
     assert table["sent after background"].to_dict() == {
-        "policy": 0, "policy_detached": 3, "kotlin": 0, "kotlin_retry_all": 0,
-        "asyncio_port": 3}
+        "policy": 0,
+        "policy_detached": 3,
+        "kotlin": 0,
+        "kotlin_retry_all": 0,
+        "asyncio_port": 3,
+    }
     assert table.loc["kotlin", "the caller saw"].startswith("failure(CancelledError")
     assert table.loc["kotlin_retry_all", "the caller saw"].startswith("CancelledError")
     assert (table["ended at (s)"] > 60).sum() == 2
@@ -83,8 +87,7 @@ def test_radio_on_merges_close_requests_and_clips() -> None:
     assert radio_on_ms([0, 10_000], 300, 5000, until=12_000) == 7300
 
 
-@given(st.lists(st.integers(0, 100_000), max_size=30), st.integers(0, 2000),
-       st.integers(0, 20_000))
+@given(st.lists(st.integers(0, 100_000), max_size=30), st.integers(0, 2000), st.integers(0, 20_000))
 def test_radio_on_bounds(sent: list[int], latency: int, tail: int) -> None:
     on = radio_on_ms(sent, latency, tail)
     assert on <= len(sent) * (latency + tail)
@@ -105,8 +108,14 @@ def test_limited_policy_costs_a_few_requests() -> None:
 
 
 def test_outage_table_has_the_fleet_load() -> None:
-    t = outage_table({"fixed": RetryPolicy(1000, Backoff(2000, growth="constant")),
-                      "three": RetryPolicy.user_triggered()}, fleet=1000, outage_ms=60_000)
+    t = outage_table(
+        {
+            "fixed": RetryPolicy(1000, Backoff(2000, growth="constant")),
+            "three": RetryPolicy.user_triggered(),
+        },
+        fleet=1000,
+        outage_ms=60_000,
+    )
     assert t["requests in outage"].tolist() == [27, 3]
     assert t["req/s from 1,000 phones"].tolist() == [450.0, 50.0]
 

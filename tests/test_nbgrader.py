@@ -48,7 +48,8 @@ def test_course_notebook_matches_its_source(src: Path) -> None:
     expected = builder.make_notebook(src.stem, builder.NBGRADER)
     assert cells(committed) == cells(expected), (
         f"{path.relative_to(ROOT)} is stale: run python tools/build_notebooks.py "
-        f"--edition nbgrader {src.stem}")
+        f"--edition nbgrader {src.stem}"
+    )
     assert all(not c.get("outputs") for c in committed.cells if c.cell_type == "code")
 
 
@@ -57,8 +58,14 @@ def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
     # nbgrader runs alembic (its database migrations) from the interpreter's bin/
     env["PATH"] = os.pathsep.join((str(Path(sys.executable).parent), env.get("PATH", "")))
-    done = subprocess.run([sys.executable, "-m", "nbgrader", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-m", "nbgrader", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     return done
 
@@ -74,21 +81,25 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _release(course: Path, stem: str) -> nbformat.NotebookNode:
-    return nbformat.read(course / "release" / builder.NBGRADER_ASSIGNMENT / f"{stem}.ipynb",
-                         as_version=4)
+    return nbformat.read(
+        course / "release" / builder.NBGRADER_ASSIGNMENT / f"{stem}.ipynb", as_version=4
+    )
 
 
 @pytest.mark.parametrize("src", GRADED, ids=GRADED_IDS)
 def test_release_shows_no_solution_and_matches_the_student_scaffolds(
-        course: Path, src: Path) -> None:
+    course: Path, src: Path
+) -> None:
     release = _release(course, src.stem)
     student = builder.edition_notebook(builder.parse(src.read_text()), builder.STUDENT)
-    scaffolds = [c.source for c in student.cells
-                 if "scaffold" in c.metadata.get("tags", [])]
+    scaffolds = [c.source for c in student.cells if "scaffold" in c.metadata.get("tags", [])]
     source = nbformat.read(builder.NBGRADER.path(src.stem), as_version=4)
     assert "BEGIN SOLUTION" in "".join(c.source for c in source.cells)
-    answers = [c for c in release.cells
-               if c.metadata.get("nbgrader", {}).get("solution") and c.cell_type == "code"]
+    answers = [
+        c
+        for c in release.cells
+        if c.metadata.get("nbgrader", {}).get("solution") and c.cell_type == "code"
+    ]
     assert len(answers) == len(scaffolds) > 0
     for answer, scaffold in zip(answers, scaffolds, strict=True):
         stub = scaffold.rstrip().rsplit("\n", 1)[0].rstrip() if "\n" in scaffold else ""
@@ -96,11 +107,17 @@ def test_release_shows_no_solution_and_matches_the_student_scaffolds(
         assert answer.source.strip("\n") == stub, f"{src.stem}: {answer.source!r} != {stub!r}"
     text = "\n".join(c.source for c in release.cells)
     assert "BEGIN SOLUTION" not in text
-    opens = [c for c in release.cells if c.cell_type == "markdown"
-             and c.metadata.get("nbgrader", {}).get("solution")]
+    opens = [
+        c
+        for c in release.cells
+        if c.cell_type == "markdown" and c.metadata.get("nbgrader", {}).get("solution")
+    ]
     assert all(c.source == "YOUR ANSWER HERE" for c in opens)
-    assert len(opens) == sum(1 for c in source.cells if c.cell_type == "markdown"
-                             and c.metadata.get("nbgrader", {}).get("solution"))
+    assert len(opens) == sum(
+        1
+        for c in source.cells
+        if c.cell_type == "markdown" and c.metadata.get("nbgrader", {}).get("solution")
+    )
     graded = [c.metadata["nbgrader"] for c in release.cells if "nbgrader" in c.metadata]
     tests = [m for m in graded if m["grade"] and not m["solution"]]
     assert tests and all(m["locked"] and m["points"] > 0 for m in tests)
@@ -110,14 +127,21 @@ def test_release_hides_the_hidden_tests_and_locks_the_checker_imports(course: Pa
     for src in GRADED:
         source = nbformat.read(builder.NBGRADER.path(src.stem), as_version=4)
         release = _release(course, src.stem)
-        tests = [c for c in source.cells if c.metadata.get("nbgrader", {}).get("grade")
-                 and c.cell_type == "code"]
+        tests = [
+            c
+            for c in source.cells
+            if c.metadata.get("nbgrader", {}).get("grade") and c.cell_type == "code"
+        ]
         assert tests and all("### BEGIN HIDDEN TESTS" in c.source for c in tests)
         text = "\n".join(c.source for c in release.cells)
         assert "HIDDEN TESTS" not in text and "EXPECTED" not in text
-        imports = [c for c in release.cells if c.cell_type == "code"
-                   and builder.CHECKER_IMPORT.search(c.source)
-                   and not c.metadata.get("nbgrader", {}).get("solution")]
+        imports = [
+            c
+            for c in release.cells
+            if c.cell_type == "code"
+            and builder.CHECKER_IMPORT.search(c.source)
+            and not c.metadata.get("nbgrader", {}).get("solution")
+        ]
         # (09 imports each checker in its answer cell: nothing to lock there)
         assert imports or src.stem.startswith("09"), src.stem
         assert all(c.metadata["nbgrader"]["locked"] for c in imports), src.stem

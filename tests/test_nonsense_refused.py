@@ -65,8 +65,13 @@ def test_ratebreaker_retry_in_is_positive_while_it_refuses() -> None:
         assert not b.allow(t) and b.retry_in(t) > 0
     assert b.allow(102) and b.state is State.HALF_OPEN
     assert not b.allow(103) and b.retry_in(103) > 0
-    b2 = RateBreaker(window_size=2, minimum_calls=2, half_open_calls=1, wait_in_open=100,
-                     max_wait_in_half_open=500)
+    b2 = RateBreaker(
+        window_size=2,
+        minimum_calls=2,
+        half_open_calls=1,
+        wait_in_open=100,
+        max_wait_in_half_open=500,
+    )
     b2.record(False, 0)
     b2.record(False, 1)
     assert b2.allow(102) and not b2.allow(103)
@@ -77,23 +82,27 @@ def test_ratebreaker_can_release_a_lost_trial() -> None:
     b = RateBreaker(window_size=2, minimum_calls=2, half_open_calls=1, wait_in_open=100)
     b.record(False, 0)
     b.record(False, 1)
-    assert b.allow(102) and not b.allow(103)      # the one trial is out, and lost
+    assert b.allow(102) and not b.allow(103)  # the one trial is out, and lost
     b.release(104)
     assert b.allow(105) and b.state is State.HALF_OPEN
     b.release(106)
-    b.release(107)                                 # nothing more in flight: no extra permit
+    b.release(107)  # nothing more in flight: no extra permit
     assert b.allow(108) and not b.allow(109)
 
 
 def test_hedging_policy_refuses_one_string_of_codes() -> None:
     # before: "UNAVAILABLE" became the codes "U", "N", "A", ...
-    with pytest.raises(TypeError, match=r"non_fatal_status_codes='UNAVAILABLE' is out of "
-                                        r"range"):
+    with pytest.raises(
+        TypeError,
+        match=r"non_fatal_status_codes='UNAVAILABLE' is out of "
+        r"range",
+    ):
         HedgingPolicy(non_fatal_status_codes="UNAVAILABLE")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=r"non_fatal_status_codes"):
         HedgingPolicy(non_fatal_status_codes=(1, 2))  # type: ignore[arg-type]
     assert HedgingPolicy(non_fatal_status_codes=["UNAVAILABLE"]).non_fatal_status_codes == (
-        "UNAVAILABLE",)
+        "UNAVAILABLE",
+    )
 
 
 @pytest.mark.parametrize("fn", [decide, production_rule])
@@ -105,8 +114,7 @@ def test_an_idempotency_key_given_as_text_is_refused(fn: object) -> None:
 
 def test_policy_run_refuses_an_idempotency_key_given_as_text() -> None:
     with pytest.raises(TypeError, match=r"idempotency_key='False'"):
-        RetryPolicy().run(Outcome.network, "POST",
-                          idempotency_key="False", sleep=None)  # type: ignore[arg-type]
+        RetryPolicy().run(Outcome.network, "POST", idempotency_key="False", sleep=None)  # type: ignore[arg-type]
 
 
 def test_token_bucket_refuses_a_negative_amount() -> None:
@@ -149,7 +157,7 @@ def test_breaker_transitions_are_bounded() -> None:
     cb = CircuitBreaker(threshold=1, cooldown=0)
     maxlen = cb.transitions.maxlen
     assert maxlen is not None
-    for t in range(maxlen):               # each failure then cooldown 0: two moves a step
+    for t in range(maxlen):  # each failure then cooldown 0: two moves a step
         cb.allow(t)
         cb.record(False, t)
     assert len(cb.transitions) == maxlen

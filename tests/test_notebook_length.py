@@ -18,10 +18,15 @@ ROOT = Path(__file__).resolve().parents[1]
 length = load_tool("notebook_length")
 STUDENT = sorted((ROOT / "notebooks").glob("[0-9A]*.ipynb"))
 #: What the reviews of 2026-12-06 measured for a careful student (minutes, low-high).
-MEASURED = {"00_start_here": (30, 40), "02_computing_the_wait": (100, 130),
-            "03_the_retry_loop": (70, 80), "04_circuit_breaker": (70, 90),
-            "06_retry_storms_lab": (90, 120), "07_summary_and_exercises": (35, 45),
-            "08_from_lesson_to_production": (40, 50)}
+MEASURED = {
+    "00_start_here": (30, 40),
+    "02_computing_the_wait": (100, 130),
+    "03_the_retry_loop": (70, 80),
+    "04_circuit_breaker": (70, 90),
+    "06_retry_storms_lab": (90, 120),
+    "07_summary_and_exercises": (35, 45),
+    "08_from_lesson_to_production": (40, 50),
+}
 
 
 @pytest.mark.parametrize("path", STUDENT, ids=lambda p: p.stem)
@@ -31,7 +36,8 @@ def test_the_stated_time_is_the_models(path: Path) -> None:
     assert said == said_tr, f"{path.stem}: English says {said} minutes, Turkish {said_tr}"
     assert said is not None and abs(said - minutes) <= max(7.5, 0.1 * minutes), (
         f"{path.stem} states about {said} minutes; the model gives {minutes:.0f}: "
-        f"state {5 * round(minutes / 5)} (python tools/notebook_length.py)")
+        f"state {5 * round(minutes / 5)} (python tools/notebook_length.py)"
+    )
 
 
 @pytest.mark.parametrize("stem", list(MEASURED))

@@ -34,8 +34,9 @@ def test_501_and_505_never(status: int, method: str, key: bool) -> None:
     assert not d.retry and "RFC 9110 section 15.6" in d.reason
 
 
-@pytest.mark.parametrize("status", [s for s in range(400, 600)
-                                    if s not in (408, 429, 500, 502, 503, 504)])
+@pytest.mark.parametrize(
+    "status", [s for s in range(400, 600) if s not in (408, 429, 500, 502, 503, 504)]
+)
 def test_other_4xx_and_5xx_are_not_retried(status: int) -> None:
     assert not production_rule(Outcome.http(status), "GET").retry
 
@@ -83,24 +84,26 @@ def test_body_errors_cancellations_and_successes_never(method: str, key: bool) -
 
 
 def test_every_reason_is_one_sentence_naming_a_source() -> None:
-    outcomes = ([Outcome.http(s) for s in range(100, 600)]
-                + [Outcome.network(sent=s) for s in (None, False, True)]
-                + [Outcome.body(), Outcome.cancelled()])
+    outcomes = (
+        [Outcome.http(s) for s in range(100, 600)]
+        + [Outcome.network(sent=s) for s in (None, False, True)]
+        + [Outcome.body(), Outcome.cancelled()]
+    )
     sources = ("RFC", "urllib3", "botocore", "gRPC", "IETF")
     for out in outcomes:
         for m in ALL:
             for key in (False, True):
                 reason = production_rule(out, m, key).reason
                 assert reason.count(". ") == 0 and not reason.endswith(".")
-                if out.kind not in ("success",) and (out.kind != "http"
-                                                     or out.status >= 400):  # type: ignore[operator]
+                if out.kind not in ("success",) and (out.kind != "http" or out.status >= 400):  # type: ignore[operator]
                     assert any(s in reason for s in sources), (out, m, reason)
 
 
 def test_in_a_policy_a_keyless_post_stops_at_the_first_500() -> None:
     answers = iter([Outcome.http(500), Outcome.success()])
-    r = RetryPolicy(rule=production_rule).run(lambda: next(answers), "POST",
-                                              Mulberry32(20260114), sleep=None)
+    r = RetryPolicy(rule=production_rule).run(
+        lambda: next(answers), "POST", Mulberry32(20260114), sleep=None
+    )
     assert (r.attempts, r.reason) == (1, "not_retryable")
 
 

@@ -34,8 +34,12 @@ def test_environment_yml_is_the_runtime_of_pyproject() -> None:
     """environment.yml (students, Binder) = base + notebooks + present extras, no test tools."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     extras = project["optional-dependencies"]
-    wanted = (names(project["dependencies"]) | names(extras["notebooks"])
-              | names(extras["present"]) | names(extras["bridge"]))
+    wanted = (
+        names(project["dependencies"])
+        | names(extras["notebooks"])
+        | names(extras["present"])
+        | names(extras["bridge"])
+    )
     have = names(conda_deps()) - {"python", "pip"}
     # conda-forge's matplotlib without the Qt backend is matplotlib-base
     have = {"matplotlib" if n == "matplotlib-base" else n for n in have}
@@ -56,7 +60,7 @@ def test_readme_commands_are_what_ci_runs() -> None:
     assert "CI=true ./run browser" in ci
     assert ".venv/bin/python -m pytest -n auto" in run
     assert '.venv/bin/pip install -q -e ".[$1]" -c constraints.txt' in run
-    assert '[ "$(id -u)" = 0 ] && root=(--allow-root)' in run   # as root, in a container
+    assert '[ "$(id -u)" = 0 ] && root=(--allow-root)' in run  # as root, in a container
     assert 'JUPYTER_CONFIG_PATH="$PWD/jupyter-config"' in run
 
 
@@ -86,8 +90,9 @@ def test_package_is_typed() -> None:
 def test_readme_example_runs() -> None:
     import doctest
 
-    result = doctest.testfile(str(ROOT / "README.md"), module_relative=False,
-                              optionflags=doctest.NORMALIZE_WHITESPACE)
+    result = doctest.testfile(
+        str(ROOT / "README.md"), module_relative=False, optionflags=doctest.NORMALIZE_WHITESPACE
+    )
     assert result.attempted >= 3 and result.failed == 0
 
 
@@ -115,8 +120,9 @@ def test_no_absolute_path_of_one_machine() -> None:
     if not (ROOT / ".git").exists() or shutil.which("git") is None:
         pytest.skip("not a git checkout")
     pattern = r"/wor[k]/|/roo[t]/|/hom[e]/[a-z]"
-    found = subprocess.run(["git", "grep", "-n", "-I", "-E", pattern],
-                           cwd=ROOT, capture_output=True, text=True).stdout
+    found = subprocess.run(
+        ["git", "grep", "-n", "-I", "-E", pattern], cwd=ROOT, capture_output=True, text=True
+    ).stdout
     found = "\n".join(line for line in found.splitlines() if "/home/jovyan" not in line)
     assert found == "", found
 
@@ -125,6 +131,9 @@ def test_contributings_package_map_is_todays() -> None:
     """CONTRIBUTING.md's map names every module with its docstring's first sentence."""
     import subprocess
 
-    done = subprocess.run([sys.executable, str(ROOT / "tools" / "package_map.py"), "--check"],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "package_map.py"), "--check"],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stdout

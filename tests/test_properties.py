@@ -43,16 +43,18 @@ def test_waits_within_zero_and_cap(b: Backoff, seed: int) -> None:
 
 @given(backoffs(), st.integers(0, 2**32 - 1), st.integers(1, 12), st.integers(0, 300))
 @settings(max_examples=100, deadline=None)
-def test_vector_wakeups_equal_scalar_schedule(b: Backoff, seed: int, attempt: int,
-                                              clients: int) -> None:
+def test_vector_wakeups_equal_scalar_schedule(
+    b: Backoff, seed: int, attempt: int, clients: int
+) -> None:
     from retrylab import wakeups
 
     if b.jitter == "decorrelated":
         return  # drawn round by round; checked in test_herd
     w = wakeups(b, clients, attempt, Mulberry32(seed))
     rng = Mulberry32(seed)
-    expected = [b.next_wait(attempt - 1, rng() if b.jitter != "none" else 0.0)
-                for _ in range(clients)]
+    expected = [
+        b.next_wait(attempt - 1, rng() if b.jitter != "none" else 0.0) for _ in range(clients)
+    ]
     assert w.tolist() == expected
 
 
@@ -65,32 +67,43 @@ def test_scalar_and_vector_draws_agree(seed: int, n: int) -> None:
 
 
 methods = st.sampled_from(["POST", "PATCH", "post", "PUT", "DELETE", "CONNECT"])
-outcomes = st.sampled_from([Outcome.network(), Outcome.http(503), Outcome.http(429),
-                            Outcome.http(404), Outcome.body(), Outcome.cancelled()])
+outcomes = st.sampled_from(
+    [
+        Outcome.network(),
+        Outcome.http(503),
+        Outcome.http(429),
+        Outcome.http(404),
+        Outcome.body(),
+        Outcome.cancelled(),
+    ]
+)
 
 
 @given(methods, st.lists(outcomes, min_size=1, max_size=8), st.integers(1, 8))
 def test_post_without_key_never_retried_after_network_error(
-        method: str, script: list[Outcome], max_attempts: int) -> None:
+    method: str, script: list[Outcome], max_attempts: int
+) -> None:
     assert not should_retry(Outcome.network(), method)
     answers = iter([*script, *[Outcome.http(503)] * 10])
-    r = RetryPolicy(max_attempts=max_attempts).run(lambda: next(answers), method,
-                                                   Mulberry32(1), sleep=None)
+    r = RetryPolicy(max_attempts=max_attempts).run(
+        lambda: next(answers), method, Mulberry32(1), sleep=None
+    )
     for a in r.history[:-1]:
         assert a.outcome.kind != "network"
     assert 1 <= r.attempts <= max_attempts
     assert len(r.waits) == r.attempts - 1
 
 
-events = st.lists(st.tuples(st.sampled_from(["allow", "ok", "fail"]), st.integers(0, 3000)),
-                  max_size=80)
+events = st.lists(
+    st.tuples(st.sampled_from(["allow", "ok", "fail"]), st.integers(0, 3000)), max_size=80
+)
 
 
 @given(st.integers(1, 5), st.integers(0, 5000), st.integers(1, 3), events)
 @settings(max_examples=300)
 def test_breaker_never_lets_a_call_through_while_open(
-        threshold: int, cooldown: int, trials: int,
-        ops: list[tuple[str, int]]) -> None:
+    threshold: int, cooldown: int, trials: int, ops: list[tuple[str, int]]
+) -> None:
     cb = CircuitBreaker(threshold, cooldown, half_open_max_calls=trials)
     now = 0
     admitted_in_half_open = 0
@@ -103,7 +116,7 @@ def test_breaker_never_lets_a_call_through_while_open(
             allowed = cb.allow(now)
             if was_open and not cooled:
                 assert not allowed
-            if len(cb.transitions) != moves:   # a lost trial's lease ended: a new round
+            if len(cb.transitions) != moves:  # a lost trial's lease ended: a new round
                 admitted_in_half_open = 0
             if cb.state is State.HALF_OPEN and allowed:
                 admitted_in_half_open += 1

@@ -34,7 +34,7 @@ def citations() -> list[tuple[str, str, str, str]]:
         for i, marker in enumerate(markers):
             end = markers[i + 1].start() if i + 1 < len(markers) else len(text)
             lang = "tr" if '"tr"' in marker.group(0) else "en"
-            body = re.sub(r"\n# ?", " ", text[marker.end():end])
+            body = re.sub(r"\n# ?", " ", text[marker.end() : end])
             found += [(path.stem, lang, m.group(1), m.group(2)) for m in CITE.finditer(body)]
     return found
 
@@ -55,16 +55,19 @@ def test_the_prose_cites_numbers_in_both_languages() -> None:
     assert len(CITED) >= 10, CITED
 
 
-@pytest.mark.parametrize(("stem", "lang", "number", "expr"), CITED,
-                         ids=[f"{s}-{lang}-{n}" for s, lang, n, _e in CITED])
-def test_a_cited_number_is_the_one_the_code_gives(stem: str, lang: str, number: str,
-                                                  expr: str) -> None:
+@pytest.mark.parametrize(
+    ("stem", "lang", "number", "expr"), CITED, ids=[f"{s}-{lang}-{n}" for s, lang, n, _e in CITED]
+)
+def test_a_cited_number_is_the_one_the_code_gives(
+    stem: str, lang: str, number: str, expr: str
+) -> None:
     value = eval(expr, {"import_module": import_module})
     assert written(number, lang) == pytest.approx(float(value)), (
-        f"{stem} ({lang}) cites {number}; the code gives {value} ({expr})")
+        f"{stem} ({lang}) cites {number}; the code gives {value} ({expr})"
+    )
 
 
 def test_a_wrong_citation_is_caught() -> None:
     body = "görmediğiniz 80<!-- = 8 * 11 --> sunucuya"
-    (number, expr), = [(m.group(1), m.group(2)) for m in CITE.finditer(body)]
+    ((number, expr),) = [(m.group(1), m.group(2)) for m in CITE.finditer(body)]
     assert written(number, "tr") != eval(expr)

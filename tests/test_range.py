@@ -79,7 +79,7 @@ def test_the_kernel_answers_a_value_from_the_page_after_its_observers_ran() -> N
     events: list[object] = []
     s.observe(lambda change: events.append(("redraw", change["new"])), names="value")
     s.send = lambda content, buffers=None: events.append(content)  # type: ignore[method-assign]
-    s.set_state({"value": 450})            # what a move on the page sends
+    s.set_state({"value": 450})  # what a move on the page sends
     assert events == [("redraw", 450), {"answered": 450}]
     s.set_state({"description": "base"})  # not a value: nothing to answer
     assert events[-1] == {"answered": 450} and len(events) == 2

@@ -8,6 +8,7 @@ from retrylab import Mulberry32
 
 def reference(seed: int, n: int) -> list[float]:
     """A literal transcription of the lesson's JavaScript with explicit masks."""
+
     def imul(x: int, y: int) -> int:
         return (x * y) & 0xFFFFFFFF
 
@@ -40,7 +41,7 @@ def test_vector_across_chunks_and_wraparound() -> None:
     a, b = Mulberry32(12345), Mulberry32(12345)
     big = a.random((1 << 20) + 7)
     tail = [b() for _ in range(1 << 20)]
-    assert big[(1 << 20) - 3:(1 << 20)].tolist() == tail[-3:]
+    assert big[(1 << 20) - 3 : (1 << 20)].tolist() == tail[-3:]
     assert big[-7:].tolist() == [b() for _ in range(7)]
 
 

@@ -34,18 +34,25 @@ def test_fleet_timeline_draws_the_waves_and_the_capacity() -> None:
     plot = fig.retrylab_plot
     assert to_png(fig).startswith(PNG)
     x, y = plot.offered.get_data()
-    assert y.max() == 1000 and len(x) == 3001           # 3000 steps and the end point
+    assert y.max() == 1000 and len(x) == 3001  # 3000 steps and the end point
     waves = x[:-1][y[:-1] == 1000]
     assert waves.tolist() == [0.0, 0.21, 0.62, 1.43, 3.04]
     assert plot.capacity.get_ydata()[0] == 0 and plot.capacity.get_ydata()[-1] == 50
     assert plot.outage.get_x() == 0 and plot.outage.get_width() == 2.0
-    assert plot.peak_text.get_text() == ""                 # nothing off the scale
+    assert plot.peak_text.get_text() == ""  # nothing off the scale
     assert plot.title.get_text().startswith("1000 clients at once; capacity 50")
     assert fig.axes[0].get_ylabel() == "requests per 10 ms step"
     assert fig.axes[1].get_xlabel() == "time (s)"
     assert [t.get_text() for t in fig.legends[0].get_texts()] == [
-        "sent (first tries + retries)", "of which retries", "served", "capacity", "outage",
-        "clients waiting", "served so far", "gave up so far"]
+        "sent (first tries + retries)",
+        "of which retries",
+        "served",
+        "capacity",
+        "outage",
+        "clients waiting",
+        "served so far",
+        "gave up so far",
+    ]
     # the lower panel tells served from given up: 200 served, 800 gave up in the end
     assert plot.served_total.get_ydata()[-1] == 200
     assert plot.gave_up_total.get_ydata()[-1] == 800
@@ -54,7 +61,7 @@ def test_fleet_timeline_draws_the_waves_and_the_capacity() -> None:
 def test_fleet_timeline_cuts_off_the_first_burst_when_jittered() -> None:
     plot = fleet_timeline(outage_fleet("full").run()).retrylab_plot
     top = plot.ax.get_ylim()[1]
-    assert top == pytest.approx(77 * 1.25)                 # scaled to the retries' peak
+    assert top == pytest.approx(77 * 1.25)  # scaled to the retries' peak
     assert plot.peak_text.get_text() == "<- 1000 first tries at 0 s (off the scale)"
 
 
@@ -70,10 +77,13 @@ def test_long_runs_are_shown_as_100_ms_means() -> None:
 
 
 def test_compare_fleets_titles_carry_the_numbers() -> None:
-    fig = compare_fleets({"no budget": storm_fleet(clients=6000).run(),
-                          "gRPC": storm_fleet(clients=6000,
-                                              retry_budget=GrpcRetryThrottle()).run()},
-                         suptitle="storm")
+    fig = compare_fleets(
+        {
+            "no budget": storm_fleet(clients=6000).run(),
+            "gRPC": storm_fleet(clients=6000, retry_budget=GrpcRetryThrottle()).run(),
+        },
+        suptitle="storm",
+    )
     titles = [ax.get_title() for ax in fig.axes]
     assert titles[0].startswith("no budget: ") and titles[1].startswith("gRPC: ")
     assert "of 6000 served" in titles[0]
@@ -83,12 +93,14 @@ def test_compare_fleets_titles_carry_the_numbers() -> None:
 
 
 def test_describe_fleet_names_budget_and_breaker() -> None:
-    text = describe_fleet(storm_fleet(retry_budget=GrpcRetryThrottle(),
-                                      breaker=BreakerSettings(3, 5000)))
+    text = describe_fleet(
+        storm_fleet(retry_budget=GrpcRetryThrottle(), breaker=BreakerSettings(3, 5000))
+    )
     assert text.splitlines() == [
         "60000 clients over 60 s; capacity 20 per 10 ms step; outage 10-20 s",
         "10 attempts, no jitter, base 100 ms x 2, cap 1000 ms; gRPC retry throttling; "
-        "breaker 3 failures/5000 ms"]
+        "breaker 3 failures/5000 ms",
+    ]
 
 
 def test_contention_curves_one_line_per_strategy() -> None:
@@ -101,7 +113,9 @@ def test_contention_curves_one_line_per_strategy() -> None:
     assert max(times, key=lambda s: times[s]) == "exponential"
     assert plot.ax_time.get_yscale() == "log"
     assert [t.get_text() for t in plot.ax_calls.get_legend().get_texts()][:2] == [
-        "exponential, no jitter", "full jitter"]
+        "exponential, no jitter",
+        "full jitter",
+    ]
     assert plot.marker_text.get_text() == "100 clients "
     assert to_png(fig).startswith(PNG)
     partial = contention_curves(contention_sweep([10, 20], ["full"], runs=3), mark=None)
@@ -111,8 +125,9 @@ def test_contention_curves_one_line_per_strategy() -> None:
 def test_layered_load_figure() -> None:
     fig = layered_load(3, [1, 1, 3], requests=10)
     assert fig.retrylab_data["per_request"].tolist() == [1.0, 1.0, 3.0]
-    assert fig.axes[0].get_title() == ("3 layers x 1/1/3 attempts, bottom failing 100%: "
-                                       "3 calls per request")
+    assert fig.axes[0].get_title() == (
+        "3 layers x 1/1/3 attempts, bottom failing 100%: 3 calls per request"
+    )
 
 
 # -- explorers ---------------------------------------------------------------------------------
@@ -137,7 +152,7 @@ def test_fleet_explorer_set_matches_readout_for() -> None:
 def test_fleet_explorer_bad_value_keeps_the_last_render() -> None:
     ex = FleetExplorer(jitter="equal")
     kept, readout = ex.png, ex.readout
-    ex.set(cap=100)                                  # below the base of 200: drawn capped
+    ex.set(cap=100)  # below the base of 200: drawn capped
     assert ex.message == "" and "every wait is capped at 100" in ex.note
     assert ex.readout == FleetExplorer.readout_for(jitter="equal", base=100, cap=100)
     assert ex.png != kept and ex.readout != readout
@@ -167,21 +182,24 @@ def test_contention_explorer_set_matches_readout_for() -> None:
     assert ex.readout.splitlines()[:3] == [
         "full jitter, 100 clients: 797.0 calls (7.97 per client), 5032 ms (mean of 20 runs)",
         "vs exponential without jitter: 0.43x the calls, 0.08x the time",
-        "each strategy (mean of 20 runs; the notebook's sweep: 100):"]
+        "each strategy (mean of 20 runs; the notebook's sweep: 100):",
+    ]
     first = ex.png
     ex.set(strategy="decorrelated", clients=50)
     assert ex.readout == ContentionExplorer.readout_for(strategy="decorrelated", clients=50)
     assert ex.png != first
     heights = [b.get_height() for b in ex.bars_calls]
-    assert heights[0] == pytest.approx(ex.compute("decorrelated", 50, 5, 2000)
-                                       .results["exponential"].calls)
+    assert heights[0] == pytest.approx(
+        ex.compute("decorrelated", 50, 5, 2000).results["exponential"].calls
+    )
     assert np.argmax(heights) == 4
     ex.set(base=100)
     kept = ex.png
-    ex.set(cap=50)                                   # cap below base: drawn capped
+    ex.set(cap=50)  # cap below base: drawn capped
     assert ex.message == "" and "every wait is capped at 50" in ex.note
     assert ex.png != kept
     ex.set(base=50, cap=5000)
     assert ex.message == ""
-    assert ex.readout == ContentionExplorer.readout_for(strategy="decorrelated", clients=50,
-                                                         base=50, cap=5000)
+    assert ex.readout == ContentionExplorer.readout_for(
+        strategy="decorrelated", clients=50, base=50, cap=5000
+    )

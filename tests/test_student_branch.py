@@ -19,15 +19,25 @@ import publish_student_branch as publish  # noqa: E402
 sys.path.remove(str(ROOT / "tools"))
 
 #: Never in a student's clone, at any commit of her history.
-INSTRUCTOR_ONLY = ("notebooks/solutions/", "notebooks/tr/solutions/", "notebooks/src/",
-                   "classroom/")
+INSTRUCTOR_ONLY = (
+    "notebooks/solutions/",
+    "notebooks/tr/solutions/",
+    "notebooks/src/",
+    "classroom/",
+)
 
 
 def git(*args: str, cwd: Path) -> str:
-    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.org",
-               GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.org")
-    return subprocess.run(["git", *args], cwd=cwd, env=env, check=True,
-                          capture_output=True, text=True).stdout
+    env = dict(
+        os.environ,
+        GIT_AUTHOR_NAME="t",
+        GIT_AUTHOR_EMAIL="t@example.org",
+        GIT_COMMITTER_NAME="t",
+        GIT_COMMITTER_EMAIL="t@example.org",
+    )
+    return subprocess.run(
+        ["git", *args], cwd=cwd, env=env, check=True, capture_output=True, text=True
+    ).stdout
 
 
 def test_the_docstring_examples() -> None:
@@ -49,10 +59,14 @@ def test_a_students_clone_holds_the_student_edition_only(tmp_path: Path) -> None
     head = git("rev-parse", "HEAD", cwd=ROOT).strip()
     git("checkout", "-q", head, cwd=teacher)
     # the tool, run as its docstring says, in the teacher's clone
-    subprocess.run([sys.executable, str(ROOT / "tools" / "publish_student_branch.py"),
-                    "--source", head], cwd=teacher, check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "publish_student_branch.py"), "--source", head],
+        cwd=teacher,
+        check=True,
+        capture_output=True,
+    )
 
-    home = tmp_path / "home" / "retrylab"   # what the hub's link does: nbgitpuller's clone
+    home = tmp_path / "home" / "retrylab"  # what the hub's link does: nbgitpuller's clone
     for _ in pull.GitPuller(str(teacher), str(home), branch="student").pull():
         pass
     files = set(git("ls-files", cwd=home).splitlines())
@@ -60,15 +74,20 @@ def test_a_students_clone_holds_the_student_edition_only(tmp_path: Path) -> None
     assert "notebooks/tr/00_start_here.ipynb" in files
     assert "retrylab/__init__.py" in files and "README.md" in files
     assert any(f.startswith("jupyter-config/") for f in files)
-    editions = {f for f in git("ls-tree", "-r", "--name-only", head, "notebooks/",
-                               cwd=ROOT).split()
-                if re.fullmatch(r"notebooks/(tr/)?[^/]+\.ipynb", f)}
+    editions = {
+        f
+        for f in git("ls-tree", "-r", "--name-only", head, "notebooks/", cwd=ROOT).split()
+        if re.fullmatch(r"notebooks/(tr/)?[^/]+\.ipynb", f)
+    }
     assert {f for f in files if f.startswith("notebooks/")} == editions
     history = every_path(home)
-    leaked = sorted(p for p in history if p.startswith(INSTRUCTOR_ONLY) or
-                    p.startswith(("tests/", "tools/", "benchmarks/")))
+    leaked = sorted(
+        p
+        for p in history
+        if p.startswith(INSTRUCTOR_ONLY) or p.startswith(("tests/", "tools/", "benchmarks/"))
+    )
     assert not leaked, f"a student's clone holds {leaked[:5]}"
-    for path in files:   # no solution cell in anything she has
+    for path in files:  # no solution cell in anything she has
         text = (home / path).read_bytes()
         assert b"BEGIN SOLUTION" not in text, path
 
@@ -80,10 +99,14 @@ def test_a_students_clone_holds_the_student_edition_only(tmp_path: Path) -> None
     git("add", "-A", cwd=teacher)
     git("commit", "-q", "-m", "a new lesson", cwd=teacher)
     first = git("rev-parse", "student", cwd=teacher).strip()
-    subprocess.run([sys.executable, str(ROOT / "tools" / "publish_student_branch.py"),
-                    "--source", "HEAD"], cwd=teacher, check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "publish_student_branch.py"), "--source", "HEAD"],
+        cwd=teacher,
+        check=True,
+        capture_output=True,
+    )
     second = git("rev-parse", "student", cwd=teacher).strip()
-    assert git("rev-parse", f"{second}^", cwd=teacher).strip() == first   # one parent
+    assert git("rev-parse", f"{second}^", cwd=teacher).strip() == first  # one parent
     (home / "notebooks" / "my_notes.md").write_text("mine")
     for _ in pull.GitPuller(str(teacher), str(home), branch="student").pull():
         pass
@@ -92,8 +115,12 @@ def test_a_students_clone_holds_the_student_edition_only(tmp_path: Path) -> None
     assert not (home / "notebooks" / "solutions").exists()
     assert not [p for p in every_path(home) if p.startswith(INSTRUCTOR_ONLY)]
     # nothing changed for students: nothing published
-    subprocess.run([sys.executable, str(ROOT / "tools" / "publish_student_branch.py"),
-                    "--source", "HEAD"], cwd=teacher, check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "publish_student_branch.py"), "--source", "HEAD"],
+        cwd=teacher,
+        check=True,
+        capture_output=True,
+    )
     assert git("rev-parse", "student", cwd=teacher).strip() == second
 
 

@@ -110,8 +110,8 @@ def test_throttle_tokens_are_exact_after_balanced_outcomes() -> None:
 
     def balanced(_: int) -> None:
         for _ in range(400):
-            throttle.on_outcome(False)           # each success follows its own failure,
-            throttle.on_outcome(True)            # so the count never hits the top clip
+            throttle.on_outcome(False)  # each success follows its own failure,
+            throttle.on_outcome(True)  # so the count never hits the top clip
 
     _run(balanced)
     assert throttle.tokens == 1000.0
@@ -128,4 +128,7 @@ def test_sre_budget_counts_every_request() -> None:
 
     _run(send)
     assert (budget.requests, budget.retries, budget.successes) == (
-        THREADS * 2000, THREADS * 1000, THREADS * 2000)
+        THREADS * 2000,
+        THREADS * 1000,
+        THREADS * 2000,
+    )

@@ -40,10 +40,10 @@ FLEETS = {
     "herd full": outage_fleet("full", clients=300),
     "herd breaker": outage_fleet("full", clients=200, breaker=BreakerSettings(3, 500)),
     "storm 1/100": slider_scale(storm_fleet(), 100, 100).simulated,
-    "storm budget": slider_scale(storm_fleet(retry_budget=GrpcRetryThrottle()), 100,
-                                 100).simulated,
-    "storm breaker": slider_scale(storm_fleet(breaker=BreakerSettings(3, 5000)), 100,
-                                  100).simulated,
+    "storm budget": slider_scale(storm_fleet(retry_budget=GrpcRetryThrottle()), 100, 100).simulated,
+    "storm breaker": slider_scale(
+        storm_fleet(breaker=BreakerSettings(3, 5000)), 100, 100
+    ).simulated,
 }
 
 
@@ -51,7 +51,7 @@ FLEETS = {
 def test_fleet_trace_has_the_simulators_numbers(name: str) -> None:
     fleet = FLEETS[name]
     trace, result = fleet_trace(fleet)
-    again = fleet.run()                      # recording changes nothing in the run
+    again = fleet.run()  # recording changes nothing in the run
     assert again.served == result.served and again.total_requests == result.total_requests
     steps = result.steps
     n = len(steps)
@@ -75,8 +75,9 @@ def test_fleet_trace_has_the_simulators_numbers(name: str) -> None:
     final = trace.states_at(trace.ticks - 1)
     assert (final == 3).tolist() == result.clients["succeeded"].tolist()
     arrived = counts[:, 0]
-    arrivals = np.searchsorted(np.sort(result.clients["arrival_ms"].to_numpy()),
-                               np.arange(n) * fleet.step_ms, side="right")
+    arrivals = np.searchsorted(
+        np.sort(result.clients["arrival_ms"].to_numpy()), np.arange(n) * fleet.step_ms, side="right"
+    )
     assert (fleet.clients - arrived[:n]).tolist() == arrivals.tolist()
 
 
@@ -108,14 +109,27 @@ def test_breaker_trace_is_replays_rows() -> None:
     assert BREAKER_STATES[trace.breaker[-1]] == rows[-1].state_after.value
 
 
-@pytest.mark.parametrize("make", [lambda: herd_trace(jitter=True),
-                                  lambda: fleet_trace(FLEETS["storm breaker"])[0],
-                                  breaker_trace])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: herd_trace(jitter=True),
+        lambda: fleet_trace(FLEETS["storm breaker"])[0],
+        breaker_trace,
+    ],
+)
 def test_encode_decode_round_trip(make) -> None:  # type: ignore[no-untyped-def]
     trace = make()
     back = decode(trace.encode())
-    for name in ("event_tick", "event_client", "event_state", "load", "served",
-                 "capacity", "up", "breaker"):
+    for name in (
+        "event_tick",
+        "event_client",
+        "event_state",
+        "load",
+        "served",
+        "capacity",
+        "up",
+        "breaker",
+    ):
         assert getattr(back, name).tolist() == getattr(trace, name).tolist(), name
     with pytest.raises(ValueError, match="not a retrylab trace"):
         decode(b"\0" * 64)
@@ -130,19 +144,23 @@ def test_the_front_ends_decoding_shows_the_simulators_state(tmp_path: Path) -> N
 
     module = tmp_path / "player.mjs"
     module.write_text(player._ESM)
-    traces = {"storm": fleet_trace(FLEETS["storm breaker"])[0], "breaker": breaker_trace(),
-              "herd": herd_trace(jitter=True)}
+    traces = {
+        "storm": fleet_trace(FLEETS["storm breaker"])[0],
+        "breaker": breaker_trace(),
+        "herd": herd_trace(jitter=True),
+    }
     words = {}
     for lang in ("en", "tr"):
         with language(lang):
-            words[lang] = {"templates": player.templates(),
-                           "breaker": Player(breaker_trace()).breaker_labels,
-                           "lines": {name: moment_texts(tr) for name, tr in traces.items()}}
+            words[lang] = {
+                "templates": player.templates(),
+                "breaker": Player(breaker_trace()).breaker_labels,
+                "lines": {name: moment_texts(tr) for name, tr in traces.items()},
+            }
     (tmp_path / "words.json").write_text(json.dumps(words))
     for name, trace in traces.items():
         (tmp_path / f"{name}.bin").write_bytes(trace.encode())
-    ticks = {name: sorted({0, 1, 7, tr.ticks // 2, tr.ticks - 1}) for name, tr in
-             traces.items()}
+    ticks = {name: sorted({0, 1, 7, tr.ticks // 2, tr.ticks - 1}) for name, tr in traces.items()}
     script = tmp_path / "run.mjs"
     script.write_text(f"""
 import {{ readFileSync }} from 'node:fs';
@@ -179,8 +197,9 @@ for (const [name, ts] of Object.entries(ticks)) {{
 }}
 console.log(JSON.stringify({{ out, wrong: wrong.slice(0, 5), nwrong: wrong.length }}));
 """)
-    done = subprocess.run(["node", str(script)], capture_output=True, text=True, timeout=60,
-                          check=True)
+    done = subprocess.run(
+        ["node", str(script)], capture_output=True, text=True, timeout=60, check=True
+    )
     result = json.loads(done.stdout)
     assert result["nwrong"] == 0, result["wrong"]
     got = result["out"]
@@ -204,7 +223,7 @@ def test_player_texts_and_replay() -> None:
     bundle = player._repr_mimebundle_()
     assert bundle is not None
     data, _metadata = bundle
-    assert data["image/png"].startswith("iVBORw0KGgo")       # where widgets do not run
+    assert data["image/png"].startswith("iVBORw0KGgo")  # where widgets do not run
     assert "application/vnd.jupyter.widget-view+json" in data
     with pytest.raises(ValueError, match="trace="):
         player.show_trace("herd")  # type: ignore[arg-type]
@@ -240,12 +259,14 @@ def test_breaker_player_and_explorer_show_the_same_moment() -> None:
 
     explorer = breaker_explorer()
     player = breaker_player(explorer)
-    player.tick = 61                      # just after the failed trial at 6000 ms
+    player.tick = 61  # just after the failed trial at 6000 ms
     assert explorer.values["step"] == 6
     assert explorer.readout == BreakerExplorer.readout_for(step=6)
-    explorer.set(step=8)                  # by hand: the player goes to 11500 ms
+    explorer.set(step=8)  # by hand: the player goes to 11500 ms
     assert player.tick == 115
-    explorer.set(cooldown=2000)           # replays with the new breaker
-    assert player.current.breaker.tolist() == breaker_trace(
-        BREAKER_EVENTS, CircuitBreaker(3, 2000)).breaker.tolist()
-    assert player.tick == 0 and explorer.values["step"] == 1   # 0 ms: the first event
+    explorer.set(cooldown=2000)  # replays with the new breaker
+    assert (
+        player.current.breaker.tolist()
+        == breaker_trace(BREAKER_EVENTS, CircuitBreaker(3, 2000)).breaker.tolist()
+    )
+    assert player.tick == 0 and explorer.values["step"] == 1  # 0 ms: the first event

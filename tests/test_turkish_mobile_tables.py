@@ -28,20 +28,36 @@ def _english_in(table: pd.DataFrame | pd.Series) -> list[str]:
     return english.english_words(table.to_string())
 
 
-@pytest.mark.parametrize("make", [
-    lambda: mobilesim.outage_table(POLICIES, outage_ms=60_000),
-    lambda: mobilesim.jitter_spread(clients=200),
-    mobilesim.lifecycle_loops,
-    lambda: mobilesim.flaky_batch(50).summary(),
-    lambda: audit_table(RetryPolicy(50, Backoff(200, 2, None)), method="POST"),
-    lambda: audit_table(RetryPolicy.user_triggered(), user_facing=True),
-    lambda: audit_table(RetryPolicy(4, Backoff(1000, growth="linear"), time_budget=60_000)),
-    lambda: audit_verdicts(RetryPolicy(max_attempts=50)),
-    lambda: mobile.runs_table({"A": mobile.kotlin_run([Outcome.http(503), Outcome.success()]),
-                               "B": mobile.combine_run([Outcome.http(404)])}),
-], ids=["outage_table", "jitter_spread", "lifecycle_loops", "metrics_summary",
-        "audit_table_fails", "audit_table_user", "audit_table_linear", "audit_verdicts",
-        "runs_table"])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: mobilesim.outage_table(POLICIES, outage_ms=60_000),
+        lambda: mobilesim.jitter_spread(clients=200),
+        mobilesim.lifecycle_loops,
+        lambda: mobilesim.flaky_batch(50).summary(),
+        lambda: audit_table(RetryPolicy(50, Backoff(200, 2, None)), method="POST"),
+        lambda: audit_table(RetryPolicy.user_triggered(), user_facing=True),
+        lambda: audit_table(RetryPolicy(4, Backoff(1000, growth="linear"), time_budget=60_000)),
+        lambda: audit_verdicts(RetryPolicy(max_attempts=50)),
+        lambda: mobile.runs_table(
+            {
+                "A": mobile.kotlin_run([Outcome.http(503), Outcome.success()]),
+                "B": mobile.combine_run([Outcome.http(404)]),
+            }
+        ),
+    ],
+    ids=[
+        "outage_table",
+        "jitter_spread",
+        "lifecycle_loops",
+        "metrics_summary",
+        "audit_table_fails",
+        "audit_table_user",
+        "audit_table_linear",
+        "audit_verdicts",
+        "runs_table",
+    ],
+)
 def test_a_table_reads_turkish_in_turkish(make) -> None:
     with language("tr"):
         table = make()
@@ -62,15 +78,21 @@ def test_in_english_the_tables_keep_the_keys_code_uses() -> None:
     assert list(audit_table(RetryPolicy())) == ["verdict", "why"]
     assert audit_verdicts(RetryPolicy(max_attempts=50)).to_dict() == {"pass": 5, "FAIL": 3}
     assert list(mobilesim.outage_table(POLICIES, outage_ms=60_000))[-1] == (
-        "req/s from 10,000 phones")
+        "req/s from 10,000 phones"
+    )
     assert mobilesim.lifecycle_loops().columns.tolist() == ["what it is"]
 
 
-@pytest.mark.parametrize("backoff", [
-    Backoff(200, 2, 5000, jitter="full"), Backoff(200, 2, None),
-    Backoff(1000, growth="linear", cap=None, jitter="proportional"),
-    Backoff(2000, growth="constant", jitter="equal"), Backoff(100, 3, 900, jitter="decorrelated"),
-])
+@pytest.mark.parametrize(
+    "backoff",
+    [
+        Backoff(200, 2, 5000, jitter="full"),
+        Backoff(200, 2, None),
+        Backoff(1000, growth="linear", cap=None, jitter="proportional"),
+        Backoff(2000, growth="constant", jitter="equal"),
+        Backoff(100, 3, 900, jitter="decorrelated"),
+    ],
+)
 def test_a_backoff_describes_itself_in_turkish(backoff: Backoff) -> None:
     english_text = backoff.describe()
     with language("tr"):

@@ -30,8 +30,16 @@ def _shown(table: pd.DataFrame | pd.Series) -> tuple[str, str]:
 
 def test_06s_summary_table_reads_turkish_with_turkish_numbers() -> None:
     runs = {"no jitter": outage_fleet("none").run(), "full": outage_fleet("full").run()}
-    table = summary_table(runs)[["served", "total_requests", "peak_retries", "amplification",
-                                 "overloaded_steps_after_outage", "recovery_ms"]]
+    table = summary_table(runs)[
+        [
+            "served",
+            "total_requests",
+            "peak_retries",
+            "amplification",
+            "overloaded_steps_after_outage",
+            "recovery_ms",
+        ]
+    ]
     text, html = _shown(table)
     for line in text.splitlines():
         assert english.english_words(line) == [], line
@@ -39,15 +47,17 @@ def test_06s_summary_table_reads_turkish_with_turkish_numbers() -> None:
         assert english.english_numbers(line) == [], line
     assert "toplam istek" in text and "sarsıntısız" in text and "5.937" in text, text
     assert "toplam istek" in html and "5.937" in html
-    assert table["total_requests"].tolist() == [7700, 5937]   # the code's table is unchanged
+    assert table["total_requests"].tolist() == [7700, 5937]  # the code's table is unchanged
 
 
 def test_a_float_column_keeps_pandas_decimals_with_a_comma() -> None:
     table = pd.DataFrame({"amplification": [6.62, 1.0]}, index=["no budget", "breaker"])
     text, _html = _shown(table)
-    assert text.splitlines() == ["              yük çarpanı",
-                                 "bütçesiz             6,62",
-                                 "devre kesici         1,00"]
+    assert text.splitlines() == [
+        "              yük çarpanı",
+        "bütçesiz             6,62",
+        "devre kesici         1,00",
+    ]
 
 
 def test_a_missing_value_and_a_series_show_no_pandas_repr() -> None:
@@ -68,13 +78,16 @@ def test_an_english_table_is_the_same_dataframe() -> None:
     assert type(shown) is pd.DataFrame and shown.to_string() == table.to_string()
 
 
-@pytest.mark.parametrize(("text", "found"), [
-    ("tepe 24 -> 7 istemci / 200 ms (0.29x)", ["0.29"]),
-    ("en alttaki 100% hata", ["100%"]),
-    ("50 başarı tam olarak 5.0 jeton verir", ["5.0"]),
-    ("en alttaki %100 hata; 6,62 kat; 1.000 istek", []),
-    ("[0.3504, 0.4591]", []),
-])
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("tepe 24 -> 7 istemci / 200 ms (0.29x)", ["0.29"]),
+        ("en alttaki 100% hata", ["100%"]),
+        ("50 başarı tam olarak 5.0 jeton verir", ["5.0"]),
+        ("en alttaki %100 hata; 6,62 kat; 1.000 istek", []),
+        ("[0.3504, 0.4591]", []),
+    ],
+)
 def test_english_numbers_are_found_and_turkish_ones_are_not(text: str, found: list[str]) -> None:
     assert english.english_numbers(text) == found
 

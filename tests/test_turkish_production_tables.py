@@ -24,12 +24,16 @@ def _english_in(table: pd.DataFrame | pd.Series) -> list[str]:
         return english.english_words(table.to_string())
 
 
-@pytest.mark.parametrize("make", [
-    decision_sources,
-    urllib3_differences,
-    lambda: duplicate_experiment(40, rule="production").series(),
-    lambda: compare_breakers(100),
-], ids=["decision_sources", "urllib3_differences", "duplicate_series", "compare_breakers"])
+@pytest.mark.parametrize(
+    "make",
+    [
+        decision_sources,
+        urllib3_differences,
+        lambda: duplicate_experiment(40, rule="production").series(),
+        lambda: compare_breakers(100),
+    ],
+    ids=["decision_sources", "urllib3_differences", "duplicate_series", "compare_breakers"],
+)
 def test_a_table_reads_turkish_in_turkish(make) -> None:
     with language("tr"):
         table = make()
@@ -44,19 +48,30 @@ def test_compare_libraries_reads_turkish_and_its_keyless_column_is_found_by_meth
     assert _english_in(table) == [], table.to_string()
     assert keyless.columns.tolist() == ["anahtarsız POST 503 yeniden denendi"]
     assert compare_libraries(policy).filter(like="POST").columns.tolist() == [
-        "keyless POST 503 retried"]
+        "keyless POST 503 retried"
+    ]
 
 
-@pytest.mark.parametrize(("outcome", "method", "key"), [
-    (Outcome.http(500), "GET", False), (Outcome.http(500), "POST", False),
-    (Outcome.http(500), "POST", True), (Outcome.http(501), "GET", False),
-    (Outcome.http(505), "GET", False), (Outcome.http(408), "POST", False),
-    (Outcome.http(429), "POST", False), (Outcome.http(418), "GET", False),
-    (Outcome.http(507), "GET", False), (Outcome.network(sent=False), "POST", False),
-    (Outcome.network(sent=True), "GET", False), (Outcome.network(sent=True), "POST", True),
-    (Outcome.network(sent=True), "POST", False), (Outcome.body(), "GET", False),
-    (Outcome.cancelled(), "GET", False),
-])
+@pytest.mark.parametrize(
+    ("outcome", "method", "key"),
+    [
+        (Outcome.http(500), "GET", False),
+        (Outcome.http(500), "POST", False),
+        (Outcome.http(500), "POST", True),
+        (Outcome.http(501), "GET", False),
+        (Outcome.http(505), "GET", False),
+        (Outcome.http(408), "POST", False),
+        (Outcome.http(429), "POST", False),
+        (Outcome.http(418), "GET", False),
+        (Outcome.http(507), "GET", False),
+        (Outcome.network(sent=False), "POST", False),
+        (Outcome.network(sent=True), "GET", False),
+        (Outcome.network(sent=True), "POST", True),
+        (Outcome.network(sent=True), "POST", False),
+        (Outcome.body(), "GET", False),
+        (Outcome.cancelled(), "GET", False),
+    ],
+)
 def test_every_production_reason_reads_turkish(outcome: Outcome, method: str, key: bool) -> None:
     english_reason = production_rule(outcome, method, key).reason
     with language("tr"):
@@ -67,16 +82,24 @@ def test_every_production_reason_reads_turkish(outcome: Outcome, method: str, ke
 
 def test_a_rate_breaker_says_why_it_moved_in_turkish() -> None:
     with language("tr"):
-        rb = RateBreaker(window_size=4, minimum_calls=4, failure_rate_threshold=50,
-                         wait_in_open=1000, half_open_calls=2)
+        rb = RateBreaker(
+            window_size=4,
+            minimum_calls=4,
+            failure_rate_threshold=50,
+            wait_in_open=1000,
+            half_open_calls=2,
+        )
         for t, ok in enumerate([True, False, True, False]):
             rb.record(ok, t)
         rb.allow(1004)
         rb.record(True, 1005)
         rb.record(True, 1006)
     reasons = [t.reason for t in rb.transitions]
-    assert reasons == ["hata oranı %50 >= %50", "açık durumda 1000 ms beklendi",
-                       "2 deneme çağrısı: hata oranı %0"]
+    assert reasons == [
+        "hata oranı %50 >= %50",
+        "açık durumda 1000 ms beklendi",
+        "2 deneme çağrısı: hata oranı %0",
+    ]
 
 
 def test_a_metastable_fleet_summary_reads_turkish() -> None:
@@ -90,6 +113,7 @@ def test_compare_fleets_titles_a_run_the_catalogue_knows_in_turkish() -> None:
     pytest.importorskip("matplotlib")
     from retrylab.sim.fleet import outage_fleet
     from retrylab.viz.fleet import compare_fleets
+
     run = outage_fleet("none").run()
     with language("tr"):
         fig = compare_fleets({"no budget": run, "a name nobody translated": run})

@@ -33,10 +33,14 @@ BUDGET: dict[str, int] = json.loads(BUDGET_FILE.read_text())
 def _within_budget(key: str, rows: list[tuple[str, str, list[str]]]) -> None:
     words = sum(len(w) for _, _, w in rows)
     budget = BUDGET.get(key, 0)
-    assert words <= budget, (f"{key}: {words} English words, over its budget of {budget} "
-                             f"({BUDGET_FILE.name}); " + _report(rows))
-    assert words == budget, (f"{key}: {words} English words, fewer than its budget of "
-                             f"{budget}: lower it to {words} in {BUDGET_FILE.name}")
+    assert words <= budget, (
+        f"{key}: {words} English words, over its budget of {budget} "
+        f"({BUDGET_FILE.name}); " + _report(rows)
+    )
+    assert words == budget, (
+        f"{key}: {words} English words, fewer than its budget of "
+        f"{budget}: lower it to {words} in {BUDGET_FILE.name}"
+    )
 
 
 def _report(rows: list[tuple[str, str, list[str]]]) -> str:

@@ -68,13 +68,25 @@ def turkish(make: Callable[[], Any]) -> tuple[str, list[str]]:
 
 #: Every checker of notebooks 00-04 that prompts for an answer (one argument).
 PROMPTED: tuple[Callable[[Any], Any], ...] = (
-    ex00.check_which_notebook, ex01.check_retried_cases, ex01.check_retried_statuses,
-    ex01.check_expected_duplicates, ex02.check_ceilings, ex02.check_full_jitter_alone,
-    ex02.check_quarter_width, ex02.check_herd_attempt4, ex03.check_waits,
-    ex03.check_give_up_reason, ex03.check_refresh_policy, ex04.check_blocked_times,
-    ex04.check_retry_in, check_full_jitter, check_retry_loop, check_breaker,
+    ex00.check_which_notebook,
+    ex01.check_retried_cases,
+    ex01.check_retried_statuses,
+    ex01.check_expected_duplicates,
+    ex02.check_ceilings,
+    ex02.check_full_jitter_alone,
+    ex02.check_quarter_width,
+    ex02.check_herd_attempt4,
+    ex03.check_waits,
+    ex03.check_give_up_reason,
+    ex03.check_refresh_policy,
+    ex04.check_blocked_times,
+    ex04.check_retry_in,
+    check_full_jitter,
+    check_retry_loop,
+    check_breaker,
     lambda answer: ex00.check_three_failures(answer, answer),
-    lambda answer: ex04.check_threshold_two(answer, answer))
+    lambda answer: ex04.check_threshold_two(answer, answer),
+)
 
 
 def _decisions() -> pd.DataFrame:
@@ -85,54 +97,95 @@ def _metrics() -> RetryMetrics:
     metrics = RetryMetrics()
     answers = iter([Outcome.http(503), Outcome.success(), Outcome.http(404)] * 5)
     for _run in range(4):
-        RetryPolicy(max_attempts=2).run(lambda: next(answers), "GET", Mulberry32(1),
-                                        lambda ms: None, metrics=metrics)
+        RetryPolicy(max_attempts=2).run(
+            lambda: next(answers), "GET", Mulberry32(1), lambda ms: None, metrics=metrics
+        )
     return metrics
 
 
 TABLES: dict[str, Callable[[], Any]] = {
     # 01
-    "outcome kinds": lambda: (pd.DataFrame({
-        name: {"kind": o.kind, "status": o.status, "retry a GET?": decide(o, "GET").retry}
-        for name, o in {"HTTP 404": Outcome.http(404), "network": Outcome.network(),
-                        "body": Outcome.body(), "cancellation": Outcome.cancelled()}.items()}).T),
-    "statuses": lambda: (pd.DataFrame(
-        [(s, decide(Outcome.http(s), "GET").retry,
-          decide(Outcome.http(s), "GET").reason.split(": ", 1)[1]) for s in (404, 429, 503)],
-        columns=["status", "retry", "why"]).set_index("status")),
-    "did the server act": lambda: (pd.DataFrame(
-        {"client saw": ["network", "network"], "server stored": [0, 1]},
-        index=["close", "drop"])),
-    "methods": lambda: (pd.DataFrame({m: {
-        "safe (RFC)": m in SAFE_METHODS, "idempotent (RFC)": m in IDEMPOTENT_METHODS,
-        "web lesson": decide(Outcome.network(), m).retry,
-        "RFC rule": decide(Outcome.network(), m, safe_methods=IDEMPOTENT_METHODS).retry,
-        "mobile lesson": m in {"GET", "PUT", "DELETE"}} for m in ("GET", "POST")}).T),
-    "write counts": lambda: (pd.concat(
-        [WriteReport(mode, 1000, 1249, 1000, 0, 998, 2, 0, 249, 1.0).series()
-         for mode in ("key", "unsafe", "lesson")], axis=1)),
-    "verdicts": lambda: (verdict_table(_decisions())),
-    "cases": lambda: (cases_table()),
+    "outcome kinds": lambda: (
+        pd.DataFrame(
+            {
+                name: {"kind": o.kind, "status": o.status, "retry a GET?": decide(o, "GET").retry}
+                for name, o in {
+                    "HTTP 404": Outcome.http(404),
+                    "network": Outcome.network(),
+                    "body": Outcome.body(),
+                    "cancellation": Outcome.cancelled(),
+                }.items()
+            }
+        ).T
+    ),
+    "statuses": lambda: pd.DataFrame(
+        [
+            (
+                s,
+                decide(Outcome.http(s), "GET").retry,
+                decide(Outcome.http(s), "GET").reason.split(": ", 1)[1],
+            )
+            for s in (404, 429, 503)
+        ],
+        columns=["status", "retry", "why"],
+    ).set_index("status"),
+    "did the server act": lambda: pd.DataFrame(
+        {"client saw": ["network", "network"], "server stored": [0, 1]}, index=["close", "drop"]
+    ),
+    "methods": lambda: (
+        pd.DataFrame(
+            {
+                m: {
+                    "safe (RFC)": m in SAFE_METHODS,
+                    "idempotent (RFC)": m in IDEMPOTENT_METHODS,
+                    "web lesson": decide(Outcome.network(), m).retry,
+                    "RFC rule": decide(Outcome.network(), m, safe_methods=IDEMPOTENT_METHODS).retry,
+                    "mobile lesson": m in {"GET", "PUT", "DELETE"},
+                }
+                for m in ("GET", "POST")
+            }
+        ).T
+    ),
+    "write counts": lambda: pd.concat(
+        [
+            WriteReport(mode, 1000, 1249, 1000, 0, 998, 2, 0, 249, 1.0).series()
+            for mode in ("key", "unsafe", "lesson")
+        ],
+        axis=1,
+    ),
+    "verdicts": lambda: verdict_table(_decisions()),
+    "cases": lambda: cases_table(),
     # 02
-    "lesson's waits": lambda: (lesson.backoff_table()),
-    "strategies": lambda: (waits_table(lesson_backoffs())),
-    "sent within 10 s": lambda: ((waits_table(lesson_backoffs(), 50).cumsum()
-                                           <= 10_000).sum()),
+    "lesson's waits": lambda: lesson.backoff_table(),
+    "strategies": lambda: waits_table(lesson_backoffs()),
+    "sent within 10 s": lambda: (waits_table(lesson_backoffs(), 50).cumsum() <= 10_000).sum(),
     # 03
-    "metrics": lambda: (_metrics().summary()),
-    "stop reasons": lambda: (_metrics().reasons_table()),
-    "wait histogram": lambda: (_metrics().wait_histogram(50)),
-    "presets": lambda: (pd.DataFrame.from_dict(
+    "metrics": lambda: _metrics().summary(),
+    "stop reasons": lambda: _metrics().reasons_table(),
+    "wait histogram": lambda: _metrics().wait_histogram(50),
+    "presets": lambda: pd.DataFrame.from_dict(
         {"user_triggered": (3, [1, 2], 3, "max_attempts"), "background": (5, [1], 1, "success")},
-        orient="index", columns=["attempts", "waits (ms)", "total wait (ms)", "stopped"])),
-    "costs": lambda: (pd.DataFrame(
-        {"classifies (lesson)": {"attempts": 1, "waits (ms)": 0, "user waits (ms)": 100,
-                                 "times later": 1.0}}).T),
-    "Retry-After": lambda: (pd.DataFrame(
+        orient="index",
+        columns=["attempts", "waits (ms)", "total wait (ms)", "stopped"],
+    ),
+    "costs": lambda: (
+        pd.DataFrame(
+            {
+                "classifies (lesson)": {
+                    "attempts": 1,
+                    "waits (ms)": 0,
+                    "user waits (ms)": 100,
+                    "times later": 1.0,
+                }
+            }
+        ).T
+    ),
+    "Retry-After": lambda: pd.DataFrame(
         {"backoff (ms)": [70], "Retry-After (ms)": 2000, "wait (ms)": 2000},
-        index=pd.RangeIndex(1, 2, name="retry"))),
+        index=pd.RangeIndex(1, 2, name="retry"),
+    ),
     # 04
-    "breaker trace": lambda: (lesson.breaker_frame(lesson.breaker_trace())),
+    "breaker trace": lambda: lesson.breaker_frame(lesson.breaker_trace()),
 }
 
 
@@ -151,34 +204,59 @@ def test_the_english_table_is_unchanged(name: str) -> None:
 
 SENTENCES: dict[str, Callable[[], Any]] = {
     "every decide reason": lambda: "\n".join(
-        d.reason for m in METHODS for e in [*ERRORS, "408", "501", "409"]
-        for key in (False, True) for d in (decide(outcome_for(e) if e in ERRORS
-                                                  else Outcome.http(int(e), retry_after=1),
-                                                  m, key),)),
+        d.reason
+        for m in METHODS
+        for e in [*ERRORS, "408", "501", "409"]
+        for key in (False, True)
+        for d in (
+            decide(outcome_for(e) if e in ERRORS else Outcome.http(int(e), retry_after=1), m, key),
+        )
+    ),
     "retry everything": lambda: retry_everything_rule(Outcome.http(422), "POST").reason,
-    "write line": lambda: WriteReport("unsafe", 1000, 1249, 1249, 249, 1000, 0, 0, 249,
-                                      1.5).summary(),
+    "write line": lambda: WriteReport(
+        "unsafe", 1000, 1249, 1249, 249, 1000, 0, 0, 249, 1.5
+    ).summary(),
     "network details": lambda: "\n".join(
-        network_outcome(e, 0.1).detail for e in (TimeoutError(), ConnectionResetError())),
+        network_outcome(e, 0.1).detail for e in (TimeoutError(), ConnectionResetError())
+    ),
     "body detail": lambda: response_outcome(200, None, b"{oops").detail,
     "retry-after detail": lambda: response_outcome(503, "soon", b"{}").detail.split(":")[0],
     "server's field errors": lambda: validate_measurement({"value": "cold", "x": 1}),
-    "breaker refusal": lambda: "\n".join(str(BreakerOpen(n, 4100, s)) for n in ("", "POST /m")
-                                         for s in (State.OPEN, State.HALF_OPEN)),
+    "breaker refusal": lambda: "\n".join(
+        str(BreakerOpen(n, 4100, s)) for n in ("", "POST /m") for s in (State.OPEN, State.HALF_OPEN)
+    ),
     "give-up messages": lambda: _give_ups(),
     "the prompts": lambda: "\n".join(repr(check(...)) for check in PROMPTED),
     "printed lines": lambda: "\n".join(
-        line(t, name="x", attempts=1, seconds="0,5", sent=1, start=0, end=600,
-             state=label("closed"), cap=5000, count=3, events=306, blocked=280,
-             waits=[0.8, 1.9], total="16,6") for t in LINES),
+        line(
+            t,
+            name="x",
+            attempts=1,
+            seconds="0,5",
+            sent=1,
+            start=0,
+            end=600,
+            state=label("closed"),
+            cap=5000,
+            count=3,
+            events=306,
+            blocked=280,
+            waits=[0.8, 1.9],
+            total="16,6",
+        )
+        for t in LINES
+    ),
     "logged lines": lambda: _logged(),
 }
 
 
 def _give_ups() -> str:
     lines = []
-    for attempts, budget, longest, suggested in ((2, None, None, None), (5, 300, None, None),
-                                                 (5, None, 1000, 60)):
+    for attempts, budget, longest, suggested in (
+        (2, None, None, None),
+        (5, 300, None, None),
+        (5, None, 1000, 60),
+    ):
         answer = Outcome.http(503, retry_after=suggested)
         policy = RetryPolicy(max_attempts=attempts, time_budget=budget, max_retry_after=longest)
         send = functools.partial(lambda outcome: outcome, answer)

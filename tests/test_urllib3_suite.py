@@ -28,7 +28,7 @@ urllib3 = pytest.importorskip("urllib3")
 
 from retrylab.lab.bridge import urllib3_test_differences  # noqa: E402
 
-SUITE_CONFTEST = '''
+SUITE_CONFTEST = """
 import pytest
 from tz_stub import stub_timezone_ctx
 
@@ -37,16 +37,32 @@ from tz_stub import stub_timezone_ctx
 def stub_timezone(request):
     with stub_timezone_ctx(request.param):
         yield
-'''
+"""
 
 
 def _fetch(where: Path) -> Path:
     """urllib3's test/test_retry.py for the installed version, adapted, in ``where``."""
     version = urllib3.__version__
     try:
-        subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary",
-                        ":all:", "--disable-pip-version-check", "-q", "-d", str(where),
-                        f"urllib3=={version}"], check=True, capture_output=True, timeout=120)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--no-deps",
+                "--no-binary",
+                ":all:",
+                "--disable-pip-version-check",
+                "-q",
+                "-d",
+                str(where),
+                f"urllib3=={version}",
+            ],
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
         (sdist,) = where.glob("urllib3-*.tar.gz")
     except (subprocess.SubprocessError, OSError, ValueError) as e:
         reason = f"cannot download the urllib3 {version} sdist for its Retry tests: {e}"
@@ -62,13 +78,19 @@ def _fetch(where: Path) -> Path:
             assert handle is not None
             (suite / name).write_bytes(handle.read())
     text = (suite / "test_retry.py").read_text()
-    text, n_pool = re.subn(r"^from test import DUMMY_POOL$",
-                           "from urllib3.connectionpool import ConnectionPool\n"
-                           'DUMMY_POOL = ConnectionPool("dummy")', text, flags=re.M)
-    text, n_retry = re.subn(r"^from urllib3\.util\.retry import RequestHistory, Retry$",
-                            "from urllib3.util.retry import RequestHistory\n"
-                            "from retrylab.lab.bridge import PolicyRetry as Retry",
-                            text, flags=re.M)
+    text, n_pool = re.subn(
+        r"^from test import DUMMY_POOL$",
+        'from urllib3.connectionpool import ConnectionPool\nDUMMY_POOL = ConnectionPool("dummy")',
+        text,
+        flags=re.M,
+    )
+    text, n_retry = re.subn(
+        r"^from urllib3\.util\.retry import RequestHistory, Retry$",
+        "from urllib3.util.retry import RequestHistory\n"
+        "from retrylab.lab.bridge import PolicyRetry as Retry",
+        text,
+        flags=re.M,
+    )
     assert (n_pool, n_retry) == (1, 1), "urllib3's test_retry.py changed its imports"
     (suite / "test_retry.py").write_text(text)
     (suite / "conftest.py").write_text(SUITE_CONFTEST)
@@ -83,12 +105,32 @@ def urllib3_suite(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _outcomes(suite: Path) -> dict[str, str]:
     """Run the suite in a fresh interpreter: test name -> "passed" / "failed" / "skipped"."""
     report = suite / "report.xml"
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        [str(Path(__file__).resolve().parents[1]), str(suite)])}
-    subprocess.run([sys.executable, "-m", "pytest", str(suite), "-q", "-p", "no:cacheprovider",
-                    "-p", "no:randomly", "-o", "addopts=", "--rootdir", str(suite),
-                    f"--junitxml={report}"], cwd=suite, env=env, capture_output=True,
-                   timeout=120)
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(Path(__file__).resolve().parents[1]), str(suite)]),
+    }
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            str(suite),
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "no:randomly",
+            "-o",
+            "addopts=",
+            "--rootdir",
+            str(suite),
+            f"--junitxml={report}",
+        ],
+        cwd=suite,
+        env=env,
+        capture_output=True,
+        timeout=120,
+    )
     results: dict[str, str] = {}
     for case in ET.parse(report).getroot().iter("testcase"):
         name = case.get("name", "")
@@ -101,15 +143,15 @@ def _outcomes(suite: Path) -> dict[str, str]:
     return results
 
 
-def test_urllib3s_retry_tests_pass_but_for_the_documented_differences(
-        urllib3_suite: Path) -> None:
+def test_urllib3s_retry_tests_pass_but_for_the_documented_differences(urllib3_suite: Path) -> None:
     results = _outcomes(urllib3_suite)
     assert len(results) > 40, results  # the suite ran
     differences = urllib3_test_differences()
     failed = {name for name, state in results.items() if state == "failed"}
     by_function = {name.split("[")[0] for name in failed}
-    undocumented = sorted(n for n in failed
-                          if n not in differences and n.split("[")[0] not in differences)
+    undocumented = sorted(
+        n for n in failed if n not in differences and n.split("[")[0] not in differences
+    )
     assert not undocumented, f"fail and are not in urllib3_test_differences(): {undocumented}"
     stale = sorted(n for n in differences if n not in failed and n not in by_function)
     assert not stale, f"documented as differences but pass: {stale}"

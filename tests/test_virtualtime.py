@@ -16,12 +16,14 @@ def test_virtual_clock_jumps_instead_of_waiting() -> None:
             await asyncio.sleep(s)
             seen.append(now_ms())
         return seen
+
     assert run_virtual(go()) == [250, 600_250, 600_251]
 
 
 def test_virtual_loop_reports_a_deadlock() -> None:
     async def stuck() -> None:
-        await asyncio.get_running_loop().create_future()   # nobody will ever resolve it
+        await asyncio.get_running_loop().create_future()  # nobody will ever resolve it
+
     with pytest.raises(RuntimeError, match="wait forever"):
         run_virtual(stuck())
 
@@ -41,6 +43,7 @@ def test_pending_tasks_are_cancelled_at_the_end() -> None:
         await asyncio.sleep(2)
         assert not task.done()
         return now_ms()
+
     assert run_virtual(go()) == 2000
     assert cancelled == [2000]
 
@@ -52,6 +55,7 @@ def test_timeouts_work_on_the_virtual_clock() -> None:
         except asyncio.TimeoutError:
             return True, now_ms()
         return False, now_ms()
+
     assert run_virtual(go()) == (True, 1500)
 
 
@@ -61,6 +65,7 @@ def test_sleep_ms_waits_whole_milliseconds() -> None:
         first = now_ms()
         await sleep_ms(60_999)
         return first, now_ms()
+
     assert run_virtual(go()) == (1, 61_000)
 
 
@@ -68,6 +73,7 @@ def test_each_run_starts_a_fresh_clock_at_zero() -> None:
     async def nap() -> int:
         await asyncio.sleep(5)
         return now_ms()
+
     assert [run_virtual(nap()) for _ in range(2)] == [5000, 5000]
 
 
@@ -96,9 +102,14 @@ def _in_child(code: str) -> str:
 
     root = str(Path(__file__).resolve().parents[1])
     try:
-        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                              timeout=120, cwd=root, env={**__import__("os").environ,
-                                                          "PYTHONPATH": root})
+        done = subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=root,
+            env={**__import__("os").environ, "PYTHONPATH": root},
+        )
     except subprocess.TimeoutExpired:
         pytest.fail("the virtual loop never returned (it spins on a far timer)")
     assert done.returncode == 0, done.stderr
@@ -116,7 +127,8 @@ def test_timers_of_any_distance_fire() -> None:
         "    await sleep_ms(1e11); seen.append(now_ms())\n"
         "    await asyncio.sleep(1e-10); await sleep_ms(1); seen.append(now_ms())\n"
         "    return seen\n"
-        "print(run_virtual(go()))\n")
+        "print(run_virtual(go()))\n"
+    )
     assert out == "[20000000000, 120000000000, 120000000001]"
 
 
@@ -134,7 +146,8 @@ def test_a_policy_obeys_a_one_year_retry_after_in_virtual_time() -> None:
         "    r = await RetryPolicy().run_async(send, 'GET', Mulberry32(1), sleep=sleep_ms)\n"
         "    return r.attempts, now_ms()\n"
         "print(run_virtual(go()))\n"
-        "print(kotlin_run([Outcome.http(503)], max_retries=26).requests)\n")
+        "print(kotlin_run([Outcome.http(503)], max_retries=26).requests)\n"
+    )
     assert out.splitlines() == ["(2, 31536000000)", "27"]
 
 
@@ -143,11 +156,13 @@ def test_threads_are_refused_with_the_reason() -> None:
 
     async def in_a_thread() -> None:
         await asyncio.to_thread(time.sleep, 0.01)
+
     # before: "nothing is scheduled ... would wait forever", naming no thread
     with pytest.raises(RuntimeError, match=r"cannot wait for a thread: asyncio.to_thread"):
         run_virtual(in_a_thread())
 
     async def in_an_executor() -> int:
         return await asyncio.get_running_loop().run_in_executor(None, int, "7")
+
     with pytest.raises(RuntimeError, match=r"run_in_executor run their work in real time"):
         run_virtual(in_an_executor())

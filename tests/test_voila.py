@@ -35,9 +35,12 @@ def free_port() -> int:
 def explorer_cells() -> int:
     """The code cells that show a widget: an explorer, or a player (retrylab.viz.player)."""
     nb = json.loads(NOTEBOOK.read_text())
-    return sum(1 for c in nb["cells"] if c["cell_type"] == "code"
-               and ("explorer(" in "".join(c["source"])
-                    or "_player(" in "".join(c["source"])))
+    return sum(
+        1
+        for c in nb["cells"]
+        if c["cell_type"] == "code"
+        and ("explorer(" in "".join(c["source"]) or "_player(" in "".join(c["source"]))
+    )
 
 
 #: How long one page may take. Voila streams the page and sends a heartbeat every
@@ -55,21 +58,37 @@ def _read_page(url: str, seconds: float) -> str:
         while chunk := r.read1(65536):
             chunks.append(chunk)
             if time.monotonic() > end:
-                raise TimeoutError(f"voila sent {sum(map(len, chunks))} bytes of {url} in"
-                                   f" {seconds:.0f} s and had not finished the page")
+                raise TimeoutError(
+                    f"voila sent {sum(map(len, chunks))} bytes of {url} in"
+                    f" {seconds:.0f} s and had not finished the page"
+                )
     return b"".join(chunks).decode()
 
 
 def test_voila_shows_every_explorer_and_no_exercise(tmp_path: Path) -> None:
     shutil.copy(NOTEBOOK, tmp_path / NOTEBOOK.name)
     port = free_port()
-    env_dirs = {k: str(tmp_path / k.lower()) for k in
-                ("JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR")}
+    env_dirs = {
+        k: str(tmp_path / k.lower())
+        for k in ("JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR")
+    }
     env = {**os.environ, **env_dirs}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "voila", NOTEBOOK.name, "--no-browser", f"--port={port}",
-         "--Voila.ip=127.0.0.1"], cwd=tmp_path, env=env,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        [
+            sys.executable,
+            "-m",
+            "voila",
+            NOTEBOOK.name,
+            "--no-browser",
+            f"--port={port}",
+            "--Voila.ip=127.0.0.1",
+        ],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         page, problem = "", ""
         deadline = time.monotonic() + 90

@@ -23,12 +23,14 @@ assert importlib.util.find_spec("matplotlib") is None, "this check needs a venv 
 
 answers = iter([Outcome.http(503), Outcome.http(503), Outcome.success()])
 r = RetryPolicy(max_attempts=4, backoff=Backoff(200, 2, 5000, jitter="full")).run(
-    lambda: next(answers), method="GET", rng=Mulberry32(20260114), sleep=lambda ms: None)
+    lambda: next(answers), method="GET", rng=Mulberry32(20260114), sleep=lambda ms: None
+)
 assert (r.attempts, r.waits) == (3, (70, 184)), (r.attempts, r.waits)
 
 with LabServer() as lab:
-    got = RetryPolicy().run(sender(lab.url + "/measurements"), "GET",
-                            Mulberry32(20260114), sleep=lambda ms: None)
+    got = RetryPolicy().run(
+        sender(lab.url + "/measurements"), "GET", Mulberry32(20260114), sleep=lambda ms: None
+    )
 assert (got.attempts, got.waits, got.outcome.kind) == (3, (70, 184), "success"), got
 
 c = contention(10, "full", runs=3)
@@ -49,5 +51,7 @@ else:
 star: dict[str, object] = {}
 exec("from retrylab import *", star)  # no bridge names asked for without the extra
 assert "RetryPolicy" in star and "to_tenacity" not in star, sorted(star)
-print(f"base install: RetryPolicy {r.waits}, LabServer {got.attempts} attempts, "
-      f"contention {c.calls:.0f} calls; viz and the bridge name their extras")
+print(
+    f"base install: RetryPolicy {r.waits}, LabServer {got.attempts} attempts, "
+    f"contention {c.calls:.0f} calls; viz and the bridge name their extras"
+)

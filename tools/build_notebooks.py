@@ -76,8 +76,11 @@ TEST_TAG = "test"
 #: which an edition in another language builds as ``set_language("tr")``.
 LANGUAGE_TAG = "language"
 LANGUAGE_CALL = 'set_language("en")'
-TAGS = ({"nbval-ignore-output", "nbval-skip", LANGUAGE_TAG, TEST_TAG} | EDITION_TAGS
-        | (set(LANGS) - {"en"}))
+TAGS = (
+    {"nbval-ignore-output", "nbval-skip", LANGUAGE_TAG, TEST_TAG}
+    | EDITION_TAGS
+    | (set(LANGS) - {"en"})
+)
 #: What JupyterLab writes for ipykernel's kernel, so opening a notebook changes nothing.
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 
@@ -87,8 +90,8 @@ class Edition:
     """One edition of the notebooks: where it goes, which cells it leaves out, its language."""
 
     name: str
-    folder: str                 #: relative to ``root`` ("" for ``root`` itself)
-    drops: frozenset[str]       #: a cell with any of these tags is left out
+    folder: str  #: relative to ``root`` ("" for ``root`` itself)
+    drops: frozenset[str]  #: a cell with any of these tags is left out
     lang: str = "en"
     root: Path = OUT
     #: "executed": run in a fresh kernel and written with its outputs;
@@ -110,8 +113,9 @@ INSTRUCTOR_TR = Edition("instructor-tr", "tr/solutions", frozenset({"scaffold"})
 #: The nbgrader course: classroom/nbgrader is the course directory, "retrylab" the assignment.
 NBGRADER_COURSE = ROOT / "classroom" / "nbgrader"
 NBGRADER_ASSIGNMENT = "retrylab"
-NBGRADER = Edition("nbgrader", f"source/{NBGRADER_ASSIGNMENT}", frozenset(), "en",
-                   NBGRADER_COURSE, "nbgrader")
+NBGRADER = Edition(
+    "nbgrader", f"source/{NBGRADER_ASSIGNMENT}", frozenset(), "en", NBGRADER_COURSE, "nbgrader"
+)
 #: Every edition that is executed and committed with its outputs.
 EDITIONS: tuple[Edition, ...] = (STUDENT, INSTRUCTOR, STUDENT_TR, INSTRUCTOR_TR)
 #: Every edition the build makes.
@@ -126,8 +130,9 @@ def parse(text: str) -> nbformat.NotebookNode:
     cell a stable id from its place in the source.
     """
     nb = jupytext.reads(text, fmt="py:percent")
-    nb.metadata = nbformat.from_dict({"kernelspec": dict(KERNELSPEC),
-                                      "language_info": {"name": "python"}})
+    nb.metadata = nbformat.from_dict(
+        {"kernelspec": dict(KERNELSPEC), "language_info": {"name": "python"}}
+    )
     for i, cell in enumerate(nb.cells):
         first = cell.source.splitlines()[:1]
         tags = cell.metadata.get("tags", [])
@@ -140,25 +145,35 @@ def parse(text: str) -> nbformat.NotebookNode:
             raise SystemExit(f"unexpected cell metadata {sorted(extra)} in cell {i}")
         if {"scaffold", "solution"} <= set(tags):
             raise SystemExit(f"cell {i} is tagged both scaffold and solution: {first}")
-        if LANGUAGE_TAG in tags and (cell.cell_type != "code"
-                                     or cell.source.count(LANGUAGE_CALL) != 1):
-            raise SystemExit(f"cell {i}: the {LANGUAGE_TAG!r} cell is a code cell that calls "
-                             f"{LANGUAGE_CALL} exactly once: {first}")
+        if LANGUAGE_TAG in tags and (
+            cell.cell_type != "code" or cell.source.count(LANGUAGE_CALL) != 1
+        ):
+            raise SystemExit(
+                f"cell {i}: the {LANGUAGE_TAG!r} cell is a code cell that calls "
+                f"{LANGUAGE_CALL} exactly once: {first}"
+            )
         if "scaffold" in tags and cell.cell_type != "code":
             raise SystemExit(f"cell {i}: a scaffold is a code cell: {first}")
         langs = set(tags) & set(LANGS)
         if langs:
             before = nb.cells[i - 1] if i else None
-            if (cell.cell_type != "markdown" or before is None
-                    or before.cell_type != "markdown"
-                    or set(before.metadata.get("tags", [])) & set(LANGS)):
-                raise SystemExit(f"cell {i}: a {sorted(langs)} cell is markdown and comes "
-                                 f"right after the English markdown cell it translates: {first}")
+            if (
+                cell.cell_type != "markdown"
+                or before is None
+                or before.cell_type != "markdown"
+                or set(before.metadata.get("tags", [])) & set(LANGS)
+            ):
+                raise SystemExit(
+                    f"cell {i}: a {sorted(langs)} cell is markdown and comes "
+                    f"right after the English markdown cell it translates: {first}"
+                )
         if "solution" in tags and cell.cell_type == "code":
             before_tags = set(nb.cells[i - 1].metadata.get("tags", [])) if i else set()
             if not before_tags & {"scaffold", "solution"}:
-                raise SystemExit(f"cell {i}: a solution code cell comes right after its "
-                                 f"scaffold (or another solution cell): {first}")
+                raise SystemExit(
+                    f"cell {i}: a solution code cell comes right after its "
+                    f"scaffold (or another solution cell): {first}"
+                )
         cell["id"] = f"c{i:03d}"  # stable ids: the same in every edition, clean diffs
     return nb
 
@@ -196,12 +211,11 @@ def edition_notebook(full: nbformat.NotebookNode, edition: Edition) -> nbformat.
             else:
                 continue
         if set(tags) & edition.drops:
-            cells.append(None)   # a placeholder, so a translation after it is dropped too
+            cells.append(None)  # a placeholder, so a translation after it is dropped too
             continue
         cell = nbformat.from_dict(dict(cell))
         if LANGUAGE_TAG in tags and edition.lang != "en":
-            cell.source = cell.source.replace(LANGUAGE_CALL,
-                                              f'set_language("{edition.lang}")')
+            cell.source = cell.source.replace(LANGUAGE_CALL, f'set_language("{edition.lang}")')
         cells.append(cell)
     nb.cells = [c for c in cells if c is not None]
     if edition.lang != "en":
@@ -231,9 +245,9 @@ def _relink(full: nbformat.NotebookNode, nb: nbformat.NotebookNode, lang: str) -
                 moved[_anchor(a)] = _anchor(b)
     for cell in nb.cells:
         if cell.cell_type == "markdown" and "](#" in cell.source:
-            cell.source = re.sub(r"\]\(#([^)]+)\)",
-                                 lambda m: f"](#{moved.get(m.group(1), m.group(1))})",
-                                 cell.source)
+            cell.source = re.sub(
+                r"\]\(#([^)]+)\)", lambda m: f"](#{moved.get(m.group(1), m.group(1))})", cell.source
+            )
 
 
 def strip_widget_views(nb: nbformat.NotebookNode) -> None:
@@ -262,10 +276,23 @@ BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 CODE_STUB = ""
 
 
-def _nbgrader(cell: nbformat.NotebookNode, grade_id: str, *, solution: bool, grade: bool,
-              points: int = 0, locked: bool = False) -> None:
-    meta = {"grade": grade, "grade_id": grade_id, "locked": locked or (grade and not solution),
-            "schema_version": NBGRADER_SCHEMA, "solution": solution, "task": False}
+def _nbgrader(
+    cell: nbformat.NotebookNode,
+    grade_id: str,
+    *,
+    solution: bool,
+    grade: bool,
+    points: int = 0,
+    locked: bool = False,
+) -> None:
+    meta = {
+        "grade": grade,
+        "grade_id": grade_id,
+        "locked": locked or (grade and not solution),
+        "schema_version": NBGRADER_SCHEMA,
+        "solution": solution,
+        "task": False,
+    }
     if grade:
         meta["points"] = points
     cell.metadata["nbgrader"] = meta
@@ -302,7 +329,7 @@ def answer_source(stub: list[str], solution: list[str]) -> str:
         if tag == "equal":
             same = stub[i1:i2]
             if after_region and not same[0].strip():
-                same = same[1:]          # the release's empty stub line stands for it
+                same = same[1:]  # the release's empty stub line stands for it
             out += same
             after_region = False
         else:
@@ -366,12 +393,13 @@ def nbgrader_notebook(full: nbformat.NotebookNode, stem: str) -> nbformat.Notebo
             continue
         if "solution" in tags and cell.cell_type == "code":
             if scaffold is None:
-                continue             # a second solution cell: the instructor's demonstration
+                continue  # a second solution cell: the instructor's demonstration
             stub, check = _split_check(scaffold.source, where)
             answer, check_solution = _split_check(cell.source, where)
             if check != check_solution:
-                raise SystemExit(f"{where}: the solution checks with {check_solution}, "
-                                 f"its scaffold with {check}")
+                raise SystemExit(
+                    f"{where}: the solution checks with {check_solution}, its scaffold with {check}"
+                )
             name = check.split("(", 1)[0]
             built = any(re.match(r"^(def|class) ", line) for line in stub)
             ans = nbformat.v4.new_code_cell(answer_source(stub, answer))
@@ -381,15 +409,15 @@ def nbgrader_notebook(full: nbformat.NotebookNode, stem: str) -> nbformat.Notebo
                 f"feedback = {check}\n"
                 "display(feedback)\n"
                 'assert feedback, "not correct yet: see the message above"\n'
-                + hidden_tests.hidden_test(check))
+                + hidden_tests.hidden_test(check)
+            )
             test["id"] = cell["id"]
-            _nbgrader(test, f"test_{name}", solution=False, grade=True,
-                      points=2 if built else 1)
+            _nbgrader(test, f"test_{name}", solution=False, grade=True, points=2 if built else 1)
             cells += [ans, test]
             scaffold = None
             continue
         scaffold = None
-        if "solution" in tags:       # markdown: an open exercise's discussion
+        if "solution" in tags:  # markdown: an open exercise's discussion
             if not _is_open(cells):
                 continue
             opened += 1
@@ -402,8 +430,7 @@ def nbgrader_notebook(full: nbformat.NotebookNode, stem: str) -> nbformat.Notebo
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
             if CHECKER_IMPORT.search(cell.source):
-                _nbgrader(cell, f"checkers_{cell['id']}", solution=False, grade=False,
-                          locked=True)
+                _nbgrader(cell, f"checkers_{cell['id']}", solution=False, grade=False, locked=True)
         cells.append(cell)
     nb.cells = cells
     return nb
@@ -412,6 +439,7 @@ def nbgrader_notebook(full: nbformat.NotebookNode, stem: str) -> nbformat.Notebo
 def _seconds(cell: nbformat.NotebookNode) -> float:
     """How long a cell took in an nbclient run (its execution timestamps), 0 if not run."""
     from datetime import datetime
+
     times = cell.get("metadata", {}).get("execution", {})
     start, end = times.get("iopub.execute_input"), times.get("shell.execute_reply")
     if not (start and end):
@@ -428,10 +456,18 @@ def record_expected(stems: list[str]) -> dict[str, object]:
     for stem in stems:
         nb = nbgrader_notebook(parse((SRC / (stem + ".py")).read_text()), stem)
         os.environ.update(kernel_env())
-        NotebookClient(nb, timeout=300, kernel_name="python3",
-                       resources={"metadata": {"path": str(NBGRADER.out)}}).execute()
-        text = "\n".join(o.get("text", "") for c in nb.cells for o in c.get("outputs", [])
-                         if o.get("output_type") == "stream")
+        NotebookClient(
+            nb,
+            timeout=300,
+            kernel_name="python3",
+            resources={"metadata": {"path": str(NBGRADER.out)}},
+        ).execute()
+        text = "\n".join(
+            o.get("text", "")
+            for c in nb.cells
+            for o in c.get("outputs", [])
+            if o.get("output_type") == "stream"
+        )
         got = hidden_tests.recorded(text)
         slowest = max(_seconds(c) for c in nb.cells)
         print(f"{stem}: {len(got)} expected values; slowest cell {slowest:.1f} s")
@@ -473,10 +509,11 @@ def build(stem: str, edition_name: str) -> tuple[str, str, float]:
     if edition.kind == "nbgrader":
         nbformat.write(nb, edition.path(stem))
         return stem, edition.name, 0.0
-    os.environ.update(kernel_env())   # this worker's kernels inherit it
+    os.environ.update(kernel_env())  # this worker's kernels inherit it
     start = time.perf_counter()
-    NotebookClient(nb, timeout=120, kernel_name="python3",
-                   resources={"metadata": {"path": str(edition.out)}}).execute()
+    NotebookClient(
+        nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(edition.out)}}
+    ).execute()
     took = time.perf_counter() - start
     strip_widget_views(nb)
     nbformat.write(nb, edition.path(stem))
@@ -486,13 +523,25 @@ def build(stem: str, edition_name: str) -> tuple[str, str, float]:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*", help="notebook names (default: every source)")
-    parser.add_argument("-j", "--jobs", type=int, default=2,
-                        help="kernels run at a time (default 2: a notebook's two editions)")
-    parser.add_argument("--edition", action="append", choices=[e.name for e in ALL_EDITIONS],
-                        help="build only this edition (repeatable; default: all)")
-    parser.add_argument("--record", action="store_true",
-                        help="first run the nbgrader course's solutions and record its hidden "
-                             "tests' expected values (classroom/nbgrader/expected.json)")
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=2,
+        help="kernels run at a time (default 2: a notebook's two editions)",
+    )
+    parser.add_argument(
+        "--edition",
+        action="append",
+        choices=[e.name for e in ALL_EDITIONS],
+        help="build only this edition (repeatable; default: all)",
+    )
+    parser.add_argument(
+        "--record",
+        action="store_true",
+        help="first run the nbgrader course's solutions and record its hidden "
+        "tests' expected values (classroom/nbgrader/expected.json)",
+    )
     args = parser.parse_args(argv)
     stems = [Path(n).stem for n in args.names] or sorted(p.stem for p in SRC.glob("*.py"))
     for stem in stems:
@@ -502,8 +551,9 @@ def main(argv: list[str]) -> int:
     graded = {s for s in stems if has_exercises(parse((SRC / (s + ".py")).read_text()))}
     if args.record:
         record_expected(sorted(graded))
-    jobs = [(stem, ed) for stem in stems for ed in editions
-            if ed != NBGRADER.name or stem in graded]
+    jobs = [
+        (stem, ed) for stem in stems for ed in editions if ed != NBGRADER.name or stem in graded
+    ]
     start = time.perf_counter()
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         for stem, ed, took in pool.map(build, *zip(*jobs, strict=True)):

@@ -30,8 +30,13 @@ LOCALE = ROOT / "retrylab" / "i18n" / "locale"
 DOMAIN = "retrylab"
 #: Where marked messages live: the package and the notebooks' sources.
 SOURCES = (ROOT / "retrylab", ROOT / "notebooks" / "src")
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2),
-            "NP_": ((1, "c"), 2)}
+KEYWORDS = {
+    "_": None,
+    "N_": None,
+    "ngettext": (1, 2),
+    "pgettext": ((1, "c"), 2),
+    "NP_": ((1, "c"), 2),
+}
 LANGS = ("tr",)
 
 
@@ -40,8 +45,12 @@ def extracted() -> Catalog:
     catalog = Catalog(project="retrylab", domain=DOMAIN)
     for source in SOURCES:
         for filename, lineno, message, comments, context in extract_from_dir(
-                str(source), method_map=[("**.py", "python")], keywords=KEYWORDS,
-                comment_tags=("TRANSLATORS:",), strip_comment_tags=True):
+            str(source),
+            method_map=[("**.py", "python")],
+            keywords=KEYWORDS,
+            comment_tags=("TRANSLATORS:",),
+            strip_comment_tags=True,
+        ):
             where = (str((source / filename).relative_to(ROOT)), lineno)
             catalog.add(message, None, [where], auto_comments=comments, context=context)
     return catalog
@@ -76,15 +85,23 @@ def update(lang: str) -> tuple[int, list[str]]:
     new = Catalog(locale=lang, domain=DOMAIN)
     for message in template:
         if message.id and po.get(message.id, context=message.context) is None:
-            new.add(message.id, None, auto_comments=message.auto_comments,
-                    context=message.context, flags=message.flags)
+            new.add(
+                message.id,
+                None,
+                auto_comments=message.auto_comments,
+                context=message.context,
+                flags=message.flags,
+            )
     if len(new):
         out = io.BytesIO()
         write_po(out, new, width=100, omit_header=True, no_location=True, sort_output=False)
         path = po_path(lang)
         path.write_bytes(path.read_bytes().rstrip(b"\n") + b"\n\n" + out.getvalue().lstrip(b"\n"))
-    unused = [m.id if isinstance(m.id, str) else m.id[0] for m in po
-              if m.id and template.get(m.id, context=m.context) is None]
+    unused = [
+        m.id if isinstance(m.id, str) else m.id[0]
+        for m in po
+        if m.id and template.get(m.id, context=m.context) is None
+    ]
     return len(new), unused
 
 
@@ -96,8 +113,11 @@ def missing(lang: str) -> list[str]:
         if not message.id:
             continue
         have = po.get(message.id, context=message.context)
-        strings = [] if have is None else (
-            list(have.string) if isinstance(have.string, (list, tuple)) else [have.string])
+        strings = (
+            []
+            if have is None
+            else (list(have.string) if isinstance(have.string, (list, tuple)) else [have.string])
+        )
         if have is None or have.fuzzy or not all(strings):
             gaps.append(message.id if isinstance(message.id, str) else message.id[0])
     return gaps
@@ -113,8 +133,10 @@ def main(argv: list[str]) -> int:
     for lang in LANGS:
         if command == "update":
             added, unused = update(lang)
-            print(f"{lang}: {added} new messages appended untranslated; {len(unused)} no "
-                  "code uses any more (remove them by hand when no edition needs them):")
+            print(
+                f"{lang}: {added} new messages appended untranslated; {len(unused)} no "
+                "code uses any more (remove them by hand when no edition needs them):"
+            )
             for message in unused:
                 print(f"  {message!r}")
         elif command == "compile":

@@ -45,8 +45,12 @@ def main(argv: list[str]) -> int:
     if known.returncode != 0:
         print(f"check_history: {base} is not in this clone's history; nothing to check")
         return 0
-    out = subprocess.run(["git", "log", "--format=%H%x00%B%x01", f"{base}..HEAD"],
-                         check=True, capture_output=True, text=True).stdout
+    out = subprocess.run(
+        ["git", "log", "--format=%H%x00%B%x01", f"{base}..HEAD"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
     bad = 0
     for entry in filter(str.strip, out.split("\x01")):
         sha, _, message = entry.strip("\n").partition("\x00")

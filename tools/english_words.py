@@ -34,7 +34,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 
 #: Common English prose words that are not also Turkish words or code values.
-ENGLISH = frozenset("""
+ENGLISH = frozenset(
+    """
 the of and to for with by from after before then than that this these those it its
 is are was were be been being has have had do does did done will would can could
 should may might must no yes yet not but or if when while which what who whose how
@@ -64,14 +65,17 @@ threshold cooldown step steps event events outcome outcomes status missing found
 report reports tries tried trying fixed growth incremental doubling background
 foreground triggered refresh refreshes battery energy finished unfinished
 amplification accepted rejected gateway database service
-""".split()) - {"on", "at", "an", "a", "her", "son"}  # noqa: SIM905
+""".split()
+) - {"on", "at", "an", "a", "her", "son"}  # noqa: SIM905
 
 #: A chunk of text (between spaces) with one of these is code, a path or a number.
-CODE = re.compile(r"[_=(){}\[\]<>/\\|`#@$]|\w\.\w|^[-+]?\d|->|::"
-                  # a one-word string literal in a printed value: 'success', "network",
-                  r"|^['\"][\w-]+['\"][,:;]?$"
-                  # a protocol's own names (HTTP header fields), quoted as they are
-                  r"|Retry-After|Idempotency-Key")
+CODE = re.compile(
+    r"[_=(){}\[\]<>/\\|`#@$]|\w\.\w|^[-+]?\d|->|::"
+    # a one-word string literal in a printed value: 'success', "network",
+    r"|^['\"][\w-]+['\"][,:;]?$"
+    # a protocol's own names (HTTP header fields), quoted as they are
+    r"|Retry-After|Idempotency-Key"
+)
 #: A whole line of program text (the lessons' JavaScript): a statement or a block's edge.
 CODE_LINE = re.compile(r"^\s*(//|\}|if \(|for \()|[;{}]\s*(//.*)?$")
 WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")  # Unicode letters: "eşit" is one (Turkish) word
@@ -106,9 +110,11 @@ REPR = re.compile(r"\bdtype: \w+|\bNaN\b|<NA>|<\w+\.\w+: '\w+'>")
 #: A number written the English way: a decimal point, or a percent sign after it.
 #: Not a version or an address (``127.0.0.1``, ``§9.2.2``), not part of a word, not
 #: thousands grouped the Turkish way (``1.234``, which reads the same).
-ENGLISH_NUMBER = re.compile(r"(?<![\w.,§/:-])(?![1-9]\d{0,2}(?:\.\d{3})+(?![\d.,]))"
-                            r"\d+\.\d+(?=x\b|\.(?!\d)|,(?!\d)|[^\w.,]|$)"
-                            r"|(?<![\w%])\d+(?:[.,]\d+)?%")
+ENGLISH_NUMBER = re.compile(
+    r"(?<![\w.,§/:-])(?![1-9]\d{0,2}(?:\.\d{3})+(?![\d.,]))"
+    r"\d+\.\d+(?=x\b|\.(?!\d)|,(?!\d)|[^\w.,]|$)"
+    r"|(?<![\w%])\d+(?:[.,]\d+)?%"
+)
 
 
 def table_words(text: str, table: bool = True) -> list[str]:
@@ -132,16 +138,19 @@ def table_words(text: str, table: bool = True) -> list[str]:
         return found
     for cell in re.split(r"\s{2,}", text.strip()):
         name = re.sub(r"\s*\([^()]*\)$", "", cell)
-        if IDENTIFIER.match(name) and all(w.lower() in ENGLISH or w.lower() in TABLE_ENGLISH
-                                          for w in name.split("_")):
+        if IDENTIFIER.match(name) and all(
+            w.lower() in ENGLISH or w.lower() in TABLE_ENGLISH for w in name.split("_")
+        ):
             found.append(name)
     return found
 
 
 #: Words of the English keys the tables had, besides :data:`ENGLISH`'s prose words.
-TABLE_ENGLISH = frozenset("""recovery amplification overloaded outage accepted rejected
+TABLE_ENGLISH = frozenset(
+    """recovery amplification overloaded outage accepted rejected
 request service gateway database vs exponential full equal decorrelated slowest
-after too long max ms steps""".split())  # noqa: SIM905
+after too long max ms steps""".split()
+)  # noqa: SIM905
 
 
 def is_python_literal(text: str) -> bool:
@@ -193,8 +202,10 @@ def is_code_listing(text: str) -> bool:
         tree = ast.parse(textwrap.dedent(text))
     except SyntaxError:
         return False
-    return any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-               for node in tree.body)
+    return any(
+        isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+        for node in tree.body
+    )
 
 
 def output_texts(nb: Any) -> Iterator[tuple[str, str]]:
@@ -216,7 +227,7 @@ def output_items(nb: Any) -> Iterator[tuple[str, str, bool]]:
         first = (cell.source.splitlines() or [""])[0]
         for out in cell.get("outputs", []):
             if out.get("output_type") == "stream":
-                if not is_code_listing(out.get("text", "")):   # a listing is code
+                if not is_code_listing(out.get("text", "")):  # a listing is code
                     yield first, out.get("text", ""), False
             elif out.get("output_type") == "error":
                 yield first, f"{out.get('ename', '')}: {out.get('evalue', '')}", False
@@ -224,8 +235,8 @@ def output_items(nb: Any) -> Iterator[tuple[str, str, bool]]:
                 data = out.get("data", {})
                 text = data.get("text/plain", "")
                 if text.startswith("<") and text.endswith(">"):
-                    continue   # <IPython.core.display.Image object> and the like
-                if "Explorer (" in text:   # an explorer's line: its readout is counted below
+                    continue  # <IPython.core.display.Image object> and the like
+                if "Explorer (" in text:  # an explorer's line: its readout is counted below
                     continue
                 yield first, text, "<table" in data.get("text/html", "")
 
@@ -240,7 +251,7 @@ def notebook_words(path: Path) -> list[tuple[str, str, list[str]]]:
     nb = nbformat.read(path, as_version=4)
     rows = []
     for first, text, table in output_items(nb):
-        value = is_python_literal(text)   # a printed value's strings are code (dict keys)
+        value = is_python_literal(text)  # a printed value's strings are code (dict keys)
         for line in text.splitlines():
             words = ([] if value else english_words(line)) + table_words(line, table)
             if words:
@@ -303,8 +314,9 @@ def explorer_texts(lang: str = "tr") -> Iterator[tuple[str, str]]:
 
 
 def explorer_words(lang: str = "tr") -> list[tuple[str, str, list[str]]]:
-    return [(name, text, words) for name, text in explorer_texts(lang)
-            if (words := english_words(text))]
+    return [
+        (name, text, words) for name, text in explorer_texts(lang) if (words := english_words(text))
+    ]
 
 
 def _total(rows: Iterable[tuple[str, str, list[str]]]) -> int:
@@ -314,7 +326,8 @@ def _total(rows: Iterable[tuple[str, str, list[str]]]) -> int:
 def main(argv: list[str]) -> int:
     show = "--show" in argv
     paths = [Path(a) for a in argv if a != "--show"] or sorted(
-        (ROOT / "notebooks" / "tr").glob("*.ipynb"))
+        (ROOT / "notebooks" / "tr").glob("*.ipynb")
+    )
     grand = 0
     for path in paths:
         rows = notebook_words(path)

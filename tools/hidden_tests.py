@@ -64,30 +64,50 @@ class Probe:
     names: tuple[str, ...] = field(default_factory=tuple)
 
 
-_JITTERS = tuple(f"retrylab.core.backoff:Backoff.{m}"
-                 for m in ("next_wait", "next_waits", "jittered", "waits", "_waits"))
-_DECIDE = ("retrylab.core.outcome:should_retry", "retrylab.core.outcome:decide",
-           "retrylab.core.outcome:decision_table", "retrylab.core.outcome:StatusRule.__call__",
-           "retrylab.core.production:production_rule",
-           "retrylab.core.policy:RetryPolicy.decide")
+_JITTERS = tuple(
+    f"retrylab.core.backoff:Backoff.{m}"
+    for m in ("next_wait", "next_waits", "jittered", "waits", "_waits")
+)
+_DECIDE = (
+    "retrylab.core.outcome:should_retry",
+    "retrylab.core.outcome:decide",
+    "retrylab.core.outcome:decision_table",
+    "retrylab.core.outcome:StatusRule.__call__",
+    "retrylab.core.production:production_rule",
+    "retrylab.core.policy:RetryPolicy.decide",
+)
 
 PROBES: dict[str, Probe] = {
-    "check_full_jitter": Probe("call", """
+    "check_full_jitter": Probe(
+        "call",
+        """
 result = [f(n, r) for n in range(10) for r in (0.0, 0.0025, 0.1234, 0.5, 0.77, 0.9999)]
-""", _JITTERS),
-    "check_decorrelated": Probe("call", """
+""",
+        _JITTERS,
+    ),
+    "check_decorrelated": Probe(
+        "call",
+        """
 result = [f(p, r) for p in (200, 350, 1000, 2600, 5000)
           for r in (0.0, 0.0025, 0.3, 0.5, 0.9999)]
-""", _JITTERS),
-    "check_should_retry": Probe("call", """
+""",
+        _JITTERS,
+    ),
+    "check_should_retry": Probe(
+        "call",
+        """
 from retrylab.core.outcome import Outcome
 outcomes = [Outcome.success(), Outcome.network(), Outcome.body(), Outcome.cancelled(),
             *(Outcome.http(s) for s in (400, 404, 408, 409, 429, 500, 501, 502, 503, 504))]
 result = [bool(f(o, m, k)) if type(f(o, m, k)) in (bool, int) else None
           for o in outcomes for m in ("GET", "HEAD", "OPTIONS", "PUT", "DELETE", "POST")
           for k in (False, True)]
-""", _DECIDE),
-    "check_retry_loop": Probe("call", """
+""",
+        _DECIDE,
+    ),
+    "check_retry_loop": Probe(
+        "call",
+        """
 from retrylab.core.outcome import Outcome
 scenarios = [
     ([Outcome.http(503), Outcome.http(503), Outcome.success()], "GET", 5),
@@ -105,8 +125,12 @@ for answers, method, most in scenarios:
     attempts, last, waits = f(lambda: next(left), method, most, slept.append, lambda: next(draws))
     index = next((i for i, o in enumerate(answers) if o is last), -1)
     result.append([attempts, index, list(waits), slept])
-""", ("retrylab.core.policy:RetryPolicy.run", "retrylab.core.policy:RetryPolicy.runs")),
-    "check_breaker": Probe("call", """
+""",
+        ("retrylab.core.policy:RetryPolicy.run", "retrylab.core.policy:RetryPolicy.runs"),
+    ),
+    "check_breaker": Probe(
+        "call",
+        """
 result = []
 for threshold, cooldown in ((3, 2000), (2, 5000), (1, 1000)):
     b, row = f(threshold, cooldown), []
@@ -121,24 +145,42 @@ for threshold, cooldown in ((3, 2000), (2, 5000), (1, 1000)):
             b.record(ok, now)
         row.append(allowed)
     result.append(row)
-""", tuple(f"retrylab.core.breaker:CircuitBreaker.{m}"
-           for m in ("__init__", "allow", "record", "_advance", "_open", "_move"))),
-    "check_failure_rate": Probe("call", """
+""",
+        tuple(
+            f"retrylab.core.breaker:CircuitBreaker.{m}"
+            for m in ("__init__", "allow", "record", "_advance", "_open", "_move")
+        ),
+    ),
+    "check_failure_rate": Probe(
+        "call",
+        """
 cases = [([], 1), ([True], 2), ([True, False], 2), ([False] * 5, 3), ([False] * 5, 6),
          ([True, True, False, True], 4), ([True, False, False], 1), ([False, True], 0)]
 result = [f(list(failed), minimum) for failed, minimum in cases]
-""", ("retrylab.core.ratebreaker:RateWindow.failure_rate",
-      "retrylab.core.ratebreaker:RateBreaker.failure_rate")),
-    "check_sre_probability": Probe("call", """
+""",
+        (
+            "retrylab.core.ratebreaker:RateWindow.failure_rate",
+            "retrylab.core.ratebreaker:RateBreaker.failure_rate",
+        ),
+    ),
+    "check_sre_probability": Probe(
+        "call",
+        """
 cases = [(0, 0, 2), (10, 5, 2), (100, 20, 2), (100, 10, 1.5), (50, 50, 2), (7, 1, 2),
          (1000, 100, 1.1), (3, 0, 2)]
 result = [f(*c) for c in cases]
-""", ("retrylab.core.throttle:AdaptiveThrottle.reject_probability",)),
-    "check_hedged_latency": Probe("call", """
+""",
+        ("retrylab.core.throttle:AdaptiveThrottle.reject_probability",),
+    ),
+    "check_hedged_latency": Probe(
+        "call",
+        """
 cases = [(50, 500, 100), (150, 30, 100), (150, 80, 100), (100, 5, 100), (300, 300, 100),
          (120, 10, 100), (99.5, 0.25, 99), (400, 1, 0)]
 result = [f(*c) for c in cases]
-""", ("retrylab.sim.hedged:hedged_latencies", "retrylab.sim.hedged:hedge_stats")),
+""",
+        ("retrylab.sim.hedged:hedged_latencies", "retrylab.sim.hedged:hedge_stats"),
+    ),
     "check_refresh_policy": Probe("checker", rebuild="policy"),
     "check_outage_policy": Probe("checker", rebuild="policy"),
     "check_capstone": Probe("checker", rebuild="policy"),
@@ -268,26 +310,31 @@ def hidden_test(check_line: str) -> str:
     names = list(p.names) or [a.strip() for a in args.split(",") if a.strip()]
     answer = names[0] if len(names) == 1 else "(" + ", ".join(names) + ")"
     child = _CHILD.replace("PROBE\n", p.code.strip() + "\n")
-    constants = (f"CHECK = {check!r}\nKIND = {p.kind!r}\n"
-                 f"TRIPWIRES = {list(p.tripwires)!r}\nREBUILD = {p.rebuild!r}\n"
-                 f"CHILD = {child!r}\n")
-    return ("### BEGIN HIDDEN TESTS\n" + constants + _KERNEL.strip() + "\n\n\n"
-            f"_hidden_test({answer})\n"
-            "del _hidden_test, fields, CHECK, KIND, TRIPWIRES, REBUILD, CHILD\n"
-            "### END HIDDEN TESTS")
+    constants = (
+        f"CHECK = {check!r}\nKIND = {p.kind!r}\n"
+        f"TRIPWIRES = {list(p.tripwires)!r}\nREBUILD = {p.rebuild!r}\n"
+        f"CHILD = {child!r}\n"
+    )
+    return (
+        "### BEGIN HIDDEN TESTS\n" + constants + _KERNEL.strip() + "\n\n\n"
+        f"_hidden_test({answer})\n"
+        "del _hidden_test, fields, CHECK, KIND, TRIPWIRES, REBUILD, CHILD\n"
+        "### END HIDDEN TESTS"
+    )
 
 
 def grading_table(values: dict[str, object]) -> dict[str, object]:
     """What the grader judges with (:data:`EXPECTED_FILE`): each value exercise's expected
     value and margin, each design exercise's library object."""
-    return {"about": "The nbgrader course's hidden tests: expected plain values and how "
-                     "each is judged (tools/hidden_tests.py, classroom/nbgrader/"
-                     "hidden_results.py); the teacher's course files only. Made by: "
-                     "python tools/build_notebooks.py --edition nbgrader --record",
-            "expected": {k: v for k, v in sorted(values.items())
-                         if probe(k).kind != "checker"},
-            "tolerance": {k: p.tol for k, p in sorted(PROBES.items()) if p.tol != Probe().tol},
-            "rebuild": {k: p.rebuild for k, p in sorted(PROBES.items()) if p.kind == "checker"}}
+    return {
+        "about": "The nbgrader course's hidden tests: expected plain values and how "
+        "each is judged (tools/hidden_tests.py, classroom/nbgrader/"
+        "hidden_results.py); the teacher's course files only. Made by: "
+        "python tools/build_notebooks.py --edition nbgrader --record",
+        "expected": {k: v for k, v in sorted(values.items()) if probe(k).kind != "checker"},
+        "tolerance": {k: p.tol for k, p in sorted(PROBES.items()) if p.tol != Probe().tol},
+        "rebuild": {k: p.rebuild for k, p in sorted(PROBES.items()) if p.kind == "checker"},
+    }
 
 
 def expected_values() -> dict[str, object]:

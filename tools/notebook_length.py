@@ -80,8 +80,16 @@ def _output_px(output: dict) -> float:
 
 
 #: Minutes per unit of the reading-and-doing model (see the module's docstring).
-MODEL = {"prose_wpm": 110, "output_wpm": 100, "code": 0.7, "figure": 1.0, "explorer": 5.0,
-         "build": 10.0, "closed": 6.0, "open": 5.0}
+MODEL = {
+    "prose_wpm": 110,
+    "output_wpm": 100,
+    "code": 0.7,
+    "figure": 1.0,
+    "explorer": 5.0,
+    "build": 10.0,
+    "closed": 6.0,
+    "open": 5.0,
+}
 
 
 def exercises(stem: str) -> tuple[int, int, int]:
@@ -107,7 +115,7 @@ def measure(path: Path) -> tuple[float, float, int, int]:
             code += 1
             px += 24 + 18 * len(source.splitlines())
             if "nbval-ignore-output" in cell.get("metadata", {}).get("tags", []):
-                px += 560   # an explorer: its widget views are stripped from the file
+                px += 560  # an explorer: its widget views are stripped from the file
                 explorers += 1
             else:
                 px += sum(_output_px(o) for o in cell.get("outputs", []))
@@ -120,9 +128,16 @@ def measure(path: Path) -> tuple[float, float, int, int]:
                 out_words += len(re.findall(r"[A-Za-z]{3,}", text))
     build, closed, open_ = exercises(path.stem)
     m = MODEL
-    minutes = (words / m["prose_wpm"] + out_words / m["output_wpm"] + m["code"] * code
-               + m["figure"] * figures + m["explorer"] * explorers
-               + m["build"] * build + m["closed"] * closed + m["open"] * open_)
+    minutes = (
+        words / m["prose_wpm"]
+        + out_words / m["output_wpm"]
+        + m["code"] * code
+        + m["figure"] * figures
+        + m["explorer"] * explorers
+        + m["build"] * build
+        + m["closed"] * closed
+        + m["open"] * open_
+    )
     return px / SCREEN_PX, minutes, words, code
 
 
@@ -148,8 +163,7 @@ def main(argv: list[str]) -> int:
     for path in sorted(folder.glob("[0-9A]*.ipynb")):
         screens, minutes, words, code = measure(path)
         said = stated(path.stem)
-        print(f"| {path.stem} | {screens:.0f} | {minutes:.0f} | {said or '-'} | {words} | "
-              f"{code} |")
+        print(f"| {path.stem} | {screens:.0f} | {minutes:.0f} | {said or '-'} | {words} | {code} |")
     return 0
 
 

@@ -54,11 +54,15 @@ def kept(path: str) -> bool:
     return f"{folder}/" in KEEP_NOTEBOOK_FOLDERS and name.endswith(".ipynb")
 
 
-def git(*args: str, repo: Path, env: dict[str, str] | None = None,
-        stdin: str | None = None) -> str:
-    return subprocess.run(["git", "-C", str(repo), *args], check=True, text=True,
-                          capture_output=True, input=stdin,
-                          env={**os.environ, **(env or {})}).stdout.strip()
+def git(*args: str, repo: Path, env: dict[str, str] | None = None, stdin: str | None = None) -> str:
+    return subprocess.run(
+        ["git", "-C", str(repo), *args],
+        check=True,
+        text=True,
+        capture_output=True,
+        input=stdin,
+        env={**os.environ, **(env or {})},
+    ).stdout.strip()
 
 
 def publish(repo: Path, source: str = "main", branch: str = "student") -> str:
@@ -66,8 +70,11 @@ def publish(repo: Path, source: str = "main", branch: str = "student") -> str:
     commit = git("rev-parse", "--verify", f"{source}^{{commit}}", repo=repo)
     listing = git("ls-tree", "-r", "-z", "--full-tree", commit, repo=repo)
     entries = [line for line in listing.split("\0") if line]
-    index_info = "".join(f"{entry}\0" for entry in entries
-                         if entry.split(" ", 2)[1] == "blob" and kept(entry.split("\t", 1)[1]))
+    index_info = "".join(
+        f"{entry}\0"
+        for entry in entries
+        if entry.split(" ", 2)[1] == "blob" and kept(entry.split("\t", 1)[1])
+    )
     if "notebooks/" not in index_info:
         raise ValueError(f"{source} ({commit[:12]}) has no student edition under notebooks/")
     with tempfile.TemporaryDirectory() as tmp:
@@ -83,18 +90,32 @@ def publish(repo: Path, source: str = "main", branch: str = "student") -> str:
     if previous and git("rev-parse", f"{previous}^{{tree}}", repo=repo) == tree:
         return previous
     parents = ["-p", previous] if previous else []
-    message = (f"Student edition of {source} ({commit[:12]})\n\n"
-               "Built by tools/publish_student_branch.py: no solutions, no nbgrader source.")
+    message = (
+        f"Student edition of {source} ({commit[:12]})\n\n"
+        "Built by tools/publish_student_branch.py: no solutions, no nbgrader source."
+    )
     who = {}
     try:
         git("config", "user.email", repo=repo)
-    except subprocess.CalledProcessError:   # no identity configured (a CI machine)
-        who = {f"GIT_{role}_{part}": value for role in ("AUTHOR", "COMMITTER")
-               for part, value in (("NAME", "publish_student_branch"),
-                                   ("EMAIL", "publish_student_branch@localhost"))}
+    except subprocess.CalledProcessError:  # no identity configured (a CI machine)
+        who = {
+            f"GIT_{role}_{part}": value
+            for role in ("AUTHOR", "COMMITTER")
+            for part, value in (
+                ("NAME", "publish_student_branch"),
+                ("EMAIL", "publish_student_branch@localhost"),
+            )
+        }
     new = git("commit-tree", tree, *parents, "-m", message, repo=repo, env=who)
-    git("update-ref", "-m", f"publish_student_branch: {commit[:12]}", ref, new,
-        previous or "0" * 40, repo=repo)
+    git(
+        "update-ref",
+        "-m",
+        f"publish_student_branch: {commit[:12]}",
+        ref,
+        new,
+        previous or "0" * 40,
+        repo=repo,
+    )
     return new
 
 

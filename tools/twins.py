@@ -56,8 +56,8 @@ class Twin:
     """One translated cell and the English cell it translates."""
 
     notebook: str
-    english: str        #: the English cell's text
-    twin: str           #: the translation's text
+    english: str  #: the English cell's text
+    twin: str  #: the translation's text
     recorded: str | None  #: the hash in the twin's metadata
 
     @property
@@ -66,9 +66,11 @@ class Twin:
 
     def describe(self) -> str:
         state = "unstamped" if self.recorded is None else "stale"
-        return (f"{self.notebook}: {state} twin: English cell {_first(self.english)!r} "
-                f"has changed since its translation {_first(self.twin)!r} was made "
-                f"(translate it, then: python tools/twins.py stamp {self.notebook})")
+        return (
+            f"{self.notebook}: {state} twin: English cell {_first(self.english)!r} "
+            f"has changed since its translation {_first(self.twin)!r} was made "
+            f"(translate it, then: python tools/twins.py stamp {self.notebook})"
+        )
 
 
 def twins(path: Path) -> list[Twin]:
@@ -77,8 +79,7 @@ def twins(path: Path) -> list[Twin]:
     found = []
     for english, cell in zip(nb.cells, nb.cells[1:], strict=False):
         if set(cell.metadata.get("tags", [])) & set(LANGS):
-            found.append(Twin(path.stem, english.source, cell.source,
-                              cell.metadata.get(KEY)))
+            found.append(Twin(path.stem, english.source, cell.source, cell.metadata.get(KEY)))
     return found
 
 

@@ -43,8 +43,15 @@ import sandbox_kernel  # noqa: E402 (this folder is not a package)
 
 ASSIGNMENT = "retrylab"
 #: What only the teacher may read or write during grading.
-PRIVATE = ("source", "submitted", "autograded", "feedback", "gradebook.db", "grading_logs",
-           "expected.json")
+PRIVATE = (
+    "source",
+    "submitted",
+    "autograded",
+    "feedback",
+    "gradebook.db",
+    "grading_logs",
+    "expected.json",
+)
 #: A student's grading, all notebooks, may take this long (s) before it is stopped.
 STUDENT_TIMEOUT = 1800
 REPORT = "grading_report.csv"
@@ -55,7 +62,7 @@ LOGS = "grading_logs"
 @dataclass
 class Result:
     student: str
-    status: str          #: "graded" or "failed"
+    status: str  #: "graded" or "failed"
     reason: str = ""
     score: float = 0.0
     max_score: float = 0.0
@@ -74,8 +81,9 @@ def config_problem(course: Path) -> str:
     except Exception as error:  # any error in the teacher's config file stops the batch
         return f"{course / 'nbgrader_config.py'} does not load: {error!r}"
     if config.Execute.get("kernel_name") != sandbox_kernel.KERNEL_NAME:
-        return ("nbgrader_config.py does not set Execute.kernel_name = "
-                f"{sandbox_kernel.KERNEL_NAME!r}")
+        return (
+            f"nbgrader_config.py does not set Execute.kernel_name = {sandbox_kernel.KERNEL_NAME!r}"
+        )
     steps = [getattr(s, "__name__", s) for s in config.Autograde.get("autograde_preprocessors", [])]
     if "CheckHiddenResults" not in steps:
         return "nbgrader_config.py does not judge the hidden tests (CheckHiddenResults)"
@@ -117,14 +125,19 @@ def why_failed(log: str, returncode: int) -> str:
     """The reason a student's autograde failed, from its exit status and log."""
     if returncode < 0:
         return f"the grader was killed by signal {signal.Signals(-returncode).name}"
-    for pattern, reason in ((r"Exception while loading config", "nbgrader_config.py did not "
-                             "load"),
-                            (r"before replying to kernel_info", "the grading kernel did not "
-                             f"start (the sandbox: see {LOGS}/)"),
-                            (r"DeadKernelError|Kernel died", "the kernel died (it exited or "
-                             "was killed) while running the notebook"),
-                            (r"CellTimeoutError|Timeout waiting", "a cell timed out"),
-                            (r"MemoryError", "out of memory")):
+    for pattern, reason in (
+        (r"Exception while loading config", "nbgrader_config.py did not load"),
+        (
+            r"before replying to kernel_info",
+            f"the grading kernel did not start (the sandbox: see {LOGS}/)",
+        ),
+        (
+            r"DeadKernelError|Kernel died",
+            "the kernel died (it exited or was killed) while running the notebook",
+        ),
+        (r"CellTimeoutError|Timeout waiting", "a cell timed out"),
+        (r"MemoryError", "out of memory"),
+    ):
         if re.search(pattern, log):
             return reason
     errors = [line for line in log.splitlines() if "ERROR" in line]
@@ -147,21 +160,43 @@ def forget(course: Path, student: str) -> None:
     """Remove a failed grading's submission from the gradebook (no stale points)."""
     from nbgrader.api import Gradebook, MissingEntry
 
-    with (Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb,
-          contextlib.suppress(MissingEntry)):
-            gb.remove_submission(ASSIGNMENT, student)
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb, contextlib.suppress(MissingEntry):
+        gb.remove_submission(ASSIGNMENT, student)
 
 
-def grade(course: Path, student: str, env: dict[str, str], timeout: float,
-          extra: list[str], notebooks: int) -> Result:
+def grade(
+    course: Path,
+    student: str,
+    env: dict[str, str],
+    timeout: float,
+    extra: list[str],
+    notebooks: int,
+) -> Result:
     """Autograde one student in a process of its own; the result, never an exception."""
     start = time.monotonic()
-    cmd = [sys.executable, "-m", "nbgrader", "autograde", ASSIGNMENT, "--student", student,
-           "--force", "--create", *extra]
+    cmd = [
+        sys.executable,
+        "-m",
+        "nbgrader",
+        "autograde",
+        ASSIGNMENT,
+        "--student",
+        student,
+        "--force",
+        "--create",
+        *extra,
+    ]
     reason, log, returncode = "", "", 0
     try:
-        done = subprocess.run(cmd, cwd=course, env=env, capture_output=True, text=True,
-                              timeout=timeout, start_new_session=True)
+        done = subprocess.run(
+            cmd,
+            cwd=course,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            start_new_session=True,
+        )
         returncode, log = done.returncode, done.stdout + done.stderr
     except subprocess.TimeoutExpired:
         reason = f"grading took more than {timeout:.0f} s"
@@ -182,26 +217,46 @@ def grade(course: Path, student: str, env: dict[str, str], timeout: float,
 
 def table(results: list[Result]) -> str:
     rows = [("student", "status", "score", "seconds", "why")]
-    rows += [(r.student, r.status, f"{r.score:g}/{r.max_score:g}" if r.status == "graded"
-              else "-", f"{r.seconds:.0f}", r.reason) for r in results]
+    rows += [
+        (
+            r.student,
+            r.status,
+            f"{r.score:g}/{r.max_score:g}" if r.status == "graded" else "-",
+            f"{r.seconds:.0f}",
+            r.reason,
+        )
+        for r in results
+    ]
     widths = [max(len(row[i]) for row in rows) for i in range(4)]
-    return "\n".join("  ".join(c.ljust(w) for c, w in zip(row[:4], widths, strict=True))
-                     + ("  " + row[4] if row[4] else "") for row in rows)
+    return "\n".join(
+        "  ".join(c.ljust(w) for c, w in zip(row[:4], widths, strict=True))
+        + ("  " + row[4] if row[4] else "")
+        for row in rows
+    )
 
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--course", type=Path, default=HERE, help="the course folder")
     parser.add_argument("--student", action="append", help="only these (default: all)")
-    parser.add_argument("--timeout", type=float, default=STUDENT_TIMEOUT,
-                        help=f"seconds a student's grading may take (default {STUDENT_TIMEOUT})")
-    parser.add_argument("--nbgrader-arg", action="append", default=[],
-                        help="passed to nbgrader autograde (e.g. --Execute.timeout=30)")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=STUDENT_TIMEOUT,
+        help=f"seconds a student's grading may take (default {STUDENT_TIMEOUT})",
+    )
+    parser.add_argument(
+        "--nbgrader-arg",
+        action="append",
+        default=[],
+        help="passed to nbgrader autograde (e.g. --Execute.timeout=30)",
+    )
     args = parser.parse_args(argv)
     course = args.course.resolve()
     if os.geteuid() != 0:
-        print("grade_all.py runs as root: it drops each kernel to the grading user",
-              file=sys.stderr)
+        print(
+            "grade_all.py runs as root: it drops each kernel to the grading user", file=sys.stderr
+        )
         return 2
     try:
         user = sandbox_kernel.grader_user()
@@ -213,9 +268,11 @@ def main(argv: list[str]) -> int:
         print(problem, file=sys.stderr)
         return 2
     submitted = course / "submitted"
-    students = args.student or (sorted(p.name for p in submitted.iterdir()
-                                       if (p / ASSIGNMENT).is_dir())
-                                if submitted.is_dir() else [])
+    students = args.student or (
+        sorted(p.name for p in submitted.iterdir() if (p / ASSIGNMENT).is_dir())
+        if submitted.is_dir()
+        else []
+    )
     source = course / "source" / ASSIGNMENT
     notebooks = len(list(source.glob("*.ipynb")))
     only = [a.split("=", 1)[1] for a in args.nbgrader_arg if a.startswith("--notebook=")]
@@ -225,8 +282,7 @@ def main(argv: list[str]) -> int:
     jupyter = Path(tempfile.mkdtemp(prefix="retrylab-kernels-"))
     sandbox_kernel.install(jupyter / "kernels")
     env = dict(os.environ)
-    env["JUPYTER_PATH"] = os.pathsep.join(p for p in (str(jupyter), env.get("JUPYTER_PATH"))
-                                          if p)
+    env["JUPYTER_PATH"] = os.pathsep.join(p for p in (str(jupyter), env.get("JUPYTER_PATH")) if p)
     env["PATH"] = os.pathsep.join((str(Path(sys.executable).parent), env.get("PATH", "")))
     results = []
     try:
@@ -242,8 +298,9 @@ def main(argv: list[str]) -> int:
         writer = csv.writer(out)
         writer.writerow(["student", "status", "reason", "score", "max_score", "seconds"])
         for r in results:
-            writer.writerow([r.student, r.status, r.reason, r.score, r.max_score,
-                             f"{r.seconds:.1f}"])
+            writer.writerow(
+                [r.student, r.status, r.reason, r.score, r.max_score, f"{r.seconds:.1f}"]
+            )
     (course / REPORT).chmod(0o600)
     print(table(results))
     return 1 if any(r.status == "failed" for r in results) else 0

@@ -44,18 +44,22 @@ def same(got: Any, want: Any, tol: float) -> bool:
     """
     if type(got) is dict and set(got) == {"set"}:
         got = got["set"]
-    if type(want) is dict:                   # a set: any order, or "A, C"
+    if type(want) is dict:  # a set: any order, or "A, C"
         if type(got) is str:
             got = [g for g in got.replace(",", " ").split() if g]
-        return (type(got) is list
-                and sorted(str(g).strip() for g in got) == sorted(str(w) for w in want["set"]))
+        return type(got) is list and sorted(str(g).strip() for g in got) == sorted(
+            str(w) for w in want["set"]
+        )
     numbers = (int, float)
     if type(want) in numbers and type(got) in numbers:
-        margin = tol if tol >= 1e-6 else tol * max(1.0, abs(want))   # else: relative
+        margin = tol if tol >= 1e-6 else tol * max(1.0, abs(want))  # else: relative
         return bool(abs(got - want) <= margin)
     if type(want) is list:
-        return (type(got) is list and len(got) == len(want)
-                and all(same(g, w, tol) for g, w in zip(got, want, strict=True)))
+        return (
+            type(got) is list
+            and len(got) == len(want)
+            and all(same(g, w, tol) for g, w in zip(got, want, strict=True))
+        )
     return type(got) is type(want) and bool(got == want)
 
 
@@ -66,17 +70,20 @@ def rebuilt(kind: str, fields: Any) -> object:
     if kind == "policy":
         from retrylab.core.backoff import Backoff
         from retrylab.core.policy import RetryPolicy
+
         fields = dict(fields)
         fields["backoff"] = Backoff(**fields["backoff"])
         if fields.get("safe_methods") is not None:
             fields["safe_methods"] = frozenset(fields["safe_methods"])
         return RetryPolicy(**fields)
     from urllib3.util.retry import Retry
+
     return Retry(**fields)
 
 
 def checker(check: str) -> Any:
     import retrylab.exercises as package
+
     for module in pkgutil.iter_modules(package.__path__):
         found = getattr(importlib.import_module(f"{package.__name__}.{module.name}"), check, None)
         if found is not None:
@@ -89,17 +96,18 @@ class CheckHiddenResults(NbGraderPreprocessor):  # type: ignore[misc]
 
     expected_file = Unicode(str(EXPECTED), help="the expected values").tag(config=True)
 
-    def preprocess(self, nb: NotebookNode, resources: dict[str, Any]
-                   ) -> tuple[NotebookNode, dict[str, Any]]:
+    def preprocess(
+        self, nb: NotebookNode, resources: dict[str, Any]
+    ) -> tuple[NotebookNode, dict[str, Any]]:
         self.table = json.loads(Path(self.expected_file).read_text())
         return super().preprocess(nb, resources)  # type: ignore[no-any-return]
 
     def verdict(self, check: str, lines: list[str]) -> str:
-        """"" if right, else why not."""
+        """ "" if right, else why not."""
         if len(lines) != 1:
             return f"{len(lines)} hidden-test results (one expected)"
         try:
-            name, got = json.loads(lines[0][len(MARK):])
+            name, got = json.loads(lines[0][len(MARK) :])
         except ValueError:
             return "an unreadable hidden-test result"
         if name != check:
@@ -108,26 +116,39 @@ class CheckHiddenResults(NbGraderPreprocessor):  # type: ignore[misc]
         if kind is not None:
             try:
                 return "" if checker(check)(rebuilt(kind, got)).correct is True else "not right"
-            except Exception as error:   # a student's fields: any failure is a wrong answer
+            except Exception as error:  # a student's fields: any failure is a wrong answer
                 return f"not a valid answer ({type(error).__name__})"
         if check not in self.table["expected"]:
             return f"no expected value for {check}: the course's expected.json is stale"
         tol = self.table.get("tolerance", {}).get(check, 1e-9)
         return "" if same(got, self.table["expected"][check], tol) else "not the expected answer"
 
-    def preprocess_cell(self, cell: NotebookNode, resources: dict[str, Any], index: int
-                        ) -> tuple[NotebookNode, dict[str, Any]]:
+    def preprocess_cell(
+        self, cell: NotebookNode, resources: dict[str, Any], index: int
+    ) -> tuple[NotebookNode, dict[str, Any]]:
         meta = cell.metadata.get("nbgrader", {})
         grade_id = meta.get("grade_id", "")
-        if not (meta.get("grade") and not meta.get("solution") and cell.cell_type == "code"
-                and grade_id.startswith("test_check_")):
+        if not (
+            meta.get("grade")
+            and not meta.get("solution")
+            and cell.cell_type == "code"
+            and grade_id.startswith("test_check_")
+        ):
             return cell, resources
         check = grade_id.removeprefix("test_")
-        lines = [line for out in cell.get("outputs", [])
-                 if out.get("output_type") == "stream" and out.get("name") == "stdout"
-                 for line in out.get("text", "").splitlines() if line.startswith(MARK)]
+        lines = [
+            line
+            for out in cell.get("outputs", [])
+            if out.get("output_type") == "stream" and out.get("name") == "stdout"
+            for line in out.get("text", "").splitlines()
+            if line.startswith(MARK)
+        ]
         why = self.verdict(check, lines)
         if why:
-            cell.outputs.insert(0, new_output("error", ename="HiddenTestFailed",
-                                              evalue=f"{check}: {why}", traceback=[]))
+            cell.outputs.insert(
+                0,
+                new_output(
+                    "error", ename="HiddenTestFailed", evalue=f"{check}: {why}", traceback=[]
+                ),
+            )
         return cell, resources

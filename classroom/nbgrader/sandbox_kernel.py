@@ -63,9 +63,13 @@ KEPT = ("PATH", "PYTHONPATH", "LANG", "LC_ALL", "LANGUAGE", "TZ")
 
 def kernelspec() -> dict[str, object]:
     """The kernel.json of the grading kernel (this interpreter, this file)."""
-    return {"argv": [sys.executable, str(Path(__file__).resolve()), "-f", "{connection_file}"],
-            "display_name": "Python 3 (retrylab grading sandbox)", "language": "python",
-            "interrupt_mode": "signal", "metadata": {"debugger": False}}
+    return {
+        "argv": [sys.executable, str(Path(__file__).resolve()), "-f", "{connection_file}"],
+        "display_name": "Python 3 (retrylab grading sandbox)",
+        "language": "python",
+        "interrupt_mode": "signal",
+        "metadata": {"debugger": False},
+    }
 
 
 def install(kernels: Path) -> Path:
@@ -80,8 +84,10 @@ def grader_user() -> pwd.struct_passwd:
     try:
         user = pwd.getpwnam(USER)
     except KeyError:
-        raise SystemExit(f"no user {USER!r} to grade as: create it once, as root: useradd "
-                         f"--system --no-create-home --shell /usr/sbin/nologin {USER}") from None
+        raise SystemExit(
+            f"no user {USER!r} to grade as: create it once, as root: useradd "
+            f"--system --no-create-home --shell /usr/sbin/nologin {USER}"
+        ) from None
     if user.pw_uid == 0:
         raise SystemExit(f"the grading user {USER!r} is root: use an unprivileged user")
     return user
@@ -90,9 +96,23 @@ def grader_user() -> pwd.struct_passwd:
 def command(user: pwd.struct_passwd, connection_file: str) -> list[str]:
     """setpriv, prlimit, ipykernel: the chain this process becomes."""
     limits = [f"--{name}={value}" for name, value in LIMITS.items()]
-    return ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--clear-groups",
-            "--no-new-privs", "--bounding-set=-all", "--", "prlimit", *limits, "--",
-            PYTHON, "-m", "ipykernel_launcher", "-f", connection_file]
+    return [
+        "setpriv",
+        f"--reuid={user.pw_uid}",
+        f"--regid={user.pw_gid}",
+        "--clear-groups",
+        "--no-new-privs",
+        "--bounding-set=-all",
+        "--",
+        "prlimit",
+        *limits,
+        "--",
+        PYTHON,
+        "-m",
+        "ipykernel_launcher",
+        "-f",
+        connection_file,
+    ]
 
 
 def main(argv: list[str]) -> int:
@@ -104,8 +124,10 @@ def main(argv: list[str]) -> int:
         raise SystemExit("usage: sandbox_kernel.py -f CONNECTION_FILE | install [DIR]")
     user = grader_user()
     if os.geteuid() != 0:
-        raise SystemExit(f"the grading kernel starts as root to become {USER!r}: run the "
-                         "grader as root (sudo python classroom/nbgrader/grade_all.py)")
+        raise SystemExit(
+            f"the grading kernel starts as root to become {USER!r}: run the "
+            "grader as root (sudo python classroom/nbgrader/grade_all.py)"
+        )
     home = Path(tempfile.mkdtemp(prefix=HOME_PREFIX))
     connection = home / "kernel.json"
     shutil.copyfile(argv[1], connection)
@@ -113,10 +135,18 @@ def main(argv: list[str]) -> int:
         os.chown(path, user.pw_uid, user.pw_gid)
     connection.chmod(0o600)
     env = {k: v for k, v in os.environ.items() if k in KEPT}
-    env.update(HOME=str(home), TMPDIR=str(home), IPYTHONDIR=str(home / ".ipython"),
-               MPLCONFIGDIR=str(home / "matplotlib"), JUPYTER_RUNTIME_DIR=str(home),
-               MPLBACKEND="agg", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1",
-               USER=user.pw_name, LOGNAME=user.pw_name)
+    env.update(
+        HOME=str(home),
+        TMPDIR=str(home),
+        IPYTHONDIR=str(home / ".ipython"),
+        MPLCONFIGDIR=str(home / "matplotlib"),
+        JUPYTER_RUNTIME_DIR=str(home),
+        MPLBACKEND="agg",
+        OPENBLAS_NUM_THREADS="1",
+        OMP_NUM_THREADS="1",
+        USER=user.pw_name,
+        LOGNAME=user.pw_name,
+    )
     cmd = command(user, str(connection))
     os.execvpe(cmd[0], cmd, env)
     return 1  # not reached

@@ -31,8 +31,9 @@ class ArgumentTypeError(TypeError, ValueError):
 ArgumentTypeError.__module__ = "retrylab"  # shown as retrylab.ArgumentTypeError
 
 
-def _fail(name: str, value: Any, allowed: str, low: float | None = None,
-          high: float | None = None) -> ValueError:
+def _fail(
+    name: str, value: Any, allowed: str, low: float | None = None, high: float | None = None
+) -> ValueError:
     """The error for a value outside its range. It carries the argument and its bounds as
     data, ``name``, ``value``, ``low``, ``high`` (a bound is ``None`` when there is none),
     so a caller says more than the message without reading its words. A plain ValueError
@@ -51,8 +52,10 @@ def _fail(name: str, value: Any, allowed: str, low: float | None = None,
 
 def type_error(name: str, value: Any, allowed: str) -> ArgumentTypeError:
     """The error for a value of the wrong type, in the same words as a range error."""
-    return ArgumentTypeError(f"{name}={_shown(value)} is out of range: {name} must be "
-                             f"{allowed}, not a {type(value).__name__}")
+    return ArgumentTypeError(
+        f"{name}={_shown(value)} is out of range: {name} must be "
+        f"{allowed}, not a {type(value).__name__}"
+    )
 
 
 def _shown(value: Any) -> str:
@@ -61,8 +64,7 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 80 else text[:60] + f"... ({len(text)} characters)"
 
 
-def check_int(name: str, value: Any, low: int | None = None,
-              high: int | None = None) -> int:
+def check_int(name: str, value: Any, low: int | None = None, high: int | None = None) -> int:
     """Return ``value`` as an int if it is a whole number in [low, high].
 
     >>> check_int("threshold", 3, low=1)
@@ -73,8 +75,9 @@ def check_int(name: str, value: Any, low: int | None = None,
     ValueError: threshold=0 is out of range: threshold must be an integer >= 1
     """
     allowed = _int_range(low, high)
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
-                                                                     np.floating)):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+        value, (int, float, np.integer, np.floating)
+    ):
         raise type_error(name, value, allowed)
     if isinstance(value, float) and not (math.isfinite(value) and value.is_integer()):
         raise _fail(name, value, allowed, low, high)
@@ -84,9 +87,15 @@ def check_int(name: str, value: Any, low: int | None = None,
     return ivalue
 
 
-def check_number(name: str, value: Any, low: float | None = None,
-                 high: float | None = None, *, low_open: bool = False,
-                 high_open: bool = False) -> float:
+def check_number(
+    name: str,
+    value: Any,
+    low: float | None = None,
+    high: float | None = None,
+    *,
+    low_open: bool = False,
+    high_open: bool = False,
+) -> float:
     """Return ``value`` as a float if it is a finite number in range.
 
     ``low_open`` / ``high_open`` exclude the bound itself (``r`` in [0, 1)).
@@ -101,8 +110,9 @@ def check_number(name: str, value: Any, low: float | None = None,
     ValueError: r=1.0 is out of range: r must be a number >= 0 and < 1
     """
     allowed = _num_range(low, high, low_open, high_open)
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
-                                                                     np.floating)):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+        value, (int, float, np.integer, np.floating)
+    ):
         raise type_error(name, value, allowed)
     fvalue = float(value)
     if not math.isfinite(fvalue):
@@ -163,8 +173,13 @@ def check_size(name: str, value: Any, limit: int) -> int:
     """
     n = check_int(name, value, low=0)
     if n > limit:
-        raise _fail(name, value, f"an integer from 0 to {limit} (a size limit: larger would"
-                    " not fit in memory)", 0, limit)
+        raise _fail(
+            name,
+            value,
+            f"an integer from 0 to {limit} (a size limit: larger would not fit in memory)",
+            0,
+            limit,
+        )
     return n
 
 
@@ -178,8 +193,9 @@ def _int_range(low: int | None, high: int | None) -> str:
     return "an integer"
 
 
-def _num_range(low: float | None, high: float | None, low_open: bool,
-               high_open: bool = False) -> str:
+def _num_range(
+    low: float | None, high: float | None, low_open: bool, high_open: bool = False
+) -> str:
     lo = ">" if low_open else ">="
     hi = "<" if high_open else "<="
     if low is not None and high is not None:

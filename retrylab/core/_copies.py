@@ -44,8 +44,7 @@ class OwnLock:
 
     def _copied_state(self, memo: dict[int, Any]) -> dict[str, Any]:
         with self._lock:
-            return {k: copy.deepcopy(v, memo) for k, v in self.__dict__.items()
-                    if k != "_lock"}
+            return {k: copy.deepcopy(v, memo) for k, v in self.__dict__.items() if k != "_lock"}
 
     def __getstate__(self) -> dict[str, Any]:
         return self._copied_state({})

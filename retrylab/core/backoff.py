@@ -44,7 +44,7 @@ from .jsround import js_round, js_round_array
 JITTERS: tuple[str, ...] = ("none", "full", "equal", "decorrelated", "proportional")
 GROWTHS: tuple[str, ...] = ("exponential", "linear", "constant")
 MAX_WAIT_MS = 86_400_000  # one day: the largest base, step or cap accepted
-_EXACT = 2 ** 53  # float64 counts whole ms exactly up to here (285,616 years)
+_EXACT = 2**53  # float64 counts whole ms exactly up to here (285,616 years)
 
 Jitter = Literal["none", "full", "equal", "decorrelated", "proportional"]
 Growth = Literal["exponential", "linear", "constant"]
@@ -56,13 +56,16 @@ class Random(Protocol):
     def __call__(self) -> float: ...
 
 
-
 #: How :meth:`Backoff.describe` names each jitter (its English words as they always were,
 #: "none jitter" included; Turkish says "sarsıntısız").
 _JITTER_IN_DESCRIBE: dict[str, str] = {
-    "none": N_("none jitter"), "full": N_("full jitter"), "equal": N_("equal jitter"),
-    "decorrelated": N_("decorrelated jitter"), "proportional": N_("proportional jitter"),
+    "none": N_("none jitter"),
+    "full": N_("full jitter"),
+    "equal": N_("equal jitter"),
+    "decorrelated": N_("decorrelated jitter"),
+    "proportional": N_("proportional jitter"),
 }
+
 
 @dataclass(frozen=True)
 class Backoff:
@@ -108,7 +111,8 @@ class Backoff:
             if self.cap < base:
                 raise ValueError(
                     f"cap={self.cap!r} is out of range: cap must be >= base "
-                    f"(base={base}) and <= {MAX_WAIT_MS}")
+                    f"(base={base}) and <= {MAX_WAIT_MS}"
+                )
         if self.step is not None:
             check_int("step", self.step, low=0, high=MAX_WAIT_MS)
         object.__setattr__(self, "base", base)
@@ -150,15 +154,17 @@ class Backoff:
         # power is computed (a whole-number power of a huge n is slow).
         too_large = sys.float_info.max / 2
         try:
-            if self.base > 0 and (math.log(self.base) + n * math.log(self.factor)
-                                  > math.log(too_large)):
+            if self.base > 0 and (
+                math.log(self.base) + n * math.log(self.factor) > math.log(too_large)
+            ):
                 raise OverflowError
-            raw = float(self.base * self.factor ** n)
+            raw = float(self.base * self.factor**n)
             if raw > too_large:
                 raise OverflowError
         except OverflowError:
-            raise ValueError(f"n={n} is out of range: without a cap, "
-                             f"{self.base} * {self.factor} ** n overflows") from None
+            raise ValueError(
+                f"n={n} is out of range: without a cap, {self.base} * {self.factor} ** n overflows"
+            ) from None
         return min(cap, raw)
 
     def ceilings(self, n: npt.ArrayLike) -> npt.NDArray[np.int64]:
@@ -249,8 +255,9 @@ class Backoff:
         wait = js_round(c * (0.5 + r))  # proportional
         return wait if self.cap is None else min(self.cap, wait)
 
-    def next_waits(self, n: npt.ArrayLike, r: npt.ArrayLike,
-                   prev: npt.ArrayLike | None = None) -> npt.NDArray[np.int64]:
+    def next_waits(
+        self, n: npt.ArrayLike, r: npt.ArrayLike, prev: npt.ArrayLike | None = None
+    ) -> npt.NDArray[np.int64]:
         """:meth:`next_wait` for arrays of retry numbers, draws and previous waits.
 
         Every element is checked as the scalar checks it: ``n`` whole and >= 0,
@@ -266,9 +273,11 @@ class Backoff:
         rr = _check_array("r", r, "a number >= 0 and < 1", lambda a: (a >= 0) & (a < 1))
         p = None
         if self.jitter == "decorrelated":
-            p = (np.full(rr.shape, self.base, dtype=np.float64) if prev is None
-                 else _check_array("prev", prev, "a number >= 0 (a wait in ms)",
-                                   lambda a: a >= 0))
+            p = (
+                np.full(rr.shape, self.base, dtype=np.float64)
+                if prev is None
+                else _check_array("prev", prev, "a number >= 0 (a wait in ms)", lambda a: a >= 0)
+            )
         if self.jitter == "none":
             waits = self.ceilings(n)
             return waits if waits.shape == rr.shape else np.broadcast_to(waits, rr.shape).copy()
@@ -277,8 +286,12 @@ class Backoff:
             c = np.broadcast_to(c, rr.shape)
         return self.jittered(c, rr, p)
 
-    def jittered(self, c: npt.NDArray[np.float64] | None, rr: npt.NDArray[np.float64],
-                 p: npt.NDArray[Any] | None) -> npt.NDArray[np.int64]:
+    def jittered(
+        self,
+        c: npt.NDArray[np.float64] | None,
+        rr: npt.NDArray[np.float64],
+        p: npt.NDArray[Any] | None,
+    ) -> npt.NDArray[np.int64]:
         """The waits from unrounded ceilings ``c`` (``self._raw_ceilings(n)``, one per
         wait; unused by decorrelated jitter), checked draws ``rr`` and, for
         decorrelated jitter, the previous waits ``p``. A simulation that looks
@@ -290,18 +303,20 @@ class Backoff:
         """
         if self.jitter == "decorrelated":
             if p is None:
-                raise ValueError("p=None is out of range: decorrelated jitter needs the "
-                                 "previous waits")
+                raise ValueError(
+                    "p=None is out of range: decorrelated jitter needs the previous waits"
+                )
             raw = self.base + rr * (3 * p - self.base)
             if self.cap is not None:
                 raw = np.minimum(raw, float(self.cap))
             elif raw.size and float(raw.max()) > _EXACT:
-                raise ValueError(f"prev={float(np.max(p)):g} is out of range: without a cap, "
-                                 f"the next wait passes 2**53 ms; give a cap")
+                raise ValueError(
+                    f"prev={float(np.max(p)):g} is out of range: without a cap, "
+                    f"the next wait passes 2**53 ms; give a cap"
+                )
             return js_round_array(raw)
         if c is None:
-            raise ValueError(f"c=None is out of range: jitter={self.jitter!r} needs the "
-                             "ceilings")
+            raise ValueError(f"c=None is out of range: jitter={self.jitter!r} needs the ceilings")
         if self.jitter == "none":
             return js_round_array(c)
         if self.jitter == "full":
@@ -338,8 +353,10 @@ class Backoff:
     def check_rng(self, rng: object) -> None:
         """Refuse ``rng=None`` when this jitter draws random numbers."""
         if self.jitter != "none" and rng is None:
-            raise ValueError(f"rng=None is out of range: jitter={self.jitter!r} needs a "
-                             "generator such as Mulberry32(seed)")
+            raise ValueError(
+                f"rng=None is out of range: jitter={self.jitter!r} needs a "
+                "generator such as Mulberry32(seed)"
+            )
 
     def _waits(self, rng: Random | None) -> Iterator[int]:
         prev: int | None = None
@@ -359,16 +376,19 @@ class Backoff:
         cap = _("no cap") if self.cap is None else _("cap {cap} ms").format(cap=self.cap)
         if self.growth == "exponential":
             grow = _("exponential: base {base} ms x {factor}").format(
-                base=self.base, factor=f"{self.factor:g}")
+                base=self.base, factor=f"{self.factor:g}"
+            )
         elif self.growth == "linear":
             step = self.base if self.step is None else self.step
             grow = _("linear: base {base} ms + {step} ms per retry").format(
-                base=self.base, step=step)
+                base=self.base, step=step
+            )
         else:
             grow = _("constant: {base} ms").format(base=self.base)
         jitter = _JITTER_IN_DESCRIBE.get(self.jitter)
         return _("{growth}, {cap}, {jitter}").format(
-            growth=grow, cap=cap, jitter=_(jitter) if jitter else f"{self.jitter} jitter")
+            growth=grow, cap=cap, jitter=_(jitter) if jitter else f"{self.jitter} jitter"
+        )
 
 
 def _check_n_array(n: npt.ArrayLike) -> npt.NDArray[np.int64]:
@@ -379,31 +399,34 @@ def _check_n_array(n: npt.ArrayLike) -> npt.NDArray[np.int64]:
     if a.dtype.kind == "f":
         bad = ~(np.isfinite(a) & (a >= 0) & (a == np.floor(a)))
         if bad.any():
-            raise ValueError(f"n={a[bad].flat[0]!r} is out of range: n must be whole "
-                             "numbers >= 0")
-        if a.size and float(a.max()) > 2 ** 62:
-            raise ValueError(f"n={float(a.max())!r} is out of range: n must be whole "
-                             "numbers >= 0 and < 2**62")
+            raise ValueError(f"n={a[bad].flat[0]!r} is out of range: n must be whole numbers >= 0")
+        if a.size and float(a.max()) > 2**62:
+            raise ValueError(
+                f"n={float(a.max())!r} is out of range: n must be whole numbers >= 0 and < 2**62"
+            )
     idx = a.astype(np.int64)
     if idx.size and idx.min() < 0:
         raise ValueError(f"n={int(idx.min())} is out of range: n must be an integer >= 0")
     return idx
 
 
-def _check_array(name: str, value: npt.ArrayLike, allowed: str,
-                 ok: Callable[[npt.NDArray[np.float64]], npt.NDArray[np.bool_]],
-                 ) -> npt.NDArray[np.float64]:
+def _check_array(
+    name: str,
+    value: npt.ArrayLike,
+    allowed: str,
+    ok: Callable[[npt.NDArray[np.float64]], npt.NDArray[np.bool_]],
+) -> npt.NDArray[np.float64]:
     """``value`` as a float64 array if every element is finite and ``ok``."""
     try:
         a = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError):
-        raise ValueError(f"{name}={value!r} is out of range: {name} must be {allowed}"
-                         ) from None
+        raise ValueError(f"{name}={value!r} is out of range: {name} must be {allowed}") from None
     bad = ~np.isfinite(a)
     bad[~bad] = ~ok(a[~bad])
     if bad.any():
-        raise ValueError(f"{name}={float(a[bad].flat[0])!r} is out of range: {name} must "
-                         f"be {allowed}")
+        raise ValueError(
+            f"{name}={float(a[bad].flat[0])!r} is out of range: {name} must be {allowed}"
+        )
     return a
 
 
@@ -422,8 +445,9 @@ def _ceiling_table(backoff: Backoff, top: int, rounded: bool) -> npt.NDArray[Any
     """``backoff._raw_ceiling(n)`` for n = 0..top, each computed as the scalar does
     (exact), rounded as :meth:`Backoff.ceiling` rounds if ``rounded``; kept
     read-only: a simulation asks for the same table thousands of times."""
-    table: npt.NDArray[Any] = np.asarray([backoff._raw_ceiling(k) for k in range(top + 1)],
-                                         dtype=np.float64)
+    table: npt.NDArray[Any] = np.asarray(
+        [backoff._raw_ceiling(k) for k in range(top + 1)], dtype=np.float64
+    )
     if rounded:
         table = js_round_array(table)
     table.flags.writeable = False
@@ -433,5 +457,7 @@ def _ceiling_table(backoff: Backoff, top: int, rounded: bool) -> npt.NDArray[Any
 def _check_exact(n: int, ceiling: float) -> None:
     """Refuse a ceiling past 2**53 ms, where float64 (and so every draw) stops being exact."""
     if ceiling > _EXACT:
-        raise ValueError(f"n={n} is out of range: without a cap its ceiling passes "
-                         "2**53 ms (285,616 years); give a cap or a smaller n")
+        raise ValueError(
+            f"n={n} is out of range: without a cap its ceiling passes "
+            "2**53 ms (285,616 years); give a cap or a smaller n"
+        )

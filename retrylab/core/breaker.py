@@ -52,14 +52,23 @@ class BreakerOpen(Exception):
         self.retry_in = retry_in
         self.state = state
         if state is State.HALF_OPEN:
-            text = (_("circuit half-open for {name}: no request sent; the trial calls are in "
-                      "flight, another is allowed in {retry_in} ms at the latest") if name else
-                    _("circuit half-open: no request sent; the trial calls are in flight, "
-                      "another is allowed in {retry_in} ms at the latest"))
+            text = (
+                _(
+                    "circuit half-open for {name}: no request sent; the trial calls are in "
+                    "flight, another is allowed in {retry_in} ms at the latest"
+                )
+                if name
+                else _(
+                    "circuit half-open: no request sent; the trial calls are in flight, "
+                    "another is allowed in {retry_in} ms at the latest"
+                )
+            )
         else:
-            text = (_("circuit open for {name}: no request sent; a trial is allowed in "
-                      "{retry_in} ms") if name else
-                    _("circuit open: no request sent; a trial is allowed in {retry_in} ms"))
+            text = (
+                _("circuit open for {name}: no request sent; a trial is allowed in {retry_in} ms")
+                if name
+                else _("circuit open: no request sent; a trial is allowed in {retry_in} ms")
+            )
         text = text.format(name=repr(name), retry_in=retry_in)
         super().__init__(text)
 
@@ -120,8 +129,9 @@ def check_success(success: object) -> bool:
     """
     if isinstance(success, (bool, np.bool_)):
         return bool(success)
-    raise ArgumentTypeError(f"success={success!r} is not a bool: pass True for a success, "
-                            "False for a failure")
+    raise ArgumentTypeError(
+        f"success={success!r} is not a bool: pass True for a success, False for a failure"
+    )
 
 
 class CircuitBreaker(OwnLock):
@@ -172,16 +182,24 @@ class CircuitBreaker(OwnLock):
         # reentrant: ``call`` holds it while it asks ``allow`` and records
         return threading.RLock()
 
-    def __init__(self, threshold: int = 3, cooldown: int = 5000,
-                 half_open_max_calls: int = 1, name: str = "",
-                 trial_timeout: int | None = None) -> None:
+    def __init__(
+        self,
+        threshold: int = 3,
+        cooldown: int = 5000,
+        half_open_max_calls: int = 1,
+        name: str = "",
+        trial_timeout: int | None = None,
+    ) -> None:
         self.threshold = check_int("threshold", threshold, low=1, high=1_000_000)
         self.cooldown = check_int("cooldown", cooldown, low=0, high=86_400_000)
-        self.half_open_max_calls = check_int("half_open_max_calls", half_open_max_calls,
-                                             low=1, high=1_000_000)
-        self.trial_timeout = (max(1, self.cooldown) if trial_timeout is None else
-                              check_int("trial_timeout", trial_timeout, low=1,
-                                        high=86_400_000))
+        self.half_open_max_calls = check_int(
+            "half_open_max_calls", half_open_max_calls, low=1, high=1_000_000
+        )
+        self.trial_timeout = (
+            max(1, self.cooldown)
+            if trial_timeout is None
+            else check_int("trial_timeout", trial_timeout, low=1, high=86_400_000)
+        )
         self.name = name
         self._state = State.CLOSED
         self._failures = 0
@@ -325,8 +343,9 @@ class CircuitBreaker(OwnLock):
             with self._lock:
                 self._trials.pop(ticket, None)
 
-    def call(self, fn: Callable[[], T], now: int,
-             is_failure: Callable[[T], bool] = lambda _: False) -> T:
+    def call(
+        self, fn: Callable[[], T], now: int, is_failure: Callable[[T], bool] = lambda _: False
+    ) -> T:
         """Run ``fn`` through the breaker; raise :class:`BreakerOpen` if refused.
 
         An exception from ``fn`` counts as a failure and propagates, as does a
@@ -375,8 +394,10 @@ class CircuitBreaker(OwnLock):
         self._trials = {}
 
     def __repr__(self) -> str:
-        return (f"CircuitBreaker(threshold={self.threshold}, cooldown={self.cooldown}, "
-                f"state={self._state.value!r}, failures={self._failures})")
+        return (
+            f"CircuitBreaker(threshold={self.threshold}, cooldown={self.cooldown}, "
+            f"state={self._state.value!r}, failures={self._failures})"
+        )
 
 
 def each_endpoint(endpoint: str) -> str:
@@ -404,10 +425,14 @@ class BreakerRegistry(OwnLock):
     True
     """
 
-    def __init__(self, threshold: int = 3, cooldown: int = 5000,
-                 half_open_max_calls: int = 1,
-                 group: Callable[[str], str] = each_endpoint,
-                 trial_timeout: int | None = None) -> None:
+    def __init__(
+        self,
+        threshold: int = 3,
+        cooldown: int = 5000,
+        half_open_max_calls: int = 1,
+        group: Callable[[str], str] = each_endpoint,
+        trial_timeout: int | None = None,
+    ) -> None:
         # checks the arguments
         CircuitBreaker(threshold, cooldown, half_open_max_calls, trial_timeout=trial_timeout)
         self._args = (threshold, cooldown, half_open_max_calls)
@@ -422,8 +447,7 @@ class BreakerRegistry(OwnLock):
         with self._lock:
             breaker = self._breakers.get(key)
             if breaker is None:
-                breaker = CircuitBreaker(*self._args, name=key,
-                                         trial_timeout=self._trial_timeout)
+                breaker = CircuitBreaker(*self._args, name=key, trial_timeout=self._trial_timeout)
                 self._breakers[key] = breaker
             return breaker
 

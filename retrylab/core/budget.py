@@ -77,8 +77,10 @@ def _milli(name: str, value: float, low_open: float, high: float) -> int:
     v = check_number(name, value, low=low_open, high=high, low_open=True)
     milli = round(v * 1000)
     if milli < 1 or abs(milli - v * 1000) > 1e-6:
-        raise ValueError(f"{name}={value!r} is out of range: {name} must be a number "
-                         f"> {low_open:g} and <= {high:g} with at most 3 decimal places")
+        raise ValueError(
+            f"{name}={value!r} is out of range: {name} must be a number "
+            f"> {low_open:g} and <= {high:g} with at most 3 decimal places"
+        )
     return milli
 
 
@@ -118,8 +120,9 @@ class GrpcRetryThrottle(OwnLock):
     _max_milli: int = field(init=False, repr=False)
     _ratio_milli: int = field(init=False, repr=False)
     _milli: int = field(init=False, repr=False)
-    _lock: threading.Lock = field(init=False, repr=False, compare=False,
-                                  default_factory=threading.Lock)
+    _lock: threading.Lock = field(
+        init=False, repr=False, compare=False, default_factory=threading.Lock
+    )
 
     def __post_init__(self) -> None:
         self._max_milli = _milli("max_tokens", self.max_tokens, 0, 1000)
@@ -166,8 +169,10 @@ class GrpcRetryThrottle(OwnLock):
         >>> GrpcRetryThrottle(10, 0.1).describe()
         'gRPC retry throttling (max_tokens=10, token_ratio=0.1)'
         """
-        return (f"gRPC retry throttling (max_tokens={self.max_tokens:g}, "
-                f"token_ratio={self.token_ratio:g})")
+        return (
+            f"gRPC retry throttling (max_tokens={self.max_tokens:g}, "
+            f"token_ratio={self.token_ratio:g})"
+        )
 
 
 # -- the SRE book's retry budget ---------------------------------------------------
@@ -209,8 +214,9 @@ class SreRetryBudget(OwnLock):
     successes: int = field(default=0, init=False)
     _attempts: int = field(default=0, init=False, repr=False)
     _fraction: Fraction = field(init=False, repr=False)
-    _lock: threading.Lock = field(init=False, repr=False, compare=False,
-                                  default_factory=threading.Lock)
+    _lock: threading.Lock = field(
+        init=False, repr=False, compare=False, default_factory=threading.Lock
+    )
 
     def __post_init__(self) -> None:
         check_number("ratio", self.ratio, low=0, high=1, low_open=True)
@@ -221,7 +227,8 @@ class SreRetryBudget(OwnLock):
         """Retry only while ``retries / requests < ratio`` and this request has attempts left."""
         with self._lock:
             under = self.retries * self._fraction.denominator < (
-                self._fraction.numerator * self.requests)
+                self._fraction.numerator * self.requests
+            )
             return under and self._attempts < self.per_request
 
     def on_request(self, first_try: bool) -> None:
@@ -249,8 +256,10 @@ class SreRetryBudget(OwnLock):
         >>> SreRetryBudget().describe()
         'SRE retry budget (retries < 10% of requests, 3 attempts per request)'
         """
-        return (f"SRE retry budget (retries < {self.ratio:.0%} of requests, "
-                f"{self.per_request} attempts per request)")
+        return (
+            f"SRE retry budget (retries < {self.ratio:.0%} of requests, "
+            f"{self.per_request} attempts per request)"
+        )
 
 
 # -- vectorized variants for the fleet ---------------------------------------------------
@@ -323,8 +332,12 @@ class GrpcThrottleArray:
             return
         wins = np.bincount(g[ok], minlength=self.groups)
         losses = np.bincount(g[~ok], minlength=self.groups)
-        np.clip(self.milli + wins * self._ratio_milli - losses * 1000, 0, self._max_milli,
-                out=self.milli)
+        np.clip(
+            self.milli + wins * self._ratio_milli - losses * 1000,
+            0,
+            self._max_milli,
+            out=self.milli,
+        )
 
     def describe(self) -> str:
         """One line for a readout."""
@@ -352,8 +365,7 @@ class SreBudgetArray:
         self.groups = _groups_arg(groups)
         check_number("ratio", ratio, low=0, high=1, low_open=True)
         self.ratio = ratio
-        self.max_attempts: int | None = check_int("per_request", per_request, low=1,
-                                                  high=1000)
+        self.max_attempts: int | None = check_int("per_request", per_request, low=1, high=1000)
         frac = Fraction(ratio).limit_denominator(1_000_000)
         self._num, self._den = frac.numerator, frac.denominator
         self.requests: IntArray = np.zeros(self.groups, dtype=np.int64)

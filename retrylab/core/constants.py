@@ -15,11 +15,14 @@ SEED = 20260114
 BASE, FACTOR, CAP = 200, 2, 5000
 #: The breaker lesson's nine events: (logical time in ms, did the request succeed).
 BREAKER_EVENTS: tuple[tuple[int, bool], ...] = (
-    (0, False), (200, False), (600, False),   # the third failure opens the circuit
-    (900, False), (1500, False),              # cooling down: nothing is sent
-    (6000, False),                            # half-open trial fails
-    (8000, False),                            # cooling down again
-    (11500, True),                            # half-open trial succeeds
+    (0, False),
+    (200, False),
+    (600, False),  # the third failure opens the circuit
+    (900, False),
+    (1500, False),  # cooling down: nothing is sent
+    (6000, False),  # half-open trial fails
+    (8000, False),  # cooling down again
+    (11500, True),  # half-open trial succeeds
     (11800, True),
 )
 

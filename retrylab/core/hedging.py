@@ -99,8 +99,9 @@ class HedgeResult:
         return len(self.sent)
 
 
-def hedge(policy: HedgingPolicy, latencies: Sequence[int],
-          statuses: Sequence[str] | None = None) -> HedgeResult:
+def hedge(
+    policy: HedgingPolicy, latencies: Sequence[int], statuses: Sequence[str] | None = None
+) -> HedgeResult:
     """Play one hedged request: attempt ``k`` takes ``latencies[k]`` ms, answers ``statuses[k]``.
 
     ``statuses`` default to all ``"OK"``. Needs one latency per possible
@@ -110,13 +111,16 @@ def hedge(policy: HedgingPolicy, latencies: Sequence[int],
     """
     n = policy.max_attempts
     if len(latencies) < n:
-        raise ValueError(f"latencies has {len(latencies)} values: latencies must have at least "
-                         f"max_attempts={n} values")
+        raise ValueError(
+            f"latencies has {len(latencies)} values: latencies must have at least "
+            f"max_attempts={n} values"
+        )
     lat = [check_int("latencies", x, low=0) for x in latencies[:n]]
     st = ["OK"] * n if statuses is None else list(statuses[:n])
     if len(st) < n:
-        raise ValueError(f"statuses has {len(st)} values: statuses must have at least "
-                         f"max_attempts={n} values")
+        raise ValueError(
+            f"statuses has {len(st)} values: statuses must have at least max_attempts={n} values"
+        )
     sent: list[int] = [0]
     next_send = policy.hedging_delay if n > 1 else None
     pending = {0}
@@ -136,7 +140,7 @@ def hedge(policy: HedgingPolicy, latencies: Sequence[int],
             return _done(t_answer, st[answer], answer, sent, lat)
         last_fail = (t_answer, st[answer], answer)
         if len(sent) < n:
-            next_send = t_answer          # shortcut the hedging delay
+            next_send = t_answer  # shortcut the hedging delay
     assert last_fail is not None
     return _done(last_fail[0], last_fail[1], last_fail[2], sent, lat)
 

@@ -23,17 +23,22 @@ __all__ = ["parse_http_date"]
 
 _DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 _LONG_DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun",
-           "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 _D = "[0-9]"  # ASCII digits only: str.isdigit and \d also take '٣' and '²'
 _TIME = rf"(?P<h>{_D}{{2}}):(?P<m>{_D}{{2}}):(?P<s>{_D}{{2}})"
 _MON = "(?P<mon>" + "|".join(_MONTHS) + ")"
-_IMF = re.compile(rf"(?:{'|'.join(_DAYS)}), (?P<d>{_D}{{2}}) {_MON} (?P<y>{_D}{{4}}) "
-                  rf"{_TIME} GMT")
-_RFC850 = re.compile(rf"(?:{'|'.join(_LONG_DAYS)}), (?P<d>{_D}{{2}})-{_MON}-(?P<y>{_D}{{2}}) "
-                     rf"{_TIME} GMT")
-_ASCTIME = re.compile(rf"(?:{'|'.join(_DAYS)}) {_MON} (?P<d>{_D}{{2}}| {_D}) {_TIME} "
-                      rf"(?P<y>{_D}{{4}})")
+_IMF = re.compile(
+    rf"(?:{'|'.join(_DAYS)}), (?P<d>{_D}{{2}}) {_MON} (?P<y>{_D}{{4}}) "
+    rf"{_TIME} GMT"
+)
+_RFC850 = re.compile(
+    rf"(?:{'|'.join(_LONG_DAYS)}), (?P<d>{_D}{{2}})-{_MON}-(?P<y>{_D}{{2}}) "
+    rf"{_TIME} GMT"
+)
+_ASCTIME = re.compile(
+    rf"(?:{'|'.join(_DAYS)}) {_MON} (?P<d>{_D}{{2}}| {_D}) {_TIME} "
+    rf"(?P<y>{_D}{{4}})"
+)
 
 
 def days_from_civil(year: int, month: int, day: int) -> int:
@@ -97,16 +102,18 @@ def parse_http_date(text: str, now: float | None = None) -> int | None:
         if match is None:
             return None
         if now is None:
-            raise ValueError(f"now=None is out of range: the RFC 850 date {text!r} has a "
-                             "two-digit year, so today's date (POSIX seconds) is needed")
+            raise ValueError(
+                f"now=None is out of range: the RFC 850 date {text!r} has a "
+                "two-digit year, so today's date (POSIX seconds) is needed"
+            )
         this_year = year_of(now)
         year = this_year // 100 * 100 + int(match["y"])
         if year > this_year + 50:
             year -= 100
     month = _MONTHS.index(match["mon"]) + 1
     day, hour, minute, second = (int(match[k]) for k in ("d", "h", "m", "s"))
-    if not (1 <= day <= _days_in_month(year, month) and hour <= 23 and minute <= 59
-            and second <= 60):
+    if not (
+        1 <= day <= _days_in_month(year, month) and hour <= 23 and minute <= 59 and second <= 60
+    ):
         return None
-    return (days_from_civil(year, month, day) * 86_400 + hour * 3600 + minute * 60
-            + second)
+    return days_from_civil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second

@@ -62,11 +62,11 @@ class MetastableRun:
 
     model: MetastableModel
     time_ms: tuple[int, ...]
-    user: tuple[float, ...]        #: first tries per second
-    offered: tuple[float, ...]     #: all arrivals (first tries + retries) per second
-    goodput: tuple[float, ...]     #: answers in time per second
-    wait_ms: tuple[float, ...]     #: queue wait an arrival meets
-    recovered_at: int | None       #: ms when the wait fell for good, None: metastable
+    user: tuple[float, ...]  #: first tries per second
+    offered: tuple[float, ...]  #: all arrivals (first tries + retries) per second
+    goodput: tuple[float, ...]  #: answers in time per second
+    wait_ms: tuple[float, ...]  #: queue wait an arrival meets
+    recovered_at: int | None  #: ms when the wait fell for good, None: metastable
 
     @property
     def final_amplification(self) -> float:
@@ -84,11 +84,14 @@ class MetastableRun:
         if self.recovered_at is None:
             verdict = _("stays overloaded (metastable)")
         else:
-            verdict = _("recovers {seconds} s after the spike").format(seconds=number(
-                (self.recovered_at - m.spike_start - m.spike_ms) / 1000, 1))
+            verdict = _("recovers {seconds} s after the spike").format(
+                seconds=number((self.recovered_at - m.spike_start - m.spike_ms) / 1000, 1)
+            )
         return _("{verdict}; at the end: load {load}x the users', goodput {goodput}").format(
-            verdict=verdict, load=number(self.final_amplification, 2),
-            goodput=percent(100 * self.final_goodput))
+            verdict=verdict,
+            load=number(self.final_amplification, 2),
+            goodput=percent(100 * self.final_goodput),
+        )
 
 
 @dataclass(frozen=True)
@@ -167,8 +170,15 @@ class MetastableModel:
             offered.append(arrivals / dt)
             good.append(arrivals * (1 - p) / dt)
             waits.append(wait)
-        return MetastableRun(self, tuple(times), tuple(user), tuple(offered), tuple(good),
-                             tuple(waits), self._recovery(times, waits))
+        return MetastableRun(
+            self,
+            tuple(times),
+            tuple(user),
+            tuple(offered),
+            tuple(good),
+            tuple(waits),
+            self._recovery(times, waits),
+        )
 
     def _recovery(self, times: list[int], waits: list[float]) -> int | None:
         end = self.spike_start + self.spike_ms

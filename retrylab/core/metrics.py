@@ -69,16 +69,24 @@ class RetryMetrics:
         """The headline numbers as one labelled column (counts stay integers), labelled
         in the current language (a table to read: the attributes hold the numbers)."""
         waits = pd.Series(self.waits, dtype="float64")
-        return pd.Series({
-            pgettext("column", "runs"): self.runs,
-            pgettext("column", "attempts"): self.attempts,
-            pgettext("column", "retries"): self.retries,
-            pgettext("column", "successes"): self.successes,
-            pgettext("column", "success after retry"): self.success_after_retry,
-            pgettext("column", "gave up"): self.runs - self.successes,
-            pgettext("column", "median wait (ms)"): float(waits.median()) if len(waits) else 0.0,
-            pgettext("column", "p90 wait (ms)"): float(waits.quantile(0.9)) if len(waits) else 0.0,
-        }, name=pgettext("column", "value"), dtype=object)
+        return pd.Series(
+            {
+                pgettext("column", "runs"): self.runs,
+                pgettext("column", "attempts"): self.attempts,
+                pgettext("column", "retries"): self.retries,
+                pgettext("column", "successes"): self.successes,
+                pgettext("column", "success after retry"): self.success_after_retry,
+                pgettext("column", "gave up"): self.runs - self.successes,
+                pgettext("column", "median wait (ms)"): float(waits.median())
+                if len(waits)
+                else 0.0,
+                pgettext("column", "p90 wait (ms)"): float(waits.quantile(0.9))
+                if len(waits)
+                else 0.0,
+            },
+            name=pgettext("column", "value"),
+            dtype=object,
+        )
 
     def reasons_table(self) -> pd.Series:
         """How many runs stopped for each reason."""
@@ -109,10 +117,13 @@ def bucket_counts(waits: npt.ArrayLike, width: int = 200) -> pd.Series:
     lo = int(idx.min())
     span = int(idx.max()) - lo + 1
     if span > MAX_BUCKETS:
-        raise ValueError(f"waits span {span:,} buckets of width={width}: the span is out of "
-                         f"range: at most {MAX_BUCKETS:,} buckets (a size limit), so use a "
-                         f"larger width (>= {(span * width) // MAX_BUCKETS + 1})")
+        raise ValueError(
+            f"waits span {span:,} buckets of width={width}: the span is out of "
+            f"range: at most {MAX_BUCKETS:,} buckets (a size limit), so use a "
+            f"larger width (>= {(span * width) // MAX_BUCKETS + 1})"
+        )
     counts = np.bincount(idx - lo)
     nz = np.flatnonzero(counts)
-    return pd.Series(counts[nz], index=pd.Index((nz + lo) * width, name="bucket_ms"),
-                     name="clients")
+    return pd.Series(
+        counts[nz], index=pd.Index((nz + lo) * width, name="bucket_ms"), name="clients"
+    )

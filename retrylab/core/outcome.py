@@ -44,10 +44,12 @@ IDEMPOTENT_METHODS: frozenset[str] = SAFE_METHODS | {"PUT", "DELETE"}
 LESSON_SAFE_METHODS: frozenset[str] = frozenset({"GET", "HEAD", "OPTIONS"})
 
 #: Why a keyed 409 with Retry-After is retried (the same words in production_rule).
-KEY_IN_FLIGHT_REASON = N_("409 with Retry-After on {m} with an idempotency key: the IETF "
-                        "Idempotency-Key draft's answer while the first request with that "
-                        "key is still being processed; retry after the wait and get its "
-                        "answer")
+KEY_IN_FLIGHT_REASON = N_(
+    "409 with Retry-After on {m} with an idempotency key: the IETF "
+    "Idempotency-Key draft's answer while the first request with that "
+    "key is still being processed; retry after the wait and get its "
+    "answer"
+)
 
 _METHOD = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]{1,20}")  # RFC 9110 9.1: a token
 MAX_RETRY_AFTER_S = 86_400 * 365  # a year: a longer Retry-After is clamped to it
@@ -77,18 +79,23 @@ class Outcome:
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
-            raise ValueError(f"kind={self.kind!r} is out of range: kind must be one of "
-                             + ", ".join(repr(k) for k in KINDS))
+            raise ValueError(
+                f"kind={self.kind!r} is out of range: kind must be one of "
+                + ", ".join(repr(k) for k in KINDS)
+            )
         if self.kind == "http":
             check_int("status", self.status, low=100, high=599)
         elif self.status is not None:
-            raise ValueError(f"status={self.status!r} is out of range: only an 'http' "
-                             "outcome carries a status")
+            raise ValueError(
+                f"status={self.status!r} is out of range: only an 'http' outcome carries a status"
+            )
         if self.retry_after is not None:
             check_number("retry_after", self.retry_after, low=0, high=MAX_RETRY_AFTER_S)
         if self.sent is not None and (self.kind != "network" or not isinstance(self.sent, bool)):
-            raise ValueError(f"sent={self.sent!r} is out of range: only a 'network' outcome "
-                             "carries sent, and it must be True, False or None")
+            raise ValueError(
+                f"sent={self.sent!r} is out of range: only a 'network' outcome "
+                "carries sent, and it must be True, False or None"
+            )
 
     @classmethod
     def success(cls, data: Any = None) -> Outcome:
@@ -96,8 +103,9 @@ class Outcome:
         return cls("success", data=data)
 
     @classmethod
-    def http(cls, status: int, retry_after: float | None = None, data: Any = None,
-             detail: str = "") -> Outcome:
+    def http(
+        cls, status: int, retry_after: float | None = None, data: Any = None, detail: str = ""
+    ) -> Outcome:
         """The server answered with an error status; Retry-After in seconds."""
         return cls("http", status=status, retry_after=retry_after, data=data, detail=detail)
 
@@ -194,9 +202,11 @@ def check_method(method: str) -> str:
     if not isinstance(method, str):
         raise type_error("method", method, "an HTTP method name such as 'GET' or 'POST'")
     if not _METHOD.fullmatch(method):
-        raise ValueError(f"method={method!r} is out of range: method must be an HTTP "
-                         "method name such as 'GET' or 'POST' (an RFC 9110 token of 1 to "
-                         "20 letters, digits or !#$%&'*+-.^_`|~)")
+        raise ValueError(
+            f"method={method!r} is out of range: method must be an HTTP "
+            "method name such as 'GET' or 'POST' (an RFC 9110 token of 1 to "
+            "20 letters, digits or !#$%&'*+-.^_`|~)"
+        )
     return method.upper()
 
 
@@ -210,8 +220,10 @@ def check_outcome(outcome: object) -> Outcome:
     Outcome.network() or Outcome.success()
     """
     if not isinstance(outcome, Outcome):
-        raise TypeError(f"outcome={outcome!r} is not an Outcome: pass one such as "
-                        "Outcome.http(503), Outcome.network() or Outcome.success()")
+        raise TypeError(
+            f"outcome={outcome!r} is not an Outcome: pass one such as "
+            "Outcome.http(503), Outcome.network() or Outcome.success()"
+        )
     return outcome
 
 
@@ -230,13 +242,20 @@ def check_methods(name: str, methods: object) -> frozenset[str]:
     a set of method names such as {'GET', 'HEAD'}, not one string
     """
     if isinstance(methods, (str, bytes)) or not isinstance(methods, Iterable):
-        raise ArgumentTypeError(f"{name}={methods!r} is out of range: {name} must be a set "
-                                "of method names such as {'GET', 'HEAD'}, not one string")
+        raise ArgumentTypeError(
+            f"{name}={methods!r} is out of range: {name} must be a set "
+            "of method names such as {'GET', 'HEAD'}, not one string"
+        )
     return frozenset(check_method(m) for m in methods)
 
 
-def decide(outcome: Outcome, method: str, idempotency_key: bool = False, *,
-           safe_methods: frozenset[str] = LESSON_SAFE_METHODS) -> Decision:
+def decide(
+    outcome: Outcome,
+    method: str,
+    idempotency_key: bool = False,
+    *,
+    safe_methods: frozenset[str] = LESSON_SAFE_METHODS,
+) -> Decision:
     """The retry decision with its reason (the lesson's ``denenirMi``).
 
     ``safe_methods`` are retried after a network error; the lesson uses GET,
@@ -259,8 +278,11 @@ def decide(outcome: Outcome, method: str, idempotency_key: bool = False, *,
     check_outcome(outcome)
     m = check_method(method)
     idempotency_key = check_bool("idempotency_key", idempotency_key)
-    if (safe_methods is not LESSON_SAFE_METHODS and safe_methods is not IDEMPOTENT_METHODS
-            and safe_methods is not SAFE_METHODS):
+    if (
+        safe_methods is not LESSON_SAFE_METHODS
+        and safe_methods is not IDEMPOTENT_METHODS
+        and safe_methods is not SAFE_METHODS
+    ):
         safe_methods = check_methods("safe_methods", safe_methods)
     if outcome.kind == "success":
         return Decision(False, _("success: nothing to retry"))
@@ -269,42 +291,74 @@ def decide(outcome: Outcome, method: str, idempotency_key: bool = False, *,
         if status == 429:
             return Decision(True, _("429: rate limited now; the limit resets with time"))
         if status == 501:
-            return Decision(True, _("501: the lesson's rule retries every 5xx, but 501 Not "
-                                    "Implemented will not change: production_rule does not "
-                                    "retry it"))
+            return Decision(
+                True,
+                _(
+                    "501: the lesson's rule retries every 5xx, but 501 Not "
+                    "Implemented will not change: production_rule does not "
+                    "retry it"
+                ),
+            )
         if status >= 500:
-            return Decision(True, _("{status}: the server's state right now; it can "
-                                    "recover").format(status=status))
+            return Decision(
+                True,
+                _("{status}: the server's state right now; it can recover").format(status=status),
+            )
         if status == 409 and idempotency_key and outcome.retry_after is not None:
             return Decision(True, _(KEY_IN_FLIGHT_REASON).format(m=m))
         if status == 408:
-            return Decision(False, _("408: not retried, as the lesson's rule treats every 4xx "
-                                     "but 429; yet 408 Request Timeout is the server saying "
-                                     "it timed out waiting for the request, and RFC 9110 "
-                                     "says a client MAY repeat it"))
+            return Decision(
+                False,
+                _(
+                    "408: not retried, as the lesson's rule treats every 4xx "
+                    "but 429; yet 408 Request Timeout is the server saying "
+                    "it timed out waiting for the request, and RFC 9110 "
+                    "says a client MAY repeat it"
+                ),
+            )
         if 400 <= status < 500:
-            return Decision(False, _("{status}: a problem with the request itself; "
-                                     "repeating it gives the same answer").format(
-                                         status=status))
-        return Decision(False, _("{status}: not an error status; nothing to "
-                                 "retry").format(status=status))
+            return Decision(
+                False,
+                _(
+                    "{status}: a problem with the request itself; "
+                    "repeating it gives the same answer"
+                ).format(status=status),
+            )
+        return Decision(
+            False, _("{status}: not an error status; nothing to retry").format(status=status)
+        )
     if outcome.kind == "network":
         if m in safe_methods:
-            return Decision(True, _("network error on {m}, a safe method: "
-                                    "repeating it changes nothing").format(m=m))
+            return Decision(
+                True,
+                _("network error on {m}, a safe method: repeating it changes nothing").format(m=m),
+            )
         if idempotency_key:
-            return Decision(True, _("network error on {m} with an idempotency key: the "
-                                    "server will not act twice").format(m=m))
-        return Decision(False, _("network error on {m} without an idempotency key: the "
-                                 "server may have acted; retrying could do it twice").format(
-                                     m=m))
+            return Decision(
+                True,
+                _(
+                    "network error on {m} with an idempotency key: the server will not act twice"
+                ).format(m=m),
+            )
+        return Decision(
+            False,
+            _(
+                "network error on {m} without an idempotency key: the "
+                "server may have acted; retrying could do it twice"
+            ).format(m=m),
+        )
     if outcome.kind == "body":
         return Decision(False, _("body error: the program's own bug; a retry cannot fix it"))
     return Decision(False, _("cancelled: the caller already decided to give up"))
 
 
-def should_retry(outcome: Outcome, method: str, idempotency_key: bool = False, *,
-                 safe_methods: frozenset[str] = LESSON_SAFE_METHODS) -> bool:
+def should_retry(
+    outcome: Outcome,
+    method: str,
+    idempotency_key: bool = False,
+    *,
+    safe_methods: frozenset[str] = LESSON_SAFE_METHODS,
+) -> bool:
     """True if the lesson's rule retries ``outcome`` for ``method``.
 
     >>> should_retry(Outcome.http(503), "GET"), should_retry(Outcome.http(404), "GET")
@@ -315,8 +369,7 @@ def should_retry(outcome: Outcome, method: str, idempotency_key: bool = False, *
     return decide(outcome, method, idempotency_key, safe_methods=safe_methods).retry
 
 
-def retry_everything_rule(outcome: Outcome, method: str,
-                          idempotency_key: bool = False) -> Decision:
+def retry_everything_rule(outcome: Outcome, method: str, idempotency_key: bool = False) -> Decision:
     """The common mistake as a rule: retry every failure but a cancellation.
 
     Use it with ``RetryPolicy(rule=retry_everything_rule)`` to measure what a
@@ -335,9 +388,13 @@ def retry_everything_rule(outcome: Outcome, method: str,
         return decide(outcome, method, idempotency_key)
     check_method(method)
     check_bool("idempotency_key", idempotency_key)
-    return Decision(True, _("{label}: retried anyway, as if every failure were temporary "
-                            '(the lesson\'s "most common mistake")').format(
-                                label=outcome.label()))
+    return Decision(
+        True,
+        _(
+            "{label}: retried anyway, as if every failure were temporary "
+            '(the lesson\'s "most common mistake")'
+        ).format(label=outcome.label()),
+    )
 
 
 @dataclass(frozen=True)
@@ -352,27 +409,28 @@ class StatusRule:
     statuses: frozenset[int]
     network_methods: frozenset[str] = LESSON_SAFE_METHODS
 
-    def __call__(self, outcome: Outcome, method: str,
-                 idempotency_key: bool = False) -> Decision:
+    def __call__(self, outcome: Outcome, method: str, idempotency_key: bool = False) -> Decision:
         if check_outcome(outcome).kind != "http":
             return decide(outcome, method, idempotency_key, safe_methods=self.network_methods)
         check_method(method)
         check_bool("idempotency_key", idempotency_key)
         listed = ", ".join(str(s) for s in sorted(self.statuses)) or "none"
         if outcome.status in self.statuses:
-            return Decision(True, f"{outcome.status}: on the list of statuses to retry "
-                                  f"({listed})")
-        return Decision(False, f"{outcome.status}: not on the list of statuses to retry "
-                               f"({listed})")
+            return Decision(True, f"{outcome.status}: on the list of statuses to retry ({listed})")
+        return Decision(False, f"{outcome.status}: not on the list of statuses to retry ({listed})")
 
     def __repr__(self) -> str:
-        extra = ("" if self.network_methods == LESSON_SAFE_METHODS
-                 else f", network_methods={sorted(self.network_methods)}")
+        extra = (
+            ""
+            if self.network_methods == LESSON_SAFE_METHODS
+            else f", network_methods={sorted(self.network_methods)}"
+        )
         return f"retry_statuses({sorted(self.statuses)}{extra})"
 
 
-def retry_statuses(statuses: Iterable[int], *,
-                   network_methods: Iterable[str] = LESSON_SAFE_METHODS) -> StatusRule:
+def retry_statuses(
+    statuses: Iterable[int], *, network_methods: Iterable[str] = LESSON_SAFE_METHODS
+) -> StatusRule:
     """A rule that retries exactly the HTTP statuses listed (and network errors as usual).
 
     Use it for a team's own list: the mobile lesson advises to "always
@@ -395,15 +453,21 @@ def retry_statuses(statuses: Iterable[int], *,
     ValueError: status=600 is out of range: status must be an integer from 100 to 599
     """
     if isinstance(statuses, (str, bytes)) or not isinstance(statuses, Iterable):
-        raise ArgumentTypeError(f"statuses={statuses!r} is out of range: statuses must be "
-                                "a list of HTTP statuses from 100 to 599, such as [429, 503]")
-    return StatusRule(frozenset(check_int("status", s, low=100, high=599) for s in statuses),
-                      check_methods("network_methods", network_methods))
+        raise ArgumentTypeError(
+            f"statuses={statuses!r} is out of range: statuses must be "
+            "a list of HTTP statuses from 100 to 599, such as [429, 503]"
+        )
+    return StatusRule(
+        frozenset(check_int("status", s, low=100, high=599) for s in statuses),
+        check_methods("network_methods", network_methods),
+    )
 
 
-def decision_table(methods: Iterable[str],
-                   outcomes: Mapping[str, Outcome] | Iterable[Outcome],
-                   rule: Rule | None = None) -> pd.DataFrame:
+def decision_table(
+    methods: Iterable[str],
+    outcomes: Mapping[str, Outcome] | Iterable[Outcome],
+    rule: Rule | None = None,
+) -> pd.DataFrame:
     """The rule's verdict for every method x outcome x idempotency key (without, with).
 
     Use it to see a whole rule at once (default: :func:`decide`); ``outcomes``
@@ -419,21 +483,27 @@ def decision_table(methods: Iterable[str],
      ['POST', 'http/503', False, True], ['POST', 'http/503', True, True],
      ['POST', 'network', False, False], ['POST', 'network', True, True]]
     """
-    named = (dict(outcomes) if isinstance(outcomes, Mapping)
-             else {o.label(): o for o in outcomes})
+    named = dict(outcomes) if isinstance(outcomes, Mapping) else {o.label(): o for o in outcomes}
     for name, o in named.items():
         if not isinstance(o, Outcome):
-            raise ArgumentTypeError(f"outcomes[{name!r}]={o!r} is out of range: each "
-                                    "outcome must be an Outcome, such as Outcome.http(503)")
+            raise ArgumentTypeError(
+                f"outcomes[{name!r}]={o!r} is out of range: each "
+                "outcome must be an Outcome, such as Outcome.http(503)"
+            )
     decision: Rule = decide if rule is None else rule
     if isinstance(methods, (str, bytes)) or not isinstance(methods, Iterable):
-        raise ArgumentTypeError(f"methods={methods!r} is out of range: methods must be a "
-                                "list of method names such as ['GET', 'POST'], not one "
-                                "string")
-    rows = [(m, name, key, d.retry, d.reason)
-            for m in [check_method(m) for m in methods]
-            for name, o in named.items() for key in (False, True)
-            for d in (decision(o, m, key),)]
+        raise ArgumentTypeError(
+            f"methods={methods!r} is out of range: methods must be a "
+            "list of method names such as ['GET', 'POST'], not one "
+            "string"
+        )
+    rows = [
+        (m, name, key, d.retry, d.reason)
+        for m in [check_method(m) for m in methods]
+        for name, o in named.items()
+        for key in (False, True)
+        for d in (decision(o, m, key),)
+    ]
     return pd.DataFrame(rows, columns=["method", "outcome", "key", "retry", "reason"])
 
 
@@ -450,12 +520,29 @@ def verdict_table(decisions: pd.DataFrame) -> pd.DataFrame:
     network   retry  with key
     """
     verdict = decisions.groupby(["outcome", "method"], sort=False)["retry"].agg(
-        lambda r: "retry" if r.all() else "with key" if r.any() else "no")
+        lambda r: "retry" if r.all() else "with key" if r.any() else "no"
+    )
     return verdict.unstack()
 
 
-_DAY_NAMES = frozenset({"mon", "tue", "wed", "thu", "fri", "sat", "sun", "monday", "tuesday",
-                        "wednesday", "thursday", "friday", "saturday", "sunday"})
+_DAY_NAMES = frozenset(
+    {
+        "mon",
+        "tue",
+        "wed",
+        "thu",
+        "fri",
+        "sat",
+        "sun",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+    }
+)
 
 
 def _one_value(text: str) -> bool:
@@ -477,8 +564,10 @@ def _split_values(text: str, value: str) -> list[str]:
             values.append(parts[i])
             i += 1
     if len(values) > 16 or any(not v for v in values):
-        raise ValueError(f"retry_after={value[:80]!r} is out of range: Retry-After must be "
-                         "whole seconds or an HTTP-date (or the same header a few times)")
+        raise ValueError(
+            f"retry_after={value[:80]!r} is out of range: Retry-After must be "
+            "whole seconds or an HTTP-date (or the same header a few times)"
+        )
     return values
 
 
@@ -516,8 +605,10 @@ def parse_retry_after(value: str, now: float | None = None) -> float:
     ValueError: retry_after='-1' is out of range: Retry-After must be whole seconds
     (ASCII digits, clamped to 31536000) or an HTTP-date
     """
-    allowed = (f"is out of range: Retry-After must be whole seconds (ASCII digits, "
-               f"clamped to {MAX_RETRY_AFTER_S}) or an HTTP-date")
+    allowed = (
+        f"is out of range: Retry-After must be whole seconds (ASCII digits, "
+        f"clamped to {MAX_RETRY_AFTER_S}) or an HTTP-date"
+    )
     if not isinstance(value, str):
         raise ArgumentTypeError(f"retry_after={value!r} {allowed}")
     text = value.strip(" \t")  # OWS: spaces and tabs only
@@ -528,13 +619,15 @@ def parse_retry_after(value: str, now: float | None = None) -> float:
         return max(parse_retry_after(part, now) for part in _split_values(text, value))
     if _DELAY_SECONDS.fullmatch(text):
         digits = text.lstrip("0")
-        if len(digits) > len(str(MAX_RETRY_AFTER_S)):   # no int() of 5,000 digits
+        if len(digits) > len(str(MAX_RETRY_AFTER_S)):  # no int() of 5,000 digits
             return float(MAX_RETRY_AFTER_S)
         return float(min(MAX_RETRY_AFTER_S, int(digits or "0")))
     when = parse_http_date(text, now)
     if when is None:
         raise ValueError(f"retry_after={value!r} {allowed}")
     if now is None:
-        raise ValueError(f"now=None is out of range: Retry-After {value!r} is an "
-                         "HTTP-date, so the current time (POSIX seconds) is needed")
+        raise ValueError(
+            f"now=None is out of range: Retry-After {value!r} is an "
+            "HTTP-date, so the current time (POSIX seconds) is needed"
+        )
     return float(min(MAX_RETRY_AFTER_S, max(0.0, when - now)))

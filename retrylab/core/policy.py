@@ -115,9 +115,14 @@ class RetryResult:
         >>> r.line("422 (not retried)")
         '422 (not retried)        attempts=1 outcome=http/422  waits=[]'
         """
-        return (f"{name:<24} " + f"attempts={self.attempts}".ljust(10) + " "
-                + f"outcome={self.outcome.label()}".ljust(17) + " "
-                + f"waits=[{', '.join(str(w) for w in self.waits)}]").rstrip()
+        return (
+            f"{name:<24} "
+            + f"attempts={self.attempts}".ljust(10)
+            + " "
+            + f"outcome={self.outcome.label()}".ljust(17)
+            + " "
+            + f"waits=[{', '.join(str(w) for w in self.waits)}]"
+        ).rstrip()
 
 
 Clock = Callable[[], float]
@@ -138,7 +143,8 @@ SLEEP_REQUIRED = (
     "clock=lambda: time.monotonic() * 1000 if the time budget must count the requests "
     "too), or a recorder such as sleep=waits.append for a lesson, a simulation or a "
     "test; sleep=None skips waiting, said explicitly. Without it the retries would "
-    "follow each other at once: the storm backoff exists to prevent")
+    "follow each other at once: the storm backoff exists to prevent"
+)
 
 
 @dataclass(frozen=True)
@@ -202,8 +208,10 @@ class RetryPolicy:
     def __post_init__(self) -> None:
         check_int("max_attempts", self.max_attempts, low=1, high=1000)
         if not isinstance(self.backoff, Backoff):
-            raise ArgumentTypeError(f"backoff={self.backoff!r} is out of range: backoff "
-                                    "must be a Backoff(base, factor, cap, jitter=...)")
+            raise ArgumentTypeError(
+                f"backoff={self.backoff!r} is out of range: backoff "
+                "must be a Backoff(base, factor, cap, jitter=...)"
+            )
         if self.time_budget is not None:
             check_int("time_budget", self.time_budget, low=0, high=86_400_000)
         if self.max_retry_after is not None:
@@ -212,9 +220,11 @@ class RetryPolicy:
         if not (isinstance(self.safe_methods, frozenset) and methods == self.safe_methods):
             object.__setattr__(self, "safe_methods", methods)
         if self.rule is not None and not callable(self.rule):
-            raise ArgumentTypeError(f"rule={self.rule!r} is out of range: rule must be None "
-                                    "or a function (outcome, method, idempotency_key) -> "
-                                    "Decision, such as retry_everything_rule")
+            raise ArgumentTypeError(
+                f"rule={self.rule!r} is out of range: rule must be None "
+                "or a function (outcome, method, idempotency_key) -> "
+                "Decision, such as retry_everything_rule"
+            )
 
     # -- presets ------------------------------------------------------------------
 
@@ -225,8 +235,12 @@ class RetryPolicy:
         Three attempts within 3 s, waits of at most 1 s, and a Retry-After
         over 3 s is reported to the user instead of waited out.
         """
-        base = cls(max_attempts=3, backoff=Backoff(200, 2, 1000, jitter="full"),
-                   time_budget=3000, max_retry_after=3000)
+        base = cls(
+            max_attempts=3,
+            backoff=Backoff(200, 2, 1000, jitter="full"),
+            time_budget=3000,
+            max_retry_after=3000,
+        )
         return replace(base, **changes)
 
     @classmethod
@@ -237,8 +251,12 @@ class RetryPolicy:
         most 60 s (full jitter),
         and any Retry-After up to 10 minutes is obeyed.
         """
-        base = cls(max_attempts=5, backoff=Backoff(1000, 2, 60_000, jitter="full"),
-                   time_budget=300_000, max_retry_after=600_000)
+        base = cls(
+            max_attempts=5,
+            backoff=Backoff(1000, 2, 60_000, jitter="full"),
+            time_budget=300_000,
+            max_retry_after=600_000,
+        )
         return replace(base, **changes)
 
     def with_(self, **changes: Any) -> RetryPolicy:
@@ -260,14 +278,18 @@ class RetryPolicy:
             return decide(outcome, method, idempotency_key, safe_methods=self.safe_methods)
         decision = self.rule(outcome, method, idempotency_key)
         if not isinstance(decision, Decision):
-            raise TypeError(f"rule returned {decision!r}; it must return a "
-                            "Decision(retry, reason)")
+            raise TypeError(f"rule returned {decision!r}; it must return a Decision(retry, reason)")
         return decision
 
-    def steps(self, method: str = "GET", rng: Random | None = None, *,
-              idempotency_key: bool = False, clock: Clock | None = None,
-              retry_budget: RetryBudgetLike | None = None,
-              ) -> Generator[int | None, Outcome, RetryResult]:
+    def steps(
+        self,
+        method: str = "GET",
+        rng: Random | None = None,
+        *,
+        idempotency_key: bool = False,
+        clock: Clock | None = None,
+        retry_budget: RetryBudgetLike | None = None,
+    ) -> Generator[int | None, Outcome, RetryResult]:
         """The loop as a generator: yields ``None`` for "send now" (answer it
         with ``.send(outcome)``) and an int for "sleep this many ms"; returns
         the :class:`RetryResult`. Drive it with :meth:`run` or :meth:`run_async`.
@@ -284,8 +306,9 @@ class RetryPolicy:
             return round(clock() - start) if clock is not None else slept
 
         def finish(outcome: Outcome, reason: StopReason, message: str) -> RetryResult:
-            result = RetryResult(outcome, len(history), tuple(waits), reason, message,
-                                 elapsed(), tuple(history))
+            result = RetryResult(
+                outcome, len(history), tuple(waits), reason, message, elapsed(), tuple(history)
+            )
             log.info(_("%s stopped after %d attempt(s): %s"), m, result.attempts, message)
             return result
 
@@ -300,8 +323,11 @@ class RetryPolicy:
             if outcome.ok:
                 if retry_budget is not None:
                     retry_budget.on_outcome(True)
-                return finish(outcome, StopReason.SUCCESS,
-                              _("success on attempt {attempt}").format(attempt=attempt))
+                return finish(
+                    outcome,
+                    StopReason.SUCCESS,
+                    _("success on attempt {attempt}").format(attempt=attempt),
+                )
             decision = self.decide(outcome, m, idempotency_key)
             if retry_budget is not None and decision.retry:
                 # gRPC A6: only a failure that would be retried drains the budget
@@ -309,35 +335,60 @@ class RetryPolicy:
             if not decision.retry:
                 return finish(outcome, StopReason.NOT_RETRYABLE, decision.reason)
             if attempt >= self.max_attempts:
-                return finish(outcome, StopReason.MAX_ATTEMPTS,
-                              _("gave up: attempt limit {limit} reached").format(
-                                  limit=self.max_attempts))
+                return finish(
+                    outcome,
+                    StopReason.MAX_ATTEMPTS,
+                    _("gave up: attempt limit {limit} reached").format(limit=self.max_attempts),
+                )
             suggested = outcome.retry_after_ms
             if self.max_retry_after is not None and suggested > self.max_retry_after:
-                return finish(outcome, StopReason.RETRY_AFTER_TOO_LONG,
-                              _("gave up: the server asked for {suggested} ms, more than "
-                                "max_retry_after={limit} ms; tell the user").format(
-                                  suggested=suggested, limit=self.max_retry_after))
+                return finish(
+                    outcome,
+                    StopReason.RETRY_AFTER_TOO_LONG,
+                    _(
+                        "gave up: the server asked for {suggested} ms, more than "
+                        "max_retry_after={limit} ms; tell the user"
+                    ).format(suggested=suggested, limit=self.max_retry_after),
+                )
             wait = max(next(waits_iter), suggested)
             if self.time_budget is not None and elapsed() + wait > self.time_budget:
-                return finish(outcome, StopReason.TIME_BUDGET,
-                              _("gave up: waiting {wait} ms more would pass the time "
-                                "budget of {budget} ms ({used} ms used)").format(
-                                  wait=wait, budget=self.time_budget, used=elapsed()))
+                return finish(
+                    outcome,
+                    StopReason.TIME_BUDGET,
+                    _(
+                        "gave up: waiting {wait} ms more would pass the time "
+                        "budget of {budget} ms ({used} ms used)"
+                    ).format(wait=wait, budget=self.time_budget, used=elapsed()),
+                )
             if retry_budget is not None and not retry_budget.can_retry():
-                return finish(outcome, StopReason.RETRY_BUDGET,
-                              _("gave up: the shared retry budget is spent"))
-            log.debug(_("%s attempt %d: %s; retrying in %d ms (%s)"), m, attempt,
-                      outcome.label(), wait, decision.reason)
+                return finish(
+                    outcome, StopReason.RETRY_BUDGET, _("gave up: the shared retry budget is spent")
+                )
+            log.debug(
+                _("%s attempt %d: %s; retrying in %d ms (%s)"),
+                m,
+                attempt,
+                outcome.label(),
+                wait,
+                decision.reason,
+            )
             history[-1] = replace(history[-1], wait_after=wait)
             waits.append(wait)
             yield wait
             slept += wait
 
-    def run(self, send: Send, method: str = "GET", rng: Random | None = None,
-            sleep: Sleep | _Unset | None = _Unset.SLEEP, *, idempotency_key: bool = False,
-            clock: Clock | None = None, retry_budget: RetryBudgetLike | None = None,
-            metrics: MetricsLike | None = None) -> RetryResult:
+    def run(
+        self,
+        send: Send,
+        method: str = "GET",
+        rng: Random | None = None,
+        sleep: Sleep | _Unset | None = _Unset.SLEEP,
+        *,
+        idempotency_key: bool = False,
+        clock: Clock | None = None,
+        retry_budget: RetryBudgetLike | None = None,
+        metrics: MetricsLike | None = None,
+    ) -> RetryResult:
         """Run the loop: ``send()`` returns an Outcome; ``sleep(ms)`` waits.
 
         ``sleep`` is required, so that nobody copies a loop that never waits:
@@ -361,8 +412,9 @@ class RetryPolicy:
             raise TypeError(SLEEP_REQUIRED)
         if sleep is not None and not callable(sleep):
             raise ArgumentTypeError(f"sleep={sleep!r} is out of range: " + SLEEP_REQUIRED)
-        loop = self.steps(method, rng, idempotency_key=idempotency_key, clock=clock,
-                          retry_budget=retry_budget)
+        loop = self.steps(
+            method, rng, idempotency_key=idempotency_key, clock=clock, retry_budget=retry_budget
+        )
         try:
             request = next(loop)
             while True:
@@ -378,12 +430,18 @@ class RetryPolicy:
             metrics.record(result, method)
         return result
 
-    async def run_async(self, send: Callable[[], Awaitable[Outcome]], method: str = "GET",
-                        rng: Random | None = None,
-                        sleep: Callable[[float], Awaitable[Any]] | None = None, *,
-                        idempotency_key: bool = False, clock: Clock | None = None,
-                        retry_budget: RetryBudgetLike | None = None,
-                        metrics: MetricsLike | None = None) -> RetryResult:
+    async def run_async(
+        self,
+        send: Callable[[], Awaitable[Outcome]],
+        method: str = "GET",
+        rng: Random | None = None,
+        sleep: Callable[[float], Awaitable[Any]] | None = None,
+        *,
+        idempotency_key: bool = False,
+        clock: Clock | None = None,
+        retry_budget: RetryBudgetLike | None = None,
+        metrics: MetricsLike | None = None,
+    ) -> RetryResult:
         """The same loop for asyncio: ``await send()``, ``await sleep(ms)``.
 
         Without an injected ``sleep`` it awaits ``asyncio.sleep(ms / 1000)``: it
@@ -394,8 +452,9 @@ class RetryPolicy:
         ``CancelledError`` out of the send or the sleep at once: the loop
         stops there and never retries a cancellation.
         """
-        loop = self.steps(method, rng, idempotency_key=idempotency_key, clock=clock,
-                          retry_budget=retry_budget)
+        loop = self.steps(
+            method, rng, idempotency_key=idempotency_key, clock=clock, retry_budget=retry_budget
+        )
         try:
             request = next(loop)
             while True:
@@ -418,6 +477,8 @@ class RetryPolicy:
 
 def _checked(outcome: object) -> Outcome:
     if not isinstance(outcome, Outcome):
-        raise TypeError(f"send() returned {outcome!r}; it must return an Outcome "
-                        "(Outcome.success(...), Outcome.http(status), ...)")
+        raise TypeError(
+            f"send() returned {outcome!r}; it must return an Outcome "
+            "(Outcome.success(...), Outcome.http(status), ...)"
+        )
     return outcome

@@ -69,17 +69,25 @@ NOT_ACTED_STATUSES: frozenset[int] = frozenset({408, 429})
 KEY_IN_FLIGHT = KEY_IN_FLIGHT_REASON
 
 _NEVER = {
-    501: N_("501: RFC 9110 section 15.6.2 says the server does not support the method at "
-            "all, so no retry can succeed"),
-    505: N_("505: RFC 9110 section 15.6.6 says the server refuses the HTTP version itself, "
-            "so no retry can succeed"),
+    501: N_(
+        "501: RFC 9110 section 15.6.2 says the server does not support the method at "
+        "all, so no retry can succeed"
+    ),
+    505: N_(
+        "505: RFC 9110 section 15.6.6 says the server refuses the HTTP version itself, "
+        "so no retry can succeed"
+    ),
 }
 _NOT_ACTED = {
-    408: N_("408 on {m}: RFC 9110 section 15.5.9 says the server never received the whole "
-            "request, so it did not act and the client may repeat it"),
-    429: N_("429 on {m}: RFC 6585 section 4 makes it a refusal for sending too many "
-            "requests, not a failure while acting, and botocore's standard mode retries "
-            "throttling for every operation"),
+    408: N_(
+        "408 on {m}: RFC 9110 section 15.5.9 says the server never received the whole "
+        "request, so it did not act and the client may repeat it"
+    ),
+    429: N_(
+        "429 on {m}: RFC 6585 section 4 makes it a refusal for sending too many "
+        "requests, not a failure while acting, and botocore's standard mode retries "
+        "throttling for every operation"
+    ),
 }
 
 
@@ -110,31 +118,61 @@ def production_rule(outcome: Outcome, method: str, idempotency_key: bool = False
     m = check_method(method)
     idempotency_key = check_bool("idempotency_key", idempotency_key)
     if outcome.kind == "success":
-        return decide(outcome, m)          # "success: nothing to retry", the same words
+        return decide(outcome, m)  # "success: nothing to retry", the same words
     if outcome.kind == "cancelled":
-        return Decision(False, _("cancelled: the caller gave up, and gRPC A6 stops every "
-                                 "retry attempt of a cancelled call"))
+        return Decision(
+            False,
+            _(
+                "cancelled: the caller gave up, and gRPC A6 stops every "
+                "retry attempt of a cancelled call"
+            ),
+        )
     if outcome.kind == "body":
-        return Decision(False, _("body error: the answer arrived but the program could not "
-                                 "use it, and urllib3 retries only connection, read and "
-                                 "status failures"))
+        return Decision(
+            False,
+            _(
+                "body error: the answer arrived but the program could not "
+                "use it, and urllib3 retries only connection, read and "
+                "status failures"
+            ),
+        )
     idempotent = m in IDEMPOTENT_METHODS
     if outcome.kind == "network":
         if outcome.sent is False:
-            return Decision(True, _("network error before {m} left the client: urllib3 "
-                                    "retries connect errors for any method and gRPC A6 "
-                                    "retries such calls transparently").format(m=m))
+            return Decision(
+                True,
+                _(
+                    "network error before {m} left the client: urllib3 "
+                    "retries connect errors for any method and gRPC A6 "
+                    "retries such calls transparently"
+                ).format(m=m),
+            )
         if idempotent:
-            return Decision(True, _("network error on {m}: RFC 9110 section 9.2.2 makes "
-                                    "{m} idempotent, so repeating it is safe").format(m=m))
+            return Decision(
+                True,
+                _(
+                    "network error on {m}: RFC 9110 section 9.2.2 makes "
+                    "{m} idempotent, so repeating it is safe"
+                ).format(m=m),
+            )
         if idempotency_key:
-            return Decision(True, _("network error on {m} with an idempotency key: the "
-                                    "IETF Idempotency-Key draft lets the server apply it "
-                                    "once").format(m=m))
-        return Decision(False, _("network error after {m} may have reached the server: "
-                                 "RFC 9110 section 9.2.2 forbids an automatic retry of a "
-                                 "non-idempotent request that may have been "
-                                 "applied").format(m=m))
+            return Decision(
+                True,
+                _(
+                    "network error on {m} with an idempotency key: the "
+                    "IETF Idempotency-Key draft lets the server apply it "
+                    "once"
+                ).format(m=m),
+            )
+        return Decision(
+            False,
+            _(
+                "network error after {m} may have reached the server: "
+                "RFC 9110 section 9.2.2 forbids an automatic retry of a "
+                "non-idempotent request that may have been "
+                "applied"
+            ).format(m=m),
+        )
     status = outcome.status or 0
     if status == 409 and idempotency_key and outcome.retry_after is not None:
         return Decision(True, _(KEY_IN_FLIGHT).format(m=m))
@@ -144,25 +182,49 @@ def production_rule(outcome: Outcome, method: str, idempotency_key: bool = False
         return Decision(True, _(_NOT_ACTED[status]).format(m=m))
     if status not in PRODUCTION_STATUSES:
         if 400 <= status < 500:
-            return Decision(False, _("{status}: a client error; RFC 9110 section 15.5 says "
-                                     "the request itself is at fault, and no library "
-                                     "retries it").format(status=status))
+            return Decision(
+                False,
+                _(
+                    "{status}: a client error; RFC 9110 section 15.5 says "
+                    "the request itself is at fault, and no library "
+                    "retries it"
+                ).format(status=status),
+            )
         if status >= 500:
-            return Decision(False, _("{status}: not one of botocore's transient statuses "
-                                     "500, 502, 503, 504, so not retried").format(
-                                         status=status))
-        return decide(outcome, m)          # "{status}: not an error status; nothing to retry"
+            return Decision(
+                False,
+                _(
+                    "{status}: not one of botocore's transient statuses "
+                    "500, 502, 503, 504, so not retried"
+                ).format(status=status),
+            )
+        return decide(outcome, m)  # "{status}: not an error status; nothing to retry"
     if idempotent:
-        return Decision(True, _("{status} on {m}: botocore and urllib3 retry this transient "
-                                "status, and RFC 9110 section 9.2.2 makes {m} safe to "
-                                "repeat").format(status=status, m=m))
+        return Decision(
+            True,
+            _(
+                "{status} on {m}: botocore and urllib3 retry this transient "
+                "status, and RFC 9110 section 9.2.2 makes {m} safe to "
+                "repeat"
+            ).format(status=status, m=m),
+        )
     if idempotency_key:
-        return Decision(True, _("{status} on {m} with an idempotency key: the IETF "
-                                "Idempotency-Key draft lets the server apply it "
-                                "once").format(status=status, m=m))
-    return Decision(False, _("{status} on {m} without an idempotency key: RFC 9110 section "
-                             "9.2.2 forbids an automatic retry of a non-idempotent request "
-                             "that may have been applied").format(status=status, m=m))
+        return Decision(
+            True,
+            _(
+                "{status} on {m} with an idempotency key: the IETF "
+                "Idempotency-Key draft lets the server apply it "
+                "once"
+            ).format(status=status, m=m),
+        )
+    return Decision(
+        False,
+        _(
+            "{status} on {m} without an idempotency key: RFC 9110 section "
+            "9.2.2 forbids an automatic retry of a non-idempotent request "
+            "that may have been applied"
+        ).format(status=status, m=m),
+    )
 
 
 __all__ = ["KEY_IN_FLIGHT", "NOT_ACTED_STATUSES", "PRODUCTION_STATUSES", "production_rule"]

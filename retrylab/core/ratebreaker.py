@@ -71,6 +71,7 @@ def _percent_g(value: float) -> str:
     text = f"{value:g}"
     return i18n.percent(float(text), len(text.split(".")[1]) if "." in text else 0)
 
+
 __all__ = ["WINDOW_TYPES", "RateBreaker", "RateWindow", "check_clock"]
 
 _T = TypeVar("_T")
@@ -133,11 +134,17 @@ class RateWindow:
 
     def _totals(self, now: int) -> tuple[int, int, int]:
         if self.kind == "count":
-            return (len(self._calls), sum(f for f, _ in self._calls),
-                    sum(s for _, s in self._calls))
+            return (
+                len(self._calls),
+                sum(f for f, _ in self._calls),
+                sum(s for _, s in self._calls),
+            )
         self._evict(now // 1000)
-        return (sum(b.calls for b in self._buckets), sum(b.failures for b in self._buckets),
-                sum(b.slow for b in self._buckets))
+        return (
+            sum(b.calls for b in self._buckets),
+            sum(b.failures for b in self._buckets),
+            sum(b.slow for b in self._buckets),
+        )
 
     def calls(self, now: int) -> int:
         """Calls in the window at ``now``."""
@@ -182,33 +189,43 @@ class RateBreaker(OwnLock):
     and pickle give an independent breaker (its own window, log and lock).
     """
 
-    def __init__(self, window_type: str = "count", window_size: int = 100,
-                 minimum_calls: int = 100, failure_rate_threshold: float = 50.0,
-                 slow_call_rate_threshold: float = 100.0, slow_call_duration: int = 60_000,
-                 half_open_calls: int = 10, wait_in_open: int = 60_000,
-                 max_wait_in_half_open: int = 0, name: str = "") -> None:
+    def __init__(
+        self,
+        window_type: str = "count",
+        window_size: int = 100,
+        minimum_calls: int = 100,
+        failure_rate_threshold: float = 50.0,
+        slow_call_rate_threshold: float = 100.0,
+        slow_call_duration: int = 60_000,
+        half_open_calls: int = 10,
+        wait_in_open: int = 60_000,
+        max_wait_in_half_open: int = 0,
+        name: str = "",
+    ) -> None:
         self.window_type = check_choice("window_type", window_type, WINDOW_TYPES)
         self.window_size = check_int("window_size", window_size, low=1, high=1_000_000)
         self.minimum_calls = check_int("minimum_calls", minimum_calls, low=1, high=1_000_000)
         self.failure_rate_threshold = check_number(
-            "failure_rate_threshold", failure_rate_threshold, low=0, high=100, low_open=True)
+            "failure_rate_threshold", failure_rate_threshold, low=0, high=100, low_open=True
+        )
         self.slow_call_rate_threshold = check_number(
-            "slow_call_rate_threshold", slow_call_rate_threshold, low=0, high=100,
-            low_open=True)
-        self.slow_call_duration = check_int("slow_call_duration", slow_call_duration,
-                                            low=0, high=86_400_000)
-        self.half_open_calls = check_int("half_open_calls", half_open_calls,
-                                         low=1, high=1_000_000)
+            "slow_call_rate_threshold", slow_call_rate_threshold, low=0, high=100, low_open=True
+        )
+        self.slow_call_duration = check_int(
+            "slow_call_duration", slow_call_duration, low=0, high=86_400_000
+        )
+        self.half_open_calls = check_int("half_open_calls", half_open_calls, low=1, high=1_000_000)
         self.wait_in_open = check_int("wait_in_open", wait_in_open, low=0, high=86_400_000)
-        self.max_wait_in_half_open = check_int("max_wait_in_half_open",
-                                               max_wait_in_half_open, low=0, high=86_400_000)
+        self.max_wait_in_half_open = check_int(
+            "max_wait_in_half_open", max_wait_in_half_open, low=0, high=86_400_000
+        )
         self.name = name
         self._lock = threading.Lock()
         self._state = State.CLOSED
         self._window = self._closed_window()
         self._since = 0
         self._permits = 0
-        self._trials = 0        # half-open calls let through, not yet recorded or released
+        self._trials = 0  # half-open calls let through, not yet recorded or released
         self.not_permitted = 0  #: calls refused so far
         #: The last :data:`~retrylab.core.breaker.MAX_TRANSITIONS` changes of state.
         self.transitions: deque[Transition] = deque(maxlen=MAX_TRANSITIONS)
@@ -246,8 +263,11 @@ class RateBreaker(OwnLock):
         now = check_clock(now)
         with self._lock:
             state, since = self._state, self._since
-            if (state is State.HALF_OPEN and self.max_wait_in_half_open > 0
-                    and now - since >= self.max_wait_in_half_open):
+            if (
+                state is State.HALF_OPEN
+                and self.max_wait_in_half_open > 0
+                and now - since >= self.max_wait_in_half_open
+            ):
                 state, since = State.OPEN, now
             if state is State.OPEN:
                 if now > since + self.wait_in_open:
@@ -256,8 +276,9 @@ class RateBreaker(OwnLock):
             if state is State.CLOSED or self._permits > 0:
                 return 0
             if self.max_wait_in_half_open > 0:
-                return max(1, math.ceil(since + self.max_wait_in_half_open
-                                        + self.wait_in_open + 1 - now))
+                return max(
+                    1, math.ceil(since + self.max_wait_in_half_open + self.wait_in_open + 1 - now)
+                )
             return max(1, self.wait_in_open)
 
     # -- the two calls ------------------------------------------------------------
@@ -268,8 +289,11 @@ class RateBreaker(OwnLock):
         with self._lock:
             self._expire_half_open(now)
             if self._state is State.OPEN and now > self._since + self.wait_in_open:
-                self._move(now, State.HALF_OPEN, i18n._("waited {ms} ms in open").format(
-                    ms=self.wait_in_open))
+                self._move(
+                    now,
+                    State.HALF_OPEN,
+                    i18n._("waited {ms} ms in open").format(ms=self.wait_in_open),
+                )
             if self._state is State.CLOSED:
                 return True
             if self._state is State.HALF_OPEN and self._permits > 0:
@@ -294,20 +318,35 @@ class RateBreaker(OwnLock):
             success = ok
             self._window.add(not success, duration > self.slow_call_duration, now)
             if self._state is State.OPEN:
-                return self._state      # late results are counted, nothing is decided
+                return self._state  # late results are counted, nothing is decided
             fail = self._window.failure_rate(now)
             slow = self._window.slow_rate(now)
             if fail == -1 or slow == -1:
                 return self._state
             if fail >= self.failure_rate_threshold:
-                self._move(now, State.OPEN, i18n._("failure rate {rate} >= {threshold}").format(
-                    rate=i18n.percent(fail), threshold=_percent_g(self.failure_rate_threshold)))
+                self._move(
+                    now,
+                    State.OPEN,
+                    i18n._("failure rate {rate} >= {threshold}").format(
+                        rate=i18n.percent(fail), threshold=_percent_g(self.failure_rate_threshold)
+                    ),
+                )
             elif slow >= self.slow_call_rate_threshold:
-                self._move(now, State.OPEN, i18n._("slow-call rate {rate} >= {threshold}").format(
-                    rate=i18n.percent(slow), threshold=_percent_g(self.slow_call_rate_threshold)))
+                self._move(
+                    now,
+                    State.OPEN,
+                    i18n._("slow-call rate {rate} >= {threshold}").format(
+                        rate=i18n.percent(slow), threshold=_percent_g(self.slow_call_rate_threshold)
+                    ),
+                )
             elif self._state is State.HALF_OPEN:
-                self._move(now, State.CLOSED, i18n._("{n} trial calls: failure rate {rate}").format(
-                    n=self.half_open_calls, rate=i18n.percent(fail)))
+                self._move(
+                    now,
+                    State.CLOSED,
+                    i18n._("{n} trial calls: failure rate {rate}").format(
+                        n=self.half_open_calls, rate=i18n.percent(fail)
+                    ),
+                )
             return self._state
 
     def release(self, now: int) -> None:
@@ -325,10 +364,18 @@ class RateBreaker(OwnLock):
                 self._permits += 1
 
     def _expire_half_open(self, now: int) -> None:
-        if (self._state is State.HALF_OPEN and self.max_wait_in_half_open > 0
-                and now - self._since >= self.max_wait_in_half_open):
-            self._move(now, State.OPEN, i18n._("no verdict within {ms} ms in half-open").format(
-                ms=self.max_wait_in_half_open))
+        if (
+            self._state is State.HALF_OPEN
+            and self.max_wait_in_half_open > 0
+            and now - self._since >= self.max_wait_in_half_open
+        ):
+            self._move(
+                now,
+                State.OPEN,
+                i18n._("no verdict within {ms} ms in half-open").format(
+                    ms=self.max_wait_in_half_open
+                ),
+            )
 
     def _move(self, now: int, target: State, reason: str) -> None:
         self.transitions.append(Transition(now, self._state, target, reason))
@@ -343,6 +390,8 @@ class RateBreaker(OwnLock):
         # to OPEN: the window is kept (resilience4j keeps the closed metrics)
 
     def __repr__(self) -> str:
-        return (f"RateBreaker(window_type={self.window_type!r}, window_size={self.window_size}, "
-                f"failure_rate_threshold={self.failure_rate_threshold:g}, "
-                f"state={self._state.value!r})")
+        return (
+            f"RateBreaker(window_type={self.window_type!r}, window_size={self.window_size}, "
+            f"failure_rate_threshold={self.failure_rate_threshold:g}, "
+            f"state={self._state.value!r})"
+        )

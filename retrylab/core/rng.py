@@ -95,8 +95,7 @@ class Mulberry32:
         return f"Mulberry32(seed={self.seed}, state=0x{self._state:08x})"
 
 
-def _block(start: np.uint32, k: npt.NDArray[np.uint32],
-           out: npt.NDArray[np.float64]) -> None:
+def _block(start: np.uint32, k: npt.NDArray[np.uint32], out: npt.NDArray[np.float64]) -> None:
     """Draws number ``k`` (1-based) after ``start``, written into ``out``.
 
     All arithmetic is in place on uint32 arrays, which wrap modulo 2**32 like

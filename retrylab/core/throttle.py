@@ -45,8 +45,14 @@ from collections import deque
 from ._check import check_int, check_number
 from ._copies import OwnLock
 
-__all__ = ["AdaptiveRateLimiter", "CubicRate", "RateClocker", "SreThrottle", "TokenBucket",
-           "sre_reject_probability"]
+__all__ = [
+    "AdaptiveRateLimiter",
+    "CubicRate",
+    "RateClocker",
+    "SreThrottle",
+    "TokenBucket",
+    "sre_reject_probability",
+]
 
 
 def sre_reject_probability(requests: float, accepts: float, k: float = 2.0) -> float:
@@ -122,8 +128,13 @@ class CubicRate:
     (10.0, 13.41)
     """
 
-    def __init__(self, starting_max_rate: float = 0.0, start_time: int = 0,
-                 scale: float = 0.4, beta: float = 0.7) -> None:
+    def __init__(
+        self,
+        starting_max_rate: float = 0.0,
+        start_time: int = 0,
+        scale: float = 0.4,
+        beta: float = 0.7,
+    ) -> None:
         self.w_max = check_number("starting_max_rate", starting_max_rate, low=0.0)
         self.scale = check_number("scale", scale, low=0.0, low_open=True)
         self.beta = check_number("beta", beta, low=0.0, high=1.0, low_open=True)
@@ -170,8 +181,9 @@ class TokenBucket(OwnLock):
 
     def _refill(self, now: int) -> None:
         if now > self._last:
-            self.capacity = min(self.max_capacity,
-                                self.capacity + (now - self._last) / 1000 * self.fill_rate)
+            self.capacity = min(
+                self.max_capacity, self.capacity + (now - self._last) / 1000 * self.fill_rate
+            )
             self._last = now
 
     def set_rate(self, rate: float, now: int) -> None:
@@ -196,7 +208,7 @@ class TokenBucket(OwnLock):
             if amount <= self.capacity and self._last <= now:
                 self.capacity -= amount
                 return 0
-            start = max(now, self._last)          # after the tokens already promised
+            start = max(now, self._last)  # after the tokens already promised
             wait = start - now + math.ceil((amount - self.capacity) / self.fill_rate * 1000)
             self._refill(now + wait)
             self.capacity = max(0.0, self.capacity - amount)
@@ -216,7 +228,7 @@ class RateClocker(OwnLock):
         self.bucket = check_int("bucket", bucket, low=1)
         self.rate = 0.0
         self._count = 0
-        self._last = (check_int("now", now) // 1000) * 1000   # botocore: floor(time)
+        self._last = (check_int("now", now) // 1000) * 1000  # botocore: floor(time)
         self._lock = threading.Lock()
 
     def record(self, now: int) -> float:
@@ -272,5 +284,4 @@ class AdaptiveRateLimiter(OwnLock):
                 use = measured if not self.enabled else min(measured, self.bucket.fill_rate)
                 rate = self.cubic.error_received(use, now)
                 self.enabled = True
-            self.bucket.set_rate(max(0.0, min(rate, self.MAX_RATE_ADJUST_SCALE * measured)),
-                                 now)
+            self.bucket.set_rate(max(0.0, min(rate, self.MAX_RATE_ADJUST_SCALE * measured)), now)

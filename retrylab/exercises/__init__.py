@@ -40,7 +40,7 @@ class Feedback:
 
     @property
     def verdict(self) -> str:
-        """"Correct", "Not yet" or "Try again", in the notebook's language
+        """ "Correct", "Not yet" or "Try again", in the notebook's language
         (Turkish: "Doğru", "Henüz değil", "Tekrar deneyin")."""
         if self.correct:
             return pgettext("verdict", "Correct")
@@ -53,9 +53,11 @@ class Feedback:
 
     def _repr_html_(self) -> str:
         colour = "#1b7837" if self.correct else "#8c510a" if not self.answered else "#b2182b"
-        return (f'<div style="border-left:4px solid {colour};padding:4px 8px">'
-                f"<b>{html.escape(self.verdict)}:</b> "
-                f"{html.escape(self.message)}</div>")
+        return (
+            f'<div style="border-left:4px solid {colour};padding:4px 8px">'
+            f"<b>{html.escape(self.verdict)}:</b> "
+            f"{html.escape(self.message)}</div>"
+        )
 
     def __bool__(self) -> bool:
         return self.correct
@@ -68,8 +70,11 @@ def unanswered(answer: Any) -> bool:
 
 def prompt(what: str) -> Feedback:
     """The message for an exercise not answered yet."""
-    return Feedback(False, _("replace the ... with {what}, then run the cell again.")
-                    .format(what=what), answered=False)
+    return Feedback(
+        False,
+        _("replace the ... with {what}, then run the cell again.").format(what=what),
+        answered=False,
+    )
 
 
 def right(message: str) -> Feedback:
@@ -98,7 +103,7 @@ def shown(answer: Any, width: int = 60) -> str:
             text = text if isinstance(text, str) else f"<{type(answer).__name__}>"
     except BaseException:  # a student's object whose repr fails or never ends
         text = f"<{type(answer).__name__}>"
-    return text if len(text) <= width else text[:width - 3] + "..."
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def as_number(answer: Any) -> float | None:
@@ -131,9 +136,9 @@ def as_whole(answer: Any) -> int | None:
     """
     if isinstance(answer, (int, np.integer)) and not isinstance(answer, (bool, np.bool_)):
         whole = int(answer)
-        return whole if abs(whole) < 2 ** 63 else None
+        return whole if abs(whole) < 2**63 else None
     value = as_number(answer)
-    if value is None or not value.is_integer() or abs(value) >= 2 ** 63:
+    if value is None or not value.is_integer() or abs(value) >= 2**63:
         return None
     return int(value)
 
@@ -221,8 +226,9 @@ def plain_policy(policy: RetryPolicy) -> RetryPolicy:
     settings = {f.name: getattr(policy, f.name) for f in fields(RetryPolicy)}
     backoff = settings.get("backoff")
     if isinstance(backoff, Backoff):
-        settings["backoff"] = Backoff(**{f.name: getattr(backoff, f.name)
-                                         for f in fields(Backoff) if f.init})
+        settings["backoff"] = Backoff(
+            **{f.name: getattr(backoff, f.name) for f in fields(Backoff) if f.init}
+        )
     if settings.get("rule") is not None:
         settings["rule"] = stop.guarded(settings["rule"])
     return RetryPolicy(**settings)
@@ -254,14 +260,15 @@ def checker(fn: F) -> F:
     >>> check_half(0.5)
     Correct: yes
     """
+
     @functools.wraps(fn)
     def checked(*args: Any, **kwargs: Any) -> Feedback:
         return judge(fn, args, kwargs)
+
     return cast(F, checked)
 
 
-def judge(fn: Callable[..., Feedback], args: tuple[Any, ...],
-          kwargs: dict[str, Any]) -> Feedback:
+def judge(fn: Callable[..., Feedback], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Feedback:
     """``fn(*args, **kwargs)`` under the engine's guarantees (see :func:`checker`)."""
     changed = pristine.restore()
     threads = set(threading.enumerate())
@@ -275,31 +282,44 @@ def judge(fn: Callable[..., Feedback], args: tuple[Any, ...],
         else:
             error = TypeError(f"{type(result).__name__}")
     except stop.Stopped:
-        verdict = wrong(_("stopped after {seconds} s: the check did not finish (is there a "
-                          "loop that never ends, in your answer or in what it returns?). "
-                          "Your code was stopped with this verdict: nothing of it keeps "
-                          "running.").format(seconds=f"{stop.CHECK_LIMIT:g}"))
+        verdict = wrong(
+            _(
+                "stopped after {seconds} s: the check did not finish (is there a "
+                "loop that never ends, in your answer or in what it returns?). "
+                "Your code was stopped with this verdict: nothing of it keeps "
+                "running."
+            ).format(seconds=f"{stop.CHECK_LIMIT:g}")
+        )
     except MemoryError:
-        verdict = wrong(_("the answer needed more memory than a check allows ({megabytes} MB "
-                          "more than the kernel had): is something growing without end?")
-                        .format(megabytes=stop.MEMORY_LIMIT // 2 ** 20))
+        verdict = wrong(
+            _(
+                "the answer needed more memory than a check allows ({megabytes} MB "
+                "more than the kernel had): is something growing without end?"
+            ).format(megabytes=stop.MEMORY_LIMIT // 2**20)
+        )
     except BaseException as e:  # SystemExit, KeyboardInterrupt and the rest: a verdict
         error = e
     if verdict is None or not verdict.correct:
         stop.settle(threads)
     changed += [name for name in pristine.restore() if name not in changed]
     if changed:
-        return wrong(_("your answer changed {names} in retrylab: the check put it back as "
-                       "it was. A check judges your code against the library's own: change "
-                       "your answer, not the library.").format(names=", ".join(changed)))
+        return wrong(
+            _(
+                "your answer changed {names} in retrylab: the check put it back as "
+                "it was. A check judges your code against the library's own: change "
+                "your answer, not the library."
+            ).format(names=", ".join(changed))
+        )
     if verdict is not None:
         return verdict
     names = list(_parameters(fn))
     given = [f"{n}={shown(v)}" for n, v in zip(names, args, strict=False)]
     given += [f"{n}={shown(v)}" for n, v in kwargs.items()]
-    return wrong(_("the checker could not read {given} ({error}); check the kind "
-                   "of answer asked for.").format(given=", ".join(given),
-                                                  error=_described(error)))
+    return wrong(
+        _(
+            "the checker could not read {given} ({error}); check the kind of answer asked for."
+        ).format(given=", ".join(given), error=_described(error))
+    )
 
 
 def _parameters(fn: Callable[..., Any]) -> list[str]:
@@ -320,4 +340,4 @@ def _described(error: BaseException | None) -> str:
     return f"{type(error).__name__}: {text[:200]}"
 
 
-pristine.capture()   # the package as imported: what restore() puts back
+pristine.capture()  # the package as imported: what restore() puts back

@@ -33,62 +33,112 @@ LOOP_BACKOFF = Backoff(200, 2, 5000, jitter="full")
 
 @checker
 def check_three_failures(attempts: Any, waits: Any) -> Feedback:
-    """Three 503s then success, four attempts allowed, lesson seed.
-    """
+    """Three 503s then success, four attempts allowed, lesson seed."""
     if unanswered(attempts) or unanswered(waits):
         return prompt(_("the number of attempts and the list of waits in ms"))
     answers = iter([Outcome.http(503)] * 3 + [Outcome.success()])
     r = RetryPolicy(4, Backoff(200, 2, 5000, jitter="full")).run(
-        lambda: next(answers), rng=Mulberry32(SEED), sleep=None)
+        lambda: next(answers), rng=Mulberry32(SEED), sleep=None
+    )
     count, given = as_whole(attempts), as_wholes(waits)
     if count is not None and as_wholes([waits]) is not None:
-        return wrong(_("waits={waits}: that is one number; give each wait in a list, one "
-                       "before each retry, not their total.").format(waits=shown(waits)))
+        return wrong(
+            _(
+                "waits={waits}: that is one number; give each wait in a list, one "
+                "before each retry, not their total."
+            ).format(waits=shown(waits))
+        )
     seconds = as_numbers(waits)
-    if (count is not None and given is None and seconds is not None
-            and [js_round(x * 1000) for x in seconds] == list(r.waits)):
-        return wrong(_("waits={waits}: those are seconds; the lesson gives every wait in "
-                       "ms.").format(waits=shown(waits)))
+    if (
+        count is not None
+        and given is None
+        and seconds is not None
+        and [js_round(x * 1000) for x in seconds] == list(r.waits)
+    ):
+        return wrong(
+            _("waits={waits}: those are seconds; the lesson gives every wait in ms.").format(
+                waits=shown(waits)
+            )
+        )
     if count is None:
-        return wrong(_("attempts={attempts}: give the number of attempts as a whole number, "
-                       "such as 2.").format(attempts=shown(attempts)))
+        return wrong(
+            _(
+                "attempts={attempts}: give the number of attempts as a whole number, such as 2."
+            ).format(attempts=shown(attempts))
+        )
     if given is None:
-        return wrong(_("waits={waits}: give the waits as a list of whole numbers of ms, such "
-                       "as [100, 200].").format(waits=shown(waits)))
+        return wrong(
+            _(
+                "waits={waits}: give the waits as a list of whole numbers of ms, such "
+                "as [100, 200]."
+            ).format(waits=shown(waits))
+        )
     if count != r.attempts:
-        return wrong(_("attempts={attempts}: count every request sent, the first one "
-                       "included; three failures then one success.").format(attempts=count))
+        return wrong(
+            _(
+                "attempts={attempts}: count every request sent, the first one "
+                "included; three failures then one success."
+            ).format(attempts=count)
+        )
     if len(given) != count - 1:
-        return wrong(_("waits={waits}: {attempts} attempts have {between} waits between them, "
-                       "one before each retry.").format(waits=given, attempts=count,
-                                                       between=count - 1))
+        return wrong(
+            _(
+                "waits={waits}: {attempts} attempts have {between} waits between them, "
+                "one before each retry."
+            ).format(waits=given, attempts=count, between=count - 1)
+        )
     ceilings = [LOOP_BACKOFF.ceiling(n) for n in range(count - 1)]
     if given == ceilings:
-        return wrong(_("waits={waits}: those are the ceilings; full jitter draws each wait "
-                       "below its ceiling, r x min(5000, 200 x 2**n). Run the loop with a "
-                       "fresh Mulberry32(SEED).").format(waits=given))
+        return wrong(
+            _(
+                "waits={waits}: those are the ceilings; full jitter draws each wait "
+                "below its ceiling, r x min(5000, 200 x 2**n). Run the loop with a "
+                "fresh Mulberry32(SEED)."
+            ).format(waits=given)
+        )
     if given == list(reversed(r.waits)) and given != list(r.waits):
-        return wrong(_("waits={waits}: the right waits in the wrong order; the first retry "
-                       "waits first, and the ceilings grow.").format(waits=given))
+        return wrong(
+            _(
+                "waits={waits}: the right waits in the wrong order; the first retry "
+                "waits first, and the ceilings grow."
+            ).format(waits=given)
+        )
     if given == list(itertools.accumulate(r.waits)):
-        return wrong(_("waits={waits}: those add up; each is the time since the first "
-                       "attempt failed. Give each wait on its own.").format(waits=given))
+        return wrong(
+            _(
+                "waits={waits}: those add up; each is the time since the first "
+                "attempt failed. Give each wait on its own."
+            ).format(waits=given)
+        )
     if given == _draws_times(count - 1, shift=1):
-        return wrong(_("waits={waits}: those draw below min(5000, 200 x 2**(n + 1)); the "
-                       "first retry is n = 0, whose ceiling is the base, 200 ms.")
-                     .format(waits=given))
+        return wrong(
+            _(
+                "waits={waits}: those draw below min(5000, 200 x 2**(n + 1)); the "
+                "first retry is n = 0, whose ceiling is the base, 200 ms."
+            ).format(waits=given)
+        )
     for skipped in (1, 2, 3):
         if given == _draws_times(count - 1, skip=skipped):
-            return wrong(_("waits={waits}: those come from a generator an earlier run had "
-                           "already drawn from; run the loop with a fresh Mulberry32(SEED).")
-                         .format(waits=given))
+            return wrong(
+                _(
+                    "waits={waits}: those come from a generator an earlier run had "
+                    "already drawn from; run the loop with a fresh Mulberry32(SEED)."
+                ).format(waits=given)
+            )
     if given != list(r.waits):
-        return wrong(_("waits={waits}: there is one wait between each pair of attempts, and "
-                       "retry n (n = 0 for the first) draws r x min(5000, 200 x 2**n). Run "
-                       "the loop with a fresh Mulberry32(SEED).").format(waits=given))
-    return right(_("{attempts} attempts, waits {waits}: the third wait (retry n = 2, before "
-                   "attempt 4) draws from an 800 ms ceiling.").format(attempts=r.attempts,
-                                                                     waits=list(r.waits)))
+        return wrong(
+            _(
+                "waits={waits}: there is one wait between each pair of attempts, and "
+                "retry n (n = 0 for the first) draws r x min(5000, 200 x 2**n). Run "
+                "the loop with a fresh Mulberry32(SEED)."
+            ).format(waits=given)
+        )
+    return right(
+        _(
+            "{attempts} attempts, waits {waits}: the third wait (retry n = 2, before "
+            "attempt 4) draws from an 800 ms ceiling."
+        ).format(attempts=r.attempts, waits=list(r.waits))
+    )
 
 
 def _draws_times(waits: int, shift: int = 0, skip: int = 0) -> list[int]:
@@ -116,23 +166,35 @@ def check_which_notebook(notebook: Any) -> Feedback:
         return prompt(_("a notebook number such as 2"))
     number = as_whole(notebook)
     if number is None:
-        return wrong(_("notebook={notebook}: give the notebook's number as a whole number, "
-                       "such as 2.").format(notebook=shown(notebook)))
+        return wrong(
+            _(
+                "notebook={notebook}: give the notebook's number as a whole number, such as 2."
+            ).format(notebook=shown(notebook))
+        )
     if sealed(_WHICH_SALT, number) == _WHICH_NOTEBOOK:
-        return right(_("notebook 01: a timeout leaves it unknown whether the server acted, "
-                       "so a POST is retried only with an idempotency key."))
-    return wrong(_("notebook={notebook}: that one is about something else; look for the "
-                   "notebook on *which* errors to retry.").format(notebook=number))
-
+        return right(
+            _(
+                "notebook 01: a timeout leaves it unknown whether the server acted, "
+                "so a POST is retried only with an idempotency key."
+            )
+        )
+    return wrong(
+        _(
+            "notebook={notebook}: that one is about something else; look for the "
+            "notebook on *which* errors to retry."
+        ).format(notebook=number)
+    )
 
 
 def _longest_inputs() -> dict[str, Any]:
     retries = LOOP_ATTEMPTS - 1
     ceilings = [LOOP_BACKOFF.ceiling(n) for n in range(retries)]
-    seeded = RetryPolicy(LOOP_ATTEMPTS, LOOP_BACKOFF).run(
-        lambda: Outcome.http(503), rng=Mulberry32(SEED), sleep=None).waits
-    return {"retries": retries, "each": ceilings, "backoff": LOOP_BACKOFF,
-            "seeded": sum(seeded)}
+    seeded = (
+        RetryPolicy(LOOP_ATTEMPTS, LOOP_BACKOFF)
+        .run(lambda: Outcome.http(503), rng=Mulberry32(SEED), sleep=None)
+        .waits
+    )
+    return {"retries": retries, "each": ceilings, "backoff": LOOP_BACKOFF, "seeded": sum(seeded)}
 
 
 LONGEST = Exercise(
@@ -143,45 +205,96 @@ LONGEST = Exercise(
     read=as_whole,
     quote=lambda answer: shown(answer),
     quote_early=lambda answer, number: shown(answer),
-    unreadable=N_("longest={value}: give the total wait as a whole number of ms, such "
-                  "as 300."),
-    right=N_("{total} ms: the ceilings {ceilings} of retries n = 0, 1, 2. No seed "
-             "waits longer; a seed only picks where under each ceiling a wait "
-             "falls."),
-    otherwise=N_("{value} ms: each wait is at most its ceiling, min(5000, 200 x 2**n) for "
-                 "retry n; add the ceilings of the three retries."),
-    early=(Mistake(N_("longest={value}: that is in seconds; give the total in whole ms."),
-                   when=lambda x, i: not x.is_integer() and js_round(x * 1000) == i["want"]),),
+    unreadable=N_("longest={value}: give the total wait as a whole number of ms, such as 300."),
+    right=N_(
+        "{total} ms: the ceilings {ceilings} of retries n = 0, 1, 2. No seed "
+        "waits longer; a seed only picks where under each ceiling a wait "
+        "falls."
+    ),
+    otherwise=N_(
+        "{value} ms: each wait is at most its ceiling, min(5000, 200 x 2**n) for "
+        "retry n; add the ceilings of the three retries."
+    ),
+    early=(
+        Mistake(
+            N_("longest={value}: that is in seconds; give the total in whole ms."),
+            when=lambda x, i: not x.is_integer() and js_round(x * 1000) == i["want"],
+        ),
+    ),
     mistakes=(
-        Mistake(N_("{value} ms is two waits: four attempts have three waits between "
-                   "them, one before each retry."), gives=lambda i: sum(i["each"][:-1])),
-        Mistake(N_("{value} ms adds four waits: four attempts have three waits between "
-                   "them, one before each retry, none after the last."),
-                gives=lambda i: i["want"] + i["backoff"].ceiling(i["retries"])),
-        Mistake(N_("{value} ms starts at n = 1: the first retry is n = 0, whose ceiling "
-                   "is the base, 200 ms."),
-                gives=lambda i: sum(i["backoff"].ceiling(n)
-                                    for n in range(1, i["retries"] + 1))),
-        Mistake(N_("{value} ms is the average (half of each ceiling): the longest comes "
-                   "when every draw is near its highest."),
-                when=lambda got, i: got * 2 == i["want"]),
-        Mistake(N_("{value} ms is three times the cap: the ceilings 200 x 2**n stay below "
-                   "the 5 s cap for these three retries."),
-                gives=lambda i: i["backoff"].cap * i["retries"]),
-        Mistake(N_("{value} ms is the last wait's ceiling alone; the loop waits before "
-                   "each of the three retries: add them all."), gives=lambda i: i["each"][-1]),
-        Mistake(N_("{value} ms is the ceiling of a fourth retry (n = 3), which four "
-                   "attempts never reach; add the ceilings of the retries there "
-                   "are."), gives=lambda i: i["backoff"].ceiling(i["retries"])),
-        Mistake(N_("{value} ms is the cap: it bounds each wait, not the total, and "
-                   "these three ceilings stay below it."), gives=lambda i: i["backoff"].cap),
-        Mistake(N_("{value} ms is just short: the wait rounds r x ceiling, so a draw "
-                   "close enough to 1 gives the whole ceiling."),
-                when=lambda got, i: i["want"] - len(i["each"]) <= got < i["want"]),
-        Mistake(N_("{value} ms is what the lesson's seed waits: the question asks for "
-                   "any seed, and a draw can come as close to 1 as you like."),
-                gives=lambda i: i["seeded"]),
-    ))
+        Mistake(
+            N_(
+                "{value} ms is two waits: four attempts have three waits between "
+                "them, one before each retry."
+            ),
+            gives=lambda i: sum(i["each"][:-1]),
+        ),
+        Mistake(
+            N_(
+                "{value} ms adds four waits: four attempts have three waits between "
+                "them, one before each retry, none after the last."
+            ),
+            gives=lambda i: i["want"] + i["backoff"].ceiling(i["retries"]),
+        ),
+        Mistake(
+            N_(
+                "{value} ms starts at n = 1: the first retry is n = 0, whose ceiling "
+                "is the base, 200 ms."
+            ),
+            gives=lambda i: sum(i["backoff"].ceiling(n) for n in range(1, i["retries"] + 1)),
+        ),
+        Mistake(
+            N_(
+                "{value} ms is the average (half of each ceiling): the longest comes "
+                "when every draw is near its highest."
+            ),
+            when=lambda got, i: got * 2 == i["want"],
+        ),
+        Mistake(
+            N_(
+                "{value} ms is three times the cap: the ceilings 200 x 2**n stay below "
+                "the 5 s cap for these three retries."
+            ),
+            gives=lambda i: i["backoff"].cap * i["retries"],
+        ),
+        Mistake(
+            N_(
+                "{value} ms is the last wait's ceiling alone; the loop waits before "
+                "each of the three retries: add them all."
+            ),
+            gives=lambda i: i["each"][-1],
+        ),
+        Mistake(
+            N_(
+                "{value} ms is the ceiling of a fourth retry (n = 3), which four "
+                "attempts never reach; add the ceilings of the retries there "
+                "are."
+            ),
+            gives=lambda i: i["backoff"].ceiling(i["retries"]),
+        ),
+        Mistake(
+            N_(
+                "{value} ms is the cap: it bounds each wait, not the total, and "
+                "these three ceilings stay below it."
+            ),
+            gives=lambda i: i["backoff"].cap,
+        ),
+        Mistake(
+            N_(
+                "{value} ms is just short: the wait rounds r x ceiling, so a draw "
+                "close enough to 1 gives the whole ceiling."
+            ),
+            when=lambda got, i: i["want"] - len(i["each"]) <= got < i["want"],
+        ),
+        Mistake(
+            N_(
+                "{value} ms is what the lesson's seed waits: the question asks for "
+                "any seed, and a draw can come as close to 1 as you like."
+            ),
+            gives=lambda i: i["seeded"],
+        ),
+    ),
+)
 
 
 @checker

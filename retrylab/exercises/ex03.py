@@ -43,26 +43,49 @@ def _ms(seconds: float | None) -> int:
 
 #: Exercise 2's slips: (the wait each gives for a pair, the hint that names it).
 _WAIT_SLIPS: tuple[tuple[Callable[[int, float | None], int], str], ...] = (
-    (lambda b, ra: b,
-     N_("answer={answer}: that is the backoff alone; a server's Retry-After is a lower "
-        "bound the loop must respect.")),
-    (lambda b, ra: b if ra is None else _ms(ra),
-     N_("answer={answer}: Retry-After replaced the backoff; it is a lower bound, so a "
-        "longer backoff still waits its own time.")),
-    (lambda b, ra: b + _ms(ra),
-     N_("answer={answer}: the two were added; the loop waits the larger of the two, not "
-        "their sum.")),
-    (lambda b, ra: b if ra is None else min(b, _ms(ra)),
-     N_("answer={answer}: that takes the smaller of the two; Retry-After is a lower "
-        "bound, so take the larger.")),
-    (lambda b, ra: _ms(ra),
-     N_("answer={answer}: without Retry-After the wait is not 0; the loop still waits its "
-        "backoff.")),
-    (lambda b, ra: max(b, 1000 * math.ceil(ra)) if ra is not None else b,
-     N_("answer={answer}: a Retry-After of 0.5 s rounded up to a whole second; it is "
-        "500 ms.")),
-    (lambda b, ra: max(b, round(10_000 * ra) if ra is not None and ra < 1 else _ms(ra)),
-     N_("answer={answer}: 0.5 s read as 5 s; half a second is 500 ms.")),
+    (
+        lambda b, ra: b,
+        N_(
+            "answer={answer}: that is the backoff alone; a server's Retry-After is a lower "
+            "bound the loop must respect."
+        ),
+    ),
+    (
+        lambda b, ra: b if ra is None else _ms(ra),
+        N_(
+            "answer={answer}: Retry-After replaced the backoff; it is a lower bound, so a "
+            "longer backoff still waits its own time."
+        ),
+    ),
+    (
+        lambda b, ra: b + _ms(ra),
+        N_(
+            "answer={answer}: the two were added; the loop waits the larger of the two, not "
+            "their sum."
+        ),
+    ),
+    (
+        lambda b, ra: b if ra is None else min(b, _ms(ra)),
+        N_(
+            "answer={answer}: that takes the smaller of the two; Retry-After is a lower "
+            "bound, so take the larger."
+        ),
+    ),
+    (
+        lambda b, ra: _ms(ra),
+        N_(
+            "answer={answer}: without Retry-After the wait is not 0; the loop still waits its "
+            "backoff."
+        ),
+    ),
+    (
+        lambda b, ra: max(b, 1000 * math.ceil(ra)) if ra is not None else b,
+        N_("answer={answer}: a Retry-After of 0.5 s rounded up to a whole second; it is 500 ms."),
+    ),
+    (
+        lambda b, ra: max(b, round(10_000 * ra) if ra is not None and ra < 1 else _ms(ra)),
+        N_("answer={answer}: 0.5 s read as 5 s; half a second is 500 ms."),
+    ),
 )
 
 
@@ -81,42 +104,70 @@ def check_waits(answer: Any) -> Feedback:
     want = _loop_waits()
     numbers = as_numbers(answer)
     if got is None and numbers is not None and [js_round(x * 1000) for x in numbers] == want:
-        return wrong(_("answer={answer}: those are seconds; give each wait in ms.")
-                     .format(answer=shown(answer)))
+        return wrong(
+            _("answer={answer}: those are seconds; give each wait in ms.").format(
+                answer=shown(answer)
+            )
+        )
     total = as_whole(answer)
     if total is not None:
-        return wrong(_("answer={answer}: that is one number; give the four waits in a list, "
-                       "one for each pair, not their total.").format(answer=total))
+        return wrong(
+            _(
+                "answer={answer}: that is one number; give the four waits in a list, "
+                "one for each pair, not their total."
+            ).format(answer=total)
+        )
     if got is None:
-        return wrong(_("answer={answer}: give a list of four whole numbers of ms.")
-                     .format(answer=shown(answer)))
+        return wrong(
+            _("answer={answer}: give a list of four whole numbers of ms.").format(
+                answer=shown(answer)
+            )
+        )
     if got == [w for w, (_b, ra) in zip(want, PAIRS, strict=True) if ra is not None]:
-        return wrong(_("answer={answer}: the pair without Retry-After needs a wait too: "
-                       "the backoff's own.").format(answer=got))
+        return wrong(
+            _(
+                "answer={answer}: the pair without Retry-After needs a wait too: the backoff's own."
+            ).format(answer=got)
+        )
     if len(got) == len(PAIRS) and got != want and sorted(got) == sorted(want):
-        return wrong(_("answer={answer}: the right waits in another order; give them in "
-                       "the pairs' order.").format(answer=got))
+        return wrong(
+            _(
+                "answer={answer}: the right waits in another order; give them in the pairs' order."
+            ).format(answer=got)
+        )
     for rule, message in _WAIT_SLIPS:
         if len(got) == len(PAIRS) and got != want and got == [rule(b, ra) for b, ra in PAIRS]:
             return wrong(_(message).format(answer=got))
     if len(got) != len(PAIRS):
-        return wrong(_("answer has {count} waits: give one for each of the {pairs} pairs.")
-                     .format(count=len(got), pairs=len(PAIRS)))
+        return wrong(
+            _("answer has {count} waits: give one for each of the {pairs} pairs.").format(
+                count=len(got), pairs=len(PAIRS)
+            )
+        )
     for i, ((b, ra), one, have) in enumerate(zip(PAIRS, want, got, strict=True)):
         if one != have and ra is None:
-            return wrong(_("pair {pair} (backoff {backoff} ms, no Retry-After) waits {want} "
-                           "ms, not {have}: the wait is the larger of the two, Retry-After "
-                           "in ms being a lower bound, never a replacement.")
-                         .format(pair=i + 1, backoff=b, want=one, have=have))
+            return wrong(
+                _(
+                    "pair {pair} (backoff {backoff} ms, no Retry-After) waits {want} "
+                    "ms, not {have}: the wait is the larger of the two, Retry-After "
+                    "in ms being a lower bound, never a replacement."
+                ).format(pair=i + 1, backoff=b, want=one, have=have)
+            )
         if one != have:
-            return wrong(_("pair {pair} (backoff {backoff} ms, Retry-After {seconds} s) waits "
-                           "{want} ms, not {have}: the wait is the larger of the two, "
-                           "Retry-After in ms being a lower bound, never a replacement.")
-                         .format(pair=i + 1, backoff=b, seconds=f"{ra:g}", want=one,
-                                 have=have))
-    return right(_("{waits}: the larger of the backoff and Retry-After each time; the "
-                   "server's suggestion raises a short wait but never shortens a long "
-                   "one.").format(waits=_loop_waits()))
+            return wrong(
+                _(
+                    "pair {pair} (backoff {backoff} ms, Retry-After {seconds} s) waits "
+                    "{want} ms, not {have}: the wait is the larger of the two, "
+                    "Retry-After in ms being a lower bound, never a replacement."
+                ).format(pair=i + 1, backoff=b, seconds=f"{ra:g}", want=one, have=have)
+            )
+    return right(
+        _(
+            "{waits}: the larger of the backoff and Retry-After each time; the "
+            "server's suggestion raises a short wait but never shortens a long "
+            "one."
+        ).format(waits=_loop_waits())
+    )
 
 
 @checker
@@ -133,57 +184,90 @@ def check_give_up_reason(answer: Any) -> Feedback:
     if text is not None:
         text = "_".join(text.replace("-", " ").split())
     if text is None:
-        return wrong(_("answer={answer}: give the reason as text, one of {reasons}.")
-                     .format(answer=shown(answer),
-                             reasons=", ".join(repr(s.value) for s in StopReason)))
+        return wrong(
+            _("answer={answer}: give the reason as text, one of {reasons}.").format(
+                answer=shown(answer), reasons=", ".join(repr(s.value) for s in StopReason)
+            )
+        )
     if text == r.reason.value:
-        return right(_("{reason}: 2 s is within the preset's max_retry_after (3000 ms), so the "
-                       "loop waits 2000 ms and tries again; after attempt {attempts} a second "
-                       "2000 ms wait would pass the 3000 ms time budget, so it stops there, "
-                       "before max_attempts=3 is reached.").format(reason=r.reason.value,
-                                                                  attempts=r.attempts))
+        return right(
+            _(
+                "{reason}: 2 s is within the preset's max_retry_after (3000 ms), so the "
+                "loop waits 2000 ms and tries again; after attempt {attempts} a second "
+                "2000 ms wait would pass the 3000 ms time budget, so it stops there, "
+                "before max_attempts=3 is reached."
+            ).format(reason=r.reason.value, attempts=r.attempts)
+        )
     if text == StopReason.RETRY_AFTER_TOO_LONG.value:
-        return wrong(_("retry_after_too_long would be right for Retry-After: 30; 2 s is "
-                       "below the preset's max_retry_after of 3000 ms, so it is honoured. What "
-                       "does a second 2 s wait do to the 3000 ms time budget?"))
+        return wrong(
+            _(
+                "retry_after_too_long would be right for Retry-After: 30; 2 s is "
+                "below the preset's max_retry_after of 3000 ms, so it is honoured. What "
+                "does a second 2 s wait do to the 3000 ms time budget?"
+            )
+        )
     if text == StopReason.MAX_ATTEMPTS.value:
-        return wrong(_("max_attempts is 3, but the loop stops before the third attempt: "
-                       "add up the waits and compare them with the preset's time_budget."))
+        return wrong(
+            _(
+                "max_attempts is 3, but the loop stops before the third attempt: "
+                "add up the waits and compare them with the preset's time_budget."
+            )
+        )
     if text in _REASON_SLIPS:
         return wrong(_(_REASON_SLIPS[text]))
     if text in {s.value for s in StopReason}:
-        return wrong(_("{reason}: look at the preset's limits (max_attempts, time_budget, "
-                       "max_retry_after) and follow the waits of 2 s.").format(reason=text))
-    return wrong(_("answer={answer}: give one of {reasons}.")
-                 .format(answer=shown(answer),
-                         reasons=", ".join(repr(s.value) for s in StopReason)))
+        return wrong(
+            _(
+                "{reason}: look at the preset's limits (max_attempts, time_budget, "
+                "max_retry_after) and follow the waits of 2 s."
+            ).format(reason=text)
+        )
+    return wrong(
+        _("answer={answer}: give one of {reasons}.").format(
+            answer=shown(answer), reasons=", ".join(repr(s.value) for s in StopReason)
+        )
+    )
 
 
 #: Exercise 3's other answers a student gives, and what each hint says.
 _REASON_SLIPS: dict[str, str] = {
-    "success": N_("success would need an answer other than 503; this station answers 503 "
-                  "every time, so the loop gives up."),
-    "not_retryable": N_("not_retryable would fit a 4xx such as 400; a 503 is retried, and "
-                        "the loop waits 2 s before trying again."),
-    "max_retry_after": N_("max_retry_after is a setting, not a stop reason, and 2 s is below "
-                          "it: the loop honours the 2 s. What does waiting do to the "
-                          "preset's other limit on time?"),
-    "timeout": N_("timeout is not a stop reason: a timeout limits one attempt. Which of the "
-                  "preset's limits counts the time spent waiting between attempts?"),
-    "retry_after": N_("retry_after is not a stop reason on its own: the Retry-After of 2 s "
-                      "is honoured. Follow the waits and compare them with the preset's "
-                      "limits."),
-    "max_attempts_reached": N_("max_attempts is 3, but the loop stops before the third "
-                               "attempt: add up the waits and compare them with the "
-                               "preset's time_budget."),
-    "cancelled": N_("cancelled means the caller stopped the loop; nothing does here: one of "
-                    "the preset's own limits stops it."),
+    "success": N_(
+        "success would need an answer other than 503; this station answers 503 "
+        "every time, so the loop gives up."
+    ),
+    "not_retryable": N_(
+        "not_retryable would fit a 4xx such as 400; a 503 is retried, and "
+        "the loop waits 2 s before trying again."
+    ),
+    "max_retry_after": N_(
+        "max_retry_after is a setting, not a stop reason, and 2 s is below "
+        "it: the loop honours the 2 s. What does waiting do to the "
+        "preset's other limit on time?"
+    ),
+    "timeout": N_(
+        "timeout is not a stop reason: a timeout limits one attempt. Which of the "
+        "preset's limits counts the time spent waiting between attempts?"
+    ),
+    "retry_after": N_(
+        "retry_after is not a stop reason on its own: the Retry-After of 2 s "
+        "is honoured. Follow the waits and compare them with the preset's "
+        "limits."
+    ),
+    "max_attempts_reached": N_(
+        "max_attempts is 3, but the loop stops before the third "
+        "attempt: add up the waits and compare them with the "
+        "preset's time_budget."
+    ),
+    "cancelled": N_(
+        "cancelled means the caller stopped the loop; nothing does here: one of "
+        "the preset's own limits stops it."
+    ),
 }
 
 #: Exercise 3's Retry-After (s): below the preset's max_retry_after, unlike the 30 s above.
 RETRY_AFTER_S = 2
 #: The largest draw Mulberry32 can return: the worst case for every jitter.
-HIGHEST_DRAW = (2 ** 32 - 1) / 2 ** 32
+HIGHEST_DRAW = (2**32 - 1) / 2**32
 #: Seeds the refresh policy is judged on besides the worst case: the lesson's and 400 more.
 REFRESH_SEEDS: tuple[int, ...] = (SEED, *range(1, 401))
 #: More sends than this against a dead station: the policy does not stop.
@@ -193,9 +277,11 @@ SEND_LIMIT = 100
 def _draws() -> list[tuple[str, Callable[[], float]]]:
     """The generators a refresh policy is judged with: worst case first, then the seeds."""
     runs: list[tuple[str, Callable[[], float]]] = [
-        (_("with the highest possible draws"), lambda: HIGHEST_DRAW)]
-    runs += [(_("with Mulberry32({seed})").format(seed=seed), Mulberry32(seed))
-             for seed in REFRESH_SEEDS]
+        (_("with the highest possible draws"), lambda: HIGHEST_DRAW)
+    ]
+    runs += [
+        (_("with Mulberry32({seed})").format(seed=seed), Mulberry32(seed)) for seed in REFRESH_SEEDS
+    ]
     return runs
 
 
@@ -215,76 +301,108 @@ def check_refresh_policy(answer: Any) -> Feedback:
     if unanswered(answer):
         return prompt(_("a RetryPolicy(...)"))
     if not isinstance(answer, RetryPolicy):
-        return wrong(_("answer={answer}: give a RetryPolicy(...), for example "
-                       "RetryPolicy(max_attempts=2).").format(answer=shown(answer)))
+        return wrong(
+            _(
+                "answer={answer}: give a RetryPolicy(...), for example RetryPolicy(max_attempts=2)."
+            ).format(answer=shown(answer))
+        )
     worst = 0
     for label, rng in _draws():
         script = iter([Outcome.http(503), Outcome.http(503)])
 
         def flaky(script: Iterator[Outcome] = script) -> Outcome:
             return next(script, Outcome.success([1]))
+
         first = answer.run(flaky, "GET", rng, sleep=None)
         if not first.ok and first.reason is StopReason.TIME_BUDGET:
-            return wrong(_("{label}, against two 503s and then the data the time budget "
-                           "stopped the loop after {attempts} attempt(s): a budget does not "
-                           "shorten the waits, it only cuts the attempts; make the waits "
-                           "themselves smaller.").format(label=label, attempts=first.attempts))
+            return wrong(
+                _(
+                    "{label}, against two 503s and then the data the time budget "
+                    "stopped the loop after {attempts} attempt(s): a budget does not "
+                    "shorten the waits, it only cuts the attempts; make the waits "
+                    "themselves smaller."
+                ).format(label=label, attempts=first.attempts)
+            )
         if not first.ok:
-            return wrong(_("{label}, against two 503s and then the data the loop stopped "
-                           "with {reason} after {attempts} attempt(s): it needs three "
-                           "attempts within its limits, whatever the draws.")
-                         .format(label=label, reason=first.reason.value,
-                                 attempts=first.attempts))
+            return wrong(
+                _(
+                    "{label}, against two 503s and then the data the loop stopped "
+                    "with {reason} after {attempts} attempt(s): it needs three "
+                    "attempts within its limits, whatever the draws."
+                ).format(label=label, reason=first.reason.value, attempts=first.attempts)
+            )
         sends = [0]
 
         def down(sends: list[int] = sends) -> Outcome:
             sends[0] += 1
             return Outcome.http(503) if sends[0] <= SEND_LIMIT else Outcome.cancelled()
+
         second = answer.run(down, "GET", rng, sleep=None)
         if sends[0] > SEND_LIMIT:
-            return wrong(_("{label}, against a station that stays down the loop sent more "
-                           "than {limit} requests: limit the attempts.")
-                         .format(label=label, limit=SEND_LIMIT))
+            return wrong(
+                _(
+                    "{label}, against a station that stays down the loop sent more "
+                    "than {limit} requests: limit the attempts."
+                ).format(label=label, limit=SEND_LIMIT)
+            )
         total = sum(second.waits)
         if total > PATIENCE_MS and answer.backoff.jitter == "none":
-            return wrong(_("without jitter every run waits the same, {waits} ms when the "
-                           "station stays down: {total} ms in all, more than {patience}. "
-                           "Lower the base or the cap, or allow fewer retries.")
-                         .format(waits=list(second.waits), total=total,
-                                 patience=PATIENCE_MS))
+            return wrong(
+                _(
+                    "without jitter every run waits the same, {waits} ms when the "
+                    "station stays down: {total} ms in all, more than {patience}. "
+                    "Lower the base or the cap, or allow fewer retries."
+                ).format(waits=list(second.waits), total=total, patience=PATIENCE_MS)
+            )
         if total > PATIENCE_MS and answer.backoff == RetryPolicy().backoff:
-            return wrong(_("{label}, the default backoff (base 200 ms, factor 2) waits {waits} "
-                           "ms when the station stays down: {total} ms in all, more than "
-                           "{patience}. Choose a backoff of your own whose worst case fits.")
-                         .format(label=label, waits=list(second.waits), total=total,
-                                 patience=PATIENCE_MS))
+            return wrong(
+                _(
+                    "{label}, the default backoff (base 200 ms, factor 2) waits {waits} "
+                    "ms when the station stays down: {total} ms in all, more than "
+                    "{patience}. Choose a backoff of your own whose worst case fits."
+                ).format(label=label, waits=list(second.waits), total=total, patience=PATIENCE_MS)
+            )
         if total > PATIENCE_MS and answer.backoff.jitter == "equal":
-            return wrong(_("{label}, equal jitter waits {waits} ms when the station stays "
-                           "down: {total} ms in all, more than {patience}. Equal jitter waits "
-                           "at least half of each ceiling and at most all of it: bound the "
-                           "ceilings.").format(label=label, waits=list(second.waits),
-                                               total=total, patience=PATIENCE_MS))
+            return wrong(
+                _(
+                    "{label}, equal jitter waits {waits} ms when the station stays "
+                    "down: {total} ms in all, more than {patience}. Equal jitter waits "
+                    "at least half of each ceiling and at most all of it: bound the "
+                    "ceilings."
+                ).format(label=label, waits=list(second.waits), total=total, patience=PATIENCE_MS)
+            )
         if total > PATIENCE_MS and answer.backoff.jitter == "decorrelated":
-            return wrong(_("{label}, decorrelated jitter waits {waits} ms when the station "
-                           "stays down: {total} ms in all, more than {patience}. Each wait "
-                           "may reach 3 times the one before, up to the cap: bound the worst "
-                           "case.").format(label=label, waits=list(second.waits),
-                                           total=total, patience=PATIENCE_MS))
+            return wrong(
+                _(
+                    "{label}, decorrelated jitter waits {waits} ms when the station "
+                    "stays down: {total} ms in all, more than {patience}. Each wait "
+                    "may reach 3 times the one before, up to the cap: bound the worst "
+                    "case."
+                ).format(label=label, waits=list(second.waits), total=total, patience=PATIENCE_MS)
+            )
         if total > PATIENCE_MS and second.attempts > 3:
-            return wrong(_("{label}, when the station stays down the loop makes {attempts} "
-                           "attempts and waits {total} ms in all, more than {patience}: "
-                           "every extra retry adds a wait, and the data needs only three "
-                           "attempts.").format(label=label, attempts=second.attempts,
-                                               total=total, patience=PATIENCE_MS))
+            return wrong(
+                _(
+                    "{label}, when the station stays down the loop makes {attempts} "
+                    "attempts and waits {total} ms in all, more than {patience}: "
+                    "every extra retry adds a wait, and the data needs only three "
+                    "attempts."
+                ).format(label=label, attempts=second.attempts, total=total, patience=PATIENCE_MS)
+            )
         if total > PATIENCE_MS:
-            return wrong(_("{label}, when the station stays down the loop waits {waits} ms: "
-                           "{total} ms in all, more than {patience}. The waits are random: "
-                           "bound the worst case (a smaller base or cap), not one run.")
-                         .format(label=label, waits=list(second.waits), total=total,
-                                 patience=PATIENCE_MS))
+            return wrong(
+                _(
+                    "{label}, when the station stays down the loop waits {waits} ms: "
+                    "{total} ms in all, more than {patience}. The waits are random: "
+                    "bound the worst case (a smaller base or cap), not one run."
+                ).format(label=label, waits=list(second.waits), total=total, patience=PATIENCE_MS)
+            )
 
         worst = max(worst, total)
-    return right(_("it gets the data on the third attempt for every generator tried, and "
-                   "when the station stays down it gives up after at most {worst} ms of "
-                   "waiting ({seeds} seeds and the highest draws).").format(
-                       worst=worst, seeds=len(REFRESH_SEEDS)))
+    return right(
+        _(
+            "it gets the data on the third attempt for every generator tried, and "
+            "when the station stays down it gives up after at most {worst} ms of "
+            "waiting ({seeds} seeds and the highest draws)."
+        ).format(worst=worst, seeds=len(REFRESH_SEEDS))
+    )

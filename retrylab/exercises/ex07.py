@@ -26,14 +26,21 @@ from . import Feedback, checker, plain_policy, prompt, right, unanswered, wrong
 
 #: (what, limit): at least 99% served, at most 3 requests per phone, the server
 #: overloaded for at most 20 steps after it is back, every phone done by 90 s.
-TARGETS = {"served (%)": 99.0, "requests per phone": 3.0,
-           "overloaded steps after the outage": 20, "last phone done (s)": 90.0}
+TARGETS = {
+    "served (%)": 99.0,
+    "requests per phone": 3.0,
+    "overloaded steps after the outage": 20,
+    "last phone done (s)": 90.0,
+}
 #: How :func:`check_capstone`'s messages name each target (the table keeps the keys).
-TARGET_NAMES = {"served (%)": NP_("capstone target", "served (%)"),
-                "requests per phone": NP_("capstone target", "requests per phone"),
-                "overloaded steps after the outage":
-                    NP_("capstone target", "overloaded steps after the outage"),
-                "last phone done (s)": NP_("capstone target", "last phone done (s)")}
+TARGET_NAMES = {
+    "served (%)": NP_("capstone target", "served (%)"),
+    "requests per phone": NP_("capstone target", "requests per phone"),
+    "overloaded steps after the outage": NP_(
+        "capstone target", "overloaded steps after the outage"
+    ),
+    "last phone done (s)": NP_("capstone target", "last phone done (s)"),
+}
 
 
 def _target(key: object) -> str:
@@ -43,9 +50,17 @@ def _target(key: object) -> str:
 
 def capstone_fleet(policy: RetryPolicy) -> Fleet:
     """The capstone's scenario for ``policy`` (see the module docstring)."""
-    return Fleet(clients=5000, policy=policy, capacity=10, step_ms=10,
-                 duration_ms=120_000, spread_ms=30_000, outage=(5_000, 25_000),
-                 reject_cost=0.1, seed=7)
+    return Fleet(
+        clients=5000,
+        policy=policy,
+        capacity=10,
+        step_ms=10,
+        duration_ms=120_000,
+        spread_ms=30_000,
+        outage=(5_000, 25_000),
+        reject_cost=0.1,
+        seed=7,
+    )
 
 
 def capstone_report(result: FleetResult) -> pd.DataFrame:
@@ -62,10 +77,17 @@ def capstone_report(result: FleetResult) -> pd.DataFrame:
     for what, limit in TARGETS.items():
         value = measured[what]
         ok = value >= limit if what == "served (%)" else value <= limit
-        rows.append((what, value, (">= " if what == "served (%)" else "<= ") + f"{limit:g}",
-                     "pass" if ok else "FAIL"))
-    return pd.DataFrame(rows, columns=["target", "measured", "wanted", "verdict"]
-                        ).set_index("target")
+        rows.append(
+            (
+                what,
+                value,
+                (">= " if what == "served (%)" else "<= ") + f"{limit:g}",
+                "pass" if ok else "FAIL",
+            )
+        )
+    return pd.DataFrame(rows, columns=["target", "measured", "wanted", "verdict"]).set_index(
+        "target"
+    )
 
 
 #: The capstone's outage lasts this long (ms); figures below 1000 are meant in seconds.
@@ -81,19 +103,25 @@ def _unit_slip(policy: RetryPolicy) -> str | None:
     """
     b = policy.backoff
     if b.base < 100:
-        return _("base={base} ms: Backoff takes milliseconds; {base} ms between attempts is "
-                 "no backoff at all.").format(base=b.base)
+        return _(
+            "base={base} ms: Backoff takes milliseconds; {base} ms between attempts is "
+            "no backoff at all."
+        ).format(base=b.base)
     if b.cap is not None and b.cap < SECONDS_SLIP_MS:
-        return _("cap={cap} ms: the cap is in milliseconds; {cap} ms holds every wait "
-                 "under a second.").format(cap=b.cap)
+        return _(
+            "cap={cap} ms: the cap is in milliseconds; {cap} ms holds every wait under a second."
+        ).format(cap=b.cap)
     budget = policy.time_budget
     if budget is not None and budget < SECONDS_SLIP_MS:
-        return _("time_budget={budget} ms: the budget is in milliseconds; it ends before "
-                 "the first answer comes back.").format(budget=budget)
+        return _(
+            "time_budget={budget} ms: the budget is in milliseconds; it ends before "
+            "the first answer comes back."
+        ).format(budget=budget)
     if budget is not None and budget <= OUTAGE_MS:
-        return _("time_budget={budget} ms ends before the station is back after its "
-                 "20 s outage: every phone that arrived during it gives up.")\
-            .format(budget=budget)
+        return _(
+            "time_budget={budget} ms ends before the station is back after its "
+            "20 s outage: every phone that arrived during it gives up."
+        ).format(budget=budget)
     return None
 
 
@@ -108,8 +136,11 @@ def check_capstone(policy: Any) -> Feedback:
     if unanswered(policy):
         return prompt(_("a RetryPolicy(max_attempts=..., backoff=Backoff(...), ...)"))
     if not isinstance(policy, RetryPolicy):
-        return wrong(_("policy={value}: build a RetryPolicy(...), not a {kind}.")
-                     .format(value=f"{policy!r:.60}", kind=type(policy).__name__))
+        return wrong(
+            _("policy={value}: build a RetryPolicy(...), not a {kind}.").format(
+                value=f"{policy!r:.60}", kind=type(policy).__name__
+            )
+        )
     policy = plain_policy(policy)
     unit = _unit_slip(policy)
     if unit is not None:
@@ -117,33 +148,50 @@ def check_capstone(policy: Any) -> Feedback:
     try:
         failed_rules = [f.rule for f in audit(policy, user_facing=False) if not f.passed]
     except Exception as e:  # never raise at the student
-        return wrong(_("the checklist could not read this policy ({error}).")
-                     .format(error=f"{type(e).__name__}: {e}"))
+        return wrong(
+            _("the checklist could not read this policy ({error}).").format(
+                error=f"{type(e).__name__}: {e}"
+            )
+        )
     if failed_rules:
-        return wrong(_("the policy breaks the checklist first: {rules} (see "
-                       "audit_table(policy, user_facing=False)).")
-                     .format(rules=", ".join(failed_rules)))
+        return wrong(
+            _(
+                "the policy breaks the checklist first: {rules} (see "
+                "audit_table(policy, user_facing=False))."
+            ).format(rules=", ".join(failed_rules))
+        )
     try:
         report = capstone_report(capstone_fleet(policy).run())
     except Exception as e:  # never raise at the student
-        return wrong(_("the simulation could not run this policy ({error}).")
-                     .format(error=f"{type(e).__name__}: {e}"))
+        return wrong(
+            _("the simulation could not run this policy ({error}).").format(
+                error=f"{type(e).__name__}: {e}"
+            )
+        )
     missed = report[report["verdict"] == "FAIL"]
     if len(missed):
-        parts = [_("{target}: {measured} (wanted {wanted})").format(
-                     target=_target(t), measured=f"{row.measured:g}",
-                     wanted=row.wanted) for t, row in missed.iterrows()]
+        parts = [
+            _("{target}: {measured} (wanted {wanted})").format(
+                target=_target(t), measured=f"{row.measured:g}", wanted=row.wanted
+            )
+            for t, row in missed.iterrows()
+        ]
         message = _("missed {targets}.").format(targets="; ".join(parts))
         if "served (%)" in missed.index:
-            message += " " + _("Phones give up before the station is back: the waits of all "
-                               "attempts together must outlast a 20 s outage.")
+            message += " " + _(
+                "Phones give up before the station is back: the waits of all "
+                "attempts together must outlast a 20 s outage."
+            )
         elif "overloaded steps after the outage" in missed.index:
-            message += " " + _("The phones come back together: spread them (jitter, a "
-                               "larger base).")
+            message += " " + _(
+                "The phones come back together: spread them (jitter, a larger base)."
+            )
         return wrong(message)
-    return right(_("every target met: {targets}.").format(targets=", ".join(
-        f"{_target(t)} {row.measured:g}"
-        for t, row in report.iterrows())))
+    return right(
+        _("every target met: {targets}.").format(
+            targets=", ".join(f"{_target(t)} {row.measured:g}" for t, row in report.iterrows())
+        )
+    )
 
 
 #: The quiz's five policies: which ones pass the checklist for a button press?
@@ -151,8 +199,9 @@ QUIZ = {
     "A": RetryPolicy(max_attempts=3, time_budget=3000, max_retry_after=3000),
     "B": RetryPolicy(max_attempts=10, time_budget=3000, max_retry_after=3000),
     "C": RetryPolicy(max_attempts=3, max_retry_after=3000),
-    "D": RetryPolicy(max_attempts=3, backoff=Backoff(200, 2, 5000), time_budget=3000,
-                     max_retry_after=3000),
+    "D": RetryPolicy(
+        max_attempts=3, backoff=Backoff(200, 2, 5000), time_budget=3000, max_retry_after=3000
+    ),
     "E": RetryPolicy.user_triggered(),
 }
 
@@ -160,57 +209,80 @@ QUIZ = {
 def quiz_table() -> pd.DataFrame:
     """The quiz's policies, one row each, every knob the checklist reads."""
     return pd.DataFrame(
-        [(k, p.max_attempts, p.backoff.describe(), p.time_budget, p.max_retry_after)
-         for k, p in QUIZ.items()],
+        [
+            (k, p.max_attempts, p.backoff.describe(), p.time_budget, p.max_retry_after)
+            for k, p in QUIZ.items()
+        ],
         columns=["policy", "max_attempts", "backoff", "time_budget", "max_retry_after"],
     ).set_index("policy")
 
 
 @checker
 def check_quiz(passing: Any) -> Feedback:
-    """Which of :data:`QUIZ` pass :func:`~retrylab.audit.audit` for a GET a user waits on.
-    """
+    """Which of :data:`QUIZ` pass :func:`~retrylab.audit.audit` for a GET a user waits on."""
     if unanswered(passing):
         return prompt(_('a set of letters such as {"A", "B"}'))
     want = {k for k, p in QUIZ.items() if all(f.passed for f in audit(p))}
     if isinstance(passing, (bytes, dict)) or not isinstance(passing, Iterable):
-        return wrong(_("passing={value}: give a set of letters such as {{'A', 'B'}}.")
-                     .format(value=f"{passing!r:.60}"))
+        return wrong(
+            _("passing={value}: give a set of letters such as {{'A', 'B'}}.").format(
+                value=f"{passing!r:.60}"
+            )
+        )
     got: set[str] = set()
     try:
         for x in islice(passing, 100):  # an endless iterator stops here
             if not isinstance(x, str):
-                return wrong(_("{value} is not a letter: give a set of letters such as "
-                               "{{'A', 'B'}}.").format(value=f"{x!r:.40}"))
+                return wrong(
+                    _(
+                        "{value} is not a letter: give a set of letters such as {{'A', 'B'}}."
+                    ).format(value=f"{x!r:.40}")
+                )
             got.add(x.strip().upper())
     except Exception:  # never raise at the student
-        return wrong(_("passing: could not read it; give a set of letters such as "
-                       "{{'A', 'B'}}.").format())
+        return wrong(
+            _("passing: could not read it; give a set of letters such as {{'A', 'B'}}.").format()
+        )
     unknown = sorted(got - set(QUIZ))
     if unknown:
-        return wrong(_("{value} is not one of the policies {policies}.")
-                     .format(value=f"{unknown[0]!r:.40}", policies=", ".join(QUIZ)))
+        return wrong(
+            _("{value} is not one of the policies {policies}.").format(
+                value=f"{unknown[0]!r:.40}", policies=", ".join(QUIZ)
+            )
+        )
     if got == want:
-        return right(_("A and E pass; B has too many attempts, C no time budget, D no "
-                       "jitter."))
+        return right(_("A and E pass; B has too many attempts, C no time budget, D no jitter."))
     if not got:
-        return wrong(_("an empty set: some of the five pass every rule; run "
-                       "audit_table(QUIZ[letter]) for each."))
+        return wrong(
+            _(
+                "an empty set: some of the five pass every rule; run "
+                "audit_table(QUIZ[letter]) for each."
+            )
+        )
     if got == set(QUIZ) - want:
-        return wrong(_("those are the policies that break a rule; the question asks which "
-                       "pass every rule."))
+        return wrong(
+            _("those are the policies that break a rule; the question asks which pass every rule.")
+        )
     first_extra = sorted(got - want)[:1]
     if first_extra and not want - got:
         letter = first_extra[0]
         rules = [f.rule for f in audit(QUIZ[letter]) if not f.passed]
-        return wrong(_("{letter} breaks the checklist for a button press: {rules} (see "
-                       "audit_table(QUIZ['{letter}'])).")
-                     .format(letter=letter, rules=", ".join(rules)))
+        return wrong(
+            _(
+                "{letter} breaks the checklist for a button press: {rules} (see "
+                "audit_table(QUIZ['{letter}']))."
+            ).format(letter=letter, rules=", ".join(rules))
+        )
     extra, missing = ", ".join(sorted(got - want)), ", ".join(sorted(want - got))
     if extra and missing:
-        return wrong(_("{extra} fail(s) a rule: run audit_table(QUIZ[letter]); {missing} "
-                       "pass(es) every rule.").format(extra=extra, missing=missing))
+        return wrong(
+            _(
+                "{extra} fail(s) a rule: run audit_table(QUIZ[letter]); {missing} "
+                "pass(es) every rule."
+            ).format(extra=extra, missing=missing)
+        )
     if extra:
-        return wrong(_("{extra} fail(s) a rule: run audit_table(QUIZ[letter]).")
-                     .format(extra=extra))
+        return wrong(
+            _("{extra} fail(s) a rule: run audit_table(QUIZ[letter]).").format(extra=extra)
+        )
     return wrong(_("{missing} pass(es) every rule.").format(missing=missing))

@@ -21,12 +21,18 @@ from . import Feedback, as_number, checker, prompt, right, shown, unanswered, wr
 from .build.harness import Session, run
 from .table import Exercise, Mistake, judge
 
-__all__ = ["check_failure_rate", "check_hedged_latency", "check_recovering_settings",
-           "check_shortest_timeout", "check_sre_probability"]
+__all__ = [
+    "check_failure_rate",
+    "check_hedged_latency",
+    "check_recovering_settings",
+    "check_shortest_timeout",
+    "check_sre_probability",
+]
 
 
-def _check_function(fn: Any, signature: str,
-                    battery: Callable[[Callable[..., Any]], Feedback]) -> Feedback:
+def _check_function(
+    fn: Any, signature: str, battery: Callable[[Callable[..., Any]], Feedback]
+) -> Feedback:
     """The prologue every function checker here shares, then ``battery(call)`` under the
     build checkers' harness: ``call(*args)`` runs the student's function with a time
     limit (one that loops forever is reported, the kernel never hangs), reports what
@@ -35,28 +41,30 @@ def _check_function(fn: Any, signature: str,
     if unanswered(fn):
         return prompt(_("a function {signature}").format(signature=signature))
     if not callable(fn):
-        return wrong(_("fn={fn}: pass the function itself, not its result.")
-                     .format(fn=shown(fn)))
+        return wrong(_("fn={fn}: pass the function itself, not its result.").format(fn=shown(fn)))
     label = getattr(fn, "__name__", name)
 
     def go(session: Session) -> Feedback:
         return battery(lambda *args: session.call(f"{label}{args!r}", fn, *args))
 
-    return run(go, _("the body of {name} (it returns None so far)").format(name=name),
-                pgettext("return value", "its result"))
+    return run(
+        go,
+        _("the body of {name} (it returns None so far)").format(name=name),
+        pgettext("return value", "its result"),
+    )
 
 
 def _reference_rate(outcomes: list[bool], minimum: int) -> float:
-    w = RateWindow("count", 1000, minimum)   # a window larger than any case
+    w = RateWindow("count", 1000, minimum)  # a window larger than any case
     for failed in outcomes:
         w.add(failed, False, 0)
     return w.failure_rate(0)
 
 
 FAILURE_RATE_CASES: tuple[tuple[list[bool], int], ...] = (
-    ([True, False, False, True], 4),          # the notebook's example: 50.0
-    ([True, True, True], 5),                  # below the minimum: -1
-    ([], 1),                                  # nothing yet: -1
+    ([True, False, False, True], 4),  # the notebook's example: 50.0
+    ([True, True, True], 5),  # below the minimum: -1
+    ([], 1),  # nothing yet: -1
     ([False] * 9 + [True], 10),
     ([True] * 7 + [False] * 3, 10),
     ([True, False, True], 2),
@@ -65,8 +73,7 @@ FAILURE_RATE_CASES: tuple[tuple[list[bool], int], ...] = (
 
 @checker
 def check_failure_rate(fn: Any) -> Feedback:
-    """``fn(failed, minimum)``: the percent of failures in the window, -1 below ``minimum`` calls.
-    """
+    """``fn(failed, minimum)``: the percent of failures in the window, -1 below ``minimum`` calls."""
     return _check_function(fn, "failure_rate(failed, minimum)", _failure_rate_battery)
 
 
@@ -76,28 +83,39 @@ def _failure_rate_battery(call: Callable[..., Any]) -> Feedback:
         want = _reference_rate(list(outcomes), minimum)
         value = as_number(got)
         if value is None:
-            return wrong(_("failure_rate({outcomes}, {minimum}) returned {got}: return a "
-                           "number (a percent, or -1).")
-                         .format(outcomes=outcomes, minimum=minimum, got=repr(got)))
+            return wrong(
+                _(
+                    "failure_rate({outcomes}, {minimum}) returned {got}: return a "
+                    "number (a percent, or -1)."
+                ).format(outcomes=outcomes, minimum=minimum, got=repr(got))
+            )
         if want == -1 and value != -1:
-            return wrong(_("failure_rate({outcomes}, {minimum}) returned {value}: with "
-                           "{calls} calls, fewer than minimum={minimum}, the rate is "
-                           "not judged yet: return -1.")
-                         .format(outcomes=outcomes, minimum=minimum, value=f"{value:g}",
-                                 calls=len(outcomes)))
+            return wrong(
+                _(
+                    "failure_rate({outcomes}, {minimum}) returned {value}: with "
+                    "{calls} calls, fewer than minimum={minimum}, the rate is "
+                    "not judged yet: return -1."
+                ).format(
+                    outcomes=outcomes, minimum=minimum, value=f"{value:g}", calls=len(outcomes)
+                )
+            )
         if want != -1 and value == -1 and len(outcomes) == minimum:
-            return wrong(_("failure_rate({outcomes}, {minimum}) returned -1: with exactly "
-                           "minimum={minimum} calls the rate is judged; -1 is only for "
-                           "fewer (len(failed) < minimum).")
-                         .format(outcomes=outcomes, minimum=minimum))
+            return wrong(
+                _(
+                    "failure_rate({outcomes}, {minimum}) returned -1: with exactly "
+                    "minimum={minimum} calls the rate is judged; -1 is only for "
+                    "fewer (len(failed) < minimum)."
+                ).format(outcomes=outcomes, minimum=minimum)
+            )
         if not math.isclose(value, want, abs_tol=1e-9):
             hint = _failure_rate_hint(outcomes, minimum, value, want)
-            return wrong(_("failure_rate({outcomes}, {minimum}) returned {value}, "
-                           "expected {want}.").format(outcomes=outcomes, minimum=minimum,
-                                                      value=f"{value:g}", want=f"{want:g}")
-                         + hint)
-    return right(_("50% for the example, -1 below the minimum number of calls, as "
-                   "resilience4j."))
+            return wrong(
+                _("failure_rate({outcomes}, {minimum}) returned {value}, expected {want}.").format(
+                    outcomes=outcomes, minimum=minimum, value=f"{value:g}", want=f"{want:g}"
+                )
+                + hint
+            )
+    return right(_("50% for the example, -1 below the minimum number of calls, as resilience4j."))
 
 
 def _failure_rate_hint(outcomes: list[bool], minimum: int, value: float, want: float) -> str:
@@ -117,19 +135,28 @@ def _failure_rate_hint(outcomes: list[bool], minimum: int, value: float, want: f
 
 
 SRE_CASES: tuple[tuple[int, int, float], ...] = (
-    (10, 3, 2.0), (100, 50, 2.0), (10, 8, 2.0), (100, 20, 2.0), (0, 0, 2.0), (100, 20, 1.1),
-    (5, 0, 3.0))
+    (10, 3, 2.0),
+    (100, 50, 2.0),
+    (10, 8, 2.0),
+    (100, 20, 2.0),
+    (0, 0, 2.0),
+    (100, 20, 1.1),
+    (5, 0, 3.0),
+)
 
 
 @checker
 def check_sre_probability(fn: Any) -> Feedback:
-    """``fn(requests, accepts, k)``: the SRE book's client-side rejection probability.
-    """
+    """``fn(requests, accepts, k)``: the SRE book's client-side rejection probability."""
     return _check_function(fn, "reject_probability(requests, accepts, k)", _sre_battery)
 
 
-def _consistent(cases: Sequence[Any], values: list[float | None], wants: list[float],
-                hints: Callable[..., list[str]]) -> str:
+def _consistent(
+    cases: Sequence[Any],
+    values: list[float | None],
+    wants: list[float],
+    hints: Callable[..., list[str]],
+) -> str:
     """The one slip (a hint) every wrong case agrees on, first in the hints' order."""
     common: list[str] | None = None
     for case, value, want in zip(cases, values, wants, strict=True):
@@ -149,34 +176,49 @@ def _sre_battery(call: Callable[..., Any]) -> Feedback:
         want = sre_reject_probability(r, a, k)
         value = as_number(got)
         if value is None:
-            return wrong(_("reject_probability({r}, {a}, {k}) returned {got}: return a "
-                           "probability between 0 and 1.")
-                         .format(r=r, a=a, k=k, got=repr(got)))
+            return wrong(
+                _(
+                    "reject_probability({r}, {a}, {k}) returned {got}: return a "
+                    "probability between 0 and 1."
+                ).format(r=r, a=a, k=k, got=repr(got))
+            )
         if value < 0:
-            return wrong(_("reject_probability({r}, {a}, {k}) returned {value}: a "
-                           "probability cannot be negative; the book takes max(0, ...).")
-                         .format(r=r, a=a, k=k, value=f"{value:.3f}"))
+            return wrong(
+                _(
+                    "reject_probability({r}, {a}, {k}) returned {value}: a "
+                    "probability cannot be negative; the book takes max(0, ...)."
+                ).format(r=r, a=a, k=k, value=f"{value:.3f}")
+            )
         if not math.isclose(value, want, abs_tol=1e-9):
             hint = slip
             if hint:
-                return wrong(_("reject_probability({r}, {a}, {k}) returned {value}: {hint}")
-                             .format(r=r, a=a, k=k, value=f"{value:.4f}", hint=hint))
+                return wrong(
+                    _("reject_probability({r}, {a}, {k}) returned {value}: {hint}").format(
+                        r=r, a=a, k=k, value=f"{value:.4f}", hint=hint
+                    )
+                )
             if r and math.isclose(value, max(0.0, (r - k * a) / r), abs_tol=1e-9):
-                return wrong(_("reject_probability({r}, {a}, {k}) returned {value}: the "
-                               "book divides by requests + 1, so a client that has sent "
-                               "nothing never rejects.")
-                             .format(r=r, a=a, k=k, value=f"{value:.4f}"))
-            return wrong(_("reject_probability({r}, {a}, {k}) returned {value}, "
-                           "expected {want}.")
-                         .format(r=r, a=a, k=k, value=f"{value:.4f}", want=f"{want:.4f}"))
-    return right(_("max(0, (requests - K * accepts) / (requests + 1)): 0.364 for the "
-                   "example."))
+                return wrong(
+                    _(
+                        "reject_probability({r}, {a}, {k}) returned {value}: the "
+                        "book divides by requests + 1, so a client that has sent "
+                        "nothing never rejects."
+                    ).format(r=r, a=a, k=k, value=f"{value:.4f}")
+                )
+            return wrong(
+                _("reject_probability({r}, {a}, {k}) returned {value}, expected {want}.").format(
+                    r=r, a=a, k=k, value=f"{value:.4f}", want=f"{want:.4f}"
+                )
+            )
+    return right(_("max(0, (requests - K * accepts) / (requests + 1)): 0.364 for the example."))
 
 
 def _sre_hints(r: int, a: int, k: float, value: float, want: float) -> list[str]:
     """The usual slips that explain a wrong probability."""
+
     def near(x: float) -> bool:
         return math.isclose(value, x, abs_tol=1e-9)
+
     found = []
     if value > 1 and near(want * 100):
         found.append(_("a probability is between 0 and 1, not a percent."))
@@ -192,7 +234,13 @@ def _sre_hints(r: int, a: int, k: float, value: float, want: float) -> list[str]
 
 
 HEDGE_CASES: tuple[tuple[int, int, int], ...] = (
-    (400, 30, 50), (20, 30, 50), (50, 10, 50), (80, 10, 50), (100, 100, 0), (300, 500, 100))
+    (400, 30, 50),
+    (20, 30, 50),
+    (50, 10, 50),
+    (80, 10, 50),
+    (100, 100, 0),
+    (300, 500, 100),
+)
 
 
 @checker
@@ -215,32 +263,42 @@ def _hedge_battery(call: Callable[..., Any]) -> Feedback:
         value = as_number(got)
         if value is None or value != want:
             if value == min(first, second):
-                return wrong(_("hedged_latency({first}, {second}, {delay}) returned {got}: "
-                               "the copy only starts at the hedging delay, so it answers at "
-                               "delay + second.").format(first=first, second=second,
-                                                         delay=delay, got=repr(got)))
+                return wrong(
+                    _(
+                        "hedged_latency({first}, {second}, {delay}) returned {got}: "
+                        "the copy only starts at the hedging delay, so it answers at "
+                        "delay + second."
+                    ).format(first=first, second=second, delay=delay, got=repr(got))
+                )
             if value == delay + second and first < value:
-                return wrong(_("hedged_latency({first}, {second}, {delay}) returned {got}: "
-                               "the first copy answered sooner; the first answer wins.")
-                             .format(first=first, second=second, delay=delay, got=repr(got)))
+                return wrong(
+                    _(
+                        "hedged_latency({first}, {second}, {delay}) returned {got}: "
+                        "the first copy answered sooner; the first answer wins."
+                    ).format(first=first, second=second, delay=delay, got=repr(got))
+                )
             hint = slip
             if hint:
-                return wrong(_("hedged_latency({first}, {second}, {delay}) returned {got}: "
-                               "{hint}").format(first=first, second=second, delay=delay,
-                                                got=shown(got), hint=hint))
-            return wrong(_("hedged_latency({first}, {second}, {delay}) returned {got}, "
-                           "expected {want}.").format(first=first, second=second,
-                                                      delay=delay, got=repr(got), want=want))
+                return wrong(
+                    _("hedged_latency({first}, {second}, {delay}) returned {got}: {hint}").format(
+                        first=first, second=second, delay=delay, got=shown(got), hint=hint
+                    )
+                )
+            return wrong(
+                _(
+                    "hedged_latency({first}, {second}, {delay}) returned {got}, expected {want}."
+                ).format(first=first, second=second, delay=delay, got=repr(got), want=want)
+            )
     return right(_("80 ms for the example: the copy sent at 50 ms answers after 30 more."))
 
 
-def _hedge_hints(first: int, second: int, delay: int, value: float,
-                 want: float) -> list[str]:
+def _hedge_hints(first: int, second: int, delay: int, value: float, want: float) -> list[str]:
     """The usual slips that explain a wrong latency."""
     found = []
     if value == first and first > delay:
-        found.append(_("no hedge: after the delay a copy is sent, and it answers at delay + "
-                       "second."))
+        found.append(
+            _("no hedge: after the delay a copy is sent, and it answers at delay + second.")
+        )
     if value == max(first, delay + second):
         found.append(_("the first answer wins: take the smaller, not the larger."))
     if value == first + second:
@@ -268,28 +326,41 @@ def check_recovering_settings(settings: Any) -> Feedback:
     if unanswered(settings):
         return prompt(_('a dict such as {"timeout": 1000, "retries": 2, "budget": None}'))
     if not isinstance(settings, dict):
-        return wrong(_("settings={value}: give a dict with the keys timeout, retries, "
-                       "budget.").format(value=repr(settings)))
+        return wrong(
+            _("settings={value}: give a dict with the keys timeout, retries, budget.").format(
+                value=repr(settings)
+            )
+        )
     if any(v is Ellipsis for v in settings.values()):
         return prompt(_("a number for each ... in settings (budget may be None)"))
     unknown = sorted(set(settings) - {"timeout", "retries", "budget"})
     if unknown:
-        return wrong(_("settings has {key}: only timeout, retries and budget "
-                       "are yours to change.").format(key=repr(unknown[0])))
+        return wrong(
+            _("settings has {key}: only timeout, retries and budget are yours to change.").format(
+                key=repr(unknown[0])
+            )
+        )
     retries = settings.get("retries", 3)
     if isinstance(retries, bool) or not isinstance(retries, int) or retries < 2:
-        return wrong(_("retries={value}: keep at least 2 retries (a whole number); "
-                       "with fewer the exercise is too easy.").format(value=repr(retries)))
+        return wrong(
+            _(
+                "retries={value}: keep at least 2 retries (a whole number); "
+                "with fewer the exercise is too easy."
+            ).format(value=repr(retries))
+        )
     try:
         run = MetastableModel(**settings).run()
     except (TypeError, ValueError) as exc:
         return wrong(_("those settings are refused: {error}").format(error=exc))
     if run.recovered_at is None:
         amp = run.final_amplification
-        return wrong(_("still metastable: at the end the load is {load}x the users' "
-                       "(capacity is 1.25x). Each timed-out request comes back as a retry; "
-                       "limit the retries to a share of the first tries, or wait longer.")
-                     .format(load=f"{amp:.2f}"))
+        return wrong(
+            _(
+                "still metastable: at the end the load is {load}x the users' "
+                "(capacity is 1.25x). Each timed-out request comes back as a retry; "
+                "limit the retries to a share of the first tries, or wait longer."
+            ).format(load=f"{amp:.2f}")
+        )
     return right(run.summary() + ".")
 
 
@@ -327,34 +398,62 @@ SHORTEST_TIMEOUT = Exercise(
     quote=lambda answer: shown(answer),
     quote_early=lambda answer, number: shown(answer),
     unreadable=N_("timeout={timeout}: give a whole number of ms from 100 to 10000."),
-    right=N_("{ms} ms: from there on a timed-out request gives up late enough "
-             "that its retries no longer outrun the capacity; at {before} ms the "
-             "spike still tips the server into a metastable state. The edge is "
-             "sharp: a small change of one setting decides between the two."),
-    otherwise=N_("timeout={ms}: still metastable; the timeouts expire so early that "
-                 "every spike's request comes back as retries. Try longer ones."),
+    right=N_(
+        "{ms} ms: from there on a timed-out request gives up late enough "
+        "that its retries no longer outrun the capacity; at {before} ms the "
+        "spike still tips the server into a metastable state. The edge is "
+        "sharp: a small change of one setting decides between the two."
+    ),
+    otherwise=N_(
+        "timeout={ms}: still metastable; the timeouts expire so early that "
+        "every spike's request comes back as retries. Try longer ones."
+    ),
     early=(
-        Mistake(N_("timeout={timeout} looks like seconds; the timeout is in ms."),
-                when=lambda x, i: 0 < x < 100 and 100 <= x * 1000 <= 10_000),
-        Mistake(N_("timeout={timeout} counts 100 ms steps; give the timeout itself, "
-                   "in ms."),
-                when=lambda x, i: x.is_integer() and 0 < x < 100 and x * 100 == i["want"]),
+        Mistake(
+            N_("timeout={timeout} looks like seconds; the timeout is in ms."),
+            when=lambda x, i: 0 < x < 100 and 100 <= x * 1000 <= 10_000,
+        ),
+        Mistake(
+            N_("timeout={timeout} counts 100 ms steps; give the timeout itself, in ms."),
+            when=lambda x, i: x.is_integer() and 0 < x < 100 and x * 100 == i["want"],
+        ),
     ),
     mistakes=(
-        Mistake(N_("timeout={ms} is the page's example that recovers; the question asks "
-                   "the shortest that does."), gives=lambda i: i["page"][1]),
-        Mistake(N_("timeout={ms} is the page's example that stays metastable: it tips "
-                   "the server over, so the shortest safe one is longer."),
-                gives=lambda i: i["page"][0]),
-        Mistake(N_("timeout={ms}: the question asks in steps of 100 ms; give a "
-                   "multiple of 100."), when=lambda got, i: got % 100 != 0),
-        Mistake(N_("timeout=100 is the shortest the checker allows, not the shortest "
-                   "that recovers: the spike's requests time out and come back as "
-                   "retries. Try longer ones."),
-                when=lambda got, i: got == 100 and not _recovers(got)),
-        Mistake(N_("timeout={ms}: it recovers, but a shorter timeout does too: try "
-                   "smaller ones, 100 ms at a time."), when=lambda got, i: _recovers(got)),
-    ))
+        Mistake(
+            N_(
+                "timeout={ms} is the page's example that recovers; the question asks "
+                "the shortest that does."
+            ),
+            gives=lambda i: i["page"][1],
+        ),
+        Mistake(
+            N_(
+                "timeout={ms} is the page's example that stays metastable: it tips "
+                "the server over, so the shortest safe one is longer."
+            ),
+            gives=lambda i: i["page"][0],
+        ),
+        Mistake(
+            N_("timeout={ms}: the question asks in steps of 100 ms; give a multiple of 100."),
+            when=lambda got, i: got % 100 != 0,
+        ),
+        Mistake(
+            N_(
+                "timeout=100 is the shortest the checker allows, not the shortest "
+                "that recovers: the spike's requests time out and come back as "
+                "retries. Try longer ones."
+            ),
+            when=lambda got, i: got == 100 and not _recovers(got),
+        ),
+        Mistake(
+            N_(
+                "timeout={ms}: it recovers, but a shorter timeout does too: try "
+                "smaller ones, 100 ms at a time."
+            ),
+            when=lambda got, i: _recovers(got),
+        ),
+    ),
+)
 
 
 @checker

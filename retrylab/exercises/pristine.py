@@ -27,8 +27,18 @@ from types import BuiltinFunctionType, FunctionType, ModuleType
 from typing import Any
 
 #: Module values compared: what a module defines (not state it may keep).
-_KEPT = (type, FunctionType, BuiltinFunctionType, ModuleType, int, float, str, bytes,
-         tuple, frozenset)
+_KEPT = (
+    type,
+    FunctionType,
+    BuiltinFunctionType,
+    ModuleType,
+    int,
+    float,
+    str,
+    bytes,
+    tuple,
+    frozenset,
+)
 _MISSING = object()
 #: Module settings a test (or a teacher) may tune: the checks' bounds.
 _TUNABLE = ("LIMIT", "TICK", "GRACE")
@@ -50,10 +60,19 @@ class _Owner:
 
     def changed(self) -> list[str]:
         now = vars(self.owner)
-        found = [name for name, differs
-                 in zip(self.names, map(operator.is_not, map(now.get, self.names,
-                                                             [_MISSING] * len(self.names)),
-                                        self.values), strict=True) if differs]
+        found = [
+            name
+            for name, differs in zip(
+                self.names,
+                map(
+                    operator.is_not,
+                    map(now.get, self.names, [_MISSING] * len(self.names)),
+                    self.values,
+                ),
+                strict=True,
+            )
+            if differs
+        ]
         if isinstance(self.owner, type) and len(now) != self.size:
             found += [name for name in now if name not in self.names and name not in _RUNTIME]
         return found
@@ -67,7 +86,7 @@ class _Owner:
 
 _owners: list[_Owner] = []
 _seen: set[str] = set()
-_modules = [0]   #: how many modules sys.modules held at the last capture
+_modules = [0]  #: how many modules sys.modules held at the last capture
 
 
 def _capture() -> None:
@@ -82,9 +101,17 @@ def _capture() -> None:
             continue
         _seen.add(name)
         items = vars(module)
-        _owners.append(_Owner(module, name, {k: v for k, v in items.items()
-                                             if isinstance(v, _KEPT) and not k.startswith("__")
-                                             and not k.endswith(_TUNABLE)}))
+        _owners.append(
+            _Owner(
+                module,
+                name,
+                {
+                    k: v
+                    for k, v in items.items()
+                    if isinstance(v, _KEPT) and not k.startswith("__") and not k.endswith(_TUNABLE)
+                },
+            )
+        )
         for value in list(items.values()):
             if isinstance(value, type) and value.__module__ == name:
                 _owners.append(_Owner(value, value.__qualname__, dict(vars(value))))
@@ -98,8 +125,11 @@ def restore() -> list[str]:
         for name in owner.changed():
             with contextlib.suppress(AttributeError, TypeError):  # refused: still named
                 owner.put_back(name)
-            names.append(f"{owner.label.rsplit('.', 1)[-1]}.{name}"
-                         if isinstance(owner.owner, ModuleType) else f"{owner.label}.{name}")
+            names.append(
+                f"{owner.label.rsplit('.', 1)[-1]}.{name}"
+                if isinstance(owner.owner, ModuleType)
+                else f"{owner.label}.{name}"
+            )
     return names
 
 

@@ -66,7 +66,7 @@ CHECK_LIMIT = 60.0
 #: Seconds between two ticks of the timer.
 TICK = 0.05
 #: Bytes of address space a checked block may add to the process (RLIMIT_AS).
-MEMORY_LIMIT = 768 * 2 ** 20
+MEMORY_LIMIT = 768 * 2**20
 
 #: The package's own code: never stopped line by line (only the student's code is).
 PACKAGE = str(Path(__file__).resolve().parents[1])
@@ -90,11 +90,11 @@ class Watch:
 
     check_deadline: float
     call_deadline: float = math.inf
-    mode: str = "signal"        #: "signal" or "trace" (the fallback)
-    overdue: int = 0            #: ticks since a deadline passed
-    stopped: str = ""           #: what was stopped, once something was
+    mode: str = "signal"  #: "signal" or "trace" (the fallback)
+    overdue: int = 0  #: ticks since a deadline passed
+    stopped: str = ""  #: what was stopped, once something was
     done: bool = False
-    trace: Any = None           #: the trace function the block runs with
+    trace: Any = None  #: the trace function the block runs with
 
     def clear(self) -> None:
         """A stop was turned into a verdict: the check goes on without it."""
@@ -102,7 +102,7 @@ class Watch:
         sys.settrace(self.trace)
 
     def expired(self, now: float) -> str:
-        """"call" or "check" if that deadline has passed, else ""."""
+        """ "call" or "check" if that deadline has passed, else ""."""
         if now > self.call_deadline:
             return "call"
         if now > self.check_deadline:
@@ -150,7 +150,7 @@ def _raise_everywhere(frame: FrameType | None) -> None:
         raise Stopped(watch.stopped or "check")
 
     sys.settrace(hook)
-    while frame is not None and _spared(frame):   # the package's code it called
+    while frame is not None and _spared(frame):  # the package's code it called
         frame = frame.f_back
     while frame is not None and not _spared(frame):  # up to the checker that called it
         frame.f_trace = local
@@ -183,15 +183,19 @@ def _tracer(watch: Watch) -> Any:
     def on_call(frame: FrameType, event: str, arg: Any) -> Any:
         if watch.done or _spared(frame):
             return None
-        frame.f_trace_opcodes = True   # a loop on one line has no line events
+        frame.f_trace_opcodes = True  # a loop on one line has no line events
         return local(frame, event, arg)
+
     return on_call
 
 
 def signals_usable() -> bool:
     """True where the timer signal can be used: POSIX, in the main thread."""
-    return (hasattr(signal, "setitimer") and hasattr(signal, "SIGALRM")
-            and threading.current_thread() is threading.main_thread())
+    return (
+        hasattr(signal, "setitimer")
+        and hasattr(signal, "SIGALRM")
+        and threading.current_thread() is threading.main_thread()
+    )
 
 
 def _address_space() -> int | None:
@@ -306,11 +310,13 @@ def guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
     stopped
     >>> stop.CALL_LIMIT = 3.0
     """
+
     def call(*args: Any, **kwargs: Any) -> Any:
-        main = _main_watch()   # no longer than the check that runs it
+        main = _main_watch()  # no longer than the check that runs it
         left = CALL_LIMIT if main is None else main.check_deadline - time.monotonic()
         with watched(max(0.01, min(CALL_LIMIT, left))):
             return fn(*args, **kwargs)
+
     return call
 
 
@@ -319,7 +325,7 @@ def settle(before: set[threading.Thread], timeout: float = 2.0) -> None:
     whose guarded student code was stopped needs a moment to unwind), so nothing of
     the answer runs after its verdict."""
     deadline = time.monotonic() + timeout
-    while (time.monotonic() < deadline
-           and any(t not in before and t is not threading.current_thread()
-                   for t in threading.enumerate())):
+    while time.monotonic() < deadline and any(
+        t not in before and t is not threading.current_thread() for t in threading.enumerate()
+    ):
         time.sleep(0.005)

@@ -103,6 +103,7 @@ class Exercise:
 
 def _clipped(answer: Any, width: int) -> str:
     from . import shown
+
     text = shown(answer, 10 * width)
     return text[:width]
 
@@ -122,15 +123,25 @@ def judge(exercise: Exercise, answer: Any) -> Feedback:
         for m in exercise.early:
             if m.matches(number, fields, exercise.equal):
                 quoted = exercise.quote_early(answer, number)
-                return wrong(m.hint(number, {**fields, "value": quoted,
-                                             **dict.fromkeys(exercise.named, quoted)}))
+                return wrong(
+                    m.hint(
+                        number, {**fields, "value": quoted, **dict.fromkeys(exercise.named, quoted)}
+                    )
+                )
     got = exercise.read(answer)
     if got is None:
         quoted = exercise.quote(answer)
-        return wrong(_(exercise.unreadable).format(
-            **{"value": quoted, **dict.fromkeys(exercise.named, quoted)}))
-    shown_got = {**fields, "got": exercise.show(got), "value": exercise.show(got),
-                 **dict.fromkeys(exercise.named, exercise.show(got))}
+        return wrong(
+            _(exercise.unreadable).format(
+                **{"value": quoted, **dict.fromkeys(exercise.named, quoted)}
+            )
+        )
+    shown_got = {
+        **fields,
+        "got": exercise.show(got),
+        "value": exercise.show(got),
+        **dict.fromkeys(exercise.named, exercise.show(got)),
+    }
     if exercise.equal(got, want):
         return right(_(exercise.right).format(**shown_got))
     for m in exercise.mistakes:
@@ -172,5 +183,10 @@ def examples(exercise: Exercise) -> list[tuple[str, Any]]:
 
 def hints(exercise: Exercise) -> list[str]:
     """Every catalogue message of ``exercise`` (for the report and the Turkish tests)."""
-    return [exercise.asks, exercise.unreadable, exercise.right, exercise.otherwise,
-            *(m.message for m in exercise.early + exercise.mistakes)]
+    return [
+        exercise.asks,
+        exercise.unreadable,
+        exercise.right,
+        exercise.otherwise,
+        *(m.message for m in exercise.early + exercise.mistakes),
+    ]

@@ -23,13 +23,15 @@ from .build.harness import untouched
 __all__ = ["jitter_columns"]
 
 
-def _chosen(fn: Any, check: Callable[[Any], Any], name: str,
-            ours: Callable[..., int]) -> tuple[Callable[..., int], str]:
+def _chosen(
+    fn: Any, check: Callable[[Any], Any], name: str, ours: Callable[..., int]
+) -> tuple[Callable[..., int], str]:
     if fn is None or fn is Ellipsis or not callable(fn) or untouched(fn):
         return ours, _("{name}: retrylab's (yours is still the scaffold)").format(name=name)
     if not check(fn).correct:
-        return ours, _("{name}: retrylab's (yours is not Correct yet: run its check above)"
-                       ).format(name=name)
+        return ours, _("{name}: retrylab's (yours is not Correct yet: run its check above)").format(
+            name=name
+        )
     return fn, _("{name}: yours").format(name=name)
 
 
@@ -54,10 +56,12 @@ def jitter_columns(full_jitter: Any, decorrelated: Any, rows: int = 6) -> pd.Dat
     deco_ref = Backoff(BASE, FACTOR, CAP, jitter="decorrelated")
     full_name = pgettext("column", "full jitter")
     deco_name = pgettext("column", "decorrelated")
-    full, full_note = _chosen(full_jitter, check_full_jitter, full_name,
-                              lambda n, r: full_ref.next_wait(n, r))
-    deco, deco_note = _chosen(decorrelated, check_decorrelated, deco_name,
-                              lambda prev, r: deco_ref.next_wait(0, r, prev))
+    full, full_note = _chosen(
+        full_jitter, check_full_jitter, full_name, lambda n, r: full_ref.next_wait(n, r)
+    )
+    deco, deco_note = _chosen(
+        decorrelated, check_decorrelated, deco_name, lambda prev, r: deco_ref.next_wait(0, r, prev)
+    )
     print(f"{full_note}; {deco_note}")
     rng = Mulberry32(SEED)
     prev = BASE
@@ -65,8 +69,14 @@ def jitter_columns(full_jitter: Any, decorrelated: Any, rows: int = 6) -> pd.Dat
     for n in range(rows):
         f = int(full(n, rng()))
         prev = int(deco(prev, rng()))
-        table.append((n, min(CAP, BASE * FACTOR ** n), f, prev))
+        table.append((n, min(CAP, BASE * FACTOR**n), f, prev))
     # retry n counts from 0, as notebook 00 defines it (the wait before attempt n + 2)
-    return pd.DataFrame(table, columns=[pgettext("column", "retry"),
-                                        pgettext("column", "ceiling (ms)"), full_name,
-                                        deco_name]).set_index(pgettext("column", "retry"))
+    return pd.DataFrame(
+        table,
+        columns=[
+            pgettext("column", "retry"),
+            pgettext("column", "ceiling (ms)"),
+            full_name,
+            deco_name,
+        ],
+    ).set_index(pgettext("column", "retry"))

@@ -183,6 +183,7 @@ def parse_number(text: str) -> float:
     try:
         value = float(clean)
     except ValueError:
-        raise ValueError(f"text={text!r} is not a number: write it as 2.33 or 2,33 "
-                         "(one decimal mark)") from None
+        raise ValueError(
+            f"text={text!r} is not a number: write it as 2.33 or 2,33 (one decimal mark)"
+        ) from None
     return value

@@ -36,5 +36,11 @@ def jitter_name(kind: str) -> str:
 
 #: Names notebook 06 gives the fleet runs it compares; ``compare_fleets`` looks a run's
 #: name up in the catalogue, so these titles read Turkish in the Turkish edition.
-RUN_NAMES: tuple[str, ...] = (N_("no jitter"), N_("full jitter"), N_("no budget"),
-                              N_("gRPC throttling"), N_("SRE budget"), N_("breaker"))
+RUN_NAMES: tuple[str, ...] = (
+    N_("no jitter"),
+    N_("full jitter"),
+    N_("no budget"),
+    N_("gRPC throttling"),
+    N_("SRE budget"),
+    N_("breaker"),
+)

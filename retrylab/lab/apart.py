@@ -24,8 +24,9 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 
-async def run_apart(start: Callable[[], Awaitable[T]],
-                    abandon: Callable[[T], Awaitable[None]] | None = None) -> T:
+async def run_apart(
+    start: Callable[[], Awaitable[T]], abandon: Callable[[T], Awaitable[None]] | None = None
+) -> T:
     """Await ``start()`` in a task of its own; a cancel of the caller always stops it.
 
     If the caller is cancelled, the task is cancelled until it has ended (a
@@ -54,7 +55,7 @@ async def run_apart(start: Callable[[], Awaitable[T]],
     waiting: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
     async def begin() -> T:
-        if waiting.cancelled():   # the caller was cancelled before this step
+        if waiting.cancelled():  # the caller was cancelled before this step
             raise asyncio.CancelledError
         return await start()
 
@@ -72,8 +73,9 @@ async def run_apart(start: Callable[[], Awaitable[T]],
     return task.result()
 
 
-async def stop(task: asyncio.Future[T],
-               abandon: Callable[[T], Awaitable[None]] | None = None) -> None:
+async def stop(
+    task: asyncio.Future[T], abandon: Callable[[T], Awaitable[None]] | None = None
+) -> None:
     """Cancel ``task`` until it has ended, then hand a result it made to ``abandon``.
 
     Its exception, if any, is retrieved (asyncio does not log it as forgotten).

@@ -27,8 +27,10 @@ try:
     import urllib3  # noqa: F401  (the extra's third package, checked here)
     from urllib3.util.retry import Retry
 except ImportError as e:  # pragma: no cover - the extra is installed in CI
-    raise ImportError(f"retrylab.lab.bridge needs the bridge extra ({e.name} is missing): "
-                      'pip install "retrylab[bridge]"') from e
+    raise ImportError(
+        f"retrylab.lab.bridge needs the bridge extra ({e.name} is missing): "
+        'pip install "retrylab[bridge]"'
+    ) from e
 
 from ..core._check import ArgumentTypeError, check_bool
 from ..core.backoff import Random
@@ -39,8 +41,16 @@ from ..i18n import N_, _, pgettext
 from .transport import RetryTransport
 
 #: Methods probed to turn a rule into urllib3's ``allowed_methods``.
-PROBE_METHODS: tuple[str, ...] = ("GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE",
-                                  "POST", "PATCH")
+PROBE_METHODS: tuple[str, ...] = (
+    "GET",
+    "HEAD",
+    "OPTIONS",
+    "TRACE",
+    "PUT",
+    "DELETE",
+    "POST",
+    "PATCH",
+)
 _STATE = "_retrylab_run"
 #: urllib3's arguments that decide which answers are retried: given to PolicyRetry
 #: without a policy, urllib3 decides with them; with a policy, the policy's rule does.
@@ -65,13 +75,13 @@ class _Run:
 
 def _check_policy(policy: object) -> RetryPolicy:
     if not isinstance(policy, RetryPolicy):
-        raise ArgumentTypeError(f"policy={policy!r} is out of range: policy must be a "
-                                "RetryPolicy")
+        raise ArgumentTypeError(f"policy={policy!r} is out of range: policy must be a RetryPolicy")
     return policy
 
 
-def _strategies(policy: RetryPolicy, rng: Random | None, method: str, idempotency_key: bool,
-                clock: Clock | None) -> dict[str, Any]:
+def _strategies(
+    policy: RetryPolicy, rng: Random | None, method: str, idempotency_key: bool, clock: Clock | None
+) -> dict[str, Any]:
     """tenacity's ``retry``, ``wait``, ``stop``, ``before`` and ``retry_error_callback``
     for ``policy``: plain functions, accepted by ``Retrying`` and ``AsyncRetrying`` alike."""
     _check_policy(policy)
@@ -88,8 +98,9 @@ def _strategies(policy: RetryPolicy, rng: Random | None, method: str, idempotenc
 
     def before(rs: tenacity.RetryCallState) -> None:
         if rs.attempt_number == 1:
-            setattr(rs, _STATE, _Run(policy.backoff.waits(rng),
-                                     clock() if clock is not None else 0.0))
+            setattr(
+                rs, _STATE, _Run(policy.backoff.waits(rng), clock() if clock is not None else 0.0)
+            )
 
     def stopped(rs: tenacity.RetryCallState, reason: StopReason) -> None:
         rs.retry_object.statistics["stop_reason"] = str(reason)
@@ -145,14 +156,24 @@ def _strategies(policy: RetryPolicy, rng: Random | None, method: str, idempotenc
         result: Outcome = rs.outcome.result()
         return result
 
-    return {"retry": retry, "wait": wait, "stop": stop, "before": before,
-            "retry_error_callback": last_outcome}
+    return {
+        "retry": retry,
+        "wait": wait,
+        "stop": stop,
+        "before": before,
+        "retry_error_callback": last_outcome,
+    }
 
 
-def to_tenacity(policy: RetryPolicy, rng: Random | None, method: str = "GET",
-                idempotency_key: bool = False,
-                sleep: Callable[[float], Any] | None = None, *,
-                clock: Clock | None = None) -> tenacity.Retrying:
+def to_tenacity(
+    policy: RetryPolicy,
+    rng: Random | None,
+    method: str = "GET",
+    idempotency_key: bool = False,
+    sleep: Callable[[float], Any] | None = None,
+    *,
+    clock: Clock | None = None,
+) -> tenacity.Retrying:
     """A ``tenacity.Retrying`` that retries a function returning an Outcome as ``policy`` does.
 
     Use it to hand a lesson-designed policy to code built on tenacity. Calling
@@ -182,10 +203,15 @@ def to_tenacity(policy: RetryPolicy, rng: Random | None, method: str = "GET",
     return tenacity.Retrying(**kwargs)
 
 
-def to_tenacity_async(policy: RetryPolicy, rng: Random | None, method: str = "GET",
-                      idempotency_key: bool = False,
-                      sleep: Callable[[float], Awaitable[Any]] | None = None, *,
-                      clock: Clock | None = None) -> tenacity.AsyncRetrying:
+def to_tenacity_async(
+    policy: RetryPolicy,
+    rng: Random | None,
+    method: str = "GET",
+    idempotency_key: bool = False,
+    sleep: Callable[[float], Awaitable[Any]] | None = None,
+    *,
+    clock: Clock | None = None,
+) -> tenacity.AsyncRetrying:
     """:func:`to_tenacity` for a coroutine function: a ``tenacity.AsyncRetrying``.
 
     ``sleep`` is awaited with seconds (``None`` = ``asyncio.sleep``); the
@@ -272,11 +298,15 @@ class PolicyRetry(Retry):
     ==================  ==============================  ==============================
     """
 
-    def __init__(self, *args: Any, policy: RetryPolicy | None = None,
-                 idempotency_key: bool = False,
-                 sleeper: Callable[[float], Any] | None = None,
-                 decide_with: Literal["policy", "urllib3"] | None = None,
-                 **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        policy: RetryPolicy | None = None,
+        idempotency_key: bool = False,
+        sleeper: Callable[[float], Any] | None = None,
+        decide_with: Literal["policy", "urllib3"] | None = None,
+        **kwargs: Any,
+    ) -> None:
         native = _native_retry_after_max()
         own_max = None if native else kwargs.pop("retry_after_max", None)
         given = inspect.signature(Retry.__init__).bind_partial(self, *args, **kwargs).arguments
@@ -288,11 +318,14 @@ class PolicyRetry(Retry):
                     f"{name}={given[name]!r} is out of range: with policy=..., the policy's "
                     f"rule decides which answers are retried, so {name} would be ignored; "
                     "give the policy (to_urllib3(policy) sets urllib3's arguments from it) "
-                    "or urllib3's arguments, not both")
+                    "or urllib3's arguments, not both"
+                )
             decide_with = "urllib3" if explicit else "policy"
         elif decide_with not in ("policy", "urllib3"):
-            raise ValueError(f"decide_with={decide_with!r} is out of range: decide_with must "
-                             "be 'policy', 'urllib3' or None")
+            raise ValueError(
+                f"decide_with={decide_with!r} is out of range: decide_with must "
+                "be 'policy', 'urllib3' or None"
+            )
         super().__init__(*args, **kwargs)
         if not native:
             #: Retry-After above this many seconds is clamped to it (urllib3 < 2.7 has
@@ -364,20 +397,37 @@ class PolicyRetry(Retry):
 #: (what, the policy, urllib3 through PolicyRetry).
 URLLIB3_DIFFERENCES: tuple[tuple[str, str, str], ...] = (
     (N_("attempt limit"), "max_attempts", N_("total = max_attempts - 1; redirects count too")),
-    (N_("status decision"), N_("the rule, for every method"),
-     N_("the rule (stock urllib3: allowed_methods and status_forcelist)")),
-    (N_("network decision"), N_("the rule; sent says if the request left"),
-     N_("connect errors for any method; read errors for allowed_methods only")),
-    (N_("first retry wait"), N_("a backoff draw"),
-     N_("0: urllib3 never sleeps before its first retry")),
-    (N_("later waits"), N_("full jitter under min(cap, base * factor**n)"),
-     N_("backoff_factor * 2**(n-1) s, the ceiling; exact only for factor 2")),
-    (N_("jitter"), N_("drawn from rng, one draw per wait"),
-     N_("backoff_jitter (2.x only) adds random.random() * j s from the global random; "
-        "left 0")),
+    (
+        N_("status decision"),
+        N_("the rule, for every method"),
+        N_("the rule (stock urllib3: allowed_methods and status_forcelist)"),
+    ),
+    (
+        N_("network decision"),
+        N_("the rule; sent says if the request left"),
+        N_("connect errors for any method; read errors for allowed_methods only"),
+    ),
+    (
+        N_("first retry wait"),
+        N_("a backoff draw"),
+        N_("0: urllib3 never sleeps before its first retry"),
+    ),
+    (
+        N_("later waits"),
+        N_("full jitter under min(cap, base * factor**n)"),
+        N_("backoff_factor * 2**(n-1) s, the ceiling; exact only for factor 2"),
+    ),
+    (
+        N_("jitter"),
+        N_("drawn from rng, one draw per wait"),
+        N_("backoff_jitter (2.x only) adds random.random() * j s from the global random; left 0"),
+    ),
     (N_("Retry-After"), "max(draw, Retry-After)", N_("Retry-After replaces the backoff")),
-    (N_("long Retry-After"), N_("over max_retry_after: give up"),
-     N_("clamped to retry_after_max, waited")),
+    (
+        N_("long Retry-After"),
+        N_("over max_retry_after: give up"),
+        N_("clamped to retry_after_max, waited"),
+    ),
     (N_("time budget"), N_("time_budget ms"), N_("none: urllib3 has no clock")),
     (N_("idempotency key"), N_("per request"), N_("fixed when built (idempotency_key=)")),
 )
@@ -425,8 +475,7 @@ def allowed_methods(policy: RetryPolicy, idempotency_key: bool = False) -> froze
     ['GET', 'HEAD', 'OPTIONS']
     """
     probe = Outcome.network(sent=True)
-    methods = frozenset(m for m in PROBE_METHODS
-                        if policy.decide(probe, m, idempotency_key).retry)
+    methods = frozenset(m for m in PROBE_METHODS if policy.decide(probe, m, idempotency_key).retry)
     return None if methods == frozenset(PROBE_METHODS) else methods
 
 
@@ -435,8 +484,12 @@ def _production(policy: RetryPolicy) -> RetryPolicy:
     return policy if policy.rule is not None else policy.with_(rule=production_rule)
 
 
-def to_urllib3(policy: RetryPolicy, *, idempotency_key: bool = False,
-               sleeper: Callable[[float], Any] | None = None) -> PolicyRetry:
+def to_urllib3(
+    policy: RetryPolicy,
+    *,
+    idempotency_key: bool = False,
+    sleeper: Callable[[float], Any] | None = None,
+) -> PolicyRetry:
     """A urllib3 ``Retry`` that follows ``policy`` as far as urllib3 allows.
 
     Use it as ``urllib3.PoolManager(retries=to_urllib3(policy))``. The settings:
@@ -467,17 +520,39 @@ def to_urllib3(policy: RetryPolicy, *, idempotency_key: bool = False,
     kwargs: dict[str, Any] = {}
     if policy.max_retry_after is not None:
         kwargs["retry_after_max"] = policy.max_retry_after / 1000  # not rounded to 0
-    return PolicyRetry(decide_with="policy",
-        total=policy.max_attempts - 1, connect=None, read=None, status=None, other=None,
+    return PolicyRetry(
+        decide_with="policy",
+        total=policy.max_attempts - 1,
+        connect=None,
+        read=None,
+        status=None,
+        other=None,
         allowed_methods=allowed_methods(policy, idempotency_key),
-        status_forcelist=sorted(s for s in range(400, 600)
-                                if policy.decide(Outcome.http(s), "GET").retry),
-        backoff_factor=first / 2000, backoff_max=(86_400.0 if b.cap is None else b.cap / 1000),
-        raise_on_status=False, respect_retry_after_header=True,
-        policy=policy, idempotency_key=idempotency_key, sleeper=sleeper, **kwargs)
+        status_forcelist=sorted(
+            s for s in range(400, 600) if policy.decide(Outcome.http(s), "GET").retry
+        ),
+        backoff_factor=first / 2000,
+        backoff_max=(86_400.0 if b.cap is None else b.cap / 1000),
+        raise_on_status=False,
+        respect_retry_after_header=True,
+        policy=policy,
+        idempotency_key=idempotency_key,
+        sleeper=sleeper,
+        **kwargs,
+    )
 
 
-__all__ = ["DECISION_ARGUMENTS", "PROBE_METHODS", "URLLIB3_DIFFERENCES",
-           "URLLIB3_TEST_DIFFERENCES", "PolicyRetry", "RetryTransport", "allowed_methods",
-           "to_tenacity", "to_tenacity_async", "to_urllib3", "urllib3_differences",
-           "urllib3_test_differences"]
+__all__ = [
+    "DECISION_ARGUMENTS",
+    "PROBE_METHODS",
+    "URLLIB3_DIFFERENCES",
+    "URLLIB3_TEST_DIFFERENCES",
+    "PolicyRetry",
+    "RetryTransport",
+    "allowed_methods",
+    "to_tenacity",
+    "to_tenacity_async",
+    "to_urllib3",
+    "urllib3_differences",
+    "urllib3_test_differences",
+]

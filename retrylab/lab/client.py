@@ -60,8 +60,8 @@ from .apart import run_apart
 Clock = Callable[[], float]
 Body = Mapping[str, Any] | list[Any] | str | bytes | None
 _MAX_RESPONSE = 8 * 1024 * 1024
-_TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")         # RFC 9110 5.6.2
-_FIELD_VALUE = re.compile(r"[\t\x20-\x7e\x80-\xff]*")         # RFC 9110 5.5 (with obs-text)
+_TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")  # RFC 9110 5.6.2
+_FIELD_VALUE = re.compile(r"[\t\x20-\x7e\x80-\xff]*")  # RFC 9110 5.5 (with obs-text)
 # Only plain http:// is spoken here; a TLS context that loads no certificates
 # saves httpx from reading the CA bundle each time a client is made.
 _NO_TLS = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
@@ -73,10 +73,15 @@ def check_path(path: str) -> str:
     >>> check_path("/measurements")
     '/measurements'
     """
-    if not isinstance(path, str) or not path.startswith("/") \
-            or any(c.isspace() or not c.isprintable() for c in path):
-        raise ValueError(f"path={path!r} is out of range: path must start with '/' and "
-                         "have no spaces or control characters")
+    if (
+        not isinstance(path, str)
+        or not path.startswith("/")
+        or any(c.isspace() or not c.isprintable() for c in path)
+    ):
+        raise ValueError(
+            f"path={path!r} is out of range: path must start with '/' and "
+            "have no spaces or control characters"
+        )
     return path
 
 
@@ -97,15 +102,18 @@ def check_headers(headers: Mapping[str, str] | None) -> dict[bytes, bytes]:
     out: dict[bytes, bytes] = {}
     for name, value in (headers or {}).items():
         if not isinstance(name, str) or not _TOKEN.fullmatch(name):
-            raise ValueError(f"headers: name {name!r} is out of range: a header name is "
-                             "a token of letters, digits and !#$%&'*+-.^_`|~")
+            raise ValueError(
+                f"headers: name {name!r} is out of range: a header name is "
+                "a token of letters, digits and !#$%&'*+-.^_`|~"
+            )
         if not isinstance(value, str):
-            raise TypeError(f"headers[{name!r}]={value!r} is not text: header values "
-                            "must be str")
+            raise TypeError(f"headers[{name!r}]={value!r} is not text: header values must be str")
         if not _FIELD_VALUE.fullmatch(value):
-            raise ValueError(f"headers[{name!r}]={value!r} is out of range: a header value "
-                             "must be Latin-1 text without CR, LF or other control "
-                             f"characters ({_first_bad(value)})")
+            raise ValueError(
+                f"headers[{name!r}]={value!r} is out of range: a header value "
+                "must be Latin-1 text without CR, LF or other control "
+                f"characters ({_first_bad(value)})"
+            )
         out[name.encode("ascii")] = value.encode("latin-1")
     return out
 
@@ -121,13 +129,17 @@ def _first_bad(value: str) -> str:
     """
     at = next(i for i, c in enumerate(value) if not _FIELD_VALUE.fullmatch(c))
     c = value[at]
-    what = ("is not Latin-1: percent-encode the value (urllib.parse.quote) or send it in "
-            "the body" if ord(c) > 0xFF else "is a control character")
+    what = (
+        "is not Latin-1: percent-encode the value (urllib.parse.quote) or send it in the body"
+        if ord(c) > 0xFF
+        else "is a control character"
+    )
     return f"{c!r} (U+{ord(c):04X}) at position {at} {what}"
 
 
-def response_outcome(status: int, retry_after: str | None, raw: bytes,
-                     now: float | None = None) -> Outcome:
+def response_outcome(
+    status: int, retry_after: str | None, raw: bytes, now: float | None = None
+) -> Outcome:
     """Classify one HTTP answer (status, Retry-After header text, body bytes).
 
     ``now`` (POSIX seconds) turns an HTTP-date Retry-After into seconds.
@@ -148,9 +160,11 @@ def response_outcome(status: int, retry_after: str | None, raw: bytes,
         try:
             return Outcome.success(json.loads(raw.decode("utf-8")))
         except (UnicodeDecodeError, ValueError) as e:
-            return Outcome.body(_("{status} with a body that is not JSON ({error}); it "
-                                  "starts {start}").format(status=status, error=e,
-                                                           start=repr(raw[:30])))
+            return Outcome.body(
+                _("{status} with a body that is not JSON ({error}); it starts {start}").format(
+                    status=status, error=e, start=repr(raw[:30])
+                )
+            )
     notes: list[str] = []
     data: Any = None
     if raw.strip():
@@ -164,8 +178,12 @@ def response_outcome(status: int, retry_after: str | None, raw: bytes,
         try:
             seconds = parse_retry_after(retry_after, now=now)
         except ValueError as e:
-            notes.insert(0, _("malformed Retry-After {value} ignored: {error}").format(
-                value=repr(retry_after), error=e))
+            notes.insert(
+                0,
+                _("malformed Retry-After {value} ignored: {error}").format(
+                    value=repr(retry_after), error=e
+                ),
+            )
     return Outcome.http(status, retry_after=seconds, data=data, detail="; ".join(notes))
 
 
@@ -180,8 +198,7 @@ def _root(error: BaseException) -> BaseException:
         error = inner
 
 
-def network_outcome(error: BaseException, timeout: float,
-                    status: int | None = None) -> Outcome:
+def network_outcome(error: BaseException, timeout: float, status: int | None = None) -> Outcome:
     """Name a network failure in words a student can read, and whether it was sent.
 
     ``status``: the status line had arrived when the body was cut off.
@@ -194,36 +211,67 @@ def network_outcome(error: BaseException, timeout: float,
     root = _root(error)
     sent: bool | None = None
     if status is not None:
-        text, sent = _("the answer ({status}) was cut off before its body ended ({error}): "
-                       "the server has acted on the request").format(
-                           status=status, error=error), True
+        text, sent = (
+            _(
+                "the answer ({status}) was cut off before its body ended ({error}): "
+                "the server has acted on the request"
+            ).format(status=status, error=error),
+            True,
+        )
     elif isinstance(error, httpx.ConnectTimeout):
-        text, sent = _("connecting timed out after {timeout} s: the request never "
-                       "left").format(timeout=f"{timeout:g}"), False
+        text, sent = (
+            _("connecting timed out after {timeout} s: the request never left").format(
+                timeout=f"{timeout:g}"
+            ),
+            False,
+        )
     elif isinstance(error, httpx.PoolTimeout):
-        text, sent = _("no free connection within {timeout} s: the request never "
-                       "left").format(timeout=f"{timeout:g}"), False
+        text, sent = (
+            _("no free connection within {timeout} s: the request never left").format(
+                timeout=f"{timeout:g}"
+            ),
+            False,
+        )
     elif isinstance(error, httpx.WriteTimeout):
-        text = _("sending timed out after {timeout} s: part of the request may have "
-                 "arrived").format(timeout=f"{timeout:g}")
+        text = _(
+            "sending timed out after {timeout} s: part of the request may have arrived"
+        ).format(timeout=f"{timeout:g}")
     elif isinstance(error, (TimeoutError, socket.timeout, httpx.TimeoutException)):
-        text, sent = _("timed out after {timeout} s: the server may still act on the "
-                       "request").format(timeout=f"{timeout:g}"), True
+        text, sent = (
+            _("timed out after {timeout} s: the server may still act on the request").format(
+                timeout=f"{timeout:g}"
+            ),
+            True,
+        )
     elif isinstance(root, ConnectionRefusedError) or (
-            isinstance(error, httpx.ConnectError) and "refused" in str(error).lower()):
+        isinstance(error, httpx.ConnectError) and "refused" in str(error).lower()
+    ):
         text, sent = _("connection refused: nothing listens there"), False
     elif isinstance(root, socket.gaierror):
-        text, sent = _("the name was not resolved ({error}): the request never "
-                       "left").format(error=root), False
+        text, sent = (
+            _("the name was not resolved ({error}): the request never left").format(error=root),
+            False,
+        )
     elif isinstance(error, httpx.ConnectError):
-        text, sent = _("could not connect ({error}): the request never left").format(
-            error=error), False
+        text, sent = (
+            _("could not connect ({error}): the request never left").format(error=error),
+            False,
+        )
     elif isinstance(error, httpx.RemoteProtocolError) and "without sending" in str(error):
-        text, sent = _("the server closed the connection without an answer: it may have "
-                       "acted on the request"), True
+        text, sent = (
+            _(
+                "the server closed the connection without an answer: it may have "
+                "acted on the request"
+            ),
+            True,
+        )
     elif isinstance(error, httpx.RemoteProtocolError):
-        text, sent = _("the answer is not valid HTTP ({error}): the server may have acted "
-                       "on the request").format(error=error), True
+        text, sent = (
+            _(
+                "the answer is not valid HTTP ({error}): the server may have acted on the request"
+            ).format(error=error),
+            True,
+        )
     elif isinstance(root, ConnectionResetError) or isinstance(error, httpx.ReadError):
         text, sent = _("connection reset: the server may have acted on the request"), True
     elif isinstance(error, httpx.WriteError):
@@ -243,14 +291,17 @@ def _split(url: str) -> tuple[str, str]:
         except ValueError:
             parts = None
     if parts is None or parts.scheme != "http" or not parts.hostname:
-        raise ValueError(f"url={url!r} is out of range: url must be an http:// URL "
-                         "such as 'http://127.0.0.1:8000/measurements'")
+        raise ValueError(
+            f"url={url!r} is out of range: url must be an http:// URL "
+            "such as 'http://127.0.0.1:8000/measurements'"
+        )
     target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     return f"http://{parts.netloc}", target
 
 
-def _encode(body: Body, headers: Mapping[str, str] | None) -> tuple[bytes | None,
-                                                                    dict[bytes, bytes]]:
+def _encode(
+    body: Body, headers: Mapping[str, str] | None
+) -> tuple[bytes | None, dict[bytes, bytes]]:
     out = check_headers(headers)
     if body is None:
         return None, out
@@ -266,9 +317,12 @@ def _encode(body: Body, headers: Mapping[str, str] | None) -> tuple[bytes | None
 
 
 def _client_options(timeout: float, connections: int) -> dict[str, Any]:
-    return {"timeout": httpx.Timeout(timeout), "verify": _NO_TLS, "trust_env": False,
-            "limits": httpx.Limits(max_connections=connections,
-                                   max_keepalive_connections=connections)}
+    return {
+        "timeout": httpx.Timeout(timeout),
+        "verify": _NO_TLS,
+        "trust_env": False,
+        "limits": httpx.Limits(max_connections=connections, max_keepalive_connections=connections),
+    }
 
 
 def _read(chunks: Iterator[bytes]) -> bytes:
@@ -315,8 +369,10 @@ class Connection:
     def __init__(self, base_url: str, timeout: float = 2.0, *, now: Clock = time.time) -> None:
         origin, target = _split(base_url)
         if "?" in target:
-            raise ValueError(f"base_url={base_url!r} is out of range: base_url must have no "
-                             "query (give it with each request's path)")
+            raise ValueError(
+                f"base_url={base_url!r} is out of range: base_url must have no "
+                "query (give it with each request's path)"
+            )
         self.timeout = check_number("timeout", timeout, low=0, high=600, low_open=True)
         self.base_url = base_url.rstrip("/")
         # httpx's base_url: the base's path is kept, each request's path goes after it
@@ -324,8 +380,9 @@ class Connection:
         self._now = now
         self._client: httpx.Client | None = None
 
-    def request(self, method: str, path: str, body: Body = None,
-                headers: Mapping[str, str] | None = None) -> Outcome:
+    def request(
+        self, method: str, path: str, body: Body = None, headers: Mapping[str, str] | None = None
+    ) -> Outcome:
         """Send one request on the connection; never raises for network trouble
         (a ValueError for a bad method, path or header, before sending)."""
         m = check_method(method)
@@ -335,8 +392,9 @@ class Connection:
         if self._client is None:
             self._client = httpx.Client(**_client_options(self.timeout, 1))
         try:
-            with self._client.stream(m, self._prefix + path, content=payload,
-                                     headers=hdrs) as response:
+            with self._client.stream(
+                m, self._prefix + path, content=payload, headers=hdrs
+            ) as response:
                 status = response.status_code
                 raw = _read(response.iter_bytes())
                 retry_after = response.headers.get("Retry-After")
@@ -350,8 +408,9 @@ class Connection:
             return network_outcome(e, self.timeout, status)
         return response_outcome(status, retry_after, raw, now=self._now())
 
-    def sender(self, method: str, path: str, body: Body = None,
-               headers: Mapping[str, str] | None = None) -> Callable[[], Outcome]:
+    def sender(
+        self, method: str, path: str, body: Body = None, headers: Mapping[str, str] | None = None
+    ) -> Callable[[], Outcome]:
         """A zero-argument ``send`` for ``RetryPolicy.run``: the same request each call."""
         return partial(self.request, method, path, body, headers)
 
@@ -368,9 +427,15 @@ class Connection:
         self.close()
 
 
-def http_send(url: str, method: str = "GET", body: Body = None,
-              headers: Mapping[str, str] | None = None, timeout: float = 2.0, *,
-              now: Clock = time.time) -> Outcome:
+def http_send(
+    url: str,
+    method: str = "GET",
+    body: Body = None,
+    headers: Mapping[str, str] | None = None,
+    timeout: float = 2.0,
+    *,
+    now: Clock = time.time,
+) -> Outcome:
     """Send one request on a new connection and classify the answer.
 
     ``body``: a dict or list (sent as JSON), text or bytes. ``timeout`` in
@@ -388,9 +453,15 @@ def http_send(url: str, method: str = "GET", body: Body = None,
         return conn.request(method, target, body, hdrs)
 
 
-def sender(url: str, method: str = "GET", body: Body = None,
-           headers: Mapping[str, str] | None = None, timeout: float = 2.0, *,
-           now: Clock = time.time) -> Callable[[], Outcome]:
+def sender(
+    url: str,
+    method: str = "GET",
+    body: Body = None,
+    headers: Mapping[str, str] | None = None,
+    timeout: float = 2.0,
+    *,
+    now: Clock = time.time,
+) -> Callable[[], Outcome]:
     """A zero-argument ``send`` for ``RetryPolicy.run``: each call is one attempt.
 
     >>> from retrylab import Mulberry32, RetryPolicy
@@ -407,9 +478,15 @@ def sender(url: str, method: str = "GET", body: Body = None,
     return partial(http_send, url, method, body, headers, timeout, now=now)
 
 
-async def async_send(url: str, method: str = "GET", body: Body = None,
-                     headers: Mapping[str, str] | None = None, timeout: float = 2.0, *,
-                     now: Clock = time.time) -> Outcome:
+async def async_send(
+    url: str,
+    method: str = "GET",
+    body: Body = None,
+    headers: Mapping[str, str] | None = None,
+    timeout: float = 2.0,
+    *,
+    now: Clock = time.time,
+) -> Outcome:
     """:func:`http_send` for asyncio: the same answers give the same Outcomes.
 
     Cancelling the task raises ``CancelledError`` here, always, and stops the
@@ -432,37 +509,45 @@ async def async_send(url: str, method: str = "GET", body: Body = None,
     if not any(k.lower() == b"connection" for k in hdrs):
         hdrs[b"Connection"] = b"close"
     status, retry_after, raw, failed = await run_apart(
-        lambda: _async_exchange(origin + target, m, payload, hdrs, timeout))
+        lambda: _async_exchange(origin + target, m, payload, hdrs, timeout)
+    )
     if failed is not None:
         return failed
     return response_outcome(int(status or 200), retry_after, raw, now=now())
 
 
-async def _async_exchange(url: str, method: str, payload: bytes | None,
-                          headers: dict[bytes, bytes], timeout: float
-                          ) -> tuple[int | None, str | None, bytes, Outcome | None]:
+async def _async_exchange(
+    url: str, method: str, payload: bytes | None, headers: dict[bytes, bytes], timeout: float
+) -> tuple[int | None, str | None, bytes, Outcome | None]:
     """One request with httpx.AsyncClient: (status, Retry-After, body, or a failure)."""
     status: int | None = None
     try:
-        async with httpx.AsyncClient(**_client_options(timeout, 1)) as client, \
-                client.stream(method, url, content=payload, headers=headers) as response:
+        async with (
+            httpx.AsyncClient(**_client_options(timeout, 1)) as client,
+            client.stream(method, url, content=payload, headers=headers) as response,
+        ):
             status = response.status_code
             raw = await _aread(response.aiter_bytes())
             return status, response.headers.get("Retry-After"), raw, None
     except _TooLarge:
         return status, None, b"", _too_large(int(status or 200))
     except httpx.DecodingError as e:
-        return status, None, b"", Outcome.body(f"{status} with a body that cannot be "
-                                               f"decoded ({e})")
+        return status, None, b"", Outcome.body(f"{status} with a body that cannot be decoded ({e})")
     except (httpx.LocalProtocolError, httpx.UnsupportedProtocol, httpx.InvalidURL) as e:
         raise ValueError(f"the request cannot be sent: {e}") from e
     except (httpx.TransportError, OSError) as e:
         return status, None, b"", network_outcome(e, timeout, status)
 
 
-def async_sender(url: str, method: str = "GET", body: Body = None,
-                 headers: Mapping[str, str] | None = None, timeout: float = 2.0, *,
-                 now: Clock = time.time) -> Callable[[], Awaitable[Outcome]]:
+def async_sender(
+    url: str,
+    method: str = "GET",
+    body: Body = None,
+    headers: Mapping[str, str] | None = None,
+    timeout: float = 2.0,
+    *,
+    now: Clock = time.time,
+) -> Callable[[], Awaitable[Outcome]]:
     """A zero-argument async ``send`` for ``RetryPolicy.run_async``."""
     _split(url)
     check_method(method)
@@ -490,9 +575,11 @@ class KeyMaker:
         self.seed = None if seed is None else check_int("seed", seed, low=0, high=2**63 - 1)
         self.stream = check_int("stream", stream, low=0, high=2**63 - 1)
         # [seed, stream] with stream >= 1 never mixes to the same state as [seed'] alone
-        self._rng = (None if self.seed is None else
-                     np.random.default_rng(self.seed if self.stream == 0
-                                           else [self.seed, self.stream]))
+        self._rng = (
+            None
+            if self.seed is None
+            else np.random.default_rng(self.seed if self.stream == 0 else [self.seed, self.stream])
+        )
         self.made = 0
 
     def __call__(self) -> str:

@@ -25,7 +25,7 @@ from typing import Any
 from ..i18n import _
 
 Reply = tuple[int, Any, dict[str, str]]
-MAX_KEY = 255                # characters an Idempotency-Key may have
+MAX_KEY = 255  # characters an Idempotency-Key may have
 
 
 def read_key(values: list[str]) -> str | None:
@@ -46,12 +46,10 @@ def read_key(values: list[str]) -> str | None:
     if not values:
         return None
     if len(values) > 1:
-        raise ValueError(f"{len(values)} Idempotency-Key headers: a request has one key, "
-                         "or none")
+        raise ValueError(f"{len(values)} Idempotency-Key headers: a request has one key, or none")
     key = _unquote(values[0])
     if not 0 < len(key) <= MAX_KEY or not key.isprintable():
-        raise ValueError(f"Idempotency-Key {key[:40]!r} is not 1 to {MAX_KEY} printable "
-                         "characters")
+        raise ValueError(f"Idempotency-Key {key[:40]!r} is not 1 to {MAX_KEY} printable characters")
     return key
 
 
@@ -138,11 +136,17 @@ class KeyStore:
             if key in self._busy:
                 if self._busy[key] != mark:
                     return _reused(key)
-                return 409, {"code": "idempotency_key_in_flight",
-                             "message": _("a request with Idempotency-Key {key} is still "
-                                          "being processed; retry later").format(
-                                              key=repr(key))}, \
-                    {"Retry-After": "1"}
+                return (
+                    409,
+                    {
+                        "code": "idempotency_key_in_flight",
+                        "message": _(
+                            "a request with Idempotency-Key {key} is still "
+                            "being processed; retry later"
+                        ).format(key=repr(key)),
+                    },
+                    {"Retry-After": "1"},
+                )
             self._busy[key] = mark
         return None
 
@@ -165,6 +169,14 @@ class KeyStore:
 
 
 def _reused(key: str) -> Reply:
-    return 422, {"code": "idempotency_key_reused",
-                 "message": _("Idempotency-Key {key} was first used with a different body; "
-                              "send a new key for a new measurement").format(key=repr(key))}, {}
+    return (
+        422,
+        {
+            "code": "idempotency_key_reused",
+            "message": _(
+                "Idempotency-Key {key} was first used with a different body; "
+                "send a new key for a new measurement"
+            ).format(key=repr(key)),
+        },
+        {},
+    )

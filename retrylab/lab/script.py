@@ -27,8 +27,16 @@ from ..core._check import check_number
 #: ``fail_after`` handles the request, then answers 500 (the server acted, then failed);
 #: ``truncate`` handles the request, then sends half of the answer's body and closes;
 #: ``reset`` handles the request, then resets the connection (a TCP RST, no answer).
-FAULTS: tuple[str, ...] = ("close", "drop", "slow", "bad_retry_after", "bad_json",
-                           "fail_after", "truncate", "reset")
+FAULTS: tuple[str, ...] = (
+    "close",
+    "drop",
+    "slow",
+    "bad_retry_after",
+    "bad_json",
+    "fail_after",
+    "truncate",
+    "reset",
+)
 
 RetryAfter = float | int | datetime | str | None
 _VISIBLE = re.compile(r"[\x20-\x7e]*")  # what a raw Retry-After string may hold
@@ -94,14 +102,18 @@ def retry_after_header(value: RetryAfter) -> str | None:
         return None
     if isinstance(value, datetime):
         if value.tzinfo is None:
-            raise ValueError(f"retry_after={value!r} is out of range: retry_after must be "
-                             "a timezone-aware datetime (an HTTP-date is in GMT)")
+            raise ValueError(
+                f"retry_after={value!r} is out of range: retry_after must be "
+                "a timezone-aware datetime (an HTTP-date is in GMT)"
+            )
         return format_datetime(value.astimezone(timezone.utc), usegmt=True)
     if isinstance(value, str):
         if not _VISIBLE.fullmatch(value):
-            raise ValueError(f"retry_after={value!r} is out of range: a raw retry_after "
-                             "must be printable ASCII (no CR, LF or other control "
-                             "characters)")
+            raise ValueError(
+                f"retry_after={value!r} is out of range: a raw retry_after "
+                "must be printable ASCII (no CR, LF or other control "
+                "characters)"
+            )
         return value
     seconds = check_number("retry_after", value, low=0, high=86_400)
     return str(math.ceil(seconds))

@@ -58,8 +58,16 @@ from .idempotency import MAX_KEY, KeyStore, read_key
 from .script import FAULTS, RetryAfter, Script, retry_after_header
 from .wire import DRAIN_LIMIT, Answer, Listener, Request
 
-__all__ = ["ALIASES", "FAULTS", "HOSTS", "MAX_KEY", "TURKISH", "LabServer",
-           "retry_after_header", "validate_measurement"]
+__all__ = [
+    "ALIASES",
+    "FAULTS",
+    "HOSTS",
+    "MAX_KEY",
+    "TURKISH",
+    "LabServer",
+    "retry_after_header",
+    "validate_measurement",
+]
 
 log = logging.getLogger("retrylab.lab.server")
 
@@ -68,9 +76,9 @@ Reply = tuple[int, Any, dict[str, str]]
 MODES: tuple[str, ...] = ("lesson", "store")
 #: The loopback addresses a lab may listen on (never another interface).
 HOSTS: tuple[str, ...] = ("127.0.0.1", "::1")
-MAX_BODY = 16 * 1024          # bytes a request body may have
-IDLE_TIMEOUT = 5.0            # seconds a connection may send nothing before it is closed
-FIRST_RECORD = 115            # stored records continue the lesson's "o-114"
+MAX_BODY = 16 * 1024  # bytes a request body may have
+IDLE_TIMEOUT = 5.0  # seconds a connection may send nothing before it is closed
+FIRST_RECORD = 115  # stored records continue the lesson's "o-114"
 MEASUREMENT = {"id": "o-114", "value": -4.2}
 RECORD_FIELDS = ("value", "station", "ref")
 ENGLISH = {"id": "id", "value": "value", "station": "station", "ref": "ref"}
@@ -103,24 +111,35 @@ class LabServer:
     ['http/503', 'http/503', 'success']
     """
 
-    def __init__(self, mode: Mode = "lesson", *, fail_first: int = 2, seed: int = 0,
-                 max_body: int = MAX_BODY, host: str = "127.0.0.1",
-                 idle_timeout: float = IDLE_TIMEOUT) -> None:
+    def __init__(
+        self,
+        mode: Mode = "lesson",
+        *,
+        fail_first: int = 2,
+        seed: int = 0,
+        max_body: int = MAX_BODY,
+        host: str = "127.0.0.1",
+        idle_timeout: float = IDLE_TIMEOUT,
+    ) -> None:
         self.mode: Mode = cast(Mode, check_choice("mode", mode, MODES))
         self.fail_first = check_int("fail_first", fail_first, low=0, high=1_000_000)
         self.seed = check_int("seed", seed, low=0, high=2**63 - 1)
         self.max_body = check_int("max_body", max_body, low=1, high=DRAIN_LIMIT)
         if host not in HOSTS:
-            raise ValueError(f"host={host!r} is out of range: the lab listens on a loopback "
-                             f"address only, one of {', '.join(map(repr, HOSTS))}")
-        self.idle_timeout = check_number("idle_timeout", idle_timeout, low=0, high=3600,
-                                         low_open=True)
+            raise ValueError(
+                f"host={host!r} is out of range: the lab listens on a loopback "
+                f"address only, one of {', '.join(map(repr, HOSTS))}"
+            )
+        self.idle_timeout = check_number(
+            "idle_timeout", idle_timeout, low=0, high=3600, low_open=True
+        )
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         self._reset_state()
         self._started = time.perf_counter()
-        self._listener = Listener(host, self._answer, max_body=self.max_body,
-                                  idle_timeout=self.idle_timeout)
+        self._listener = Listener(
+            host, self._answer, max_body=self.max_body, idle_timeout=self.idle_timeout
+        )
         _LIVE.add(self)
 
     # -- life cycle ---------------------------------------------------------------
@@ -172,8 +191,10 @@ class LabServer:
 
     def __repr__(self) -> str:
         state = "closed" if self.closed else self.url
-        return (f"LabServer({state}, mode={self.mode!r}, requests={len(self._log)}, "
-                f"records={len(self._records)})")
+        return (
+            f"LabServer({state}, mode={self.mode!r}, requests={len(self._log)}, "
+            f"records={len(self._records)})"
+        )
 
     # -- state --------------------------------------------------------------------
 
@@ -241,10 +262,21 @@ class LabServer:
 
     # -- scripting ----------------------------------------------------------------
 
-    def script(self, method: str, path: str, *, statuses: Sequence[int] = (),
-               faults: Sequence[str | None] = (), retry_after: RetryAfter = None,
-               latency: float = 0.0, slow: float = 1.0, fault_rate: float = 0.0,
-               fault: str = "drop", seed: int | None = None, cycle: bool = False) -> None:
+    def script(
+        self,
+        method: str,
+        path: str,
+        *,
+        statuses: Sequence[int] = (),
+        faults: Sequence[str | None] = (),
+        retry_after: RetryAfter = None,
+        latency: float = 0.0,
+        slow: float = 1.0,
+        fault_rate: float = 0.0,
+        fault: str = "drop",
+        seed: int | None = None,
+        cycle: bool = False,
+    ) -> None:
         """Script the next requests to ``method path`` (replaces an earlier script).
 
         - ``statuses``: answer these (200 to 599), one per request, instead of the
@@ -280,8 +312,9 @@ class LabServer:
             fault_rate=check_number("fault_rate", fault_rate, low=0, high=1),
             fault=check_choice("fault", fault, FAULTS),
             cycle=bool(cycle),
-            rng=np.random.default_rng(self.seed if seed is None
-                                      else check_int("seed", seed, low=0, high=2**63 - 1)),
+            rng=np.random.default_rng(
+                self.seed if seed is None else check_int("seed", seed, low=0, high=2**63 - 1)
+            ),
         )
         retry_after_header(retry_after)  # checks it now rather than at request time
         with self._lock:
@@ -321,9 +354,12 @@ class LabServer:
         except Exception:  # a safety net: every request gets an answer and a log entry
             log.debug("lab: %s %s failed", method, path, exc_info=True)
             self._record(method, path, 500, key, "server error")
-            return _json(500, {"code": "internal",
-                               "message": "the lab failed while handling the request"}, {},
-                         close=True)
+            return _json(
+                500,
+                {"code": "internal", "message": "the lab failed while handling the request"},
+                {},
+                close=True,
+            )
 
     def _handle(self, method: str, path: str, body: bytes, key: str | None) -> Answer:
         route, names = _route_of(path), (TURKISH if path in ALIASES else ENGLISH)
@@ -335,17 +371,23 @@ class LabServer:
             return Answer(0, action="close")
         claimed, early = self._claim(method, route, body, key, names)
         try:
-            delay = (script.latency if script else 0.0) + \
-                (script.slow if script and fault == "slow" else 0.0)
+            delay = (script.latency if script else 0.0) + (
+                script.slow if script and fault == "slow" else 0.0
+            )
             if delay and self._stopping.wait(delay):
                 self._record(method, path, None, key, "server closed")
                 return Answer(0, action="close")
             headers: dict[str, str]
             if scripted is not None:
-                status, payload, headers = scripted, {
-                    "code": "scripted", "status": scripted,
-                    "message": HTTPStatus(scripted).phrase if scripted in _PHRASES
-                    else ""}, {}
+                status, payload, headers = (
+                    scripted,
+                    {
+                        "code": "scripted",
+                        "status": scripted,
+                        "message": HTTPStatus(scripted).phrase if scripted in _PHRASES else "",
+                    },
+                    {},
+                )
             elif early is not None:
                 status, payload, headers = early
             else:
@@ -353,17 +395,32 @@ class LabServer:
         finally:
             if claimed and key is not None:
                 self._keys.abandon(key)  # does nothing once the answer is remembered
-        return self._fault(method, path, key, fault, script.retry_after if script else None,
-                           (status, _named(payload, names), dict(headers)))
+        return self._fault(
+            method,
+            path,
+            key,
+            fault,
+            script.retry_after if script else None,
+            (status, _named(payload, names), dict(headers)),
+        )
 
-    def _fault(self, method: str, path: str, key: str | None, fault: str | None,
-               retry_after: RetryAfter, reply: Reply) -> Answer:
+    def _fault(
+        self,
+        method: str,
+        path: str,
+        key: str | None,
+        fault: str | None,
+        retry_after: RetryAfter,
+        reply: Reply,
+    ) -> Answer:
         """Apply the answer-side faults, log."""
         status, payload, headers = reply
         if fault == "fail_after":
-            status, payload, headers = 500, {
-                "code": "internal", "message": "the server failed after handling the "
-                                               "request"}, {}
+            status, payload, headers = (
+                500,
+                {"code": "internal", "message": "the server failed after handling the request"},
+                {},
+            )
         if status >= 400 and (text := retry_after_header(retry_after)) is not None:
             headers["Retry-After"] = text
         if fault == "bad_retry_after":
@@ -380,12 +437,14 @@ class LabServer:
         answer.lost = lambda: self._amend(row, "client gone")
         return answer
 
-    def _record(self, method: str, path: str, status: int | None, key: str | None,
-                fault: str | None) -> int:
+    def _record(
+        self, method: str, path: str, status: int | None, key: str | None, fault: str | None
+    ) -> int:
         """Log one request *before* its answer is written; return its row number."""
         with self._lock:
-            self._log.append((round(time.perf_counter() - self._started, 6), method, path,
-                              status, key, fault))
+            self._log.append(
+                (round(time.perf_counter() - self._started, 6), method, path, status, key, fault)
+            )
             row = len(self._log) - 1
         log.debug("lab %s %s -> %s key=%s fault=%s", method, path, status, key, fault)
         return row
@@ -396,31 +455,44 @@ class LabServer:
             if row < len(self._log):
                 self._log[row] = (*self._log[row][:5], fault)
 
-    def _route(self, method: str, path: str, body: bytes, key: str | None,
-               names: Mapping[str, str]) -> Reply:
+    def _route(
+        self, method: str, path: str, body: bytes, key: str | None, names: Mapping[str, str]
+    ) -> Reply:
         """The route's own answer: (status, JSON payload, extra headers)."""
         if path == "/measurements" and method in ("GET", "HEAD"):
             with self._lock:
                 self._measurement_requests += 1
                 n = self._measurement_requests
             if n <= self.fail_first:
-                return 503, {"code": "unavailable",
-                             "message": "the station is not answering right now"}, {}
+                return (
+                    503,
+                    {"code": "unavailable", "message": "the station is not answering right now"},
+                    {},
+                )
             return 200, [MEASUREMENT], {}
         if path == "/measurements" and method == "POST":
             if self.mode == "lesson":
-                return 422, {"code": "validation",
-                             "message": "the measurement was rejected: the lesson's "
-                                        "server rejects every POST"}, {}
+                return (
+                    422,
+                    {
+                        "code": "validation",
+                        "message": "the measurement was rejected: the lesson's "
+                        "server rejects every POST",
+                    },
+                    {},
+                )
             return self._store(body, key, names)
         if path == "/report":
-            return 429, {"code": "rate_limited",
-                         "message": "too many report requests; wait 2 seconds"}, \
-                {"Retry-After": "2"}
+            return (
+                429,
+                {"code": "rate_limited", "message": "too many report requests; wait 2 seconds"},
+                {"Retry-After": "2"},
+            )
         return 404, {"code": "no_route", "message": f"no route for {method} {path}"}, {}
 
-    def _claim(self, method: str, path: str, body: bytes, key: str | None,
-               names: Mapping[str, str]) -> tuple[bool, Reply | None]:
+    def _claim(
+        self, method: str, path: str, body: bytes, key: str | None, names: Mapping[str, str]
+    ) -> tuple[bool, Reply | None]:
         """Claim the Idempotency-Key of a keyed store POST as it arrives, before any
         latency: (claimed, the answer to give instead of handling it). A body that
         is no valid measurement claims nothing: it is refused, keyed or not."""
@@ -440,16 +512,22 @@ class LabServer:
         """
         doc, bad = _parse(body)
         if bad:
-            return 400, {"code": "malformed_json",
-                         "message": f"the body is not valid JSON: {bad}"}, {}
+            return (
+                400,
+                {"code": "malformed_json", "message": f"the body is not valid JSON: {bad}"},
+                {},
+            )
         errors = validate_measurement(doc, names)
         if errors:
             return 422, {"code": "validation", "errors": errors}, {}
         with self._lock:
-            record = {"id": f"o-{FIRST_RECORD + len(self._records)}",
-                      "value": float(doc[names["value"]]),
-                      "station": doc.get(names["station"], "north-slope"),
-                      "ref": doc.get(names["ref"]), "key": key}
+            record = {
+                "id": f"o-{FIRST_RECORD + len(self._records)}",
+                "value": float(doc[names["value"]]),
+                "station": doc.get(names["station"], "north-slope"),
+                "ref": doc.get(names["ref"]),
+                "key": key,
+            }
             self._records.append(record)
             payload = {k: v for k, v in record.items() if k != "key"}
             if key is not None:
@@ -474,15 +552,17 @@ def validate_measurement(doc: Any, names: Mapping[str, str] = ENGLISH) -> dict[s
     {'deger': 'must be a finite number'}
     """
     if not isinstance(doc, dict):
-        return {"body": _("must be a JSON object such as {example}").format(
-            example=json.dumps({names["value"]: -4.2}))}
+        return {
+            "body": _("must be a JSON object such as {example}").format(
+                example=json.dumps({names["value"]: -4.2})
+            )
+        }
     errors: dict[str, str] = {}
     field = {f: names[f] for f in RECORD_FIELDS}
     value = doc.get(field["value"])
     if field["value"] not in doc:
         errors[field["value"]] = _("is required")
-    elif isinstance(value, bool) or not isinstance(value, (int, float)) \
-            or not _finite(value):
+    elif isinstance(value, bool) or not isinstance(value, (int, float)) or not _finite(value):
         errors[field["value"]] = _("must be a finite number")
     station = doc.get(field["station"], "north-slope")
     if not isinstance(station, str) or not 0 < len(station) <= 64:
@@ -526,10 +606,13 @@ def _named(payload: Any, names: Mapping[str, str]) -> Any:
     return payload
 
 
-def _json(status: int, payload: Any, headers: dict[str, str], *,
-          close: bool = False) -> Answer:
-    return Answer(status, [("Content-Type", "application/json"), *headers.items()],
-                  json.dumps(payload).encode("utf-8"), close=close)
+def _json(status: int, payload: Any, headers: dict[str, str], *, close: bool = False) -> Answer:
+    return Answer(
+        status,
+        [("Content-Type", "application/json"), *headers.items()],
+        json.dumps(payload).encode("utf-8"),
+        close=close,
+    )
 
 
 def _status(status: int | None) -> int | None:

@@ -53,11 +53,20 @@ Sleep = Callable[[int], Any]
 AsyncSleep = Callable[[int], Awaitable[Any]]
 Loop = Generator[int | None, Outcome, RetryResult]
 
-_NEVER_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout,
-               httpx.UnsupportedProtocol)
+_NEVER_SENT = (
+    httpx.ConnectError,
+    httpx.ConnectTimeout,
+    httpx.PoolTimeout,
+    httpx.UnsupportedProtocol,
+)
 _PHASES = ("connect", "read", "write", "pool")
-_MAYBE_SENT = (httpx.ReadError, httpx.WriteError, httpx.ReadTimeout, httpx.WriteTimeout,
-               httpx.RemoteProtocolError)
+_MAYBE_SENT = (
+    httpx.ReadError,
+    httpx.WriteError,
+    httpx.ReadTimeout,
+    httpx.WriteTimeout,
+    httpx.RemoteProtocolError,
+)
 
 
 def monotonic_ms() -> float:
@@ -113,8 +122,11 @@ async def _default_async_sleep(ms: int) -> None:
 
 def _read_failed(error: httpx.TransportError, status: int) -> Outcome:
     """The Outcome of an answer whose body could not be read to its end."""
-    return Outcome.network(f"the answer ({status}) was cut off before its body ended "
-                           f"({type(error).__name__}: {error})", sent=True)
+    return Outcome.network(
+        f"the answer ({status}) was cut off before its body ended "
+        f"({type(error).__name__}: {error})",
+        sent=True,
+    )
 
 
 async def _aclose_apart(response: httpx.Response) -> None:
@@ -193,16 +205,24 @@ class RetryTransport(httpx.BaseTransport, httpx.AsyncBaseTransport):
     3
     """
 
-    def __init__(self, policy: RetryPolicy, rng: Random | None = None, *,
-                 transport: httpx.BaseTransport | httpx.AsyncBaseTransport | None = None,
-                 sleep: Sleep | None = None, async_sleep: AsyncSleep | None = None,
-                 clock: Clock | None = monotonic_ms, now: Callable[[], float] = time.time,
-                 key_header: str = "Idempotency-Key",
-                 retry_budget: RetryBudgetLike | None = None,
-                 read_body: bool = True) -> None:
+    def __init__(
+        self,
+        policy: RetryPolicy,
+        rng: Random | None = None,
+        *,
+        transport: httpx.BaseTransport | httpx.AsyncBaseTransport | None = None,
+        sleep: Sleep | None = None,
+        async_sleep: AsyncSleep | None = None,
+        clock: Clock | None = monotonic_ms,
+        now: Callable[[], float] = time.time,
+        key_header: str = "Idempotency-Key",
+        retry_budget: RetryBudgetLike | None = None,
+        read_body: bool = True,
+    ) -> None:
         if not isinstance(policy, RetryPolicy):
-            raise ArgumentTypeError(f"policy={policy!r} is out of range: policy must be a "
-                                    "RetryPolicy")
+            raise ArgumentTypeError(
+                f"policy={policy!r} is out of range: policy must be a RetryPolicy"
+            )
         #: The policy the transport runs: the one given, with production_rule when
         #: it has no rule of its own.
         self.policy = policy if policy.rule is not None else policy.with_(rule=production_rule)
@@ -214,8 +234,7 @@ class RetryTransport(httpx.BaseTransport, httpx.AsyncBaseTransport):
         # transport made on first use is made once, under this lock
         self._own_lock = threading.Lock()
         self._sleep: Sleep = _default_sleep if sleep is None else sleep
-        self._async_sleep: AsyncSleep = (_default_async_sleep if async_sleep is None
-                                         else async_sleep)
+        self._async_sleep: AsyncSleep = _default_async_sleep if async_sleep is None else async_sleep
         self.clock = clock
         self.now = now
         self.key_header = key_header
@@ -231,8 +250,10 @@ class RetryTransport(httpx.BaseTransport, httpx.AsyncBaseTransport):
                     self._own_sync = httpx.HTTPTransport()
                 return self._own_sync
         if not isinstance(self._transport, httpx.BaseTransport):
-            raise TypeError(f"transport={self._transport!r} is async; httpx.Client needs a "
-                            "sync transport such as httpx.HTTPTransport()")
+            raise TypeError(
+                f"transport={self._transport!r} is async; httpx.Client needs a "
+                "sync transport such as httpx.HTTPTransport()"
+            )
         return self._transport
 
     def _async(self) -> httpx.AsyncBaseTransport:
@@ -241,14 +262,20 @@ class RetryTransport(httpx.BaseTransport, httpx.AsyncBaseTransport):
                 self._own_async = httpx.AsyncHTTPTransport()
             return self._own_async
         if not isinstance(self._transport, httpx.AsyncBaseTransport):
-            raise TypeError(f"transport={self._transport!r} is sync; httpx.AsyncClient needs "
-                            "an async transport such as httpx.AsyncHTTPTransport()")
+            raise TypeError(
+                f"transport={self._transport!r} is sync; httpx.AsyncClient needs "
+                "an async transport such as httpx.AsyncHTTPTransport()"
+            )
         return self._transport
 
     def _loop(self, request: httpx.Request) -> Loop:
-        return self.policy.steps(request.method, self.rng,
-                                 idempotency_key=self.key_header in request.headers,
-                                 clock=self.clock, retry_budget=self.retry_budget)
+        return self.policy.steps(
+            request.method,
+            self.rng,
+            idempotency_key=self.key_header in request.headers,
+            clock=self.clock,
+            retry_budget=self.retry_budget,
+        )
 
     def _reads(self, request: httpx.Request) -> bool:
         return self.read_body and not request.extensions.get("retrylab.stream", False)
@@ -263,8 +290,10 @@ class RetryTransport(httpx.BaseTransport, httpx.AsyncBaseTransport):
 
         def shorten() -> None:
             left = max(0.001, (budget - (clock() - start)) / 1000)
-            timeouts = {k: (left if v is None else min(float(v), left))
-                        for k, v in (given or dict.fromkeys(_PHASES)).items()}
+            timeouts = {
+                k: (left if v is None else min(float(v), left))
+                for k, v in (given or dict.fromkeys(_PHASES)).items()
+            }
             request.extensions = {**request.extensions, "timeout": timeouts}
 
         return shorten
@@ -323,8 +352,9 @@ class RetryTransport(httpx.BaseTransport, httpx.AsyncBaseTransport):
 
     # -- async ----------------------------------------------------------------------
 
-    async def _async_exchange(self, inner: httpx.AsyncBaseTransport,
-                              request: httpx.Request) -> Exchange:
+    async def _async_exchange(
+        self, inner: httpx.AsyncBaseTransport, request: httpx.Request
+    ) -> Exchange:
         try:
             response = await inner.handle_async_request(request)
         except httpx.LocalProtocolError:
@@ -371,7 +401,8 @@ class RetryTransport(httpx.BaseTransport, httpx.AsyncBaseTransport):
                         await _aclose_apart(discarded)
                     shorten()
                     response, error, outcome = await run_apart(
-                        lambda: self._async_exchange(inner, request), _abandon)
+                        lambda: self._async_exchange(inner, request), _abandon
+                    )
                     step = loop.send(outcome)
                 else:
                     await self._async_sleep(step)
@@ -386,8 +417,9 @@ class RetryTransport(httpx.BaseTransport, httpx.AsyncBaseTransport):
             loop.close()
 
     @staticmethod
-    def _finish(result: RetryResult, response: httpx.Response | None,
-                error: httpx.TransportError | None) -> httpx.Response:
+    def _finish(
+        result: RetryResult, response: httpx.Response | None, error: httpx.TransportError | None
+    ) -> httpx.Response:
         if error is not None or response is None:
             assert error is not None
             raise error
@@ -409,9 +441,14 @@ class RetryTransport(httpx.BaseTransport, httpx.AsyncBaseTransport):
                 await t.aclose()
 
 
-def outcome_sender(client: httpx.Client, method: str, url: str, *,
-                   now: Callable[[], float] = time.time,
-                   **kwargs: Any) -> Callable[[], Outcome]:
+def outcome_sender(
+    client: httpx.Client,
+    method: str,
+    url: str,
+    *,
+    now: Callable[[], float] = time.time,
+    **kwargs: Any,
+) -> Callable[[], Outcome]:
     """A zero-argument ``send`` for ``RetryPolicy.run`` or ``to_tenacity`` over httpx.
 
     Each call sends one request with ``client`` (give it no retrying transport)
@@ -445,4 +482,6 @@ def outcome_sender(client: httpx.Client, method: str, url: str, *,
         return outcome
 
     return send
+
+
 __all__ = ["RetryTransport", "error_outcome", "monotonic_ms", "outcome_sender", "response_outcome"]

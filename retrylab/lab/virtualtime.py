@@ -38,7 +38,8 @@ _THREADS_REFUSED = (
     "their work in real time while the virtual clock jumps from timer to timer, so what "
     "the program sees would depend on the machine's speed. Run the thread's work before "
     "or after run_virtual, or replace it with a coroutine that awaits asyncio.sleep for "
-    "the time it stands for")
+    "the time it stands for"
+)
 
 
 class _NeverBlockSelector(selectors.BaseSelector):
@@ -59,9 +60,11 @@ class _NeverBlockSelector(selectors.BaseSelector):
 
     def select(self, timeout: float | None = None) -> list[tuple[selectors.SelectorKey, int]]:
         if timeout is None:
-            raise RuntimeError("virtual time: nothing is scheduled and nothing can happen; "
-                               "the program would wait forever (a future nobody sets, or "
-                               "work in a thread: " + _THREADS_REFUSED + ")")
+            raise RuntimeError(
+                "virtual time: nothing is scheduled and nothing can happen; "
+                "the program would wait forever (a future nobody sets, or "
+                "work in a thread: " + _THREADS_REFUSED + ")"
+            )
         self.advance(max(0.0, timeout))
         return self._real.select(0)
 
@@ -113,8 +116,10 @@ class VirtualTimeLoop(asyncio.SelectorEventLoop):
     def _advance(self, seconds: float) -> None:
         scheduled = getattr(self, "_scheduled", None)
         if scheduled and not math.isfinite(scheduled[0].when()):
-            raise RuntimeError("virtual time: the next timer is at infinity, so the program "
-                               "would wait forever (asyncio.sleep(inf)?)")
+            raise RuntimeError(
+                "virtual time: the next timer is at infinity, so the program "
+                "would wait forever (asyncio.sleep(inf)?)"
+            )
         target = self._virtual_now + seconds
         if scheduled:
             # The loop fires a timer once ``when < time() + resolution``. Past 2**24 s
@@ -148,6 +153,7 @@ def run_virtual(coro: Coroutine[Any, Any, T]) -> T:
     >>> run_virtual(nap())
     600000
     """
+
     def main() -> T:
         loop = VirtualTimeLoop()
         try:
@@ -182,6 +188,8 @@ async def sleep_ms(ms: int) -> None:
     if isinstance(ms, bool) or not isinstance(ms, (int, float)):
         raise type_error("ms", ms, "a number of ms >= 0")
     if not (math.isfinite(ms) and ms >= 0):
-        raise ValueError(f"ms={ms!r} is out of range: ms must be a finite number of ms "
-                         ">= 0 (an endless sleep never ends, even in virtual time)")
+        raise ValueError(
+            f"ms={ms!r} is out of range: ms must be a finite number of ms "
+            ">= 0 (an endless sleep never ends, even in virtual time)"
+        )
     await asyncio.sleep(ms / 1000)

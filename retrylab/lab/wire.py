@@ -26,8 +26,8 @@ from http import HTTPStatus
 
 import h11
 
-DRAIN_LIMIT = 1024 * 1024   # an oversized body up to this is read and dropped
-BACKLOG = 1024              # pending connections the kernel queues (capped by somaxconn)
+DRAIN_LIMIT = 1024 * 1024  # an oversized body up to this is read and dropped
+BACKLOG = 1024  # pending connections the kernel queues (capped by somaxconn)
 #: What an answer may do on the socket instead of being written in full:
 #: ``close`` writes nothing and closes; ``truncate`` writes the head and half the
 #: body, then closes; ``reset`` writes nothing and resets the connection (RST).
@@ -59,7 +59,7 @@ class Answer:
     body: bytes = b""
     action: str | None = None
     close: bool = False
-    lost: Callable[[], None] | None = None   # called if the answer could not be written
+    lost: Callable[[], None] | None = None  # called if the answer could not be written
 
 
 class Listener:
@@ -70,8 +70,9 @@ class Listener:
     connection down at once.
     """
 
-    def __init__(self, host: str, answer: Callable[[Request], Answer], *,
-                 max_body: int, idle_timeout: float) -> None:
+    def __init__(
+        self, host: str, answer: Callable[[Request], Answer], *, max_body: int, idle_timeout: float
+    ) -> None:
         self._answer = answer
         self._max_body = max_body
         self._idle = idle_timeout
@@ -86,8 +87,9 @@ class Listener:
         self._sock.listen(BACKLOG)
         bound = self._sock.getsockname()
         self.address: tuple[str, int] = (str(bound[0]), int(bound[1]))
-        self._thread = threading.Thread(target=self._accept, daemon=True,
-                                        name=f"retrylab-lab-{self.address[1]}")
+        self._thread = threading.Thread(
+            target=self._accept, daemon=True, name=f"retrylab-lab-{self.address[1]}"
+        )
         self._thread.start()
 
     def close(self) -> None:
@@ -150,38 +152,43 @@ class Listener:
             return False  # closed, or idle too long
         self._count(1)
         try:
-            request = self._read(conn, sock, event) if isinstance(event, h11.Request) \
-                else event
+            request = self._read(conn, sock, event) if isinstance(event, h11.Request) else event
             answer = self._answer(request)
             written = self._write(conn, sock, request, answer)
         finally:
             self._count(-1)
-        return written and not answer.close and conn.our_state is h11.DONE \
+        return (
+            written
+            and not answer.close
+            and conn.our_state is h11.DONE
             and conn.their_state is h11.DONE
+        )
 
-    def _read(self, conn: h11.Connection, sock: socket.socket,
-              head: h11.Request) -> Request:
+    def _read(self, conn: h11.Connection, sock: socket.socket, head: h11.Request) -> Request:
         """The whole request: its body read to the end, or dropped when too large."""
-        headers = [(k.decode("latin-1").lower(), v.decode("latin-1"))
-                   for k, v in head.headers]
+        headers = [(k.decode("latin-1").lower(), v.decode("latin-1")) for k, v in head.headers]
         method, target = head.method.decode("ascii"), head.target.decode("latin-1")
         lengths = [int(v) for k, v in headers if k == "content-length"]
         if lengths and lengths[0] > DRAIN_LIMIT:  # not worth reading: refused, closed
-            return Request(method, target, headers, b"", _too_large(lengths[0],
-                                                                    self._max_body))
+            return Request(method, target, headers, b"", _too_large(lengths[0], self._max_body))
         parts: list[bytes] = []
         size = 0
         try:
             if conn.they_are_waiting_for_100_continue:
-                sock.sendall(conn.send(h11.InformationalResponse(
-                    status_code=100, headers=[], reason=b"Continue")) or b"")
+                sock.sendall(
+                    conn.send(
+                        h11.InformationalResponse(status_code=100, headers=[], reason=b"Continue")
+                    )
+                    or b""
+                )
             while True:
                 event = _next(conn, sock)
                 if isinstance(event, h11.Data):
                     size += len(event.data)
                     if size > DRAIN_LIMIT:
-                        return Request(method, target, headers, b"",
-                                       _too_large(size, self._max_body))
+                        return Request(
+                            method, target, headers, b"", _too_large(size, self._max_body)
+                        )
                     if size <= self._max_body:
                         parts.append(event.data)
                 elif isinstance(event, h11.EndOfMessage):
@@ -196,8 +203,9 @@ class Listener:
             return Request(method, target, headers, b"", _too_large(size, self._max_body))
         return Request(method, target, headers, b"".join(parts))
 
-    def _write(self, conn: h11.Connection, sock: socket.socket, request: Request,
-               answer: Answer) -> bool:
+    def _write(
+        self, conn: h11.Connection, sock: socket.socket, request: Request, answer: Answer
+    ) -> bool:
         """Send ``answer`` as it says; False if the connection is done with."""
         if answer.action in ("close", "reset"):
             if answer.action == "reset":  # SO_LINGER 0: close() sends RST, not FIN
@@ -212,11 +220,12 @@ class Listener:
             headers.append(("Connection", "close"))
         phrase = HTTPStatus(status).phrase if status in _PHRASES else ""
         try:
-            data = conn.send(h11.Response(status_code=status, headers=headers,
-                                          reason=phrase.encode("ascii")))
+            data = conn.send(
+                h11.Response(status_code=status, headers=headers, reason=phrase.encode("ascii"))
+            )
             body = b"" if empty else answer.body
             if answer.action == "truncate":
-                data += conn.send(h11.Data(data=body[:len(body) // 2])) if body else b""
+                data += conn.send(h11.Data(data=body[: len(body) // 2])) if body else b""
             else:
                 if body:
                     data += conn.send(h11.Data(data=body))

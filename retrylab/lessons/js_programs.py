@@ -267,4 +267,4 @@ def js_program(name: str, start: str | None = None, end: str | None = None) -> L
         if not found:
             raise ValueError(f"end={end!r}: no line of {name} after {start!r} contains it")
         last = found[0]
-    return Listing("\n".join(lines[first:last + 1]))
+    return Listing("\n".join(lines[first : last + 1]))

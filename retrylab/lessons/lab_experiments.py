@@ -35,8 +35,9 @@ class LessonRun(NamedTuple):
     requests: int
 
 
-def lesson_scenarios(lab: LabServer, rng: Random | None = None,
-                     sleep: Sleep | None = None) -> LessonRun:
+def lesson_scenarios(
+    lab: LabServer, rng: Random | None = None, sleep: Sleep | None = None
+) -> LessonRun:
     """Run the retry-loop lesson's four scenarios against ``lab``, in order.
 
     One generator is shared by all four, as in the lesson (default
@@ -52,11 +53,15 @@ def lesson_scenarios(lab: LabServer, rng: Random | None = None,
     ([70, 184, 2000, 2000], 3)
     """
     if lab.mode != "lesson":
-        raise ValueError(f"lab.mode={lab.mode!r} is out of range: the lesson's scenarios "
-                         "need mode='lesson' (POST /measurements answers 422)")
+        raise ValueError(
+            f"lab.mode={lab.mode!r} is out of range: the lesson's scenarios "
+            "need mode='lesson' (POST /measurements answers 422)"
+        )
     if lab.measurement_requests:
-        raise ValueError(f"lab.measurement_requests={lab.measurement_requests} is out of "
-                         "range: it must be 0; use a fresh LabServer() or call lab.reset()")
+        raise ValueError(
+            f"lab.measurement_requests={lab.measurement_requests} is out of "
+            "range: it must be 0; use a fresh LabServer() or call lab.reset()"
+        )
     rng = Mulberry32(SEED) if rng is None else rng
     results = []
     for _name, _text, method, path, attempts in RETRY_SCENARIOS:
@@ -110,8 +115,11 @@ class WriteReport:
         """
         writes = f"{self.writes:,}".replace(",", "." if current() == "tr" else ",")
         return _("{mode} {writes} writes, {sent} requests in {seconds} s").format(
-            mode=f"{label(self.mode):7}", writes=writes, sent=self.sent,
-            seconds=number(self.seconds, 2))
+            mode=f"{label(self.mode):7}",
+            writes=writes,
+            sent=self.sent,
+            seconds=number(self.seconds, 2),
+        )
 
 
 def write_policy(mode: str, max_attempts: int = 4) -> tuple[RetryPolicy, bool]:
@@ -132,10 +140,17 @@ def write_policy(mode: str, max_attempts: int = 4) -> tuple[RetryPolicy, bool]:
     return policy, mode == "key"
 
 
-def write_experiment(requests: int = 1000, drop_rate: float = 0.2, mode: str = "key",
-                     seed: int = SEED, *, lab: LabServer | None = None,
-                     progress: Progress | None = None, max_attempts: int = 4,
-                     metrics: MetricsLike | None = None) -> WriteReport:
+def write_experiment(
+    requests: int = 1000,
+    drop_rate: float = 0.2,
+    mode: str = "key",
+    seed: int = SEED,
+    *,
+    lab: LabServer | None = None,
+    progress: Progress | None = None,
+    max_attempts: int = 4,
+    metrics: MetricsLike | None = None,
+) -> WriteReport:
     """POST ``requests`` measurements through the retry loop while the server
     drops a random ``drop_rate`` of its answers *after storing*.
 
@@ -159,11 +174,20 @@ def write_experiment(requests: int = 1000, drop_rate: float = 0.2, mode: str = "
     seed = check_int("seed", seed, low=0, high=2**63 - 1)
     if lab is None:
         with LabServer("store", seed=seed) as own:
-            return write_experiment(writes, rate, mode, seed, lab=own, progress=progress,
-                                    max_attempts=max_attempts, metrics=metrics)
+            return write_experiment(
+                writes,
+                rate,
+                mode,
+                seed,
+                lab=own,
+                progress=progress,
+                max_attempts=max_attempts,
+                metrics=metrics,
+            )
     if lab.mode != "store":
-        raise ValueError(f"lab.mode={lab.mode!r} is out of range: write_experiment needs "
-                         "a LabServer('store')")
+        raise ValueError(
+            f"lab.mode={lab.mode!r} is out of range: write_experiment needs a LabServer('store')"
+        )
     policy, use_keys = write_policy(mode, max_attempts)
     lab.script("POST", "/measurements", fault_rate=rate, fault="drop", seed=seed)
     values = np.random.default_rng(seed).normal(-4.0, 2.0, writes).round(1)
@@ -182,10 +206,12 @@ def write_experiment(requests: int = 1000, drop_rate: float = 0.2, mode: str = "
     with Connection(lab.url, timeout=30) as conn:
         for i in range(writes):
             headers = {"Idempotency-Key": keys()} if use_keys else {}
-            send = conn.sender("POST", "/measurements",
-                               {"value": float(values[i]), "ref": f"{tag}{i}"}, headers)
-            result = policy.run(send, "POST", rng, sleep=None, idempotency_key=use_keys,
-                                metrics=metrics)
+            send = conn.sender(
+                "POST", "/measurements", {"value": float(values[i]), "ref": f"{tag}{i}"}, headers
+            )
+            result = policy.run(
+                send, "POST", rng, sleep=None, idempotency_key=use_keys, metrics=metrics
+            )
             acknowledged += result.ok
             retried += sum(1 for a in result.history[:-1] if a.outcome.kind == "network")
             if progress is not None and ((i + 1) % step == 0 or i + 1 == writes):
@@ -194,8 +220,15 @@ def write_experiment(requests: int = 1000, drop_rate: float = 0.2, mode: str = "
     records = lab.records.iloc[first_record:]
     ours = records[records["ref"].astype(str).str.startswith(tag)]
     distinct = int(ours["ref"].nunique())
-    return WriteReport(mode=mode, writes=writes, sent=lab.requests - first_request,
-                       stored=len(ours), duplicates=len(ours) - distinct,
-                       acknowledged=acknowledged, unacknowledged=distinct - acknowledged,
-                       lost=writes - distinct, retried_after_network=retried,
-                       seconds=seconds)
+    return WriteReport(
+        mode=mode,
+        writes=writes,
+        sent=lab.requests - first_request,
+        stored=len(ours),
+        duplicates=len(ours) - distinct,
+        acknowledged=acknowledged,
+        unacknowledged=distinct - acknowledged,
+        lost=writes - distinct,
+        retried_after_network=retried,
+        seconds=seconds,
+    )

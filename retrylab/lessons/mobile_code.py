@@ -128,14 +128,14 @@ class MobileServer:
     def scripted(cls, outcomes: Sequence[Outcome], latency_ms: int = 100) -> MobileServer:
         """Answer with ``outcomes`` in order; the last one repeats."""
         if not outcomes:
-            raise ValueError("outcomes=[] is out of range: outcomes must hold at least one "
-                             "Outcome")
+            raise ValueError("outcomes=[] is out of range: outcomes must hold at least one Outcome")
         answers = list(outcomes)
         return cls(lambda i, t: answers[min(i, len(answers) - 1)], latency_ms)
 
     @classmethod
-    def down_until(cls, until_ms: int, failure: Outcome | None = None,
-                   latency_ms: int = 300) -> MobileServer:
+    def down_until(
+        cls, until_ms: int, failure: Outcome | None = None, latency_ms: int = 300
+    ) -> MobileServer:
         """Fail every request sent before ``until_ms`` (503 by default), then succeed."""
         until = check_int("until_ms", until_ms, low=0)
         bad = Outcome.http(503) if failure is None else failure
@@ -228,10 +228,15 @@ def lesson_is_retriable(error: BaseException) -> bool:
 LESSON_FAILURES: dict[str, Outcome] = {
     "timeout (SocketTimeoutException)": Outcome.network("timeout"),
     "DNS error": Outcome.network("dns"),
-    "502": Outcome.http(502), "503": Outcome.http(503),
-    "400": Outcome.http(400), "401": Outcome.http(401), "403": Outcome.http(403),
+    "502": Outcome.http(502),
+    "503": Outcome.http(503),
+    "400": Outcome.http(400),
+    "401": Outcome.http(401),
+    "403": Outcome.http(403),
     "404": Outcome.http(404),
-    "429": Outcome.http(429), "500": Outcome.http(500), "504": Outcome.http(504),
+    "429": Outcome.http(429),
+    "500": Outcome.http(500),
+    "504": Outcome.http(504),
 }
 
 
@@ -243,16 +248,23 @@ def classification_table(failures: Mapping[str, Outcome] | None = None) -> pd.Da
     """
     cases = LESSON_FAILURES if failures is None else failures
     yes = {True: pgettext("value", "yes"), False: pgettext("value", "no")}
-    return pd.DataFrame({
-        pgettext("column", "lesson's isRetriable"): [yes[lesson_is_retriable(as_exception(o))]
-                                                     for o in cases.values()],
-        pgettext("column", "retrylab GET"): [yes[decide(o, "GET").retry]
-                                             for o in cases.values()],
-        pgettext("column", "retrylab POST"): [yes[decide(o, "POST").retry]
-                                              for o in cases.values()],
-        pgettext("column", "why (POST)"): [decide(o, "POST").reason.split(":", 1)[1].strip()
-                                           for o in cases.values()],
-    }, index=pd.Index([_failure_name(k) for k in cases], name=pgettext("column", "failure")))
+    return pd.DataFrame(
+        {
+            pgettext("column", "lesson's isRetriable"): [
+                yes[lesson_is_retriable(as_exception(o))] for o in cases.values()
+            ],
+            pgettext("column", "retrylab GET"): [
+                yes[decide(o, "GET").retry] for o in cases.values()
+            ],
+            pgettext("column", "retrylab POST"): [
+                yes[decide(o, "POST").retry] for o in cases.values()
+            ],
+            pgettext("column", "why (POST)"): [
+                decide(o, "POST").reason.split(":", 1)[1].strip() for o in cases.values()
+            ],
+        },
+        index=pd.Index([_failure_name(k) for k in cases], name=pgettext("column", "failure")),
+    )
 
 
 #: The lesson's failures that are named in words (the others are status codes).
@@ -282,11 +294,15 @@ def kotlin_shl(value: int, bits: int) -> int:
 
 
 async def execute_with_retry(
-        block: Callable[[], Awaitable[KResult]], *, max_retries: int = 3,
-        base_delay_ms: int = 1000,
-        is_retriable: Callable[[BaseException], bool] = lesson_is_retriable,
-        random: Random, delay: Callable[[int], Awaitable[Any]] | None = None,
-        delay_checks_cancellation: bool = True) -> KResult:
+    block: Callable[[], Awaitable[KResult]],
+    *,
+    max_retries: int = 3,
+    base_delay_ms: int = 1000,
+    is_retriable: Callable[[BaseException], bool] = lesson_is_retriable,
+    random: Random,
+    delay: Callable[[int], Awaitable[Any]] | None = None,
+    delay_checks_cancellation: bool = True,
+) -> KResult:
     """The lesson's Kotlin ``executeWithRetry``, line for line, its flaws kept.
 
     Use it to compare with :meth:`RetryPolicy.run_async`; do not use it in an
@@ -322,24 +338,24 @@ async def execute_with_retry(
     max_retries = check_int("max_retries", max_retries, low=0, high=10_000)
     base_delay_ms = check_int("base_delay_ms", base_delay_ms, low=0, high=86_400_000)
     sleep = sleep_ms if delay is None else delay
-    last_error: BaseException | None = None              # var lastError: Throwable? = null
+    last_error: BaseException | None = None  # var lastError: Throwable? = null
     cancelled = False
-    for attempt in range(max_retries + 1):                # repeat(maxRetries + 1) { attempt ->
+    for attempt in range(max_retries + 1):  # repeat(maxRetries + 1) { attempt ->
         try:
-            return await block()                          # return block()
+            return await block()  # return block()
         except (Exception, asyncio.CancelledError) as e:  # catch (e: Exception)
             cancelled = cancelled or isinstance(e, asyncio.CancelledError)
             if not is_retriable(e) or attempt == max_retries:
-                return KResult.failure(e)                 # return Result.failure(e)
+                return KResult.failure(e)  # return Result.failure(e)
             wait = base_delay_ms * kotlin_shl(1, attempt)  # (baseDelayMs * (1 shl attempt))
-            jittered = int(wait * (0.5 + random()))       # (delay * (0.5 + nextDouble())).toLong()
+            jittered = int(wait * (0.5 + random()))  # (delay * (0.5 + nextDouble())).toLong()
             if delay_checks_cancellation and cancelled and jittered > 0:
                 # kotlinx's delay() throws at once in a cancelled coroutine (not for 0 ms)
                 raise asyncio.CancelledError("delay() in a cancelled coroutine") from e
-            await sleep(jittered)                         # delay(jitteredDelay)
-            last_error = e                                # lastError = e
+            await sleep(jittered)  # delay(jitteredDelay)
+            last_error = e  # lastError = e
     assert last_error is not None  # unreachable for max_retries >= 0
-    return KResult.failure(last_error)                    # return Result.failure(lastError!!)
+    return KResult.failure(last_error)  # return Result.failure(lastError!!)
 
 
 # -- Combine: retryWithBackoff ---------------------------------------------------------
@@ -385,8 +401,12 @@ class FuturePublisher:
 Publisher = ColdPublisher | FuturePublisher
 
 
-async def retry_with_backoff(publisher: Publisher, retries: int = 3, base_delay: float = 1.0,
-                             sleep: Callable[[int], Awaitable[Any]] | None = None) -> Any:
+async def retry_with_backoff(
+    publisher: Publisher,
+    retries: int = 3,
+    base_delay: float = 1.0,
+    sleep: Callable[[int], Awaitable[Any]] | None = None,
+) -> Any:
     """The lesson's Combine ``retryWithBackoff``, its four flaws kept.
 
     The flaws: *any* error is retried (no classification); the waits have no
@@ -412,13 +432,17 @@ async def retry_with_backoff(publisher: Publisher, retries: int = 3, base_delay:
     check_int("retries", retries, low=0, high=10_000)
     wait = sleep_ms if sleep is None else sleep
     try:
-        return await publisher.subscribe()                     # self.catch { error -> ...
+        return await publisher.subscribe()  # self.catch { error -> ...
     except Exception:
-        if retries <= 0:                                       # guard retries > 0 else {
-            raise                                              #   return Fail(error) }
-        await wait(round(base_delay * 1000))                   # Just(()).delay(baseDelay, .main)
-        return await retry_with_backoff(publisher, retries - 1,  # .flatMap { self.retryWith...
-                                        base_delay * 2, sleep)   #   retries - 1, baseDelay * 2
+        if retries <= 0:  # guard retries > 0 else {
+            raise  #   return Fail(error) }
+        await wait(round(base_delay * 1000))  # Just(()).delay(baseDelay, .main)
+        return await retry_with_backoff(
+            publisher,
+            retries - 1,  # .flatMap { self.retryWith...
+            base_delay * 2,
+            sleep,
+        )  #   retries - 1, baseDelay * 2
 
 
 def code_of(fn: Callable[..., Any]) -> str:
@@ -432,10 +456,14 @@ def code_of(fn: Callable[..., Any]) -> str:
     node = ast.parse(src).body[0]
     body = getattr(node, "body", [])
     first = body[0] if body else None
-    if (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
-            and isinstance(first.value.value, str) and first.end_lineno is not None):
+    if (
+        isinstance(first, ast.Expr)
+        and isinstance(first.value, ast.Constant)
+        and isinstance(first.value.value, str)
+        and first.end_lineno is not None
+    ):
         lines = src.splitlines()
-        del lines[first.lineno - 1:first.end_lineno]
+        del lines[first.lineno - 1 : first.end_lineno]
         src = "\n".join(lines)
     return src.rstrip()
 
@@ -457,13 +485,20 @@ def _recorder(waits: list[int]) -> Callable[[float], Awaitable[None]]:
     async def sleep(ms: float) -> None:
         waits.append(int(ms))
         await asyncio.sleep(max(0, ms) / 1000)
+
     return sleep
 
 
-def kotlin_run(outcomes: Sequence[Outcome], *, style: Literal["throw", "result"] = "throw",
-               max_retries: int = 3, base_delay_ms: int = 1000, seed: int = SEED,
-               latency_ms: int = 100,
-               is_retriable: Callable[[BaseException], bool] = lesson_is_retriable) -> Run:
+def kotlin_run(
+    outcomes: Sequence[Outcome],
+    *,
+    style: Literal["throw", "result"] = "throw",
+    max_retries: int = 3,
+    base_delay_ms: int = 1000,
+    seed: int = SEED,
+    latency_ms: int = 100,
+    is_retriable: Callable[[BaseException], bool] = lesson_is_retriable,
+) -> Run:
     """Run :func:`execute_with_retry` against answers ``outcomes`` (last one repeats).
 
     ``style="throw"``: the block throws failures (Retrofit); ``"result"``: it
@@ -481,17 +516,28 @@ def kotlin_run(outcomes: Sequence[Outcome], *, style: Literal["throw", "result"]
         server = MobileServer.scripted(outcomes, latency_ms)
         waits: list[int] = []
         block = server.kotlin_block if style == "throw" else server.kotlin_block_run_catching
-        result = await execute_with_retry(block, max_retries=max_retries,
-                                          base_delay_ms=base_delay_ms,
-                                          is_retriable=is_retriable, random=Mulberry32(seed),
-                                          delay=_recorder(waits))
+        result = await execute_with_retry(
+            block,
+            max_retries=max_retries,
+            base_delay_ms=base_delay_ms,
+            is_retriable=is_retriable,
+            random=Mulberry32(seed),
+            delay=_recorder(waits),
+        )
         return Run(server.requests, tuple(waits), str(result), now_ms())
+
     return run_virtual(go())
 
 
-def policy_run(outcomes: Sequence[Outcome], policy: RetryPolicy | None = None, *,
-               method: str = "GET", seed: int = SEED, latency_ms: int = 100,
-               idempotency_key: bool = False) -> Run:
+def policy_run(
+    outcomes: Sequence[Outcome],
+    policy: RetryPolicy | None = None,
+    *,
+    method: str = "GET",
+    seed: int = SEED,
+    latency_ms: int = 100,
+    idempotency_key: bool = False,
+) -> Run:
     """Run :meth:`RetryPolicy.run_async` against answers ``outcomes`` (last one repeats).
 
     The default policy is the web lesson's: 4 attempts, base 200 ms x 2, cap 5 s,
@@ -506,9 +552,11 @@ def policy_run(outcomes: Sequence[Outcome], policy: RetryPolicy | None = None, *
     async def go() -> Run:
         server = MobileServer.scripted(outcomes, latency_ms)
         waits: list[int] = []
-        r = await pol.run_async(server.send, method, Mulberry32(seed), _recorder(waits),
-                                idempotency_key=idempotency_key)
+        r = await pol.run_async(
+            server.send, method, Mulberry32(seed), _recorder(waits), idempotency_key=idempotency_key
+        )
         return Run(server.requests, tuple(waits), result_text(r), now_ms())
+
     return run_virtual(go())
 
 
@@ -522,8 +570,14 @@ def result_text(r: RetryResult) -> str:
     return "success" if r.ok else f"{r.outcome.label()} ({r.reason})"
 
 
-def combine_run(outcomes: Sequence[Outcome], *, publisher: Literal["cold", "future"] = "cold",
-                retries: int = 3, base_delay: float = 1.0, latency_ms: int = 100) -> Run:
+def combine_run(
+    outcomes: Sequence[Outcome],
+    *,
+    publisher: Literal["cold", "future"] = "cold",
+    retries: int = 3,
+    base_delay: float = 1.0,
+    latency_ms: int = 100,
+) -> Run:
     """Run :func:`retry_with_backoff` over a cold publisher or a ``Future``.
 
     >>> combine_run([Outcome.network()]).requests, combine_run([Outcome.network()],
@@ -534,8 +588,9 @@ def combine_run(outcomes: Sequence[Outcome], *, publisher: Literal["cold", "futu
 
     async def go() -> Run:
         server = MobileServer.scripted(outcomes, latency_ms)
-        pub: Publisher = (ColdPublisher(server.fetch) if publisher == "cold"
-                          else FuturePublisher(server.fetch))
+        pub: Publisher = (
+            ColdPublisher(server.fetch) if publisher == "cold" else FuturePublisher(server.fetch)
+        )
         waits: list[int] = []
         try:
             await retry_with_backoff(pub, retries, base_delay, _recorder(waits))
@@ -543,6 +598,7 @@ def combine_run(outcomes: Sequence[Outcome], *, publisher: Literal["cold", "futu
         except Exception as e:
             text = f"failure({e!r})"
         return Run(server.requests, tuple(waits), text, now_ms())
+
     return run_virtual(go())
 
 
@@ -552,24 +608,33 @@ def runs_table(runs: Mapping[str, Run]) -> pd.DataFrame:
     The headers, and a result that is a plain ``"success"``, are in the current
     language; the row labels are the keys given.
     """
-    return pd.DataFrame({
-        pgettext("column", "requests"): [r.requests for r in runs.values()],
-        pgettext("column", "waits (ms)"): [list(r.waits) for r in runs.values()],
-        pgettext("column", "result"): [pgettext("value", "success") if r.result == "success"
-                                       else r.result for r in runs.values()],
-        pgettext("column", "elapsed (ms)"): [r.elapsed for r in runs.values()],
-    }, index=pd.Index(list(runs), name=pgettext("column", "loop")))
+    return pd.DataFrame(
+        {
+            pgettext("column", "requests"): [r.requests for r in runs.values()],
+            pgettext("column", "waits (ms)"): [list(r.waits) for r in runs.values()],
+            pgettext("column", "result"): [
+                pgettext("value", "success") if r.result == "success" else r.result
+                for r in runs.values()
+            ],
+            pgettext("column", "elapsed (ms)"): [r.elapsed for r in runs.values()],
+        },
+        index=pd.Index(list(runs), name=pgettext("column", "loop")),
+    )
 
 
 # -- the lesson's strategies -------------------------------------------------------------
 
 #: The lesson's three strategies, as Backoff growths.
-STRATEGIES: dict[str, str] = {"fixed": "constant", "incremental": "linear",
-                              "exponential": "exponential"}
+STRATEGIES: dict[str, str] = {
+    "fixed": "constant",
+    "incremental": "linear",
+    "exponential": "exponential",
+}
 
 
-def strategy_backoff(strategy: str, base: int, cap: int | None = None,
-                     jitter: str = "none") -> Backoff:
+def strategy_backoff(
+    strategy: str, base: int, cap: int | None = None, jitter: str = "none"
+) -> Backoff:
     """The lesson's strategy by name: ``"fixed"``, ``"incremental"`` or ``"exponential"``.
 
     Use it to write the lesson's words as a :class:`~retrylab.backoff.Backoff`:
@@ -580,5 +645,10 @@ def strategy_backoff(strategy: str, base: int, cap: int | None = None,
     [1000, 3000, 4000]
     """
     check_choice("strategy", strategy, tuple(STRATEGIES))
-    return Backoff(base, 2, cap, jitter=jitter,  # type: ignore[arg-type]
-                   growth=STRATEGIES[strategy])  # type: ignore[arg-type]
+    return Backoff(
+        base,
+        2,
+        cap,
+        jitter=jitter,  # type: ignore[arg-type]
+        growth=STRATEGIES[strategy],
+    )  # type: ignore[arg-type]

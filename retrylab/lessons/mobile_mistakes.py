@@ -64,8 +64,9 @@ __all__ = [
 # -- jitter: proportional against full ---------------------------------------------------------
 
 
-def jitter_spread(clients: int = 1000, retry: int = 2, base: int = 1000, width: int = 500,
-                  seed: int = SEED) -> pd.DataFrame:
+def jitter_spread(
+    clients: int = 1000, retry: int = 2, base: int = 1000, width: int = 500, seed: int = SEED
+) -> pd.DataFrame:
     """Wake-ups of ``clients`` that failed together, for no, proportional and full jitter.
 
     Exponential growth from ``base`` with no cap (the Kotlin sample's); the
@@ -95,14 +96,19 @@ def jitter_spread(clients: int = 1000, retry: int = 2, base: int = 1000, width: 
         }
     table = pd.DataFrame.from_dict(rows, orient="index")
     return table.rename(columns=lambda c: _(_SPREAD_COLUMNS[c])).rename_axis(
-        pgettext("column", "jitter"))
+        pgettext("column", "jitter")
+    )
 
 
 #: :func:`jitter_spread`'s headers (English as the code writes them; shown translated).
 _SPREAD_COLUMNS: dict[str, str] = {
-    "ceiling": N_("ceiling"), "shortest": N_("shortest"), "longest": N_("longest"),
-    "mean": N_("mean"), "longest / shortest": N_("longest / shortest"),
-    "busiest": N_("busiest"), "busiest share": N_("busiest share"),
+    "ceiling": N_("ceiling"),
+    "shortest": N_("shortest"),
+    "longest": N_("longest"),
+    "mean": N_("mean"),
+    "longest / shortest": N_("longest / shortest"),
+    "busiest": N_("busiest"),
+    "busiest share": N_("busiest share"),
 }
 
 
@@ -125,9 +131,10 @@ def lifecycle_loops() -> pd.DataFrame:
     >>> lifecycle_loops().loc["policy_detached"].iloc[0]
     'the same loop in a task nobody cancels (fire and forget)'
     """
-    return pd.DataFrame({pgettext("column", "what it is"):
-                         [_(what) for what in LIFECYCLE_LOOPS.values()]},
-                        index=list(LIFECYCLE_LOOPS))
+    return pd.DataFrame(
+        {pgettext("column", "what it is"): [_(what) for what in LIFECYCLE_LOOPS.values()]},
+        index=list(LIFECYCLE_LOOPS),
+    )
 
 
 @dataclass(frozen=True)
@@ -142,8 +149,15 @@ class LifecycleRun:
     caller_saw: str
 
 
-def app_lifecycle(loop: str, *, background_at: int = 15_000, latency_ms: int = 10_000,
-                  attempts: int = 5, base_ms: int = 1000, seed: int = SEED) -> LifecycleRun:
+def app_lifecycle(
+    loop: str,
+    *,
+    background_at: int = 15_000,
+    latency_ms: int = 10_000,
+    attempts: int = 5,
+    base_ms: int = 1000,
+    seed: int = SEED,
+) -> LifecycleRun:
     """A request retried in a tunnel; at ``background_at`` the app goes to the background.
 
     Every request hangs for ``latency_ms`` (OkHttp's default connect timeout is
@@ -172,22 +186,30 @@ def app_lifecycle(loop: str, *, background_at: int = 15_000, latency_ms: int = 1
             work = policy.run_async(server.send, "GET", rng)
         else:
             work = execute_with_retry(
-                server.kotlin_block, max_retries=attempts - 1, base_delay_ms=base_ms,
+                server.kotlin_block,
+                max_retries=attempts - 1,
+                base_delay_ms=base_ms,
                 is_retriable=(lambda e: True) if loop != "kotlin" else lesson_is_retriable,
-                random=rng, delay_checks_cancellation=loop != "asyncio_port")
+                random=rng,
+                delay_checks_cancellation=loop != "asyncio_port",
+            )
         task = asyncio.ensure_future(work)
         done, _pending = await asyncio.wait({task}, timeout=background_at / 1000)
-        state = ("finished" if done else "in flight" if server.in_flight else "waiting")
+        state = "finished" if done else "in flight" if server.in_flight else "waiting"
         if loop != "policy_detached":
             task.cancel()
         try:
             value = await task
-            saw = (f"{_result_cell(value)}: {value.message}"
-                   if isinstance(value, RetryResult) else str(value))
+            saw = (
+                f"{_result_cell(value)}: {value.message}"
+                if isinstance(value, RetryResult)
+                else str(value)
+            )
         except asyncio.CancelledError:
             saw = "CancelledError: the coroutine stopped"
         after = sum(1 for t in server.sent if t >= background_at)
         return LifecycleRun(loop, server.requests, after, state, now_ms(), saw)
+
     return run_virtual(go())
 
 
@@ -203,20 +225,24 @@ def _result_cell(r: RetryResult) -> str:
 def lifecycle_table(**kwargs: Any) -> pd.DataFrame:
     """:func:`app_lifecycle` for every loop in :data:`LIFECYCLE_LOOPS`, one row each."""
     rows = [app_lifecycle(name, **kwargs) for name in LIFECYCLE_LOOPS]
-    return pd.DataFrame({
-        "requests": [r.requests for r in rows],
-        "sent after background": [r.after_background for r in rows],
-        "at background": [r.state_at_background for r in rows],
-        "ended at (s)": [r.ended_at / 1000 for r in rows],
-        "the caller saw": [r.caller_saw for r in rows],
-    }, index=pd.Index([r.loop for r in rows], name="loop"))
+    return pd.DataFrame(
+        {
+            "requests": [r.requests for r in rows],
+            "sent after background": [r.after_background for r in rows],
+            "at background": [r.state_at_background for r in rows],
+            "ended at (s)": [r.ended_at / 1000 for r in rows],
+            "the caller saw": [r.caller_saw for r in rows],
+        },
+        index=pd.Index([r.loop for r in rows], name="loop"),
+    )
 
 
 # -- an outage's cost -----------------------------------------------------------------------
 
 
-def radio_on_ms(sent: Sequence[int], latency_ms: int, tail_ms: int,
-                until: int | None = None) -> int:
+def radio_on_ms(
+    sent: Sequence[int], latency_ms: int, tail_ms: int, until: int | None = None
+) -> int:
     """How long the radio is on: each request keeps it on for latency + tail, merged.
 
     After a transfer a cellular radio stays in its high-power state for a
@@ -256,14 +282,21 @@ class OutageCost:
 
 
 #: The assumptions behind the energy proxy (illustrative values, not measurements).
-RADIO_MW = 1000        # power drawn while the cellular radio is on, mW
-TAIL_MS = 5000         # how long it stays on after a transfer, ms
-BATTERY_WH = 15.4      # a 4000 mAh battery at 3.85 V
+RADIO_MW = 1000  # power drawn while the cellular radio is on, mW
+TAIL_MS = 5000  # how long it stays on after a transfer, ms
+BATTERY_WH = 15.4  # a 4000 mAh battery at 3.85 V
 
 
-def outage_cost(policy: RetryPolicy, *, outage_ms: int = 600_000, latency_ms: int = 300,
-                tail_ms: int = TAIL_MS, radio_mw: int = RADIO_MW, seed: int = SEED,
-                method: str = "GET") -> OutageCost:
+def outage_cost(
+    policy: RetryPolicy,
+    *,
+    outage_ms: int = 600_000,
+    latency_ms: int = 300,
+    tail_ms: int = TAIL_MS,
+    radio_mw: int = RADIO_MW,
+    seed: int = SEED,
+    method: str = "GET",
+) -> OutageCost:
     """Run ``policy`` from the start of an outage of ``outage_ms`` (503s); count its cost.
 
     The energy is a proxy: radio-on time x ``radio_mw``, as a share of a
@@ -284,15 +317,24 @@ def outage_cost(policy: RetryPolicy, *, outage_ms: int = 600_000, latency_ms: in
         during = sum(1 for t in server.sent if t < outage_ms)
         radio = radio_on_ms(server.sent, latency_ms, tail_ms, until=outage_ms)
         energy = radio / 1000 * radio_mw / 1000
-        return OutageCost(server.requests, during, radio / 1000, round(energy, 1),
-                          round(100 * energy / (BATTERY_WH * 3600), 2),
-                          pgettext("value", "success") if r.ok
-                          else _("gave up ({reason})").format(reason=r.reason), now_ms() / 1000)
+        return OutageCost(
+            server.requests,
+            during,
+            radio / 1000,
+            round(energy, 1),
+            round(100 * energy / (BATTERY_WH * 3600), 2),
+            pgettext("value", "success")
+            if r.ok
+            else _("gave up ({reason})").format(reason=r.reason),
+            now_ms() / 1000,
+        )
+
     return run_virtual(go())
 
 
-def outage_table(policies: Mapping[str, RetryPolicy], *, fleet: int = 10_000,
-                 **kwargs: Any) -> pd.DataFrame:
+def outage_table(
+    policies: Mapping[str, RetryPolicy], *, fleet: int = 10_000, **kwargs: Any
+) -> pd.DataFrame:
     """:func:`outage_cost` for each policy, one row each, plus the load of a ``fleet``.
 
     The last column is the mean request rate the server sees during the outage
@@ -302,26 +344,36 @@ def outage_table(policies: Mapping[str, RetryPolicy], *, fleet: int = 10_000,
     outage = int(kwargs.get("outage_ms", 600_000))
     rows = {name: outage_cost(p, **kwargs) for name, p in policies.items()}
     phones = f"{fleet:,}".replace(",", ".") if current() == "tr" else f"{fleet:,}"
-    return pd.DataFrame({
-        pgettext("column", "requests in outage"): [c.requests_during_outage
-                                                   for c in rows.values()],
-        pgettext("column", "radio on (s)"): [c.radio_on_s for c in rows.values()],
-        pgettext("column", "energy (J)"): [c.energy_j for c in rows.values()],
-        pgettext("column", "battery (%)"): [c.battery_pct for c in rows.values()],
-        pgettext("column", "outcome"): [c.outcome for c in rows.values()],
-        pgettext("column", "ended at (s)"): [c.ended_at_s for c in rows.values()],
-        _("req/s from {phones} phones").format(phones=phones): [
-            round(c.requests_during_outage * fleet / (outage / 1000), 1)
-            for c in rows.values()],
-    }, index=pd.Index(list(rows), name=pgettext("column", "policy")))
+    return pd.DataFrame(
+        {
+            pgettext("column", "requests in outage"): [
+                c.requests_during_outage for c in rows.values()
+            ],
+            pgettext("column", "radio on (s)"): [c.radio_on_s for c in rows.values()],
+            pgettext("column", "energy (J)"): [c.energy_j for c in rows.values()],
+            pgettext("column", "battery (%)"): [c.battery_pct for c in rows.values()],
+            pgettext("column", "outcome"): [c.outcome for c in rows.values()],
+            pgettext("column", "ended at (s)"): [c.ended_at_s for c in rows.values()],
+            _("req/s from {phones} phones").format(phones=phones): [
+                round(c.requests_during_outage * fleet / (outage / 1000), 1) for c in rows.values()
+            ],
+        },
+        index=pd.Index(list(rows), name=pgettext("column", "policy")),
+    )
 
 
 # -- metrics over a batch ----------------------------------------------------------------------
 
 
-def flaky_batch(requests: int = 200, *, policy: RetryPolicy | None = None,
-                failure_rate: float = 0.3, permanent_rate: float = 0.05, seed: int = SEED,
-                metrics: RetryMetrics | None = None) -> RetryMetrics:
+def flaky_batch(
+    requests: int = 200,
+    *,
+    policy: RetryPolicy | None = None,
+    failure_rate: float = 0.3,
+    permanent_rate: float = 0.05,
+    seed: int = SEED,
+    metrics: RetryMetrics | None = None,
+) -> RetryMetrics:
     """Run ``requests`` GETs over a flaky link and collect :class:`RetryMetrics`.
 
     Each request is a 404 for good with probability ``permanent_rate``; else
@@ -348,6 +400,7 @@ def flaky_batch(requests: int = 200, *, policy: RetryPolicy | None = None,
             if draw() < failure_rate:
                 return Outcome.http(503) if draw() < 0.5 else Outcome.network("timeout")
             return Outcome.success()
+
         pol.run(send, "GET", jitter, metrics=m, sleep=None)
     return m
 

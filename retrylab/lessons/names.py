@@ -22,8 +22,11 @@ from ..i18n import current
 __all__ = ["FIELDS", "ROUTES", "field", "record", "route"]
 
 #: The seed's routes (the lab server's Turkish aliases).
-ROUTES: dict[str, str] = {"/measurements": "/olcumler", "/stations": "/istasyonlar",
-                          "/report": "/rapor"}
+ROUTES: dict[str, str] = {
+    "/measurements": "/olcumler",
+    "/stations": "/istasyonlar",
+    "/report": "/rapor",
+}
 #: The seed's field names.
 FIELDS: dict[str, str] = {"id": "kimlik", "value": "deger", "station": "istasyon"}
 

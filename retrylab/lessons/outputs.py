@@ -44,17 +44,22 @@ def backoff_table(seed: int = SEED) -> pd.DataFrame:
     deco = Backoff(BASE, FACTOR, CAP, jitter="decorrelated").waits(rng)
     uncapped = Backoff(BASE, FACTOR, None)
     capped = Backoff(BASE, FACTOR, CAP)
-    rows = [(n, BASE, uncapped.ceiling(n), capped.ceiling(n), next(full), next(deco))
-            for n in range(6)]
-    return pd.DataFrame(rows, columns=["retry", "fixed", "exponential", "capped",
-                                       "full jitter", "decorrelated"]).set_index("retry")
+    rows = [
+        (n, BASE, uncapped.ceiling(n), capped.ceiling(n), next(full), next(deco)) for n in range(6)
+    ]
+    return pd.DataFrame(
+        rows, columns=["retry", "fixed", "exponential", "capped", "full jitter", "decorrelated"]
+    ).set_index("retry")
 
 
 def backoff_table_text(lang: Lang = "tr", seed: int = SEED) -> str:
     """The table exactly as ``geri-cekilme.mjs`` prints it."""
     check_choice("lang", lang, ("en", "tr"))
-    head = ("deneme  sabit   üstel   üstel+tavan  tam sarsıntı  ilişkisiz" if lang == "tr"
-            else "retry   fixed   exp     exp+cap      full jitter   decorrelated")
+    head = (
+        "deneme  sabit   üstel   üstel+tavan  tam sarsıntı  ilişkisiz"
+        if lang == "tr"
+        else "retry   fixed   exp     exp+cap      full jitter   decorrelated"
+    )
     lines = [head]
     for number, (_retry, row) in enumerate(backoff_table(seed).iterrows(), 1):
         v = [int(x) for x in row]
@@ -62,8 +67,9 @@ def backoff_table_text(lang: Lang = "tr", seed: int = SEED) -> str:
     return "\n".join(lines)
 
 
-def herd_counts(seed: int = SEED, clients: int = 24, attempt: int = 3,
-                width: int = 200) -> tuple[pd.Series, pd.Series]:
+def herd_counts(
+    seed: int = SEED, clients: int = 24, attempt: int = 3, width: int = 200
+) -> tuple[pd.Series, pd.Series]:
     """The two 24-client histograms: (without jitter, with full jitter).
 
     >>> plain, jittered = herd_counts()
@@ -71,8 +77,9 @@ def herd_counts(seed: int = SEED, clients: int = 24, attempt: int = 3,
     ({800: 24}, {0: 6, 200: 5, 400: 7, 600: 6})
     """
     plain = wakeups(Backoff(BASE, FACTOR, CAP, jitter="none"), clients, attempt)
-    jittered = wakeups(Backoff(BASE, FACTOR, CAP, jitter="full"), clients, attempt,
-                       Mulberry32(seed))
+    jittered = wakeups(
+        Backoff(BASE, FACTOR, CAP, jitter="full"), clients, attempt, Mulberry32(seed)
+    )
     return bucket_counts(plain, width), bucket_counts(jittered, width)
 
 
@@ -96,12 +103,23 @@ def retry_line(name: str, result: RetryResult, lang: Lang = "tr") -> str:
     """One line of ``yeniden-deneme.mjs``'s output for one scenario."""
     check_choice("lang", lang, ("en", "tr"))
     kind = result.outcome.kind
-    label = (f"http/{result.outcome.status}" if kind == "http"
-             else _TR_KIND[kind] if lang == "tr" else kind)
+    label = (
+        f"http/{result.outcome.status}"
+        if kind == "http"
+        else _TR_KIND[kind]
+        if lang == "tr"
+        else kind
+    )
     waits = ", ".join(str(w) for w in result.waits)
     words = ("deneme", "sonuç", "beklemeler") if lang == "tr" else ("attempts", "outcome", "waits")
-    return " ".join([name.ljust(24), f"{words[0]}={result.attempts}".ljust(10),
-                     f"{words[1]}={label}".ljust(16), f"{words[2]}=[{waits}]"])
+    return " ".join(
+        [
+            name.ljust(24),
+            f"{words[0]}={result.attempts}".ljust(10),
+            f"{words[1]}={label}".ljust(16),
+            f"{words[2]}=[{waits}]",
+        ]
+    )
 
 
 def retry_loop_text(results: Sequence[RetryResult], requests: int, lang: Lang = "tr") -> str:
@@ -116,16 +134,21 @@ def retry_loop_text(results: Sequence[RetryResult], requests: int, lang: Lang = 
     lines = [retry_line(n, r, lang) for n, r in zip(names, results, strict=False)]
     every = ", ".join(str(w) for r in results for w in r.waits)
     if lang == "tr":
-        lines += [f"sunucuya ulaşan ölçüm isteği: {requests}",
-                  f"kaydedilen tüm beklemeler   : {every}"]
+        lines += [
+            f"sunucuya ulaşan ölçüm isteği: {requests}",
+            f"kaydedilen tüm beklemeler   : {every}",
+        ]
     else:
-        lines += [f"measurement requests that reached the server: {requests}",
-                  f"all recorded waits                          : {every}"]
+        lines += [
+            f"measurement requests that reached the server: {requests}",
+            f"all recorded waits                          : {every}",
+        ]
     return "\n".join(lines)
 
 
-def breaker_trace(threshold: int = 3, cooldown: int = 5000,
-                  events: Sequence[tuple[int, bool]] = BREAKER_EVENTS) -> list[TraceRow]:
+def breaker_trace(
+    threshold: int = 3, cooldown: int = 5000, events: Sequence[tuple[int, bool]] = BREAKER_EVENTS
+) -> list[TraceRow]:
     """The breaker lesson's nine events replayed on a fresh breaker.
 
     The lesson's breaker lets every call through while half-open; one trial
@@ -136,14 +159,18 @@ def breaker_trace(threshold: int = 3, cooldown: int = 5000,
 
 def breaker_frame(rows: Sequence[TraceRow]) -> pd.DataFrame:
     """A trace as a table: time, allowed, state before, result, state after."""
-    return pd.DataFrame({
-        "time_ms": [r.now for r in rows],
-        "allowed": ["yes" if r.allowed else "no" for r in rows],
-        "state_before": [r.state_before.value for r in rows],
-        "result": ["not sent" if r.success is None else "success" if r.success else "failure"
-                   for r in rows],
-        "state_after": [r.state_after.value for r in rows],
-    })
+    return pd.DataFrame(
+        {
+            "time_ms": [r.now for r in rows],
+            "allowed": ["yes" if r.allowed else "no" for r in rows],
+            "state_before": [r.state_before.value for r in rows],
+            "result": [
+                "not sent" if r.success is None else "success" if r.success else "failure"
+                for r in rows
+            ],
+            "state_after": [r.state_after.value for r in rows],
+        }
+    )
 
 
 def breaker_text(lang: Lang = "tr", rows: Sequence[TraceRow] | None = None) -> str:
@@ -155,8 +182,11 @@ def breaker_text(lang: Lang = "tr", rows: Sequence[TraceRow] | None = None) -> s
     def st(s: State) -> str:
         return _TR_STATE[s] if tr else s.value
 
-    head = ("saat    izin   önceki durum  sonuç      yeni durum" if tr
-            else "time    sent   state before  result     state after")
+    head = (
+        "saat    izin   önceki durum  sonuç      yeni durum"
+        if tr
+        else "time    sent   state before  result     state after"
+    )
     lines = [head]
     for r in rows:
         yes, no = ("evet   ", "hayır  ") if tr else ("yes    ", "no     ")
@@ -166,10 +196,13 @@ def breaker_text(lang: Lang = "tr", rows: Sequence[TraceRow] | None = None) -> s
             res = "başarılı" if tr else "success"
         else:
             res = "başarısız" if tr else "failure"
-        lines.append(f"{r.now:<8}{yes if r.allowed else no}{st(r.state_before):<14}"
-                     f"{res:<13}{st(r.state_after)}")
+        lines.append(
+            f"{r.now:<8}{yes if r.allowed else no}{st(r.state_before):<14}"
+            f"{res:<13}{st(r.state_after)}"
+        )
     sent = sum(r.allowed for r in rows)
     blocked = len(rows) - sent
-    lines.append(f"gönderilen: {sent}  engellenen: {blocked}" if tr
-                 else f"sent: {sent}  blocked: {blocked}")
+    lines.append(
+        f"gönderilen: {sent}  engellenen: {blocked}" if tr else f"sent: {sent}  blocked: {blocked}"
+    )
     return "\n".join(lines)

@@ -55,15 +55,25 @@ class DuplicateReport:
 
 #: :meth:`DuplicateReport.series`' labels (English as the fields are named).
 _REPORT_LABELS: dict[str, str] = {
-    "writes": N_("writes"), "sent": N_("sent"), "stored": N_("stored"),
-    "duplicates": N_("duplicates"), "acknowledged": N_("acknowledged"),
-    "lesson": N_("lesson"), "production": N_("production"),
+    "writes": N_("writes"),
+    "sent": N_("sent"),
+    "stored": N_("stored"),
+    "duplicates": N_("duplicates"),
+    "acknowledged": N_("acknowledged"),
+    "lesson": N_("lesson"),
+    "production": N_("production"),
 }
 
 
-def duplicate_experiment(writes: int = 500, fail_rate: float = 0.2, rule: str = "lesson",
-                         seed: int = SEED, *, lab: LabServer | None = None,
-                         max_attempts: int = 4) -> DuplicateReport:
+def duplicate_experiment(
+    writes: int = 500,
+    fail_rate: float = 0.2,
+    rule: str = "lesson",
+    seed: int = SEED,
+    *,
+    lab: LabServer | None = None,
+    max_attempts: int = 4,
+) -> DuplicateReport:
     """POST ``writes`` measurements without idempotency keys while the server
     stores each one and then answers 500 at a seeded rate ``fail_rate``.
 
@@ -86,13 +96,15 @@ def duplicate_experiment(writes: int = 500, fail_rate: float = 0.2, rule: str = 
     seed = check_int("seed", seed, low=0, high=2**63 - 1)
     if lab is None:
         with LabServer("store", seed=seed) as own:
-            return duplicate_experiment(n, rate, rule, seed, lab=own,
-                                        max_attempts=max_attempts)
+            return duplicate_experiment(n, rate, rule, seed, lab=own, max_attempts=max_attempts)
     if lab.mode != "store":
-        raise ValueError(f"lab.mode={lab.mode!r} is out of range: duplicate_experiment "
-                         "needs a LabServer('store')")
-    policy = RetryPolicy(max_attempts=max_attempts,
-                         rule=production_rule if rule == "production" else decide)
+        raise ValueError(
+            f"lab.mode={lab.mode!r} is out of range: duplicate_experiment "
+            "needs a LabServer('store')"
+        )
+    policy = RetryPolicy(
+        max_attempts=max_attempts, rule=production_rule if rule == "production" else decide
+    )
     lab.script("POST", "/measurements", fault_rate=rate, fault="fail_after", seed=seed)
     first_record, first_request = lab.record_count, lab.requests
     tag = f"d{seed}-{rule}-"
@@ -104,9 +116,14 @@ def duplicate_experiment(writes: int = 500, fail_rate: float = 0.2, rule: str = 
             acknowledged += response.is_success
     records = lab.records.iloc[first_record:]
     ours = records[records["ref"].astype(str).str.startswith(tag)]
-    return DuplicateReport(rule=rule, writes=n, sent=lab.requests - first_request,
-                           stored=len(ours), duplicates=len(ours) - int(ours["ref"].nunique()),
-                           acknowledged=acknowledged)
+    return DuplicateReport(
+        rule=rule,
+        writes=n,
+        sent=lab.requests - first_request,
+        stored=len(ours),
+        duplicates=len(ours) - int(ours["ref"].nunique()),
+        acknowledged=acknowledged,
+    )
 
 
 @dataclass(frozen=True)
@@ -120,8 +137,15 @@ class LibraryRun:
     status: int
 
 
-def _run_one(library: str, policy: RetryPolicy, lab: LabServer, method: str, path: str,
-             rng: Random, key: bool = False) -> LibraryRun:
+def _run_one(
+    library: str,
+    policy: RetryPolicy,
+    lab: LabServer,
+    method: str,
+    path: str,
+    rng: Random,
+    key: bool = False,
+) -> LibraryRun:
     """Send ``method path`` to ``lab`` once through ``library`` with ``policy``."""
     import httpx
     import urllib3
@@ -140,8 +164,9 @@ def _run_one(library: str, policy: RetryPolicy, lab: LabServer, method: str, pat
             if library == "policy":
                 outcome = policy.run(send, method, rng, waits.append, idempotency_key=key).outcome
             else:
-                retrying = to_tenacity(policy, rng, method, key,
-                                       sleep=lambda s: waits.append(round(s * 1000)))
+                retrying = to_tenacity(
+                    policy, rng, method, key, sleep=lambda s: waits.append(round(s * 1000))
+                )
                 outcome = retrying(send)
         status = outcome.status or (200 if outcome.ok else 0)
     elif library == "httpx":
@@ -149,15 +174,17 @@ def _run_one(library: str, policy: RetryPolicy, lab: LabServer, method: str, pat
         with httpx.Client(transport=transport) as client:
             status = client.request(method, url, headers=headers).status_code
     else:
-        retry = to_urllib3(policy, idempotency_key=key,
-                           sleeper=lambda s: waits.append(round(s * 1000)))
+        retry = to_urllib3(
+            policy, idempotency_key=key, sleeper=lambda s: waits.append(round(s * 1000))
+        )
         with urllib3.PoolManager(retries=retry) as pool:
             status = pool.request(method, url, headers=headers).status
     return LibraryRun(f"{method} {path}", lab.requests - before, waits, status)
 
 
-def library_scenarios(library: str, lab: LabServer,
-                      rng: Random | None = None) -> tuple[list[LibraryRun], int]:
+def library_scenarios(
+    library: str, lab: LabServer, rng: Random | None = None
+) -> tuple[list[LibraryRun], int]:
     """The retry-loop lesson's four scenarios through ``library``, over real sockets.
 
     ``library`` is one of :data:`LIBRARIES`; one generator (default
@@ -172,12 +199,15 @@ def library_scenarios(library: str, lab: LabServer,
     """
     check_choice("library", library, LIBRARIES)
     if lab.mode != "lesson" or lab.measurement_requests:
-        raise ValueError(f"lab={lab!r} is out of range: library_scenarios needs a fresh "
-                         "LabServer() in mode 'lesson'")
+        raise ValueError(
+            f"lab={lab!r} is out of range: library_scenarios needs a fresh "
+            "LabServer() in mode 'lesson'"
+        )
     rng = Mulberry32(SEED) if rng is None else rng
-    runs = [_run_one(library, RetryPolicy(max_attempts=attempts, rule=decide), lab, method,
-                     path, rng)
-            for _name, _text, method, path, attempts in RETRY_SCENARIOS]
+    runs = [
+        _run_one(library, RetryPolicy(max_attempts=attempts, rule=decide), lab, method, path, rng)
+        for _name, _text, method, path, attempts in RETRY_SCENARIOS
+    ]
     return runs, lab.measurement_requests
 
 
@@ -185,13 +215,14 @@ _WHY = {
     "policy": N_("the lesson's loop itself"),
     "tenacity": N_("none: to_tenacity reproduces the loop draw for draw"),
     "httpx": N_("none: RetryTransport drives the policy's own loop"),
-    "urllib3": N_("first retry never sleeps; waits grow x2 with no jitter; Retry-After "
-                  "replaces the backoff; no time budget"),
+    "urllib3": N_(
+        "first retry never sleeps; waits grow x2 with no jitter; Retry-After "
+        "replaces the backoff; no time budget"
+    ),
 }
 
 
-def compare_libraries(policy: RetryPolicy, seed: int = SEED,
-                      method: str = "POST") -> pd.DataFrame:
+def compare_libraries(policy: RetryPolicy, seed: int = SEED, method: str = "POST") -> pd.DataFrame:
     """One policy through the lesson's loop, tenacity, httpx and urllib3, side by side.
 
     Each library meets the same three situations on a fresh lab: GET
@@ -217,16 +248,20 @@ def compare_libraries(policy: RetryPolicy, seed: int = SEED,
             lab.script(method, "/measurements", statuses=[503])
             keyless = _run_one(library, policy, lab, method, "/measurements", rng)
             limited = _run_one(library, policy, lab, "GET", "/report", rng)
-        rows.append({
-            pgettext("column", "library"): library,
-            pgettext("column", "503, 503, 200 waits"): first.waits,
-            pgettext("column", "retry-after wait"): limited.waits[0] if limited.waits else None,
-            pgettext("column", "429 attempts"): limited.attempts,
-            pgettext("column", "429 waited"): sum(limited.waits),
-            pgettext("column", "time budget"): (None if library == "urllib3"
-                                                else policy.time_budget),
-            _("keyless {method} 503 retried").format(method=method): keyless.attempts > 1,
-            pgettext("column", "differs from the lesson"): _(_WHY[library])})
+        rows.append(
+            {
+                pgettext("column", "library"): library,
+                pgettext("column", "503, 503, 200 waits"): first.waits,
+                pgettext("column", "retry-after wait"): limited.waits[0] if limited.waits else None,
+                pgettext("column", "429 attempts"): limited.attempts,
+                pgettext("column", "429 waited"): sum(limited.waits),
+                pgettext("column", "time budget"): (
+                    None if library == "urllib3" else policy.time_budget
+                ),
+                _("keyless {method} 503 retried").format(method=method): keyless.attempts > 1,
+                pgettext("column", "differs from the lesson"): _(_WHY[library]),
+            }
+        )
     return pd.DataFrame(rows).set_index(pgettext("column", "library"))
 
 
@@ -237,20 +272,37 @@ def decision_sources(methods: tuple[str, ...] = ("GET", "POST")) -> pd.DataFrame
     >>> t.loc[("POST", "http/500"), ["lesson", "production"]].tolist()
     [True, False]
     """
-    outcomes = {"http/500": Outcome.http(500), "http/501": Outcome.http(501),
-                "http/429": Outcome.http(429),
-                _("network, sent=False"): Outcome.network(sent=False),
-                _("network, sent=True"): Outcome.network(sent=True)}
+    outcomes = {
+        "http/500": Outcome.http(500),
+        "http/501": Outcome.http(501),
+        "http/429": Outcome.http(429),
+        _("network, sent=False"): Outcome.network(sent=False),
+        _("network, sent=True"): Outcome.network(sent=True),
+    }
     rows = []
     for m in methods:
         for name, o in outcomes.items():
             d = production_rule(o, m)
             rows.append((m, name, decide(o, m).retry, d.retry, d.reason))
     keys = [pgettext("column", "method"), pgettext("column", "outcome")]
-    return pd.DataFrame(rows, columns=[*keys, pgettext("column", "lesson"),
-                                       pgettext("column", "production"),
-                                       pgettext("column", "why (production)")]).set_index(keys)
+    return pd.DataFrame(
+        rows,
+        columns=[
+            *keys,
+            pgettext("column", "lesson"),
+            pgettext("column", "production"),
+            pgettext("column", "why (production)"),
+        ],
+    ).set_index(keys)
 
 
-__all__ = ["LIBRARIES", "RULES", "DuplicateReport", "LibraryRun", "compare_libraries",
-           "decision_sources", "duplicate_experiment", "library_scenarios"]
+__all__ = [
+    "LIBRARIES",
+    "RULES",
+    "DuplicateReport",
+    "LibraryRun",
+    "compare_libraries",
+    "decision_sources",
+    "duplicate_experiment",
+    "library_scenarios",
+]

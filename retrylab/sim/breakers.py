@@ -33,13 +33,19 @@ class BreakerSettings:
     trial_timeout: int | None = None
 
     def __post_init__(self) -> None:
-        CircuitBreaker(self.threshold, self.cooldown, self.half_open_max_calls,
-                       trial_timeout=self.trial_timeout)
+        CircuitBreaker(
+            self.threshold,
+            self.cooldown,
+            self.half_open_max_calls,
+            trial_timeout=self.trial_timeout,
+        )
 
     def describe(self) -> str:
         """One line for a readout."""
-        return (f"breaker: opens after {self.threshold} failures in a row, "
-                f"trial after {self.cooldown} ms")
+        return (
+            f"breaker: opens after {self.threshold} failures in a row, "
+            f"trial after {self.cooldown} ms"
+        )
 
 
 class BreakerArray:
@@ -62,15 +68,22 @@ class BreakerArray:
 
     NAMES: tuple[str, ...] = ("closed", "open", "half_open")
 
-    def __init__(self, n: int, threshold: int = 3, cooldown: int = 5000,
-                 half_open_max_calls: int = 1, trial_timeout: int | None = None) -> None:
+    def __init__(
+        self,
+        n: int,
+        threshold: int = 3,
+        cooldown: int = 5000,
+        half_open_max_calls: int = 1,
+        trial_timeout: int | None = None,
+    ) -> None:
         self.n = check_int("n", n, low=0, high=100_000_000)
         settings = BreakerSettings(threshold, cooldown, half_open_max_calls, trial_timeout)
         self.threshold = settings.threshold
         self.cooldown = settings.cooldown
         self.half_open_max_calls = settings.half_open_max_calls
-        self.trial_timeout = CircuitBreaker(cooldown=self.cooldown,
-                                            trial_timeout=trial_timeout).trial_timeout
+        self.trial_timeout = CircuitBreaker(
+            cooldown=self.cooldown, trial_timeout=trial_timeout
+        ).trial_timeout
         self.state = np.zeros(self.n, dtype=np.int8)
         self.failures = np.zeros(self.n, dtype=np.int64)
         self.opened_at = np.zeros(self.n, dtype=np.int64)
@@ -86,8 +99,7 @@ class BreakerArray:
         """
         i = np.asarray(idx, dtype=np.int64)
         st = self.state[i]
-        lost = (st == 2) & (self.trials[i] > 0) & (
-            now >= self.trial_start[i] + self.trial_timeout)
+        lost = (st == 2) & (self.trials[i] > 0) & (now >= self.trial_start[i] + self.trial_timeout)
         if lost.any():
             w = i[lost]
             self.state[w] = 1
@@ -114,9 +126,9 @@ class BreakerArray:
         i = np.asarray(idx, dtype=np.int64)
         ok = np.asarray(success, dtype=bool)
         st = self.state[i]
-        live = st != 1                       # results that arrive while open change nothing
+        live = st != 1  # results that arrive while open change nothing
         good = i[live & ok]
-        self.state[good] = 0                 # half-open -> closed; closed stays closed
+        self.state[good] = 0  # half-open -> closed; closed stays closed
         self.trials[good[st[live & ok] == 2]] = 0
         self.failures[good] = 0
         bad_mask = live & ~ok

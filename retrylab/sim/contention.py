@@ -72,9 +72,13 @@ __all__ = [
 #: The strategies, in the order of the blog's figures' legends.
 STRATEGIES: tuple[str, ...] = ("exponential", "full", "equal", "decorrelated", "none")
 #: How a summary names each strategy.
-SUMMARY_NAMES: dict[str, str] = {"exponential": N_("exponential"), "full": N_("full jitter"),
-                                 "equal": N_("equal jitter"),
-                                 "decorrelated": N_("decorrelated jitter"), "none": N_("none")}
+SUMMARY_NAMES: dict[str, str] = {
+    "exponential": N_("exponential"),
+    "full": N_("full jitter"),
+    "equal": N_("equal jitter"),
+    "decorrelated": N_("decorrelated jitter"),
+    "none": N_("none"),
+}
 
 #: The client counts of the sweep: 10, 20, ..., 190 (19 counts).
 BLOG_CLIENTS: tuple[int, ...] = tuple(range(10, 200, 10))
@@ -120,16 +124,22 @@ class ContentionResult:
         >>> contention(10, "full", runs=20).summary()
         'full jitter, 10 clients: 39.0 calls (3.90 per client), 473 ms (mean of 20 runs)'
         """
-        return _("{strategy}, {clients} clients: {calls} calls ({per_client} per client), "
-                 "{time} ms (mean of {runs} runs)").format(
+        return _(
+            "{strategy}, {clients} clients: {calls} calls ({per_client} per client), "
+            "{time} ms (mean of {runs} runs)"
+        ).format(
             strategy=_(SUMMARY_NAMES.get(self.strategy, self.strategy)),
-            clients=self.clients, calls=number(self.calls, 1),
-            per_client=number(self.calls_per_client, 2), time=f"{self.time_ms:.0f}",
-            runs=self.runs)
+            clients=self.clients,
+            calls=number(self.calls, 1),
+            per_client=number(self.calls_per_client, 2),
+            time=f"{self.time_ms:.0f}",
+            runs=self.runs,
+        )
 
 
-def _backoff(strategy: str, k: IntArray, sleep: FloatArray | None, base: float, cap: float,
-             u: FloatArray) -> FloatArray:
+def _backoff(
+    strategy: str, k: IntArray, sleep: FloatArray | None, base: float, cap: float, u: FloatArray
+) -> FloatArray:
     """The wait before retry ``k`` for each client (``u`` uniform draws in [0, 1))."""
     if strategy == "none":
         return np.zeros(k.shape)
@@ -172,13 +182,15 @@ def race(read: FloatArray, write: FloatArray, retry: Retry) -> tuple[FloatArray,
     read = np.array(read, dtype=np.float64)
     write = np.array(write, dtype=np.float64)
     if read.ndim != 2 or read.shape != write.shape:
-        raise ValueError(f"read.shape={read.shape} is out of range: read and write must "
-                         "both have shape (runs, clients)")
+        raise ValueError(
+            f"read.shape={read.shape} is out of range: read and write must "
+            "both have shape (runs, clients)"
+        )
     runs, clients = read.shape
     attempt = np.ones((runs, clients), dtype=np.int64)
     committed_at = np.empty((runs, clients))
-    last = np.full(runs, -np.inf)            # the latest commit of each run
-    row_start = np.arange(runs) * clients   # flat index of each run's first client
+    last = np.full(runs, -np.inf)  # the latest commit of each run
+    row_start = np.arange(runs) * clients  # flat index of each run's first client
     read_flat, write_flat, attempt_flat = read.ravel(), write.ravel(), attempt.ravel()
     committed_flat = committed_at.ravel()
     for _client in range(clients):
@@ -186,7 +198,7 @@ def race(read: FloatArray, write: FloatArray, retry: Retry) -> tuple[FloatArray,
         # later, sees a newer version): it hears so, sleeps, and tries again.
         idx = np.flatnonzero(read <= last[:, None])
         if idx.size:
-            k = attempt_flat[idx]            # failures so far = the retry's number
+            k = attempt_flat[idx]  # failures so far = the retry's number
             attempt_flat[idx] = k + 1
             new_read, new_write = retry(idx, k, write_flat[idx])
             read_flat[idx] = new_read
@@ -205,9 +217,17 @@ def race(read: FloatArray, write: FloatArray, retry: Retry) -> tuple[FloatArray,
 MAX_CELLS = 10_000_000
 
 
-def contention(clients: int, strategy: str, runs: int = 100, seed: int = 0,
-               base: float = 5, cap: float = 2000, *, hop_mean: float = 10,
-               hop_sd: float = 2) -> ContentionResult:
+def contention(
+    clients: int,
+    strategy: str,
+    runs: int = 100,
+    seed: int = 0,
+    base: float = 5,
+    cap: float = 2000,
+    *,
+    hop_mean: float = 10,
+    hop_sd: float = 2,
+) -> ContentionResult:
     """Run the blog's OCC experiment ``runs`` times; means in ``.calls`` and ``.time_ms``.
 
     Use it to compare one strategy at one client count; use
@@ -225,9 +245,11 @@ def contention(clients: int, strategy: str, runs: int = 100, seed: int = 0,
     check_choice("strategy", strategy, STRATEGIES)
     runs = check_int("runs", runs, low=1, high=100_000)
     if clients * runs > MAX_CELLS:
-        raise ValueError(f"clients * runs = {clients} * {runs} = {clients * runs:,} is out of "
-                         f"range: clients * runs must be at most {MAX_CELLS:,} (a size limit: "
-                         "each client of each run keeps its arrays in memory); use fewer runs")
+        raise ValueError(
+            f"clients * runs = {clients} * {runs} = {clients * runs:,} is out of "
+            f"range: clients * runs must be at most {MAX_CELLS:,} (a size limit: "
+            "each client of each run keeps its arrays in memory); use fewer runs"
+        )
     seed = check_int("seed", seed, low=0, high=2**63 - 1)
     base = check_number("base", base, low=0, high=86_400_000, low_open=True)
     cap = check_number("cap", cap, low=0, high=86_400_000)
@@ -247,16 +269,20 @@ def contention(clients: int, strategy: str, runs: int = 100, seed: int = 0,
         return np.abs(z, out=z)
 
     first = hops(3, runs, clients)
-    read = first[0]                        # the read reaches the server
-    write = read + first[1] + first[2]     # the version comes back, the write goes out
+    read = first[0]  # the read reaches the server
+    write = read + first[1] + first[2]  # the version comes back, the write goes out
     sleep = np.full(clients * runs, float(base)) if strategy == "decorrelated" else None
     draws = strategy not in ("none", "exponential")
 
-    def retry(idx: IntArray, k: IntArray, failed_write: FloatArray,
-              ) -> tuple[FloatArray, FloatArray]:
+    def retry(
+        idx: IntArray,
+        k: IntArray,
+        failed_write: FloatArray,
+    ) -> tuple[FloatArray, FloatArray]:
         prev = None if sleep is None else sleep[idx]
-        wait = _backoff(strategy, k, prev, base, cap,
-                        rng.random(idx.size) if draws else np.zeros(0))
+        wait = _backoff(
+            strategy, k, prev, base, cap, rng.random(idx.size) if draws else np.zeros(0)
+        )
         if sleep is not None:
             sleep[idx] = wait
         h = hops(4, idx.size)  # the failure comes back, then read, version, write
@@ -273,10 +299,15 @@ def contention(clients: int, strategy: str, runs: int = 100, seed: int = 0,
     return ContentionResult(clients, strategy, runs, seed, calls, done, base, cap)
 
 
-def contention_sweep(clients: Sequence[int] = BLOG_CLIENTS,
-                     strategies: Sequence[str] = STRATEGIES, runs: int = 100, seed: int = 0,
-                     base: float = 5, cap: float = 2000,
-                     progress: Callable[[int, int], object] | None = None) -> pd.DataFrame:
+def contention_sweep(
+    clients: Sequence[int] = BLOG_CLIENTS,
+    strategies: Sequence[str] = STRATEGIES,
+    runs: int = 100,
+    seed: int = 0,
+    base: float = 5,
+    cap: float = 2000,
+    progress: Callable[[int, int], object] | None = None,
+) -> pd.DataFrame:
     """The blog's figures as a table: one row per (clients, strategy).
 
     Columns ``clients``, ``strategy``, ``calls``, ``time_ms``,
@@ -292,12 +323,20 @@ def contention_sweep(clients: Sequence[int] = BLOG_CLIENTS,
     rows: list[dict[str, object]] = []
     for i, (c, s) in enumerate(cells, start=1):
         r = contention(c, s, runs=runs, seed=seed, base=base, cap=cap)
-        rows.append({"clients": r.clients, "strategy": s, "calls": r.calls,
-                     "time_ms": r.time_ms, "calls_per_client": r.calls_per_client})
+        rows.append(
+            {
+                "clients": r.clients,
+                "strategy": s,
+                "calls": r.calls,
+                "time_ms": r.time_ms,
+                "calls_per_client": r.calls_per_client,
+            }
+        )
         if progress is not None:
             progress(i, len(cells))
-    return pd.DataFrame(rows, columns=["clients", "strategy", "calls", "time_ms",
-                                       "calls_per_client"])
+    return pd.DataFrame(
+        rows, columns=["clients", "strategy", "calls", "time_ms", "calls_per_client"]
+    )
 
 
 def sweep_table(sweep: pd.DataFrame, value: str = "calls") -> pd.DataFrame:
@@ -332,8 +371,10 @@ def findings(sweep: pd.DataFrame, clients: int = 100) -> dict[str, float]:
     at = sweep[sweep["clients"] == clients].set_index("strategy")
     missing = [s for s in STRATEGIES if s not in at.index]
     if missing:
-        raise ValueError(f"clients={clients} is out of range: the sweep has no rows for "
-                         f"{', '.join(missing)} at {clients} clients")
+        raise ValueError(
+            f"clients={clients} is out of range: the sweep has no rows for "
+            f"{', '.join(missing)} at {clients} clients"
+        )
     calls, time = at["calls"], at["time_ms"]
     others = [s for s in STRATEGIES if s != "exponential"]
     return {

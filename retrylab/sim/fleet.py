@@ -120,8 +120,11 @@ class Fleet:
     """
 
     clients: int = 1000
-    policy: RetryPolicy = field(default_factory=lambda: RetryPolicy(
-        max_attempts=8, backoff=Backoff(200, 2, 5000, jitter="full")))
+    policy: RetryPolicy = field(
+        default_factory=lambda: RetryPolicy(
+            max_attempts=8, backoff=Backoff(200, 2, 5000, jitter="full")
+        )
+    )
     capacity: int = 50
     step_ms: int = 10
     duration_ms: int = 30_000
@@ -138,8 +141,9 @@ class Fleet:
         # bounded by the work a run implies: MAX_STEPS steps, MAX_ATTEMPTS attempts
         check_int("clients", self.clients, low=1, high=10_000_000)
         if not isinstance(self.policy, RetryPolicy):
-            raise ValueError(f"policy={self.policy!r} is out of range: policy must be a "
-                             "RetryPolicy(...)")
+            raise ValueError(
+                f"policy={self.policy!r} is out of range: policy must be a RetryPolicy(...)"
+            )
         check_int("capacity", self.capacity, low=0, high=100_000_000)
         step = check_int("step_ms", self.step_ms, low=1, high=60_000)
         duration = check_int("duration_ms", self.duration_ms, low=step, high=86_400_000)
@@ -151,27 +155,36 @@ class Fleet:
         check_choice("outage_mode", self.outage_mode, ("down", "error"))
         check_number("reject_cost", self.reject_cost, low=0, high=0.99)
         if self.breaker is not None and not isinstance(self.breaker, BreakerSettings):
-            raise ValueError(f"breaker={self.breaker!r} is out of range: breaker must be "
-                             "None or BreakerSettings(threshold, cooldown)")
+            raise ValueError(
+                f"breaker={self.breaker!r} is out of range: breaker must be "
+                "None or BreakerSettings(threshold, cooldown)"
+            )
         if self.retry_budget is not None and not isinstance(
-                self.retry_budget, GrpcRetryThrottle | SreRetryBudget):
-            raise ValueError(f"retry_budget={self.retry_budget!r} is out of range: "
-                             "retry_budget must be None, GrpcRetryThrottle(...) or "
-                             "SreRetryBudget(...)")
+            self.retry_budget, GrpcRetryThrottle | SreRetryBudget
+        ):
+            raise ValueError(
+                f"retry_budget={self.retry_budget!r} is out of range: "
+                "retry_budget must be None, GrpcRetryThrottle(...) or "
+                "SreRetryBudget(...)"
+            )
         check_int("budget_groups", self.budget_groups, low=1, high=self.clients)
         check_int("seed", self.seed, low=0, high=2**32 - 1)
         steps = -(-duration // step)
         if steps > MAX_STEPS:
-            raise ValueError(f"duration_ms={self.duration_ms} is out of range: at "
-                             f"step_ms={step} it is {steps:,} steps, and a run is limited to "
-                             f"{MAX_STEPS:,} steps; use a longer step_ms or a shorter "
-                             "duration_ms")
+            raise ValueError(
+                f"duration_ms={self.duration_ms} is out of range: at "
+                f"step_ms={step} it is {steps:,} steps, and a run is limited to "
+                f"{MAX_STEPS:,} steps; use a longer step_ms or a shorter "
+                "duration_ms"
+            )
         work = self.clients * self.max_attempts
         if work > MAX_ATTEMPTS:
-            raise ValueError(f"clients={self.clients} is out of range: {self.clients:,} "
-                             f"clients x {self.max_attempts} attempts is {work:,} attempts, "
-                             f"and a run is limited to {MAX_ATTEMPTS:,}; use fewer clients "
-                             "or fewer attempts")
+            raise ValueError(
+                f"clients={self.clients} is out of range: {self.clients:,} "
+                f"clients x {self.max_attempts} attempts is {work:,} attempts, "
+                f"and a run is limited to {MAX_ATTEMPTS:,}; use fewer clients "
+                "or fewer attempts"
+            )
 
     def with_(self, **changes: Any) -> Fleet:
         """A copy with some fields changed."""
@@ -180,8 +193,11 @@ class Fleet:
     @property
     def max_attempts(self) -> int:
         """Attempts per client: the policy's, or the SRE budget's per-request limit if lower."""
-        cap = (self.retry_budget.per_request if isinstance(self.retry_budget, SreRetryBudget)
-               else self.policy.max_attempts)
+        cap = (
+            self.retry_budget.per_request
+            if isinstance(self.retry_budget, SreRetryBudget)
+            else self.policy.max_attempts
+        )
         return min(self.policy.max_attempts, cap)
 
     def run(self) -> FleetResult:
@@ -189,8 +205,9 @@ class Fleet:
         return _Simulation(self).run()
 
 
-def simulate_fleet(clients: int = 1000, policy: RetryPolicy | None = None,
-                   **settings: Any) -> FleetResult:
+def simulate_fleet(
+    clients: int = 1000, policy: RetryPolicy | None = None, **settings: Any
+) -> FleetResult:
     """Shorthand for ``Fleet(clients, policy, **settings).run()``.
 
     Without jitter, 1000 clients that failed together come back together:
@@ -217,10 +234,13 @@ def outage_fleet(jitter: str = "none", **changes: Any) -> Fleet:
     >>> none.served, full.served
     (200, 998)
     """
-    policy = RetryPolicy(max_attempts=8, backoff=Backoff(200, 2, 5000, jitter=cast(
-        Jitter, check_choice("jitter", jitter, JITTERS))))
-    return Fleet(clients=1000, policy=policy, capacity=50, outage=(0, 2000),
-                 duration_ms=30_000).with_(**changes)
+    policy = RetryPolicy(
+        max_attempts=8,
+        backoff=Backoff(200, 2, 5000, jitter=cast(Jitter, check_choice("jitter", jitter, JITTERS))),
+    )
+    return Fleet(
+        clients=1000, policy=policy, capacity=50, outage=(0, 2000), duration_ms=30_000
+    ).with_(**changes)
 
 
 def storm_fleet(**changes: Any) -> Fleet:
@@ -236,9 +256,15 @@ def storm_fleet(**changes: Any) -> Fleet:
     >>> storm.overloaded_steps_after_outage, storm.served
     (3821, 30265)
     """
-    return Fleet(clients=60_000, policy=RetryPolicy(10, Backoff(100, 2, 1000)),
-                 capacity=20, duration_ms=60_000, spread_ms=60_000,
-                 outage=(10_000, 20_000), reject_cost=0.2).with_(**changes)
+    return Fleet(
+        clients=60_000,
+        policy=RetryPolicy(10, Backoff(100, 2, 1000)),
+        capacity=20,
+        duration_ms=60_000,
+        spread_ms=60_000,
+        outage=(10_000, 20_000),
+        reject_cost=0.2,
+    ).with_(**changes)
 
 
 class _Simulation:
@@ -268,17 +294,39 @@ class _Simulation:
         self.blocked = np.zeros(n, dtype=np.int64)
         self.prev = np.full(n, f.policy.backoff.base, dtype=np.int64)
         self.group = np.arange(n, dtype=np.int64) % f.budget_groups
-        self.budget: BudgetArray | None = (None if f.retry_budget is None
-                                           else f.retry_budget.vectorized(f.budget_groups))
-        self.breaker = (None if f.breaker is None else
-                        BreakerArray(n, f.breaker.threshold, f.breaker.cooldown,
-                                     f.breaker.half_open_max_calls, f.breaker.trial_timeout))
+        self.budget: BudgetArray | None = (
+            None if f.retry_budget is None else f.retry_budget.vectorized(f.budget_groups)
+        )
+        self.breaker = (
+            None
+            if f.breaker is None
+            else BreakerArray(
+                n,
+                f.breaker.threshold,
+                f.breaker.cooldown,
+                f.breaker.half_open_max_calls,
+                f.breaker.trial_timeout,
+            )
+        )
         self.max_attempts = f.max_attempts
         #: the unrounded ceiling before each retry (decorrelated jitter has none)
-        self.ceilings = (None if f.policy.backoff.jitter == "decorrelated" else
-                         f.policy.backoff._raw_ceilings(np.arange(self.max_attempts)))
-        cols = ("offered", "accepted", "rejected", "first_tries", "retries", "successes",
-                "waiting", "blocked_by_breaker", "gave_up", "capacity")
+        self.ceilings = (
+            None
+            if f.policy.backoff.jitter == "decorrelated"
+            else f.policy.backoff._raw_ceilings(np.arange(self.max_attempts))
+        )
+        cols = (
+            "offered",
+            "accepted",
+            "rejected",
+            "first_tries",
+            "retries",
+            "successes",
+            "waiting",
+            "blocked_by_breaker",
+            "gave_up",
+            "capacity",
+        )
         self.series = {c: np.zeros(self.n_steps, dtype=np.int64) for c in cols}
         now = np.arange(self.n_steps, dtype=np.int64) * self.step
         self.series["capacity"][:] = f.capacity
@@ -295,8 +343,7 @@ class _Simulation:
         out_lo, out_hi = f.outage if f.outage is not None else (0, 0)
         all_fail = f.outage_mode == "error"
         # how many clients have arrived by the end of each step, and each step's capacity
-        arrivals = np.searchsorted(self.arrive_step, np.arange(self.n_steps),
-                                   side="right").tolist()
+        arrivals = np.searchsorted(self.arrive_step, np.arange(self.n_steps), side="right").tolist()
         capacity = s["capacity"].tolist()
         quiet_end = self._quiet_until(arrivals, capacity) if self.quiet_runs else None
         t = -1
@@ -386,7 +433,7 @@ class _Simulation:
         if self.breaker is not None:
             ok = self.breaker.allow(due, now)
             if not ok.all():
-                blocked = due[~ok]            # refused: nothing sent, the call fails at once
+                blocked = due[~ok]  # refused: nothing sent, the call fails at once
                 s["blocked_by_breaker"][t] = blocked.size
                 self.blocked[blocked] += 1
                 self._give_up(blocked, _BREAKER, now)
@@ -431,8 +478,7 @@ class _Simulation:
             lost = lost[~at_limit]
         if lost.size:
             backoff = self.fleet.policy.backoff
-            draws = (self.jitter.random(lost.size) if backoff.draws_per_wait
-                     else np.zeros(lost.size))
+            draws = self.jitter.random(lost.size) if backoff.draws_per_wait else np.zeros(lost.size)
             # the draws come straight from the generator, in [0, 1), and the ceilings
             # from a table: Backoff.next_waits without its checks
             ceil = None if self.ceilings is None else self.ceilings[self.attempts[lost] - 1]
@@ -466,23 +512,39 @@ class _Simulation:
 
     def _result(self) -> FleetResult:
         f, step = self.fleet, self.step
-        steps = pd.DataFrame({"time_ms": np.arange(self.n_steps, dtype=np.int64) * step,
-                              **self.series})
-        steps = steps[["time_ms", "capacity", "offered", "accepted", "rejected",
-                       "first_tries", "retries", "successes", "waiting",
-                       "blocked_by_breaker", "gave_up"]]
+        steps = pd.DataFrame(
+            {"time_ms": np.arange(self.n_steps, dtype=np.int64) * step, **self.series}
+        )
+        steps = steps[
+            [
+                "time_ms",
+                "capacity",
+                "offered",
+                "accepted",
+                "rejected",
+                "first_tries",
+                "retries",
+                "successes",
+                "waiting",
+                "blocked_by_breaker",
+                "gave_up",
+            ]
+        ]
         finish = self.finish.astype(np.float64)
         finish[self.reason == _PENDING] = np.nan
-        clients = pd.DataFrame({
-            "client": np.arange(f.clients, dtype=np.int64),
-            "arrival_ms": self.arrive_step * step,
-            "attempts": self.attempts,
-            "finish_ms": finish,
-            "succeeded": self.reason == _SUCCESS,
-            "gave_up": self.reason > _SUCCESS,
-            "reason": pd.Categorical.from_codes(self.reason.astype(np.int64),
-                                                categories=pd.Index(list(REASONS))),
-            "blocked": self.blocked,
-        })
+        clients = pd.DataFrame(
+            {
+                "client": np.arange(f.clients, dtype=np.int64),
+                "arrival_ms": self.arrive_step * step,
+                "attempts": self.attempts,
+                "finish_ms": finish,
+                "succeeded": self.reason == _SUCCESS,
+                "gave_up": self.reason > _SUCCESS,
+                "reason": pd.Categorical.from_codes(
+                    self.reason.astype(np.int64), categories=pd.Index(list(REASONS))
+                ),
+                "blocked": self.blocked,
+            }
+        )
         opened = 0 if self.breaker is None else self.breaker.opened
         return FleetResult(f, steps, clients, opened)

@@ -14,8 +14,14 @@ import pandas as pd
 from ..i18n import _, number
 
 #: Why a client stopped, as stored in the per-client table.
-REASONS: tuple[str, ...] = ("pending", "success", "max_attempts", "time_budget",
-                            "retry_budget", "breaker_open")
+REASONS: tuple[str, ...] = (
+    "pending",
+    "success",
+    "max_attempts",
+    "time_budget",
+    "retry_budget",
+    "breaker_open",
+)
 
 if TYPE_CHECKING:
     from .fleet import Fleet
@@ -142,8 +148,11 @@ class FleetResult:
         client served in its first step never waits.
         """
         s = self.steps
-        after = s[(s["time_ms"] >= self.outage_end_ms) & (s["waiting"] == 0)
-                  & (s["time_ms"] >= _first_request_ms(s))]
+        after = s[
+            (s["time_ms"] >= self.outage_end_ms)
+            & (s["waiting"] == 0)
+            & (s["time_ms"] >= _first_request_ms(s))
+        ]
         if after.empty:
             return None
         return int(after["time_ms"].iloc[0]) + self.fleet.step_ms - self.outage_end_ms
@@ -185,19 +194,37 @@ class FleetResult:
         backlog cleared 4870 ms after the outage ended; 0 overloaded steps after it
         """
         rec = self.recovery_ms
-        cleared = (_("backlog not cleared by the end of the run") if rec is None
-                   else _("backlog cleared {ms} ms after the outage ended").format(ms=rec))
-        return "\n".join((
-            _("served {served} of {clients} clients ({gave_up} gave up); {requests} requests"
-              " = {per_client} per client").format(
-                served=self.served, clients=self.fleet.clients, gave_up=self.gave_up,
-                requests=self.total_requests, per_client=number(self.amplification, 2)),
-            _("retries: {retries} in all, at most {peak} in one {step} ms step"
-              " (capacity {capacity})").format(
-                retries=self.total_retries, peak=self.peak_retries, step=self.fleet.step_ms,
-                capacity=self.fleet.capacity),
-            _("{cleared}; {steps} overloaded steps after it").format(
-                cleared=cleared, steps=self.overloaded_steps_after_outage)))
+        cleared = (
+            _("backlog not cleared by the end of the run")
+            if rec is None
+            else _("backlog cleared {ms} ms after the outage ended").format(ms=rec)
+        )
+        return "\n".join(
+            (
+                _(
+                    "served {served} of {clients} clients ({gave_up} gave up); {requests} requests"
+                    " = {per_client} per client"
+                ).format(
+                    served=self.served,
+                    clients=self.fleet.clients,
+                    gave_up=self.gave_up,
+                    requests=self.total_requests,
+                    per_client=number(self.amplification, 2),
+                ),
+                _(
+                    "retries: {retries} in all, at most {peak} in one {step} ms step"
+                    " (capacity {capacity})"
+                ).format(
+                    retries=self.total_retries,
+                    peak=self.peak_retries,
+                    step=self.fleet.step_ms,
+                    capacity=self.fleet.capacity,
+                ),
+                _("{cleared}; {steps} overloaded steps after it").format(
+                    cleared=cleared, steps=self.overloaded_steps_after_outage
+                ),
+            )
+        )
 
 
 def summary_table(results: Mapping[str, FleetResult]) -> pd.DataFrame:
@@ -212,12 +239,16 @@ def summary_table(results: Mapping[str, FleetResult]) -> pd.DataFrame:
     full     998            5937            77         4870
     """
     if not isinstance(results, Mapping) or not results:
-        raise ValueError(f"results={results!r} is out of range: results must be a mapping "
-                         "of at least one name to a FleetResult, such as {'full': run}")
+        raise ValueError(
+            f"results={results!r} is out of range: results must be a mapping "
+            "of at least one name to a FleetResult, such as {'full': run}"
+        )
     for name, r in results.items():
         if not isinstance(r, FleetResult):
-            raise ValueError(f"results[{name!r}]={r!r} is out of range: each value must be "
-                             "a FleetResult (what Fleet(...).run() returns)")
+            raise ValueError(
+                f"results[{name!r}]={r!r} is out of range: each value must be "
+                "a FleetResult (what Fleet(...).run() returns)"
+            )
     rows = {name: r.summary() for name, r in results.items()}
     table = pd.DataFrame.from_dict(rows, orient="index").drop(columns="clients")
     table["recovery_ms"] = table["recovery_ms"].astype("Int64")

@@ -42,29 +42,46 @@ def describe_fleet(fleet: Fleet) -> str:
     8 attempts, full jitter, base 200 ms x 2, cap 5000 ms
     """
     b = fleet.policy.backoff
-    arrive = (_("{clients} clients at once") if fleet.spread_ms == 0 else
-              _("{clients} clients over {spread} s")).format(
-        clients=fleet.clients, spread=_seconds(fleet.spread_ms))
+    arrive = (
+        _("{clients} clients at once")
+        if fleet.spread_ms == 0
+        else _("{clients} clients over {spread} s")
+    ).format(clients=fleet.clients, spread=_seconds(fleet.spread_ms))
     capacity = _("capacity {capacity} per {step} ms step").format(
-        capacity=fleet.capacity, step=fleet.step_ms)
+        capacity=fleet.capacity, step=fleet.step_ms
+    )
     first = [arrive, capacity]
     if fleet.outage is not None:
-        first.append(_("outage {start}-{end} s").format(
-            start=_seconds(fleet.outage[0]), end=_seconds(fleet.outage[1])))
+        first.append(
+            _("outage {start}-{end} s").format(
+                start=_seconds(fleet.outage[0]), end=_seconds(fleet.outage[1])
+            )
+        )
     jitter = jitter_name(b.jitter)
     factor = b.factor if b.factor != int(b.factor) else int(b.factor)
-    second = [_("{attempts} attempts").format(attempts=fleet.max_attempts), jitter,
-              _("base {base} ms x {factor}, cap {cap} ms").format(
-                  base=b.base, factor=number(factor), cap=b.cap)]
+    second = [
+        _("{attempts} attempts").format(attempts=fleet.max_attempts),
+        jitter,
+        _("base {base} ms x {factor}, cap {cap} ms").format(
+            base=b.base, factor=number(factor), cap=b.cap
+        ),
+    ]
     if isinstance(fleet.retry_budget, GrpcRetryThrottle):
         second.append(_("gRPC retry throttling"))
     elif fleet.retry_budget is not None:
         second.append(_("SRE retry budget"))
     if fleet.breaker is not None:
-        second.append(_("breaker {threshold} failures/{cooldown} ms").format(
-            threshold=fleet.breaker.threshold, cooldown=fleet.breaker.cooldown))
-    return "; ".join(first) + "\n" + ", ".join(second[:3]) + "".join(
-        f"; {extra}" for extra in second[3:])
+        second.append(
+            _("breaker {threshold} failures/{cooldown} ms").format(
+                threshold=fleet.breaker.threshold, cooldown=fleet.breaker.cooldown
+            )
+        )
+    return (
+        "; ".join(first)
+        + "\n"
+        + ", ".join(second[:3])
+        + "".join(f"; {extra}" for extra in second[3:])
+    )
 
 
 def _seconds(ms: int) -> str:
@@ -113,16 +130,24 @@ class SliderScale:
         """One line for a readout: the scale, the simulated fleet and the full one."""
         s, f = self.simulated, self.full
         if self.divisor == 1 and s.step_ms == f.step_ms:
-            return _("simulated at full scale: {clients} clients, capacity {capacity} per "
-                     "{step} ms step").format(clients=s.clients, capacity=s.capacity,
-                                              step=s.step_ms)
+            return _(
+                "simulated at full scale: {clients} clients, capacity {capacity} per {step} ms step"
+            ).format(clients=s.clients, capacity=s.capacity, step=s.step_ms)
         # Short enough for one line of a readout 850 px wide, in Turkish too: the
         # longer text wrapped, and pushed the storm explorer past 650 px.
-        return _("simulated at 1/{divisor} scale: {clients} clients, capacity {capacity} "
-                 "per {step} ms step (full: {full_clients} clients, {full_capacity} per "
-                 "{full_step} ms)").format(
-            divisor=self.divisor, step=s.step_ms, clients=s.clients, capacity=s.capacity,
-            full_clients=f.clients, full_capacity=f.capacity, full_step=f.step_ms)
+        return _(
+            "simulated at 1/{divisor} scale: {clients} clients, capacity {capacity} "
+            "per {step} ms step (full: {full_clients} clients, {full_capacity} per "
+            "{full_step} ms)"
+        ).format(
+            divisor=self.divisor,
+            step=s.step_ms,
+            clients=s.clients,
+            capacity=s.capacity,
+            full_clients=f.clients,
+            full_capacity=f.capacity,
+            full_step=f.step_ms,
+        )
 
 
 def slider_scale(fleet: Fleet, divisor: int = 1, step_ms: int | None = None) -> SliderScale:
@@ -139,20 +164,28 @@ def slider_scale(fleet: Fleet, divisor: int = 1, step_ms: int | None = None) -> 
     ValueError: clients=1005 is out of range: the slider scale 1/10 needs a multiple of 10
     """
     divisor = check_int("divisor", divisor, low=1, high=1000)
-    step = fleet.step_ms if step_ms is None else check_int("step_ms", step_ms, low=1,
-                                                             high=10_000)
+    step = fleet.step_ms if step_ms is None else check_int("step_ms", step_ms, low=1, high=10_000)
     if fleet.clients % divisor:
-        raise ValueError(_("clients={clients} is out of range: the slider scale 1/{divisor} "
-                           "needs a multiple of {divisor}").format(
-            clients=fleet.clients, divisor=divisor))
+        raise ValueError(
+            _(
+                "clients={clients} is out of range: the slider scale 1/{divisor} "
+                "needs a multiple of {divisor}"
+            ).format(clients=fleet.clients, divisor=divisor)
+        )
     per_step = fleet.capacity * step
     if per_step % (fleet.step_ms * divisor) or step % fleet.step_ms:
-        raise ValueError(_("step_ms={step} is out of range: capacity {capacity} per "
-                           "{full_step} ms step does not divide into 1/{divisor} scale "
-                           "in {step} ms steps").format(
-            step=step, capacity=fleet.capacity, full_step=fleet.step_ms, divisor=divisor))
-    simulated = fleet.with_(clients=fleet.clients // divisor,
-                            capacity=per_step // (fleet.step_ms * divisor), step_ms=step)
+        raise ValueError(
+            _(
+                "step_ms={step} is out of range: capacity {capacity} per "
+                "{full_step} ms step does not divide into 1/{divisor} scale "
+                "in {step} ms steps"
+            ).format(step=step, capacity=fleet.capacity, full_step=fleet.step_ms, divisor=divisor)
+        )
+    simulated = fleet.with_(
+        clients=fleet.clients // divisor,
+        capacity=per_step // (fleet.step_ms * divisor),
+        step_ms=step,
+    )
     return SliderScale(fleet, simulated, divisor)
 
 

@@ -28,8 +28,9 @@ from ..i18n import _, number
 MAX_DRAWS = 20_000_000
 
 
-def wakeups(backoff: Backoff, clients: int, attempt: int,
-            rng: Mulberry32 | None = None) -> npt.NDArray[np.int64]:
+def wakeups(
+    backoff: Backoff, clients: int, attempt: int, rng: Mulberry32 | None = None
+) -> npt.NDArray[np.int64]:
     """When each of ``clients`` wakes for retry ``attempt`` (1-based), in ms.
 
     Uses ``ceiling(attempt - 1)`` and the backoff's jitter, one draw per client
@@ -46,13 +47,14 @@ def wakeups(backoff: Backoff, clients: int, attempt: int,
     """
     clients = check_int("clients", clients, low=0, high=100_000_000)
     attempt = check_int("attempt", attempt, low=1, high=10_000)
-    draws = clients * (attempt if backoff.jitter == "decorrelated" else
-                       backoff.draws_per_wait)
+    draws = clients * (attempt if backoff.jitter == "decorrelated" else backoff.draws_per_wait)
     if draws > MAX_DRAWS:
         per = f" x attempt {attempt}" if backoff.jitter == "decorrelated" else ""
-        raise ValueError(f"clients={clients} is out of range: {clients:,} clients{per} is "
-                         f"{draws:,} draws, and wakeups is limited to {MAX_DRAWS:,}; use "
-                         "fewer clients or an earlier attempt")
+        raise ValueError(
+            f"clients={clients} is out of range: {clients:,} clients{per} is "
+            f"{draws:,} draws, and wakeups is limited to {MAX_DRAWS:,}; use "
+            "fewer clients or an earlier attempt"
+        )
     if backoff.jitter == "none":
         return np.full(clients, backoff.ceiling(attempt - 1), dtype=np.int64)
     backoff.check_rng(rng)
@@ -113,12 +115,20 @@ class HerdData:
     def summary(self) -> str:
         """One line: ``peak 24 -> 7 clients per 200 ms (0.29x)``."""
         return _("peak {plain} -> {jittered} clients per {width} ms ({ratio}x)").format(
-            plain=self.peak_plain, jittered=self.peak_jittered, width=self.width,
-            ratio=number(self.ratio, 2))
+            plain=self.peak_plain,
+            jittered=self.peak_jittered,
+            width=self.width,
+            ratio=number(self.ratio, 2),
+        )
 
 
-def herd_data(backoff: Backoff | None = None, clients: int = 24, retry: int = 2,
-              seed: int = SEED, width: int = 200) -> HerdData:
+def herd_data(
+    backoff: Backoff | None = None,
+    clients: int = 24,
+    retry: int = 2,
+    seed: int = SEED,
+    width: int = 200,
+) -> HerdData:
     """Bucket the wake-ups of ``clients`` that failed together, without and with jitter.
 
     ``retry`` counts from 0, as everywhere in the lessons' formulas: the
@@ -137,5 +147,11 @@ def herd_data(backoff: Backoff | None = None, clients: int = 24, retry: int = 2,
     retry = check_int("retry", retry, low=0, high=9_999)
     plain = wakeups(dataclasses.replace(backoff, jitter="none"), clients, retry + 1)
     jittered = wakeups(backoff, clients, retry + 1, Mulberry32(seed))
-    return HerdData(backoff, int(clients), retry, width,
-                    bucket_counts(plain, width), bucket_counts(jittered, width))
+    return HerdData(
+        backoff,
+        int(clients),
+        retry,
+        width,
+        bucket_counts(plain, width),
+        bucket_counts(jittered, width),
+    )

@@ -24,13 +24,16 @@ def _per_layer(layers: int, attempts: int | Sequence[int]) -> list[int]:
     layers = check_int("layers", layers, low=1, high=8)
     per = [attempts] * layers if isinstance(attempts, int) else list(attempts)
     if len(per) != layers:
-        raise ValueError(f"attempts={attempts!r} is out of range: attempts must be one "
-                         f"number or {layers} numbers (one per layer)")
+        raise ValueError(
+            f"attempts={attempts!r} is out of range: attempts must be one "
+            f"number or {layers} numbers (one per layer)"
+        )
     return [check_int("attempts", a, low=1, high=10) for a in per]
 
 
-def expected_layered_load(layers: int, attempts: int | Sequence[int],
-                          failure_rate: float = 1.0) -> float:
+def expected_layered_load(
+    layers: int, attempts: int | Sequence[int], failure_rate: float = 1.0
+) -> float:
     """Expected calls reaching the bottom service per top-level request (the arithmetic).
 
     Each layer makes up to ``k`` attempts on the layer below; the bottom
@@ -49,15 +52,20 @@ def expected_layered_load(layers: int, attempts: int | Sequence[int],
     p = check_number("failure_rate", failure_rate, low=0, high=1)
     load = 1.0
     f = p
-    for k in reversed(per):        # from the layer just above the bottom, upwards
-        load *= float(k) if f == 1 else (1 - f ** k) / (1 - f)
-        f = f ** k
+    for k in reversed(per):  # from the layer just above the bottom, upwards
+        load *= float(k) if f == 1 else (1 - f**k) / (1 - f)
+        f = f**k
     return load
 
 
-def layered_calls(layers: int = 3, attempts: int | Sequence[int] = 3, requests: int = 1,
-                  failure_rate: float = 1.0, seed: int = 20260114,
-                  names: Sequence[str] | None = None) -> pd.DataFrame:
+def layered_calls(
+    layers: int = 3,
+    attempts: int | Sequence[int] = 3,
+    requests: int = 1,
+    failure_rate: float = 1.0,
+    seed: int = 20260114,
+    names: Sequence[str] | None = None,
+) -> pd.DataFrame:
     """Simulate retries at every layer of a call chain with real ``RetryPolicy`` loops.
 
     Use it to check the arithmetic of :func:`expected_layered_load` the hard
@@ -83,19 +91,23 @@ def layered_calls(layers: int = 3, attempts: int | Sequence[int] = 3, requests: 
     p = check_number("failure_rate", failure_rate, low=0, high=1)
     if names is None:
         default = ["gateway", "station API", "database"]
-        names = (default if layers == 3 else
-                 [f"service {i + 1}" for i in range(layers - 1)] + ["database"])
+        names = (
+            default
+            if layers == 3
+            else [f"service {i + 1}" for i in range(layers - 1)] + ["database"]
+        )
     if len(names) != layers:
-        raise ValueError(f"names={list(names)!r} is out of range: names must have "
-                         f"{layers} entries")
+        raise ValueError(f"names={list(names)!r} is out of range: names must have {layers} entries")
     expected_bottom = requests * expected_layered_load(layers, per, p)
     if expected_bottom > MAX_BOTTOM_CALLS:
-        raise ValueError(f"attempts={attempts!r} is out of range: {requests} request(s) "
-                         f"through {layers} layers of {per} attempts would send about "
-                         f"{expected_bottom:,.0f} calls to the bottom service, and a simulation is "
-                         f"limited to {MAX_BOTTOM_CALLS:,}; use fewer layers, attempts or "
-                         "requests (expected_layered_load gives the figure without "
-                         "simulating)")
+        raise ValueError(
+            f"attempts={attempts!r} is out of range: {requests} request(s) "
+            f"through {layers} layers of {per} attempts would send about "
+            f"{expected_bottom:,.0f} calls to the bottom service, and a simulation is "
+            f"limited to {MAX_BOTTOM_CALLS:,}; use fewer layers, attempts or "
+            "requests (expected_layered_load gives the figure without "
+            "simulating)"
+        )
     rng = Mulberry32(seed)
     counts = [0] * layers
     policies = [RetryPolicy(max_attempts=k, backoff=Backoff(100, 2, 1000)) for k in per]
@@ -113,5 +125,6 @@ def layered_calls(layers: int = 3, attempts: int | Sequence[int] = 3, requests: 
     top = bottom if layers == 1 else (lambda: through(0))
     for _ in range(requests):
         policies[0].run(top, "GET", sleep=None)
-    return pd.DataFrame({"service": list(names), "calls": counts,
-                         "per_request": [c / requests for c in counts]})
+    return pd.DataFrame(
+        {"service": list(names), "calls": counts, "per_request": [c / requests for c in counts]}
+    )

@@ -44,10 +44,10 @@ class FleetMetastableRun:
     model: MetastableModel
     clients: int
     time_ms: IntArray
-    user: FloatArray          #: first tries sent
-    offered: FloatArray       #: all requests sent (first tries and retries)
-    goodput: FloatArray       #: answers in time
-    wait_ms: FloatArray       #: queue wait a request sent that step meets
+    user: FloatArray  #: first tries sent
+    offered: FloatArray  #: all requests sent (first tries and retries)
+    goodput: FloatArray  #: answers in time
+    wait_ms: FloatArray  #: queue wait a request sent that step meets
     recovered_at: int | None
 
     def summary(self) -> str:
@@ -57,16 +57,23 @@ class FleetMetastableRun:
         amp = float(self.offered[tail].mean()) / user if user else 0.0
         good = float(self.goodput[tail].mean()) / user if user else 0.0
         if self.recovered_at is None:
-            return _("{clients} clients: stays overloaded (metastable); at the end load "
-                     "{load}x, goodput {goodput}").format(
-                         clients=self.clients, load=number(amp, 2), goodput=percent(100 * good))
-        return _("{clients} clients: recovers at {at} s; at the end load {load}x, goodput "
-                 "{goodput}").format(clients=self.clients, at=number(self.recovered_at / 1000, 1),
-                                     load=number(amp, 2), goodput=percent(100 * good))
+            return _(
+                "{clients} clients: stays overloaded (metastable); at the end load "
+                "{load}x, goodput {goodput}"
+            ).format(clients=self.clients, load=number(amp, 2), goodput=percent(100 * good))
+        return _(
+            "{clients} clients: recovers at {at} s; at the end load {load}x, goodput {goodput}"
+        ).format(
+            clients=self.clients,
+            at=number(self.recovered_at / 1000, 1),
+            load=number(amp, 2),
+            goodput=percent(100 * good),
+        )
 
 
-def metastable_fleet(model: MetastableModel | None = None, clients: int = 100_000,
-                     seed: int = 20260114) -> FleetMetastableRun:
+def metastable_fleet(
+    model: MetastableModel | None = None, clients: int = 100_000, seed: int = 20260114
+) -> FleetMetastableRun:
     """Play ``model`` with ``clients`` clients (see the module docstring).
 
     >>> m = MetastableModel(step=50, duration=40_000)
@@ -83,14 +90,14 @@ def metastable_fleet(model: MetastableModel | None = None, clients: int = 100_00
     per_step = m.capacity * dt
     t_out = max(1, m.timeout // m.step)
     lag = max(0, m.backoff // m.step)
-    waiting = np.zeros(n, dtype=bool)       # an attempt is out
-    resend_at = np.full(n, -1, dtype=np.int64)   # step of a scheduled retry, -1: none
+    waiting = np.zeros(n, dtype=bool)  # an attempt is out
+    resend_at = np.full(n, -1, dtype=np.int64)  # step of a scheduled retry, -1: none
     place = np.zeros(n, dtype=np.int64)
     sent_at = np.zeros(n, dtype=np.int64)
     attempt = np.zeros(n, dtype=np.int64)
     tokens = np.zeros(n)
-    total = 0                                # places handed out
-    served = 0.0                             # places answered
+    total = 0  # places handed out
+    served = 0.0  # places answered
     times = np.arange(steps, dtype=np.int64) * m.step
     user = np.zeros(steps)
     offered = np.zeros(steps)
@@ -127,8 +134,7 @@ def metastable_fleet(model: MetastableModel | None = None, clients: int = 100_00
         resend_at[again] = s + 1 + lag
         user[s] = new.size / dt
         offered[s] = go.size / dt
-    return FleetMetastableRun(m, n, times, user, offered, good, wait,
-                              _recovered(m, times, wait))
+    return FleetMetastableRun(m, n, times, user, offered, good, wait, _recovered(m, times, wait))
 
 
 def _recovered(m: MetastableModel, times: IntArray, wait: FloatArray) -> int | None:

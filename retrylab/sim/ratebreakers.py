@@ -26,8 +26,16 @@ from .breakers import BreakerArray
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 
-__all__ = ["BREAKER_KINDS", "SLIDER_CLIENTS", "SLIDER_STEP", "OutageRun", "RateBreakerArray",
-           "breaker_outage", "compare_breakers", "slider_outage"]
+__all__ = [
+    "BREAKER_KINDS",
+    "SLIDER_CLIENTS",
+    "SLIDER_STEP",
+    "OutageRun",
+    "RateBreakerArray",
+    "breaker_outage",
+    "compare_breakers",
+    "slider_outage",
+]
 
 #: ``"consecutive"`` is the lesson's breaker, ``"rate"`` resilience4j's.
 BREAKER_KINDS: tuple[str, ...] = ("consecutive", "rate")
@@ -49,14 +57,30 @@ class RateBreakerArray:
     ([1, 0], [True, True], [2, 0])
     """
 
-    def __init__(self, n: int, window_type: str = "count", window_size: int = 100,
-                 minimum_calls: int = 100, failure_rate_threshold: float = 50.0,
-                 slow_call_rate_threshold: float = 100.0, slow_call_duration: int = 60_000,
-                 half_open_calls: int = 10, wait_in_open: int = 60_000,
-                 max_wait_in_half_open: int = 0) -> None:
-        c = RateBreaker(window_type, window_size, minimum_calls, failure_rate_threshold,
-                        slow_call_rate_threshold, slow_call_duration, half_open_calls,
-                        wait_in_open, max_wait_in_half_open)  # checks the arguments
+    def __init__(
+        self,
+        n: int,
+        window_type: str = "count",
+        window_size: int = 100,
+        minimum_calls: int = 100,
+        failure_rate_threshold: float = 50.0,
+        slow_call_rate_threshold: float = 100.0,
+        slow_call_duration: int = 60_000,
+        half_open_calls: int = 10,
+        wait_in_open: int = 60_000,
+        max_wait_in_half_open: int = 0,
+    ) -> None:
+        c = RateBreaker(
+            window_type,
+            window_size,
+            minimum_calls,
+            failure_rate_threshold,
+            slow_call_rate_threshold,
+            slow_call_duration,
+            half_open_calls,
+            wait_in_open,
+            max_wait_in_half_open,
+        )  # checks the arguments
         self.n = check_int("n", n, low=0, high=100_000_000)
         self.time_based = c.window_type == "time"
         self.size = c.window_size
@@ -73,7 +97,7 @@ class RateBreakerArray:
         self.calls = np.zeros(self.n, dtype=np.int64)
         self.fails = np.zeros(self.n, dtype=np.int64)
         self.slow = np.zeros(self.n, dtype=np.int64)
-        self.ho = np.zeros((3, self.n), dtype=np.int64)      # half-open calls, fails, slow
+        self.ho = np.zeros((3, self.n), dtype=np.int64)  # half-open calls, fails, slow
         if self.time_based:
             self.buckets = np.zeros((3, self.size, self.n), dtype=np.int32)
             self.second = 0
@@ -83,7 +107,7 @@ class RateBreakerArray:
             self.pos = np.zeros(self.n, dtype=np.int64)
         self.opened = 0  #: how many times a breaker opened, over all clients
         self._tables: dict[float, IntArray] = {}
-        self._any_slow = False    #: a slow call was ever recorded
+        self._any_slow = False  #: a slow call was ever recorded
 
     def _advance(self, now: int) -> None:
         if not self.time_based:
@@ -112,7 +136,7 @@ class RateBreakerArray:
         elif state == 2:
             self.permits[i] = self.half_open_calls
             self.ho[:, i] = 0
-        else:                                   # closed: a fresh window
+        else:  # closed: a fresh window
             self.calls[i] = 0
             self.fails[i] = 0
             self.slow[i] = 0
@@ -134,8 +158,9 @@ class RateBreakerArray:
         self.permits[i[trial]] -= 1
         return np.asarray((st == 0) | trial)
 
-    def record(self, idx: npt.ArrayLike, success: npt.ArrayLike, now: int,
-               duration: npt.ArrayLike = 0) -> None:
+    def record(
+        self, idx: npt.ArrayLike, success: npt.ArrayLike, now: int, duration: npt.ArrayLike = 0
+    ) -> None:
         """Report each client's result (and its duration in ms)."""
         i = np.asarray(idx, dtype=np.int64)
         self._advance(now)
@@ -144,7 +169,7 @@ class RateBreakerArray:
         slow = np.broadcast_to(np.asarray(duration) > self.slow_duration, i.shape)
         st = self.state[i]
         c = st == 0
-        if c.all():                             # the common case: no masks to apply
+        if c.all():  # the common case: no masks to apply
             self._record_closed(i, failed, slow, now)
             return
         self._record_closed(i[c], failed[c], slow[c], now)
@@ -162,15 +187,20 @@ class RateBreakerArray:
         table = self._tables.get(threshold)
         if table is None or table.size <= top:
             size = max(top + 1, 2 * (0 if table is None else table.size), self.size + 1)
-            table = np.array([next((f for f in range(c + 1) if 100.0 * f / c >= threshold),
-                                   c + 1) if c else 1 for c in range(size)], dtype=np.int64)
+            table = np.array(
+                [
+                    next((f for f in range(c + 1) if 100.0 * f / c >= threshold), c + 1) if c else 1
+                    for c in range(size)
+                ],
+                dtype=np.int64,
+            )
             self._tables[threshold] = table
         return table.take(calls)
 
     def _record_closed(self, i: IntArray, failed: BoolArray, slow: BoolArray, now: int) -> None:
-        full = i.size == self.n                 # every client (indices are unique): no gathers
+        full = i.size == self.n  # every client (indices are unique): no gathers
         self._any_slow = self._any_slow or bool(slow.any())
-        track_slow = self._any_slow             # no slow call yet: all slow counts are 0
+        track_slow = self._any_slow  # no slow call yet: all slow counts are 0
         calls = self.calls if full else self.calls[i]
         fails = self.fails if full else self.fails[i]
         slw = self.slow if full or not track_slow else self.slow[i]
@@ -182,7 +212,7 @@ class RateBreakerArray:
         else:
             pos = self.pos if full else self.pos[i]
             flat = i * self.size + pos
-            old = self.ring.take(flat)          # 0 until the ring is full
+            old = self.ring.take(flat)  # 0 until the ring is full
             fails -= old & 1
             if track_slow:
                 slw -= old >> 1
@@ -205,21 +235,22 @@ class RateBreakerArray:
                 self.slow[i] = slw
         trip = (calls >= max(1, self.minimum)) & (fails >= self._need(calls, self.threshold))
         if track_slow:
-            trip |= (calls >= max(1, self.minimum)) & (slw >= self._need(calls,
-                                                                          self.slow_threshold))
+            trip |= (calls >= max(1, self.minimum)) & (
+                slw >= self._need(calls, self.slow_threshold)
+            )
         if trip.any():
             self._to(i[trip], 1, now)
 
-    def _record_half_open(self, i: IntArray, failed: BoolArray, slow: BoolArray,
-                          now: int) -> None:
+    def _record_half_open(self, i: IntArray, failed: BoolArray, slow: BoolArray, now: int) -> None:
         self.ho[0, i] += 1
         self.ho[1, i] += failed
         self.ho[2, i] += slow
         done = self.ho[0, i] >= self.half_open_calls
         d = i[done]
         calls = self.ho[0, d]
-        trip = ((100.0 * self.ho[1, d] / calls >= self.threshold)
-                | (100.0 * self.ho[2, d] / calls >= self.slow_threshold))
+        trip = (100.0 * self.ho[1, d] / calls >= self.threshold) | (
+            100.0 * self.ho[2, d] / calls >= self.slow_threshold
+        )
         self._to(d[trip], 1, now)
         self._to(d[~trip], 0, now)
 
@@ -234,9 +265,9 @@ class OutageRun:
     kind: str
     clients: int
     time_ms: IntArray
-    sent: IntArray            #: requests sent a step (all clients)
-    failed: IntArray          #: of which failed
-    closed: IntArray          #: breakers closed at the end of the step
+    sent: IntArray  #: requests sent a step (all clients)
+    failed: IntArray  #: of which failed
+    closed: IntArray  #: breakers closed at the end of the step
     outage: tuple[int, int]
     step: int
 
@@ -264,17 +295,29 @@ class OutageRun:
     @property
     def recovery_ms(self) -> int | None:
         """ms after the outage until the fleet sends 95% of its pre-outage rate (None: never)."""
-        after = np.flatnonzero((self.time_ms >= self.outage[1])
-                               & (self.sent >= 0.95 * self.baseline))
+        after = np.flatnonzero(
+            (self.time_ms >= self.outage[1]) & (self.sent >= 0.95 * self.baseline)
+        )
         return None if after.size == 0 else int(self.time_ms[after[0]] - self.outage[1])
 
 
-def breaker_outage(kind: str = "rate", clients: int = 1000, *, threshold: int = 3,
-                   cooldown: int = 5000, window_size: int = 20, minimum_calls: int = 10,
-                   failure_rate_threshold: float = 50.0, half_open_calls: int = 3,
-                   base_failure: float = 0.1, outage_failure: float = 1.0,
-                   outage: tuple[int, int] = (10_000, 21_000), duration: int = 40_000,
-                   step: int = 100, seed: int = 20260114) -> OutageRun:
+def breaker_outage(
+    kind: str = "rate",
+    clients: int = 1000,
+    *,
+    threshold: int = 3,
+    cooldown: int = 5000,
+    window_size: int = 20,
+    minimum_calls: int = 10,
+    failure_rate_threshold: float = 50.0,
+    half_open_calls: int = 3,
+    base_failure: float = 0.1,
+    outage_failure: float = 1.0,
+    outage: tuple[int, int] = (10_000, 21_000),
+    duration: int = 40_000,
+    step: int = 100,
+    seed: int = 20260114,
+) -> OutageRun:
     """Every client calls once a step through its own breaker; the server fails some calls.
 
     A call fails with probability ``base_failure``, or ``outage_failure``
@@ -299,8 +342,15 @@ def breaker_outage(kind: str = "rate", clients: int = 1000, *, threshold: int = 
     if kind == "consecutive":
         brk = BreakerArray(n, threshold, cooldown, 1)
     else:
-        brk = RateBreakerArray(n, "count", window_size, minimum_calls, failure_rate_threshold,
-                               half_open_calls=half_open_calls, wait_in_open=cooldown)
+        brk = RateBreakerArray(
+            n,
+            "count",
+            window_size,
+            minimum_calls,
+            failure_rate_threshold,
+            half_open_calls=half_open_calls,
+            wait_in_open=cooldown,
+        )
     rng = np.random.default_rng(seed)
     steps = duration // step
     times = np.arange(steps, dtype=np.int64) * step
@@ -331,13 +381,18 @@ def compare_breakers(clients: int = 1000, **settings: object) -> pd.DataFrame:
     rows = []
     for kind in BREAKER_KINDS:
         r = breaker_outage(kind, clients, **settings)  # type: ignore[arg-type]
-        rows.append({
-            pgettext("column", "breaker"): _("consecutive failures (lesson)")
-            if kind == "consecutive" else _("failure rate (resilience4j)"),
-            pgettext("column", "sent in outage / client"): round(r.sent_in_outage / clients, 2),
-            pgettext("column", "refused while healthy / client"): round(
-                r.refused_healthy / clients, 2),
-            pgettext("column", "recovery (ms)"): r.recovery_ms})
+        rows.append(
+            {
+                pgettext("column", "breaker"): _("consecutive failures (lesson)")
+                if kind == "consecutive"
+                else _("failure rate (resilience4j)"),
+                pgettext("column", "sent in outage / client"): round(r.sent_in_outage / clients, 2),
+                pgettext("column", "refused while healthy / client"): round(
+                    r.refused_healthy / clients, 2
+                ),
+                pgettext("column", "recovery (ms)"): r.recovery_ms,
+            }
+        )
     return pd.DataFrame(rows).set_index(pgettext("column", "breaker"))
 
 
@@ -347,17 +402,32 @@ SLIDER_STEP = 250
 
 
 @lru_cache(maxsize=128)
-def slider_outage(kind: str, base_failure: float, outage_failure: float, threshold: int,
-                  window_size: int, failure_rate_threshold: float, half_open_calls: int,
-                  cooldown: int) -> OutageRun:
+def slider_outage(
+    kind: str,
+    base_failure: float,
+    outage_failure: float,
+    threshold: int,
+    window_size: int,
+    failure_rate_threshold: float,
+    half_open_calls: int,
+    cooldown: int,
+) -> OutageRun:
     """:func:`breaker_outage` at the explorer's scale (:data:`SLIDER_CLIENTS` clients,
     :data:`SLIDER_STEP` ms steps), kept: a slider back to a value recomputes nothing.
 
     >>> slider_outage("rate", 0.1, 1.0, 3, 20, 50.0, 3, 5000).clients
     100
     """
-    return breaker_outage(kind, SLIDER_CLIENTS, threshold=threshold, cooldown=cooldown,
-                          window_size=window_size, minimum_calls=min(10, window_size),
-                          failure_rate_threshold=failure_rate_threshold,
-                          half_open_calls=half_open_calls, base_failure=base_failure,
-                          outage_failure=outage_failure, step=SLIDER_STEP)
+    return breaker_outage(
+        kind,
+        SLIDER_CLIENTS,
+        threshold=threshold,
+        cooldown=cooldown,
+        window_size=window_size,
+        minimum_calls=min(10, window_size),
+        failure_rate_threshold=failure_rate_threshold,
+        half_open_calls=half_open_calls,
+        base_failure=base_failure,
+        outage_failure=outage_failure,
+        step=SLIDER_STEP,
+    )

@@ -44,8 +44,13 @@ def lesson_backoffs() -> dict[str, Backoff]:
     }
 
 
-def waits_table(backoffs: Mapping[str, Backoff] | None = None, retries: int = 6,
-                seed: int = SEED, *, shared: bool = True) -> pd.DataFrame:
+def waits_table(
+    backoffs: Mapping[str, Backoff] | None = None,
+    retries: int = 6,
+    seed: int = SEED,
+    *,
+    shared: bool = True,
+) -> pd.DataFrame:
     """The waits (ms) before retries 1..``retries`` for each strategy, one column each.
 
     ``shared=True`` (the lesson's way) draws from one ``Mulberry32(seed)`` row by
@@ -66,12 +71,13 @@ def waits_table(backoffs: Mapping[str, Backoff] | None = None, retries: int = 6,
         its = {name: b.waits(Mulberry32(seed)) for name, b in backoffs.items()}
     rows = [[next(it) for it in its.values()] for _ in range(retries)]
     if rows and max(max(row) for row in rows) > 2**62:
-        raise ValueError(f"retries={retries} is out of range: a wait without a cap "
-                         "exceeds 2**62 ms; use fewer retries or a cap")
+        raise ValueError(
+            f"retries={retries} is out of range: a wait without a cap "
+            "exceeds 2**62 ms; use fewer retries or a cap"
+        )
     # Retry n counts from 0, as notebook 00 defines it and the formulas use it: row n is
     # the wait before attempt n + 2 (attempt 1 being the first send).
-    frame = pd.DataFrame(rows, columns=list(its), index=pd.RangeIndex(0, retries,
-                                                                      name="retry"))
+    frame = pd.DataFrame(rows, columns=list(its), index=pd.RangeIndex(0, retries, name="retry"))
     return frame.astype("int64")
 
 
@@ -108,8 +114,7 @@ class Schedule:
     high: tuple[int, ...]
 
 
-def schedule_data(backoff: Backoff | None = None, retries: int = 6,
-                  seed: int = SEED) -> Schedule:
+def schedule_data(backoff: Backoff | None = None, retries: int = 6, seed: int = SEED) -> Schedule:
     """The waits before retries 1..``retries`` from ``Mulberry32(seed)``, with their ranges.
 
     Use it for the numbers behind :func:`wait_bars`. Default: the lesson's
@@ -123,5 +128,11 @@ def schedule_data(backoff: Backoff | None = None, retries: int = 6,
     retries = check_int("retries", retries, low=1, high=1000)
     waits = tuple(itertools.islice(b.waits(Mulberry32(seed)), retries))
     ranges = [jitter_range(b, n, None if n == 0 else waits[n - 1]) for n in range(retries)]
-    return Schedule(b, seed, waits, tuple(b.ceiling(n) for n in range(retries)),
-                    tuple(lo for lo, _ in ranges), tuple(hi for _, hi in ranges))
+    return Schedule(
+        b,
+        seed,
+        waits,
+        tuple(b.ceiling(n) for n in range(retries)),
+        tuple(lo for lo, _ in ranges),
+        tuple(hi for _, hi in ranges),
+    )

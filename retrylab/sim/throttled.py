@@ -52,10 +52,10 @@ class ThrottleRun:
 
     throttle: str
     time_ms: IntArray
-    capacity: IntArray        #: what the server could accept that step
-    offered: IntArray         #: requests that reached the server
+    capacity: IntArray  #: what the server could accept that step
+    offered: IntArray  #: requests that reached the server
     accepted: IntArray
-    held: IntArray            #: requests the clients' throttles kept back (rejected or waiting)
+    held: IntArray  #: requests the clients' throttles kept back (rejected or waiting)
     incident: tuple[int, int]
 
     def _in(self) -> npt.NDArray[np.bool_]:
@@ -76,18 +76,32 @@ class ThrottleRun:
 
     def summary(self) -> str:
         """One line for a readout."""
-        return _("{throttle}: in the incident the fleet offers {load}x capacity, the server "
-                 "accepts {accepted} of it").format(
-            throttle=pgettext("throttle", self.throttle), load=number(self.load_in_incident, 2),
-            accepted=percent(100 * self.goodput_in_incident))
+        return _(
+            "{throttle}: in the incident the fleet offers {load}x capacity, the server "
+            "accepts {accepted} of it"
+        ).format(
+            throttle=pgettext("throttle", self.throttle),
+            load=number(self.load_in_incident, 2),
+            accepted=percent(100 * self.goodput_in_incident),
+        )
 
 
-def throttled_fleet(throttle: str = "sre", clients: int = 10_000, *, rate: float = 0.64,
-                    capacity: int = 800, degraded: float = 0.4,
-                    incident: tuple[int, int] = (10_000, 30_000), retries: int = 3,
-                    reject_cost: float = 0.2, k: float = 2.0, window: int = 10_000,
-                    duration: int = 50_000, step: int = 100,
-                    seed: int = 20260114) -> ThrottleRun:
+def throttled_fleet(
+    throttle: str = "sre",
+    clients: int = 10_000,
+    *,
+    rate: float = 0.64,
+    capacity: int = 800,
+    degraded: float = 0.4,
+    incident: tuple[int, int] = (10_000, 30_000),
+    retries: int = 3,
+    reject_cost: float = 0.2,
+    k: float = 2.0,
+    window: int = 10_000,
+    duration: int = 50_000,
+    step: int = 100,
+    seed: int = 20260114,
+) -> ThrottleRun:
     """Run the model in the module docstring; the default fleet asks for 80% of capacity.
 
     ``capacity`` is per step; ``window`` is the SRE throttle's trailing window
@@ -114,8 +128,7 @@ def throttled_fleet(throttle: str = "sre", clients: int = 10_000, *, rate: float
     rng = np.random.default_rng(seed)
     steps = duration // step
     times = np.arange(steps, dtype=np.int64) * step
-    out = {c: np.zeros(steps, dtype=np.int64) for c in ("capacity", "offered", "accepted",
-                                                         "held")}
+    out = {c: np.zeros(steps, dtype=np.int64) for c in ("capacity", "offered", "accepted", "held")}
     pending = np.zeros(n, dtype=bool)
     attempt = np.zeros(n, dtype=np.int64)
     p_new = rate * step / 1000
@@ -162,13 +175,14 @@ def throttled_fleet(throttle: str = "sre", clients: int = 10_000, *, rate: float
             req[want] += 1
             req_b[sec % nb, want] += 1
             dropped = want[~go]
-            pending[dropped] = False       # rejected locally: fails at once
+            pending[dropped] = False  # rejected locally: fails at once
             send = want[go]
         elif throttle == "adaptive":
             on = enabled[want]
             w_on = want[on]
-            tokens[w_on] = np.minimum(max_cap[w_on],
-                                      tokens[w_on] + (tsec - last_refill[w_on]) * fill[w_on])
+            tokens[w_on] = np.minimum(
+                max_cap[w_on], tokens[w_on] + (tsec - last_refill[w_on]) * fill[w_on]
+            )
             last_refill[w_on] = tsec
             has = tokens[w_on] >= 1
             tokens[w_on[has]] -= 1
@@ -190,17 +204,43 @@ def throttled_fleet(throttle: str = "sre", clients: int = 10_000, *, rate: float
             acc[good] += 1
             acc_b[(now // 1000) % nb, good] += 1
         elif throttle == "adaptive" and send.size:
-            _adaptive_response(send, ok, tsec, enabled, w_max, kk, last_fail, fill, max_cap,
-                               tokens, last_refill, measured, count, last_bucket)
-    return ThrottleRun(throttle, times, out["capacity"], out["offered"], out["accepted"],
-                       out["held"], incident)
+            _adaptive_response(
+                send,
+                ok,
+                tsec,
+                enabled,
+                w_max,
+                kk,
+                last_fail,
+                fill,
+                max_cap,
+                tokens,
+                last_refill,
+                measured,
+                count,
+                last_bucket,
+            )
+    return ThrottleRun(
+        throttle, times, out["capacity"], out["offered"], out["accepted"], out["held"], incident
+    )
 
 
-def _adaptive_response(i: IntArray, ok: npt.NDArray[np.bool_], t: float,
-                       enabled: npt.NDArray[np.bool_], w_max: FloatArray, kk: FloatArray,
-                       last_fail: FloatArray, fill: FloatArray, max_cap: FloatArray,
-                       tokens: FloatArray, last_refill: FloatArray, measured: FloatArray,
-                       count: FloatArray, last_bucket: FloatArray) -> None:
+def _adaptive_response(
+    i: IntArray,
+    ok: npt.NDArray[np.bool_],
+    t: float,
+    enabled: npt.NDArray[np.bool_],
+    w_max: FloatArray,
+    kk: FloatArray,
+    last_fail: FloatArray,
+    fill: FloatArray,
+    max_cap: FloatArray,
+    tokens: FloatArray,
+    last_refill: FloatArray,
+    measured: FloatArray,
+    count: FloatArray,
+    last_bucket: FloatArray,
+) -> None:
     """botocore's ``on_receiving_response`` for the clients ``i`` at time ``t`` (s)."""
     # RateClocker.record
     bucket = np.floor(t * 1000 / _CLOCK_BUCKET) * _CLOCK_BUCKET / 1000

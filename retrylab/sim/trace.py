@@ -46,8 +46,15 @@ from .fleet import Fleet, _Simulation
 from .fleetresult import FleetResult
 from .herd import wakeups
 
-__all__ = ["BREAKER_STATES", "STATES", "Trace", "breaker_trace", "decode", "fleet_trace",
-           "herd_trace"]
+__all__ = [
+    "BREAKER_STATES",
+    "STATES",
+    "Trace",
+    "breaker_trace",
+    "decode",
+    "fleet_trace",
+    "herd_trace",
+]
 
 IntArray = npt.NDArray[np.int64]
 #: What a client can be doing at a tick, by code: not yet arrived, a request on its way
@@ -130,8 +137,10 @@ class Trace:
         prev[order] = np.where(same, prev_sorted, IDLE)
         k = len(STATES)
         size = self.ticks * k
-        delta = (np.bincount(self.event_tick * k + self.event_state, minlength=size)
-                 - np.bincount(self.event_tick * k + prev, minlength=size)).reshape(-1, k)
+        delta = (
+            np.bincount(self.event_tick * k + self.event_state, minlength=size)
+            - np.bincount(self.event_tick * k + prev, minlength=size)
+        ).reshape(-1, k)
         delta[0, IDLE] += self.clients
         return np.cumsum(delta, axis=0)
 
@@ -167,14 +176,28 @@ class Trace:
         (True, 7)
         """
         wide = self.clients > 0xFFFF
-        head = _HEADER.pack(MAGIC, 1, self.clients, self.ticks, self.event_tick.size,
-                            self.tick_ms, self.window, 4 if wide else 2, 0, 0)
-        u32 = [np.asarray(a, dtype="<u4").tobytes() for a in
-               (self.offsets(), self.load, self.served, self.capacity)]
+        head = _HEADER.pack(
+            MAGIC,
+            1,
+            self.clients,
+            self.ticks,
+            self.event_tick.size,
+            self.tick_ms,
+            self.window,
+            4 if wide else 2,
+            0,
+            0,
+        )
+        u32 = [
+            np.asarray(a, dtype="<u4").tobytes()
+            for a in (self.offsets(), self.load, self.served, self.capacity)
+        ]
         who = np.asarray(self.event_client, dtype="<u4" if wide else "<u2").tobytes()
         who += b"\0" * (-len(who) % 4)
-        tail = [np.asarray(a, dtype=np.uint8).tobytes() for a in
-                (self.event_state, self.up, self.breaker)]
+        tail = [
+            np.asarray(a, dtype=np.uint8).tobytes()
+            for a in (self.event_state, self.up, self.breaker)
+        ]
         return b"".join([head, *u32, who, *tail])
 
 
@@ -184,10 +207,12 @@ def decode(data: bytes, kind: str = "") -> Trace:
     ValueError for bytes that are not a trace.
     """
     if len(data) < _HEADER.size:
-        raise ValueError(f"data is out of range: {len(data)} bytes, a trace has at least "
-                         f"{_HEADER.size}")
-    magic, version, clients, ticks, events, tick_ms, window, width, _a, _b = \
-        _HEADER.unpack_from(data)
+        raise ValueError(
+            f"data is out of range: {len(data)} bytes, a trace has at least {_HEADER.size}"
+        )
+    magic, version, clients, ticks, events, tick_ms, window, width, _a, _b = _HEADER.unpack_from(
+        data
+    )
     if magic != MAGIC or version != 1 or width not in (2, 4):
         raise ValueError("data is out of range: not a retrylab trace (version 1)")
     pos = _HEADER.size
@@ -206,14 +231,23 @@ def decode(data: bytes, kind: str = "") -> Trace:
     up = take("u1", ticks).astype(bool)
     breaker = take("u1", ticks).astype(np.uint8)
     tick = np.repeat(np.arange(ticks, dtype=np.int64), np.diff(offsets))
-    return Trace(kind, tick_ms, clients, tick, who, state, load, served, capacity, up,
-                 breaker, window)
+    return Trace(
+        kind, tick_ms, clients, tick, who, state, load, served, capacity, up, breaker, window
+    )
 
 
-def _sorted_trace(kind: str, tick_ms: int, clients: int, changes: Iterable[IntArray],
-                  load: IntArray, served: IntArray, capacity: IntArray,
-                  up: npt.NDArray[np.bool_], breaker: npt.NDArray[np.uint8] | None = None,
-                  window: int = 1) -> Trace:
+def _sorted_trace(
+    kind: str,
+    tick_ms: int,
+    clients: int,
+    changes: Iterable[IntArray],
+    load: IntArray,
+    served: IntArray,
+    capacity: IntArray,
+    up: npt.NDArray[np.bool_],
+    breaker: npt.NDArray[np.uint8] | None = None,
+    window: int = 1,
+) -> Trace:
     """Build a trace from blocks of (tick, client, state) rows, sorted stably by tick:
     within a tick, a later block's change wins."""
     rows = [np.asarray(c, dtype=np.int64).reshape(-1, 3) for c in changes]
@@ -221,18 +255,34 @@ def _sorted_trace(kind: str, tick_ms: int, clients: int, changes: Iterable[IntAr
     order = np.argsort(allrows[:, 0], kind="stable")
     allrows = allrows[order]
     ticks = int(load.size)
-    return Trace(kind, tick_ms, clients, allrows[:, 0], allrows[:, 1],
-                 allrows[:, 2].astype(np.uint8), load, served, capacity, up,
-                 np.full(ticks, NO_BREAKER, dtype=np.uint8) if breaker is None else breaker,
-                 window)
+    return Trace(
+        kind,
+        tick_ms,
+        clients,
+        allrows[:, 0],
+        allrows[:, 1],
+        allrows[:, 2].astype(np.uint8),
+        load,
+        served,
+        capacity,
+        up,
+        np.full(ticks, NO_BREAKER, dtype=np.uint8) if breaker is None else breaker,
+        window,
+    )
 
 
 # -- the herd (lesson 02) ---------------------------------------------------------------
 
 
-def herd_trace(jitter: bool = True, backoff: Backoff | None = None, clients: int = 24,
-               retry: int = 2, seed: int = SEED, tick_ms: int = 10,
-               width: int = 200) -> Trace:
+def herd_trace(
+    jitter: bool = True,
+    backoff: Backoff | None = None,
+    clients: int = 24,
+    retry: int = 2,
+    seed: int = SEED,
+    tick_ms: int = 10,
+    width: int = 200,
+) -> Trace:
     """The lesson's herd as time: ``clients`` fail together at 0 ms and wake for retry
     ``retry`` (from 0; the default is the third) as :func:`~retrylab.sim.herd.wakeups`
     draws them, with the backoff's jitter or without (``jitter=False``).
@@ -270,9 +320,17 @@ def herd_trace(jitter: bool = True, backoff: Backoff | None = None, clients: int
     ]
     load = np.bincount(send, minlength=ticks).astype(np.int64)
     even = -(-clients // max(1, -(-ceiling // width)))
-    return _sorted_trace("herd", tick_ms, clients, changes, load, load.copy(),
-                         np.full(ticks, even, dtype=np.int64), np.ones(ticks, dtype=bool),
-                         window=window)
+    return _sorted_trace(
+        "herd",
+        tick_ms,
+        clients,
+        changes,
+        load,
+        load.copy(),
+        np.full(ticks, even, dtype=np.int64),
+        np.ones(ticks, dtype=bool),
+        window=window,
+    )
 
 
 # -- a fleet (lesson 06) ----------------------------------------------------------------
@@ -288,9 +346,15 @@ class _Recording(_Simulation):
     def _rows(self, tick: int | IntArray, who: IntArray, state: int | IntArray) -> None:
         n = who.size
         if n:
-            self.changes.append(np.column_stack([
-                np.broadcast_to(np.asarray(tick, dtype=np.int64), (n,)), who,
-                np.broadcast_to(np.asarray(state, dtype=np.int64), (n,))]))
+            self.changes.append(
+                np.column_stack(
+                    [
+                        np.broadcast_to(np.asarray(tick, dtype=np.int64), (n,)),
+                        who,
+                        np.broadcast_to(np.asarray(state, dtype=np.int64), (n,)),
+                    ]
+                )
+            )
 
     def _quiet(self, start: int, end: int, lo: int, hi: int) -> None:
         super()._quiet(start, end, lo, hi)
@@ -302,7 +366,7 @@ class _Recording(_Simulation):
         before = self.attempts[due].copy()
         done = super()._step(t, now, due, cap, all_fail)
         sent = self.attempts[due] > before
-        self._rows(t, due[~sent], BLOCKED)       # refused by its breaker: nothing sent
+        self._rows(t, due[~sent], BLOCKED)  # refused by its breaker: nothing sent
         went = due[sent]
         self._rows(t, went, SENDING)
         reason = self.reason[went]
@@ -337,16 +401,27 @@ def fleet_trace(fleet: Fleet) -> tuple[Trace, FleetResult]:
         return np.append(s[name].to_numpy(dtype=np.int64), last)
 
     capacity = column("capacity", fleet.capacity if bool(up[-1]) else 0)
-    trace = _sorted_trace("fleet", fleet.step_ms, fleet.clients, sim.changes,
-                          column("offered"), column("successes"), capacity, up)
+    trace = _sorted_trace(
+        "fleet",
+        fleet.step_ms,
+        fleet.clients,
+        sim.changes,
+        column("offered"),
+        column("successes"),
+        capacity,
+        up,
+    )
     return trace, result
 
 
 # -- the breaker (lesson 04) ------------------------------------------------------------
 
 
-def breaker_trace(events: Iterable[tuple[int, bool]] = BREAKER_EVENTS,
-                  breaker: CircuitBreaker | None = None, tick_ms: int = 100) -> Trace:
+def breaker_trace(
+    events: Iterable[tuple[int, bool]] = BREAKER_EVENTS,
+    breaker: CircuitBreaker | None = None,
+    tick_ms: int = 100,
+) -> Trace:
     """04's breaker fed ``events`` (``(ms, success)``), one dot per request, on a clock of
     ``tick_ms`` ticks; :attr:`Trace.breaker` is the breaker's state after each tick.
 
@@ -378,17 +453,18 @@ def breaker_trace(events: Iterable[tuple[int, bool]] = BREAKER_EVENTS,
     current = code["closed"]
     nxt = 0
     for i, (row, t) in enumerate(zip(rows, at, strict=True)):
-        state[nxt:t] = current                       # between events: as the last left it
+        state[nxt:t] = current  # between events: as the last left it
         if row.allowed:
-            changes.append(np.array([[t, i, SENDING],
-                                     [t + 1, i, SERVED if row.success else GAVE_UP]]))
+            changes.append(
+                np.array([[t, i, SENDING], [t + 1, i, SERVED if row.success else GAVE_UP]])
+            )
             load[t] += 1
             served[t] += int(bool(row.success))
             up_now = bool(row.success)
         else:
             changes.append(np.array([[t, i, BLOCKED]]))
         up[t:] = up_now
-        state[t] = code[row.state_before.value]      # the state the request met
+        state[t] = code[row.state_before.value]  # the state the request met
         current = code[row.state_after.value]
         nxt = t + 1
     state[nxt:] = current

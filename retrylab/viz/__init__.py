@@ -12,4 +12,5 @@ try:
 except ImportError as missing:  # pragma: no cover - tests/test_layers.py runs it in a subprocess
     raise ImportError(
         f"retrylab.viz needs matplotlib and ipywidgets ({missing}), which the base install "
-        'leaves out: pip install "retrylab[notebooks]"') from missing
+        'leaves out: pip install "retrylab[notebooks]"'
+    ) from missing

@@ -64,6 +64,8 @@ def series_name(name: str) -> str:
     """
     shown = _(name)
     return pgettext("table", name) if shown == name else shown
+
+
 LINESTYLES = ("-", "--", "-.", ":")
 
 
@@ -79,8 +81,9 @@ class SchedulePlot:
     """One line per strategy (wait in ms against retry n, counted from 0 as in the
     formulas) and the cap as a line."""
 
-    def __init__(self, fig: Figure, names: Sequence[str], title: str,
-                 looks: Sequence[Look] | None = None) -> None:
+    def __init__(
+        self, fig: Figure, names: Sequence[str], title: str, looks: Sequence[Look] | None = None
+    ) -> None:
         self.ax = fig.add_subplot()
         style(self.ax, title, _(RETRY_AXIS), _(WAIT_AXIS))
         self.lines: dict[str, Line2D] = {}
@@ -88,12 +91,19 @@ class SchedulePlot:
             drawn: dict[str, Any] = {"marker": MARKERS[i % len(MARKERS)]}
             if looks is not None:  # each strategy in its colour and marker of the kit
                 drawn = {"marker": looks[i].marker, "color": looks[i].colour}
-            (line,) = self.ax.plot([], [], linestyle=LINESTYLES[i % len(LINESTYLES)],
-                                   linewidth=2, markersize=7, label=series_name(name),
-                                   **drawn)
+            (line,) = self.ax.plot(
+                [],
+                [],
+                linestyle=LINESTYLES[i % len(LINESTYLES)],
+                linewidth=2,
+                markersize=7,
+                label=series_name(name),
+                **drawn,
+            )
             self.lines[name] = line
-        self.cap_line = self.ax.axhline(0, color=PALETTE["black"], linestyle=(0, (6, 3)),
-                                        linewidth=1.5, label=_("cap"))
+        self.cap_line = self.ax.axhline(
+            0, color=PALETTE["black"], linestyle=(0, (6, 3)), linewidth=1.5, label=_("cap")
+        )
         self.ax.legend(loc="upper left", ncols=2, frameon=False, fontsize=11)
 
     def update(self, table: pd.DataFrame, caps: Sequence[int]) -> None:
@@ -117,9 +127,14 @@ class SchedulePlot:
         self.ax.legend(loc="upper left", ncols=2, frameon=False, fontsize=11)
 
 
-def wait_schedule(backoffs: Mapping[str, Backoff] | None = None, retries: int = 6,
-                  seed: int = SEED, *, shared: bool = True,
-                  title: str | None = None) -> Figure:
+def wait_schedule(
+    backoffs: Mapping[str, Backoff] | None = None,
+    retries: int = 6,
+    seed: int = SEED,
+    *,
+    shared: bool = True,
+    title: str | None = None,
+) -> Figure:
     """The waits before each retry, one line per strategy, the cap dashed.
 
     Use it to compare fixed, linear, exponential, capped and jittered waits
@@ -133,11 +148,13 @@ def wait_schedule(backoffs: Mapping[str, Backoff] | None = None, retries: int = 
     backoffs = lesson_backoffs() if backoffs is None else backoffs
     table = waits_table(backoffs, retries, seed, shared=shared)
     fig = new_figure((WIDTH_IN, 4.8))
-    title = title or _("How long each strategy waits before each retry\n"
-                       "(base {base} ms, factor {factor}, seed {seed})").format(
-        base=200, factor=2, seed=seed)
-    plot = SchedulePlot(fig, list(backoffs), title,
-                        [backoff_look(b.growth, b.jitter) for b in backoffs.values()])
+    title = title or _(
+        "How long each strategy waits before each retry\n"
+        "(base {base} ms, factor {factor}, seed {seed})"
+    ).format(base=200, factor=2, seed=seed)
+    plot = SchedulePlot(
+        fig, list(backoffs), title, [backoff_look(b.growth, b.jitter) for b in backoffs.values()]
+    )
     plot.update(table, [b.cap for b in backoffs.values() if b.cap is not None])
     fig.retrylab_plot = plot  # type: ignore[attr-defined]
     return fig
@@ -146,9 +163,11 @@ def wait_schedule(backoffs: Mapping[str, Backoff] | None = None, retries: int = 
 # -- one client's waits ------------------------------------------------------------
 
 #: The ceiling's formula for each growth, for the legend.
-CEILING_LABELS = {"exponential": N_("ceiling: min(cap, base × factorⁿ)"),
-                  "linear": N_("ceiling: min(cap, base + step × n)"),
-                  "constant": N_("ceiling: base")}
+CEILING_LABELS = {
+    "exponential": N_("ceiling: min(cap, base × factorⁿ)"),
+    "linear": N_("ceiling: min(cap, base + step × n)"),
+    "constant": N_("ceiling: base"),
+}
 
 
 class WaitBarsPlot:
@@ -167,26 +186,46 @@ class WaitBarsPlot:
         style(self.ax, None, _(RETRY_AXIS), _(WAIT_AXIS))
         x = np.arange(slots)  # retry n = 0, 1, ...
         zeros = np.zeros(slots)
-        self.bands = self.ax.bar(x, zeros, width=0.85, color=PALETTE["sky"], alpha=0.35,
-                                 label=_("jitter range"))
-        self.bars = self.ax.bar(x, zeros, width=0.6, color=PALETTE["blue"],
-                                label=_("actual wait (seed {seed})").format(seed=SEED))
-        self.ceilings = self.ax.bar(x, zeros, width=0.6, fill=False,
-                                    edgecolor=PALETTE["orange"], linestyle="--",
-                                    linewidth=2, label=_(CEILING_LABELS["exponential"]))
-        self.cap_line = self.ax.axhline(0, color=PALETTE["black"], linestyle=(0, (6, 3)),
-                                        linewidth=1.5, label=_("cap"))
-        self.labels = [self.ax.text(i, 0, "", ha="center", va="bottom", fontsize=SMALL_PT)
-                       for i in range(slots)] if labels else []
+        self.bands = self.ax.bar(
+            x, zeros, width=0.85, color=PALETTE["sky"], alpha=0.35, label=_("jitter range")
+        )
+        self.bars = self.ax.bar(
+            x,
+            zeros,
+            width=0.6,
+            color=PALETTE["blue"],
+            label=_("actual wait (seed {seed})").format(seed=SEED),
+        )
+        self.ceilings = self.ax.bar(
+            x,
+            zeros,
+            width=0.6,
+            fill=False,
+            edgecolor=PALETTE["orange"],
+            linestyle="--",
+            linewidth=2,
+            label=_(CEILING_LABELS["exponential"]),
+        )
+        self.cap_line = self.ax.axhline(
+            0, color=PALETTE["black"], linestyle=(0, (6, 3)), linewidth=1.5, label=_("cap")
+        )
+        self.labels = (
+            [
+                self.ax.text(i, 0, "", ha="center", va="bottom", fontsize=SMALL_PT)
+                for i in range(slots)
+            ]
+            if labels
+            else []
+        )
 
     def move(self, data: Schedule) -> None:
         """Show ``data``'s waits (at most ``slots``): heights, ranges, the cap line."""
         n = len(data.waits)
         if n > self.slots:
-            raise ValueError(f"retries={n} is out of range: this figure shows at most "
-                             f"{self.slots}")
-        for i, (band, bar, top) in enumerate(zip(self.bands, self.bars, self.ceilings,
-                                                 strict=True)):
+            raise ValueError(f"retries={n} is out of range: this figure shows at most {self.slots}")
+        for i, (band, bar, top) in enumerate(
+            zip(self.bands, self.bars, self.ceilings, strict=True)
+        ):
             shown = i < n
             for artist in (band, bar, top):
                 artist.set_visible(shown)
@@ -205,8 +244,16 @@ class WaitBarsPlot:
         if cap is not None:
             self.cap_line.set_ydata([cap, cap])
 
-    def frame(self, top_ms: float, growth: str, cap: int | None, *, seed: int = SEED,
-              retries: int | None = None, title: str | None = None) -> None:
+    def frame(
+        self,
+        top_ms: float,
+        growth: str,
+        cap: int | None,
+        *,
+        seed: int = SEED,
+        retries: int | None = None,
+        title: str | None = None,
+    ) -> None:
         """The static part: the y range up to ``top_ms``, the x range (``retries`` bars, or
         every slot), the legend for ``growth`` (the cap's entry if there is a cap)."""
         n = self.slots if retries is None else retries
@@ -215,26 +262,40 @@ class WaitBarsPlot:
         self.ax.set_ylim(0, top_ms)
         self.bars.set_label(_("actual wait (seed {seed})").format(seed=seed))
         self.ceilings.set_label(_(CEILING_LABELS[growth]))
-        self.cap_line.set_label(_("cap {cap} ms").format(cap=cap) if retries is not None
-                                and cap is not None else _("cap"))
+        self.cap_line.set_label(
+            _("cap {cap} ms").format(cap=cap)
+            if retries is not None and cap is not None
+            else _("cap")
+        )
         if title is not None:
             self.ax.set_title(title, fontsize=14)
         handles: list[Any] = [self.bars, self.bands, self.ceilings]
         if cap is not None:
             handles.append(self.cap_line)
-        self.ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.16),
-                       ncols=2, frameon=False, fontsize=10.5)
+        self.ax.legend(
+            handles=handles,
+            loc="upper center",
+            bbox_to_anchor=(0.5, -0.16),
+            ncols=2,
+            frameon=False,
+            fontsize=10.5,
+        )
 
     def update(self, data: Schedule) -> None:
         """Show ``data`` as a figure of its own: bars, labels, limits, legend, title."""
         self.move(data)
         n = len(data.waits)
-        top_ms = max(max(data.high), max(data.waits), max(data.ceilings),
-                     data.backoff.cap or 0)
-        self.frame(top_ms * 1.1 + 1, data.backoff.growth, data.backoff.cap, seed=data.seed,
-                   retries=n,
-                   title=_("{backoff}\ntotal wait over {n} retries: {total} ms").format(
-                       backoff=data.backoff.describe(), n=n, total=sum(data.waits)))
+        top_ms = max(max(data.high), max(data.waits), max(data.ceilings), data.backoff.cap or 0)
+        self.frame(
+            top_ms * 1.1 + 1,
+            data.backoff.growth,
+            data.backoff.cap,
+            seed=data.seed,
+            retries=n,
+            title=_("{backoff}\ntotal wait over {n} retries: {total} ms").format(
+                backoff=data.backoff.describe(), n=n, total=sum(data.waits)
+            ),
+        )
 
 
 def wait_bars(backoff: Backoff | None = None, retries: int = 6, seed: int = SEED) -> Figure:
@@ -264,8 +325,7 @@ def wait_bars(backoff: Backoff | None = None, retries: int = 6, seed: int = SEED
 def _whole_ms(name: str, values: npt.ArrayLike) -> list[int]:
     items = np.asarray(values).tolist()
     if not isinstance(items, list):
-        raise ValueError(f"{name}={values!r} is out of range: {name} must be a list of "
-                         "waits in ms")
+        raise ValueError(f"{name}={values!r} is out of range: {name} must be a list of waits in ms")
     return [check_int(f"{name}[{i}]", v, low=0) for i, v in enumerate(items)]
 
 
@@ -282,27 +342,41 @@ def retry_after_bars(backoff_waits: npt.ArrayLike, retry_after_ms: int = 2000) -
     """
     draws = _whole_ms("backoff_waits", backoff_waits)
     if not draws:
-        raise ValueError("backoff_waits=[] is out of range: backoff_waits must hold "
-                         "at least one wait")
+        raise ValueError(
+            "backoff_waits=[] is out of range: backoff_waits must hold at least one wait"
+        )
     suggested = check_int("retry_after_ms", retry_after_ms, low=0)
     x = np.arange(len(draws))
     fig = new_figure((WIDTH_IN, 3.6))
-    ax = style(fig.add_subplot(), _("The loop waits max(backoff, Retry-After)"),
-               _(RETRY_AXIS), _(WAIT_AXIS))
+    ax = style(
+        fig.add_subplot(),
+        _("The loop waits max(backoff, Retry-After)"),
+        _(RETRY_AXIS),
+        _(WAIT_AXIS),
+    )
     ax.bar(x, draws, 0.5, color=PALETTE["sky"], label=_("backoff draw"))
-    ax.axhline(suggested, color=PALETTE["vermillion"], linestyle="--",
-               label=_("Retry-After: {seconds} ({ms} ms)").format(
-                   seconds=f"{suggested / 1000:g}".replace(".", "," if current() == "tr"
-                                                           else "."), ms=suggested))
-    ax.plot(x, [max(d, suggested) for d in draws], "o", color=PALETTE["black"],
-            label=_("the loop waits"))
+    ax.axhline(
+        suggested,
+        color=PALETTE["vermillion"],
+        linestyle="--",
+        label=_("Retry-After: {seconds} ({ms} ms)").format(
+            seconds=f"{suggested / 1000:g}".replace(".", "," if current() == "tr" else "."),
+            ms=suggested,
+        ),
+    )
+    ax.plot(
+        x,
+        [max(d, suggested) for d in draws],
+        "o",
+        color=PALETTE["black"],
+        label=_("the loop waits"),
+    )
     ax.set_xticks(x)
     ax.legend(loc="upper left", fontsize=11)
     return fig
 
 
-def wait_histogram(waits: npt.ArrayLike, width: int = 50, *,
-                   title: str | None = None) -> Figure:
+def wait_histogram(waits: npt.ArrayLike, width: int = 50, *, title: str | None = None) -> Figure:
     """How many waits fell in each ``width``-ms bucket, as bars (e.g. ``RetryMetrics.waits``).
 
     Use it to show a policy's wait distribution over many runs, beside the
@@ -319,11 +393,19 @@ def wait_histogram(waits: npt.ArrayLike, width: int = 50, *,
     counts = bucket_counts(_whole_ms("waits", waits), width)
     fig = new_figure((WIDTH_IN, 3.4))
     total = int(counts.sum())
-    ax = style(fig.add_subplot(), title or _("Waits before retries"),
-               _("wait (ms, {width} ms buckets)").format(width=width), _("number of waits"))
-    ax.bar(counts.index.to_numpy() + width / 2, counts.to_numpy(), width=width * 0.9,
-           color=PALETTE["blue"],
-           label=ngettext("{count} wait", "{count} waits", total).format(count=total))
+    ax = style(
+        fig.add_subplot(),
+        title or _("Waits before retries"),
+        _("wait (ms, {width} ms buckets)").format(width=width),
+        _("number of waits"),
+    )
+    ax.bar(
+        counts.index.to_numpy() + width / 2,
+        counts.to_numpy(),
+        width=width * 0.9,
+        color=PALETTE["blue"],
+        label=ngettext("{count} wait", "{count} waits", total).format(count=total),
+    )
     ax.legend(fontsize=11)
     return fig
 
@@ -357,20 +439,34 @@ def write_bars(counts: pd.DataFrame, drop_rate: float) -> Figure:
     need = ["writes"] + [row for row, *_ in WRITE_BARS]
     missing = [row for row in need if row not in counts.index]
     if missing or counts.empty:
-        raise ValueError(f"counts={list(counts.index)!r} is out of range: counts must have "
-                         f"rows {', '.join(need)} and a column per client "
-                         "(WriteReport.series())")
+        raise ValueError(
+            f"counts={list(counts.index)!r} is out of range: counts must have "
+            f"rows {', '.join(need)} and a column per client "
+            "(WriteReport.series())"
+        )
     writes = int(counts.loc["writes"].max())
     fig = new_figure((WIDTH_IN, 3.8))
     grouped = f"{writes:,}".replace(",", "." if current() == "tr" else ",")
-    ax = style(fig.add_subplot(),
-               _("{writes} writes, {rate} of answers lost after storing").format(
-                   writes=grouped, rate=percent(rate * 100)),
-               _("client"), _("count (of {writes} writes)").format(writes=grouped))
+    ax = style(
+        fig.add_subplot(),
+        _("{writes} writes, {rate} of answers lost after storing").format(
+            writes=grouped, rate=percent(rate * 100)
+        ),
+        _("client"),
+        _("count (of {writes} writes)").format(writes=grouped),
+    )
     x = np.arange(len(counts.columns))
     for shift, (row, colour, hatch, label) in zip((-0.2, 0.2), WRITE_BARS, strict=True):
-        bars = ax.bar(x + shift, counts.loc[row].to_numpy(), 0.4, color=PALETTE[colour],
-                      hatch=hatch, edgecolor=PALETTE["black"], linewidth=0.6, label=_(label))
+        bars = ax.bar(
+            x + shift,
+            counts.loc[row].to_numpy(),
+            0.4,
+            color=PALETTE[colour],
+            hatch=hatch,
+            edgecolor=PALETTE["black"],
+            linewidth=0.6,
+            label=_(label),
+        )
         ax.bar_label(bars, fontsize=SMALL_PT)
     ax.set_xticks(x, [series_name(str(c)) for c in counts.columns])
     top = max(int(counts.loc[row].max()) for row, *_ in WRITE_BARS)
@@ -429,7 +525,11 @@ class BackoffExplorer(Explorer):
     title = N_("wait schedule")
     figsize = (WIDTH_IN, 4.4)
     margins: ClassVar[Mapping[str, float]] = {
-        "left": 0.11, "right": 0.98, "top": 0.96, "bottom": 0.3}
+        "left": 0.11,
+        "right": 0.98,
+        "top": 0.96,
+        "bottom": 0.3,
+    }
 
     @classmethod
     def make_controls(cls) -> dict[str, Any]:
@@ -439,16 +539,20 @@ class BackoffExplorer(Explorer):
         return controls
 
     @classmethod
-    def compute(cls, base: int, factor: float, cap: int, jitter: str, growth: str,
-                retries: int) -> Schedule:
+    def compute(
+        cls, base: int, factor: float, cap: int, jitter: str, growth: str, retries: int
+    ) -> Schedule:
         b = Backoff(base, factor, cap, jitter=jitter, growth=growth)  # type: ignore[arg-type]
         return schedule_data(b, retries, SEED)
 
     @classmethod
     def readout_text(cls, result: Schedule) -> str:
         return _("waits {waits} ms; total {total} ms ({jitter}, seed {seed})").format(
-            waits=", ".join(str(w) for w in result.waits), total=sum(result.waits),
-            jitter=jitter_name(result.backoff.jitter), seed=result.seed)
+            waits=", ".join(str(w) for w in result.waits),
+            total=sum(result.waits),
+            jitter=jitter_name(result.backoff.jitter),
+            seed=result.seed,
+        )
 
     def setup(self, fig: Figure) -> list[Any]:
         self.plot = WaitBarsPlot(fig, slots=MAX_RETRIES, labels=False)
@@ -456,8 +560,9 @@ class BackoffExplorer(Explorer):
         return [*p.bands, *p.bars, *p.ceilings, p.cap_line]
 
     def level(self, result: Schedule) -> Hashable:
-        top = max(max(result.high), max(result.waits), max(result.ceilings),
-                  result.backoff.cap or 0)
+        top = max(
+            max(result.high), max(result.waits), max(result.ceilings), result.backoff.cap or 0
+        )
         # the x range follows the retries (the default 6 filled half of 12 slots)
         return y_level(top), result.backoff.growth, quantize(len(result.waits), X_SLOTS)
 

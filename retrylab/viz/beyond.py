@@ -44,33 +44,55 @@ __all__ = [
     "throttle_explorer",
 ]
 
-BREAKER_LABELS = {"consecutive": N_("consecutive failures (lesson)"),
-                  "rate": N_("failure rate (resilience4j)")}
+BREAKER_LABELS = {
+    "consecutive": N_("consecutive failures (lesson)"),
+    "rate": N_("failure rate (resilience4j)"),
+}
 BREAKER_COLOURS = {"consecutive": PALETTE["orange"], "rate": PALETTE["blue"]}
 
 
 # -- 1. failure-rate breaker ------------------------------------------------------------
 
+
 def _outage_line(r: OutageRun) -> str:
-    template = (_("{breaker}: {sent} calls/client into the outage, {refused} refused "
-                  "while healthy, never back to normal") if r.recovery_ms is None else
-                _("{breaker}: {sent} calls/client into the outage, {refused} refused "
-                  "while healthy, back to normal after {recovery} ms"))
-    return template.format(breaker=_(BREAKER_LABELS[r.kind]),
-                           sent=number(r.sent_in_outage / r.clients, 1),
-                           refused=number(r.refused_healthy / r.clients, 1),
-                           recovery=r.recovery_ms)
+    template = (
+        _(
+            "{breaker}: {sent} calls/client into the outage, {refused} refused "
+            "while healthy, never back to normal"
+        )
+        if r.recovery_ms is None
+        else _(
+            "{breaker}: {sent} calls/client into the outage, {refused} refused "
+            "while healthy, back to normal after {recovery} ms"
+        )
+    )
+    return template.format(
+        breaker=_(BREAKER_LABELS[r.kind]),
+        sent=number(r.sent_in_outage / r.clients, 1),
+        refused=number(r.refused_healthy / r.clients, 1),
+        recovery=r.recovery_ms,
+    )
 
 
 def _draw_outage(ax: Any, runs: dict[str, OutageRun]) -> dict[str, Any]:
     first = next(iter(runs.values()))
-    ax.axvspan(first.outage[0] / 1000, first.outage[1] / 1000, color=PALETTE["grey"],
-               alpha=0.2, lw=0, label=_("outage"))
+    ax.axvspan(
+        first.outage[0] / 1000,
+        first.outage[1] / 1000,
+        color=PALETTE["grey"],
+        alpha=0.2,
+        lw=0,
+        label=_("outage"),
+    )
     lines = {}
     for kind, r in runs.items():
-        (lines[kind],) = ax.plot(r.time_ms / 1000, 100 * r.sent / r.clients,
-                                 color=BREAKER_COLOURS[kind], lw=1.6,
-                                 label=_(BREAKER_LABELS[kind]))
+        (lines[kind],) = ax.plot(
+            r.time_ms / 1000,
+            100 * r.sent / r.clients,
+            color=BREAKER_COLOURS[kind],
+            lw=1.6,
+            label=_(BREAKER_LABELS[kind]),
+        )
     ax.set_ylim(-3, 105)
     ax.set_xlim(0, first.time_ms[-1] / 1000)
     ax.legend(loc="lower left", fontsize=SMALL_PT)
@@ -80,8 +102,12 @@ def _draw_outage(ax: Any, runs: dict[str, OutageRun]) -> dict[str, Any]:
 def breaker_comparison_figure(runs: dict[str, OutageRun]) -> Figure:
     """Both breakers through one outage: the share of calls let through each step."""
     fig = new_figure((WIDTH_IN, 3.6))
-    ax = style(fig.add_subplot(), _("The same outage, two breakers"), _("time (s)"),
-               _("calls let through (%)"))
+    ax = style(
+        fig.add_subplot(),
+        _("The same outage, two breakers"),
+        _("time (s)"),
+        _("calls let through (%)"),
+    )
     _draw_outage(ax, runs)
     return fig
 
@@ -102,28 +128,43 @@ class RateBreakerExplorer(Explorer):
     @classmethod
     def make_controls(cls) -> dict[str, Any]:
         return {
-            "base_failure": float_slider("base_failure", 0.1, 0.0, 0.4, 0.05,
-                                         continuous_update=False),
+            "base_failure": float_slider(
+                "base_failure", 0.1, 0.0, 0.4, 0.05, continuous_update=False
+            ),
             # 0.9, not 1.0: the explorer opens on the story, not on "at its maximum"
-            "outage_failure": float_slider("outage_failure", 0.9, 0.2, 1.0, 0.1,
-                                           continuous_update=False),
+            "outage_failure": float_slider(
+                "outage_failure", 0.9, 0.2, 1.0, 0.1, continuous_update=False
+            ),
             "threshold": int_slider("threshold", 3, 1, 8, continuous_update=False),
             "window_size": int_slider("window_size", 20, 5, 50, 5, continuous_update=False),
-            "failure_rate_threshold": int_slider("failure_rate_threshold", 50, 10, 90, 5,
-                                                 continuous_update=False),
-            "half_open_calls": int_slider("half_open_calls", 3, 1, 10,
-                                          continuous_update=False),
+            "failure_rate_threshold": int_slider(
+                "failure_rate_threshold", 50, 10, 90, 5, continuous_update=False
+            ),
+            "half_open_calls": int_slider("half_open_calls", 3, 1, 10, continuous_update=False),
         }
 
     @classmethod
-    def compute(cls, base_failure: float, outage_failure: float, threshold: int,
-                window_size: int, failure_rate_threshold: int,
-                half_open_calls: int) -> dict[str, OutageRun]:
+    def compute(
+        cls,
+        base_failure: float,
+        outage_failure: float,
+        threshold: int,
+        window_size: int,
+        failure_rate_threshold: int,
+        half_open_calls: int,
+    ) -> dict[str, OutageRun]:
         args = (round(float(base_failure), 4), round(float(outage_failure), 4))
         return {
             "consecutive": slider_outage("consecutive", *args, int(threshold), 20, 50.0, 3, 5000),
-            "rate": slider_outage("rate", *args, 3, int(window_size),
-                            float(failure_rate_threshold), int(half_open_calls), 5000),
+            "rate": slider_outage(
+                "rate",
+                *args,
+                3,
+                int(window_size),
+                float(failure_rate_threshold),
+                int(half_open_calls),
+                5000,
+            ),
         }
 
     @classmethod
@@ -131,8 +172,12 @@ class RateBreakerExplorer(Explorer):
         return "\n".join(_outage_line(result[k]) for k in BREAKER_KINDS)
 
     def setup(self, fig: Figure) -> list[Any]:
-        ax = style(fig.add_subplot(), _("The same outage, two breakers"), _("time (s)"),
-                   _("calls let through (%)"))
+        ax = style(
+            fig.add_subplot(),
+            _("The same outage, two breakers"),
+            _("time (s)"),
+            _("calls let through (%)"),
+        )
         self.lines = _draw_outage(ax, self.compute(**self.default_values()))
         return list(self.lines.values())
 
@@ -154,8 +199,13 @@ HEDGE_REQUESTS = 10_000
 
 @lru_cache(maxsize=64)
 def _sweep(max_attempts: int, slow: float, tail_alpha: float) -> tuple[HedgeStats, ...]:
-    return hedge_sweep((*HEDGE_DELAYS, 10**6), max_attempts, requests=HEDGE_REQUESTS,
-                       slow=slow, tail_alpha=tail_alpha)
+    return hedge_sweep(
+        (*HEDGE_DELAYS, 10**6),
+        max_attempts,
+        requests=HEDGE_REQUESTS,
+        slow=slow,
+        tail_alpha=tail_alpha,
+    )
 
 
 @dataclass(frozen=True)
@@ -181,35 +231,50 @@ class HedgingExplorer(Explorer):
     @classmethod
     def make_controls(cls) -> dict[str, Any]:
         return {
-            "hedging_delay": int_slider("hedging_delay", 50, 0, 200, 10,
-                                        continuous_update=False),
+            "hedging_delay": int_slider("hedging_delay", 50, 0, 200, 10, continuous_update=False),
             # from 1 (no copy: hedging off), so the default 2 is not at an end
             "max_attempts": int_slider("max_attempts", 2, 1, 5, continuous_update=False),
             "slow": float_slider("slow", 0.02, 0.0, 0.1, 0.01, continuous_update=False),
-            "tail_alpha": float_slider("tail_alpha", 1.5, 1.1, 3.0, 0.1,
-                                       continuous_update=False),
+            "tail_alpha": float_slider("tail_alpha", 1.5, 1.1, 3.0, 0.1, continuous_update=False),
         }
 
     @classmethod
-    def compute(cls, hedging_delay: int, max_attempts: int, slow: float,
-                tail_alpha: float) -> HedgeView:
+    def compute(
+        cls, hedging_delay: int, max_attempts: int, slow: float, tail_alpha: float
+    ) -> HedgeView:
         sweep = _sweep(int(max_attempts), round(float(slow), 4), round(float(tail_alpha), 4))
-        chosen = sweep[HEDGE_DELAYS.index(int(hedging_delay))] if int(
-            hedging_delay) in HEDGE_DELAYS else hedge_sweep(
-            (int(hedging_delay),), int(max_attempts), requests=HEDGE_REQUESTS, slow=slow,
-            tail_alpha=tail_alpha)[0]
+        chosen = (
+            sweep[HEDGE_DELAYS.index(int(hedging_delay))]
+            if int(hedging_delay) in HEDGE_DELAYS
+            else hedge_sweep(
+                (int(hedging_delay),),
+                int(max_attempts),
+                requests=HEDGE_REQUESTS,
+                slow=slow,
+                tail_alpha=tail_alpha,
+            )[0]
+        )
         return HedgeView(sweep[:-1], chosen, sweep[-1])
 
     @classmethod
     def readout_text(cls, result: HedgeView) -> str:
         u = result.unhedged
-        return "\n".join((result.chosen.summary(), _(
-            "without hedging: p50 {p50} ms, p99 {p99} ms, p99.9 {p999} ms").format(
-            p50=f"{u.p50:.0f}", p99=f"{u.p99:.0f}", p999=f"{u.p999:.0f}")))
+        return "\n".join(
+            (
+                result.chosen.summary(),
+                _("without hedging: p50 {p50} ms, p99 {p99} ms, p99.9 {p999} ms").format(
+                    p50=f"{u.p50:.0f}", p99=f"{u.p99:.0f}", p999=f"{u.p999:.0f}"
+                ),
+            )
+        )
 
     def setup(self, fig: Figure) -> list[Any]:
-        ax = style(fig.add_subplot(), _("Hedging: latency against extra load"),
-                   _("extra requests (%)"), _("latency (ms)"))
+        ax = style(
+            fig.add_subplot(),
+            _("Hedging: latency against extra load"),
+            _("extra requests (%)"),
+            _("latency (ms)"),
+        )
         ax.set_yscale("log")
         ax.set_xscale("symlog", linthresh=10)
         ax.set_xlim(0, 420)
@@ -218,10 +283,12 @@ class HedgingExplorer(Explorer):
         (self.p50,) = ax.plot([], [], "-", color=PALETTE["green"], label="p50")
         (self.p99,) = ax.plot([], [], "-", color=PALETTE["blue"], label="p99")
         (self.dot50,) = ax.plot([], [], "o", color=PALETTE["green"], ms=9)
-        (self.dot99,) = ax.plot([], [], "o", color=PALETTE["vermillion"], ms=10,
-                                label=_("chosen delay"))
-        self.base = ax.axhline(1, color=PALETTE["grey"], ls="--", lw=1,
-                               label=_("p99 without hedging"))
+        (self.dot99,) = ax.plot(
+            [], [], "o", color=PALETTE["vermillion"], ms=10, label=_("chosen delay")
+        )
+        self.base = ax.axhline(
+            1, color=PALETTE["grey"], ls="--", lw=1, label=_("p99 without hedging")
+        )
         ax.legend(loc="upper right", fontsize=SMALL_PT)
         return [self.p50, self.p99, self.dot50, self.dot99, self.base]
 
@@ -242,8 +309,13 @@ def hedging_explorer(**values: Any) -> HedgingExplorer:
 
 # -- 3. adaptive throttling ----------------------------------------------------------------
 
-THROTTLE_FLEET: dict[str, Any] = {"clients": 400, "capacity": 80, "step": 250,
-                                  "duration": 40_000, "incident": (10_000, 25_000)}
+THROTTLE_FLEET: dict[str, Any] = {
+    "clients": 400,
+    "capacity": 80,
+    "step": 250,
+    "duration": 40_000,
+    "incident": (10_000, 25_000),
+}
 
 
 @lru_cache(maxsize=128)
@@ -273,8 +345,12 @@ class ThrottleExplorer(Explorer):
     title = N_("adaptive throttling")
     figsize = (WIDTH_IN, 3.6)
     #: fixed, so the y label keeps its place at every y range (two-digit ticks)
-    margins: ClassVar[Mapping[str, float]] = {"left": 0.085, "right": 0.98, "top": 0.91,
-                                              "bottom": 0.15}
+    margins: ClassVar[Mapping[str, float]] = {
+        "left": 0.085,
+        "right": 0.98,
+        "top": 0.91,
+        "bottom": 0.15,
+    }
 
     @classmethod
     def make_controls(cls) -> dict[str, Any]:
@@ -286,8 +362,9 @@ class ThrottleExplorer(Explorer):
         }
 
     @classmethod
-    def compute(cls, throttle: str, degraded: float, retries: int,
-                k: float) -> tuple[ThrottleRun, ThrottleRun]:
+    def compute(
+        cls, throttle: str, degraded: float, retries: int, k: float
+    ) -> tuple[ThrottleRun, ThrottleRun]:
         args = (round(float(degraded), 4), int(retries), float(k))
         return _throttled(throttle, *args), _throttled("none", *args)
 
@@ -305,21 +382,47 @@ class ThrottleExplorer(Explorer):
         # One capacity: every series over what the server can take at that moment, the
         # readout's measure (the plot divided by the normal capacity, the readout by the
         # degraded one: 2.5 on the plot, 5.41x in the readout).
-        ax = style(fig.add_subplot(), _("A server loses capacity: who backs off?"),
-                   _("time (s)"), _("requests / capacity"))
+        ax = style(
+            fig.add_subplot(),
+            _("A server loses capacity: who backs off?"),
+            _("time (s)"),
+            _("requests / capacity"),
+        )
         self.ax = ax
         r, none = self.compute(**self.default_values())
         x = r.time_ms / 1000
-        ax.axvspan(r.incident[0] / 1000, r.incident[1] / 1000, color=PALETTE["grey"],
-                   alpha=0.2, lw=0)
-        (self.cap,) = ax.plot(x, np.ones_like(x), color=PALETTE["black"], lw=1.4,
-                              linestyle=(0, (6, 3)), label=_("server capacity"))
-        (self.none,) = ax.plot(x, _per_capacity(none.offered, none), color=PALETTE["vermillion"],
-                               lw=1.2, label=_("offered, no throttle"))
-        (self.offered,) = ax.plot(x, _per_capacity(r.offered, r), color=PALETTE["blue"], lw=1.6,
-                                  label=_("offered, throttled"))
-        (self.accepted,) = ax.plot(x, _per_capacity(r.accepted, r), color=PALETTE["green"],
-                                   lw=1.6, label=_("accepted, throttled"))
+        ax.axvspan(
+            r.incident[0] / 1000, r.incident[1] / 1000, color=PALETTE["grey"], alpha=0.2, lw=0
+        )
+        (self.cap,) = ax.plot(
+            x,
+            np.ones_like(x),
+            color=PALETTE["black"],
+            lw=1.4,
+            linestyle=(0, (6, 3)),
+            label=_("server capacity"),
+        )
+        (self.none,) = ax.plot(
+            x,
+            _per_capacity(none.offered, none),
+            color=PALETTE["vermillion"],
+            lw=1.2,
+            label=_("offered, no throttle"),
+        )
+        (self.offered,) = ax.plot(
+            x,
+            _per_capacity(r.offered, r),
+            color=PALETTE["blue"],
+            lw=1.6,
+            label=_("offered, throttled"),
+        )
+        (self.accepted,) = ax.plot(
+            x,
+            _per_capacity(r.accepted, r),
+            color=PALETTE["green"],
+            lw=1.6,
+            label=_("accepted, throttled"),
+        )
         ax.set_xlim(0, x[-1])
         ax.legend(loc="upper right", fontsize=SMALL_PT, ncol=2)
         return [self.none, self.offered, self.accepted]
@@ -337,8 +440,13 @@ class ThrottleExplorer(Explorer):
         self.offered.set_ydata(_per_capacity(r.offered, r))
         self.accepted.set_ydata(_per_capacity(r.accepted, r))
 
-    def unchanged_reason(self, moved: str, old: Any, values: Mapping[str, Any],
-                         result: tuple[ThrottleRun, ThrottleRun]) -> str:
+    def unchanged_reason(
+        self,
+        moved: str,
+        old: Any,
+        values: Mapping[str, Any],
+        result: tuple[ThrottleRun, ThrottleRun],
+    ) -> str:
         """The SRE throttle's K when the throttle rejects nothing either way."""
         if moved == "k" and values["throttle"] == "sre":
             return throttle_rejects_nothing(values["k"])
@@ -356,15 +464,21 @@ def throttle_explorer(**values: Any) -> ThrottleExplorer:
 #: Draw every 5th point of the model's 10 ms steps: 50 ms is finer than a pixel.
 THIN = 5
 
-BUDGETS: dict[str, float | None] = {"none": None, "5%": 0.05, "10%": 0.1, "20%": 0.2,
-                                    "50%": 0.5}
+BUDGETS: dict[str, float | None] = {"none": None, "5%": 0.05, "10%": 0.1, "20%": 0.2, "50%": 0.5}
 
 
 @lru_cache(maxsize=256)
-def _metastable(timeout: int, retries: int, budget: float | None, spike_ms: int,
-                base: float) -> MetastableRun:
-    return MetastableModel(timeout=timeout, retries=retries, budget=budget, spike_ms=spike_ms,
-                           base=base, duration=40_000).run()
+def _metastable(
+    timeout: int, retries: int, budget: float | None, spike_ms: int, base: float
+) -> MetastableRun:
+    return MetastableModel(
+        timeout=timeout,
+        retries=retries,
+        budget=budget,
+        spike_ms=spike_ms,
+        base=base,
+        duration=40_000,
+    ).run()
 
 
 class MetastableExplorer(Explorer):
@@ -385,11 +499,13 @@ class MetastableExplorer(Explorer):
         }
 
     @classmethod
-    def compute(cls, timeout: int, retries: int, budget: str, spike_ms: int,
-                base: float) -> MetastableRun:
+    def compute(
+        cls, timeout: int, retries: int, budget: str, spike_ms: int, base: float
+    ) -> MetastableRun:
         check_choice("budget", budget, tuple(BUDGETS))
-        return _metastable(int(timeout), int(retries), BUDGETS[budget], int(spike_ms),
-                           round(float(base), 4))
+        return _metastable(
+            int(timeout), int(retries), BUDGETS[budget], int(spike_ms), round(float(base), 4)
+        )
 
     @classmethod
     def readout_text(cls, result: MetastableRun) -> str:
@@ -402,18 +518,26 @@ class MetastableExplorer(Explorer):
         r = self.compute(**self.default_values())
         x = np.asarray(r.time_ms[::THIN]) / 1000
         m = r.model
-        self.span = top.axvspan(m.spike_start / 1000, (m.spike_start + m.spike_ms) / 1000,
-                                color=PALETTE["grey"], alpha=0.2, lw=0, label=_("spike"))
+        self.span = top.axvspan(
+            m.spike_start / 1000,
+            (m.spike_start + m.spike_ms) / 1000,
+            color=PALETTE["grey"],
+            alpha=0.2,
+            lw=0,
+            label=_("spike"),
+        )
         top.axhline(1, color=PALETTE["black"], lw=1, label=_("capacity"))
         (self.user,) = top.plot(x, x * 0, color=PALETTE["grey"], lw=1.4, label=_("users"))
-        (self.offered,) = top.plot(x, x * 0, color=PALETTE["vermillion"], lw=1.6,
-                                   label=_("offered"))
+        (self.offered,) = top.plot(
+            x, x * 0, color=PALETTE["vermillion"], lw=1.6, label=_("offered")
+        )
         (self.good,) = top.plot(x, x * 0, color=PALETTE["green"], lw=1.6, label=_("goodput"))
         top.set_ylim(0, 6.3)
         top.legend(loc="upper right", fontsize=SMALL_PT, ncol=3)
         (self.wait,) = bottom.plot(x, x * 0, color=PALETTE["blue"], lw=1.6)
-        self.timeout_line = bottom.axhline(1, color=PALETTE["vermillion"], ls="--", lw=1,
-                                           label=_("timeout"))
+        self.timeout_line = bottom.axhline(
+            1, color=PALETTE["vermillion"], ls="--", lw=1, label=_("timeout")
+        )
         bottom.set_yscale("symlog", linthresh=1)
         bottom.set_ylim(0, 100)
         bottom.set_xlim(0, x[-1])
@@ -432,8 +556,9 @@ class MetastableExplorer(Explorer):
         self.span.set_x(x0)
         self.span.set_width(x1 - x0)
 
-    def unchanged_reason(self, moved: str, old: Any, values: Mapping[str, Any],
-                         result: MetastableRun) -> str:
+    def unchanged_reason(
+        self, moved: str, old: Any, values: Mapping[str, Any], result: MetastableRun
+    ) -> str:
         """More retries than any request of the run is given."""
         return more_than_used("retries", old, values["retries"]) if moved == "retries" else ""
 

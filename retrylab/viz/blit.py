@@ -30,6 +30,7 @@ NO_LEVEL = object()
 def animated_artists(fig: Figure) -> list[Any]:
     """The artists marked animated, in drawing order: figure-level first, then each Axes's
     by z-order (the order a full draw would draw them in)."""
+
     def key(a: Any) -> float:
         return float(a.get_zorder())
 

@@ -30,18 +30,29 @@ from .kit import NODE_GID, PALETTE, SMALL_PT, STATE_COLOURS, WIDTH_IN, look, new
 #: Where each state's node sits, in axes fractions of a diagram about 800 x 290 px (the
 #: breaker explorer's upper panel; :func:`breaker_diagram` draws the same shape).
 NODE_XY: dict[State, tuple[float, float]] = {
-    State.CLOSED: (0.15, 0.2), State.OPEN: (0.85, 0.2), State.HALF_OPEN: (0.5, 0.8)}
-NODE_TEXT = {State.CLOSED: N_("CLOSED\nall pass"), State.OPEN: N_("OPEN\nnone sent"),
-             State.HALF_OPEN: N_("HALF-OPEN\none trial")}
+    State.CLOSED: (0.15, 0.2),
+    State.OPEN: (0.85, 0.2),
+    State.HALF_OPEN: (0.5, 0.8),
+}
+NODE_TEXT = {
+    State.CLOSED: N_("CLOSED\nall pass"),
+    State.OPEN: N_("OPEN\nnone sent"),
+    State.HALF_OPEN: N_("HALF-OPEN\none trial"),
+}
 #: The arrows: (source, target, curvature, generic label, where the label goes in axes
 #: fractions, its alignment (ha, va)): each label beside its arrow, away from the nodes.
 ARROWS: tuple[tuple[State, State, float, str, tuple[float, float], tuple[str, str]], ...] = (
-    (State.CLOSED, State.OPEN, 0.0, N_("threshold failures in a row"), (0.5, 0.13),
-     ("center", "top")),
+    (
+        State.CLOSED,
+        State.OPEN,
+        0.0,
+        N_("threshold failures in a row"),
+        (0.5, 0.13),
+        ("center", "top"),
+    ),
     (State.OPEN, State.HALF_OPEN, 0.3, N_("cooldown over"), (0.785, 0.64), ("left", "center")),
     (State.HALF_OPEN, State.OPEN, 0.3, N_("trial failed"), (0.6, 0.42), ("right", "center")),
-    (State.HALF_OPEN, State.CLOSED, 0.3, N_("trial succeeded"), (0.25, 0.66),
-     ("right", "center")),
+    (State.HALF_OPEN, State.CLOSED, 0.3, N_("trial succeeded"), (0.25, 0.66), ("right", "center")),
 )
 #: The node's box: rounded, padded around its text (so it is sized to the text).
 NODE_BOX = "round,pad=0.55,rounding_size=0.8"
@@ -53,9 +64,11 @@ def _times(n: int) -> str:
     return ngettext("({n} time)", "({n} times)", n).format(n=n)
 
 
-def arrow_labels(counts: Mapping[tuple[State, State], int] | None = None,
-                 threshold: int | None = None,
-                 cooldown: int | None = None) -> dict[tuple[State, State], str]:
+def arrow_labels(
+    counts: Mapping[tuple[State, State], int] | None = None,
+    threshold: int | None = None,
+    cooldown: int | None = None,
+) -> dict[tuple[State, State], str]:
     """The text on each arrow of the state diagram, with counts if given.
 
     >>> cb = CircuitBreaker(3, 5000)
@@ -84,8 +97,12 @@ def _box(node: Text) -> FancyBboxPatch:
     return box
 
 
-def style_nodes(nodes: Mapping[State, Text], arrows: Mapping[tuple[State, State], Any],
-                current: State, moved: tuple[State, State] | None = None) -> None:
+def style_nodes(
+    nodes: Mapping[State, Text],
+    arrows: Mapping[tuple[State, State], Any],
+    current: State,
+    moved: tuple[State, State] | None = None,
+) -> None:
     """Make ``current`` stand out (its full colour, a heavy edge) and the arrow of the
     transition ``moved`` that led there (heavy, in the new state's colour)."""
     for state, node in nodes.items():
@@ -103,10 +120,16 @@ def style_nodes(nodes: Mapping[State, Text], arrows: Mapping[tuple[State, State]
         arrow.arrow_patch.set_mutation_scale(30 if hot else 20)
 
 
-def draw_breaker_diagram(ax: Axes, counts: Mapping[tuple[State, State], int] | None = None,
-                         current: State = State.CLOSED, *, threshold: int | None = None,
-                         cooldown: int | None = None, moved: tuple[State, State] | None = None,
-                         fontsize: float = SMALL_PT) -> dict[tuple[State, State], Text]:
+def draw_breaker_diagram(
+    ax: Axes,
+    counts: Mapping[tuple[State, State], int] | None = None,
+    current: State = State.CLOSED,
+    *,
+    threshold: int | None = None,
+    cooldown: int | None = None,
+    moved: tuple[State, State] | None = None,
+    fontsize: float = SMALL_PT,
+) -> dict[tuple[State, State], Text]:
     """Draw the three states and their arrows on ``ax``; returns the arrow labels.
 
     Each node is its text in a rounded box (sized to the text in any language, a
@@ -117,33 +140,79 @@ def draw_breaker_diagram(ax: Axes, counts: Mapping[tuple[State, State], int] | N
     current = State(current)
     nodes: dict[State, Text] = {}
     for state, (x, y) in NODE_XY.items():
-        nodes[state] = ax.text(x, y, _(NODE_TEXT[state]), transform=ax.transAxes,
-                               ha="center", va="center", fontsize=fontsize + 1,
-                               linespacing=1.3, gid=NODE_GID, zorder=4,
-                               bbox={"boxstyle": NODE_BOX})
+        nodes[state] = ax.text(
+            x,
+            y,
+            _(NODE_TEXT[state]),
+            transform=ax.transAxes,
+            ha="center",
+            va="center",
+            fontsize=fontsize + 1,
+            linespacing=1.3,
+            gid=NODE_GID,
+            zorder=4,
+            bbox={"boxstyle": NODE_BOX},
+        )
     labels = arrow_labels(counts, threshold, cooldown)
     texts: dict[tuple[State, State], Text] = {}
     arrows: dict[tuple[State, State], Any] = {}
     for source, target, rad, _generic, (lx, ly), (ha, va) in ARROWS:
         arrows[(source, target)] = ax.annotate(
-            "", xy=(0.5, 0.5), xycoords=nodes[target], xytext=(0.5, 0.5),
-            textcoords=nodes[source], zorder=5, arrowprops={
-                "arrowstyle": "-|>", "connectionstyle": f"arc3,rad={rad}",
+            "",
+            xy=(0.5, 0.5),
+            xycoords=nodes[target],
+            xytext=(0.5, 0.5),
+            textcoords=nodes[source],
+            zorder=5,
+            arrowprops={
+                "arrowstyle": "-|>",
+                "connectionstyle": f"arc3,rad={rad}",
                 "patchA": nodes[source].get_bbox_patch(),
-                "patchB": nodes[target].get_bbox_patch(), "shrinkA": 3, "shrinkB": 3})
-        texts[(source, target)] = ax.text(lx, ly, labels[(source, target)],
-                                          transform=ax.transAxes, ha=ha, va=va,
-                                          fontsize=fontsize, zorder=5)
+                "patchB": nodes[target].get_bbox_patch(),
+                "shrinkA": 3,
+                "shrinkB": 3,
+            },
+        )
+        texts[(source, target)] = ax.text(
+            lx,
+            ly,
+            labels[(source, target)],
+            transform=ax.transAxes,
+            ha=ha,
+            va=va,
+            fontsize=fontsize,
+            zorder=5,
+        )
     # success in closed: a loop on the node's left side
     closed = _box(nodes[State.CLOSED])  # placed when the node is drawn
-    ax.annotate("", xy=(0, 0.3), xycoords=closed, xytext=(0, 0.7), textcoords=closed,
-                zorder=5, arrowprops={
-                    "arrowstyle": "-|>", "connectionstyle": "arc3,rad=1.5",
-                    "color": PALETTE["black"], "linewidth": 1.4, "mutation_scale": 16,
-                    "shrinkA": 0, "shrinkB": 0})
+    ax.annotate(
+        "",
+        xy=(0, 0.3),
+        xycoords=closed,
+        xytext=(0, 0.7),
+        textcoords=closed,
+        zorder=5,
+        arrowprops={
+            "arrowstyle": "-|>",
+            "connectionstyle": "arc3,rad=1.5",
+            "color": PALETTE["black"],
+            "linewidth": 1.4,
+            "mutation_scale": 16,
+            "shrinkA": 0,
+            "shrinkB": 0,
+        },
+    )
     x, y = NODE_XY[State.CLOSED]
-    ax.text(x, y - 0.15, _("success resets\nthe failure count"), transform=ax.transAxes,
-            ha="center", va="top", fontsize=fontsize, zorder=5)
+    ax.text(
+        x,
+        y - 0.15,
+        _("success resets\nthe failure count"),
+        transform=ax.transAxes,
+        ha="center",
+        va="top",
+        fontsize=fontsize,
+        zorder=5,
+    )
     style_nodes(nodes, arrows, current, moved)
     ax.axis("off")
     ax.retrylab_nodes = nodes  # type: ignore[attr-defined]
@@ -151,9 +220,14 @@ def draw_breaker_diagram(ax: Axes, counts: Mapping[tuple[State, State], int] | N
     return texts
 
 
-def breaker_diagram(counts: Mapping[tuple[State, State], int] | None = None,
-                    current: State = State.CLOSED, *, threshold: int | None = None,
-                    cooldown: int | None = None, title: str | None = None) -> Figure:
+def breaker_diagram(
+    counts: Mapping[tuple[State, State], int] | None = None,
+    current: State = State.CLOSED,
+    *,
+    threshold: int | None = None,
+    cooldown: int | None = None,
+    title: str | None = None,
+) -> Figure:
     """The breaker's state diagram: three states, labelled arrows, the current one bold.
 
     Pass ``CircuitBreaker.transition_counts()`` to write on each arrow how often
@@ -170,14 +244,20 @@ def breaker_diagram(counts: Mapping[tuple[State, State], int] | None = None,
     ax = fig.add_subplot()
     fig.subplots_adjust(left=0.01, right=0.99, top=0.9, bottom=0.14)
     texts = draw_breaker_diagram(ax, counts, current, threshold=threshold, cooldown=cooldown)
-    ax.set_title(title or _("Circuit breaker: three states (current: {state})").format(
-        state=_(State(current).value.replace("_", "-"))), fontsize=14)
+    ax.set_title(
+        title
+        or _("Circuit breaker: three states (current: {state})").format(
+            state=_(State(current).value.replace("_", "-"))
+        ),
+        fontsize=14,
+    )
     fig.retrylab_labels = texts  # type: ignore[attr-defined]
     return fig
 
 
-def timeline_segments(rows: Sequence[TraceRow], cooldown: int,
-                      end: int | None = None) -> list[tuple[int, int, State]]:
+def timeline_segments(
+    rows: Sequence[TraceRow], cooldown: int, end: int | None = None
+) -> list[tuple[int, int, State]]:
     """The breaker's state over logical time as ``(start, end, state)`` bands.
 
     Open lasts ``cooldown`` ms from the failure that opened it; after that the
@@ -206,8 +286,9 @@ def timeline_segments(rows: Sequence[TraceRow], cooldown: int,
             bands.append((since, t, state))
 
     for row in rows:
-        if row.state_after is not state or (row.state_after is State.OPEN
-                                            and row.state_before is not State.OPEN):
+        if row.state_after is not state or (
+            row.state_after is State.OPEN and row.state_before is not State.OPEN
+        ):
             close(row.now)
             if row.state_after is State.OPEN and row.state_before is not State.OPEN:
                 opened = row.now
@@ -226,12 +307,22 @@ LANES = {"succeeded": 2, "failed": 1, "blocked": 0}
 #: How each kind of request is marked on the timeline: (marker, colour, label).
 TIMELINE_KINDS = {
     kind: (look("outcome", kind).marker, look("outcome", kind).colour, label)
-    for kind, label in (("succeeded", N_("sent: succeeded")), ("failed", N_("sent: failed")),
-                        ("blocked", N_("blocked: not sent")))}
+    for kind, label in (
+        ("succeeded", N_("sent: succeeded")),
+        ("failed", N_("sent: failed")),
+        ("blocked", N_("blocked: not sent")),
+    )
+}
 
 
-def draw_breaker_timeline(ax: Axes, rows: Sequence[TraceRow], cooldown: int, *,
-                          upto: int | None = None, end: int | None = None) -> None:
+def draw_breaker_timeline(
+    ax: Axes,
+    rows: Sequence[TraceRow],
+    cooldown: int,
+    *,
+    upto: int | None = None,
+    end: int | None = None,
+) -> None:
     """Draw state bands and request markers for ``rows[:upto]`` on ``ax``.
 
     The x range covers all ``rows`` so a step-through keeps a steady axis.
@@ -243,27 +334,54 @@ def draw_breaker_timeline(ax: Axes, rows: Sequence[TraceRow], cooldown: int, *,
         ax.axvspan(a, b, color=STATE_COLOURS[s.value], alpha=0.28, linewidth=0)
     for kind, (marker, colour, label) in TIMELINE_KINDS.items():
         xs = [r.now for r in shown if _kind(r) == kind]
-        ax.plot(xs, [LANES[kind]] * len(xs), linestyle="none", marker=marker,
-                markersize=11, markerfacecolor=colour, markeredgecolor=PALETTE["black"],
-                label=_(label), zorder=3)
+        ax.plot(
+            xs,
+            [LANES[kind]] * len(xs),
+            linestyle="none",
+            marker=marker,
+            markersize=11,
+            markerfacecolor=colour,
+            markeredgecolor=PALETTE["black"],
+            label=_(label),
+            zorder=3,
+        )
     for r in shown:
         if r.state_after is State.OPEN and r.state_before is not State.OPEN:
-            ax.annotate("", xy=(r.now + cooldown, 2.75), xytext=(r.now, 2.75),
-                        arrowprops={"arrowstyle": "<->", "color": PALETTE["black"]})
-            ax.text(r.now + cooldown / 2, 2.85, _("cooldown {cooldown} ms").format(
-                cooldown=cooldown), ha="center",
-                    va="bottom", fontsize=SMALL_PT)
+            ax.annotate(
+                "",
+                xy=(r.now + cooldown, 2.75),
+                xytext=(r.now, 2.75),
+                arrowprops={"arrowstyle": "<->", "color": PALETTE["black"]},
+            )
+            ax.text(
+                r.now + cooldown / 2,
+                2.85,
+                _("cooldown {cooldown} ms").format(cooldown=cooldown),
+                ha="center",
+                va="bottom",
+                fontsize=SMALL_PT,
+            )
     if shown and upto is not None:
         ax.axvline(shown[-1].now, color=PALETTE["black"], linewidth=1.5, linestyle=":")
     ax.set_xlim(-200, stop)
     ax.set_ylim(-0.6, 3.4)
     ax.set_yticks(list(LANES.values()), [_(lane) for lane in LANES])
     style(ax, None, _("logical time (ms)"), _("request"))
-    handles: list[Any] = [Patch(color=STATE_COLOURS[s.value], alpha=0.4,
-                                label=_(s.value.replace("_", "-"))) for s in State]
+    handles: list[Any] = [
+        Patch(color=STATE_COLOURS[s.value], alpha=0.4, label=_(s.value.replace("_", "-")))
+        for s in State
+    ]
     handles += ax.get_legend_handles_labels()[0]
-    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=3,
-              frameon=False, fontsize=SMALL_PT, handletextpad=0.4, columnspacing=1.0)
+    ax.legend(
+        handles=handles,
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.2),
+        ncols=3,
+        frameon=False,
+        fontsize=SMALL_PT,
+        handletextpad=0.4,
+        columnspacing=1.0,
+    )
 
 
 def _kind(row: TraceRow) -> str:
@@ -272,9 +390,14 @@ def _kind(row: TraceRow) -> str:
     return "succeeded" if row.success else "failed"
 
 
-def breaker_timeline(rows: Sequence[TraceRow] | None = None, cooldown: int = 5000, *,
-                     threshold: int = 3, upto: int | None = None,
-                     title: str | None = None) -> Figure:
+def breaker_timeline(
+    rows: Sequence[TraceRow] | None = None,
+    cooldown: int = 5000,
+    *,
+    threshold: int = 3,
+    upto: int | None = None,
+    title: str | None = None,
+) -> Figure:
     """The breaker over logical time: state bands, requests sent, failed, blocked.
 
     Default: the lesson's nine events replayed with ``threshold`` and
@@ -293,15 +416,24 @@ def breaker_timeline(rows: Sequence[TraceRow] | None = None, cooldown: int = 500
     draw_breaker_timeline(ax, rows, cooldown, upto=upto)
     shown = rows if upto is None else rows[:upto]
     sent = sum(r.allowed for r in shown)
-    ax.set_title(title or _("Breaker timeline (threshold {threshold}, cooldown {cooldown} "
-                            "ms): sent {sent}, blocked {blocked}").format(
-        threshold=threshold, cooldown=cooldown, sent=sent, blocked=len(shown) - sent))
+    ax.set_title(
+        title
+        or _(
+            "Breaker timeline (threshold {threshold}, cooldown {cooldown} "
+            "ms): sent {sent}, blocked {blocked}"
+        ).format(threshold=threshold, cooldown=cooldown, sent=sent, blocked=len(shown) - sent)
+    )
     return fig
 
 
 #: Where the breaker explorer's two panels go (``Figure.subplots_adjust``).
-BREAKER_MARGINS: dict[str, float] = {"left": 0.13, "right": 0.98, "top": 0.99, "bottom": 0.2,
-                                     "hspace": 0.1}
+BREAKER_MARGINS: dict[str, float] = {
+    "left": 0.13,
+    "right": 0.98,
+    "top": 0.99,
+    "bottom": 0.2,
+    "hspace": 0.1,
+}
 
 
 class BreakerPlot:
@@ -331,41 +463,70 @@ class BreakerPlot:
         self.labels = draw_breaker_diagram(self.diagram, fontsize=SMALL_PT)
         self.nodes: dict[State, Text] = getattr(self.diagram, "retrylab_nodes")  # noqa: B009
         self.arrows: dict[tuple[State, State], Any] = getattr(  # noqa: B009
-            self.diagram, "retrylab_arrows")
+            self.diagram, "retrylab_arrows"
+        )
         ax = self.timeline
-        self.bands = PolyCollection([], transform=ax.get_xaxis_transform(), alpha=0.28,
-                                    linewidths=0)
+        self.bands = PolyCollection(
+            [], transform=ax.get_xaxis_transform(), alpha=0.28, linewidths=0
+        )
         ax.add_collection(self.bands)
         self.markers = {}
         for kind, (marker, colour, label) in TIMELINE_KINDS.items():
-            self.markers[kind] = ax.plot([], [], linestyle="none", marker=marker,
-                                         markersize=11, markerfacecolor=colour,
-                                         markeredgecolor=PALETTE["black"], label=_(label),
-                                         zorder=3)[0]
-        self.now_line = ax.axvline(np.nan, color=PALETTE["black"], linewidth=1.5,
-                                   linestyle=":")
+            self.markers[kind] = ax.plot(
+                [],
+                [],
+                linestyle="none",
+                marker=marker,
+                markersize=11,
+                markerfacecolor=colour,
+                markeredgecolor=PALETTE["black"],
+                label=_(label),
+                zorder=3,
+            )[0]
+        self.now_line = ax.axvline(np.nan, color=PALETTE["black"], linewidth=1.5, linestyle=":")
         # one cooldown arrow per opening at most, one opening per event at most; the
         # first one named (the others are the same length)
         self.cooldowns: list[tuple[Any, Text]] = [
-            (ax.annotate("", xy=(0, 2.75), xytext=(0, 2.75),
-                         arrowprops={"arrowstyle": "<->", "color": PALETTE["black"]}),
-             ax.text(0, 2.85, "", ha="center", va="bottom", fontsize=SMALL_PT))
-            for _ in BREAKER_EVENTS]
+            (
+                ax.annotate(
+                    "",
+                    xy=(0, 2.75),
+                    xytext=(0, 2.75),
+                    arrowprops={"arrowstyle": "<->", "color": PALETTE["black"]},
+                ),
+                ax.text(0, 2.85, "", ha="center", va="bottom", fontsize=SMALL_PT),
+            )
+            for _ in BREAKER_EVENTS
+        ]
         for arrow, note in self.cooldowns:
             arrow.set_visible(False)
             note.set_visible(False)
         ax.set_ylim(-0.6, 3.6)
         ax.set_yticks(list(LANES.values()), [_(lane) for lane in LANES])
         style(ax, None, _("logical time (ms)"), None)
-        handles: list[Any] = [Patch(color=STATE_COLOURS[s.value], alpha=0.4,
-                                    label=_(s.value.replace("_", "-"))) for s in State]
+        handles: list[Any] = [
+            Patch(color=STATE_COLOURS[s.value], alpha=0.4, label=_(s.value.replace("_", "-")))
+            for s in State
+        ]
         handles += list(self.markers.values())
-        ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.45, -0.38), ncols=3,
-                  frameon=False, fontsize=SMALL_PT, handletextpad=0.4, columnspacing=1.0)
+        ax.legend(
+            handles=handles,
+            loc="upper center",
+            bbox_to_anchor=(0.45, -0.38),
+            ncols=3,
+            frameon=False,
+            fontsize=SMALL_PT,
+            handletextpad=0.4,
+            columnspacing=1.0,
+        )
         ax.set_xlim(-200, BREAKER_EVENTS[-1][0] + 1000 if BREAKER_EVENTS else 1000)
         if animated:
-            moving: list[Any] = [*self.labels.values(), self.bands, *self.markers.values(),
-                                 self.now_line]
+            moving: list[Any] = [
+                *self.labels.values(),
+                self.bands,
+                *self.markers.values(),
+                self.now_line,
+            ]
             for arrow, note in self.cooldowns:
                 moving += [arrow, note]
             for artist in moving:
@@ -376,8 +537,15 @@ class BreakerPlot:
         led there (the breaker explorer's static part, one saved background per pair)."""
         style_nodes(self.nodes, self.arrows, State(current), moved)
 
-    def update(self, rows: Sequence[TraceRow], cooldown: int, threshold: int, upto: int,
-               counts: Mapping[tuple[State, State], int], current: State) -> None:
+    def update(
+        self,
+        rows: Sequence[TraceRow],
+        cooldown: int,
+        threshold: int,
+        upto: int,
+        counts: Mapping[tuple[State, State], int],
+        current: State,
+    ) -> None:
         """Show the first ``upto`` rows: arrow labels, bands, markers (the nodes are
         :meth:`show_state`'s)."""
         moved = last_transition(rows, upto)
@@ -393,8 +561,9 @@ class BreakerPlot:
         for kind, line in self.markers.items():
             xs = [r.now for r in shown if _kind(r) == kind]
             line.set_data(xs, [LANES[kind]] * len(xs))
-        opened = [r.now for r in shown
-                  if r.state_after is State.OPEN and r.state_before is not State.OPEN]
+        opened = [
+            r.now for r in shown if r.state_after is State.OPEN and r.state_before is not State.OPEN
+        ]
         for i, (arrow, note) in enumerate(self.cooldowns):
             used = i < len(opened) and cooldown > 0
             arrow.set_visible(used)
@@ -442,7 +611,7 @@ class BreakerRun:
     @property
     def sent(self) -> int:
         """Requests sent among the first ``step`` events."""
-        return sum(r.allowed for r in self.rows[:self.step])
+        return sum(r.allowed for r in self.rows[: self.step])
 
     @property
     def blocked(self) -> int:
@@ -480,28 +649,31 @@ class BreakerExplorer(Explorer):
         rows = tuple(replay(BREAKER_EVENTS, CircuitBreaker(threshold, cooldown)))
         cb = CircuitBreaker(threshold, cooldown)
         replay(BREAKER_EVENTS[:step], cb)
-        return BreakerRun(threshold, cooldown, step, rows, dict(cb.transition_counts()),
-                          cb.state)
+        return BreakerRun(threshold, cooldown, step, rows, dict(cb.transition_counts()), cb.state)
 
     @classmethod
     def readout_text(cls, result: BreakerRun) -> str:
         if result.step == 0:
-            return _("sent {sent}, blocked {blocked}; state {state} before the first "
-                     "event").format(sent=result.sent, blocked=result.blocked,
-                                     state=_(result.state.value))
-        return _("sent {sent}, blocked {blocked}; state {state} at {now} ms (event {step} "
-                 "of {events})").format(sent=result.sent, blocked=result.blocked,
-                                        state=_(result.state.value),
-                                        now=result.rows[result.step - 1].now,
-                                        step=result.step, events=len(result.rows))
+            return _("sent {sent}, blocked {blocked}; state {state} before the first event").format(
+                sent=result.sent, blocked=result.blocked, state=_(result.state.value)
+            )
+        return _(
+            "sent {sent}, blocked {blocked}; state {state} at {now} ms (event {step} of {events})"
+        ).format(
+            sent=result.sent,
+            blocked=result.blocked,
+            state=_(result.state.value),
+            now=result.rows[result.step - 1].now,
+            step=result.step,
+            events=len(result.rows),
+        )
 
     def setup(self, fig: Figure) -> None:
         self.plot = BreakerPlot(fig, animated=True)
 
     #: drawn when first shown: a step into a state only blits (each state, reached by
     #: an event that kept it or by each transition into it)
-    known_levels = (*((s, None) for s in State),
-                    *((b, (a, b)) for a, b, *_rest in ARROWS))
+    known_levels = (*((s, None) for s in State), *((b, (a, b)) for a, b, *_rest in ARROWS))
 
     def level(self, result: BreakerRun) -> Hashable:
         # the diagram's nodes and the arrow of the last transition
@@ -511,8 +683,9 @@ class BreakerExplorer(Explorer):
         self.plot.show_state(*level)
 
     def draw(self, result: BreakerRun) -> None:
-        self.plot.update(result.rows, result.cooldown, result.threshold, result.step,
-                         result.counts, result.state)
+        self.plot.update(
+            result.rows, result.cooldown, result.threshold, result.step, result.counts, result.state
+        )
 
 
 def breaker_explorer(**values: Any) -> BreakerExplorer:

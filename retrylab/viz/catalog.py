@@ -39,8 +39,12 @@ def explorer_classes() -> list[type[Explorer]]:
     for info in pkgutil.iter_modules(here, prefix=f"{__package__}."):
         mod = importlib.import_module(info.name)
         for _, obj in inspect.getmembers(mod, inspect.isclass):
-            if (issubclass(obj, Explorer) and obj is not Explorer
-                    and obj.__module__ == mod.__name__ and not inspect.isabstract(obj)
-                    and _has_controls(obj)):
+            if (
+                issubclass(obj, Explorer)
+                and obj is not Explorer
+                and obj.__module__ == mod.__name__
+                and not inspect.isabstract(obj)
+                and _has_controls(obj)
+            ):
                 found[f"{obj.__module__}.{obj.__qualname__}"] = obj
     return list(found.values())

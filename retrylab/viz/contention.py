@@ -44,6 +44,7 @@ __all__ = [
     "sweep_with_progress",
 ]
 
+
 def _look(kind: str, name: str) -> tuple[str, str]:
     found = look(kind, name)
     return found.colour, found.marker
@@ -67,22 +68,38 @@ class ContentionPlot:
         self.lines: dict[str, tuple[Line2D, Line2D]] = {}
         for s in STRATEGIES:
             colour, marker, ls, label = STRATEGY_STYLE[s]
-            kw = {"color": colour, "marker": marker, "linestyle": ls, "markersize": 4.5,
-                  "linewidth": 1.8, "label": _(label)}
-            self.lines[s] = (self.ax_calls.plot([], [], **kw)[0],
-                             self.ax_time.plot([], [], **kw)[0])
-        style(self.ax_calls, _("Work: writes sent (calls)"), _("clients"),
-              _("calls (mean of runs)"))
-        style(self.ax_time, _("Time until every client is done"), _("clients"),
-              _("time (ms, log scale)"))
+            kw = {
+                "color": colour,
+                "marker": marker,
+                "linestyle": ls,
+                "markersize": 4.5,
+                "linewidth": 1.8,
+                "label": _(label),
+            }
+            self.lines[s] = (
+                self.ax_calls.plot([], [], **kw)[0],
+                self.ax_time.plot([], [], **kw)[0],
+            )
+        style(
+            self.ax_calls, _("Work: writes sent (calls)"), _("clients"), _("calls (mean of runs)")
+        )
+        style(
+            self.ax_time,
+            _("Time until every client is done"),
+            _("clients"),
+            _("time (ms, log scale)"),
+        )
         self.ax_time.set_yscale("log")
         for ax in (self.ax_calls, self.ax_time):  # two titles side by side in 840 px
             ax.title.set_fontsize(12)
         self.ax_calls.legend(loc="upper left", fontsize=SMALL_PT)
-        self.marker = [ax.axvline(np.nan, color=PALETTE["black"], linewidth=1, alpha=0.5)
-                       for ax in (self.ax_calls, self.ax_time)]
-        self.marker_text = self.ax_calls.text(np.nan, 0, "", rotation=90, ha="right",
-                                              va="bottom", fontsize=SMALL_PT)
+        self.marker = [
+            ax.axvline(np.nan, color=PALETTE["black"], linewidth=1, alpha=0.5)
+            for ax in (self.ax_calls, self.ax_time)
+        ]
+        self.marker_text = self.ax_calls.text(
+            np.nan, 0, "", rotation=90, ha="right", va="bottom", fontsize=SMALL_PT
+        )
         self.title = fig.suptitle("", fontsize=14)
 
     def update(self, sweep: pd.DataFrame, mark: int | None = None) -> None:
@@ -100,16 +117,23 @@ class ContentionPlot:
         for ax in (self.ax_calls, self.ax_time):
             ax.set_xlim(x.min() - pad, x.max() + pad)
         self.ax_calls.set_ylim(0, float(calls.to_numpy().max()) * 1.08)
-        self.ax_time.set_ylim(float(time.to_numpy().min()) * 0.7,
-                              float(time.to_numpy().max()) * 1.5)
+        self.ax_time.set_ylim(
+            float(time.to_numpy().min()) * 0.7, float(time.to_numpy().max()) * 1.5
+        )
         for line in self.marker:
             line.set_xdata([mark if mark is not None else np.nan] * 2)
-        self.marker_text.set_position((mark if mark is not None else np.nan,
-                                       float(calls.to_numpy().max()) * 0.55))
-        self.marker_text.set_text("" if mark is None else
-                                  _("{clients} clients ").format(clients=mark))
-        self.title.set_text(_("N clients race to update one row (optimistic concurrency)\n"
-                              "after Brooker, AWS Architecture Blog 2015"))
+        self.marker_text.set_position(
+            (mark if mark is not None else np.nan, float(calls.to_numpy().max()) * 0.55)
+        )
+        self.marker_text.set_text(
+            "" if mark is None else _("{clients} clients ").format(clients=mark)
+        )
+        self.title.set_text(
+            _(
+                "N clients race to update one row (optimistic concurrency)\n"
+                "after Brooker, AWS Architecture Blog 2015"
+            )
+        )
 
 
 def contention_curves(sweep: pd.DataFrame, mark: int | None = 100) -> Figure:
@@ -127,8 +151,9 @@ def contention_curves(sweep: pd.DataFrame, mark: int | None = 100) -> Figure:
     return fig
 
 
-def sweep_with_progress(clients: Sequence[int] | None = None, runs: int = 100,
-                        seed: int = 0, **kwargs: Any) -> pd.DataFrame:
+def sweep_with_progress(
+    clients: Sequence[int] | None = None, runs: int = 100, seed: int = 0, **kwargs: Any
+) -> pd.DataFrame:
     """:func:`~retrylab.sim.contention.contention_sweep` with an ipywidgets progress bar.
 
     Use it in a notebook for the full sweep (about a second here, longer on a
@@ -140,8 +165,9 @@ def sweep_with_progress(clients: Sequence[int] | None = None, runs: int = 100,
     from ..sim.contention import BLOG_CLIENTS, contention_sweep
 
     counts = BLOG_CLIENTS if clients is None else clients
-    bar = widgets.IntProgress(value=0, min=0, max=len(counts) * len(STRATEGIES),
-                              description=_("sweep"))
+    bar = widgets.IntProgress(
+        value=0, min=0, max=len(counts) * len(STRATEGIES), description=_("sweep")
+    )
     display(bar)  # type: ignore[no-untyped-call]
 
     def tick(done: int, total: int) -> None:
@@ -156,8 +182,12 @@ def sweep_with_progress(clients: Sequence[int] | None = None, runs: int = 100,
 # -- layered retries -------------------------------------------------------------------------
 
 
-def layered_load(layers: int = 3, attempts: int | Sequence[int] = 3, requests: int = 100,
-                 failure_rate: float = 1.0) -> Figure:
+def layered_load(
+    layers: int = 3,
+    attempts: int | Sequence[int] = 3,
+    requests: int = 100,
+    failure_rate: float = 1.0,
+) -> Figure:
     """Calls reaching each service of a chain when every layer retries (simulated bars).
 
     The numbers are :func:`~retrylab.sim.layered.layered_calls`' (``fig.retrylab_data``).
@@ -171,20 +201,45 @@ def layered_load(layers: int = 3, attempts: int | Sequence[int] = 3, requests: i
     ax = fig.add_subplot()
     x = np.arange(len(df))
     colours = [PALETTE["sky"]] * (len(df) - 1) + [PALETTE["vermillion"]]
-    bars = ax.bar(x, df["per_request"], color=colours, edgecolor=PALETTE["black"],
-                  label=_("simulated: calls per user request"))
+    bars = ax.bar(
+        x,
+        df["per_request"],
+        color=colours,
+        edgecolor=PALETTE["black"],
+        label=_("simulated: calls per user request"),
+    )
     for rect, v in zip(bars, df["per_request"], strict=True):
-        ax.text(rect.get_x() + rect.get_width() / 2, v, number(_g(float(v))),
-                ha="center", va="bottom", fontsize=12, fontweight="bold")
-    ax.axhline(expected_layered_load(layers, attempts, failure_rate), color=PALETTE["black"],
-               linestyle="--", linewidth=1.2, label=_("arithmetic for the bottom service"))
+        ax.text(
+            rect.get_x() + rect.get_width() / 2,
+            v,
+            number(_g(float(v))),
+            ha="center",
+            va="bottom",
+            fontsize=12,
+            fontweight="bold",
+        )
+    ax.axhline(
+        expected_layered_load(layers, attempts, failure_rate),
+        color=PALETTE["black"],
+        linestyle="--",
+        linewidth=1.2,
+        label=_("arithmetic for the bottom service"),
+    )
     ax.set_xticks(x, [_(name) for name in df["service"].tolist()])  # the lesson's names
     per = attempts if isinstance(attempts, int) else "/".join(str(a) for a in attempts)
-    style(ax, _("{layers} layers x {per} attempts, bottom failing {rate}: {calls} calls "
-                "per request").format(
-        layers=layers, per=per, rate=f"{failure_rate:.0%}",
-        calls=number(_g(float(df["per_request"].iloc[-1])))),
-        _("service (top to bottom)"), _("calls per user request"))
+    style(
+        ax,
+        _(
+            "{layers} layers x {per} attempts, bottom failing {rate}: {calls} calls per request"
+        ).format(
+            layers=layers,
+            per=per,
+            rate=f"{failure_rate:.0%}",
+            calls=number(_g(float(df["per_request"].iloc[-1]))),
+        ),
+        _("service (top to bottom)"),
+        _("calls per user request"),
+    )
     ax.set_ylim(0, float(df["per_request"].max()) * 1.2)
     ax.legend(loc="upper left", fontsize=SMALL_PT)
     fig.retrylab_data = df  # type: ignore[attr-defined]
@@ -203,8 +258,20 @@ def _g(value: float) -> float | int:
 EXPLORER_RUNS = 20
 
 #: The calls panel's y ranges (one saved background each).
-CALL_LEVELS: tuple[int, ...] = (100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000,
-                                100_000, 200_000, 500_000)
+CALL_LEVELS: tuple[int, ...] = (
+    100,
+    200,
+    500,
+    1000,
+    2000,
+    5000,
+    10_000,
+    20_000,
+    50_000,
+    100_000,
+    200_000,
+    500_000,
+)
 #: The time panel's range (log scale), fixed: every setting the sliders allow fits in it.
 TIME_RANGE_MS: tuple[float, float] = (100.0, 1e7)
 
@@ -244,7 +311,12 @@ class ContentionExplorer(Explorer):
     title = N_("the AWS contention experiment")
     figsize = (WIDTH_IN, 4.0)
     margins: ClassVar[Mapping[str, float]] = {
-        "left": 0.13, "right": 0.98, "top": 0.87, "bottom": 0.22, "wspace": 0.28}
+        "left": 0.13,
+        "right": 0.98,
+        "top": 0.87,
+        "bottom": 0.22,
+        "wspace": 0.28,
+    }
 
     @classmethod
     def make_controls(cls) -> dict[str, Any]:
@@ -265,38 +337,58 @@ class ContentionExplorer(Explorer):
     @classmethod
     def readout_text(cls, result: ContentionRun) -> str:
         p, e = result.picked, result.results["exponential"]
-        lines = [p.summary(),
-                 _("vs exponential without jitter: {calls}x the calls, {time}x the time")
-                 .format(calls=number(p.calls / e.calls, 2),
-                         time=number(p.time_ms / e.time_ms, 2)),
-                 _("each strategy (mean of {runs} runs; the notebook's sweep: 100):")
-                 .format(runs=EXPLORER_RUNS)]
+        lines = [
+            p.summary(),
+            _("vs exponential without jitter: {calls}x the calls, {time}x the time").format(
+                calls=number(p.calls / e.calls, 2), time=number(p.time_ms / e.time_ms, 2)
+            ),
+            _("each strategy (mean of {runs} runs; the notebook's sweep: 100):").format(
+                runs=EXPLORER_RUNS
+            ),
+        ]
         for s in STRATEGIES:
             r = result.results[s]
-            lines.append("  " + _("{strategy}: {calls} calls, {time} ms").format(
-                strategy=_(STRATEGY_STYLE[s][3]), calls=f"{r.calls:.0f}",
-                time=f"{r.time_ms:.0f}"))
+            lines.append(
+                "  "
+                + _("{strategy}: {calls} calls, {time} ms").format(
+                    strategy=_(STRATEGY_STYLE[s][3]),
+                    calls=f"{r.calls:.0f}",
+                    time=f"{r.time_ms:.0f}",
+                )
+            )
         return "\n".join(lines)
 
     def setup(self, fig: Figure) -> list[Any]:
         self.ax_calls, self.ax_time = fig.subplots(1, 2)
         x = np.arange(len(STRATEGIES))
         colours = [STRATEGY_STYLE[s][0] for s in STRATEGIES]
-        self.bars_calls = self.ax_calls.bar(x, np.zeros(len(x)), color=colours,
-                                            edgecolor=PALETTE["black"])
-        self.bars_time = self.ax_time.bar(x, np.ones(len(x)), color=colours,
-                                          edgecolor=PALETTE["black"])
-        labels = [_("expo-\nnential"), _("full"), _("equal"), _("decor-\nrelated"),
-                  pgettext("tick", "no\nbackoff")]  # a bar's width: Turkish in one word
+        self.bars_calls = self.ax_calls.bar(
+            x, np.zeros(len(x)), color=colours, edgecolor=PALETTE["black"]
+        )
+        self.bars_time = self.ax_time.bar(
+            x, np.ones(len(x)), color=colours, edgecolor=PALETTE["black"]
+        )
+        labels = [
+            _("expo-\nnential"),
+            _("full"),
+            _("equal"),
+            _("decor-\nrelated"),
+            pgettext("tick", "no\nbackoff"),
+        ]  # a bar's width: Turkish in one word
         for ax in (self.ax_calls, self.ax_time):
             ax.set_xticks(x, labels)
-        style(self.ax_calls, _("work: calls sent"), None,
-              _("calls\n(mean of {runs} runs)").format(runs=EXPLORER_RUNS))
+        style(
+            self.ax_calls,
+            _("work: calls sent"),
+            None,
+            _("calls\n(mean of {runs} runs)").format(runs=EXPLORER_RUNS),
+        )
         style(self.ax_time, _("time until all are done"), None, _("time (ms, log)"))
         self.ax_time.set_yscale("log")
         self.ax_time.set_ylim(*TIME_RANGE_MS)
-        fig.suptitle(_("N clients race to update one row: the strategy picked is "
-                       "outlined"), fontsize=14)
+        fig.suptitle(
+            _("N clients race to update one row: the strategy picked is outlined"), fontsize=14
+        )
         return [*self.bars_calls, *self.bars_time]
 
     def level(self, result: ContentionRun) -> Hashable:
@@ -308,14 +400,17 @@ class ContentionExplorer(Explorer):
     def draw(self, result: ContentionRun) -> None:
         for i, s in enumerate(STRATEGIES):
             picked = s == result.strategy
-            for bars, v in ((self.bars_calls, result.results[s].calls),
-                            (self.bars_time, result.results[s].time_ms)):
+            for bars, v in (
+                (self.bars_calls, result.results[s].calls),
+                (self.bars_time, result.results[s].time_ms),
+            ):
                 bars[i].set_height(v)
                 bars[i].set_alpha(1.0 if picked else 0.45)
                 bars[i].set_linewidth(2.5 if picked else 0.8)
 
-    def unchanged_reason(self, moved: str, old: Any, values: Mapping[str, Any],
-                         result: ContentionRun) -> str:
+    def unchanged_reason(
+        self, moved: str, old: Any, values: Mapping[str, Any], result: ContentionRun
+    ) -> str:
         """A cap no wait of the runs reaches."""
         return no_wait_reaches_cap(values["cap"]) if moved == "cap" else ""
 

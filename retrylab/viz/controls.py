@@ -19,10 +19,29 @@ from ..i18n import NP_, _, number, pgettext
 from .i18n import translate
 from .range import FloatRange, IntRange
 
-__all__ = ["CONTROL_MIN_WIDTH", "LIMIT_LINE_PX", "NUMBER_BOX_WIDTH", "TRACK_MIN_WIDTH", "UNITS",
-           "ControlPanel", "align_descriptions", "check_value", "choice", "choice_slider",
-           "controls_grid", "explain_message", "float_slider", "int_slider", "label_of",
-           "limit_note", "limit_notes", "neighbours", "number_box", "reject_unknown", "toggle"]
+__all__ = [
+    "CONTROL_MIN_WIDTH",
+    "LIMIT_LINE_PX",
+    "NUMBER_BOX_WIDTH",
+    "TRACK_MIN_WIDTH",
+    "UNITS",
+    "ControlPanel",
+    "align_descriptions",
+    "check_value",
+    "choice",
+    "choice_slider",
+    "controls_grid",
+    "explain_message",
+    "float_slider",
+    "int_slider",
+    "label_of",
+    "limit_note",
+    "limit_notes",
+    "neighbours",
+    "number_box",
+    "reject_unknown",
+    "toggle",
+]
 
 _STYLE = {"description_width": "initial"}
 _LAYOUT = {"width": "420px"}
@@ -32,10 +51,20 @@ CONTROL_MIN_WIDTH = "260px"
 #: The unit shown in a numeric control's label ("base (ms)"), by parameter name;
 #: ``unit=`` of a factory overrides it ("" for none). A share is "0–1".
 UNITS: dict[str, str] = {
-    "base": "ms", "cap": "ms", "cooldown": "ms", "width": "ms", "timeout": "ms",
-    "hedging_delay": "ms", "spike_ms": "ms", "failure_rate_threshold": "%",
-    "base_failure": "0–1", "outage_failure": "0–1", "slow": "0–1", "degraded": "0–1",
-    "reject_cost": "0–1", "window_size": NP_("unit", "calls"),
+    "base": "ms",
+    "cap": "ms",
+    "cooldown": "ms",
+    "width": "ms",
+    "timeout": "ms",
+    "hedging_delay": "ms",
+    "spike_ms": "ms",
+    "failure_rate_threshold": "%",
+    "base_failure": "0–1",
+    "outage_failure": "0–1",
+    "slow": "0–1",
+    "degraded": "0–1",
+    "reject_cost": "0–1",
+    "window_size": NP_("unit", "calls"),
 }
 
 
@@ -44,16 +73,24 @@ def _control_label(name: str) -> str:
     few words a person reads ("failure rate, healthy"), never the code's ``base_failure``
     (that one is the control's tooltip, as :meth:`Explorer.set` takes it)."""
     labels = {
-        "base": pgettext("control", "base"), "cap": pgettext("control", "cap"),
-        "factor": pgettext("control", "factor"), "jitter": pgettext("control", "jitter"),
-        "growth": pgettext("control", "growth"), "retries": pgettext("control", "retries"),
-        "clients": pgettext("control", "clients"), "attempt": pgettext("control", "attempt"),
-        "attempts": pgettext("control", "attempts"), "width": pgettext("control", "width"),
+        "base": pgettext("control", "base"),
+        "cap": pgettext("control", "cap"),
+        "factor": pgettext("control", "factor"),
+        "jitter": pgettext("control", "jitter"),
+        "growth": pgettext("control", "growth"),
+        "retries": pgettext("control", "retries"),
+        "clients": pgettext("control", "clients"),
+        "attempt": pgettext("control", "attempt"),
+        "attempts": pgettext("control", "attempts"),
+        "width": pgettext("control", "width"),
         "threshold": pgettext("control", "threshold"),
-        "cooldown": pgettext("control", "cooldown"), "step": pgettext("control", "step"),
-        "method": pgettext("control", "method"), "error": pgettext("control", "error"),
+        "cooldown": pgettext("control", "cooldown"),
+        "step": pgettext("control", "step"),
+        "method": pgettext("control", "method"),
+        "error": pgettext("control", "error"),
         "idempotency_key": pgettext("control label", "idempotency key"),
-        "budget": pgettext("control", "budget"), "breaker": pgettext("control", "breaker"),
+        "budget": pgettext("control", "budget"),
+        "breaker": pgettext("control", "breaker"),
         "strategy": pgettext("control", "strategy"),
         "reject_cost": pgettext("control label", "refusal cost"),
         "timeout": pgettext("control", "timeout"),
@@ -120,8 +157,16 @@ def _unit_of(name: str, unit: str | None) -> str:
     return (pgettext("unit", UNITS[name]) if name in UNITS else "") if unit is None else unit
 
 
-def int_slider(name: str, value: int, low: int, high: int, step: int = 1, *,
-               continuous_update: bool = True, unit: str | None = None) -> Any:
+def int_slider(
+    name: str,
+    value: int,
+    low: int,
+    high: int,
+    step: int = 1,
+    *,
+    continuous_update: bool = True,
+    unit: str | None = None,
+) -> Any:
     """A whole-number slider (:class:`~retrylab.viz.range.IntRange`, a range input its
     label names): its label says the parameter in words with its unit, in the notebook's
     language; its tooltip is the parameter's name in the code (what :meth:`Explorer.set`
@@ -136,8 +181,16 @@ def int_slider(name: str, value: int, low: int, high: int, step: int = 1, *,
     return IntRange(value=value, min=low, max=high, step=step, **_slider_look(name, unit))
 
 
-def float_slider(name: str, value: float, low: float, high: float, step: float = 0.1, *,
-                 continuous_update: bool = True, unit: str | None = None) -> Any:
+def float_slider(
+    name: str,
+    value: float,
+    low: float,
+    high: float,
+    step: float = 0.1,
+    *,
+    continuous_update: bool = True,
+    unit: str | None = None,
+) -> Any:
     """A slider of real numbers (:class:`~retrylab.viz.range.FloatRange`), labelled and
     following the hand as :func:`int_slider`'s.
 
@@ -150,8 +203,13 @@ def float_slider(name: str, value: float, low: float, high: float, step: float =
 
 def _slider_look(name: str, unit: str | None) -> dict[str, Any]:
     """A slider's label (words and unit), unit, tooltip (the code's name) and layout."""
-    return {"description": label_of(name, unit), "unit": _unit_of(name, unit),
-            "tooltip": name, "continuous_update": True, "layout": widgets.Layout(**_LAYOUT)}
+    return {
+        "description": label_of(name, unit),
+        "unit": _unit_of(name, unit),
+        "tooltip": name,
+        "continuous_update": True,
+        "layout": widgets.Layout(**_LAYOUT),
+    }
 
 
 def toggle(name: str, value: bool) -> Any:
@@ -166,8 +224,13 @@ def toggle(name: str, value: bool) -> Any:
 
 def _box_look(name: str) -> dict[str, Any]:
     """A checkbox's label (no unit), tooltip (the code's name), style and layout."""
-    return {"description": label_of(name, ""), "tooltip": name, "indent": False,
-            "style": _STYLE, "layout": widgets.Layout(**_LAYOUT)}
+    return {
+        "description": label_of(name, ""),
+        "tooltip": name,
+        "indent": False,
+        "style": _STYLE,
+        "layout": widgets.Layout(**_LAYOUT),
+    }
 
 
 #: A choice of these two words is a checkbox (ticked: the second), not a list.
@@ -234,15 +297,25 @@ def choice(name: str, options: Sequence[Any], value: Any) -> Any:
         return toggle(name, value)
     if tuple(values) == OFF_ON:
         return Switch(name, OFF_ON, value)
-    labelled = [(translate(o[0]), o[1]) if isinstance(o, tuple) else
-                (_option_label(name, o) if isinstance(o, str) else str(o), o)
-                for o in listed]
-    return widgets.Dropdown(options=labelled, value=value, description=label_of(name, ""),
-                            tooltip=name, style=_STYLE, layout=widgets.Layout(**_LAYOUT))
+    labelled = [
+        (translate(o[0]), o[1])
+        if isinstance(o, tuple)
+        else (_option_label(name, o) if isinstance(o, str) else str(o), o)
+        for o in listed
+    ]
+    return widgets.Dropdown(
+        options=labelled,
+        value=value,
+        description=label_of(name, ""),
+        tooltip=name,
+        style=_STYLE,
+        layout=widgets.Layout(**_LAYOUT),
+    )
 
 
-def choice_slider(name: str, options: Sequence[Any], value: Any, *,
-                  continuous_update: bool = True) -> Any:
+def choice_slider(
+    name: str, options: Sequence[Any], value: Any, *, continuous_update: bool = True
+) -> Any:
     """The older name of :func:`choice`, kept while the topic modules still call it.
 
     ``continuous_update`` is accepted and has no effect: a click or a key press
@@ -306,9 +379,16 @@ def number_box(slider: Any) -> Any:
         kind = widgets.BoundedFloatText
     else:
         return None
-    box = kind(value=slider.value, min=slider.min, max=slider.max, step=slider.step,
-               description="", tooltip=slider.description, disabled=slider.disabled,
-               layout=widgets.Layout(width=NUMBER_BOX_WIDTH, flex="0 0 auto"))
+    box = kind(
+        value=slider.value,
+        min=slider.min,
+        max=slider.max,
+        step=slider.step,
+        description="",
+        tooltip=slider.description,
+        disabled=slider.disabled,
+        layout=widgets.Layout(width=NUMBER_BOX_WIDTH, flex="0 0 auto"),
+    )
     box.add_class("retrylab-number")
     widgets.link((slider, "value"), (box, "value"))
     widgets.link((slider, "disabled"), (box, "disabled"))
@@ -338,12 +418,18 @@ def controls_grid(controls: Mapping[str, Any]) -> tuple[Any, dict[str, Any]]:
         boxes[name] = box
         w.layout.flex = "1 1 auto"
         w.layout.min_width = "0"
-        cells.append(widgets.HBox([w, box], layout=widgets.Layout(width="auto",
-                                                                 align_items="center")))
+        cells.append(
+            widgets.HBox([w, box], layout=widgets.Layout(width="auto", align_items="center"))
+        )
     column = column_width(label_width, bool(boxes))
-    grid = widgets.GridBox(cells, layout=widgets.Layout(
-        grid_template_columns=f"repeat(auto-fill, minmax({column}, 1fr))",
-        grid_gap="0px 16px", width="100%"))
+    grid = widgets.GridBox(
+        cells,
+        layout=widgets.Layout(
+            grid_template_columns=f"repeat(auto-fill, minmax({column}, 1fr))",
+            grid_gap="0px 16px",
+            width="100%",
+        ),
+    )
     grid.add_class("retrylab-controls")
     return grid, boxes
 
@@ -378,8 +464,9 @@ class ControlPanel:
         #: the grid, and each numeric slider's number box by name
         self.grid, self.number_boxes = controls_grid(self.controls)
         #: its line is kept while empty, so a note never moves what is below it
-        self.limit_widget = widgets.HTML(layout=widgets.Layout(
-            width="100%", height=f"{LIMIT_LINE_PX}px", overflow="hidden"))
+        self.limit_widget = widgets.HTML(
+            layout=widgets.Layout(width="100%", height=f"{LIMIT_LINE_PX}px", overflow="hidden")
+        )
         self.limit_widget.add_class("retrylab-limit")
         #: the limit line's text, plain
         self.note = ""
@@ -428,14 +515,22 @@ class ControlPanel:
             a, b = self.controls.get(low), self.controls.get(high)
             if a is None or b is None or a.value <= b.value:
                 continue
-            names = {"name": a.description or low, "value": number(a.value),
-                     "ceiling": b.description or high, "top": number(b.value),
-                     "drawn": number(drawn[high])}
+            names = {
+                "name": a.description or low,
+                "value": number(a.value),
+                "ceiling": b.description or high,
+                "top": number(b.value),
+                "drawn": number(drawn[high]),
+            }
             notes.append(
-                _("{name} {value} is above {ceiling} {top}: every wait is capped at {top}")
-                .format(**names) if drawn[high] == b.value else
-                _("{ceiling} {top} is below the smallest {name}: drawn with both at "
-                  "{drawn}").format(**names))
+                _("{name} {value} is above {ceiling} {top}: every wait is capped at {top}").format(
+                    **names
+                )
+                if drawn[high] == b.value
+                else _(
+                    "{ceiling} {top} is below the smallest {name}: drawn with both at {drawn}"
+                ).format(**names)
+            )
         return "; ".join(notes)
 
     def show_note(self, first: str = "", same: str = "") -> None:
@@ -443,13 +538,17 @@ class ControlPanel:
         figure), then the sliders at an end (the moved one first): a press there changes
         nothing, so its sign is on screen before it. One line (a wrapped note pushed
         06's explorers past 650 px); the whole note is in its tooltip."""
-        self.note = "; ".join(filter(None, (first, same,
-                                            limit_notes(self.controls, self.moved))))
+        self.note = "; ".join(filter(None, (first, same, limit_notes(self.controls, self.moved))))
         text = html.escape(self.note, quote=True)
-        value = "" if not self.note else (
-            f'<div class="retrylab-{"same" if same else "note"}" title="{text}" '
-            f'style="color:#555; white-space:nowrap; overflow:hidden; text-overflow:ellipsis;'
-            f' line-height:{LIMIT_LINE_PX}px">{text}</div>')
+        value = (
+            ""
+            if not self.note
+            else (
+                f'<div class="retrylab-{"same" if same else "note"}" title="{text}" '
+                f'style="color:#555; white-space:nowrap; overflow:hidden; text-overflow:ellipsis;'
+                f' line-height:{LIMIT_LINE_PX}px">{text}</div>'
+            )
+        )
         if self.limit_widget.value != value:
             self.limit_widget.value = value
 
@@ -468,10 +567,12 @@ def limit_note(name: str, control: Any) -> str:
     label = control.description or name
     if control.value >= control.max:
         return _("{name} is at its maximum, {value}: it goes no higher").format(
-            name=label, value=number(control.value))
+            name=label, value=number(control.value)
+        )
     if control.value <= control.min:
         return _("{name} is at its minimum, {value}: it goes no lower").format(
-            name=label, value=number(control.value))
+            name=label, value=number(control.value)
+        )
     return ""
 
 
@@ -495,8 +596,11 @@ def limit_notes(controls: Mapping[str, Any], moved: str | None = None) -> str:
     """
     order = [name for name in controls if name == moved]
     order += [name for name in controls if name != moved]
-    notes = [limit_note(name, controls[name]) for name in order
-             if not getattr(controls[name], "disabled", False)]
+    notes = [
+        limit_note(name, controls[name])
+        for name in order
+        if not getattr(controls[name], "disabled", False)
+    ]
     return "; ".join(note for note in notes if note)
 
 
@@ -528,7 +632,6 @@ def align_descriptions(controls: Iterable[Any]) -> str:
     return width
 
 
-
 _CHOICES = (widgets.Dropdown,)
 
 
@@ -558,15 +661,22 @@ def check_value(name: str, control: Any, value: Any) -> None:
     options = options_of(control)
     if options is not None:
         if value not in options:
-            raise ValueError(f"{name}={value!r} is out of range: {name} must be one of "
-                             + ", ".join(repr(o) for o in options))
+            raise ValueError(
+                f"{name}={value!r} is out of range: {name} must be one of "
+                + ", ".join(repr(o) for o in options)
+            )
     elif hasattr(control, "min") and hasattr(control, "max"):
         if type(control.value) is int:  # a whole-number slider or box
             check_int(name, value, low=control.min, high=control.max)
-        elif (isinstance(value, bool) or not isinstance(value, int | float)
-              or not control.min <= value <= control.max):
-            raise ValueError(f"{name}={value!r} is out of range: {name} must be a "
-                             f"number from {control.min:g} to {control.max:g}")
+        elif (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not control.min <= value <= control.max
+        ):
+            raise ValueError(
+                f"{name}={value!r} is out of range: {name} must be a "
+                f"number from {control.min:g} to {control.max:g}"
+            )
 
 
 def reject_unknown(values: Mapping[str, Any], controls: Mapping[str, Any]) -> None:
@@ -579,8 +689,10 @@ def reject_unknown(values: Mapping[str, Any], controls: Mapping[str, Any]) -> No
     """
     unknown = sorted(set(values) - set(controls))
     if unknown:
-        raise ValueError(f"{unknown[0]}={values[unknown[0]]!r} is out of range: "
-                         f"the controls are {', '.join(controls)}")
+        raise ValueError(
+            f"{unknown[0]}={values[unknown[0]]!r} is out of range: "
+            f"the controls are {', '.join(controls)}"
+        )
 
 
 def neighbours(control: Any, value: Any = None) -> list[Any]:
@@ -632,12 +744,24 @@ def explain_message(error: ValueError, moved: str | None, values: Mapping[str, A
     """
     message = str(error)
     other = getattr(error, "name", None)
-    if (moved is None or moved not in values or not isinstance(other, str) or other == moved
-            or other not in values):
+    if (
+        moved is None
+        or moved not in values
+        or not isinstance(other, str)
+        or other == moved
+        or other not in values
+    ):
         return message
     low, value = getattr(error, "low", None), values[other]
     too_small = low is not None and isinstance(value, int | float) and value < low
-    return (_("{moved}={value} makes {other}={other_value} too small: {message}")
-            if too_small else _("after {moved}={value}: {message}")).format(
-        moved=moved, value=repr(values[moved]), other=other, other_value=repr(value),
-        message=message)
+    return (
+        _("{moved}={value} makes {other}={other_value} too small: {message}")
+        if too_small
+        else _("after {moved}={value}: {message}")
+    ).format(
+        moved=moved,
+        value=repr(values[moved]),
+        other=other,
+        other_value=repr(value),
+        message=message,
+    )

@@ -17,11 +17,13 @@ __all__ = ["ERRORS", "METHODS", "DecisionExplorer", "decision_explorer", "outcom
 
 
 METHODS: tuple[str, ...] = ("GET", "HEAD", "OPTIONS", "PUT", "DELETE", "POST", "PATCH")
-ERRORS: tuple[str, ...] = ("200", "404", "422", "429", "500", "503", "network", "body",
-                           "cancelled")
+ERRORS: tuple[str, ...] = ("200", "404", "422", "429", "500", "503", "network", "body", "cancelled")
 #: How the readout names each error that is not a status.
-ERROR_NAMES: dict[str, str] = {"network": N_("network error"), "body": N_("body error"),
-                               "cancelled": N_("cancelled error")}
+ERROR_NAMES: dict[str, str] = {
+    "network": N_("network error"),
+    "body": N_("body error"),
+    "cancelled": N_("cancelled error"),
+}
 
 
 def outcome_for(error: str) -> Outcome:
@@ -60,15 +62,21 @@ class DecisionExplorer(Explorer):
         return {
             "method": choice_slider("method", METHODS, "POST"),
             "error": choice_slider("error", ERRORS, "network"),
-            "idempotency_key": choice_slider("idempotency_key", [("no", False),
-                                                                 ("yes", True)], False),
+            "idempotency_key": choice_slider(
+                "idempotency_key", [("no", False), ("yes", True)], False
+            ),
         }
 
     @classmethod
-    def compute(cls, method: str, error: str, idempotency_key: bool) -> tuple[str, str, bool,
-                                                                              Decision]:
-        return method, error, bool(idempotency_key), decide(outcome_for(error), method,
-                                                            bool(idempotency_key))
+    def compute(
+        cls, method: str, error: str, idempotency_key: bool
+    ) -> tuple[str, str, bool, Decision]:
+        return (
+            method,
+            error,
+            bool(idempotency_key),
+            decide(outcome_for(error), method, bool(idempotency_key)),
+        )
 
     @classmethod
     def readout_text(cls, result: tuple[str, str, bool, Decision]) -> str:
@@ -77,7 +85,8 @@ class DecisionExplorer(Explorer):
         keyed = _("with an idempotency key") if key else _("no idempotency key")
         verdict = pgettext("verdict", "retry") if decision.retry else _("do not retry")
         return _("{method}, {what}, {keyed} -> {verdict}: {reason}").format(
-            method=method, what=what, keyed=keyed, verdict=verdict, reason=decision.reason)
+            method=method, what=what, keyed=keyed, verdict=verdict, reason=decision.reason
+        )
 
 
 def decision_explorer(**values: Any) -> DecisionExplorer:

@@ -230,8 +230,7 @@ class Explorer:
     def apply_level(self, level: Any) -> None:
         """Set the static part for ``level`` (limits, ticks); default: nothing."""
 
-    def unchanged_reason(self, moved: str, old: Any, values: Mapping[str, Any],
-                         result: Any) -> str:
+    def unchanged_reason(self, moved: str, old: Any, values: Mapping[str, Any], result: Any) -> str:
         """Why moving ``moved`` from ``old`` to ``values[moved]`` drew the same image (a
         whole note from :mod:`retrylab.viz.unchanged`), or "" for the general note."""
         return ""
@@ -252,8 +251,12 @@ class Explorer:
         return explain_message(error, moved, values)
 
     @classmethod
-    def effective(cls, values: Mapping[str, Any], controls: Mapping[str, Any] | None = None,
-                  defaults: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    def effective(
+        cls,
+        values: Mapping[str, Any],
+        controls: Mapping[str, Any] | None = None,
+        defaults: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
         """The values the computation takes for the controls' ``values``: each inactive
         control at its default (one cache entry serves all its values) and each
         :attr:`ceilings` pair drawn as the ceiling allows (a base above the cap as the
@@ -320,7 +323,8 @@ class Explorer:
         #: why the last move drew the same image ("" when it drew a new one)
         self.unchanged = ""
         self._cache: OrderedDict[tuple[tuple[str, Any], ...], tuple[Any, str, bytes]] = (
-            OrderedDict())
+            OrderedDict()
+        )
         self._readout = ""
         self._message = ""
         self._error = ""
@@ -337,8 +341,9 @@ class Explorer:
         self._level: Hashable = _NO_LEVEL
         self._animated: list[Any] = []
         if self.figsize is not None:
-            self.figure = new_figure(self.figsize,
-                                     layout=None if self.margins is not None else "constrained")
+            self.figure = new_figure(
+                self.figsize, layout=None if self.margins is not None else "constrained"
+            )
             agg_canvas(self.figure)
             if self.margins is not None:
                 self.figure.subplots_adjust(**self.margins)
@@ -358,8 +363,12 @@ class Explorer:
         self.message_widget.add_class("retrylab-message")
         self.errors = widgets.Output()
         self.errors.add_class("retrylab-errors")
-        parts: list[Any] = [self.panel.grid, self.limit_widget, self.readout_widget,
-                            self.message_widget]
+        parts: list[Any] = [
+            self.panel.grid,
+            self.limit_widget,
+            self.readout_widget,
+            self.message_widget,
+        ]
         if self.image is not None:
             parts.append(self.image)
         parts.append(self.errors)
@@ -373,8 +382,7 @@ class Explorer:
         self._show_limits()
         self.redraw()
         if self._error:
-            raise ExplorerError(f"the first render of {type(self).__name__} failed:\n"
-                                f"{self._error}")
+            raise ExplorerError(f"the first render of {type(self).__name__} failed:\n{self._error}")
         if self._message:
             raise ValueError(self._message)
 
@@ -436,8 +444,10 @@ class Explorer:
             if self._error:
                 failures.append(self._error)
         if failures:
-            raise ExplorerError(f"{len(failures)} redraw(s) failed after "
-                                f"{self.redraws - before} good one(s):\n{failures[-1]}")
+            raise ExplorerError(
+                f"{len(failures)} redraw(s) failed after "
+                f"{self.redraws - before} good one(s):\n{failures[-1]}"
+            )
 
     def redraw(self) -> None:
         """Compute, draw and render for the current values (the controls' callback)."""
@@ -485,7 +495,8 @@ class Explorer:
         self._readout = text
         self.readout_widget.value = (
             f'<div style="white-space:pre-wrap;font-size:1.1em;line-height:1.3">'
-            f"{html.escape(text)}</div>")
+            f"{html.escape(text)}</div>"
+        )
         if self.image is not None and png:
             self._png = png
             self.image.value = png
@@ -586,14 +597,16 @@ class Explorer:
         if self.image is None or moved is None or not self._png or png != self._png:
             return ""
         control = self.controls[moved]
-        return (self.unchanged_reason(moved, self.panel.old, self.values, result)
-                or same_figure_note(control.description or moved, value_of(control)))
+        return self.unchanged_reason(
+            moved, self.panel.old, self.values, result
+        ) or same_figure_note(control.description or moved, value_of(control))
 
     def _show_limits(self) -> None:
         """The limit line (:meth:`ControlPanel.show_note`): a ceiling passed, else why the
         last move drew the same image (:attr:`unchanged`), then the sliders at an end."""
         ceiling = self.panel.ceiling_note(
-            self.ceilings, self.effective(self.values, self.controls, self.panel.defaults))
+            self.ceilings, self.effective(self.values, self.controls, self.panel.defaults)
+        )
         moved_ceiling = ceiling and self.panel.moved in self._ceiling_names()
         self.panel.show_note(ceiling, "" if moved_ceiling else self.unchanged)
 
@@ -613,9 +626,11 @@ class Explorer:
     def _show_message(self, text: str) -> None:
         self._message = text
         self.message_widget.value = (
-            "" if not text else
-            f'<span style="color:{PALETTE["vermillion"]};font-weight:bold">'
-            f"{html.escape(text)}</span>")
+            ""
+            if not text
+            else f'<span style="color:{PALETTE["vermillion"]};font-weight:bold">'
+            f"{html.escape(text)}</span>"
+        )
 
     def _show_error(self, text: str) -> None:
         self._error = text
@@ -639,4 +654,3 @@ class Explorer:
             bundle["image/png"] = base64.b64encode(self._png).decode("ascii")
         bundle["text/plain"] = self._repr_text()
         return bundle
-

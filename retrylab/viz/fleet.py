@@ -61,17 +61,37 @@ __all__ = [
 FloatArray = npt.NDArray[np.float64]
 
 #: The explorers' y ranges (requests per step, clients waiting): a 1-2-5 series.
-Y_LEVELS: tuple[int, ...] = (10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000,
-                             50_000, 100_000, 200_000)
+Y_LEVELS: tuple[int, ...] = (
+    10,
+    20,
+    50,
+    100,
+    200,
+    500,
+    1000,
+    2000,
+    5000,
+    10_000,
+    20_000,
+    50_000,
+    100_000,
+    200_000,
+)
 
 
 #: The stop reasons a readout names in words (the others are code names: max_attempts...).
 #: The reasons a client stopped, as the readout names them (the code names in English;
 #: the Turkish says each in words, with the code name a student compares in brackets).
-REASON_NAMES: frozenset[str] = frozenset({
-    NP_("stop reason", "success"), NP_("stop reason", "pending"),
-    NP_("stop reason", "max_attempts"), NP_("stop reason", "time_budget"),
-    NP_("stop reason", "retry_budget"), NP_("stop reason", "breaker_open")})
+REASON_NAMES: frozenset[str] = frozenset(
+    {
+        NP_("stop reason", "success"),
+        NP_("stop reason", "pending"),
+        NP_("stop reason", "max_attempts"),
+        NP_("stop reason", "time_budget"),
+        NP_("stop reason", "retry_budget"),
+        NP_("stop reason", "breaker_open"),
+    }
+)
 
 
 class FleetPlot:
@@ -82,50 +102,111 @@ class FleetPlot:
     (by :meth:`update`; an explorer says it in its readout instead).
     """
 
-    def __init__(self, fig: Figure | SubFigure, backlog: bool = True,
-                 legend: bool = True) -> None:
+    def __init__(self, fig: Figure | SubFigure, backlog: bool = True, legend: bool = True) -> None:
         if backlog:
             axes = fig.subplots(2, 1, sharex=True, height_ratios=(3.0, 1.2))
             self.ax, self.ax_wait = axes[0], axes[1]
         else:
             self.ax, self.ax_wait = fig.add_subplot(), None
         ax = self.ax
-        self.outage = Rectangle((0, 0), 0, 1, transform=ax.get_xaxis_transform(),
-                                color=PALETTE["grey"], alpha=0.25, linewidth=0)
+        self.outage = Rectangle(
+            (0, 0),
+            0,
+            1,
+            transform=ax.get_xaxis_transform(),
+            color=PALETTE["grey"],
+            alpha=0.25,
+            linewidth=0,
+        )
         ax.add_patch(self.outage)
-        self.offered = ax.plot([], [], drawstyle="steps-post", color=PALETTE["blue"],
-                               linewidth=1.6, label=_("sent (first tries + retries)"))[0]
-        self.retries = ax.plot([], [], drawstyle="steps-post", color=PALETTE["orange"],
-                               linewidth=1.3, linestyle="--", label=_("of which retries"))[0]
-        self.served = ax.plot([], [], drawstyle="steps-post", color=PALETTE["green"],
-                              linewidth=1.6, linestyle="-.", label=_("served"))[0]
-        self.capacity = ax.plot([], [], drawstyle="steps-post", color=PALETTE["black"],
-                                linewidth=1.4, linestyle=(0, (6, 3)), label=_("capacity"))[0]
-        self.peak_text = ax.text(0, 0, "", ha="left", va="top", fontsize=SMALL_PT + 0.5,
-                                 color=PALETTE["blue"])
+        self.offered = ax.plot(
+            [],
+            [],
+            drawstyle="steps-post",
+            color=PALETTE["blue"],
+            linewidth=1.6,
+            label=_("sent (first tries + retries)"),
+        )[0]
+        self.retries = ax.plot(
+            [],
+            [],
+            drawstyle="steps-post",
+            color=PALETTE["orange"],
+            linewidth=1.3,
+            linestyle="--",
+            label=_("of which retries"),
+        )[0]
+        self.served = ax.plot(
+            [],
+            [],
+            drawstyle="steps-post",
+            color=PALETTE["green"],
+            linewidth=1.6,
+            linestyle="-.",
+            label=_("served"),
+        )[0]
+        self.capacity = ax.plot(
+            [],
+            [],
+            drawstyle="steps-post",
+            color=PALETTE["black"],
+            linewidth=1.4,
+            linestyle=(0, (6, 3)),
+            label=_("capacity"),
+        )[0]
+        self.peak_text = ax.text(
+            0, 0, "", ha="left", va="top", fontsize=SMALL_PT + 0.5, color=PALETTE["blue"]
+        )
         style(ax, "", None, _("requests per step"))
         self.waiting: Line2D | None = None
         self.wait_outage: Rectangle | None = None
-        handles: list[Any] = [self.offered, self.retries, self.served, self.capacity,
-                              Patch(color=PALETTE["grey"], alpha=0.25, label=_("outage"))]
+        handles: list[Any] = [
+            self.offered,
+            self.retries,
+            self.served,
+            self.capacity,
+            Patch(color=PALETTE["grey"], alpha=0.25, label=_("outage")),
+        ]
         self.served_total: Line2D | None = None
         self.gave_up_total: Line2D | None = None
         if self.ax_wait is not None:
-            self.waiting = self.ax_wait.plot([], [], drawstyle="steps-post",
-                                             color=PALETTE["black"], linewidth=1.6,
-                                             label=_("clients waiting"))[0]
+            self.waiting = self.ax_wait.plot(
+                [],
+                [],
+                drawstyle="steps-post",
+                color=PALETTE["black"],
+                linewidth=1.6,
+                label=_("clients waiting"),
+            )[0]
             # what became of the clients: a waiting line that drops to 0 is recovery
             # only if the served line rose by as much (else they gave up)
             served, gave_up = look("outcome", "served"), look("outcome", "given_up")
             self.served_total = self.ax_wait.plot(
-                [], [], drawstyle="steps-post", color=served.colour, linewidth=1.6,
-                linestyle="-.", label=_("served so far"))[0]
+                [],
+                [],
+                drawstyle="steps-post",
+                color=served.colour,
+                linewidth=1.6,
+                linestyle="-.",
+                label=_("served so far"),
+            )[0]
             self.gave_up_total = self.ax_wait.plot(
-                [], [], drawstyle="steps-post", color=gave_up.colour, linewidth=2.2,
-                label=_("gave up so far"))[0]
-            self.wait_outage = Rectangle((0, 0), 0, 1,
-                                         transform=self.ax_wait.get_xaxis_transform(),
-                                         color=PALETTE["grey"], alpha=0.25, linewidth=0)
+                [],
+                [],
+                drawstyle="steps-post",
+                color=gave_up.colour,
+                linewidth=2.2,
+                label=_("gave up so far"),
+            )[0]
+            self.wait_outage = Rectangle(
+                (0, 0),
+                0,
+                1,
+                transform=self.ax_wait.get_xaxis_transform(),
+                color=PALETTE["grey"],
+                alpha=0.25,
+                linewidth=0,
+            )
             self.ax_wait.add_patch(self.wait_outage)
             style(self.ax_wait, None, _("time (s)"), _("clients"))
             handles += [self.waiting, self.served_total, self.gave_up_total]
@@ -133,15 +214,30 @@ class FleetPlot:
             ax.set_xlabel(_("time (s)"), fontsize=12)
         self.handles = handles
         if legend:
-            fig.legend(handles=handles, loc="outside lower center", ncols=3,
-                       fontsize=SMALL_PT, frameon=False)
+            fig.legend(
+                handles=handles,
+                loc="outside lower center",
+                ncols=3,
+                fontsize=SMALL_PT,
+                frameon=False,
+            )
         self.title = ax.set_title("", fontsize=12)
 
     def lines(self) -> list[Any]:
         """The artists :meth:`move` changes (an explorer's animated ones)."""
-        return [a for a in (self.offered, self.retries, self.served, self.capacity,
-                            self.waiting, self.served_total, self.gave_up_total)
-                if a is not None]
+        return [
+            a
+            for a in (
+                self.offered,
+                self.retries,
+                self.served,
+                self.capacity,
+                self.waiting,
+                self.served_total,
+                self.gave_up_total,
+            )
+            if a is not None
+        ]
 
     def move(self, result: FleetResult, bin_ms: int | None = None) -> tuple[FloatArray, float]:
         """Set the lines for ``result`` (series averaged over ``bin_ms``, see
@@ -156,8 +252,12 @@ class FleetPlot:
             v = s[col].to_numpy(dtype=np.float64)
             return np.append(v, v[-1])
 
-        for line, col in ((self.offered, "offered"), (self.retries, "retries"),
-                          (self.served, "successes"), (self.capacity, "capacity")):
+        for line, col in (
+            (self.offered, "offered"),
+            (self.retries, "retries"),
+            (self.served, "successes"),
+            (self.capacity, "capacity"),
+        ):
             line.set_data(xs, ys(col))
         if self.waiting is not None:
             self.waiting.set_data(xs, ys("waiting"))
@@ -169,8 +269,13 @@ class FleetPlot:
                 line.set_data(tx, np.append(total, total[-1] if total.size else 0.0))
         return x, x_end
 
-    def update(self, result: FleetResult, bin_ms: int | None = None,
-               title: str | None = None, top: float | None = None) -> None:
+    def update(
+        self,
+        result: FleetResult,
+        bin_ms: int | None = None,
+        title: str | None = None,
+        top: float | None = None,
+    ) -> None:
         """Draw ``result`` as a figure of its own: lines, limits, the cut-off spike, title;
         the y range to ``top`` if given (panels compared on one scale)."""
         x, x_end = self.move(result, bin_ms)
@@ -184,9 +289,11 @@ class FleetPlot:
         if offered.max() > top:
             at = int(offered.argmax())
             self.peak_text.set_position((x[at] + x_end * 0.01, top * 0.97))
-            self.peak_text.set_text(_("<- {count} first tries at {time} s (off the scale)")
-                                    .format(count=f"{offered[at]:.0f}",
-                                            time=number(_g(float(x[at])))))
+            self.peak_text.set_text(
+                _("<- {count} first tries at {time} s (off the scale)").format(
+                    count=f"{offered[at]:.0f}", time=number(_g(float(x[at])))
+                )
+            )
         else:
             self.peak_text.set_text("")
         lo, hi = result.fleet.outage if result.fleet.outage is not None else (0, 0)
@@ -194,8 +301,11 @@ class FleetPlot:
             if patch is not None:
                 patch.set_x(lo / 1000)
                 patch.set_width((hi - lo) / 1000)
-        self.ax.set_ylabel(_("requests per {step} ms step\n(means over 100 ms)").format(
-            step=step) if binned else _("requests per {step} ms step").format(step=step))
+        self.ax.set_ylabel(
+            _("requests per {step} ms step\n(means over 100 ms)").format(step=step)
+            if binned
+            else _("requests per {step} ms step").format(step=step)
+        )
         self.title.set_text(describe_fleet(result.fleet) if title is None else title)
         self.title.set_fontsize(12)
         if self.ax_wait is not None:
@@ -212,15 +322,19 @@ def scale_line(scale: SliderScale) -> list[str]:
     s = scale.simulated
     if scale.divisor == 1 and s.step_ms == scale.full.step_ms:
         return []
-    return [_("simulated at 1/{divisor} scale in {step} ms steps").format(
-        divisor=scale.divisor, step=s.step_ms)]
+    return [
+        _("simulated at 1/{divisor} scale in {step} ms steps").format(
+            divisor=scale.divisor, step=s.step_ms
+        )
+    ]
 
 
 def clients_top(result: FleetResult) -> float:
     """The most clients the lower panel shows: waiting at once, served or given up in all."""
     st = result.steps
-    return max(float(st["waiting"].max()), float(st["successes"].sum()),
-               float(st["gave_up"].sum()), 1.0)
+    return max(
+        float(st["waiting"].max()), float(st["successes"].sum()), float(st["gave_up"].sum()), 1.0
+    )
 
 
 def _g(value: float) -> float | int:
@@ -233,16 +347,25 @@ def _top(result: FleetResult, bin_ms: int | None = None) -> float:
     spike of first tries."""
     s = step_series(result, bin_ms)
     offered = s["offered"].to_numpy(dtype=np.float64)
-    burst = s["first_tries"].to_numpy(dtype=np.float64) > s["retries"].to_numpy() + \
-        result.fleet.capacity
+    burst = (
+        s["first_tries"].to_numpy(dtype=np.float64)
+        > s["retries"].to_numpy() + result.fleet.capacity
+    )
     rest = offered[~burst]
-    return max(float(rest.max()) if rest.size else 0.0, float(s["retries"].max()),
-               float(result.fleet.capacity), 1.0)
+    return max(
+        float(rest.max()) if rest.size else 0.0,
+        float(s["retries"].max()),
+        float(result.fleet.capacity),
+        1.0,
+    )
 
 
-def fleet_timeline(result: FleetResult, bin_ms: int | None = None,
-                   title: str | None = None, figsize: tuple[float, float] = (WIDTH_IN, 5.6),
-                   ) -> Figure:
+def fleet_timeline(
+    result: FleetResult,
+    bin_ms: int | None = None,
+    title: str | None = None,
+    figsize: tuple[float, float] = (WIDTH_IN, 5.6),
+) -> Figure:
     """Load on the server over time for one fleet run, and the backlog under it.
 
     Use it beside ``result.readout()``: the figure shows *when* the load came
@@ -260,8 +383,9 @@ def fleet_timeline(result: FleetResult, bin_ms: int | None = None,
     return fig
 
 
-def compare_fleets(results: Mapping[str, FleetResult], bin_ms: int | None = None,
-                   suptitle: str | None = None) -> Figure:
+def compare_fleets(
+    results: Mapping[str, FleetResult], bin_ms: int | None = None, suptitle: str | None = None
+) -> Figure:
     """The load panel of several runs stacked, same axes, each titled by its name
     (in the notebook's language when the catalogue has it: see
     :data:`retrylab.i18n.terms.RUN_NAMES`).
@@ -286,9 +410,14 @@ def compare_fleets(results: Mapping[str, FleetResult], bin_ms: int | None = None
     top = max(_top(r, bin_ms) for r in results.values()) * 1.25
     for sub, (name, r) in zip(subfigs, results.items(), strict=True):
         plot = FleetPlot(sub, backlog=False, legend=False)
-        plot.update(r, bin_ms, _("{name}: {served} of {clients} served, {requests} requests")
-                    .format(name=_(name), served=r.served, clients=r.fleet.clients,
-                            requests=r.total_requests), top=top)
+        plot.update(
+            r,
+            bin_ms,
+            _("{name}: {served} of {clients} served, {requests} requests").format(
+                name=_(name), served=r.served, clients=r.fleet.clients, requests=r.total_requests
+            ),
+            top=top,
+        )
         plots.append(plot)
     # one y label for the shared scale, one time axis label at the bottom: a two-line
     # label per panel was taller than a panel
@@ -299,8 +428,13 @@ def compare_fleets(results: Mapping[str, FleetResult], bin_ms: int | None = None
             plot.ax.set_xlabel("")
     # three columns, as fleet_timeline's: five in one row run past both edges in
     # Turkish ("gönderilen (ilk denemeler + yeniden denemeler)" alone is 350 px)
-    fig.legend(handles=plots[0].handles, loc="outside lower center", ncols=3,
-               fontsize=SMALL_PT, frameon=False)
+    fig.legend(
+        handles=plots[0].handles,
+        loc="outside lower center",
+        ncols=3,
+        fontsize=SMALL_PT,
+        frameon=False,
+    )
     if suptitle:
         fig.suptitle(suptitle, fontsize=14)
     fig.retrylab_plot = plots  # type: ignore[attr-defined]
@@ -349,14 +483,20 @@ class FleetExplorer(Explorer):
     #: readout above it is two lines (was five), so the explorer still fits the screen
     figsize = (WIDTH_IN, 4.6)
     margins: ClassVar[Mapping[str, float]] = {
-        "left": 0.125, "right": 0.98, "top": 0.88, "bottom": 0.3, "hspace": 0.12}
+        "left": 0.125,
+        "right": 0.98,
+        "top": 0.88,
+        "bottom": 0.3,
+        "hspace": 0.12,
+    }
     cache_size = 8  # a result holds a table of every client
     #: The herd's 10 ms steps are shown as means over 100 ms: a wave of 1000 clients in
     #: one step is a needle on a 30 s axis, the capacity (50) a line near its foot; the
     #: mean keeps the capacity's meaning (requests per step) and shows the wave meet it.
     bin_ms: ClassVar[int] = 100
-    scenario = _Scenario("herd", 200, 5000, 8, (1000, 100, 20_000, 100),
-                         lambda **kw: outage_fleet("none", **kw))
+    scenario = _Scenario(
+        "herd", 200, 5000, 8, (1000, 100, 20_000, 100), lambda **kw: outage_fleet("none", **kw)
+    )
 
     @classmethod
     def make_controls(cls) -> dict[str, Any]:
@@ -368,8 +508,9 @@ class FleetExplorer(Explorer):
             "cap": int_slider("cap", sc.cap, 50, 20_000, 50, **slow),
             "jitter": choice_slider("jitter", JITTERS, "none", **slow),
             "attempts": int_slider("attempts", sc.attempts, 1, 20, **slow),
-            "clients": int_slider("clients", sc.clients[0], sc.clients[1], sc.clients[2],
-                                  sc.clients[3], **slow),
+            "clients": int_slider(
+                "clients", sc.clients[0], sc.clients[1], sc.clients[2], sc.clients[3], **slow
+            ),
             "budget": choice_slider("budget", ("none", "grpc", "sre"), "none", **slow),
             "breaker": choice_slider("breaker", ("off", "on"), "off", **slow),
             "threshold": int_slider("threshold", 3, 1, 10, **slow),
@@ -382,17 +523,32 @@ class FleetExplorer(Explorer):
         return slider_scale(fleet, herd_divisor(fleet.clients, fleet.capacity))
 
     @classmethod
-    def compute(cls, base: int, factor: float, cap: int, jitter: str, attempts: int,
-                clients: int, budget: str, breaker: str, threshold: int,
-                cooldown: int, reject_cost: float | None = None) -> FleetRun:
+    def compute(
+        cls,
+        base: int,
+        factor: float,
+        cap: int,
+        jitter: str,
+        attempts: int,
+        clients: int,
+        budget: str,
+        breaker: str,
+        threshold: int,
+        cooldown: int,
+        reject_cost: float | None = None,
+    ) -> FleetRun:
         kind = cast(Jitter, check_choice("jitter", jitter, JITTERS))
         policy = RetryPolicy(attempts, Backoff(base, factor, cap, jitter=kind))
         check_choice("breaker", breaker, ("off", "on"))
         settings = BreakerSettings(threshold, cooldown) if breaker == "on" else None
         extra = {} if reject_cost is None else {"reject_cost": reject_cost}
-        fleet = cls.scenario.build(clients=clients, policy=policy,
-                                   retry_budget=budget_from_name(budget), breaker=settings,
-                                   **extra)
+        fleet = cls.scenario.build(
+            clients=clients,
+            policy=policy,
+            retry_budget=budget_from_name(budget),
+            breaker=settings,
+            **extra,
+        )
         scale = cls.scale(fleet)
         return FleetRun(scale, scale.simulated.run())
 
@@ -424,13 +580,16 @@ class FleetExplorer(Explorer):
 
     def heading(self) -> str:
         """The figure's title (fixed: the numbers are in the readout)."""
-        return _("1000-client herd after a 2 s outage: requests per step (readout: the "
-                 "numbers)")
+        return _("1000-client herd after a 2 s outage: requests per step (readout: the numbers)")
 
     def level(self, result: FleetRun) -> Hashable:
         r = result.result
-        return (r.fleet.step_ms, quantize(_top(r, self._bin(r)) * 1.1, Y_LEVELS),
-                quantize(clients_top(r) * 1.05, Y_LEVELS), tuple(scale_line(result.scale)))
+        return (
+            r.fleet.step_ms,
+            quantize(_top(r, self._bin(r)) * 1.1, Y_LEVELS),
+            quantize(clients_top(r) * 1.05, Y_LEVELS),
+            tuple(scale_line(result.scale)),
+        )
 
     def _bin(self, r: FleetResult) -> int:
         """The steps averaged together: :attr:`bin_ms`, at least one step."""
@@ -441,23 +600,30 @@ class FleetExplorer(Explorer):
         self.plot.title.set_text("\n".join((self.heading(), *scale)))
         self.plot.ax.set_ylim(0, top)
         binned = self.bin_ms > step
-        self.plot.ax.set_ylabel((_("requests per\n{step} ms step (mean)")
-                                 if binned else _("requests per\n{step} ms step")).format(
-            step=step), fontsize=12)
+        self.plot.ax.set_ylabel(
+            (
+                _("requests per\n{step} ms step (mean)")
+                if binned
+                else _("requests per\n{step} ms step")
+            ).format(step=step),
+            fontsize=12,
+        )
         if self.plot.ax_wait is not None:
             self.plot.ax_wait.set_ylim(0, waiting)
 
     def draw(self, result: FleetRun) -> None:
         self.plot.move(result.result, self._bin(result.result))
 
-    def unchanged_reason(self, moved: str, old: Any, values: Mapping[str, Any],
-                         result: FleetRun) -> str:
+    def unchanged_reason(
+        self, moved: str, old: Any, values: Mapping[str, Any], result: FleetRun
+    ) -> str:
         """More attempts than any client makes; a wait that rounds to the same steps."""
         if moved == "attempts":
             return more_than_used("attempts", old, values["attempts"])
         if moved in ("base", "factor", "cap"):
-            return same_steps(self.controls[moved].description, values[moved],
-                              result.result.fleet.step_ms)
+            return same_steps(
+                self.controls[moved].description, values[moved], result.result.fleet.step_ms
+            )
         return ""
 
 
@@ -483,8 +649,9 @@ class StormExplorer(FleetExplorer):
     @classmethod
     def make_controls(cls) -> dict[str, Any]:
         controls = super().make_controls()
-        controls["reject_cost"] = float_slider("reject_cost", 0.2, 0.0, 0.5, 0.05,
-                                               continuous_update=False)
+        controls["reject_cost"] = float_slider(
+            "reject_cost", 0.2, 0.0, 0.5, 0.05, continuous_update=False
+        )
         return controls
 
     @classmethod

@@ -68,27 +68,37 @@ class HerdPlot:
         self.peaks: list[Text] = []
         self.peak_lines: list[Line2D] = []
         for ax, colour in zip(self.axes, colours, strict=True):
-            steps = ax.stairs([0.0], [0.0, 1.0], fill=True, color=colour, alpha=0.85,
-                              label=_("clients waking in the bucket"))
+            steps = ax.stairs(
+                [0.0],
+                [0.0, 1.0],
+                fill=True,
+                color=colour,
+                alpha=0.85,
+                label=_("clients waking in the bucket"),
+            )
             self.steps.append(steps)
-            self.peak_lines.append(ax.axhline(0, color=PALETTE["black"], linestyle="--",
-                                              linewidth=1.2, label=_("peak")))
-            self.peaks.append(ax.text(0, 0, "", ha="center", va="bottom", fontsize=12,
-                                      fontweight="bold"))
-        style(self.axes[0], "", _("wake-up time after the failure (ms)"),
-              _("clients per bucket"))
+            self.peak_lines.append(
+                ax.axhline(
+                    0, color=PALETTE["black"], linestyle="--", linewidth=1.2, label=_("peak")
+                )
+            )
+            self.peaks.append(
+                ax.text(0, 0, "", ha="center", va="bottom", fontsize=12, fontweight="bold")
+            )
+        style(self.axes[0], "", _("wake-up time after the failure (ms)"), _("clients per bucket"))
         style(self.axes[1], "", _("wake-up time after the failure (ms)"))
         self.title = fig.suptitle("", fontsize=14)
 
     def move(self, data: HerdData) -> float:
         """Show ``data``'s counts and peaks; returns the end of the last bucket (ms)."""
         w = data.width
-        top_ms = max([int(s.index.max()) for s in (data.plain, data.jittered) if len(s)],
-                     default=0)
+        top_ms = max([int(s.index.max()) for s in (data.plain, data.jittered) if len(s)], default=0)
         n = top_ms // w + 2
         if n > MAX_BUCKETS:
-            raise ValueError(f"width={w} is out of range: {n} buckets of {w} ms; "
-                             f"width must be >= {top_ms // MAX_BUCKETS + 1} here")
+            raise ValueError(
+                f"width={w} is out of range: {n} buckets of {w} ms; "
+                f"width must be >= {top_ms // MAX_BUCKETS + 1} here"
+            )
         edges = np.arange(n + 1, dtype=np.float64) * w
         peak_all = max(data.peak_plain, data.peak_jittered, 1)
         b = data.backoff
@@ -104,8 +114,7 @@ class HerdPlot:
             self.peaks[i].set_text(_("peak {peak}").format(peak=peak))
         return float(edges[-1])
 
-    def frame(self, x_ms: float, y_top: float, titles: tuple[str, str],
-              heading: str) -> None:
+    def frame(self, x_ms: float, y_top: float, titles: tuple[str, str], heading: str) -> None:
         """The static part: the time range, the count range, the titles."""
         for ax, title in zip(self.axes, titles, strict=True):
             ax.set_xlim(0, x_ms)
@@ -119,14 +128,21 @@ class HerdPlot:
         end = self.move(data)
         w = data.width
         peak_all = max(data.peak_plain, data.peak_jittered, 1)
-        self.frame(end, peak_all * 1.15, (
-            _("no jitter: peak {peak} per {width} ms").format(peak=data.peak_plain, width=w),
-            _("{jitter}: peak {peak} per {width} ms").format(
-                jitter=jitter_name(data.backoff.jitter), peak=data.peak_jittered, width=w)),
-            heading if heading is not None else
-            _("{clients} clients failed together: when they wake for retry n = {retry}"
-              "\n{summary}").format(clients=data.clients, retry=data.retry,
-                                     summary=readout_line(data)))
+        self.frame(
+            end,
+            peak_all * 1.15,
+            (
+                _("no jitter: peak {peak} per {width} ms").format(peak=data.peak_plain, width=w),
+                _("{jitter}: peak {peak} per {width} ms").format(
+                    jitter=jitter_name(data.backoff.jitter), peak=data.peak_jittered, width=w
+                ),
+            ),
+            heading
+            if heading is not None
+            else _(
+                "{clients} clients failed together: when they wake for retry n = {retry}\n{summary}"
+            ).format(clients=data.clients, retry=data.retry, summary=readout_line(data)),
+        )
 
 
 def readout_line(data: HerdData) -> str:
@@ -136,13 +152,22 @@ def readout_line(data: HerdData) -> str:
     'peak 24 → 7 clients per 200 ms (0.29×)'
     """
     return _("peak {plain} → {jittered} clients per {width} ms ({ratio}×)").format(
-        plain=data.peak_plain, jittered=data.peak_jittered, width=data.width,
-        ratio=number(data.ratio, 2))
+        plain=data.peak_plain,
+        jittered=data.peak_jittered,
+        width=data.width,
+        ratio=number(data.ratio, 2),
+    )
 
 
-def herd_histogram(backoff: Backoff | None = None, clients: int = 24, retry: int = 2,
-                   seed: int = SEED, width: int = 200, *,
-                   title: str | None = None) -> Figure:
+def herd_histogram(
+    backoff: Backoff | None = None,
+    clients: int = 24,
+    retry: int = 2,
+    seed: int = SEED,
+    width: int = 200,
+    *,
+    title: str | None = None,
+) -> Figure:
     """Wake-up histograms of a herd without and with jitter, the peaks marked.
 
     Use it to show what jitter does to the load a recovering server sees. The
@@ -169,9 +194,13 @@ def first_picture() -> Figure:
     >>> [t.get_text() for t in first_picture().retrylab_plot.peaks]
     ['peak 24', 'peak 7']
     """
-    return herd_histogram(title=_("24 phones lose the server at the same moment and retry."
-                                  "\nWithout jitter they all come back together; with "
-                                  "jitter they spread out."))
+    return herd_histogram(
+        title=_(
+            "24 phones lose the server at the same moment and retry."
+            "\nWithout jitter they all come back together; with "
+            "jitter they spread out."
+        )
+    )
 
 
 class HerdExplorer(Explorer):
@@ -188,7 +217,12 @@ class HerdExplorer(Explorer):
     title = N_("the herd")
     figsize = (WIDTH_IN, 4.4)
     margins: ClassVar[Mapping[str, float]] = {
-        "left": 0.1, "right": 0.97, "top": 0.84, "bottom": 0.14, "wspace": 0.1}
+        "left": 0.1,
+        "right": 0.97,
+        "top": 0.84,
+        "bottom": 0.14,
+        "wspace": 0.1,
+    }
 
     @classmethod
     def make_controls(cls) -> dict[str, Any]:
@@ -199,8 +233,9 @@ class HerdExplorer(Explorer):
         return controls
 
     @classmethod
-    def compute(cls, base: int, factor: float, cap: int, jitter: str, clients: int,
-                retry: int, width: int) -> HerdData:
+    def compute(
+        cls, base: int, factor: float, cap: int, jitter: str, clients: int, retry: int, width: int
+    ) -> HerdData:
         b = Backoff(base, factor, cap, jitter=jitter)  # type: ignore[arg-type]
         return herd_data(b, clients, retry, SEED, width)
 
@@ -216,8 +251,9 @@ class HerdExplorer(Explorer):
         return [*p.steps, *p.peak_lines, *p.peaks, self.jitter_title]
 
     def level(self, result: HerdData) -> Hashable:
-        top_ms = max([int(s.index.max()) for s in (result.plain, result.jittered) if len(s)],
-                     default=0)
+        top_ms = max(
+            [int(s.index.max()) for s in (result.plain, result.jittered) if len(s)], default=0
+        )
         end = (top_ms // result.width + 2) * result.width
         peak_all = max(result.peak_plain, result.peak_jittered, 1)
         return quantize(end, X_LEVELS), y_level(peak_all * 1.1, Y_LEVELS)
@@ -234,18 +270,22 @@ class HerdExplorer(Explorer):
         self.plot.move(result)
         self.jitter_title.set_text(jitter_name(result.backoff.jitter))
 
-    def unchanged_reason(self, moved: str, old: Any, values: Mapping[str, Any],
-                         result: HerdData) -> str:
+    def unchanged_reason(
+        self, moved: str, old: Any, values: Mapping[str, Any], result: HerdData
+    ) -> str:
         """A cap above the retry's ceiling (a cap move), or the ceiling above the cap before
         and after a move of base, factor or retry (every wait is the cap)."""
+
         def ceiling(v: Mapping[str, Any]) -> int:
             return Backoff(v["base"], v["factor"], None).ceiling(v["retry"])
 
         before = {**values, moved: old}
         if moved == "cap" and ceiling(values) <= min(old, values["cap"]):
             return cap_above_ceilings(values["cap"])
-        if moved in ("base", "factor", "retry") and min(ceiling(values),
-                                                       ceiling(before)) >= values["cap"]:
+        if (
+            moved in ("base", "factor", "retry")
+            and min(ceiling(values), ceiling(before)) >= values["cap"]
+        ):
             return all_capped(self.controls[moved].description, values[moved], values["cap"])
         return ""
 

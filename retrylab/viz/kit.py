@@ -138,11 +138,9 @@ def look(kind: str, name: str) -> Look:
     """
     kind, name = ALIASES.get((kind, name), (kind, name))
     if kind not in CONCEPTS:
-        raise ValueError(f"kind={kind!r} is not a kind of concept: one of "
-                         f"{', '.join(CONCEPTS)}")
+        raise ValueError(f"kind={kind!r} is not a kind of concept: one of {', '.join(CONCEPTS)}")
     if name not in CONCEPTS[kind]:
-        raise ValueError(f"{kind}={name!r} is not a concept: one of "
-                         f"{', '.join(CONCEPTS[kind])}")
+        raise ValueError(f"{kind}={name!r} is not a concept: one of {', '.join(CONCEPTS[kind])}")
     return CONCEPTS[kind][name]
 
 
@@ -162,8 +160,16 @@ def backoff_look(growth: str, jitter: str) -> Look:
 STATE_COLOURS: dict[str, str] = {k: v.colour for k, v in CONCEPTS["state"].items()}
 
 #: The order in which series take colours (black is kept for reference lines).
-CYCLE: tuple[str, ...] = ("blue", "orange", "green", "vermillion", "purple", "sky",
-                          "yellow", "grey")
+CYCLE: tuple[str, ...] = (
+    "blue",
+    "orange",
+    "green",
+    "vermillion",
+    "purple",
+    "sky",
+    "yellow",
+    "grey",
+)
 
 #: Fixed resolution of every PNG, so image bytes are reproducible run to run.
 DPI = 100
@@ -208,8 +214,9 @@ CLASSROOM_RC: dict[str, Any] = {
 }
 
 
-def shown_px(fontsize_pt: float, dpi: float, width_px: float,
-             column_px: float = COLUMN_PX) -> float:
+def shown_px(
+    fontsize_pt: float, dpi: float, width_px: float, column_px: float = COLUMN_PX
+) -> float:
     """How tall (px) a text of ``fontsize_pt`` is as shown in a column ``column_px``
     wide, in a figure ``width_px`` wide drawn at ``dpi`` (a wider figure is scaled down).
 
@@ -232,8 +239,9 @@ def classroom() -> Iterator[None]:
         yield
 
 
-def style(ax: Axes, title: str | None = None, xlabel: str | None = None,
-          ylabel: str | None = None) -> Axes:
+def style(
+    ax: Axes, title: str | None = None, xlabel: str | None = None, ylabel: str | None = None
+) -> Axes:
     """Give one Axes the classroom look: sizes, a light grid, no top/right spines.
 
     Use it on axes made outside :func:`classroom`, before plotting on them (it
@@ -258,8 +266,11 @@ def style(ax: Axes, title: str | None = None, xlabel: str | None = None,
     return ax
 
 
-def new_figure(figsize: tuple[float, float] = (8.0, 4.5), *,
-               layout: Literal["constrained"] | None = "constrained") -> Figure:
+def new_figure(
+    figsize: tuple[float, float] = (8.0, 4.5),
+    *,
+    layout: Literal["constrained"] | None = "constrained",
+) -> Figure:
     """A Figure on its own Agg canvas, never registered with pyplot.
 
     Use it instead of ``plt.figure()``: nothing is kept in a global list, so
@@ -288,16 +299,23 @@ def to_png(fig: Figure, dpi: int = DPI) -> bytes:
             canvas.draw()  # type: ignore[no-untyped-call]
             return canvas_png(fig)
         else:
-            fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": None},
-                        pil_kwargs={"compress_level": PNG_COMPRESS_LEVEL})
+            fig.savefig(
+                buf,
+                format="png",
+                dpi=dpi,
+                metadata={"Software": None},
+                pil_kwargs={"compress_level": PNG_COMPRESS_LEVEL},
+            )
     return buf.getvalue()
 
 
 #: CSS that shows every explorer's image at its drawn size: a page whose explorer box
 #: stretches its children (Voila's flex column) upscaled the 840 px PNGs to the page
 #: width, soft and pushing the controls off screen; still scaled down to a narrower column.
-DRAWN_SIZE_CSS = (".retrylab-image { align-self: flex-start; width: auto !important; "
-                  "max-width: 100%; height: auto !important; }")
+DRAWN_SIZE_CSS = (
+    ".retrylab-image { align-self: flex-start; width: auto !important; "
+    "max-width: 100%; height: auto !important; }"
+)
 
 
 def images_at_drawn_size() -> None:

@@ -52,12 +52,21 @@ from ..sim.trace import BREAKER_STATES, STATES, Trace, breaker_trace, fleet_trac
 from .controls import value_of
 from .kit import GROUND, PALETTE, STATE_COLOURS, new_figure, style, to_png
 
-__all__ = ["STATE_COLOURS_PLAYER", "Player", "breaker_player", "herd_player", "linked_player",
-           "moment_texts", "still", "storm_player", "templates"]
+__all__ = [
+    "STATE_COLOURS_PLAYER",
+    "Player",
+    "breaker_player",
+    "herd_player",
+    "linked_player",
+    "moment_texts",
+    "still",
+    "storm_player",
+    "templates",
+]
 
 #: One colour per client state (:data:`~retrylab.sim.trace.STATES`), from the kit's palette.
 STATE_COLOURS_PLAYER: dict[str, str] = {
-    "idle": GROUND["pending"],              # not arrived yet: a light grey, behind the rest
+    "idle": GROUND["pending"],  # not arrived yet: a light grey, behind the rest
     "sending": PALETTE["blue"],
     "waiting": PALETTE["orange"],
     "served": PALETTE["green"],
@@ -69,11 +78,15 @@ SPEEDS: tuple[int, ...] = (2, 5, 10, 20, 50, 100)
 
 
 def _state_labels(kind: str) -> list[str]:
-    gave_up = (pgettext("player", "failed") if kind == "breaker"
-               else pgettext("player", "gave up"))
-    return [pgettext("player", "not yet"), pgettext("player", "sending"),
-            pgettext("player", "waiting"), pgettext("player", "served"), gave_up,
-            pgettext("player", "refused by breaker")]
+    gave_up = pgettext("player", "failed") if kind == "breaker" else pgettext("player", "gave up")
+    return [
+        pgettext("player", "not yet"),
+        pgettext("player", "sending"),
+        pgettext("player", "waiting"),
+        pgettext("player", "served"),
+        gave_up,
+        pgettext("player", "refused by breaker"),
+    ]
 
 
 def _breaker_name(code: int) -> str:
@@ -85,11 +98,9 @@ def templates() -> dict[str, str]:
     them in for each tick as :func:`moment_texts` does (numbers with a decimal comma in
     Turkish)."""
     return {
-        "herd_first": _("{time} ms: {clients} clients failed together and wait their "
-                        "backoff"),
+        "herd_first": _("{time} ms: {clients} clients failed together and wait their backoff"),
         "herd_later": _("{time} ms: {sending} sending, {waiting} waiting, {served} served"),
-        "herd": _("{head}; {load} requests in this {width} ms bucket (even spread "
-                  "{capacity})."),
+        "herd": _("{head}; {load} requests in this {width} ms bucket (even spread {capacity})."),
         "refused": _("a request is refused: nothing is sent"),
         "succeeds": _("a request is sent and succeeds"),
         "fails": _("a request is sent and fails"),
@@ -99,9 +110,11 @@ def templates() -> dict[str, str]:
         "breaker": _("{time} ms: breaker {state}; {what}. {server}"),
         "fleet_up": _("server up, {load} requests (capacity {capacity})"),
         "fleet_down": _("server DOWN, {load} requests turned away"),
-        "fleet": _("{time} s: {server}; clients: {sending} sending, {waiting} waiting, "
-                   "{served} served, {gave_up} gave up, {blocked} refused by their "
-                   "breaker."),
+        "fleet": _(
+            "{time} s: {server}; clients: {sending} sending, {waiting} waiting, "
+            "{served} served, {gave_up} gave up, {blocked} refused by their "
+            "breaker."
+        ),
     }
 
 
@@ -124,21 +137,39 @@ def moment_texts(trace: Trace) -> list[str]:
         c = dict(zip(STATES, counts[t], strict=True))
         ms = t * trace.tick_ms
         if trace.kind == "herd":
-            head = (tpl["herd_first"].format(time=ms, clients=trace.clients) if t == 0 else
-                    tpl["herd_later"].format(time=ms, **c))
-            lines.append(tpl["herd"].format(head=head, load=meter[t],
-                                            width=trace.window * trace.tick_ms,
-                                            capacity=capacity[t]))
+            head = (
+                tpl["herd_first"].format(time=ms, clients=trace.clients)
+                if t == 0
+                else tpl["herd_later"].format(time=ms, **c)
+            )
+            lines.append(
+                tpl["herd"].format(
+                    head=head,
+                    load=meter[t],
+                    width=trace.window * trace.tick_ms,
+                    capacity=capacity[t],
+                )
+            )
         elif trace.kind == "breaker":
-            what = (tpl["refused"] if t in blocked_at else
-                    (tpl["succeeds"] if served[t] else tpl["fails"]) if load[t] else
-                    tpl["quiet"])
-            lines.append(tpl["breaker"].format(
-                time=ms, state=_breaker_name(int(trace.breaker[t])), what=what,
-                server=tpl["up"] if up[t] else tpl["down"]))
+            what = (
+                tpl["refused"]
+                if t in blocked_at
+                else (tpl["succeeds"] if served[t] else tpl["fails"])
+                if load[t]
+                else tpl["quiet"]
+            )
+            lines.append(
+                tpl["breaker"].format(
+                    time=ms,
+                    state=_breaker_name(int(trace.breaker[t])),
+                    what=what,
+                    server=tpl["up"] if up[t] else tpl["down"],
+                )
+            )
         else:
             server = tpl["fleet_up" if up[t] else "fleet_down"].format(
-                load=load[t], capacity=capacity[t])
+                load=load[t], capacity=capacity[t]
+            )
             lines.append(tpl["fleet"].format(time=number(ms / 1000, 2), server=server, **c))
     return lines
 
@@ -151,18 +182,21 @@ def still(trace: Trace, title: str = "") -> bytes:
     fig = new_figure((9.0, 4.2))
     top, bottom = fig.subplots(2, 1, sharex=True, height_ratios=(3, 2))
     labels = _state_labels(trace.kind)
-    top.stackplot(x, counts.T, colors=[STATE_COLOURS_PLAYER[s] for s in STATES],
-                  labels=labels, step="post")
-    style(top, title or None, None,
-          _("requests") if trace.kind == "breaker" else _("clients"))   # 04: a dot a request
+    top.stackplot(
+        x, counts.T, colors=[STATE_COLOURS_PLAYER[s] for s in STATES], labels=labels, step="post"
+    )
+    style(
+        top, title or None, None, _("requests") if trace.kind == "breaker" else _("clients")
+    )  # 04: a dot a request
     top.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=10.08, frameon=False)
-    bottom.step(x, trace.meter(), where="post", color=PALETTE["blue"],
-                label=_("requests at the server"))
-    bottom.step(x, trace.capacity, where="post", color=PALETTE["black"], linestyle="--",
-                label=_("capacity"))
+    bottom.step(
+        x, trace.meter(), where="post", color=PALETTE["blue"], label=_("requests at the server")
+    )
+    bottom.step(
+        x, trace.capacity, where="post", color=PALETTE["black"], linestyle="--", label=_("capacity")
+    )
     style(bottom, None, _("time (s)"), _("requests"))
-    bottom.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=10.08,
-                  frameon=False)
+    bottom.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=10.08, frameon=False)
     return to_png(fig)
 
 
@@ -549,10 +583,12 @@ class Player(anywidget.AnyWidget):
     state_labels = traitlets.List(traitlets.Unicode()).tag(sync=True)
     breaker_labels = traitlets.List(traitlets.Unicode()).tag(sync=True)
     clock_format = traitlets.Unicode("{time}").tag(sync=True)
-    colours = traitlets.List(traitlets.Unicode(),
-                             [STATE_COLOURS_PLAYER[s] for s in STATES]).tag(sync=True)
-    breaker_colours = traitlets.List(traitlets.Unicode(),
-                                     [STATE_COLOURS[s] for s in BREAKER_STATES]).tag(sync=True)
+    colours = traitlets.List(traitlets.Unicode(), [STATE_COLOURS_PLAYER[s] for s in STATES]).tag(
+        sync=True
+    )
+    breaker_colours = traitlets.List(
+        traitlets.Unicode(), [STATE_COLOURS[s] for s in BREAKER_STATES]
+    ).tag(sync=True)
     server_up = traitlets.Unicode(PALETTE["black"]).tag(sync=True)
     ink = traitlets.Unicode(PALETTE["black"]).tag(sync=True)
     paper = traitlets.Unicode(GROUND["paper"]).tag(sync=True)
@@ -567,10 +603,12 @@ class Player(anywidget.AnyWidget):
         self.lang = current()
         self.title = title
         self.labels = {
-            "play": pgettext("player", "play"), "pause": pgettext("player", "pause"),
+            "play": pgettext("player", "play"),
+            "pause": pgettext("player", "pause"),
             "back": pgettext("player", "step back one tick"),
             "step": pgettext("player", "step one tick"),
-            "time": pgettext("player", "time"), "speed": pgettext("player", "speed"),
+            "time": pgettext("player", "time"),
+            "speed": pgettext("player", "speed"),
             "per_second": pgettext("player", "{n} ticks/s"),
             "server_up": pgettext("player", "server up"),
             "server_down": pgettext("player", "server DOWN"),
@@ -612,13 +650,18 @@ class Player(anywidget.AnyWidget):
         return {**data, "image/png": png}, metadata
 
 
-def linked_player(controls: Mapping[str, Any], trace_for: Callable[..., Trace],
-                  title: str = "", names: Iterable[str] | None = None) -> Player:
+def linked_player(
+    controls: Mapping[str, Any],
+    trace_for: Callable[..., Trace],
+    title: str = "",
+    names: Iterable[str] | None = None,
+) -> Player:
     """A player whose trace follows ``controls`` (an explorer's ``controls``): whenever
     one's value changes, ``trace_for(**values)`` is played from the start (values as the
     code names them, :func:`~retrylab.viz.controls.value_of`). A setting ``trace_for``
     refuses (ValueError) leaves the last trace playing. ``names``: only these controls
     replay it (default: all), e.g. not a control the player itself moves."""
+
     def values() -> dict[str, Any]:
         return {name: value_of(w) for name, w in controls.items()}
 
@@ -627,7 +670,7 @@ def linked_player(controls: Mapping[str, Any], trace_for: Callable[..., Trace],
     def moved(_change: Any) -> None:
         try:
             trace = trace_for(**values())
-        except ValueError:   # a setting the explorer refuses (it says why): keep the last
+        except ValueError:  # a setting the explorer refuses (it says why): keep the last
             return
         player.show_trace(trace)
 
@@ -644,10 +687,13 @@ def herd_player(jitter: str = "full") -> Player:
     """02's herd: 24 clients that failed together waking for their third retry (base
     200 ms, factor 2, cap 5000 ms, seed 20260114), with ``jitter`` or ``"none"``."""
     kind = check_choice("jitter", jitter, JITTERS)
-    trace = herd_trace(jitter=kind != "none",
-                       backoff=Backoff(200, 2, 5000, jitter=kind))  # type: ignore[arg-type]
-    return Player(trace, title=_("24 clients that failed together, waking for their "
-                                 "third retry: {jitter}").format(jitter=jitter_name(kind)))
+    trace = herd_trace(jitter=kind != "none", backoff=Backoff(200, 2, 5000, jitter=kind))  # type: ignore[arg-type]
+    return Player(
+        trace,
+        title=_("24 clients that failed together, waking for their third retry: {jitter}").format(
+            jitter=jitter_name(kind)
+        ),
+    )
 
 
 def breaker_player(explorer: Any = None) -> Player:
@@ -675,14 +721,15 @@ def breaker_player(explorer: Any = None) -> Player:
     def trace_for(threshold: int, cooldown: int, **_rest: Any) -> Trace:
         return breaker_trace(BREAKER_EVENTS, CircuitBreaker(threshold, cooldown))
 
-    player = linked_player(explorer.controls, trace_for, title=title,
-                           names=("threshold", "cooldown"))
+    player = linked_player(
+        explorer.controls, trace_for, title=title, names=("threshold", "cooldown")
+    )
     ticks = [now // player.current.tick_ms for now, _ok in BREAKER_EVENTS]
 
     def moment(change: Any) -> None:
         explorer.set(step=sum(1 for t in ticks if t <= change["new"]))
 
-    def stepped(change: Any) -> None:      # the explorer's step moved: the player follows
+    def stepped(change: Any) -> None:  # the explorer's step moved: the player follows
         step = int(change["new"])
         player.tick = ticks[step - 1] if step else 0
 
@@ -706,5 +753,5 @@ def storm_player(explorer: Any = None) -> Player:
     if explorer is None:
         return Player(_storm_trace(**StormExplorer.default_values()), title=title, speed=20)
     player = linked_player(explorer.controls, _storm_trace, title=title)
-    player.speed = 20                     # 601 ticks: half a minute
+    player.speed = 20  # 601 ticks: half a minute
     return player

@@ -61,8 +61,7 @@ def fixed_palette(colours: tuple[str, ...]) -> Image.Image:
         rgb = [255 * c for c in to_rgb(hexc)]
         if max(rgb) - min(rgb) < 1:  # a grey: among the greys already
             continue
-        out += [tuple(round(c * k / 26 + 255 * (1 - k / 26)) for c in rgb)
-                for k in range(1, 27)]
+        out += [tuple(round(c * k / 26 + 255 * (1 - k / 26)) for c in rgb) for k in range(1, 27)]
         out += [tuple(round(c * t) for c in rgb) for t in (0.66, 0.33)]
     palette = Image.new("P", (1, 1))
     palette.putpalette([v for c in out[:PNG_COLOURS] for v in c])

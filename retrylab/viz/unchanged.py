@@ -22,8 +22,15 @@ from typing import Any
 
 from ..i18n import _, number
 
-__all__ = ["all_capped", "cap_above_ceilings", "more_than_used", "no_wait_reaches_cap",
-           "same_figure_note", "same_steps", "throttle_rejects_nothing"]
+__all__ = [
+    "all_capped",
+    "cap_above_ceilings",
+    "more_than_used",
+    "no_wait_reaches_cap",
+    "same_figure_note",
+    "same_steps",
+    "throttle_rejects_nothing",
+]
 
 
 def _n(value: Any) -> str:
@@ -33,47 +40,59 @@ def _n(value: Any) -> str:
 
 def same_figure_note(label: str, value: Any) -> str:
     """The general note: control ``label`` moved to ``value`` and the figure is the same."""
-    return _("the same figure: at these settings {name} {value} changes nothing the figure "
-             "shows").format(name=label, value=_n(value))
+    return _(
+        "the same figure: at these settings {name} {value} changes nothing the figure shows"
+    ).format(name=label, value=_n(value))
 
 
 def cap_above_ceilings(cap: int) -> str:
     """A cap above every ceiling the figure shows: no wait reaches it."""
-    return _("the same figure: cap {cap} ms is above every ceiling here, so no wait reaches "
-             "it").format(cap=cap)
+    return _(
+        "the same figure: cap {cap} ms is above every ceiling here, so no wait reaches it"
+    ).format(cap=cap)
 
 
 def all_capped(label: str, value: Any, cap: int) -> str:
     """Every wait the figure shows is already at the cap, before the move and after it."""
-    return _("the same figure: every wait here is already at the cap ({cap} ms), so {name} "
-             "{value} changes no wait").format(cap=cap, name=label, value=_n(value))
+    return _(
+        "the same figure: every wait here is already at the cap ({cap} ms), so {name} "
+        "{value} changes no wait"
+    ).format(cap=cap, name=label, value=_n(value))
 
 
 def no_wait_reaches_cap(cap: int) -> str:
     """No wait of the runs reaches the cap (the contention experiment)."""
-    return _("the same figure: no wait in these runs reaches the cap, so cap {cap} ms "
-             "changes nothing").format(cap=cap)
+    return _(
+        "the same figure: no wait in these runs reaches the cap, so cap {cap} ms changes nothing"
+    ).format(cap=cap)
 
 
 def more_than_used(kind: str, old: int, new: int) -> str:
     """More attempts (``kind="attempts"``) or retries (``"retries"``) than the run uses."""
     used = min(old, new)
     if kind == "attempts":
-        return _("the same figure: no client in this run makes more than {used} attempts, so "
-                 "allowing {value} changes nothing").format(used=used, value=new)
-    return _("the same figure: no request in this run is retried more than {used} times, so "
-             "allowing {value} changes nothing").format(used=used, value=new)
+        return _(
+            "the same figure: no client in this run makes more than {used} attempts, so "
+            "allowing {value} changes nothing"
+        ).format(used=used, value=new)
+    return _(
+        "the same figure: no request in this run is retried more than {used} times, so "
+        "allowing {value} changes nothing"
+    ).format(used=used, value=new)
 
 
 def same_steps(label: str, value: Any, step_ms: int) -> str:
     """A simulation in steps of ``step_ms``: the move leaves every client's steps the same."""
-    return _("the same figure: the simulation moves in {step} ms steps, and {name} {value} "
-             "gives every client the same steps as before").format(
-        step=step_ms, name=label, value=_n(value))
+    return _(
+        "the same figure: the simulation moves in {step} ms steps, and {name} {value} "
+        "gives every client the same steps as before"
+    ).format(step=step_ms, name=label, value=_n(value))
 
 
 def throttle_rejects_nothing(value: Any) -> str:
     """The client-side throttle rejects nothing at these settings, whatever its K."""
-    return _("the same figure: the throttle rejects nothing at these settings (no client "
-             "sends more than K times what the server accepts), so K {value} changes "
-             "nothing").format(value=_n(value))
+    return _(
+        "the same figure: the throttle rejects nothing at these settings (no client "
+        "sends more than K times what the server accepts), so K {value} changes "
+        "nothing"
+    ).format(value=_n(value))

@@ -33,8 +33,13 @@ def notebook_params() -> list[object]:
     """pytest params: one per notebook, or one skipped param when there are none."""
     paths = notebook_paths()
     if not paths:
-        return [pytest.param(None, marks=pytest.mark.skip(
-            reason=f"no notebooks yet: {NOTEBOOKS}/*.ipynb is empty"), id="no-notebooks")]
+        return [
+            pytest.param(
+                None,
+                marks=pytest.mark.skip(reason=f"no notebooks yet: {NOTEBOOKS}/*.ipynb is empty"),
+                id="no-notebooks",
+            )
+        ]
     return [pytest.param(p.name, id=p.stem) for p in paths]
 
 

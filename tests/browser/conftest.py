@@ -40,9 +40,16 @@ from .catalog import NOTEBOOKS, REPO, slider_stems
 from .lab import LabServer
 from .pages import NotebookPage, OpenTimeout, notebook_facts
 
-CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run",
-                  "--disable-quic", "--disable-dev-shm-usage"]
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+    "--disable-dev-shm-usage",
+]
 VIEWPORT = {"width": 1280, "height": 1000}
 OPEN_TIMEOUT_MS = 60_000  # page load + kernel idle
 RUN_ALL_TIMEOUT_MS = 120_000  # a notebook runs in < 30 s headless; the browser adds some
@@ -78,8 +85,10 @@ class BrowserRun:
 
     def raw(self) -> dict[str, Any]:
         """The fields as JSON values (what a worker hands the controller)."""
-        return {name: (str(value) if isinstance(value, Path) else value)
-                for name, value in self.__dict__.items()}
+        return {
+            name: (str(value) if isinstance(value, Path) else value)
+            for name, value in self.__dict__.items()
+        }
 
     @classmethod
     def merged(cls, raws: list[dict[str, Any]]) -> BrowserRun:
@@ -114,10 +123,12 @@ class BrowserRun:
             "cold_start_retries": self.cold_retries,
             "open_s": self.open_s,
             "run_all_s": self.run_all_s,
-            "key_to_redraw_ms": {"n": len(lat),
-                                 "median": statistics.median(lat) if lat else None,
-                                 "min": min(lat) if lat else None,
-                                 "max": max(lat) if lat else None},
+            "key_to_redraw_ms": {
+                "n": len(lat),
+                "median": statistics.median(lat) if lat else None,
+                "min": min(lat) if lat else None,
+                "max": max(lat) if lat else None,
+            },
             "key_to_redraw_by_notebook": key_press_table(self.key_samples),
             "key_samples": self.key_samples,
             "browser_session_s": self.session_s,
@@ -141,11 +152,13 @@ def key_press_target(samples: list[dict[str, Any]]) -> tuple[int, float | None, 
     ...                   {"notebook": "09_beyond_the_lessons", "latency_ms": 10.0}])
     (1, 80.0, False)
     """
-    lat = [float(x["latency_ms"]) for x in samples
-           if "latency_ms" in x and x["notebook"] in KEY_TARGET_NOTEBOOKS]
+    lat = [
+        float(x["latency_ms"])
+        for x in samples
+        if "latency_ms" in x and x["notebook"] in KEY_TARGET_NOTEBOOKS
+    ]
     median = statistics.median(lat) if lat else None
-    ok = len(lat) >= KEY_PRESSES_WANTED and median is not None and (
-        median <= KEY_MEDIAN_TARGET_MS)
+    ok = len(lat) >= KEY_PRESSES_WANTED and median is not None and (median <= KEY_MEDIAN_TARGET_MS)
     return len(lat), median, ok
 
 
@@ -162,8 +175,10 @@ def key_press_table(samples: list[dict[str, Any]]) -> dict[str, dict[str, float]
             continue
         for name in (sample["notebook"], f"{sample['notebook']} {sample['class']}"):
             groups.setdefault(name, []).append(float(sample["latency_ms"]))
-    return {name: {"median": statistics.median(v), "max": max(v), "n": len(v)}
-            for name, v in sorted(groups.items())}
+    return {
+        name: {"median": statistics.median(v), "max": max(v), "n": len(v)}
+        for name, v in sorted(groups.items())
+    }
 
 
 #: When this process started: the last run's files are older than it; under xdist,
@@ -195,8 +210,10 @@ def artifacts_dir() -> Path:
         path = artifacts_path()
         path.mkdir(parents=True, exist_ok=True)
         # Last run's files would mislead: remove what this harness writes (only that).
-        ours = re.compile(r"^(FAIL-.*|\d\d_.*)\.png$"
-                          r"|^(timings(-gw\d+)?\.json|jupyterlab-server(-gw\d+)?\.log)$")
+        ours = re.compile(
+            r"^(FAIL-.*|\d\d_.*)\.png$"
+            r"|^(timings(-gw\d+)?\.json|jupyterlab-server(-gw\d+)?\.log)$"
+        )
         for old in path.iterdir():
             if old.is_file() and ours.match(old.name) and old.stat().st_mtime < STARTED:
                 old.unlink()
@@ -229,13 +246,17 @@ def chromium_path() -> str:
     else:
         path = shutil.which("chromium")
     if not path:
-        _missing(f"chromium ({wanted or '/usr/bin/chromium or chromium on PATH'})",
-                 "apt-get install -y chromium")
+        _missing(
+            f"chromium ({wanted or '/usr/bin/chromium or chromium on PATH'})",
+            "apt-get install -y chromium",
+        )
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:
-        _missing("playwright (Python package)",
-                 "pip install -e '.[browser]' (never `playwright install`)")
+        _missing(
+            "playwright (Python package)",
+            "pip install -e '.[browser]' (never `playwright install`)",
+        )
     try:
         import ipywidgets  # noqa: F401
         import jupyterlab  # noqa: F401
@@ -265,7 +286,8 @@ def lab_server(chromium_path: str) -> Iterator[LabServer]:
         RUN.server_ready_s = server.ready_after
         argv = server.kernelspec_argv()
         assert argv[0] == sys.executable, (
-            f"kernelspec runs {argv[0]!r}, not this Python {sys.executable!r}")
+            f"kernelspec runs {argv[0]!r}, not this Python {sys.executable!r}"
+        )
         yield server
     finally:
         log = server.log_tail(10_000)
@@ -284,8 +306,9 @@ def browser(chromium_path: str) -> Iterator[Any]:
 
     pw = sync_playwright().start()
     try:
-        chrome = pw.chromium.launch(executable_path=chromium_path, headless=True,
-                                    args=CHROMIUM_FLAGS)
+        chrome = pw.chromium.launch(
+            executable_path=chromium_path, headless=True, args=CHROMIUM_FLAGS
+        )
         try:
             yield chrome
         finally:
@@ -314,8 +337,11 @@ class Lab:
             context = self.chrome.new_context(viewport=VIEWPORT)
             nb = NotebookPage(context, context.new_page(), name, facts)
             try:
-                nb.open(self.server.url(f"lab/tree/{name}", reset=""), OPEN_TIMEOUT_MS,
-                        lambda: self.server.kernel_idle(name))
+                nb.open(
+                    self.server.url(f"lab/tree/{name}", reset=""),
+                    OPEN_TIMEOUT_MS,
+                    lambda: self.server.kernel_idle(name),
+                )
             except (PlaywrightTimeout, OpenTimeout) as exc:
                 # Only a cold start of the very first notebook gets one more try.
                 shot = artifacts_dir() / f"FAIL-cold-start-{safe_name(name)}-{attempt}.png"
@@ -410,8 +436,13 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
             nb.page.screenshot(path=str(shot))
         except Exception as exc:  # the page may be gone; the report still stands
             shot = Path(f"(screenshot failed: {exc})")
-        report.sections.append(("browser", f"failure screenshot: {shot}\nconsole errors:\n"
-                                + "\n".join(nb.console_errors[-20:])))
+        report.sections.append(
+            (
+                "browser",
+                f"failure screenshot: {shot}\nconsole errors:\n"
+                + "\n".join(nb.console_errors[-20:]),
+            )
+        )
 
 
 def _ran(run: BrowserRun) -> bool:
@@ -422,7 +453,8 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     """A worker hands its record to the controller in ``timings-gwN.json``."""
     if WORKER and _ran(RUN):
         (artifacts_dir() / worker_file("timings", "json")).write_text(
-            json.dumps(RUN.raw(), indent=2) + "\n")
+            json.dumps(RUN.raw(), indent=2) + "\n"
+        )
 
 
 def _workers_run() -> BrowserRun | None:
@@ -454,26 +486,34 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     def sec(v: float | None) -> str:
         return "n/a" if v is None else f"{v:.1f} s"
 
-    tr.write_line(f"server start -> API ready: {sec(run.server_ready_s)};"
-                  f" server start -> first notebook interactive (kernel idle):"
-                  f" {sec(run.first_interactive_s)}")
+    tr.write_line(
+        f"server start -> API ready: {sec(run.server_ready_s)};"
+        f" server start -> first notebook interactive (kernel idle):"
+        f" {sec(run.first_interactive_s)}"
+    )
     if run.cold_retries:
         tr.write_line(f"cold-start retries used: {run.cold_retries}")
     for note in run.notes:
         tr.write_line(f"note: {note}")
     for name in sorted(run.run_all_s):
-        tr.write_line(f"  {name}: open {run.open_s.get(name, 0):.1f} s,"
-                      f" Run All {run.run_all_s[name]:.1f} s")
+        tr.write_line(
+            f"  {name}: open {run.open_s.get(name, 0):.1f} s, Run All {run.run_all_s[name]:.1f} s"
+        )
     lat = data["key_to_redraw_ms"]
     if lat["n"]:
         n, median, ok = key_press_target(run.key_samples)
         shown = "n/a" if median is None else f"{median:.0f} ms"
-        tr.write_line(f"slider key press -> redrawn image in 02, 04 and 06: median {shown}"
-                      f" over {n} presses; target median <= {KEY_MEDIAN_TARGET_MS:.0f} ms"
-                      f" over >= {KEY_PRESSES_WANTED}: {'PASS' if ok else 'FAIL'}")
-        tr.write_line(f"  every notebook: median {lat['median']:.0f} ms (min {lat['min']:.0f},"
-                      f" max {lat['max']:.0f}, n={lat['n']})")
+        tr.write_line(
+            f"slider key press -> redrawn image in 02, 04 and 06: median {shown}"
+            f" over {n} presses; target median <= {KEY_MEDIAN_TARGET_MS:.0f} ms"
+            f" over >= {KEY_PRESSES_WANTED}: {'PASS' if ok else 'FAIL'}"
+        )
+        tr.write_line(
+            f"  every notebook: median {lat['median']:.0f} ms (min {lat['min']:.0f},"
+            f" max {lat['max']:.0f}, n={lat['n']})"
+        )
         for name, row in key_press_table(run.key_samples).items():
-            tr.write_line(f"  {name}: median {row['median']:.0f} ms, max {row['max']:.0f} ms,"
-                          f" n={row['n']}")
+            tr.write_line(
+                f"  {name}: median {row['median']:.0f} ms, max {row['max']:.0f} ms, n={row['n']}"
+            )
     tr.write_line(f"browser session (server start to teardown): {sec(run.session_s)}")

@@ -57,6 +57,7 @@ def explorer_modules(package: str = PACKAGE) -> list[str]:
                 found.append(info.name)
     return sorted(found)
 
+
 JS_CONTROLS = r"""
 (box) => Array.from(box.querySelectorAll(
     '.retrylab-range, .widget-dropdown, .widget-checkbox, .widget-toggle-buttons,' +
@@ -132,9 +133,18 @@ class Control:
 def page_controls(box: Any) -> list[Control]:
     """Every named control inside one explorer element (a playwright Locator)."""
     raw = box.evaluate(JS_CONTROLS)
-    return [Control(c["name"], c["kind"], c.get("text") or "", bool(c.get("vertical")),
-                    bool(c.get("disabled")), bool(c.get("atMax")), bool(c.get("atMin")))
-            for c in raw]
+    return [
+        Control(
+            c["name"],
+            c["kind"],
+            c.get("text") or "",
+            bool(c.get("vertical")),
+            bool(c.get("disabled")),
+            bool(c.get("atMax")),
+            bool(c.get("atMin")),
+        )
+        for c in raw
+    ]
 
 
 def _walk(widget: Any) -> Iterable[Any]:
@@ -224,17 +234,27 @@ def _kind_of(cls: type) -> ExplorerKind | None:
                 labels[name] = dict(zip(w._options_labels, w._options_values, strict=False))
             elif hasattr(w, "words"):  # retrylab.viz.controls.Switch: a box for off/on
                 labels[name] = {"False": w.words[0], "True": w.words[1]}
-        aliases = {str(w.description): name for name, w in controls.items()
-                   if getattr(w, "description", None)}
-        return ExplorerKind(cls, frozenset(controls),
-                            {k: type(w.value) for k, w in controls.items()}, labels, aliases)
+        aliases = {
+            str(w.description): name
+            for name, w in controls.items()
+            if getattr(w, "description", None)
+        }
+        return ExplorerKind(
+            cls,
+            frozenset(controls),
+            {k: type(w.value) for k, w in controls.items()},
+            labels,
+            aliases,
+        )
     try:
         params = inspect.signature(cls.readout_for).parameters  # type: ignore[attr-defined]
     except (TypeError, ValueError):
         return None
-    names = [p.name for p in params.values()
-             if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name not in
-             ("self", "cls")]
+    names = [
+        p.name
+        for p in params.values()
+        if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name not in ("self", "cls")
+    ]
     return ExplorerKind(cls, frozenset(names)) if names else None
 
 
@@ -285,8 +305,10 @@ class ExplorerKinds:
             same = agree or same
         if not same:
             known = {k.name: sorted(k.names) for k in self.kinds}
-            raise LookupError(f"no explorer class has controls {sorted(labels)}; known: {known};"
-                              f" import errors: {self.import_errors}")
+            raise LookupError(
+                f"no explorer class has controls {sorted(labels)}; known: {known};"
+                f" import errors: {self.import_errors}"
+            )
         return same[0]
 
 

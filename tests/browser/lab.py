@@ -60,10 +60,14 @@ def free_port() -> int:
 class LabServer:
     """One JupyterLab server serving a temp copy of a notebooks folder."""
 
-    def __init__(self, notebooks: Path, startup_timeout: float = 90.0,
-                 config_path: tuple[Path, ...] = (JUPYTER_CONFIG,)) -> None:
+    def __init__(
+        self,
+        notebooks: Path,
+        startup_timeout: float = 90.0,
+        config_path: tuple[Path, ...] = (JUPYTER_CONFIG,),
+    ) -> None:
         self.notebooks = notebooks
-        self.config_path = config_path   # JUPYTER_CONFIG_PATH, the first folder winning
+        self.config_path = config_path  # JUPYTER_CONFIG_PATH, the first folder winning
         self.startup_timeout = startup_timeout
         self.token = secrets.token_hex(16)
         self.port = free_port()
@@ -90,8 +94,15 @@ class LabServer:
     # -- life cycle ----------------------------------------------------------
     def _prepare_dirs(self) -> dict[str, str]:
         self.tmp = Path(tempfile.mkdtemp(prefix="retrylab-lab-"))
-        dirs = {name: self.tmp / name.lower() for name in
-                ("JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR")}
+        dirs = {
+            name: self.tmp / name.lower()
+            for name in (
+                "JUPYTER_CONFIG_DIR",
+                "JUPYTER_DATA_DIR",
+                "JUPYTER_RUNTIME_DIR",
+                "IPYTHONDIR",
+            )
+        }
         for d in dirs.values():
             d.mkdir()
         # The kernel must be the Python running pytest (same retrylab, same packages).
@@ -99,14 +110,20 @@ class LabServer:
         spec_dir.mkdir(parents=True)
         # The display name ipykernel gives its own kernelspec: a notebook opened here
         # and saved keeps the metadata the build wrote (tests/browser/test_open_save.py).
-        spec = {"argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
-                "display_name": "Python 3 (ipykernel)", "language": "python"}
+        spec = {
+            "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+            "display_name": "Python 3 (ipykernel)",
+            "language": "python",
+        }
         (spec_dir / "kernel.json").write_text(json.dumps(spec))
         # Serve a COPY: Run All must never touch the committed notebooks.
         self.root = self.tmp / "notebooks"
         if self.notebooks.is_dir():
-            shutil.copytree(self.notebooks, self.root,
-                            ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
+            shutil.copytree(
+                self.notebooks,
+                self.root,
+                ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"),
+            )
         else:
             self.root.mkdir()
         return {k: str(v) for k, v in dirs.items()}
@@ -120,33 +137,46 @@ class LabServer:
         env.pop("JUPYTER_TOKEN", None)
         env["JUPYTER_PREFER_ENV_PATH"] = "0"  # our kernelspec, not the venv one
         # The kernel inherits this: the repo's retrylab wins over anything else.
-        env["PYTHONPATH"] = os.pathsep.join(
-            p for p in (str(REPO), env.get("PYTHONPATH", "")) if p)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH", "")) if p)
         env.pop("MPLBACKEND", None)  # the kernel picks its own (inline) backend
         assert self.tmp is not None and self.root is not None
         for attempt in range(3):
-            cmd = [sys.executable, "-m", "jupyterlab", "--no-browser",
-                   "--ip=127.0.0.1", f"--port={self.port}", "--ServerApp.port_retries=0",
-                   f"--IdentityProvider.token={self.token}",
-                   f"--ServerApp.root_dir={self.root}",
-                   # window.jupyterapp: the tests read cells' execution counts from
-                   # the notebook model (a collapsed cell shows no prompt in the page).
-                   "--LabApp.expose_app_in_browser=True",
-                   # kernels talk to this server over Unix sockets in its runtime dir:
-                   # over TCP a kernel picks free ports, which another worker's server
-                   # may take before it binds them (once: "Address already in use", the
-                   # kernel restarted and the page sat at "Connecting" past 60 s)
-                   "--KernelManager.transport=ipc",
-                   "--ServerApp.open_browser=False"]
+            cmd = [
+                sys.executable,
+                "-m",
+                "jupyterlab",
+                "--no-browser",
+                "--ip=127.0.0.1",
+                f"--port={self.port}",
+                "--ServerApp.port_retries=0",
+                f"--IdentityProvider.token={self.token}",
+                f"--ServerApp.root_dir={self.root}",
+                # window.jupyterapp: the tests read cells' execution counts from
+                # the notebook model (a collapsed cell shows no prompt in the page).
+                "--LabApp.expose_app_in_browser=True",
+                # kernels talk to this server over Unix sockets in its runtime dir:
+                # over TCP a kernel picks free ports, which another worker's server
+                # may take before it binds them (once: "Address already in use", the
+                # kernel restarted and the page sat at "Connecting" past 60 s)
+                "--KernelManager.transport=ipc",
+                "--ServerApp.open_browser=False",
+            ]
             if hasattr(os, "geteuid") and os.geteuid() == 0:
                 cmd.append("--allow-root")
             self.log_path = self.tmp / f"jupyterlab-{attempt}.log"
             log = self.log_path.open("wb")
             self.started_at = time.monotonic()
             # Own process group: stop() can end the server and its kernels by group id.
-            self.proc = subprocess.Popen(cmd, cwd=self.root, env=env, stdout=log,
-                                         stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                         start_new_session=True, preexec_fn=_die_with_parent)
+            self.proc = subprocess.Popen(
+                cmd,
+                cwd=self.root,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+                preexec_fn=_die_with_parent,
+            )
             log.close()
             if self._wait_ready():
                 self.ready_after = time.monotonic() - self.started_at
@@ -156,8 +186,9 @@ class LabServer:
             self.port = free_port()  # port taken between probe and bind: try another
         log_text = self.log_tail()
         self.stop()
-        raise RuntimeError(f"JupyterLab did not start within {self.startup_timeout:.0f} s;"
-                           f" log tail:\n{log_text}")
+        raise RuntimeError(
+            f"JupyterLab did not start within {self.startup_timeout:.0f} s; log tail:\n{log_text}"
+        )
 
     def _wait_ready(self) -> bool:
         assert self.proc is not None
@@ -192,8 +223,10 @@ class LabServer:
         except Exception:
             return False
         assert isinstance(sessions, list)
-        return any(s.get("path") == path and (s.get("kernel") or {}).get("execution_state")
-                   == "idle" for s in sessions)
+        return any(
+            s.get("path") == path and (s.get("kernel") or {}).get("execution_state") == "idle"
+            for s in sessions
+        )
 
     def shutdown_session(self, path: str) -> None:
         """Shut the kernel of notebook ``path`` down (best effort), as closing it and

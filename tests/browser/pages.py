@@ -69,8 +69,11 @@ def notebook_facts_from_json(nb: dict[str, Any]) -> NotebookFacts:
         kind = cell.get("cell_type", "code")
         outputs = cell.get("outputs", [])
         widgets = sum(1 for out in outputs if WIDGET_MIME in out.get("data", {}))
-        shown = sum(1 for out in outputs
-                    if EXPLORER_REPR.match(_text(out.get("data", {}).get("text/plain", ""))))
+        shown = sum(
+            1
+            for out in outputs
+            if EXPLORER_REPR.match(_text(out.get("data", {}).get("text/plain", "")))
+        )
         cells.append(CellFacts(kind, kind == "code" and bool(src.strip()), widgets, src, shown))
         explorer = explorer or bool(shown) or (kind == "code" and bool(EXPLORER_CALL.search(src)))
     return NotebookFacts(cells, explorer)
@@ -223,8 +226,9 @@ class NotebookPage:
         and noted in ``notes``.
         """
         page = self.page
-        page.on("console", lambda m: self.console_errors.append(m.text)
-                if m.type == "error" else None)
+        page.on(
+            "console", lambda m: self.console_errors.append(m.text) if m.type == "error" else None
+        )
         page.on("pageerror", lambda e: self.console_errors.append(f"pageerror: {e}"))
         t0 = time.monotonic()
         page.goto(url, timeout=timeout_ms)
@@ -237,14 +241,16 @@ class NotebookPage:
                 if "Select Kernel" not in text:
                     raise OpenTimeout(f"{self.name}: unexpected dialog: {text!r}")
                 dialog.first.locator(".jp-mod-accept").first.click()
-                self.notes.append(f"answered a 'Select Kernel' dialog after"
-                                  f" {time.monotonic() - t0:.1f} s")
+                self.notes.append(
+                    f"answered a 'Select Kernel' dialog after {time.monotonic() - t0:.1f} s"
+                )
             indicator = page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']")
             if indicator.count() and kernel_idle():
                 break
             if time.monotonic() > deadline:
-                raise OpenTimeout(f"{self.name}: kernel not idle {timeout_ms / 1000:.0f} s"
-                                  " after opening")
+                raise OpenTimeout(
+                    f"{self.name}: kernel not idle {timeout_ms / 1000:.0f} s after opening"
+                )
             page.wait_for_timeout(200)
         self.open_seconds = time.monotonic() - t0
 
@@ -252,8 +258,10 @@ class NotebookPage:
         """Click menu > item in the menu bar (raises if either is missing)."""
         page = self.page
         page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(f"^{menu}$")).first.click()
-        entry = page.locator(".lm-Menu .lm-Menu-item:visible .lm-Menu-itemLabel",
-                             has_text=re.compile(f"^{re.escape(item)}$")).first
+        entry = page.locator(
+            ".lm-Menu .lm-Menu-item:visible .lm-Menu-itemLabel",
+            has_text=re.compile(f"^{re.escape(item)}$"),
+        ).first
         entry.click(timeout=5_000)
 
     def _palette(self, label: str) -> None:
@@ -284,18 +292,19 @@ class NotebookPage:
         deadline = t0 + timeout_ms / 1000
         while True:  # short waits, so a dialog stuck on the page fails fast
             try:
-                page.wait_for_function(JS_RUN_DONE, arg=expect_run, timeout=2_000,
-                                       polling=200)
+                page.wait_for_function(JS_RUN_DONE, arg=expect_run, timeout=2_000, polling=200)
                 break
             except Exception:
                 dialog = page.locator(".jp-Dialog")
                 if dialog.count():
-                    raise AssertionError(f"{self.name}: a dialog blocks Run All: "
-                                         f"{_squash(dialog.first.inner_text(), 300)!r}"
-                                         ) from None
+                    raise AssertionError(
+                        f"{self.name}: a dialog blocks Run All: "
+                        f"{_squash(dialog.first.inner_text(), 300)!r}"
+                    ) from None
                 if time.monotonic() > deadline:
-                    raise AssertionError(f"{self.name}: Run All not finished after"
-                                         f" {timeout_ms / 1000:.0f} s") from None
+                    raise AssertionError(
+                        f"{self.name}: Run All not finished after {timeout_ms / 1000:.0f} s"
+                    ) from None
         self.run_seconds = time.monotonic() - t0
         self.ran = True
         # Widget views render after the kernel is idle; give them a moment.
@@ -329,11 +338,15 @@ class NotebookPage:
             if fact.has_code and not re.search(r"\[\d+\]", cell["prompt"]):
                 found.append(f"{where}: did not run (prompt {cell['prompt']!r})")
             if cell["widgets"] < fact.saved_widgets:
-                found.append(f"{where}: {cell['widgets']} widget(s) rendered, the saved"
-                             f" notebook shows {fact.saved_widgets}")
+                found.append(
+                    f"{where}: {cell['widgets']} widget(s) rendered, the saved"
+                    f" notebook shows {fact.saved_widgets}"
+                )
             if cell["explorers"] < fact.saved_explorers:
-                found.append(f"{where}: {cell['explorers']} explorer(s) rendered, the saved"
-                             f" notebook shows {fact.saved_explorers}")
+                found.append(
+                    f"{where}: {cell['explorers']} explorer(s) rendered, the saved"
+                    f" notebook shows {fact.saved_explorers}"
+                )
         if self.facts.mentions_explorer and not sum(c["explorers"] for c in cells):
             found.append("the notebook uses an explorer but no .retrylab-explorer rendered")
         return found

@@ -93,16 +93,26 @@ class ExplorerDriver:
 
     def handle(self, name: str) -> Any:
         """The ``<input type=range>`` of slider ``name`` (its label's text)."""
-        label = self.page.locator(".retrylab-range-label",
-                                  has_text=re.compile(f"^{re.escape(name)}$"))
-        return self.box.locator(".retrylab-range").filter(has=label).first.locator(
-            "input[type=range]").first
+        label = self.page.locator(
+            ".retrylab-range-label", has_text=re.compile(f"^{re.escape(name)}$")
+        )
+        return (
+            self.box.locator(".retrylab-range")
+            .filter(has=label)
+            .first.locator("input[type=range]")
+            .first
+        )
 
     def number_box(self, name: str) -> Any:
         """The <input> of the number box beside slider ``name`` (in the slider's HBox)."""
-        return self.handle(name).locator(
-            "xpath=ancestor::div[contains(@class, 'widget-hbox')][1]"
-            "//div[contains(@class, 'widget-text')]//input").first
+        return (
+            self.handle(name)
+            .locator(
+                "xpath=ancestor::div[contains(@class, 'widget-hbox')][1]"
+                "//div[contains(@class, 'widget-text')]//input"
+            )
+            .first
+        )
 
     def wait_answered(self, name: str, timeout_ms: float = 10_000) -> bool:
         """True once the kernel has taken slider ``name``'s last move (within
@@ -111,9 +121,10 @@ class ExplorerDriver:
         try:
             self.page.wait_for_function(
                 "([i, b]) => b.value !== '' && Number(b.value) === Number(i.value)",
-                arg=[self.handle(name).element_handle(),
-                     self.number_box(name).element_handle()],
-                timeout=timeout_ms, polling=50)
+                arg=[self.handle(name).element_handle(), self.number_box(name).element_handle()],
+                timeout=timeout_ms,
+                polling=50,
+            )
         except Exception:
             return False
         return True
@@ -169,8 +180,10 @@ class ExplorerDriver:
             try:
                 self.page.wait_for_function(
                     "([box, name, before]) => (" + JS_SLIDER_TEXT + ")([box, name]) !== before",
-                    arg=[self.box.element_handle(), name, before], timeout=timeout_ms,
-                    polling=50)
+                    arg=[self.box.element_handle(), name, before],
+                    timeout=timeout_ms,
+                    polling=50,
+                )
             except Exception:
                 continue
             return True
@@ -181,13 +194,17 @@ class ExplorerDriver:
         that change it: a dropdown's <select> (:data:`DROPDOWN_KEYS`; ArrowUp instead
         when its last option is picked), a checkbox's box
         (Space), toggle buttons' first inactive button (Enter)."""
-        el = self.box.locator(".widget-dropdown, .widget-checkbox, .widget-toggle-buttons"
-                              ).filter(has_text=control.name).first
+        el = (
+            self.box.locator(".widget-dropdown, .widget-checkbox, .widget-toggle-buttons")
+            .filter(has_text=control.name)
+            .first
+        )
         if control.kind == "dropdown":
             select = el.locator("select").first
             last = select.evaluate("s => s.selectedIndex === s.options.length - 1")
             return select, DROPDOWN_KEYS if not last else tuple(
-                "ArrowUp" if k == "ArrowDown" else k for k in DROPDOWN_KEYS)
+                "ArrowUp" if k == "ArrowDown" else k for k in DROPDOWN_KEYS
+            )
         if control.kind == "checkbox":
             return el.locator("input").first, ("Space",)
         return el.locator("button:not(.mod-active)").first, ("Enter",)
@@ -197,15 +214,17 @@ class ExplorerDriver:
         target, keys = self.choice_target(control)
         before = self._choices()
         target.focus()
-        focused = bool(target.evaluate(
-            "e => e.matches(':focus-visible') || e.matches(':focus')"))
+        focused = bool(target.evaluate("e => e.matches(':focus-visible') || e.matches(':focus')"))
         for key in keys:
             self.page.keyboard.press(key)
             self.page.wait_for_timeout(100)
         try:
             self.page.wait_for_function(
                 "([box, before]) => (" + JS_CHOICE_TEXT + ")(box) !== before",
-                arg=[self.box.element_handle(), before], timeout=3_000, polling=50)
+                arg=[self.box.element_handle(), before],
+                timeout=3_000,
+                polling=50,
+            )
         except Exception:
             return focused, False
         return focused, True
@@ -215,20 +234,26 @@ class ExplorerDriver:
 
     def wait_redraw(self, old_src: str | None, timeout_ms: float = 30_000) -> float:
         """Wait for a new image src; return ms from the last keydown to the change."""
-        self.page.wait_for_function(JS_SRC_CHANGED, arg=[self.box.element_handle(), old_src],
-                                    timeout=timeout_ms, polling="raf")
+        self.page.wait_for_function(
+            JS_SRC_CHANGED,
+            arg=[self.box.element_handle(), old_src],
+            timeout=timeout_ms,
+            polling="raf",
+        )
         latency = self.page.evaluate("() => window.__rl ? window.__rl.img - window.__rl.key : -1")
         return float(latency)
 
-    def wait_text(self, css: str, want: str, mode: str = "equals",
-                  timeout_ms: float = 10_000) -> bool:
+    def wait_text(
+        self, css: str, want: str, mode: str = "equals", timeout_ms: float = 10_000
+    ) -> bool:
         """Wait until the element's text equals/contains/matches ``want``; False on timeout."""
         el = self.box.locator(css).first
         if not el.count():
             return False
         try:
-            self.page.wait_for_function(JS_WAIT_TEXT, arg=[el.element_handle(), want, mode],
-                                        timeout=timeout_ms, polling=50)
+            self.page.wait_for_function(
+                JS_WAIT_TEXT, arg=[el.element_handle(), want, mode], timeout=timeout_ms, polling=50
+            )
         except Exception:
             return False
         return True
@@ -257,8 +282,10 @@ JS_DRAG_PROBE = r"""
 }
 """
 
-JS_DRAG_RECORD = "() => ({down: window.__rlDrag.down, up: window.__rlDrag.up," \
-                 " inputs: window.__rlDrag.inputs, images: window.__rlDrag.images})"
+JS_DRAG_RECORD = (
+    "() => ({down: window.__rlDrag.down, up: window.__rlDrag.up,"
+    " inputs: window.__rlDrag.inputs, images: window.__rlDrag.images})"
+)
 
 #: The bytes of the explorer's image as base64 (its src is a blob: URL of the PNG).
 JS_IMAGE_BYTES = r"""
@@ -280,12 +307,12 @@ class Drag:
     """One drag of a slider with the mouse, as the page saw it (ms on the page's clock)."""
 
     slider: str
-    start: str          #: the slider's value before the drag
-    end: str            #: its value when the mouse was let go
+    start: str  #: the slider's value before the drag
+    end: str  #: its value when the mouse was let go
     down: float
     up: float
-    inputs: list[tuple[float, str]]    #: each value the input took while dragged
-    images: list[tuple[float, str]]    #: each new image src, until the drag settled
+    inputs: list[tuple[float, str]]  #: each value the input took while dragged
+    images: list[tuple[float, str]]  #: each new image src, until the drag settled
 
     @property
     def during(self) -> list[float]:
@@ -316,9 +343,17 @@ def _thumb_x(handle: Any, track: dict[str, float], thumb_px: float) -> float:
     return float(track["x"] + thumb_px / 2 + ratio * (track["width"] - thumb_px))
 
 
-def drag_slider(drv: ExplorerDriver, name: str, *, moves: int = 10, pause_ms: int = 80,
-                span: float = 0.5, thumb_px: float = 16, hold_images: int = 0,
-                hold_ms: float = 0) -> Drag:
+def drag_slider(
+    drv: ExplorerDriver,
+    name: str,
+    *,
+    moves: int = 10,
+    pause_ms: int = 80,
+    span: float = 0.5,
+    thumb_px: float = 16,
+    hold_images: int = 0,
+    hold_ms: float = 0,
+) -> Drag:
     """Drag slider ``name`` with the mouse as a hand does: down on its thumb, ``moves``
     moves ``pause_ms`` apart across ``span`` of the track (towards the side with more
     room), up. With ``hold_images``, the hand lingers at its last place, the button
@@ -348,14 +383,23 @@ def drag_slider(drv: ExplorerDriver, name: str, *, moves: int = 10, pause_ms: in
         with contextlib.suppress(Exception):  # the caller judges how many came
             page.wait_for_function(
                 "(n) => new Set(window.__rlDrag.images.map(i => i[1])).size >= n",
-                arg=hold_images, timeout=hold_ms, polling=50)
+                arg=hold_images,
+                timeout=hold_ms,
+                polling=50,
+            )
     page.mouse.up()
     drv.wait_answered(name, timeout_ms=30_000)
     _wait_quiet(page, 500, 30_000)
     rec = page.evaluate(JS_DRAG_RECORD)
-    return Drag(name, start, drv.control(name).text, float(rec["down"]), float(rec["up"]),
-                [(float(t), str(v)) for t, v in rec["inputs"]],
-                [(float(t), str(s)) for t, s in rec["images"]])
+    return Drag(
+        name,
+        start,
+        drv.control(name).text,
+        float(rec["down"]),
+        float(rec["up"]),
+        [(float(t), str(v)) for t, v in rec["inputs"]],
+        [(float(t), str(s)) for t, s in rec["images"]],
+    )
 
 
 def _wait_quiet(page: Any, quiet_ms: float, timeout_ms: float) -> None:
@@ -363,7 +407,10 @@ def _wait_quiet(page: Any, quiet_ms: float, timeout_ms: float) -> None:
     page.wait_for_function(
         "(q) => { const r = window.__rlDrag; const last = Math.max(r.up, r.images.length ?"
         " r.images[r.images.length - 1][0] : 0); return performance.now() - last > q; }",
-        arg=quiet_ms, timeout=timeout_ms, polling=50)
+        arg=quiet_ms,
+        timeout=timeout_ms,
+        polling=50,
+    )
 
 
 def image_bytes(drv: ExplorerDriver) -> bytes | None:

@@ -37,27 +37,36 @@ def kernels(server: LabServer) -> list[Any]:
     return found
 
 
-@pytest.mark.parametrize(("config_path", "shut_down"), [
-    ((CLASSROOM_CONFIG, JUPYTER_CONFIG), True),   # the hub's servers
-    ((JUPYTER_CONFIG,), False),                   # the README's open command
-], ids=["classroom", "project-alone"])
+@pytest.mark.parametrize(
+    ("config_path", "shut_down"),
+    [
+        ((CLASSROOM_CONFIG, JUPYTER_CONFIG), True),  # the hub's servers
+        ((JUPYTER_CONFIG,), False),  # the README's open command
+    ],
+    ids=["classroom", "project-alone"],
+)
 def test_closing_a_notebook_in_a_class_shuts_its_kernel_down(
-        browser: Any, tmp_path: Path, artifacts: Path, config_path: tuple[Path, ...],
-        shut_down: bool) -> None:
+    browser: Any, tmp_path: Path, artifacts: Path, config_path: tuple[Path, ...], shut_down: bool
+) -> None:
     folder = tmp_path / "notebooks"
     folder.mkdir()
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x = 1")])
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)",
-                                 "language": "python"}
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3 (ipykernel)",
+        "language": "python",
+    }
     nbformat.write(nb, folder / NAME)
     server = LabServer(folder, config_path=config_path).start()
     context = browser.new_context(viewport=VIEWPORT)
     try:
         assert server.root is not None
-        page = NotebookPage(context, context.new_page(), NAME,
-                            notebook_facts(server.root / NAME))
-        page.open(server.url(f"lab/tree/{NAME}", reset=""), OPEN_TIMEOUT_MS,
-                  lambda: server.kernel_idle(NAME))
+        page = NotebookPage(context, context.new_page(), NAME, notebook_facts(server.root / NAME))
+        page.open(
+            server.url(f"lab/tree/{NAME}", reset=""),
+            OPEN_TIMEOUT_MS,
+            lambda: server.kernel_idle(NAME),
+        )
         assert len(kernels(server)) == 1
         label = "classroom" if shut_down else "project-alone"
         page.page.screenshot(path=str(artifacts / f"lab-{label}.png"))
@@ -79,7 +88,8 @@ def test_closing_a_notebook_in_a_class_shuts_its_kernel_down(
         left = kernels(server)
         assert (left == []) is shut_down, (
             f"{len(left)} kernel(s) running after the notebook was closed, with "
-            f"JUPYTER_CONFIG_PATH {[str(p) for p in config_path]}")
+            f"JUPYTER_CONFIG_PATH {[str(p) for p in config_path]}"
+        )
     finally:
         context.close()
         server.stop()

@@ -34,8 +34,13 @@ pytestmark = pytest.mark.browser
 
 #: The issue's four notebooks, and 01 for the decision explorer (choices only: two
 #: dropdowns and a checkbox).
-STEMS = ("01_which_errors_to_retry", "02_computing_the_wait", "04_circuit_breaker",
-         "06_retry_storms_lab", "09_beyond_the_lessons")
+STEMS = (
+    "01_which_errors_to_retry",
+    "02_computing_the_wait",
+    "04_circuit_breaker",
+    "06_retry_storms_lab",
+    "09_beyond_the_lessons",
+)
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +64,6 @@ THUMB_PX = 16
 CONTROL_ROLES = ("slider", "spinbutton", "combobox", "checkbox", "button")
 
 
-
 def _named_controls(aria: str) -> list[str]:
     """``role:accessible name`` of every control in an ARIA snapshot (Playwright's
     ``locator.aria_snapshot()``, one ``- role "name"`` line a node); ``?`` when unnamed."""
@@ -72,8 +76,12 @@ def _named_controls(aria: str) -> list[str]:
 
 
 @pytest.mark.parametrize("stem", STEMS)
-def test_every_control_drags_and_steps(stem: str, notebook: Callable[[str], NotebookPage],
-                                       kinds: ExplorerKinds, browser_run: BrowserRun) -> None:
+def test_every_control_drags_and_steps(
+    stem: str,
+    notebook: Callable[[str], NotebookPage],
+    kinds: ExplorerKinds,
+    browser_run: BrowserRun,
+) -> None:
     nb = _open(stem, notebook)
     page = nb.page
     boxes = page.locator(".retrylab-explorer")
@@ -102,13 +110,15 @@ def test_every_control_drags_and_steps(stem: str, notebook: Callable[[str], Note
                 page.mouse.move(x0, y)
                 page.mouse.down()
                 for i in range(1, 6):
-                    page.mouse.move(x0 + (track["x"] + track["width"] + 20 - x0) * i / 5,
-                                    y, steps=3)
+                    page.mouse.move(
+                        x0 + (track["x"] + track["width"] + 20 - x0) * i / 5, y, steps=3
+                    )
                 page.mouse.up()
                 after = drv.control(control.name)
                 if not after.at_max:
-                    failures.append(f"{where}: dragging {control.name} to the right end left"
-                                    f" it at {after.text}")
+                    failures.append(
+                        f"{where}: dragging {control.name} to the right end left it at {after.text}"
+                    )
                 problem = _settled(drv, kind, name)
                 if problem:
                     failures.append(f"{where}: after dragging {control.name}: {problem}")
@@ -124,8 +134,10 @@ def test_every_control_drags_and_steps(stem: str, notebook: Callable[[str], Note
                 if not focused:
                     failures.append(f"{where}: {control.name}'s handle takes no focus")
                 if not shown:
-                    failures.append(f"{where}: ArrowRight at {control.name}'s end gave no"
-                                    f" sign (limit note {note!r})")
+                    failures.append(
+                        f"{where}: ArrowRight at {control.name}'s end gave no"
+                        f" sign (limit note {note!r})"
+                    )
                 if not drv.press(control.name, "ArrowLeft"):
                     failures.append(f"{where}: ArrowLeft did not move {control.name}")
                 elif problem := _settled(drv, kind, name):
@@ -144,18 +156,25 @@ def test_every_control_drags_and_steps(stem: str, notebook: Callable[[str], Note
                 try:
                     page.wait_for_function(
                         "i => Number(i.value) === Number(i.max)",
-                        arg=handle.element_handle(), timeout=10_000, polling=50)
+                        arg=handle.element_handle(),
+                        timeout=10_000,
+                        polling=50,
+                    )
                 except Exception:
-                    failures.append(f"{where}: typing {top} in {control.name}'s number box left"
-                                    f" the slider at {drv.control(control.name).text}")
+                    failures.append(
+                        f"{where}: typing {top} in {control.name}'s number box left"
+                        f" the slider at {drv.control(control.name).text}"
+                    )
                     continue
                 if problem := _settled(drv, kind, name):
                     failures.append(f"{where}: after typing in {control.name}'s box: {problem}")
                 # put it back where the notebook left it: the other tests on this page
                 # (run in any order, on any worker) start from the notebook's settings
                 if not drv.type_number(control.name, control.text):
-                    failures.append(f"{where}: typing {control.text} in {control.name}'s"
-                                    f" number box did not put the slider back")
+                    failures.append(
+                        f"{where}: typing {control.text} in {control.name}'s"
+                        f" number box did not put the slider back"
+                    )
                 _settled(drv, kind, name)
             elif control.kind in ("dropdown", "checkbox", "choice"):
                 before = control.text
@@ -164,8 +183,9 @@ def test_every_control_drags_and_steps(stem: str, notebook: Callable[[str], Note
                 if not visible:
                     failures.append(f"{where}: {control.name} takes no visible focus")
                 if not changed:
-                    failures.append(f"{where}: {key} on {control.name} changed nothing"
-                                    f" ({before!r})")
+                    failures.append(
+                        f"{where}: {key} on {control.name} changed nothing ({before!r})"
+                    )
                 elif problem := _settled(drv, kind, name):
                     failures.append(f"{where}: after {key} on {control.name}: {problem}")
         named = _named_controls(drv.box.aria_snapshot())
@@ -184,10 +204,14 @@ def _unnamed(named: list[str], controls: list[Control]) -> list[str]:
     >>> _unnamed(["slider:?", "spinbutton:base (ms)"], base)[0]
     'a slider has no accessible name'
     """
-    problems = [f"a {entry.split(':')[0]} has no accessible name" for entry in named
-                if entry.endswith(":?")]
+    problems = [
+        f"a {entry.split(':')[0]} has no accessible name" for entry in named if entry.endswith(":?")
+    ]
     for role in ("slider", "spinbutton"):
         names = {entry.split(":", 1)[1] for entry in named if entry.startswith(role + ":")}
-        problems += [f"slider {c.name!r} has no {role} named {c.name!r} (names: {named})"
-                     for c in controls if c.kind == "slider" and c.name not in names]
+        problems += [
+            f"slider {c.name!r} has no {role} named {c.name!r} (names: {named})"
+            for c in controls
+            if c.kind == "slider" and c.name not in names
+        ]
     return problems

@@ -31,8 +31,12 @@ if TYPE_CHECKING:
 
 pytestmark = pytest.mark.browser
 
-STEMS = ("02_computing_the_wait", "04_circuit_breaker", "06_retry_storms_lab",
-         "09_beyond_the_lessons")
+STEMS = (
+    "02_computing_the_wait",
+    "04_circuit_breaker",
+    "06_retry_storms_lab",
+    "09_beyond_the_lessons",
+)
 #: Distinct images a drag must show before the mouse is let go.
 IMAGES_DURING_DRAG = 2
 #: How long the hand may linger at the end of its moves, the button down, for them: a
@@ -62,8 +66,11 @@ def _new_images(kind: ExplorerKind, before: dict[str, Any], name: str, drag: Dra
 
 @pytest.mark.parametrize("stem", STEMS)
 def test_dragging_every_slider_redraws_while_it_moves(
-        stem: str, notebook: Callable[[str], NotebookPage], kinds: ExplorerKinds,
-        browser_run: BrowserRun) -> None:
+    stem: str,
+    notebook: Callable[[str], NotebookPage],
+    kinds: ExplorerKinds,
+    browser_run: BrowserRun,
+) -> None:
     nb = _open(stem, notebook)
     boxes = nb.page.locator(".retrylab-explorer")
     failures: list[str] = []
@@ -77,15 +84,15 @@ def test_dragging_every_slider_redraws_while_it_moves(
         where = f"{stem} explorer {k} ({kind.cls.__name__})"
         for control in [c for c in drv.controls() if c.kind == "slider" and not c.disabled]:
             before = kind.values(drv.controls())
-            drag = drag_slider(drv, control.name, hold_images=IMAGES_DURING_DRAG,
-                               hold_ms=HOLD_MS)
+            drag = drag_slider(drv, control.name, hold_images=IMAGES_DURING_DRAG, hold_ms=HOLD_MS)
             dragged += 1
             shown = len({src for t, src in drag.images if drag.down < t <= drag.up})
             browser_run.notes.append(
                 f"drag {where} {control.name} {drag.start} -> {drag.end}: {len(drag.inputs)}"
                 f" values, {shown} images during the drag, gaps median"
                 f" {statistics.median(drag.gaps):.0f} ms, final image"
-                f" {drag.release_ms:.0f} ms after release")
+                f" {drag.release_ms:.0f} ms after release"
+            )
             if drag.end == drag.start:
                 failures.append(f"{where}: dragging {control.name} left it at {drag.start}")
                 continue
@@ -96,22 +103,32 @@ def test_dragging_every_slider_redraws_while_it_moves(
             same = png is not None and png == kind.png_for(before)
             if same:
                 if not drv.wait_text(".retrylab-limit", "the same figure", "contains"):
-                    failures.append(f"{where}: dragging {control.name} {drag.start} ->"
-                                    f" {drag.end} drew the same figure and said nothing")
-            elif shown < min(IMAGES_DURING_DRAG,
-                             _new_images(kind, before, kind.name_of(control.name), drag)):
-                failures.append(f"{where}: dragging {control.name} {drag.start} ->"
-                                f" {drag.end} showed {shown} image(s) before the release"
-                                f" ({len(drag.inputs)} values moved through)")
+                    failures.append(
+                        f"{where}: dragging {control.name} {drag.start} ->"
+                        f" {drag.end} drew the same figure and said nothing"
+                    )
+            elif shown < min(
+                IMAGES_DURING_DRAG, _new_images(kind, before, kind.name_of(control.name), drag)
+            ):
+                failures.append(
+                    f"{where}: dragging {control.name} {drag.start} ->"
+                    f" {drag.end} showed {shown} image(s) before the release"
+                    f" ({len(drag.inputs)} values moved through)"
+                )
             want = normalize(kind.readout_for(values))
             if not drv.wait_text(".retrylab-readout", want, timeout_ms=30_000):
-                failures.append(f"{where}: after dragging {control.name} to {drag.end} the"
-                                f" readout is {drv.readout()!r}, the package's {want!r}")
+                failures.append(
+                    f"{where}: after dragging {control.name} to {drag.end} the"
+                    f" readout is {drv.readout()!r}, the package's {want!r}"
+                )
             if png is None or image_bytes(drv) != png:
-                failures.append(f"{where}: after dragging {control.name} to {drag.end} the"
-                                f" image is not the package's PNG for {values}")
+                failures.append(
+                    f"{where}: after dragging {control.name} to {drag.end} the"
+                    f" image is not the package's PNG for {values}"
+                )
             if not drv.type_number(control.name, drag.start):
-                failures.append(f"{where}: the number box did not put {control.name} back"
-                                f" to {drag.start}")
+                failures.append(
+                    f"{where}: the number box did not put {control.name} back to {drag.start}"
+                )
     assert dragged, f"{stem}: no slider dragged"
     assert not failures, "\n".join(failures)

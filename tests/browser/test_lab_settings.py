@@ -32,8 +32,7 @@ def _composite(server: LabServer, plugin: str) -> dict[str, Any]:
     return {k: v.get("default") for k, v in props.items()}
 
 
-def test_news_and_update_checks_are_off_from_the_project_settings(
-        lab_server: LabServer) -> None:
+def test_news_and_update_checks_are_off_from_the_project_settings(lab_server: LabServer) -> None:
     notification = _composite(lab_server, "@jupyterlab/apputils-extension:notification")
     assert notification.get("fetchNews") == "false", notification
     assert notification.get("checkForUpdates") is False, notification
@@ -41,13 +40,13 @@ def test_news_and_update_checks_are_off_from_the_project_settings(
     assert widgets.get("saveState") is False, widgets
 
 
-def test_a_fresh_session_asks_nothing_about_news(
-        notebook: Callable[[str], NotebookPage]) -> None:
+def test_a_fresh_session_asks_nothing_about_news(notebook: Callable[[str], NotebookPage]) -> None:
     nb = notebook("00_start_here.ipynb")
     # JupyterLab asks "Would you like to get notified about official Jupyter news?" in a
     # toast once the page is restored: give it a few seconds to show, as a student would
     news = nb.page.locator(".Toastify__toast, .jp-toast-message").filter(
-        has_text=re.compile("news", re.IGNORECASE))
+        has_text=re.compile("news", re.IGNORECASE)
+    )
     with contextlib.suppress(Exception):
         news.first.wait_for(state="visible", timeout=3_000)
     assert news.count() == 0, [news.nth(i).inner_text() for i in range(news.count())]

@@ -26,8 +26,9 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.mark.parametrize("name", notebook_params())
-def test_run_all_cells_without_errors(name: str, notebook: Callable[[str], NotebookPage],
-                                      lab: Lab, artifacts: Path) -> None:
+def test_run_all_cells_without_errors(
+    name: str, notebook: Callable[[str], NotebookPage], lab: Lab, artifacts: Path
+) -> None:
     nb = notebook(name)
     stem = Path(name).stem
     shot = artifacts / f"{stem}.png"
@@ -36,7 +37,9 @@ def test_run_all_cells_without_errors(name: str, notebook: Callable[[str], Noteb
     for k in range(boxes.count()):
         nb.screenshot_element(boxes.nth(k), artifacts / f"{stem}-explorer-{k}.png")
     problems = nb.problems()
-    assert not problems, (f"{name}: {len(problems)} problem(s) after Run All"
-                          f" (screenshot {shot}):\n  " + "\n  ".join(problems))
+    assert not problems, (
+        f"{name}: {len(problems)} problem(s) after Run All"
+        f" (screenshot {shot}):\n  " + "\n  ".join(problems)
+    )
     assert nb.run_seconds > 0
     lab.release(name)

@@ -28,14 +28,21 @@ if TYPE_CHECKING:
 pytestmark = pytest.mark.browser
 
 #: Every edition's first notebook and the longest one: enough to cover each metadata path.
-CHOSEN = ("00_start_here", "02_computing_the_wait", "solutions/02_computing_the_wait",
-          "tr/00_start_here")
+CHOSEN = (
+    "00_start_here",
+    "02_computing_the_wait",
+    "solutions/02_computing_the_wait",
+    "tr/00_start_here",
+)
 
 
 def chosen() -> list[object]:
     names = {p.stem for p in notebook_paths()}
-    return [pytest.param(f"{stem}.ipynb", id=stem.replace("/", "-")) for stem in CHOSEN
-            if stem.split("/")[-1] in names]
+    return [
+        pytest.param(f"{stem}.ipynb", id=stem.replace("/", "-"))
+        for stem in CHOSEN
+        if stem.split("/")[-1] in names
+    ]
 
 
 def _own_copy(lab: Lab, name: str) -> tuple[str, Path]:
@@ -95,8 +102,10 @@ def test_open_then_save_leaves_the_file_unchanged(name: str, lab: Lab) -> None:
         while (not _whole(after) or after != previous) and time.monotonic() < deadline + 10:
             page.wait_for_timeout(300)
             previous, after = after, path.read_bytes()
-        assert after == before, (f"{name}: saving an unchanged notebook rewrote it "
-                                 f"({_diff(before.decode(), after.decode())})")
+        assert after == before, (
+            f"{name}: saving an unchanged notebook rewrote it "
+            f"({_diff(before.decode(), after.decode())})"
+        )
         assert dirty == 0, f"{name}: JupyterLab marked the notebook modified on opening"
     finally:
         nb.close()

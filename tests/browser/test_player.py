@@ -53,8 +53,11 @@ def page(lab: Lab) -> Any:
     assert lab.server.root is not None
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(src) for src in CELLS]
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)",
-                                 "language": "python"}
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3 (ipykernel)",
+        "language": "python",
+    }
     nbformat.write(nb, lab.server.root / NAME)
     notebook = lab.notebook(NAME, lambda _nb: None)
     notebook.page.wait_for_selector(".retrylab-player-root[data-tick]", timeout=30_000)
@@ -76,7 +79,10 @@ def _wait_data(page: Any, i: int, key: str, test: str, arg: Any = None) -> None:
     page.page.wait_for_function(
         f"""([i, arg]) => {{ const v = document.querySelectorAll(
              '.retrylab-player-root')[i].dataset['{key}']; return {test}; }}""",
-        arg=[i, arg], timeout=15_000, polling=50)
+        arg=[i, arg],
+        timeout=15_000,
+        polling=50,
+    )
 
 
 def _python_has(page: Any, tick: int) -> None:
@@ -84,7 +90,10 @@ def _python_has(page: Any, tick: int) -> None:
     page.page.wait_for_function(
         "(want) => { const e = document.querySelector('.player-echo');"
         " return e !== null && e.textContent.trim() === want; }",
-        arg=f"python tick {tick}", timeout=15_000, polling=50)
+        arg=f"python tick {tick}",
+        timeout=15_000,
+        polling=50,
+    )
 
 
 def _frames(page: Any) -> None:
@@ -100,19 +109,19 @@ def test_play_pause_step_scrub_with_the_mouse(page: Any, artifacts: Path) -> Non
     _frames(page)
     assert _data(root, "tick") == "0"
     root.locator(".retrylab-player-play").click()
-    _wait_data(page, 0, "tick", "Number(v) >= 3")                    # play runs
+    _wait_data(page, 0, "tick", "Number(v) >= 3")  # play runs
     assert _data(root, "playing") == "true"
-    root.locator(".retrylab-player-play").click()                    # pause stops
+    root.locator(".retrylab-player-play").click()  # pause stops
     _wait_data(page, 0, "playing", "v === 'false'")
     stopped = int(_data(root, "tick"))
     _frames(page)
     assert int(_data(root, "tick")) == stopped
-    _python_has(page, stopped)                                       # Python was told
-    root.locator(".retrylab-player-step").click()                    # step: one tick
+    _python_has(page, stopped)  # Python was told
+    root.locator(".retrylab-player-step").click()  # step: one tick
     _wait_data(page, 0, "tick", "Number(v) === arg", stopped + 1)
     root.locator(".retrylab-player-back").click()
     _wait_data(page, 0, "tick", "Number(v) === arg", stopped)
-    for t in (57, 12, trace.ticks - 1):                              # scrub lands there
+    for t in (57, 12, trace.ticks - 1):  # scrub lands there
         root.locator(".retrylab-player-scrub").fill(str(t))
         _wait_data(page, 0, "tick", "Number(v) === arg", t)
         assert _data(root, "counts") == ",".join(str(c) for c in table[t].tolist())
@@ -146,8 +155,7 @@ def test_the_keyboard_operates_it(page: Any) -> None:
     keys.press(" ")
     _wait_data(page, 0, "playing", "v === 'false'")
     # the keys stayed with the player: JupyterLab did not move to another cell
-    assert page.page.evaluate("document.activeElement.classList.contains("
-                              "'retrylab-player-root')")
+    assert page.page.evaluate("document.activeElement.classList.contains('retrylab-player-root')")
 
 
 def test_a_changed_slider_replays_from_the_start(page: Any) -> None:
@@ -162,7 +170,7 @@ def test_a_changed_slider_replays_from_the_start(page: Any) -> None:
     _wait_data(page, 1, "generation", "Number(v) === arg", generation + 1)
     want = herd_trace(True, width=100)
     assert _data(root, "ticks") == str(want.ticks)
-    _wait_data(page, 1, "tick", "Number(v) >= 1")          # it plays the new trace on
+    _wait_data(page, 1, "tick", "Number(v) >= 1")  # it plays the new trace on
     root.locator(".retrylab-player-play").click()
     _wait_data(page, 1, "playing", "v === 'false'")
     root.locator(".retrylab-player-scrub").fill("5")
@@ -194,10 +202,9 @@ def test_the_storm_plays_and_draws(page: Any, artifacts: Path) -> None:
     from retrylab.sim.trace import fleet_trace
     from retrylab.viz.fleet import StormExplorer
 
-    trace = fleet_trace(StormExplorer.compute(
-        **StormExplorer.default_values()).scale.simulated)[0]
+    trace = fleet_trace(StormExplorer.compute(**StormExplorer.default_values()).scale.simulated)[0]
     root = _root(page, 2)
-    assert root.locator(".retrylab-player-speed").input_value() == "20"   # storm_player's
+    assert root.locator(".retrylab-player-speed").input_value() == "20"  # storm_player's
     table = trace.count_table()
     for t in (150, 151, 300):
         root.locator(".retrylab-player-scrub").fill(str(t))

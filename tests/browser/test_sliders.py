@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 pytestmark = pytest.mark.browser
 
+
 @pytest.fixture(scope="module")
 def kinds() -> ExplorerKinds:
     """Every explorer class the package offers, with its controls."""
@@ -43,13 +44,16 @@ def _open(stem: str, notebook: Callable[[str], NotebookPage]) -> NotebookPage:
         pytest.skip(f"notebooks/{stem}.ipynb does not exist yet")
     nb = notebook(path.name)
     if nb.explorer_count() == 0:
-        pytest.fail(f"{path.name}: no .retrylab-explorer on the page after Run All"
-                    f" (problems: {nb.problems()})")
+        pytest.fail(
+            f"{path.name}: no .retrylab-explorer on the page after Run All"
+            f" (problems: {nb.problems()})"
+        )
     return nb
 
 
-def _expected(kind: ExplorerKind, drv: ExplorerDriver,
-              moved: str | None = None) -> tuple[dict[str, Any], str | None, str]:
+def _expected(
+    kind: ExplorerKind, drv: ExplorerDriver, moved: str | None = None
+) -> tuple[dict[str, Any], str | None, str]:
     """(values on the page, expected readout or None, expected message or '') after
     the slider ``moved`` changed."""
     values = kind.values(drv.controls())
@@ -76,8 +80,12 @@ def _shot(drv: ExplorerDriver, artifacts: Path, name: str) -> str:
 
 @pytest.mark.parametrize("stem", slider_stems())
 def test_every_slider_redraws_with_the_package_readout(
-        stem: str, notebook: Callable[[str], NotebookPage], kinds: ExplorerKinds,
-        artifacts: Path, browser_run: BrowserRun) -> None:
+    stem: str,
+    notebook: Callable[[str], NotebookPage],
+    kinds: ExplorerKinds,
+    artifacts: Path,
+    browser_run: BrowserRun,
+) -> None:
     nb = _open(stem, notebook)
     boxes = nb.page.locator(".retrylab-explorer")
     failures: list[str] = []
@@ -90,9 +98,11 @@ def test_every_slider_redraws_with_the_package_readout(
         where = f"{stem} explorer {k} ({kind.cls.__name__})"
         values, want, _ = _expected(kind, drv)
         if want is not None and drv.readout() != normalize(want):
-            failures.append(f"{where}: first readout {drv.readout()!r} != package's"
-                            f" {normalize(want)!r} for {values}"
-                            f" [{_shot(drv, artifacts, f'{stem}-{k}-initial')}]")
+            failures.append(
+                f"{where}: first readout {drv.readout()!r} != package's"
+                f" {normalize(want)!r} for {values}"
+                f" [{_shot(drv, artifacts, f'{stem}-{k}-initial')}]"
+            )
         sliders = [c for c in controls if c.kind == "slider" and not c.disabled]
         if not sliders:  # choices only (the decision explorer): change each, as a keyboard
             for control in controls:  # user does, and compare the readout
@@ -101,32 +111,43 @@ def test_every_slider_redraws_with_the_package_readout(
                 values, want, _ = _expected(kind, drv, kind.name_of(control.name))
                 if not changed:
                     failures.append(f"{where}: the keys did not change {control.name}")
-                elif want is not None and not drv.wait_text(".retrylab-readout",
-                                                            normalize(want)):
-                    failures.append(f"{where}: after {control.name} the readout is"
-                                    f" {drv.readout()!r}, the package computes"
-                                    f" {normalize(want)!r} for {values}")
+                elif want is not None and not drv.wait_text(".retrylab-readout", normalize(want)):
+                    failures.append(
+                        f"{where}: after {control.name} the readout is"
+                        f" {drv.readout()!r}, the package computes"
+                        f" {normalize(want)!r} for {values}"
+                    )
         for control in sliders:
             src0, text0 = drv.img_src(), drv.readout()
             values0 = kind.values(drv.controls())
             key = key_for(control.vertical, control.at_max)
             if not drv.press(control.name, key):
-                failures.append(f"{where}: {key} on {control.name} did not move the slider"
-                                f" [{_shot(drv, artifacts, f'{stem}-{k}-{control.name}-key')}]")
+                failures.append(
+                    f"{where}: {key} on {control.name} did not move the slider"
+                    f" [{_shot(drv, artifacts, f'{stem}-{k}-{control.name}-key')}]"
+                )
                 continue
             moved += 1
             values, want, want_msg = _expected(kind, drv, kind.name_of(control.name))
-            sample = {"notebook": stem, "explorer": k, "class": kind.cls.__name__,
-                      "slider": control.name, "key": key, "from": control.text,
-                      "to": drv.control(control.name).text}
+            sample = {
+                "notebook": stem,
+                "explorer": k,
+                "class": kind.cls.__name__,
+                "slider": control.name,
+                "key": key,
+                "from": control.text,
+                "to": drv.control(control.name).text,
+            }
             if want is None:  # this step made the settings invalid: message, no redraw
                 ok = drv.wait_text(".retrylab-message", want_msg, "contains")
                 sample["message"] = drv.message()
                 if not ok or drv.img_src() != src0:
-                    failures.append(f"{where}: {control.name} -> {values} is invalid;"
-                                    f" expected message {want_msg!r} and the old image,"
-                                    f" got {drv.message()!r}"
-                                    f" [{_shot(drv, artifacts, f'{stem}-{k}-{control.name}')}]")
+                    failures.append(
+                        f"{where}: {control.name} -> {values} is invalid;"
+                        f" expected message {want_msg!r} and the old image,"
+                        f" got {drv.message()!r}"
+                        f" [{_shot(drv, artifacts, f'{stem}-{k}-{control.name}')}]"
+                    )
                 browser_run.key_samples.append(sample)
                 # Step back to the valid settings and let that redraw land.
                 drv.press(control.name, key_for(control.vertical, not control.at_max))
@@ -137,8 +158,9 @@ def test_every_slider_redraws_with_the_package_readout(
                 continue
             # A step that changes nothing drawn (cap above every ceiling) gives the same
             # PNG bytes, which the widget does not resend: then no new src is expected.
-            same_png = (src0 is not None and normalize(want) == text0
-                        and _same_png(kind, values0, values))
+            same_png = (
+                src0 is not None and normalize(want) == text0 and _same_png(kind, values0, values)
+            )
             if same_png:
                 sample["image"] = "unchanged: the package draws the same PNG"
             elif src0 is not None:  # text-only explorers (figsize None) have no image
@@ -151,7 +173,8 @@ def test_every_slider_redraws_with_the_package_readout(
                         failures.append(
                             f"{where}: {key} on {control.name} ({sample['from']} ->"
                             f" {sample['to']}) did not redraw the image within 30 s"
-                            f" [{_shot(drv, artifacts, f'{stem}-{k}-{control.name}')}]")
+                            f" [{_shot(drv, artifacts, f'{stem}-{k}-{control.name}')}]"
+                        )
                         continue
                 else:
                     browser_run.key_to_redraw_ms.append(latency)
@@ -160,10 +183,12 @@ def test_every_slider_redraws_with_the_package_readout(
             sample["readout_changed"] = drv.readout() != text0
             browser_run.key_samples.append(sample)
             if not ok:
-                failures.append(f"{where}: after {control.name} {sample['from']} ->"
-                                f" {sample['to']} the readout is {drv.readout()!r}, the package"
-                                f" computes {normalize(want)!r} for {values}"
-                                f" [{_shot(drv, artifacts, f'{stem}-{k}-{control.name}')}]")
+                failures.append(
+                    f"{where}: after {control.name} {sample['from']} ->"
+                    f" {sample['to']} the readout is {drv.readout()!r}, the package"
+                    f" computes {normalize(want)!r} for {values}"
+                    f" [{_shot(drv, artifacts, f'{stem}-{k}-{control.name}')}]"
+                )
             if not drv.wait_text(".retrylab-message", "", "equals", timeout_ms=5_000):
                 failures.append(f"{where}: valid {values} but message {drv.message()!r}")
     assert moved, f"{stem}: no control moved"
@@ -190,7 +215,8 @@ def _readout_offset(box: Any) -> float:
 
 @pytest.mark.parametrize("stem", slider_stems())
 def test_every_explorer_fits_on_screen_with_its_readout_above_the_figure(
-        stem: str, notebook: Callable[[str], NotebookPage], browser_run: BrowserRun) -> None:
+    stem: str, notebook: Callable[[str], NotebookPage], browser_run: BrowserRun
+) -> None:
     nb = _open(stem, notebook)
     boxes = nb.page.locator(".retrylab-explorer")
     failures: list[str] = []
@@ -207,8 +233,7 @@ def test_every_explorer_fits_on_screen_with_its_readout_above_the_figure(
             Path(shots).mkdir(parents=True, exist_ok=True)
             box.screenshot(path=str(Path(shots) / f"{stem}-{k}.png"))
         if height > EXPLORER_MAX_PX:
-            tall.append(f"{stem} explorer {k}: {height} px tall, more than "
-                        f"{EXPLORER_MAX_PX}")
+            tall.append(f"{stem} explorer {k}: {height} px tall, more than {EXPLORER_MAX_PX}")
         # a slider pushed to an end brings the limit note: its line is kept all along, so
         # what is below it (the readout, then the image) does not move (a student dragging
         # would have the image jump under the mouse); the number box then puts it back
@@ -220,21 +245,30 @@ def test_every_explorer_fits_on_screen_with_its_readout_above_the_figure(
             # the kernel's answer, not any note: a slider that starts at an end (09's
             # outage_failure) has a note on screen before the press, and a value typed
             # before the box got the kernel's update was overwritten by it (failed once)
-            if not (drv.wait_answered(slider.name) and drv.wait_text(
-                    ".retrylab-limit", f"{slider.name} is at its", "contains",
-                    timeout_ms=10_000)):
-                failures.append(f"{stem} explorer {k}: {slider.name} at an end: no limit "
-                                f"note for it ({drv.message()!r}, "
-                                f"{drv.limit_note()!r})")
+            if not (
+                drv.wait_answered(slider.name)
+                and drv.wait_text(
+                    ".retrylab-limit", f"{slider.name} is at its", "contains", timeout_ms=10_000
+                )
+            ):
+                failures.append(
+                    f"{stem} explorer {k}: {slider.name} at an end: no limit "
+                    f"note for it ({drv.message()!r}, "
+                    f"{drv.limit_note()!r})"
+                )
                 break
             offset = _readout_offset(box)
             if abs(offset - offset0) > 1:
-                failures.append(f"{stem} explorer {k}: with {slider.name} at an end the "
-                                f"readout moved from {offset0:.0f} to {offset:.0f} px below "
-                                f"the explorer's top (the limit note pushed it)")
+                failures.append(
+                    f"{stem} explorer {k}: with {slider.name} at an end the "
+                    f"readout moved from {offset0:.0f} to {offset:.0f} px below "
+                    f"the explorer's top (the limit note pushed it)"
+                )
             if not drv.type_number(slider.name, slider.text, message=message0):
-                failures.append(f"{stem} explorer {k}: {slider.name}'s number box did not"
-                                f" put it back to {slider.text}")
+                failures.append(
+                    f"{stem} explorer {k}: {slider.name}'s number box did not"
+                    f" put it back to {slider.text}"
+                )
             break
         image = box.locator("img").first
         if image.count() == 0:
@@ -243,8 +277,10 @@ def test_every_explorer_fits_on_screen_with_its_readout_above_the_figure(
         for part in (".retrylab-readout", ".retrylab-message"):
             where = box.locator(part).first.bounding_box()
             if img is not None and where is not None and where["y"] > img["y"]:
-                failures.append(f"{stem} explorer {k}: {part} is below the figure "
-                                f"({where['y']:.0f} px against {img['y']:.0f} px)")
+                failures.append(
+                    f"{stem} explorer {k}: {part} is below the figure "
+                    f"({where['y']:.0f} px against {img['y']:.0f} px)"
+                )
     assert not failures, "\n".join(failures)
     if stem in TOO_TALL_STILL:
         assert tall, f"{stem}: every explorer fits now: take it out of TOO_TALL_STILL"
@@ -254,8 +290,8 @@ def test_every_explorer_fits_on_screen_with_its_readout_above_the_figure(
 
 @pytest.mark.parametrize("stem", slider_stems())
 def test_cap_below_base_is_drawn_capped_and_said(
-        stem: str, notebook: Callable[[str], NotebookPage], kinds: ExplorerKinds,
-        artifacts: Path) -> None:
+    stem: str, notebook: Callable[[str], NotebookPage], kinds: ExplorerKinds, artifacts: Path
+) -> None:
     """Issue 34: a cap pressed below the base is a state to show, not an error: no
     message, the readout and image of the capped waits (the package's, for the values on
     the page), and the limit line naming both sliders; the number box then puts the cap
@@ -284,14 +320,17 @@ def test_cap_below_base_is_drawn_capped_and_said(
         assert settled, f"{where}: readout {drv.readout()!r} != package's {want!r} [{shot}]"
         assert drv.message() == "", f"{where}: message {drv.message()!r} [{shot}]"
         assert drv.wait_text(".retrylab-limit", label["base"], "contains"), (
-            f"{where}: the limit line {drv.limit_note()!r} does not say base is above cap")
+            f"{where}: the limit line {drv.limit_note()!r} does not say base is above cap"
+        )
         assert label["cap"] in (drv.limit_note() or ""), drv.limit_note()
         if src0 is not None and not _same_png(kind, kind.values(drv.controls()), values):
             with contextlib.suppress(Exception):
                 drv.wait_redraw(src0, timeout_ms=10_000)
         assert drv.type_number(label["cap"], start, message=""), (
-            f"{where}: the number box did not put cap back to {start}")
-        assert drv.wait_text(".retrylab-readout",
-                             normalize(kind.readout_for(kind.values(drv.controls())))), where
+            f"{where}: the number box did not put cap back to {start}"
+        )
+        assert drv.wait_text(
+            ".retrylab-readout", normalize(kind.readout_for(kind.values(drv.controls())))
+        ), where
     if not tested:
         pytest.skip(f"{stem}: no explorer has both a base and a cap slider")

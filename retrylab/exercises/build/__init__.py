@@ -32,5 +32,10 @@ from .loop import check_retry_loop
 from .rule import check_should_retry
 from .waits import check_decorrelated, check_full_jitter
 
-__all__ = ["check_breaker", "check_decorrelated", "check_full_jitter", "check_retry_loop",
-           "check_should_retry"]
+__all__ = [
+    "check_breaker",
+    "check_decorrelated",
+    "check_full_jitter",
+    "check_retry_loop",
+    "check_should_retry",
+]

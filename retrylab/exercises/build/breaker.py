@@ -37,32 +37,48 @@ def _history(log: Sequence[str]) -> str:
 
 #: The verdict on an unseen sequence: (with a history?, lets the request through?) -> text.
 _UNSEEN_VERDICTS = {
-    (True, True): N_("the lesson's trace matches, but with threshold={threshold}, "
-                     "cooldown={cooldown}, after {history}, {call} returned {got}; retrylab's "
-                     "CircuitBreaker lets the request through (state {state})."),
-    (True, False): N_("the lesson's trace matches, but with threshold={threshold}, "
-                      "cooldown={cooldown}, after {history}, {call} returned {got}; "
-                      "retrylab's CircuitBreaker refuses it (state {state})."),
-    (False, True): N_("the lesson's trace matches, but with threshold={threshold}, "
-                      "cooldown={cooldown}, {call} returned {got}; retrylab's CircuitBreaker "
-                      "lets the request through (state {state})."),
-    (False, False): N_("the lesson's trace matches, but with threshold={threshold}, "
-                       "cooldown={cooldown}, {call} returned {got}; retrylab's CircuitBreaker "
-                       "refuses it (state {state})."),
+    (True, True): N_(
+        "the lesson's trace matches, but with threshold={threshold}, "
+        "cooldown={cooldown}, after {history}, {call} returned {got}; retrylab's "
+        "CircuitBreaker lets the request through (state {state})."
+    ),
+    (True, False): N_(
+        "the lesson's trace matches, but with threshold={threshold}, "
+        "cooldown={cooldown}, after {history}, {call} returned {got}; "
+        "retrylab's CircuitBreaker refuses it (state {state})."
+    ),
+    (False, True): N_(
+        "the lesson's trace matches, but with threshold={threshold}, "
+        "cooldown={cooldown}, {call} returned {got}; retrylab's CircuitBreaker "
+        "lets the request through (state {state})."
+    ),
+    (False, False): N_(
+        "the lesson's trace matches, but with threshold={threshold}, "
+        "cooldown={cooldown}, {call} returned {got}; retrylab's CircuitBreaker "
+        "refuses it (state {state})."
+    ),
 }
 
 
-def _drive(s: Session, cls: Any, threshold: int, cooldown: int,
-           events: Sequence[_Event], lesson: bool = False) -> Feedback | None:
+def _drive(
+    s: Session,
+    cls: Any,
+    threshold: int,
+    cooldown: int,
+    events: Sequence[_Event],
+    lesson: bool = False,
+) -> Feedback | None:
     """Replay ``events`` on the student's breaker and retrylab's in lockstep."""
     name = getattr(cls, "__name__", "cls")
-    student = s.call(f"{name}({threshold}, {cooldown})", cls, threshold, cooldown,
-                     answer=False)
+    student = s.call(f"{name}({threshold}, {cooldown})", cls, threshold, cooldown, answer=False)
     for method in ("allow", "record"):
         if not callable(getattr(student, method, None)):
-            return wrong(_("{call} has no {method}() method: the breaker needs "
-                           "allow(now) -> bool and record(success, now).").format(
-                               call=f"{name}({threshold}, {cooldown})", method=method))
+            return wrong(
+                _(
+                    "{call} has no {method}() method: the breaker needs "
+                    "allow(now) -> bool and record(success, now)."
+                ).format(call=f"{name}({threshold}, {cooldown})", method=method)
+            )
     ref = CircuitBreaker(threshold, cooldown)
     log: list[str] = []
     for row, (now, success, extra) in enumerate(events, 1):
@@ -73,20 +89,36 @@ def _drive(s: Session, cls: Any, threshold: int, cooldown: int,
             want = ref.allow(now)
             if got != want:
                 if lesson and want:
-                    where = _("row {row} of the lesson's trace (threshold=3, cooldown=5000): "
-                              "allow({now}) returned {got}; the lesson's breaker lets the "
-                              "request through (state {state}).")
+                    where = _(
+                        "row {row} of the lesson's trace (threshold=3, cooldown=5000): "
+                        "allow({now}) returned {got}; the lesson's breaker lets the "
+                        "request through (state {state})."
+                    )
                 elif lesson:
-                    where = _("row {row} of the lesson's trace (threshold=3, cooldown=5000): "
-                              "allow({now}) returned {got}; the lesson's breaker refuses it "
-                              "(state {state}).")
+                    where = _(
+                        "row {row} of the lesson's trace (threshold=3, cooldown=5000): "
+                        "allow({now}) returned {got}; the lesson's breaker refuses it "
+                        "(state {state})."
+                    )
                 else:
                     where = _(_UNSEEN_VERDICTS[bool(log), want])
-                call = (_("{call} (a second call while the trial is in flight)").format(
-                    call=what) if k else what)
-                return wrong(where.format(row=row, now=now, got=got, state=_(ref.state.value),
-                                          threshold=threshold, cooldown=cooldown,
-                                          history=_history(log), call=call))
+                call = (
+                    _("{call} (a second call while the trial is in flight)").format(call=what)
+                    if k
+                    else what
+                )
+                return wrong(
+                    where.format(
+                        row=row,
+                        now=now,
+                        got=got,
+                        state=_(ref.state.value),
+                        threshold=threshold,
+                        cooldown=cooldown,
+                        history=_history(log),
+                        call=call,
+                    )
+                )
             log.append(f"allow({now}) -> {got}")
             admitted = admitted or (k == 0 and want)
             if not admitted:
@@ -98,9 +130,11 @@ def _drive(s: Session, cls: Any, threshold: int, cooldown: int,
     return None
 
 
-def _observe(s: Session, cls: Any, threshold: int, cooldown: int,
-             events: Sequence[_Event]) -> list[bool] | None:
+def _observe(
+    s: Session, cls: Any, threshold: int, cooldown: int, events: Sequence[_Event]
+) -> list[bool] | None:
     """The student's allow() answers on ``events`` (sent when allowed), None on failure."""
+
     def go() -> list[bool]:
         b = s.call(f"{threshold}, {cooldown}", cls, threshold, cooldown, answer=False)
         seen: list[bool] = []
@@ -115,62 +149,178 @@ def _observe(s: Session, cls: Any, threshold: int, cooldown: int,
             if admitted:
                 s.call(f"record({success}, {now})", b.record, success, now)
         return seen
+
     out: list[bool] | None = quiet(s, go)
     return out
 
 
 T, F = True, False
 #: (threshold, cooldown, events, [(the student's allow() answers that show a mistake, hint)])
-_BREAKER_PROBES: tuple[tuple[int, int, tuple[_Event, ...],
-                             tuple[tuple[list[bool], str], ...]], ...] = (
-    (3, 100, ((0, F, 0), (1, F, 0), (2, F, 0), (3, F, 0)), (
-        ([T, T, F, F], N_("With threshold=3 it opened after 2 failures in a row: it opens on "
-                       "the threshold-th failure (ardisikHata >= ESIK), not one before.")),
-        ([T, T, T, T], N_("With threshold=3 it was still closed after 3 failures in a row: the "
-                       "threshold-th failure opens it (>=, not >).")))),
-    (1, 100, ((0, F, 0), (100, F, 1)), (
-        ([T, T, T], N_("While half-open your breaker let a second call through before the "
+_BREAKER_PROBES: tuple[
+    tuple[int, int, tuple[_Event, ...], tuple[tuple[list[bool], str], ...]], ...
+] = (
+    (
+        3,
+        100,
+        ((0, F, 0), (1, F, 0), (2, F, 0), (3, F, 0)),
+        (
+            (
+                [T, T, F, F],
+                N_(
+                    "With threshold=3 it opened after 2 failures in a row: it opens on "
+                    "the threshold-th failure (ardisikHata >= ESIK), not one before."
+                ),
+            ),
+            (
+                [T, T, T, T],
+                N_(
+                    "With threshold=3 it was still closed after 3 failures in a row: the "
+                    "threshold-th failure opens it (>=, not >)."
+                ),
+            ),
+        ),
+    ),
+    (
+        1,
+        100,
+        ((0, F, 0), (100, F, 1)),
+        (
+            (
+                [T, T, T],
+                N_(
+                    "While half-open your breaker let a second call through before the "
                     "trial's result came back: half-open admits ONE trial, and allow() is "
                     "False until record() reports it (the lesson's izinVer lets every call "
-                    "through; with many callers that is a flood, not a trial).")),)),
-    (3, 100, ((0, F, 0), (1, F, 0), (2, T, 0), (3, F, 0), (4, F, 0)), (
-        ([T, T, T, T, F], N_("After failure, failure, success, failure your breaker opened: a "
-                          "success must reset the count, the threshold counts failures IN A "
-                          "ROW (ardisikHata = 0 on success).")),)),
-    (1, 100, ((0, F, 0), (100, T, 0), (101, T, 0)), (
-        ([T, F, T], N_("Exactly cooldown ms after opening, allow() must admit the trial: the "
+                    "through; with many callers that is a flood, not a trial)."
+                ),
+            ),
+        ),
+    ),
+    (
+        3,
+        100,
+        ((0, F, 0), (1, F, 0), (2, T, 0), (3, F, 0), (4, F, 0)),
+        (
+            (
+                [T, T, T, T, F],
+                N_(
+                    "After failure, failure, success, failure your breaker opened: a "
+                    "success must reset the count, the threshold counts failures IN A "
+                    "ROW (ardisikHata = 0 on success)."
+                ),
+            ),
+        ),
+    ),
+    (
+        1,
+        100,
+        ((0, F, 0), (100, T, 0), (101, T, 0)),
+        (
+            (
+                [T, F, T],
+                N_(
+                    "Exactly cooldown ms after opening, allow() must admit the trial: the "
                     "lesson's test is simdi - acilma >= SOGUMA (now - opened_at >= cooldown, "
-                    "not >).")),
-        ([T, F, F], N_("After the cooldown your breaker never let a trial through: once "
+                    "not >)."
+                ),
+            ),
+            (
+                [T, F, F],
+                N_(
+                    "After the cooldown your breaker never let a trial through: once "
                     "now - opened_at >= cooldown it turns half-open and allow() admits one "
-                    "trial.")))),
-    (1, 100, ((0, F, 0), (99, T, 0), (100, T, 0)), (
-        ([T, T, T], N_("Your breaker lets a call through one ms before the cooldown is over "
+                    "trial."
+                ),
+            ),
+        ),
+    ),
+    (
+        1,
+        100,
+        ((0, F, 0), (99, T, 0), (100, T, 0)),
+        (
+            (
+                [T, T, T],
+                N_(
+                    "Your breaker lets a call through one ms before the cooldown is over "
                     "(with cooldown=100, 99 ms after opening): it is over only when "
-                    "now - opened_at >= cooldown.")),)),
-    (3, 100, ((0, F, 0), (1, F, 0), (2, F, 0), (102, F, 0), (103, T, 1)), (
-        ([T, T, T, T, T, T], N_("After the half-open trial failed at 102 ms your breaker let "
-                             "calls through at 103 ms: a failed trial opens the breaker "
-                             "again at once, with a fresh cooldown counted from the trial "
-                             "(the lesson's 6000 ms row: acilma = simdi).")),
-        ([T, T, T, T, T, F], N_("After the half-open trial failed at 102 ms your breaker let "
-                             "a call through at 103 ms: a failed trial opens the breaker "
-                             "again, with a fresh cooldown counted from the trial's time "
-                             "(the lesson's 6000 ms row: acilma = simdi), not from the "
-                             "first opening.")))),
-    (1, 100, ((0, F, 0), (100, T, 0), (101, T, 0), (102, T, 0)), (
-        ([T, T, F, F], N_("After a successful trial the breaker must close and let calls "
-                       "through again (the lesson's 11500 ms row).")),)),
-    (1, 100, ((0, F, 0), (50, T, 0), (100, T, 0), (150, T, 0)), (
-        ([T, F, F, F], N_("A refused call restarted the cooldown (with cooldown=100, opened "
-                          "at 0 and refused at 50, it still refused at 100 and 150): the "
-                          "cooldown is "
-                          "counted from the opening (acilma); a refused allow() changes "
-                          "nothing.")),)),
-    (2, 100, ((0, F, 0), (1, F, 0), (101, T, 0), (102, F, 0), (103, T, 0)), (
-        ([T, T, T, T, F], N_("After a successful trial closed the breaker, a single failure "
-                             "opened it again (threshold=2): closing starts the count of "
-                             "failures in a row from 0.")),)),
+                    "now - opened_at >= cooldown."
+                ),
+            ),
+        ),
+    ),
+    (
+        3,
+        100,
+        ((0, F, 0), (1, F, 0), (2, F, 0), (102, F, 0), (103, T, 1)),
+        (
+            (
+                [T, T, T, T, T, T],
+                N_(
+                    "After the half-open trial failed at 102 ms your breaker let "
+                    "calls through at 103 ms: a failed trial opens the breaker "
+                    "again at once, with a fresh cooldown counted from the trial "
+                    "(the lesson's 6000 ms row: acilma = simdi)."
+                ),
+            ),
+            (
+                [T, T, T, T, T, F],
+                N_(
+                    "After the half-open trial failed at 102 ms your breaker let "
+                    "a call through at 103 ms: a failed trial opens the breaker "
+                    "again, with a fresh cooldown counted from the trial's time "
+                    "(the lesson's 6000 ms row: acilma = simdi), not from the "
+                    "first opening."
+                ),
+            ),
+        ),
+    ),
+    (
+        1,
+        100,
+        ((0, F, 0), (100, T, 0), (101, T, 0), (102, T, 0)),
+        (
+            (
+                [T, T, F, F],
+                N_(
+                    "After a successful trial the breaker must close and let calls "
+                    "through again (the lesson's 11500 ms row)."
+                ),
+            ),
+        ),
+    ),
+    (
+        1,
+        100,
+        ((0, F, 0), (50, T, 0), (100, T, 0), (150, T, 0)),
+        (
+            (
+                [T, F, F, F],
+                N_(
+                    "A refused call restarted the cooldown (with cooldown=100, opened "
+                    "at 0 and refused at 50, it still refused at 100 and 150): the "
+                    "cooldown is "
+                    "counted from the opening (acilma); a refused allow() changes "
+                    "nothing."
+                ),
+            ),
+        ),
+    ),
+    (
+        2,
+        100,
+        ((0, F, 0), (1, F, 0), (101, T, 0), (102, F, 0), (103, T, 0)),
+        (
+            (
+                [T, T, T, T, F],
+                N_(
+                    "After a successful trial closed the breaker, a single failure "
+                    "opened it again (threshold=2): closing starts the count of "
+                    "failures in a row from 0."
+                ),
+            ),
+        ),
+    ),
 )
 
 
@@ -198,21 +348,22 @@ def _boundary_events(threshold: int, cooldown: int) -> list[_Event]:
         for _k in range(count):
             events.append((t, False, 0))
             t += 1
+
     fail(threshold - 1)
     events.append((t, True, 0))
     t += 1
     fail(threshold)
     opened = t - 1
     for success in (False, True):
-        events.append((opened + cooldown - 1, True, 0))      # refused: one ms early
-        events.append((opened + cooldown, success, 1))       # the trial, a second call
+        events.append((opened + cooldown - 1, True, 0))  # refused: one ms early
+        events.append((opened + cooldown, success, 1))  # the trial, a second call
         opened += cooldown
     t = opened + 1
     fail(threshold - 1)
     events.append((t, True, 0))
     t += 1
     fail(threshold)
-    events.append((t, True, 0))                               # refused: open again
+    events.append((t, True, 0))  # refused: open again
     return events
 
 
@@ -220,8 +371,11 @@ def _breaker_cases() -> list[tuple[int, int, list[_Event]]]:
     """Unseen event sequences: each boundary of the rule for thresholds 1-4 and three
     cooldowns, then 60 random ones whose steps land on cooldown - 1, cooldown and
     cooldown + 1."""
-    cases = [(threshold, cooldown, _boundary_events(threshold, cooldown))
-             for threshold in (1, 2, 3, 4) for cooldown in (1, 100, 5000)]
+    cases = [
+        (threshold, cooldown, _boundary_events(threshold, cooldown))
+        for threshold in (1, 2, 3, 4)
+        for cooldown in (1, 100, 5000)
+    ]
     for seed in range(1, 61):
         rng = Mulberry32(seed * 104729)
         threshold = 1 + int(rng() * 4)
@@ -282,9 +436,12 @@ def check_breaker(cls: Any) -> Feedback:
     if unanswered(cls):
         return prompt(_("your class {name}").format(name="Breaker(threshold, cooldown)"))
     if not callable(cls):
-        return not_callable(cls, _("a class {signature} with allow(now) and "
-                                    "record(success, now)").format(
-                                        signature="Breaker(threshold, cooldown)"))
+        return not_callable(
+            cls,
+            _("a class {signature} with allow(now) and record(success, now)").format(
+                signature="Breaker(threshold, cooldown)"
+            ),
+        )
 
     def battery(s: Session) -> Feedback:
         events = [(now, ok, 0) for now, ok in BREAKER_EVENTS]
@@ -297,14 +454,24 @@ def check_breaker(cls: Any) -> Feedback:
             if verdict is not None:
                 return wrong(verdict.message + _breaker_hint(s, cls))
 
-        return right(_("the lesson's nine rows (sent 6, blocked 3) and {cases} unseen event "
-                       "sequences match: every boundary (threshold - 1 and threshold failures, "
-                       "cooldown - 1 and cooldown ms, a trial failing and succeeding) and a "
-                       "second call during the half-open trial included.")
-                     .format(cases=len(cases)))
+        return right(
+            _(
+                "the lesson's nine rows (sent 6, blocked 3) and {cases} unseen event "
+                "sequences match: every boundary (threshold - 1 and threshold failures, "
+                "cooldown - 1 and cooldown ms, a trial failing and succeeding) and a "
+                "second call during the half-open trial included."
+            ).format(cases=len(cases))
+        )
 
-    return run(battery,
-               _("your class {signature}").format(signature="Breaker(threshold, cooldown)"),
-               pgettext("return value", "True or False"), forbidden=(CircuitBreaker,),
-               entry_points=((CircuitBreaker, "__init__"), (CircuitBreaker, "allow"),
-                             (CircuitBreaker, "record")), answer=cls)
+    return run(
+        battery,
+        _("your class {signature}").format(signature="Breaker(threshold, cooldown)"),
+        pgettext("return value", "True or False"),
+        forbidden=(CircuitBreaker,),
+        entry_points=(
+            (CircuitBreaker, "__init__"),
+            (CircuitBreaker, "allow"),
+            (CircuitBreaker, "record"),
+        ),
+        answer=cls,
+    )

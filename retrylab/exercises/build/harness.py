@@ -29,13 +29,13 @@ from .. import Feedback, prompt, shown, stop, wrong
 
 # -- the lesson's data: the one place this module reads retrylab.lesson -------
 SEED: int = _lesson.SEED
-BASE: int = _lesson.BASE          # TABAN, ms
-FACTOR: int = _lesson.FACTOR      # CARPAN
-CAP: int = _lesson.CAP            # TAVAN, ms
+BASE: int = _lesson.BASE  # TABAN, ms
+FACTOR: int = _lesson.FACTOR  # CARPAN
+CAP: int = _lesson.CAP  # TAVAN, ms
 BREAKER_EVENTS: tuple[tuple[int, bool], ...] = _lesson.BREAKER_EVENTS
 #: label (tr), label (en), method, path, max attempts, for each of the loop's scenarios
 RETRY_SCENARIOS: tuple[tuple[str, str, str, str, int], ...] = _lesson.RETRY_SCENARIOS
-BREAKER_THRESHOLD, BREAKER_COOLDOWN = 3, 5000   # the lesson's ESIK and SOGUMA
+BREAKER_THRESHOLD, BREAKER_COOLDOWN = 3, 5000  # the lesson's ESIK and SOGUMA
 # -----------------------------------------------------------------------------
 
 #: Seconds one call of the student's code may take; tests may lower it.
@@ -74,10 +74,12 @@ def untouched(fn: Any) -> bool:
     code = getattr(getattr(fn, "__func__", fn), "__code__", None)
     if code is None:
         return False
-    ops = [(i.opname, i.argval) for i in dis.get_instructions(code)
-           if i.opname not in ("RESUME", "NOP", "CACHE")]
-    return ops in ([("LOAD_CONST", None), ("RETURN_VALUE", None)],
-                   [("RETURN_CONST", None)])
+    ops = [
+        (i.opname, i.argval)
+        for i in dis.get_instructions(code)
+        if i.opname not in ("RESUME", "NOP", "CACHE")
+    ]
+    return ops in ([("LOAD_CONST", None), ("RETURN_VALUE", None)], [("RETURN_CONST", None)])
 
 
 # == running the student's code ==================================================
@@ -109,9 +111,9 @@ class Session:
     calls: int = 0
     tripped: str = ""
     scaffold: str = "your function"
-    returns: str = ""          #: what the function returns, for "did it return ...?"
-    student: bool = False      #: the student's code is running now
-    delegated: str = ""        #: the first forbidden entry point it called
+    returns: str = ""  #: what the function returns, for "did it return ...?"
+    student: bool = False  #: the student's code is running now
+    delegated: str = ""  #: the first forbidden entry point it called
 
     def call(self, what: str, fn: Callable[..., Any], *args: Any, answer: bool = True) -> Any:
         """Call the student's code on ``args`` with :data:`TIME_LIMIT` seconds; a
@@ -136,10 +138,15 @@ class Session:
             watch.clear()
             if self.tripped:
                 raise Verdict(wrong(self._tripped_message())) from None
-            raise Verdict(wrong(_("stopped after {seconds} s: {what} did not return. Is "
-                                  "there a loop that never ends? Your code was stopped with "
-                                  "this verdict: nothing of it keeps running.").format(
-                                      seconds=f"{TIME_LIMIT:g}", what=what))) from None
+            raise Verdict(
+                wrong(
+                    _(
+                        "stopped after {seconds} s: {what} did not return. Is "
+                        "there a loop that never ends? Your code was stopped with "
+                        "this verdict: nothing of it keeps running."
+                    ).format(seconds=f"{TIME_LIMIT:g}", what=what)
+                )
+            ) from None
         except NotImplementedError:
             raise Verdict(prompt(self.scaffold)) from None
         except MemoryError:
@@ -147,34 +154,49 @@ class Session:
         except BaseException as e:  # the student's bug, SystemExit included: a verdict
             if self.tripped:
                 raise Verdict(wrong(self._tripped_message())) from None
-            raise Verdict(wrong(_("{what} raised {error}").format(
-                what=what, error=described(e)))) from None
+            raise Verdict(
+                wrong(_("{what} raised {error}").format(what=what, error=described(e)))
+            ) from None
         finally:
             self.student = False
             if watch is not None:
                 watch.end_call()
         if self.delegated:
-            raise Verdict(wrong(_("{what} calls retrylab's {name}: the exercise is to write "
-                                  "it yourself, not to call the library's own "
-                                  "implementation.").format(what=what, name=self.delegated)))
+            raise Verdict(
+                wrong(
+                    _(
+                        "{what} calls retrylab's {name}: the exercise is to write "
+                        "it yourself, not to call the library's own "
+                        "implementation."
+                    ).format(what=what, name=self.delegated)
+                )
+            )
         if self.tripped:
             raise Verdict(wrong(self._tripped_message()))
         if first and (value is Ellipsis or (value is None and untouched(fn))):
             raise Verdict(prompt(self.scaffold))
         if first and value is None:
-            raise Verdict(wrong(_("{what} returned None: did it `return` {result}?")
-                                .format(what=what, result=self.returns
-                                        or pgettext("return value", "its answer"))))
+            raise Verdict(
+                wrong(
+                    _("{what} returned None: did it `return` {result}?").format(
+                        what=what, result=self.returns or pgettext("return value", "its answer")
+                    )
+                )
+            )
         return value
 
     def _tripped_message(self) -> str:
         limits = {"send": SEND_LIMIT, "sleep": SLEEP_LIMIT, "rng": DRAW_LIMIT}
-        texts = {"send": N_("{what} called send() more than {limit} times: is the attempt "
-                            "limit checked?"),
-                 "sleep": N_("{what} called sleep() more than {limit} times: does the loop "
-                             "stop after the last attempt?"),
-                 "rng": N_("{what} called rng() more than {limit} times: one draw per wait "
-                           "is enough.")}
+        texts = {
+            "send": N_(
+                "{what} called send() more than {limit} times: is the attempt limit checked?"
+            ),
+            "sleep": N_(
+                "{what} called sleep() more than {limit} times: does the loop "
+                "stop after the last attempt?"
+            ),
+            "rng": N_("{what} called rng() more than {limit} times: one draw per wait is enough."),
+        }
         t = self.tripped
         return _(texts[t]).format(what=self.what, limit=limits[t])
 
@@ -204,11 +226,16 @@ def tripwires(session: Session, entry_points: Sequence[tuple[type, str]]) -> Ite
         if not isinstance(original, FunctionType):
             continue
 
-        def tripwire(*args: Any, __original: Any = original,
-                     __label: str = f"{owner.__name__}.{name}", **kwargs: Any) -> Any:
+        def tripwire(
+            *args: Any,
+            __original: Any = original,
+            __label: str = f"{owner.__name__}.{name}",
+            **kwargs: Any,
+        ) -> Any:
             if session.student and not session.delegated:
                 session.delegated = __label
             return __original(*args, **kwargs)
+
         functools.update_wrapper(tripwire, original)
         saved.append((owner, name, original, tripwire))
         setattr(owner, name, tripwire)
@@ -216,8 +243,8 @@ def tripwires(session: Session, entry_points: Sequence[tuple[type, str]]) -> Ite
         yield
     finally:
         for owner, name, original, tripwire in saved:
-            if vars(owner).get(name) is tripwire:   # else the answer patched it: named
-                setattr(owner, name, original)      # and put back by the check's engine
+            if vars(owner).get(name) is tripwire:  # else the answer patched it: named
+                setattr(owner, name, original)  # and put back by the check's engine
 
 
 def reaches(fn: Any, forbidden: Sequence[Any]) -> str:
@@ -256,8 +283,7 @@ def _reaches(fn: Any, forbidden: tuple[Any, ...]) -> str:
     if not isinstance(code, CodeType):
         return ""
     scope: dict[str, Any] = dict(getattr(fn, "__globals__", {}))
-    for name, cell in zip(code.co_freevars, getattr(fn, "__closure__", None) or (),
-                          strict=False):
+    for name, cell in zip(code.co_freevars, getattr(fn, "__closure__", None) or (), strict=False):
         with contextlib.suppress(ValueError):  # an empty cell has no contents
             scope[name] = cell.cell_contents
     names = set(code.co_freevars)
@@ -283,9 +309,14 @@ def _reaches(fn: Any, forbidden: tuple[Any, ...]) -> str:
 STOP_GRACE = 1.0
 
 
-def run(battery: Callable[[Session], Feedback], scaffold: str, returns: str = "",
-        forbidden: Sequence[Any] = (), entry_points: Sequence[tuple[type, str]] = (),
-        answer: Any = None) -> Feedback:
+def run(
+    battery: Callable[[Session], Feedback],
+    scaffold: str,
+    returns: str = "",
+    forbidden: Sequence[Any] = (),
+    entry_points: Sequence[tuple[type, str]] = (),
+    answer: Any = None,
+) -> Feedback:
     """Judge with ``battery``, under the check's stop (:mod:`retrylab.exercises.stop`,
     given by :func:`retrylab.exercises.checker`): each call of the student's code
     through :meth:`Session.call` has :data:`TIME_LIMIT` seconds. ``answer`` naming one of
@@ -294,9 +325,12 @@ def run(battery: Callable[[Session], Feedback], scaffold: str, returns: str = ""
     session = Session(scaffold=scaffold, returns=returns)
     name = reaches(answer, forbidden) if forbidden else ""
     if name:
-        return wrong(_("{what} calls retrylab's {name}: the exercise is to write it "
-                       "yourself, not to call the library's own implementation.")
-                     .format(what=scaffold, name=name))
+        return wrong(
+            _(
+                "{what} calls retrylab's {name}: the exercise is to write it "
+                "yourself, not to call the library's own implementation."
+            ).format(what=scaffold, name=name)
+        )
     try:
         with stop.watched(stop.CHECK_LIMIT), tripwires(session, entry_points):
             return battery(session)
@@ -305,8 +339,11 @@ def run(battery: Callable[[Session], Feedback], scaffold: str, returns: str = ""
 
 
 def not_callable(answer: Any, expected: str) -> Feedback:
-    return wrong(_("expected {expected}; got {answer}, of type {kind}.").format(
-        expected=expected, answer=shown(answer), kind=type(answer).__name__))
+    return wrong(
+        _("expected {expected}; got {answer}, of type {kind}.").format(
+            expected=expected, answer=shown(answer), kind=type(answer).__name__
+        )
+    )
 
 
 # == reading answers ===============================================================
@@ -315,26 +352,46 @@ def not_callable(answer: Any, expected: str) -> Feedback:
 def as_ms(value: Any, what: str) -> int:
     """``value`` as whole milliseconds (ints, whole floats, numpy numbers), or a verdict."""
     if isinstance(value, (bool, np.bool_)):
-        raise Verdict(wrong(_("{what} returned {value}, a bool: a wait is a whole number of "
-                            "milliseconds.").format(what=what, value=repr(value))))
+        raise Verdict(
+            wrong(
+                _(
+                    "{what} returned {value}, a bool: a wait is a whole number of milliseconds."
+                ).format(what=what, value=repr(value))
+            )
+        )
     if isinstance(value, (int, np.integer)):
         return int(value)
     if isinstance(value, (float, np.floating)):
         if math.isfinite(value) and float(value).is_integer():
             return int(value)
-        raise Verdict(wrong(_("{what} returned {value}: a wait is whole milliseconds; round "
-                            "it with Math.round (retrylab.js_round).")
-                          .format(what=what, value=repr(float(value)))))
-    raise Verdict(wrong(_("{what} returned {value}, of type {kind}: return the wait as a "
-                        "whole number of milliseconds (an int).")
-                      .format(what=what, value=shown(value), kind=type(value).__name__)))
+        raise Verdict(
+            wrong(
+                _(
+                    "{what} returned {value}: a wait is whole milliseconds; round "
+                    "it with Math.round (retrylab.js_round)."
+                ).format(what=what, value=repr(float(value)))
+            )
+        )
+    raise Verdict(
+        wrong(
+            _(
+                "{what} returned {value}, of type {kind}: return the wait as a "
+                "whole number of milliseconds (an int)."
+            ).format(what=what, value=shown(value), kind=type(value).__name__)
+        )
+    )
 
 
 def as_bool(value: Any, what: str) -> bool:
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
-    raise Verdict(wrong(_("{what} returned {value}, of type {kind}: return True or False.")
-                      .format(what=what, value=shown(value), kind=type(value).__name__)))
+    raise Verdict(
+        wrong(
+            _("{what} returned {value}, of type {kind}: return True or False.").format(
+                what=what, value=shown(value), kind=type(value).__name__
+            )
+        )
+    )
 
 
 def quiet(session: Session, fn: Callable[[], Any]) -> Any:
@@ -343,4 +400,3 @@ def quiet(session: Session, fn: Callable[[], Any]) -> Any:
         return fn()
     except Exception:  # Verdict, or a missing method: no diagnosis from this probe
         return None
-

@@ -30,14 +30,19 @@ from .harness import (
 )
 
 #: What a "write the formula" answer must not call: the library's own waits.
-_BACKOFF_ENTRY_POINTS = ((Backoff, "next_wait"), (Backoff, "next_waits"), (Backoff, "waits"),
-                         (Backoff, "ceiling"), (Backoff, "ceilings"))
+_BACKOFF_ENTRY_POINTS = (
+    (Backoff, "next_wait"),
+    (Backoff, "next_waits"),
+    (Backoff, "waits"),
+    (Backoff, "ceiling"),
+    (Backoff, "ceilings"),
+)
 
 # == 1. full jitter =================================================================
 
 
 def _ceiling(n: int) -> int:
-    return min(CAP, BASE * FACTOR ** n)
+    return min(CAP, BASE * FACTOR**n)
 
 
 def _lesson_draws(count: int = 12) -> list[float]:
@@ -58,7 +63,7 @@ def _halves(total: Callable[[float], float], lo: int, width: int, count: int) ->
     There Python's round() (halves to even) and Math.round (halves up) differ.
     """
     out: list[float] = []
-    step = max(2, width // (count + 1) // 2 * 2)   # even, so h stays even
+    step = max(2, width // (count + 1) // 2 * 2)  # even, so h stays even
     h = lo + 2 - lo % 2
     while len(out) < count and h < lo + width:
         target = h + 0.5
@@ -80,7 +85,7 @@ def _full_halves() -> list[tuple[int, float]]:
 def _full_cases() -> list[tuple[int, float]]:
     """200 unseen (n, r): edges, exact halves, and draws of many seeds."""
     cases: list[tuple[int, float]] = [(n, 0.0) for n in (0, 3, 9)]
-    cases += [(n, 1 - 2 ** -53) for n in (0, 4, 5, 12)]
+    cases += [(n, 1 - 2**-53) for n in (0, 4, 5, 12)]
     cases += [(n, 0.5) for n in (0, 1, 5, 7)]
     cases += _full_halves()
     seed = 1
@@ -100,13 +105,18 @@ class _Mistake:
     probes: tuple[tuple[Any, ...], ...]
 
 
-def _diagnose(session: Session, fn: Callable[..., Any], name: str,
-              mistakes: Sequence[_Mistake]) -> str:
+def _diagnose(
+    session: Session, fn: Callable[..., Any], name: str, mistakes: Sequence[_Mistake]
+) -> str:
     """The hint of the first mistake whose model the student's answers match."""
     for m in mistakes:
+
         def matches(m: _Mistake = m) -> bool:
-            return all(as_ms(session.call(f"{name}{p}", fn, *p), f"{name}{p}") == m.model(*p)
-                       for p in m.probes)
+            return all(
+                as_ms(session.call(f"{name}{p}", fn, *p), f"{name}{p}") == m.model(*p)
+                for p in m.probes
+            )
+
         if quiet(session, matches):
             return " " + _(m.hint)
     return ""
@@ -117,56 +127,106 @@ def _frac(c: int, k: int) -> float:
     return (k + 0.75) / c
 
 
-_ROUND_HINT = N_("Python's round() rounds halves to even (round(2.5) == 2); the lesson's "
-                 "Math.round rounds them up: use retrylab.js_round(x) (or "
-                 "math.floor(x + 0.5)).")
-_TRUNC_HINT = N_("int() and math.floor cut the fraction off; Math.round rounds to the "
-                 "nearest whole ms (halves up): use retrylab.js_round(x).")
+_ROUND_HINT = N_(
+    "Python's round() rounds halves to even (round(2.5) == 2); the lesson's "
+    "Math.round rounds them up: use retrylab.js_round(x) (or "
+    "math.floor(x + 0.5))."
+)
+_TRUNC_HINT = N_(
+    "int() and math.floor cut the fraction off; Math.round rounds to the "
+    "nearest whole ms (halves up): use retrylab.js_round(x)."
+)
 
-_CEIL_HINT = N_("math.ceil rounds every fraction up; Math.round rounds to the nearest whole "
-                "ms (halves up): use retrylab.js_round(x).")
+_CEIL_HINT = N_(
+    "math.ceil rounds every fraction up; Math.round rounds to the nearest whole "
+    "ms (halves up): use retrylab.js_round(x)."
+)
 
 _FULL_MISTAKES: tuple[_Mistake, ...] = (
-    _Mistake(N_("These are the ceilings, without jitter: full jitter is r * ceiling, "
-                "anywhere from 0 up to the ceiling."),
-             lambda n, r: _ceiling(n), ((0, 0.25), (1, 0.5), (5, 0.1))),
-    _Mistake(_ROUND_HINT, lambda n, r: round(r * _ceiling(n)),
-             (*_full_halves()[::4], (0, _frac(200, 70)))),
-    _Mistake(_TRUNC_HINT, lambda n, r: math.floor(r * _ceiling(n)),
-             ((0, _frac(200, 70)), (2, _frac(800, 300)), (4, _frac(3200, 9)))),
-    _Mistake(N_("Your waits are those of the next retry: is n counted from 0? n = 0 is the "
-                "first retry, whose ceiling is 200 * 2**0 = 200 ms."),
-             lambda n, r: js_round(r * _ceiling(n + 1)),
-             ((0, 0.25), (1, 0.25), (2, 0.25), (3, 0.25))),
-    _Mistake(N_("Your waits are those of the retry before: the lesson's n is already 0 for "
-                "the first retry, so its ceiling is 200 * 2**n, not 200 * 2**(n - 1)."),
-             lambda n, r: js_round(r * min(CAP, BASE * FACTOR ** (n - 1))),
-             ((1, 0.25), (2, 0.25), (3, 0.25))),
-    _Mistake(N_("The wait passed 5000 ms: the cap is missing. The ceiling is "
-                "min(5000, 200 * 2**n)."),
-             lambda n, r: js_round(r * BASE * FACTOR ** n), ((6, 0.75), (8, 0.25))),
-    _Mistake(N_("Cap the ceiling, not the wait: min(5000, 200 * 2**n) first, then r times "
-                "that. Capping the wait piles every late retry on exactly 5000 ms."),
-             lambda n, r: min(CAP, js_round(r * BASE * FACTOR ** n)), ((6, 0.75), (8, 0.25))),
-    _Mistake(N_("That is equal jitter (half the ceiling plus a random half); the exercise "
-                "asks for full jitter, r * ceiling."),
-             lambda n, r: js_round(_ceiling(n) / 2 + r * _ceiling(n) / 2),
-             ((0, 0.25), (2, 0.5))),
-    _Mistake(N_("The draw was shifted to 0.5 + r, so waits run from half the ceiling to 1.5 "
-             "times it: full jitter is r * ceiling, from 0 up to the ceiling."),
-             lambda n, r: js_round((0.5 + r) * _ceiling(n)), ((0, 0.25), (1, 0.25), (3, 0.6))),
-    _Mistake(_CEIL_HINT,
-             lambda n, r: math.ceil(r * _ceiling(n)),
-             ((0, _frac(200, 70) - 0.5 / 200), (2, _frac(800, 300) - 0.5 / 800),
-              (4, (9.25) / 3200))),
-    _Mistake(N_("The ceiling grows by 200 ms a retry (200 * (n + 1)): exponential backoff "
-             "doubles it every retry, 200 * 2**n."),
-             lambda n, r: js_round(r * min(CAP, BASE * (n + 1))),
-             ((2, 0.5), (3, 0.5), (4, 0.5))),
-    _Mistake(N_("The ceiling multiplies by n (200 * 2 * n) instead of raising 2 to the power "
-             "n: in Python that is 200 * 2 ** n."),
-             lambda n, r: js_round(r * min(CAP, BASE * FACTOR * n)),
-             ((1, 0.5), (3, 0.5), (4, 0.5))),
+    _Mistake(
+        N_(
+            "These are the ceilings, without jitter: full jitter is r * ceiling, "
+            "anywhere from 0 up to the ceiling."
+        ),
+        lambda n, r: _ceiling(n),
+        ((0, 0.25), (1, 0.5), (5, 0.1)),
+    ),
+    _Mistake(
+        _ROUND_HINT,
+        lambda n, r: round(r * _ceiling(n)),
+        (*_full_halves()[::4], (0, _frac(200, 70))),
+    ),
+    _Mistake(
+        _TRUNC_HINT,
+        lambda n, r: math.floor(r * _ceiling(n)),
+        ((0, _frac(200, 70)), (2, _frac(800, 300)), (4, _frac(3200, 9))),
+    ),
+    _Mistake(
+        N_(
+            "Your waits are those of the next retry: is n counted from 0? n = 0 is the "
+            "first retry, whose ceiling is 200 * 2**0 = 200 ms."
+        ),
+        lambda n, r: js_round(r * _ceiling(n + 1)),
+        ((0, 0.25), (1, 0.25), (2, 0.25), (3, 0.25)),
+    ),
+    _Mistake(
+        N_(
+            "Your waits are those of the retry before: the lesson's n is already 0 for "
+            "the first retry, so its ceiling is 200 * 2**n, not 200 * 2**(n - 1)."
+        ),
+        lambda n, r: js_round(r * min(CAP, BASE * FACTOR ** (n - 1))),
+        ((1, 0.25), (2, 0.25), (3, 0.25)),
+    ),
+    _Mistake(
+        N_("The wait passed 5000 ms: the cap is missing. The ceiling is min(5000, 200 * 2**n)."),
+        lambda n, r: js_round(r * BASE * FACTOR**n),
+        ((6, 0.75), (8, 0.25)),
+    ),
+    _Mistake(
+        N_(
+            "Cap the ceiling, not the wait: min(5000, 200 * 2**n) first, then r times "
+            "that. Capping the wait piles every late retry on exactly 5000 ms."
+        ),
+        lambda n, r: min(CAP, js_round(r * BASE * FACTOR**n)),
+        ((6, 0.75), (8, 0.25)),
+    ),
+    _Mistake(
+        N_(
+            "That is equal jitter (half the ceiling plus a random half); the exercise "
+            "asks for full jitter, r * ceiling."
+        ),
+        lambda n, r: js_round(_ceiling(n) / 2 + r * _ceiling(n) / 2),
+        ((0, 0.25), (2, 0.5)),
+    ),
+    _Mistake(
+        N_(
+            "The draw was shifted to 0.5 + r, so waits run from half the ceiling to 1.5 "
+            "times it: full jitter is r * ceiling, from 0 up to the ceiling."
+        ),
+        lambda n, r: js_round((0.5 + r) * _ceiling(n)),
+        ((0, 0.25), (1, 0.25), (3, 0.6)),
+    ),
+    _Mistake(
+        _CEIL_HINT,
+        lambda n, r: math.ceil(r * _ceiling(n)),
+        ((0, _frac(200, 70) - 0.5 / 200), (2, _frac(800, 300) - 0.5 / 800), (4, (9.25) / 3200)),
+    ),
+    _Mistake(
+        N_(
+            "The ceiling grows by 200 ms a retry (200 * (n + 1)): exponential backoff "
+            "doubles it every retry, 200 * 2**n."
+        ),
+        lambda n, r: js_round(r * min(CAP, BASE * (n + 1))),
+        ((2, 0.5), (3, 0.5), (4, 0.5)),
+    ),
+    _Mistake(
+        N_(
+            "The ceiling multiplies by n (200 * 2 * n) instead of raising 2 to the power "
+            "n: in Python that is 200 * 2 ** n."
+        ),
+        lambda n, r: js_round(r * min(CAP, BASE * FACTOR * n)),
+        ((1, 0.5), (3, 0.5), (4, 0.5)),
+    ),
 )
 
 
@@ -187,41 +247,59 @@ def check_full_jitter(fn: Any) -> Feedback:
     if unanswered(fn):
         return prompt(_("your function {name}").format(name="full_jitter(n, r)"))
     if not callable(fn):
-        return not_callable(fn, _("a function {signature}").format(
-            signature="full_jitter(n, r) -> int"))
+        return not_callable(
+            fn, _("a function {signature}").format(signature="full_jitter(n, r) -> int")
+        )
 
     draws = _lesson_draws()
     lesson = [(n, draws[2 * n]) for n in range(6)]
     cases = _full_cases()
-    wants = {case: FULL.next_wait(*case) for case in lesson + cases}   # before any answer runs
+    wants = {case: FULL.next_wait(*case) for case in lesson + cases}  # before any answer runs
 
     def battery(s: Session) -> Feedback:
         for n, r in lesson:
             got = as_ms(s.call(f"full_jitter({n}, {r!r})", fn, n, r), f"full_jitter({n}, {r!r})")
             want = wants[n, r]
             if got != want:
-                return wrong(_("{call} returned {got}, but the lesson's table says {want} "
-                               "at retry n={n}.").format(
-                                   call=f"full_jitter({n}, {r!r})", got=got, n=n, want=want)
-                             + _diagnose(s, fn, "full_jitter", _FULL_MISTAKES))
+                return wrong(
+                    _(
+                        "{call} returned {got}, but the lesson's table says {want} at retry n={n}."
+                    ).format(call=f"full_jitter({n}, {r!r})", got=got, n=n, want=want)
+                    + _diagnose(s, fn, "full_jitter", _FULL_MISTAKES)
+                )
         for n, r in cases:
             got = as_ms(s.call(f"full_jitter({n}, {r!r})", fn, n, r), f"full_jitter({n}, {r!r})")
             want = wants[n, r]
             if got != want:
-                return wrong(_("the lesson's table matches, but {call} returned {got}; "
-                               "round(r * min(5000, 200 * 2**{n})) with Math.round is {want} "
-                               "(r * ceiling = {product}).").format(
-                                   call=f"full_jitter({n}, {r!r})", got=got, n=n, want=want,
-                                   product=repr(r * _ceiling(n)))
-                             + _diagnose(s, fn, "full_jitter", _FULL_MISTAKES))
-        return right(_("all 6 rows of the lesson's table (70 296 780 303 480 957) and "
-                       "{unseen} unseen cases match, exact .5 halves included.").format(
-                           unseen=len(cases)))
+                return wrong(
+                    _(
+                        "the lesson's table matches, but {call} returned {got}; "
+                        "round(r * min(5000, 200 * 2**{n})) with Math.round is {want} "
+                        "(r * ceiling = {product})."
+                    ).format(
+                        call=f"full_jitter({n}, {r!r})",
+                        got=got,
+                        n=n,
+                        want=want,
+                        product=repr(r * _ceiling(n)),
+                    )
+                    + _diagnose(s, fn, "full_jitter", _FULL_MISTAKES)
+                )
+        return right(
+            _(
+                "all 6 rows of the lesson's table (70 296 780 303 480 957) and "
+                "{unseen} unseen cases match, exact .5 halves included."
+            ).format(unseen=len(cases))
+        )
 
-    return run(battery,
-               _("your function {signature}").format(signature="full_jitter(n, r)"),
-               pgettext("return value", "the wait"), forbidden=(Backoff,),
-               entry_points=_BACKOFF_ENTRY_POINTS, answer=fn)
+    return run(
+        battery,
+        _("your function {signature}").format(signature="full_jitter(n, r)"),
+        pgettext("return value", "the wait"),
+        forbidden=(Backoff,),
+        entry_points=_BACKOFF_ENTRY_POINTS,
+        answer=fn,
+    )
 
 
 # == 2. decorrelated jitter ===========================================================
@@ -242,13 +320,13 @@ def _deco_halves() -> list[tuple[int, float]]:
 def _deco_cases() -> list[tuple[int, float]]:
     """200 unseen (prev, r): chains of many seeds, random prevs, edges, exact halves."""
     cases: list[tuple[int, float]] = [(p, 0.0) for p in (200, 1000, 5000)]
-    cases += [(p, 1 - 2 ** -53) for p in (200, 1700, 5000)]
+    cases += [(p, 1 - 2**-53) for p in (200, 1700, 5000)]
     cases += _deco_halves()
     seed = 1
     while len(cases) < 200:
         rng = Mulberry32(seed)
         prev = BASE
-        for _step in range(6):       # a chain, as the lesson's table is
+        for _step in range(6):  # a chain, as the lesson's table is
             r = rng()
             cases.append((prev, r))
             prev = _deco(prev, r)
@@ -258,42 +336,87 @@ def _deco_cases() -> list[tuple[int, float]]:
 
 
 _DECO_MISTAKES: tuple[_Mistake, ...] = (
-    _Mistake(_ROUND_HINT, lambda p, r: min(CAP, round(BASE + r * (p * 3 - BASE))),
-             (*_deco_halves()[::2], (200, _frac(400, 10)))),
-    _Mistake(_TRUNC_HINT, lambda p, r: min(CAP, math.floor(BASE + r * (p * 3 - BASE))),
-             ((200, _frac(400, 10)), (1000, _frac(2800, 500)))),
-    _Mistake(N_("The wait passed 5000 ms: decorrelated jitter is capped too, "
-                "min(5000, Math.round(...))."),
-             lambda p, r: js_round(BASE + r * (p * 3 - BASE)), ((4000, 0.9), (5000, 0.5))),
-    _Mistake(N_("The range is from 200 (TABAN) up to 3 * prev: with prev alone in place of "
-                "prev * 3 the waits never grow."),
-             lambda p, r: min(CAP, js_round(BASE + r * (p - BASE))), ((1000, 0.5), (400, 0.75))),
-    _Mistake(N_("r scales the width of the range, prev * 3 - 200: without the - 200 the "
-                "waits can pass 3 * prev."),
-             lambda p, r: min(CAP, js_round(BASE + r * p * 3)), ((1000, 0.5), (400, 0.25))),
-    _Mistake(N_("The range starts at 200 (TABAN): the lesson adds 200 to "
-                "r * (prev * 3 - 200), so no wait is shorter than the base."),
-             lambda p, r: min(CAP, js_round(r * p * 3)), ((1000, 0.5), (400, 0.25))),
-    _Mistake(N_("The wait ignores prev: decorrelated jitter draws from 200 up to 3 times the "
-                "previous wait (onceki * 3), which is what makes it grow."),
-             lambda p, r: min(CAP, js_round(BASE + r * (BASE * 3 - BASE))),
-             ((1000, 0.5), (3000, 0.25))),
-    _Mistake(N_("The top of the range was capped (min(5000, prev * 3)) instead of the wait: "
-             "the lesson draws from 200 up to prev * 3 and caps the rounded wait, "
-             "min(5000, Math.round(...))."),
-             lambda p, r: js_round(BASE + r * (min(CAP, p * 3) - BASE)),
-             ((2000, 0.5), (4000, 0.25), (3000, 0.75))),
-    _Mistake(_CEIL_HINT,
-             lambda p, r: min(CAP, math.ceil(BASE + r * (p * 3 - BASE))),
-             ((200, 10.25 / 400), (1000, 500.25 / 2800))),
-    _Mistake(N_("The range reaches 2 * prev; the lesson's decorrelated jitter draws up to "
-             "3 times the previous wait (onceki * 3)."),
-             lambda p, r: min(CAP, js_round(BASE + r * (p * 2 - BASE))),
-             ((1000, 0.5), (400, 0.75))),
-    _Mistake(N_("That is the exponential ceiling's full jitter, not decorrelated jitter: the "
-             "range depends on the previous wait, 200 + r * (prev * 3 - 200), not on a "
-             "retry number."),
-             lambda p, r: js_round(r * p), ((1000, 0.5), (400, 0.75))),
+    _Mistake(
+        _ROUND_HINT,
+        lambda p, r: min(CAP, round(BASE + r * (p * 3 - BASE))),
+        (*_deco_halves()[::2], (200, _frac(400, 10))),
+    ),
+    _Mistake(
+        _TRUNC_HINT,
+        lambda p, r: min(CAP, math.floor(BASE + r * (p * 3 - BASE))),
+        ((200, _frac(400, 10)), (1000, _frac(2800, 500))),
+    ),
+    _Mistake(
+        N_(
+            "The wait passed 5000 ms: decorrelated jitter is capped too, "
+            "min(5000, Math.round(...))."
+        ),
+        lambda p, r: js_round(BASE + r * (p * 3 - BASE)),
+        ((4000, 0.9), (5000, 0.5)),
+    ),
+    _Mistake(
+        N_(
+            "The range is from 200 (TABAN) up to 3 * prev: with prev alone in place of "
+            "prev * 3 the waits never grow."
+        ),
+        lambda p, r: min(CAP, js_round(BASE + r * (p - BASE))),
+        ((1000, 0.5), (400, 0.75)),
+    ),
+    _Mistake(
+        N_(
+            "r scales the width of the range, prev * 3 - 200: without the - 200 the "
+            "waits can pass 3 * prev."
+        ),
+        lambda p, r: min(CAP, js_round(BASE + r * p * 3)),
+        ((1000, 0.5), (400, 0.25)),
+    ),
+    _Mistake(
+        N_(
+            "The range starts at 200 (TABAN): the lesson adds 200 to "
+            "r * (prev * 3 - 200), so no wait is shorter than the base."
+        ),
+        lambda p, r: min(CAP, js_round(r * p * 3)),
+        ((1000, 0.5), (400, 0.25)),
+    ),
+    _Mistake(
+        N_(
+            "The wait ignores prev: decorrelated jitter draws from 200 up to 3 times the "
+            "previous wait (onceki * 3), which is what makes it grow."
+        ),
+        lambda p, r: min(CAP, js_round(BASE + r * (BASE * 3 - BASE))),
+        ((1000, 0.5), (3000, 0.25)),
+    ),
+    _Mistake(
+        N_(
+            "The top of the range was capped (min(5000, prev * 3)) instead of the wait: "
+            "the lesson draws from 200 up to prev * 3 and caps the rounded wait, "
+            "min(5000, Math.round(...))."
+        ),
+        lambda p, r: js_round(BASE + r * (min(CAP, p * 3) - BASE)),
+        ((2000, 0.5), (4000, 0.25), (3000, 0.75)),
+    ),
+    _Mistake(
+        _CEIL_HINT,
+        lambda p, r: min(CAP, math.ceil(BASE + r * (p * 3 - BASE))),
+        ((200, 10.25 / 400), (1000, 500.25 / 2800)),
+    ),
+    _Mistake(
+        N_(
+            "The range reaches 2 * prev; the lesson's decorrelated jitter draws up to "
+            "3 times the previous wait (onceki * 3)."
+        ),
+        lambda p, r: min(CAP, js_round(BASE + r * (p * 2 - BASE))),
+        ((1000, 0.5), (400, 0.75)),
+    ),
+    _Mistake(
+        N_(
+            "That is the exponential ceiling's full jitter, not decorrelated jitter: the "
+            "range depends on the previous wait, 200 + r * (prev * 3 - 200), not on a "
+            "retry number."
+        ),
+        lambda p, r: js_round(r * p),
+        ((1000, 0.5), (400, 0.75)),
+    ),
 )
 
 
@@ -314,11 +437,12 @@ def check_decorrelated(fn: Any) -> Feedback:
     if unanswered(fn):
         return prompt(_("your function {name}").format(name="decorrelated(prev, r)"))
     if not callable(fn):
-        return not_callable(fn, _("a function {signature}").format(
-            signature="decorrelated(prev, r) -> int"))
+        return not_callable(
+            fn, _("a function {signature}").format(signature="decorrelated(prev, r) -> int")
+        )
 
     draws = _lesson_draws()
-    lesson: list[tuple[int, float, int]] = []   # (prev, r, want), before any answer runs
+    lesson: list[tuple[int, float, int]] = []  # (prev, r, want), before any answer runs
     prev = BASE
     for n in range(6):
         r = draws[2 * n + 1]
@@ -331,22 +455,37 @@ def check_decorrelated(fn: Any) -> Feedback:
             what = f"decorrelated({prev}, {r!r})"
             got = as_ms(s.call(what, fn, prev, r), what)
             if got != want:
-                return wrong(_("{call} returned {got}, but the lesson's table says {want} at "
-                               "retry n={n} (after a wait of {prev} ms).").format(
-                                   call=what, got=got, n=n, prev=prev, want=want)
-                             + _diagnose(s, fn, "decorrelated", _DECO_MISTAKES))
+                return wrong(
+                    _(
+                        "{call} returned {got}, but the lesson's table says {want} at "
+                        "retry n={n} (after a wait of {prev} ms)."
+                    ).format(call=what, got=got, n=n, prev=prev, want=want)
+                    + _diagnose(s, fn, "decorrelated", _DECO_MISTAKES)
+                )
         for prev, r, want in cases:
             what = f"decorrelated({prev}, {r!r})"
             got = as_ms(s.call(what, fn, prev, r), what)
             if got != want:
-                return wrong(_("the lesson's table matches, but {call} returned {got}; "
-                               "min(5000, Math.round(200 + r * ({prev} * 3 - 200))) is "
-                               "{want}.").format(call=what, got=got, prev=prev, want=want)
-                             + _diagnose(s, fn, "decorrelated", _DECO_MISTAKES))
-        return right(_("all 6 rows of the lesson's table (384 1034 2121 1933 3986 5000) and "
-                       "{unseen} unseen cases match.").format(unseen=len(cases)))
+                return wrong(
+                    _(
+                        "the lesson's table matches, but {call} returned {got}; "
+                        "min(5000, Math.round(200 + r * ({prev} * 3 - 200))) is "
+                        "{want}."
+                    ).format(call=what, got=got, prev=prev, want=want)
+                    + _diagnose(s, fn, "decorrelated", _DECO_MISTAKES)
+                )
+        return right(
+            _(
+                "all 6 rows of the lesson's table (384 1034 2121 1933 3986 5000) and "
+                "{unseen} unseen cases match."
+            ).format(unseen=len(cases))
+        )
 
-    return run(battery,
-               _("your function {signature}").format(signature="decorrelated(prev, r)"),
-               pgettext("return value", "the wait"), forbidden=(Backoff,),
-               entry_points=_BACKOFF_ENTRY_POINTS, answer=fn)
+    return run(
+        battery,
+        _("your function {signature}").format(signature="decorrelated(prev, r)"),
+        pgettext("return value", "the wait"),
+        forbidden=(Backoff,),
+        entry_points=_BACKOFF_ENTRY_POINTS,
+        answer=fn,
+    )
