@@ -26,7 +26,7 @@ def urllib3_retry(**changes: Any) -> Any:
 
 
 #: What each closed exercise's checker accepts, as the page could print it, by the
-#: exercises module the notebook imports the checker from (tests/test_answers_hidden.py
+#: exercises module the notebook imports the checker from (tests/notebooks/test_answers_hidden.py
 #: fails if one shows above its exercise). An empty tuple: a design or build-it
 #: exercise, which many answers pass. Kept here, out of the package a student imports
 #: (issue 35: no answer one ``inspect.getsource`` away).

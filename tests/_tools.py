@@ -1,4 +1,5 @@
-"""One way for the tests to load a script from ``tools/`` (they are not a package).
+"""One way for the tests to load a script from ``tools/`` (they are not a package), and
+one to import a test module of another folder of ``tests/``.
 
 >>> load_tool("twins") is load_tool("twins")
 True
@@ -35,3 +36,18 @@ def load_tool(name: str) -> ModuleType:
         del sys.modules[name]
         raise
     return module
+
+
+def load_test(name: str) -> ModuleType:
+    """The test module ``tests/<folder>/<name>.py``, imported as pytest imports it.
+
+    pytest puts a test file's own folder on ``sys.path`` and imports it by its name,
+    so a test imports another of its folder by name; one of another folder needs its
+    folder on the path first, which this puts there (as pytest would). The import goes
+    through pytest's assertion rewriting, and pytest finds it already imported.
+    """
+    if name not in sys.modules:
+        (path,) = (ROOT / "tests").glob(f"*/{name}.py")
+        if str(path.parent) not in sys.path:
+            sys.path.insert(0, str(path.parent))
+    return importlib.import_module(name)

@@ -1,0 +1,185 @@
+"""A runaway answer is stopped with its verdict: no thread or process is left, the CPU rests.
+
+The checkers run the student's code under one stop (retrylab.exercises.stop): in the
+main thread a SIGALRM timer raises into the code past its time limit, again at every
+tick, so a Python loop, a sleep, a loop that turned the trace off and one that
+swallows the first stop all end with their verdict. No thread or process is started
+(the old watcher thread, "retrylab-build-check", is gone: check_threads() asserts none
+appears).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import signal
+import threading
+import time
+import warnings
+from typing import Any
+
+import pytest
+
+from retrylab import js_round
+from retrylab.exercises import stop
+from retrylab.exercises.build import (
+    check_breaker,
+    check_full_jitter,
+    check_retry_loop,
+    check_should_retry,
+)
+from retrylab.exercises.build import harness as _build_harness
+from retrylab.exercises.ex09 import check_failure_rate
+
+
+@pytest.fixture
+def short_limit(monkeypatch: pytest.MonkeyPatch) -> float:
+    monkeypatch.setattr(_build_harness, "TIME_LIMIT", 0.3)
+    return 0.3
+
+
+def spin(*args: Any) -> Any:
+    while True:  # the student's endless loop
+        pass
+
+
+def spin_one_line(*args: Any) -> Any:
+    # One line: no line events, stopped by instruction.
+    while True: pass  # noqa: E701  # fmt: skip
+
+
+def spin_calling(*args: Any) -> Any:
+    total = 0
+    while True:
+        total += abs(-1)
+
+
+def spin_catching(*args: Any) -> Any:
+    while True:
+        with contextlib.suppress(Exception):  # a loop that swallows errors still ends
+            time.sleep(0)
+
+
+class Spinner:
+    def __init__(self, threshold: int, cooldown: int) -> None:
+        pass
+
+    def allow(self, now: int) -> bool:
+        while True:
+            pass
+
+    def record(self, success: bool, now: int) -> None:
+        pass
+
+
+def check_threads() -> list[str]:
+    return [t.name for t in threading.enumerate() if t.name == "retrylab-build-check"]
+
+
+def join_checks(timeout: float = 10.0) -> None:
+    """Wait, bounded, for the checks' threads that a test let run past its verdict."""
+    for thread in threading.enumerate():
+        if thread.name == "retrylab-build-check":
+            thread.join(timeout)
+
+
+@pytest.mark.parametrize(
+    "check", [check_full_jitter, check_should_retry, check_retry_loop, check_failure_rate]
+)
+@pytest.mark.parametrize("runaway", [spin, spin_one_line, spin_calling, spin_catching])
+def test_a_runaway_function_is_stopped(short_limit: float, check: Any, runaway: Any) -> None:
+    threads = set(threading.enumerate())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no DeprecationWarning of a fork, nor any other
+        fb = check(runaway)
+    # Stopped by the call's 0.3 s limit ("did not return"), not by the whole check's
+    # 60 s one ("the check did not finish"): the verdict says which, not the clock.
+    assert not fb.correct and fb.answered
+    assert "stopped after 0.3 s" in fb.message and "did not return" in fb.message
+    assert "a loop that never ends" in fb.message and "was stopped" in fb.message
+    assert check_threads() == [] and multiprocessing.active_children() == []
+    # Nothing keeps running: no thread, no timer ticking, no stop armed.
+    assert set(threading.enumerate()) == threads
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    assert stop.active() is None
+
+
+def test_a_runaway_breaker_is_stopped(short_limit: float) -> None:
+    fb = check_breaker(Spinner)
+    assert "stopped after 0.3 s" in fb.message and "allow(0)" in fb.message
+    assert check_threads() == []
+
+
+def test_an_answer_that_swallows_the_stop_is_stopped_all_the_same(short_limit: float) -> None:
+    """A bare except: swallows the first stop; the timer's next tick raises again and
+    from then on every instruction of the answer's frames does: it ends with its verdict
+    (before the timer signal, the verdict said it "could not be stopped" and it spun on)."""
+
+    def swallow(n: int, r: float) -> int:
+        while True:
+            with contextlib.suppress(BaseException):  # the student's bare except
+                time.sleep(0.001)
+
+    fb = check_full_jitter(swallow)
+    assert "stopped after 0.3 s" in fb.message and "did not return" in fb.message
+    assert check_threads() == []
+
+
+def test_settrace_off_and_a_loop_is_stopped(short_limit: float) -> None:
+    """Turning the trace off defeated the old trace-hook stop (review 15): not the timer."""
+    import sys
+
+    def escape(n: int, r: float) -> int:
+        sys.settrace(None)
+        while True:
+            pass
+
+    fb = check_full_jitter(escape)
+    assert "stopped after 0.3 s" in fb.message and check_threads() == []
+    assert sys.gettrace() is None
+
+
+def test_a_correct_answer_passes_and_leaves_nothing() -> None:
+    assert check_threads() == []  # none left by an earlier test: this one's is judged
+    assert check_full_jitter(lambda n, r: js_round(r * min(5000, 200 * 2**n))).correct
+    assert check_threads() == [] and multiprocessing.active_children() == []
+
+
+def test_the_trace_is_removed_after_the_check() -> None:
+    import sys
+
+    check_full_jitter(lambda n, r: js_round(r * min(5000, 200 * 2**n)))
+    assert sys.gettrace() is None
+
+
+# == a function that returns None: told so, not "not yet" =====================
+
+
+def forgot_return(n: int, r: float) -> Any:
+    wait = js_round(r * min(5000, 200 * 2**n))  # noqa: F841  (the student's slip)
+
+
+def test_a_function_without_return_is_told_so() -> None:
+    fb = check_full_jitter(forgot_return)
+    assert fb.answered and not fb.correct
+    assert "returned None: did it `return` the wait?" in fb.message
+    assert "replace the ..." not in fb.message
+
+
+def test_a_rule_without_return_is_told_so() -> None:
+    def rule(outcome: Any, method: str, key: bool) -> Any:
+        if outcome.kind == "http":
+            retry = outcome.status == 429  # noqa: F841
+
+    fb = check_should_retry(rule)
+    assert "returned None: did it `return` True or False?" in fb.message
+
+
+def test_an_untouched_scaffold_is_not_yet() -> None:
+    def scaffold(n: int, r: float) -> Any:
+        """The wait."""
+        # write your code here
+        ...
+
+    fb = check_full_jitter(scaffold)
+    assert not fb.answered and "replace the ..." in fb.message
