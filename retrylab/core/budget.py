@@ -5,7 +5,7 @@ failing at once, each making its full number of attempts (3 attempts each is 3x
 the load on a service that is already down). A retry budget looks at the whole
 stream of requests a client sends and stops retrying when too many of them are
 failing or retried. Two published designs are implemented here, each as a
-scalar object for :meth:`retrylab.policy.RetryPolicy.run` (the
+scalar object for :meth:`retrylab.core.policy.RetryPolicy.run` (the
 ``RetryBudgetLike`` protocol: ``can_retry()``, ``on_request(first_try)``,
 ``on_outcome(success)``) and as a vectorized variant holding one counter per
 *group* of clients for the fleet simulator (:mod:`retrylab.sim.fleet`):
@@ -29,7 +29,7 @@ scalar object for :meth:`retrylab.policy.RetryPolicy.run` (the
   *per-client* budget: the client tracks the ratio of its requests that are
   retries and retries only while that ratio is below 10%.
 
-Which failures count: :meth:`retrylab.policy.RetryPolicy.run` reports a
+Which failures count: :meth:`retrylab.core.policy.RetryPolicy.run` reports a
 success, and a failure only if its rule would retry it (so a 404 never drains
 the gRPC bucket; five of them leave a real 503 retried). The SRE budget counts
 requests and retries sent, so a failure that is not retried never charges it.

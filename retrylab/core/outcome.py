@@ -12,7 +12,7 @@ The decision looks at two things, the class of the failure and the method:
   to give up: neither is ever retried.
 
 :func:`decide` is that rule. A *rule* is any function ``(outcome, method,
-idempotency_key) -> Decision``; :class:`~retrylab.policy.RetryPolicy` takes one
+idempotency_key) -> Decision``; :class:`~retrylab.core.policy.RetryPolicy` takes one
 as ``rule=``. Two others are ready: :func:`retry_everything_rule` (the lesson's
 "most common mistake", for demonstrations) and :func:`retry_statuses` (a team's
 own explicit list of statuses, as the mobile lesson advises).

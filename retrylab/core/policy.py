@@ -4,7 +4,7 @@ The loop (the lesson's ``yenidenDene``) sends, classifies the outcome, and
 either stops or waits and sends again. It stops on:
 
 - success, or a failure the policy's ``rule`` refuses (by default the
-  lesson's :func:`~retrylab.outcome.decide`);
+  lesson's :func:`~retrylab.core.outcome.decide`);
 - the attempt limit (``max_attempts``), which prevents an endless loop;
 - the total time budget (``time_budget``): if the next wait would end past it,
   the loop stops now and says so, rather than make the user wait for nothing;
@@ -69,7 +69,7 @@ class RetryBudgetLike(Protocol):
 
 
 class MetricsLike(Protocol):
-    """Receives every finished run (see :class:`retrylab.metrics.RetryMetrics`)."""
+    """Receives every finished run (see :class:`retrylab.core.metrics.RetryMetrics`)."""
 
     def record(self, result: RetryResult, method: str = "GET") -> None: ...
 
@@ -152,7 +152,7 @@ class RetryPolicy:
     """How one request is retried: an immutable value, safe to share.
 
     - ``max_attempts``: attempts in all, first included, >= 1 (1 = never retry).
-    - ``backoff``: the waits; see :class:`~retrylab.backoff.Backoff`.
+    - ``backoff``: the waits; see :class:`~retrylab.core.backoff.Backoff`.
     - ``time_budget``: ms for the whole run, waits included; ``None`` = no budget.
     - ``max_retry_after``: ms; a longer Retry-After ends the run at once;
       ``None`` = always obey the server.
@@ -161,10 +161,10 @@ class RetryPolicy:
     - ``rule``: which failures are retried, a function ``(outcome, method,
       idempotency_key) -> Decision`` asked after every failed attempt (a
       success always stops the loop first); ``None`` = the lesson's
-      :func:`~retrylab.outcome.decide` with ``safe_methods``. Swap it to show
+      :func:`~retrylab.core.outcome.decide` with ``safe_methods``. Swap it to show
       the mistake of retrying everything
-      (:func:`~retrylab.outcome.retry_everything_rule`), or for a team's own
-      list of statuses (:func:`~retrylab.outcome.retry_statuses`: the mobile
+      (:func:`~retrylab.core.outcome.retry_everything_rule`), or for a team's own
+      list of statuses (:func:`~retrylab.core.outcome.retry_statuses`: the mobile
       lesson's "always configure the list of codes to retry explicitly").
 
     The lesson's first scenario (503, 503, then success):

@@ -1,7 +1,7 @@
-"""The production rule: which failures the libraries teams use retry, as one :data:`Rule`.
+"""The production rule: which failures the libraries teams use retry, as one :data:`~.outcome.Rule`.
 
 The lesson's rule (:func:`~retrylab.core.outcome.decide`) retries 429 and every
-5xx for any method. Production libraries are stricter, and they agree:
+5xx for any method. The libraries teams use do not share one rule:
 
 - **RFC 9110 section 9.2.2**: a client "SHOULD NOT automatically retry a request
   with a non-idempotent method unless it has some means to know that the request
@@ -13,12 +13,19 @@ The lesson's rule (:func:`~retrylab.core.outcome.decide`) retries 429 and every
   connect errors (the request never left) are retried for any method;
   ``RETRY_AFTER_STATUS_CODES`` are 413, 429 and 503.
 - **botocore** standard mode: connection errors, the transient statuses 500, 502,
-  503 and 504, throttling errors (429-like) and request timeouts are retried,
-  for every operation; 501 and the other client errors are not.
-- **gRPC A6** (client retries): "transparent" retries for an RPC that never left
-  the client, whatever its policy; a server can refuse a retry (pushback).
+  503 and 504, throttling errors (429-like) and read timeouts are retried for
+  every operation, POST-like ones included; it relies on idempotency tokens
+  (filled in for the operations that take one) to make that safe; 501 and the
+  other client errors are not retried.
+- **gRPC A6** (client retries): which status codes are retried is left to each
+  service's config (``retryableStatusCodes``); only "transparent" retries, of an
+  RPC that never left the client, are made whatever the config; a server can
+  refuse a retry (pushback).
 
-:func:`production_rule` is their consensus:
+Only urllib3's connect errors and gRPC's transparent retries match "retry a
+non-idempotent request only when it never left the client". :func:`production_rule`
+is this project's choice, RFC 9110's strict reading with urllib3's method gate
+(botocore and a gRPC service config may retry more):
 
 ====================================  ==========  ============================
 outcome                               idempotent  POST / PATCH without a key
@@ -35,10 +42,12 @@ With an idempotency key a POST or PATCH is retried like an idempotent method.
 A **409 that carries Retry-After on a request with an idempotency key** is
 retried too (after the Retry-After): the IETF Idempotency-Key draft
 (draft-ietf-httpapi-idempotency-key-header, "Error Scenarios") answers 409
-Conflict when "a request is outstanding for the same key" ("retry later");
-the first request is still being processed, so giving up would report a
-failure for a write that is about to be stored, and a "try again" with a new
-key would then store it twice. A 409 without Retry-After, or without a key,
+Conflict when "a request is outstanding for the same key" ("retry later"),
+without a Retry-After: the header is this lab's addition (a server that sends
+it says when to try again, and this rule waits for it). The first request is
+still being processed, so giving up would report a failure for a write that
+is about to be stored, and a "try again" with a new key would then store it
+twice. A 409 without Retry-After, or without a key,
 is an ordinary conflict and is not retried.
 A 503 with Retry-After is *not* treated as "the server did not act": RFC 9110
 section 15.6.4 only says the server is "currently unable to handle the request",
@@ -84,15 +93,15 @@ _NOT_ACTED = {
         "request, so it did not act and the client may repeat it"
     ),
     429: N_(
-        "429 on {m}: RFC 6585 section 4 makes it a refusal for sending too many "
-        "requests, not a failure while acting, and botocore's standard mode retries "
-        "throttling for every operation"
+        "429 on {m}: RFC 6585 section 4 defines it as too many requests sent; by "
+        "convention (the RFC does not say so) the server refused before acting, and "
+        "botocore's standard mode retries throttling for every operation"
     ),
 }
 
 
 def production_rule(outcome: Outcome, method: str, idempotency_key: bool = False) -> Decision:
-    """The consensus of RFC 9110, urllib3, botocore and gRPC A6 as a retry rule.
+    """RFC 9110's strict reading (with urllib3's method gate) as a retry rule.
 
     Use it as ``RetryPolicy(rule=production_rule)`` for code that talks to real
     services; keep the lesson's :func:`~retrylab.core.outcome.decide` to

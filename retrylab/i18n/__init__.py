@@ -10,7 +10,7 @@ they are made::
 The Turkish texts live in ``locale/tr/LC_MESSAGES/retrylab.po`` (a standard
 gettext catalogue, compiled to ``retrylab.mo`` with Babel: ``python
 tools/catalog.py compile``; ``tools/catalog.py extract`` lists every marked
-message, and ``tests/test_catalog.py`` fails on one without its translation or
+message, and ``tests/viz/test_catalog.py`` fails on one without its translation or
 whose placeholders differ). A text without a translation stays English.
 
 The language is the kernel's (one notebook, one language): :func:`set_language`

@@ -279,9 +279,11 @@ class PolicyRetry(Retry):
                                                         for any method
     first retry wait    a backoff draw (70 ms in the    0: urllib3 never sleeps before
                         lesson)                         its first retry
-    later waits         full jitter under               ``backoff_factor * 2 ** (n-1)``
-                        ``min(cap, base * factor**n)``  s (the ceiling itself); exact
-                                                        only for factor 2
+    later waits         full jitter under               ``backoff_factor * 2 ** n`` s
+                        ``min(cap, base * factor**n)``  before retry n >= 1 (n as in
+                                                        notebook 00; urllib3 counts
+                                                        failures, n + 1): the ceiling
+                                                        itself; exact only for factor 2
     jitter              drawn from ``rng``, one draw    ``backoff_jitter`` (2.x only;
                         per wait, lazily                1.26 has none) *adds*
                                                         ``random.random() * j`` s from
@@ -415,7 +417,7 @@ URLLIB3_DIFFERENCES: tuple[tuple[str, str, str], ...] = (
     (
         N_("later waits"),
         N_("full jitter under min(cap, base * factor**n)"),
-        N_("backoff_factor * 2**(n-1) s, the ceiling; exact only for factor 2"),
+        N_("backoff_factor * 2**n s before retry n >= 1, the ceiling; exact only for factor 2"),
     ),
     (
         N_("jitter"),

@@ -1,4 +1,4 @@
-"""The client side: one HTTP request in, one :class:`~retrylab.outcome.Outcome` out.
+"""The client side: one HTTP request in, one :class:`~retrylab.core.outcome.Outcome` out.
 
 Use :func:`http_send` (or :func:`sender` for ``RetryPolicy.run``) to talk to
 the lab server or any plain-HTTP service; :class:`Connection` keeps one
@@ -19,7 +19,7 @@ How an answer becomes an Outcome (the classes of the web lesson):
   whole body arrived but is not JSON -> ``Outcome.body(detail)``;
 - any other status -> ``Outcome.http(status, retry_after, data)``, where
   Retry-After (seconds or an HTTP-date) is parsed by
-  :func:`~retrylab.outcome.parse_retry_after`; a malformed one is treated as
+  :func:`~retrylab.core.outcome.parse_retry_after`; a malformed one is treated as
   absent and named in ``detail``.
 
 A body cut off before its announced end (the connection closed mid-transfer)
@@ -54,7 +54,7 @@ import numpy as np
 
 from ..core._check import check_int, check_number
 from ..core.outcome import Outcome, check_method, parse_retry_after
-from ..i18n import _
+from ..i18n import _, number
 from .apart import run_apart
 
 Clock = Callable[[], float]
@@ -198,6 +198,19 @@ def _root(error: BaseException) -> BaseException:
         error = inner
 
 
+def _seconds(timeout: float) -> str:
+    """A timeout in seconds as the notebook's language writes it (a whole one without ``.0``).
+
+    >>> from retrylab.i18n import language
+    >>> _seconds(0.1), _seconds(2.0)
+    ('0.1', '2')
+    >>> with language("tr"):
+    ...     _seconds(0.1)
+    '0,1'
+    """
+    return number(int(timeout)) if timeout == int(timeout) else number(float(f"{timeout:g}"))
+
+
 def network_outcome(error: BaseException, timeout: float, status: int | None = None) -> Outcome:
     """Name a network failure in words a student can read, and whether it was sent.
 
@@ -221,25 +234,25 @@ def network_outcome(error: BaseException, timeout: float, status: int | None = N
     elif isinstance(error, httpx.ConnectTimeout):
         text, sent = (
             _("connecting timed out after {timeout} s: the request never left").format(
-                timeout=f"{timeout:g}"
+                timeout=_seconds(timeout)
             ),
             False,
         )
     elif isinstance(error, httpx.PoolTimeout):
         text, sent = (
             _("no free connection within {timeout} s: the request never left").format(
-                timeout=f"{timeout:g}"
+                timeout=_seconds(timeout)
             ),
             False,
         )
     elif isinstance(error, httpx.WriteTimeout):
         text = _(
             "sending timed out after {timeout} s: part of the request may have arrived"
-        ).format(timeout=f"{timeout:g}")
+        ).format(timeout=_seconds(timeout))
     elif isinstance(error, (TimeoutError, socket.timeout, httpx.TimeoutException)):
         text, sent = (
             _("timed out after {timeout} s: the server may still act on the request").format(
-                timeout=f"{timeout:g}"
+                timeout=_seconds(timeout)
             ),
             True,
         )

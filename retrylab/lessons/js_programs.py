@@ -3,7 +3,7 @@
 ``../shared/seeds/000_*.txt`` teaches with three Node.js programs; the notebooks
 show them next to the Python the student writes, so each line of the lesson can
 be read against its port. The text is the lesson's own, character for character
-(tests/test_js_programs.py compares it with the seed when the seed is present);
+(tests/lessons/test_js_programs.py compares it with the seed when the seed is present);
 the comments in it are the lesson's Turkish, without diacritics as it wrote them.
 """
 

@@ -1,7 +1,7 @@
 """The mobile lesson's Kotlin and Combine retry code in Python, flaws kept, and its strategies.
 
 Use it (appendix A1 and notebook 05b) to run the mobile lesson's samples side by side with
-:meth:`~retrylab.policy.RetryPolicy.run_async` on a virtual clock
+:meth:`~retrylab.core.policy.RetryPolicy.run_async` on a virtual clock
 (:mod:`retrylab.lab.virtualtime`), so that every run is instant and exactly
 reproducible:
 
@@ -18,7 +18,7 @@ reproducible:
 - :func:`kotlin_run`, :func:`combine_run`, :func:`policy_run`: one call each,
   summed up as a :class:`Run` for :func:`runs_table`;
 - :func:`strategy_backoff`: the lesson's fixed, incremental and exponential
-  strategies as a :class:`~retrylab.backoff.Backoff`.
+  strategies as a :class:`~retrylab.core.backoff.Backoff`.
 
 What the lesson's mistakes cost (the app lifecycle, an outage, a flaky batch)
 is simulated in :mod:`retrylab.lessons.mobile_mistakes`.
@@ -293,16 +293,15 @@ def kotlin_shl(value: int, bits: int) -> int:
     return raw - (1 << 32) if raw >= 1 << 31 else raw
 
 
+# The ports keep the Kotlin and Swift they copy in a column beside each line, as
+# code_of prints them for notebook A1: the formatter leaves them as written.
+# fmt: off
 async def execute_with_retry(
-    block: Callable[[], Awaitable[KResult]],
-    *,
-    max_retries: int = 3,
-    base_delay_ms: int = 1000,
-    is_retriable: Callable[[BaseException], bool] = lesson_is_retriable,
-    random: Random,
-    delay: Callable[[int], Awaitable[Any]] | None = None,
-    delay_checks_cancellation: bool = True,
-) -> KResult:
+        block: Callable[[], Awaitable[KResult]], *, max_retries: int = 3,
+        base_delay_ms: int = 1000,
+        is_retriable: Callable[[BaseException], bool] = lesson_is_retriable,
+        random: Random, delay: Callable[[int], Awaitable[Any]] | None = None,
+        delay_checks_cancellation: bool = True) -> KResult:
     """The lesson's Kotlin ``executeWithRetry``, line for line, its flaws kept.
 
     Use it to compare with :meth:`RetryPolicy.run_async`; do not use it in an
@@ -338,24 +337,25 @@ async def execute_with_retry(
     max_retries = check_int("max_retries", max_retries, low=0, high=10_000)
     base_delay_ms = check_int("base_delay_ms", base_delay_ms, low=0, high=86_400_000)
     sleep = sleep_ms if delay is None else delay
-    last_error: BaseException | None = None  # var lastError: Throwable? = null
+    last_error: BaseException | None = None              # var lastError: Throwable? = null
     cancelled = False
-    for attempt in range(max_retries + 1):  # repeat(maxRetries + 1) { attempt ->
+    for attempt in range(max_retries + 1):                # repeat(maxRetries + 1) { attempt ->
         try:
-            return await block()  # return block()
+            return await block()                          # return block()
         except (Exception, asyncio.CancelledError) as e:  # catch (e: Exception)
             cancelled = cancelled or isinstance(e, asyncio.CancelledError)
             if not is_retriable(e) or attempt == max_retries:
-                return KResult.failure(e)  # return Result.failure(e)
+                return KResult.failure(e)                 # return Result.failure(e)
             wait = base_delay_ms * kotlin_shl(1, attempt)  # (baseDelayMs * (1 shl attempt))
-            jittered = int(wait * (0.5 + random()))  # (delay * (0.5 + nextDouble())).toLong()
+            jittered = int(wait * (0.5 + random()))       # (delay * (0.5 + nextDouble())).toLong()
             if delay_checks_cancellation and cancelled and jittered > 0:
                 # kotlinx's delay() throws at once in a cancelled coroutine (not for 0 ms)
                 raise asyncio.CancelledError("delay() in a cancelled coroutine") from e
-            await sleep(jittered)  # delay(jitteredDelay)
-            last_error = e  # lastError = e
+            await sleep(jittered)                         # delay(jitteredDelay)
+            last_error = e                                # lastError = e
     assert last_error is not None  # unreachable for max_retries >= 0
-    return KResult.failure(last_error)  # return Result.failure(lastError!!)
+    return KResult.failure(last_error)                    # return Result.failure(lastError!!)
+# fmt: on
 
 
 # -- Combine: retryWithBackoff ---------------------------------------------------------
@@ -401,12 +401,9 @@ class FuturePublisher:
 Publisher = ColdPublisher | FuturePublisher
 
 
-async def retry_with_backoff(
-    publisher: Publisher,
-    retries: int = 3,
-    base_delay: float = 1.0,
-    sleep: Callable[[int], Awaitable[Any]] | None = None,
-) -> Any:
+# fmt: off
+async def retry_with_backoff(publisher: Publisher, retries: int = 3, base_delay: float = 1.0,
+                             sleep: Callable[[int], Awaitable[Any]] | None = None) -> Any:
     """The lesson's Combine ``retryWithBackoff``, its four flaws kept.
 
     The flaws: *any* error is retried (no classification); the waits have no
@@ -432,17 +429,14 @@ async def retry_with_backoff(
     check_int("retries", retries, low=0, high=10_000)
     wait = sleep_ms if sleep is None else sleep
     try:
-        return await publisher.subscribe()  # self.catch { error -> ...
+        return await publisher.subscribe()                     # self.catch { error -> ...
     except Exception:
-        if retries <= 0:  # guard retries > 0 else {
-            raise  #   return Fail(error) }
-        await wait(round(base_delay * 1000))  # Just(()).delay(baseDelay, .main)
-        return await retry_with_backoff(
-            publisher,
-            retries - 1,  # .flatMap { self.retryWith...
-            base_delay * 2,
-            sleep,
-        )  #   retries - 1, baseDelay * 2
+        if retries <= 0:                                       # guard retries > 0 else {
+            raise                                              #   return Fail(error) }
+        await wait(round(base_delay * 1000))                   # Just(()).delay(baseDelay, .main)
+        return await retry_with_backoff(publisher, retries - 1,  # .flatMap { self.retryWith...
+                                        base_delay * 2, sleep)   #   retries - 1, baseDelay * 2
+# fmt: on
 
 
 def code_of(fn: Callable[..., Any]) -> str:
@@ -637,7 +631,7 @@ def strategy_backoff(
 ) -> Backoff:
     """The lesson's strategy by name: ``"fixed"``, ``"incremental"`` or ``"exponential"``.
 
-    Use it to write the lesson's words as a :class:`~retrylab.backoff.Backoff`:
+    Use it to write the lesson's words as a :class:`~retrylab.core.backoff.Backoff`:
     fixed is ``growth="constant"``, incremental ``"linear"`` (step = base) and
     exponential doubles (factor 2).
 
@@ -650,5 +644,5 @@ def strategy_backoff(
         2,
         cap,
         jitter=jitter,  # type: ignore[arg-type]
-        growth=STRATEGIES[strategy],
-    )  # type: ignore[arg-type]
+        growth=STRATEGIES[strategy],  # type: ignore[arg-type]
+    )

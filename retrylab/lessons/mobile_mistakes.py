@@ -9,7 +9,7 @@ ten-minute outage runs in milliseconds and every number is the same on every run
   being retried: which loops stop, which keep sending;
 - :func:`outage_cost`: requests, radio-on time and an energy proxy of a policy
   during an outage (the lesson's "endless retries drain the battery");
-- :func:`flaky_batch`: :class:`~retrylab.metrics.RetryMetrics` over many
+- :func:`flaky_batch`: :class:`~retrylab.core.metrics.RetryMetrics` over many
   requests on a flaky link, and :func:`captured_log` for what the policy logs.
 
 >>> outage_cost(RetryPolicy.background()).requests

@@ -58,7 +58,7 @@ def backoff_table_text(lang: Lang = "tr", seed: int = SEED) -> str:
     head = (
         "deneme  sabit   üstel   üstel+tavan  tam sarsıntı  ilişkisiz"
         if lang == "tr"
-        else "retry   fixed   exp     exp+cap      full jitter   decorrelated"
+        else "row     fixed   exp     exp+cap      full jitter   decorrelated"
     )
     lines = [head]
     for number, (_retry, row) in enumerate(backoff_table(seed).iterrows(), 1):
@@ -90,7 +90,10 @@ def herd_text(lang: Lang = "tr", seed: int = SEED) -> str:
     if lang == "tr":
         titles = ("sarsıntısız (24 istemci, 3. deneme):", "sarsıntılı  (24 istemci, 3. deneme):")
     else:
-        titles = ("no jitter   (24 clients, retry 3):", "full jitter (24 clients, retry 3):")
+        titles = (
+            "no jitter   (24 clients, retry n = 2):",
+            "full jitter (24 clients, retry n = 2):",
+        )
     lines = ["", titles[0]] + ["  " + s for s in histogram_lines(plain)]
     lines += [titles[1]] + ["  " + s for s in histogram_lines(jittered)]
     return "\n".join(lines)

@@ -49,7 +49,7 @@ class BreakerSettings:
 
 
 class BreakerArray:
-    """:class:`~retrylab.breaker.CircuitBreaker` for ``n`` clients as state arrays.
+    """:class:`~retrylab.core.breaker.CircuitBreaker` for ``n`` clients as state arrays.
 
     Use it where a loop over breaker objects would be too slow. ``allow`` and
     ``record`` take an array of client indices (each at most once per call)

@@ -32,7 +32,7 @@ retry waits up to 10 ms:
   starting at ``base``.
 
 Waits are real numbers of ms here (the blog's simulator does not round), not
-the integer ms of :class:`retrylab.backoff.Backoff`.
+the integer ms of :class:`retrylab.core.backoff.Backoff`.
 
 How it is computed without an event queue. Each client's attempts depend
 only on its own draws and on *when rows were committed*. The next commit after

@@ -23,23 +23,23 @@ The model, one time step (``step_ms``, 10 ms by default) at a time:
   reject_cost)``, at least 0. With 0 (the default) rejections cost nothing.
   With a cost, enough retries can keep the server from ever serving anyone
   (a metastable failure: the overload outlives its cause).
-- A client that failed follows its :class:`~retrylab.policy.RetryPolicy`:
+- A client that failed follows its :class:`~retrylab.core.policy.RetryPolicy`:
   stop at ``max_attempts``; else draw the wait with ``Backoff.next_waits``
-  (one draw per wait from a :class:`~retrylab.rng.Mulberry32`, none for
+  (one draw per wait from a :class:`~retrylab.core.rng.Mulberry32`, none for
   ``jitter="none"``); stop if the next attempt would end after
   ``time_budget`` ms from its arrival (the first try is always sent, as in
   ``RetryPolicy``); stop if the retry budget says no;
   else send again at the first step that starts after the wait.
 - ``breaker``: each client has its own circuit breaker with the semantics of
-  :class:`retrylab.breaker.CircuitBreaker` (vectorized in
+  :class:`retrylab.core.breaker.CircuitBreaker` (vectorized in
   :class:`BreakerArray`), asked before every attempt. A call it refuses
   sends nothing and fails at once, as in the lesson (``CircuitBreaker.call``
   raises ``BreakerOpen``, which no retry loop retries): the client stops,
   reason ``"breaker_open"``. With one request per client, a breaker acts as
   a tighter attempt limit (``threshold`` failures in a row), unless a
   backoff wait outlasts the ``cooldown``, which earns a half-open trial.
-- ``retry_budget``: a :class:`~retrylab.budget.GrpcRetryThrottle` or
-  :class:`~retrylab.budget.SreRetryBudget`, shared by ``budget_groups``
+- ``retry_budget``: a :class:`~retrylab.core.budget.GrpcRetryThrottle` or
+  :class:`~retrylab.core.budget.SreRetryBudget`, shared by ``budget_groups``
   groups of clients (client ``i`` is in group ``i % budget_groups``; 1 means
   one budget for the whole fleet, like one service calling another).
 

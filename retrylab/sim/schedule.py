@@ -89,7 +89,7 @@ def jitter_range(backoff: Backoff, n: int, prev: int | None = None) -> tuple[int
     """The shortest and longest wait before retry ``n`` that jitter can give.
 
     Use it to shade where a jittered wait may land. It is the backoff's own
-    :meth:`~retrylab.backoff.Backoff.next_wait` at the smallest and largest
+    :meth:`~retrylab.core.backoff.Backoff.next_wait` at the smallest and largest
     draw (every jitter grows with the draw); ``prev`` is the previous wait,
     which only decorrelated jitter uses.
 
@@ -117,7 +117,7 @@ class Schedule:
 def schedule_data(backoff: Backoff | None = None, retries: int = 6, seed: int = SEED) -> Schedule:
     """The waits before retries 1..``retries`` from ``Mulberry32(seed)``, with their ranges.
 
-    Use it for the numbers behind :func:`wait_bars`. Default: the lesson's
+    Use it for the numbers behind :func:`~retrylab.viz.backoff.wait_bars`. Default: the lesson's
     backoff, base 200 ms x 2, cap 5000 ms, full jitter.
 
     >>> s = schedule_data(retries=3)
