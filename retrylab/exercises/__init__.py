@@ -17,6 +17,7 @@ import functools
 import html
 import inspect
 import math
+import re
 import threading
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, fields
@@ -26,7 +27,7 @@ import numpy as np
 
 from ..core.backoff import Backoff
 from ..core.policy import RetryPolicy
-from ..i18n import _, pgettext
+from ..i18n import _, current, number, parse_number, pgettext
 from . import pristine, stop
 
 
@@ -106,26 +107,52 @@ def shown(answer: Any, width: int = 60) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
+#: A number grouped by thousands the English way: "1,400", "12,000.5".
+_THOUSANDS = re.compile(r"[+-]?[1-9]\d{0,2}(,\d{3})+(\.\d+)?")
+
+
 def as_number(answer: Any) -> float | None:
     """``answer`` as a finite float, or None if it is not a number.
 
     The one reading of a numeric answer: ints, floats, numpy numbers and
-    numeric strings count; bools (``True`` is not 1), nan, inf and anything
-    else do not.
+    numeric strings count, a decimal comma too (``"2,33"``, as Turkish writes it,
+    read by :func:`retrylab.i18n.parse_number`; in the English notebooks ``"1,400"``
+    is 1400, grouped by thousands); bools (``True`` is not 1), nan, inf and
+    anything else do not.
 
     >>> import numpy as np
     >>> as_number("2.5"), as_number(np.int64(248)), as_number(True), as_number(float("nan"))
     (2.5, 248.0, None, None)
+    >>> as_number("2,33"), as_number(" 0,37 "), as_number("1,400"), as_number("2,3,3")
+    (2.33, 0.37, 1400.0, None)
     """
     if isinstance(answer, (bool, np.bool_)) or answer is None:
         return None
     if not isinstance(answer, (int, float, str, np.integer, np.floating)):
         return None
     try:
-        value = float(answer)
+        if isinstance(answer, str) and "," in answer:
+            text = answer.strip()
+            if current() != "tr" and _THOUSANDS.fullmatch(text):
+                value = float(text.replace(",", ""))
+            else:
+                value = parse_number(text)
+        else:
+            value = float(answer)
     except (TypeError, ValueError, OverflowError):
         return None
     return value if math.isfinite(value) else None
+
+
+def shown_number(value: float) -> str:
+    """``value`` as ``f"{value:g}"`` writes it, in the notebook's language (Turkish: a
+    decimal comma), through :func:`retrylab.i18n.number`.
+
+    >>> shown_number(2.7), shown_number(270.0), shown_number(0.3 + 1e-12)
+    ('2.7', '270', '0.3')
+    """
+    short = float(f"{value:g}")
+    return number(int(short)) if short.is_integer() and abs(short) < 1e15 else number(short)
 
 
 def as_whole(answer: Any) -> int | None:

@@ -15,6 +15,7 @@ from ..i18n import N_, _
 from . import (
     Feedback,
     as_numbers,
+    as_pair,
     as_whole,
     as_wholes,
     checker,
@@ -31,114 +32,161 @@ LOOP_ATTEMPTS = 4
 LOOP_BACKOFF = Backoff(200, 2, 5000, jitter="full")
 
 
-@checker
-def check_three_failures(attempts: Any, waits: Any) -> Feedback:
-    """Three 503s then success, four attempts allowed, lesson seed."""
-    if unanswered(attempts) or unanswered(waits):
-        return prompt(_("the number of attempts and the list of waits in ms"))
+def _three_failures_inputs() -> dict[str, Any]:
     answers = iter([Outcome.http(503)] * 3 + [Outcome.success()])
-    r = RetryPolicy(4, Backoff(200, 2, 5000, jitter="full")).run(
+    r = RetryPolicy(LOOP_ATTEMPTS, LOOP_BACKOFF).run(
         lambda: next(answers), rng=Mulberry32(SEED), sleep=None
     )
+    waits = list(r.waits)
+    return {
+        "runs": (r.attempts, waits),
+        "ceilings": [LOOP_BACKOFF.ceiling(n) for n in range(len(waits))],
+    }
+
+
+def _parts(answer: Any) -> tuple[Any, Any]:
+    """(attempts, waits) as the checker was called, or two Nones."""
+    pair = as_pair(answer) if isinstance(answer, (tuple, list)) else None
+    return pair if pair is not None else (None, None)
+
+
+def _read_run(answer: Any) -> tuple[int, list[int]] | None:
+    attempts, waits = _parts(answer)
     count, given = as_whole(attempts), as_wholes(waits)
-    if count is not None and as_wholes([waits]) is not None:
-        return wrong(
-            _(
+    return None if count is None or given is None else (count, given)
+
+
+def _in_seconds(answer: Any, i: Any) -> bool:
+    attempts, waits = _parts(answer)
+    seconds = as_numbers(waits)
+    return (
+        as_whole(attempts) is not None
+        and as_wholes(waits) is None
+        and seconds is not None
+        and [js_round(x * 1000) for x in seconds] == i["want"][1]
+    )
+
+
+def _same_run(count: int, waits: list[int]) -> tuple[tuple[int, list[int]]]:
+    return ((count, waits),)
+
+
+THREE_FAILURES = Exercise(
+    asks=N_("the number of attempts and the list of waits in ms"),
+    inputs=_three_failures_inputs,
+    want=lambda i: i["runs"],
+    fields=lambda i, want: {"between": want[0] - 1},
+    read=_read_run,
+    blank=lambda answer: unanswered(answer) or any(unanswered(x) for x in _parts(answer)),
+    quoted=lambda answer: {"attempts": shown(_parts(answer)[0]), "waits": shown(_parts(answer)[1])},
+    given=lambda got: {"attempts": got[0], "waits": got[1], "between": got[0] - 1},
+    unreadable=N_(
+        "waits={waits}: give the waits as a list of whole numbers of ms, such as [100, 200]."
+    ),
+    right=N_(
+        "{attempts} attempts, waits {waits}: the third wait (retry n = 2, before "
+        "attempt 4) draws from an 800 ms ceiling."
+    ),
+    otherwise=N_(
+        "waits={waits}: there is one wait between each pair of attempts, and "
+        "retry n (n = 0 for the first) draws r x min(5000, 200 x 2**n). Run "
+        "the loop with a fresh Mulberry32(SEED)."
+    ),
+    raw=(
+        Mistake(
+            N_(
                 "waits={waits}: that is one number; give each wait in a list, one "
                 "before each retry, not their total."
-            ).format(waits=shown(waits))
-        )
-    seconds = as_numbers(waits)
-    if (
-        count is not None
-        and given is None
-        and seconds is not None
-        and [js_round(x * 1000) for x in seconds] == list(r.waits)
-    ):
-        return wrong(
-            _("waits={waits}: those are seconds; the lesson gives every wait in ms.").format(
-                waits=shown(waits)
-            )
-        )
-    if count is None:
-        return wrong(
-            _(
-                "attempts={attempts}: give the number of attempts as a whole number, such as 2."
-            ).format(attempts=shown(attempts))
-        )
-    if given is None:
-        return wrong(
-            _(
-                "waits={waits}: give the waits as a list of whole numbers of ms, such "
-                "as [100, 200]."
-            ).format(waits=shown(waits))
-        )
-    if count != r.attempts:
-        return wrong(
-            _(
+            ),
+            when=lambda a, i: (
+                as_whole(_parts(a)[0]) is not None and as_wholes([_parts(a)[1]]) is not None
+            ),
+            example=lambda i: ((i["want"][0], sum(i["want"][1])),),
+        ),
+        Mistake(
+            N_("waits={waits}: those are seconds; the lesson gives every wait in ms."),
+            when=_in_seconds,
+            example=lambda i: ((i["want"][0], [w / 1000 for w in i["want"][1]]),),
+        ),
+        Mistake(
+            N_("attempts={attempts}: give the number of attempts as a whole number, such as 2."),
+            when=lambda a, i: as_whole(_parts(a)[0]) is None,
+            example=lambda i: ((i["want"][0] + 0.5, i["want"][1]), ("four", i["want"][1])),
+        ),
+    ),
+    mistakes=(
+        Mistake(
+            N_(
                 "attempts={attempts}: count every request sent, the first one "
                 "included; three failures then one success."
-            ).format(attempts=count)
-        )
-    if len(given) != count - 1:
-        return wrong(
-            _(
+            ),
+            when=lambda got, i: got[0] != i["want"][0],
+            example=lambda i: (
+                (i["want"][0] - 1, i["want"][1][:-1]),
+                (i["want"][0] - 1, i["want"][1]),
+            ),
+        ),
+        Mistake(
+            N_(
                 "waits={waits}: {attempts} attempts have {between} waits between them, "
                 "one before each retry."
-            ).format(waits=given, attempts=count, between=count - 1)
-        )
-    ceilings = [LOOP_BACKOFF.ceiling(n) for n in range(count - 1)]
-    if given == ceilings:
-        return wrong(
-            _(
+            ),
+            when=lambda got, i: len(got[1]) != got[0] - 1,
+            example=lambda i: (
+                (i["want"][0], i["want"][1][:-1]),
+                (i["want"][0], [*i["want"][1], i["ceilings"][-1]]),
+            ),
+        ),
+        Mistake(
+            N_(
                 "waits={waits}: those are the ceilings; full jitter draws each wait "
                 "below its ceiling, r x min(5000, 200 x 2**n). Run the loop with a "
                 "fresh Mulberry32(SEED)."
-            ).format(waits=given)
-        )
-    if given == list(reversed(r.waits)) and given != list(r.waits):
-        return wrong(
-            _(
+            ),
+            gives=lambda i: _same_run(i["want"][0], i["ceilings"]),
+        ),
+        Mistake(
+            N_(
                 "waits={waits}: the right waits in the wrong order; the first retry "
                 "waits first, and the ceilings grow."
-            ).format(waits=given)
-        )
-    if given == list(itertools.accumulate(r.waits)):
-        return wrong(
-            _(
+            ),
+            gives=lambda i: _same_run(i["want"][0], i["want"][1][::-1]),
+        ),
+        Mistake(
+            N_(
                 "waits={waits}: those add up; each is the time since the first "
                 "attempt failed. Give each wait on its own."
-            ).format(waits=given)
-        )
-    if given == _draws_times(count - 1, shift=1):
-        return wrong(
-            _(
+            ),
+            gives=lambda i: _same_run(i["want"][0], list(itertools.accumulate(i["want"][1]))),
+        ),
+        Mistake(
+            N_(
                 "waits={waits}: those draw below min(5000, 200 x 2**(n + 1)); the "
                 "first retry is n = 0, whose ceiling is the base, 200 ms."
-            ).format(waits=given)
-        )
-    for skipped in (1, 2, 3):
-        if given == _draws_times(count - 1, skip=skipped):
-            return wrong(
-                _(
-                    "waits={waits}: those come from a generator an earlier run had "
-                    "already drawn from; run the loop with a fresh Mulberry32(SEED)."
-                ).format(waits=given)
-            )
-    if given != list(r.waits):
-        return wrong(
-            _(
-                "waits={waits}: there is one wait between each pair of attempts, and "
-                "retry n (n = 0 for the first) draws r x min(5000, 200 x 2**n). Run "
-                "the loop with a fresh Mulberry32(SEED)."
-            ).format(waits=given)
-        )
-    return right(
-        _(
-            "{attempts} attempts, waits {waits}: the third wait (retry n = 2, before "
-            "attempt 4) draws from an 800 ms ceiling."
-        ).format(attempts=r.attempts, waits=list(r.waits))
-    )
+            ),
+            gives=lambda i: _same_run(i["want"][0], _draws_times(i["between"], shift=1)),
+        ),
+        Mistake(
+            N_(
+                "waits={waits}: those come from a generator an earlier run had "
+                "already drawn from; run the loop with a fresh Mulberry32(SEED)."
+            ),
+            gives=lambda i: tuple(
+                (i["want"][0], _draws_times(i["between"], skip=skipped)) for skipped in (1, 2, 3)
+            ),
+        ),
+    ),
+)
+
+
+@checker
+def check_three_failures(attempts: Any, waits: Any) -> Feedback:
+    """Three 503s then success, four attempts allowed, lesson seed.
+
+    >>> print(check_three_failures(4, [200, 400, 800]).message[:40])
+    waits=[200, 400, 800]: those are the cei
+    """
+    return judge(THREE_FAILURES, (attempts, waits))
 
 
 def _draws_times(waits: int, shift: int = 0, skip: int = 0) -> list[int]:
@@ -219,6 +267,7 @@ LONGEST = Exercise(
         Mistake(
             N_("longest={value}: that is in seconds; give the total in whole ms."),
             when=lambda x, i: not x.is_integer() and js_round(x * 1000) == i["want"],
+            example=lambda i: i["want"] / 1000,
         ),
     ),
     mistakes=(
@@ -249,6 +298,7 @@ LONGEST = Exercise(
                 "when every draw is near its highest."
             ),
             when=lambda got, i: got * 2 == i["want"],
+            example=lambda i: i["want"] // 2,
         ),
         Mistake(
             N_(
@@ -285,6 +335,7 @@ LONGEST = Exercise(
                 "close enough to 1 gives the whole ceiling."
             ),
             when=lambda got, i: i["want"] - len(i["each"]) <= got < i["want"],
+            example=lambda i: i["want"] - 1,
         ),
         Mistake(
             N_(

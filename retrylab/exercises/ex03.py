@@ -1,4 +1,8 @@
-"""Checkers for notebook 03 (the retry loop)."""
+"""Checkers for notebook 03 (the retry loop).
+
+The waits and the stop reason are tables (:mod:`retrylab.exercises.table`); the
+refresh policy is run against the worst draws and 401 seeds.
+"""
 
 from __future__ import annotations
 
@@ -22,9 +26,11 @@ from . import (
     prompt,
     right,
     shown,
+    shown_number,
     unanswered,
     wrong,
 )
+from .table import Exercise, Mistake, judge
 
 #: Exercise 1: (backoff wait in ms, the server's Retry-After in seconds or None).
 PAIRS: tuple[tuple[int, float | None], ...] = ((184, 2), (2600, 2), (70, None), (900, 0.5))
@@ -41,50 +47,144 @@ def _ms(seconds: float | None) -> int:
     return Outcome.http(503, retry_after=seconds).retry_after_ms
 
 
-#: Exercise 2's slips: (the wait each gives for a pair, the hint that names it).
-_WAIT_SLIPS: tuple[tuple[Callable[[int, float | None], int], str], ...] = (
-    (
-        lambda b, ra: b,
-        N_(
-            "answer={answer}: that is the backoff alone; a server's Retry-After is a lower "
-            "bound the loop must respect."
+def _each(rule: Callable[[int, float | None], int]) -> Callable[[Any], list[int]]:
+    """A slip's waits: ``rule(backoff, retry_after)`` for each pair."""
+    return lambda i: [rule(b, ra) for b, ra in i["given"]]
+
+
+def _first_wrong_pair(got: list[int], i: Any) -> dict[str, Any]:
+    """The first pair whose wait is wrong: its number, backoff, Retry-After and waits."""
+    for n, ((b, ra), one, have) in enumerate(zip(i["given"], i["want"], got, strict=False)):
+        if one != have:
+            seconds = "" if ra is None else shown_number(ra)
+            return {"pair": n + 1, "backoff": b, "seconds": seconds, "want": one, "have": have}
+    return {}
+
+
+WAITS = Exercise(
+    asks=N_("a list of four waits in ms, such as [1, 2, 3, 4]"),
+    inputs=lambda: {"given": PAIRS, "pairs": len(PAIRS)},
+    want=lambda i: _loop_waits(i["given"]),
+    fields=lambda i, want: {"waits": want},
+    read=as_wholes,
+    named=("answer",),
+    quote=lambda answer: shown(answer),
+    about=_first_wrong_pair,
+    unreadable=N_("answer={answer}: give a list of four whole numbers of ms."),
+    right=N_(
+        "{waits}: the larger of the backoff and Retry-After each time; the "
+        "server's suggestion raises a short wait but never shortens a long "
+        "one."
+    ),
+    otherwise=N_(
+        "pair {pair} (backoff {backoff} ms, Retry-After {seconds} s) waits "
+        "{want} ms, not {have}: the wait is the larger of the two, "
+        "Retry-After in ms being a lower bound, never a replacement."
+    ),
+    raw=(
+        Mistake(
+            N_("answer={answer}: those are seconds; give each wait in ms."),
+            when=lambda answer, i: (
+                as_wholes(answer) is None
+                and (numbers := as_numbers(answer)) is not None
+                and [js_round(x * 1000) for x in numbers] == i["want"]
+            ),
+            example=lambda i: [w / 1000 for w in i["want"]],
+        ),
+        Mistake(
+            N_(
+                "answer={answer}: that is one number; give the four waits in a list, "
+                "one for each pair, not their total."
+            ),
+            when=lambda answer, i: as_whole(answer) is not None,
+            extra=lambda answer, i: {"answer": as_whole(answer)},
+            example=lambda i: sum(i["want"]),
         ),
     ),
-    (
-        lambda b, ra: b if ra is None else _ms(ra),
-        N_(
-            "answer={answer}: Retry-After replaced the backoff; it is a lower bound, so a "
-            "longer backoff still waits its own time."
+    mistakes=(
+        Mistake(
+            N_(
+                "answer={answer}: the pair without Retry-After needs a wait too: the backoff's own."
+            ),
+            gives=lambda i: [
+                w for w, (_b, ra) in zip(i["want"], i["given"], strict=True) if ra is not None
+            ],
         ),
-    ),
-    (
-        lambda b, ra: b + _ms(ra),
-        N_(
-            "answer={answer}: the two were added; the loop waits the larger of the two, not "
-            "their sum."
+        Mistake(
+            N_("answer={answer}: the right waits in another order; give them in the pairs' order."),
+            when=lambda got, i: sorted(got) == sorted(i["want"]),
+            example=lambda i: i["want"][::-1],
         ),
-    ),
-    (
-        lambda b, ra: b if ra is None else min(b, _ms(ra)),
-        N_(
-            "answer={answer}: that takes the smaller of the two; Retry-After is a lower "
-            "bound, so take the larger."
+        *(
+            Mistake(message, gives=_each(rule))
+            for rule, message in (
+                (
+                    lambda b, ra: b,
+                    N_(
+                        "answer={answer}: that is the backoff alone; a server's "
+                        "Retry-After is a lower bound the loop must respect."
+                    ),
+                ),
+                (
+                    lambda b, ra: b if ra is None else _ms(ra),
+                    N_(
+                        "answer={answer}: Retry-After replaced the backoff; it is a lower "
+                        "bound, so a longer backoff still waits its own time."
+                    ),
+                ),
+                (
+                    lambda b, ra: b + _ms(ra),
+                    N_(
+                        "answer={answer}: the two were added; the loop waits the larger "
+                        "of the two, not their sum."
+                    ),
+                ),
+                (
+                    lambda b, ra: b if ra is None else min(b, _ms(ra)),
+                    N_(
+                        "answer={answer}: that takes the smaller of the two; Retry-After "
+                        "is a lower bound, so take the larger."
+                    ),
+                ),
+                (
+                    lambda b, ra: _ms(ra),
+                    N_(
+                        "answer={answer}: without Retry-After the wait is not 0; the loop "
+                        "still waits its backoff."
+                    ),
+                ),
+                (
+                    lambda b, ra: b if ra is None else max(b, 1000 * math.ceil(ra)),
+                    N_(
+                        "answer={answer}: a Retry-After of 0.5 s rounded up to a whole "
+                        "second; it is 500 ms."
+                    ),
+                ),
+                (
+                    lambda b, ra: max(
+                        b, round(10_000 * ra) if ra is not None and ra < 1 else _ms(ra)
+                    ),
+                    N_("answer={answer}: 0.5 s read as 5 s; half a second is 500 ms."),
+                ),
+            )
         ),
-    ),
-    (
-        lambda b, ra: _ms(ra),
-        N_(
-            "answer={answer}: without Retry-After the wait is not 0; the loop still waits its "
-            "backoff."
+        Mistake(
+            N_("answer has {count} waits: give one for each of the {pairs} pairs."),
+            when=lambda got, i: len(got) != i["pairs"],
+            extra=lambda got, i: {"count": len(got)},
+            example=lambda i: i["want"][:2],
         ),
-    ),
-    (
-        lambda b, ra: max(b, 1000 * math.ceil(ra)) if ra is not None else b,
-        N_("answer={answer}: a Retry-After of 0.5 s rounded up to a whole second; it is 500 ms."),
-    ),
-    (
-        lambda b, ra: max(b, round(10_000 * ra) if ra is not None and ra < 1 else _ms(ra)),
-        N_("answer={answer}: 0.5 s read as 5 s; half a second is 500 ms."),
+        Mistake(
+            N_(
+                "pair {pair} (backoff {backoff} ms, no Retry-After) waits {want} "
+                "ms, not {have}: the wait is the larger of the two, Retry-After "
+                "in ms being a lower bound, never a replacement."
+            ),
+            when=lambda got, i: i["given"][_first_wrong_pair(got, i)["pair"] - 1][1] is None,
+            example=lambda i: [
+                w + (ra is None) for w, (_b, ra) in zip(i["want"], i["given"], strict=True)
+            ],
+        ),
     ),
 )
 
@@ -98,139 +198,36 @@ def check_waits(answer: Any) -> Feedback:
     >>> check_waits([2000, 2000, 70, 900]).message.split(":")[0]
     'pair 2 (backoff 2600 ms, Retry-After 2 s) waits 2600 ms, not 2000'
     """
-    if unanswered(answer):
-        return prompt(_("a list of four waits in ms, such as [1, 2, 3, 4]"))
-    got = as_wholes(answer)
-    want = _loop_waits()
-    numbers = as_numbers(answer)
-    if got is None and numbers is not None and [js_round(x * 1000) for x in numbers] == want:
-        return wrong(
-            _("answer={answer}: those are seconds; give each wait in ms.").format(
-                answer=shown(answer)
-            )
-        )
-    total = as_whole(answer)
-    if total is not None:
-        return wrong(
-            _(
-                "answer={answer}: that is one number; give the four waits in a list, "
-                "one for each pair, not their total."
-            ).format(answer=total)
-        )
-    if got is None:
-        return wrong(
-            _("answer={answer}: give a list of four whole numbers of ms.").format(
-                answer=shown(answer)
-            )
-        )
-    if got == [w for w, (_b, ra) in zip(want, PAIRS, strict=True) if ra is not None]:
-        return wrong(
-            _(
-                "answer={answer}: the pair without Retry-After needs a wait too: the backoff's own."
-            ).format(answer=got)
-        )
-    if len(got) == len(PAIRS) and got != want and sorted(got) == sorted(want):
-        return wrong(
-            _(
-                "answer={answer}: the right waits in another order; give them in the pairs' order."
-            ).format(answer=got)
-        )
-    for rule, message in _WAIT_SLIPS:
-        if len(got) == len(PAIRS) and got != want and got == [rule(b, ra) for b, ra in PAIRS]:
-            return wrong(_(message).format(answer=got))
-    if len(got) != len(PAIRS):
-        return wrong(
-            _("answer has {count} waits: give one for each of the {pairs} pairs.").format(
-                count=len(got), pairs=len(PAIRS)
-            )
-        )
-    for i, ((b, ra), one, have) in enumerate(zip(PAIRS, want, got, strict=True)):
-        if one != have and ra is None:
-            return wrong(
-                _(
-                    "pair {pair} (backoff {backoff} ms, no Retry-After) waits {want} "
-                    "ms, not {have}: the wait is the larger of the two, Retry-After "
-                    "in ms being a lower bound, never a replacement."
-                ).format(pair=i + 1, backoff=b, want=one, have=have)
-            )
-        if one != have:
-            return wrong(
-                _(
-                    "pair {pair} (backoff {backoff} ms, Retry-After {seconds} s) waits "
-                    "{want} ms, not {have}: the wait is the larger of the two, "
-                    "Retry-After in ms being a lower bound, never a replacement."
-                ).format(pair=i + 1, backoff=b, seconds=f"{ra:g}", want=one, have=have)
-            )
-    return right(
-        _(
-            "{waits}: the larger of the backoff and Retry-After each time; the "
-            "server's suggestion raises a short wait but never shortens a long "
-            "one."
-        ).format(waits=_loop_waits())
-    )
+    return judge(WAITS, answer)
 
 
-@checker
-def check_give_up_reason(answer: Any) -> Feedback:
-    """Why ``RetryPolicy.user_triggered()`` stops against 503 + ``Retry-After: 2``
-    every time (the notebook shows the time budget on another policy, and a
-    Retry-After longer than max_retry_after; this one is shorter).
-    """
-    if unanswered(answer):
-        return prompt(_('a stop reason such as "max_attempts" (see StopReason)'))
+def _give_up_inputs() -> dict[str, Any]:
     answers = iter([Outcome.http(503, retry_after=RETRY_AFTER_S)] * 5)
-    r = RetryPolicy.user_triggered().run(lambda: next(answers), "GET", Mulberry32(SEED), sleep=None)
-    text = as_text(answer)
-    if text is not None:
-        text = "_".join(text.replace("-", " ").split())
-    if text is None:
-        return wrong(
-            _("answer={answer}: give the reason as text, one of {reasons}.").format(
-                answer=shown(answer), reasons=", ".join(repr(s.value) for s in StopReason)
-            )
-        )
-    if text == r.reason.value:
-        return right(
-            _(
-                "{reason}: 2 s is within the preset's max_retry_after (3000 ms), so the "
-                "loop waits 2000 ms and tries again; after attempt {attempts} a second "
-                "2000 ms wait would pass the 3000 ms time budget, so it stops there, "
-                "before max_attempts=3 is reached."
-            ).format(reason=r.reason.value, attempts=r.attempts)
-        )
-    if text == StopReason.RETRY_AFTER_TOO_LONG.value:
-        return wrong(
-            _(
-                "retry_after_too_long would be right for Retry-After: 30; 2 s is "
-                "below the preset's max_retry_after of 3000 ms, so it is honoured. What "
-                "does a second 2 s wait do to the 3000 ms time budget?"
-            )
-        )
-    if text == StopReason.MAX_ATTEMPTS.value:
-        return wrong(
-            _(
-                "max_attempts is 3, but the loop stops before the third attempt: "
-                "add up the waits and compare them with the preset's time_budget."
-            )
-        )
-    if text in _REASON_SLIPS:
-        return wrong(_(_REASON_SLIPS[text]))
-    if text in {s.value for s in StopReason}:
-        return wrong(
-            _(
-                "{reason}: look at the preset's limits (max_attempts, time_budget, "
-                "max_retry_after) and follow the waits of 2 s."
-            ).format(reason=text)
-        )
-    return wrong(
-        _("answer={answer}: give one of {reasons}.").format(
-            answer=shown(answer), reasons=", ".join(repr(s.value) for s in StopReason)
-        )
+    run = RetryPolicy.user_triggered().run(
+        lambda: next(answers), "GET", Mulberry32(SEED), sleep=None
     )
+    return {"run": run, "attempts": run.attempts, "reasons": ", ".join(map(repr, _REASONS))}
 
 
+def _reason(answer: Any) -> str | None:
+    """A stop reason as text, spaces and dashes read as ``_`` ("Time budget")."""
+    text = as_text(answer)
+    return None if text is None else "_".join(text.replace("-", " ").split())
+
+
+#: The stop reasons (StopReason's values).
+_REASONS = tuple(s.value for s in StopReason)
 #: Exercise 3's other answers a student gives, and what each hint says.
 _REASON_SLIPS: dict[str, str] = {
+    StopReason.RETRY_AFTER_TOO_LONG.value: N_(
+        "retry_after_too_long would be right for Retry-After: 30; 2 s is "
+        "below the preset's max_retry_after of 3000 ms, so it is honoured. What "
+        "does a second 2 s wait do to the 3000 ms time budget?"
+    ),
+    StopReason.MAX_ATTEMPTS.value: N_(
+        "max_attempts is 3, but the loop stops before the third attempt: "
+        "add up the waits and compare them with the preset's time_budget."
+    ),
     "success": N_(
         "success would need an answer other than 503; this station answers 503 "
         "every time, so the loop gives up."
@@ -263,6 +260,50 @@ _REASON_SLIPS: dict[str, str] = {
         "the preset's own limits stops it."
     ),
 }
+
+
+def _said(text: str) -> Callable[[Any], str]:
+    return lambda i: text
+
+
+GIVE_UP = Exercise(
+    asks=N_('a stop reason such as "max_attempts" (see StopReason)'),
+    inputs=_give_up_inputs,
+    want=lambda i: i["run"].reason.value,
+    read=_reason,
+    named=("answer", "reason"),
+    quote=lambda answer: shown(answer),
+    about=lambda got, i: {"answer": repr(got)},
+    unreadable=N_("answer={answer}: give the reason as text, one of {reasons}."),
+    right=N_(
+        "{reason}: 2 s is within the preset's max_retry_after (3000 ms), so the "
+        "loop waits 2000 ms and tries again; after attempt {attempts} a second "
+        "2000 ms wait would pass the 3000 ms time budget, so it stops there, "
+        "before max_attempts=3 is reached."
+    ),
+    otherwise=N_("answer={answer}: give one of {reasons}."),
+    mistakes=(
+        *(Mistake(message, gives=_said(text)) for text, message in _REASON_SLIPS.items()),
+        Mistake(
+            N_(
+                "{reason}: look at the preset's limits (max_attempts, time_budget, "
+                "max_retry_after) and follow the waits of 2 s."
+            ),
+            when=lambda got, i: got in _REASONS,
+            example=lambda i: next(r for r in _REASONS if r not in _REASON_SLIPS | {i["want"]: 0}),
+        ),
+    ),
+)
+
+
+@checker
+def check_give_up_reason(answer: Any) -> Feedback:
+    """Why ``RetryPolicy.user_triggered()`` stops against 503 + ``Retry-After: 2``
+    every time (the notebook shows the time budget on another policy, and a
+    Retry-After longer than max_retry_after; this one is shorter).
+    """
+    return judge(GIVE_UP, answer)
+
 
 #: Exercise 3's Retry-After (s): below the preset's max_retry_after, unlike the 30 s above.
 RETRY_AFTER_S = 2

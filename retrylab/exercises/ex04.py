@@ -6,18 +6,16 @@ from typing import Any
 
 from ..core.breaker import CircuitBreaker, replay
 from ..core.constants import BREAKER_EVENTS
-from ..i18n import N_, _
+from ..i18n import N_
 from . import (
     Feedback,
     as_numbers,
+    as_pair,
     as_whole,
     as_wholes,
     checker,
-    prompt,
-    right,
     shown,
     unanswered,
-    wrong,
 )
 from .table import Exercise, Mistake, judge
 
@@ -35,189 +33,258 @@ def _never_reopens(threshold: int) -> tuple[int, int]:
     return sent, len(rows) - sent
 
 
-@checker
-def check_threshold_two(sent: Any, blocked: Any) -> Feedback:
-    """The lesson's nine events with threshold 2 (cooldown 5000 ms): sent and blocked."""
-    if unanswered(sent) or unanswered(blocked):
-        return prompt(_("two whole numbers: requests sent and requests blocked"))
-    given = as_whole(sent), as_whole(blocked)
-    if given[0] is None or given[1] is None:
-        return wrong(
-            _(
-                "sent={sent}, blocked={blocked}: give two whole numbers of requests, such as 1, 2."
-            ).format(sent=shown(sent), blocked=shown(blocked))
-        )
-    sent, blocked = given
-    want_sent, want_blocked = _sent_blocked(2, 5000)
-    if (sent, blocked) != (want_sent, want_blocked):
-        if (sent, blocked) == _sent_blocked(1, 5000):
-            return wrong(
-                _(
-                    "sent={sent}, blocked={blocked} is what a threshold of 1 gives "
-                    "(or sent and blocked swapped); with 2 the breaker needs two "
-                    "failures in a row to open."
-                ).format(sent=sent, blocked=blocked)
-            )
-        if (sent, blocked) == _sent_blocked(4, 5000):
-            return wrong(
-                _(
-                    "sent={sent}, blocked={blocked} opens two failures late: with a "
-                    "threshold of 2, the second failure in a row opens the breaker."
-                ).format(sent=sent, blocked=blocked)
-            )
-        if (sent, blocked) == _never_reopens(2):
-            return wrong(
-                _(
-                    "sent={sent}, blocked={blocked}: as if the breaker stayed open "
-                    "for good; after the cooldown it lets one trial through."
-                ).format(sent=sent, blocked=blocked)
-            )
-        if (sent, blocked) == (len(BREAKER_EVENTS), 0):
-            return wrong(
-                _(
-                    "sent={sent}, blocked=0: a breaker that never opens; two failures "
-                    "in a row open this one."
-                ).format(sent=sent)
-            )
-        if (sent, blocked) == (0, len(BREAKER_EVENTS)):
-            return wrong(
-                _(
-                    "sent=0, blocked={blocked}: the breaker starts closed and sends "
-                    "until failures open it."
-                ).format(blocked=blocked)
-            )
-        failures = sum(not ok for _t, ok in BREAKER_EVENTS)
-        if blocked == failures:
-            return wrong(
-                _(
-                    "blocked={blocked} counts the failures; a blocked request is one "
-                    "the breaker refuses without sending it."
-                ).format(blocked=blocked)
-            )
-    if (sent, blocked) == _sent_blocked(3, 5000):
-        return wrong(
-            _(
+def _sent_blocked_pair(answer: Any) -> tuple[Any, Any]:
+    pair = as_pair(answer) if isinstance(answer, (tuple, list)) else None
+    return pair if pair is not None else (None, None)
+
+
+def _read_sent_blocked(answer: Any) -> tuple[int, int] | None:
+    sent, blocked = (as_whole(x) for x in _sent_blocked_pair(answer))
+    return None if sent is None or blocked is None else (sent, blocked)
+
+
+def _one(pair: tuple[int, int]) -> tuple[tuple[int, int]]:
+    """A pair as the one value a mistake gives (a bare tuple would be alternatives)."""
+    return (pair,)
+
+
+THRESHOLD_TWO = Exercise(
+    asks=N_("two whole numbers: requests sent and requests blocked"),
+    inputs=lambda: {
+        "events": len(BREAKER_EVENTS),
+        "failures": sum(not ok for _t, ok in BREAKER_EVENTS),
+    },
+    want=lambda i: _sent_blocked(2, 5000),
+    read=_read_sent_blocked,
+    blank=lambda answer: (
+        unanswered(answer) or any(unanswered(x) for x in _sent_blocked_pair(answer))
+    ),
+    quoted=lambda answer: dict(
+        zip(("sent", "blocked"), map(shown, _sent_blocked_pair(answer)), strict=True)
+    ),
+    given=lambda got: {"sent": got[0], "blocked": got[1]},
+    unreadable=N_(
+        "sent={sent}, blocked={blocked}: give two whole numbers of requests, such as 1, 2."
+    ),
+    right=N_(
+        "{sent} sent, {blocked} blocked: the breaker opens at 200 ms, so 600 ms is blocked too."
+    ),
+    otherwise=N_(
+        "sent={sent}, blocked={blocked}: replay BREAKER_EVENTS through "
+        "CircuitBreaker(threshold=2, cooldown=5000) and count."
+    ),
+    mistakes=(
+        Mistake(
+            N_(
+                "sent={sent}, blocked={blocked} is what a threshold of 1 gives "
+                "(or sent and blocked swapped); with 2 the breaker needs two "
+                "failures in a row to open."
+            ),
+            gives=lambda i: _one(_sent_blocked(1, 5000)),
+        ),
+        Mistake(
+            N_(
+                "sent={sent}, blocked={blocked} opens two failures late: with a "
+                "threshold of 2, the second failure in a row opens the breaker."
+            ),
+            gives=lambda i: _one(_sent_blocked(4, 5000)),
+        ),
+        Mistake(
+            N_(
+                "sent={sent}, blocked={blocked}: as if the breaker stayed open "
+                "for good; after the cooldown it lets one trial through."
+            ),
+            gives=lambda i: _one(_never_reopens(2)),
+        ),
+        Mistake(
+            N_(
+                "sent={sent}, blocked=0: a breaker that never opens; two failures "
+                "in a row open this one."
+            ),
+            gives=lambda i: _one((i["events"], 0)),
+        ),
+        Mistake(
+            N_(
+                "sent=0, blocked={blocked}: the breaker starts closed and sends "
+                "until failures open it."
+            ),
+            gives=lambda i: _one((0, i["events"])),
+        ),
+        Mistake(
+            N_(
+                "blocked={blocked} counts the failures; a blocked request is one "
+                "the breaker refuses without sending it."
+            ),
+            when=lambda got, i: got[1] == i["failures"],
+            example=lambda i: ((i["events"], i["failures"]),),
+        ),
+        Mistake(
+            N_(
                 "sent={sent}, blocked={blocked} is the lesson's threshold of 3; "
                 "with 2 the breaker opens one failure earlier."
-            ).format(sent=sent, blocked=blocked)
-        )
-    if sent + blocked != len(BREAKER_EVENTS):
-        return wrong(
-            _(
+            ),
+            gives=lambda i: _one(_sent_blocked(3, 5000)),
+        ),
+        Mistake(
+            N_(
                 "sent={sent} and blocked={blocked} should add up to {events}: every "
                 "event is either sent or blocked."
-            ).format(sent=repr(sent), blocked=repr(blocked), events=len(BREAKER_EVENTS))
-        )
-    if (sent, blocked) != (want_sent, want_blocked):
-        return wrong(
-            _(
-                "sent={sent}, blocked={blocked}: replay BREAKER_EVENTS through "
-                "CircuitBreaker(threshold=2, cooldown=5000) and count."
-            ).format(sent=sent, blocked=blocked)
-        )
-    return right(
-        _(
-            "{sent} sent, {blocked} blocked: the breaker opens at 200 ms, so 600 ms is blocked too."
-        ).format(sent=want_sent, blocked=want_blocked)
-    )
+            ),
+            when=lambda got, i: got[0] + got[1] != i["events"],
+            example=lambda i: (
+                (i["want"][0], i["want"][0]),
+                (i["want"][1], i["want"][1]),
+                (i["want"][0] + 1, i["want"][1]),
+            ),
+        ),
+    ),
+)
+
+
+@checker
+def check_threshold_two(sent: Any, blocked: Any) -> Feedback:
+    """The lesson's nine events with threshold 2 (cooldown 5000 ms): sent and blocked.
+
+    >>> print(check_threshold_two(6, 3).message[:38])
+    sent=6, blocked=3 is the lesson's thre
+    """
+    return judge(THRESHOLD_TWO, (sent, blocked))
+
+
+def _blocked(threshold: int, cooldown: int) -> list[int]:
+    return [
+        r.now for r in replay(BREAKER_EVENTS, CircuitBreaker(threshold, cooldown)) if not r.allowed
+    ]
+
+
+def _blocked_inputs() -> dict[str, Any]:
+    rows = replay(BREAKER_EVENTS, CircuitBreaker(3, 2000))
+    return {
+        "sent": [r.now for r in rows if r.allowed],
+        "rows": [i + 1 for i, r in enumerate(rows) if not r.allowed],
+        "failed": [t for t, ok in BREAKER_EVENTS if not ok],
+        "times_all": [r.now for r in rows],
+    }
+
+
+def _read_times(answer: Any) -> list[int] | None:
+    whole = as_wholes(answer)
+    return None if whole is None else sorted(whole)
+
+
+def _missing(got: list[int], i: Any) -> list[int]:
+    return sorted(set(i["want"]) - set(got))
+
+
+def _extra(got: list[int], i: Any) -> list[int]:
+    return sorted(set(got) - set(i["want"]))
+
+
+BLOCKED_TIMES = Exercise(
+    asks=N_("a list of event times in ms, e.g. [900]"),
+    inputs=_blocked_inputs,
+    want=lambda i: _blocked(3, 2000),
+    read=_read_times,
+    named=("times",),
+    quote=lambda answer: shown(answer),
+    unreadable=N_("times={times}: give a list of event times in ms."),
+    right=N_(
+        "only 900 and 1500 ms: at 8000 ms exactly 2000 ms have passed since the "
+        "breaker reopened at 6000, and a cooldown that is over lets the trial "
+        "through."
+    ),
+    otherwise=N_(
+        "times={times}: replay BREAKER_EVENTS through CircuitBreaker(3, 2000) "
+        "and list the rows with allowed False."
+    ),
+    raw=(
+        Mistake(
+            N_(
+                "times={times}: those are seconds; give the event times in ms, as "
+                "BREAKER_EVENTS does."
+            ),
+            when=lambda answer, i: (
+                as_wholes(answer) is None
+                and (seconds := as_numbers(answer)) is not None
+                and sorted(round(x * 1000) for x in seconds) == i["want"]
+            ),
+            example=lambda i: [t / 1000 for t in i["want"]],
+        ),
+    ),
+    mistakes=(
+        Mistake(
+            N_(
+                "times={times}: those are the events sent; the question asks for the "
+                "ones the breaker blocks."
+            ),
+            gives=lambda i: i["sent"],
+        ),
+        Mistake(
+            N_("times={times}: those are row numbers; give the events' times in ms."),
+            gives=lambda i: i["rows"],
+        ),
+        Mistake(
+            N_(
+                "times={times}: those are the failures; a blocked event is one the "
+                "breaker refuses without sending it."
+            ),
+            gives=lambda i: i["failed"],
+        ),
+        Mistake(
+            N_(
+                "times={times} is a threshold of 2 (exercise 2's); this breaker opens "
+                "at the third failure in a row."
+            ),
+            gives=lambda i: _blocked(2, 2000),
+        ),
+        Mistake(
+            N_(
+                "times=[]: the breaker opens after three failures in a row, and a "
+                "cooldown of 2000 ms has not passed right after that."
+            ),
+            gives=lambda i: [],
+        ),
+        Mistake(
+            N_(
+                "times=[900, 1500, 8000] is the lesson's answer for 5000 ms. With "
+                "2000 ms, how long after the reopening at 6000 ms does 8000 come?"
+            ),
+            gives=lambda i: _blocked(3, 5000),
+        ),
+        Mistake(
+            N_(
+                "times={times}: {time} ms is blocked too: the breaker opened less than "
+                "2000 ms before it."
+            ),
+            when=lambda got, i: bool(_missing(got, i)) and not _extra(got, i),
+            extra=lambda got, i: {"time": _missing(got, i)[0]},
+            example=lambda i: (i["want"][:-1], i["want"][1:]),
+        ),
+        Mistake(
+            N_(
+                "times={times}: {time} ms is sent: by then the breaker is closed, or "
+                "its 2000 ms cooldown is over and it lets a trial through."
+            ),
+            when=lambda got, i: (
+                bool(_extra(got, i))
+                and not _missing(got, i)
+                and _extra(got, i)[0] in i["times_all"]
+            ),
+            extra=lambda got, i: {"time": _extra(got, i)[0]},
+            example=lambda i: sorted([*i["want"], i["sent"][-1]]),
+        ),
+    ),
+)
 
 
 @checker
 def check_blocked_times(times: Any) -> Feedback:
-    """Which of the lesson's events are blocked when the cooldown is 2000 ms?"""
-    if unanswered(times):
-        return prompt(_("a list of event times in ms, e.g. [900]"))
-    rows = replay(BREAKER_EVENTS, CircuitBreaker(3, 2000))
-    want = [r.now for r in rows if not r.allowed]
-    whole = as_wholes(times)
-    numbers = as_numbers(times)
-    if whole is None and numbers is not None and sorted(round(x * 1000) for x in numbers) == want:
-        return wrong(
-            _(
-                "times={times}: those are seconds; give the event times in ms, as "
-                "BREAKER_EVENTS does."
-            ).format(times=shown(times))
-        )
-    if whole is None:
-        return wrong(
-            _("times={times}: give a list of event times in ms.").format(times=shown(times))
-        )
-    got = sorted(whole)
-    allowed = [r.now for r in rows if r.allowed]
-    failed = [t for t, ok in BREAKER_EVENTS if not ok]
-    if got == allowed:
-        return wrong(
-            _(
-                "times={times}: those are the events sent; the question asks for the "
-                "ones the breaker blocks."
-            ).format(times=repr(got))
-        )
-    if got and got == [i + 1 for i, r in enumerate(rows) if not r.allowed]:
-        return wrong(
-            _("times={times}: those are row numbers; give the events' times in ms.").format(
-                times=repr(got)
-            )
-        )
-    if got == failed:
-        return wrong(
-            _(
-                "times={times}: those are the failures; a blocked event is one the "
-                "breaker refuses without sending it."
-            ).format(times=repr(got))
-        )
-    two = [r.now for r in replay(BREAKER_EVENTS, CircuitBreaker(2, 2000)) if not r.allowed]
-    if got == two and got != want:
-        return wrong(
-            _(
-                "times={times} is a threshold of 2 (exercise 2's); this breaker opens "
-                "at the third failure in a row."
-            ).format(times=repr(got))
-        )
-    if not got:
-        return wrong(
-            _(
-                "times=[]: the breaker opens after three failures in a row, and a "
-                "cooldown of 2000 ms has not passed right after that."
-            )
-        )
-    if got == [900, 1500, 8000]:
-        return wrong(
-            _(
-                "times=[900, 1500, 8000] is the lesson's answer for 5000 ms. With "
-                "2000 ms, how long after the reopening at 6000 ms does 8000 come?"
-            )
-        )
-    missing = sorted(set(want) - set(got))
-    extra = sorted(set(got) - set(want))
-    opened = {r.now: r for r in rows}
-    if missing and not extra:
-        return wrong(
-            _(
-                "times={times}: {time} ms is blocked too: the breaker opened less than "
-                "2000 ms before it."
-            ).format(times=repr(got), time=missing[0])
-        )
-    if extra and not missing and extra[0] in opened:
-        return wrong(
-            _(
-                "times={times}: {time} ms is sent: by then the breaker is closed, or "
-                "its 2000 ms cooldown is over and it lets a trial through."
-            ).format(times=repr(got), time=extra[0])
-        )
-    if got != want:
-        return wrong(
-            _(
-                "times={times}: replay BREAKER_EVENTS through CircuitBreaker(3, 2000) "
-                "and list the rows with allowed False."
-            ).format(times=repr(got))
-        )
-    return right(
-        _(
-            "only 900 and 1500 ms: at 8000 ms exactly 2000 ms have passed since the "
-            "breaker reopened at 6000, and a cooldown that is over lets the trial "
-            "through."
-        )
-    )
+    """Which of the lesson's events are blocked when the cooldown is 2000 ms?
+
+    >>> print(check_blocked_times([]).message[:40])
+    times=[]: the breaker opens after three
+    """
+    return judge(BLOCKED_TIMES, times)
 
 
 def _retry_in_ms(cooldown: int, now: int = 1500) -> int:
@@ -268,6 +335,7 @@ RETRY_IN = Exercise(
                 "since the breaker opened at 600 ms."
             ),
             when=lambda x, i: not x.is_integer() and x * 1000 == i["cooldown"],
+            example=lambda i: i["cooldown"] / 1000,
         ),
         Mistake(
             N_(
@@ -275,6 +343,7 @@ RETRY_IN = Exercise(
                 "{down} s the breaker is still open: round up."
             ),
             when=lambda x, i: not x.is_integer() and x * 1000 == i["ms"],
+            example=lambda i: i["ms"] / 1000,
             extra=lambda x, i: {"down": int(x)},
         ),
     ),
@@ -329,6 +398,7 @@ RETRY_IN = Exercise(
                 "is still open and the button does nothing. Round up."
             ),
             when=lambda got, i: got == i["ms"] // 1000 and i["ms"] % 1000 != 0,
+            example=lambda i: i["ms"] // 1000,
         ),
     ),
 )

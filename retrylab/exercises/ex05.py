@@ -9,8 +9,8 @@ A1 (the code samples): :func:`check_kotlin_waits`. Every checker returns a
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence, Sized
-from itertools import islice
+from collections.abc import Callable, Iterable, Sized
+from itertools import accumulate, islice
 from typing import Any
 
 from ..core.backoff import Backoff
@@ -21,7 +21,19 @@ from ..core.rng import Mulberry32
 from ..i18n import N_, _
 from ..lessons.mobile_code import kotlin_run
 from ..lessons.mobile_mistakes import LIFECYCLE_LOOPS, lifecycle_table, outage_cost
-from . import Feedback, as_wholes, checker, plain_policy, prompt, right, shown, unanswered, wrong
+from . import (
+    Feedback,
+    as_wholes,
+    checker,
+    plain_policy,
+    prompt,
+    right,
+    shown,
+    shown_number,
+    unanswered,
+    wrong,
+)
+from .table import Exercise, Mistake, judge
 
 #: The failures exercise 1 of notebook 05 asks about, by label.
 FAILURES: dict[str, Outcome] = {
@@ -69,82 +81,154 @@ def _wholes(answer: Any) -> list[int] | None:
         return None
 
 
-#: :func:`_chosen`'s sentences, one per kind of set asked for (whole sentences, so
-#: each can be translated as one).
-_SET_PROMPT = {
-    "labels": N_("a set of labels such as {example}"),
-    "loop names": N_("a set of loop names such as {example}"),
-}
-_SET_GIVE = {
-    "labels": N_("{name}={value}: give a set of labels, e.g. {example}."),
-    "loop names": N_("{name}={value}: give a set of loop names, e.g. {example}."),
-}
-_SET_UNREAD = {
-    "labels": N_("{name}: could not read it as a set of labels, e.g. {example}."),
-    "loop names": N_("{name}: could not read it as a set of loop names, e.g. {example}."),
-}
-_NOT_KNOWN = {
-    "one of the labels": N_("{value} is not one of the labels: {known}."),
-    "a loop in the table": N_("{value} is not a loop in the table: {known}."),
-}
-
-
-def _chosen(
-    name: str, answer: Any, what: str, example: Sequence[str], known: Sequence[str], known_as: str
-) -> set[str] | Feedback:
-    """``answer`` as a set of labels from ``known``, or the Feedback saying what is off.
+def _chosen(table: Exercise, answer: Any) -> set[str] | Feedback:
+    """``answer`` as a set of the labels ``table`` knows, or the Feedback saying what is
+    off: ``table``'s prompt or unreadable hint, or its inputs' ``unread`` and ``unknown``.
 
     Labels may be given as strings or as whole numbers (``{429}`` is ``{"429"}``).
 
-    >>> _chosen("loops", ["policy"], "loop names", ("policy",), ["policy", "kotlin"],
-    ...         "a loop in the table")
+    >>> _chosen(LIFECYCLE, ["policy"])
     {'policy'}
-    >>> print(_chosen("loops", {"global"}, "loop names", ("policy",), ["policy"],
-    ...               "a loop in the table").message)
-    'global' is not a loop in the table: policy.
+    >>> print(_chosen(LIFECYCLE, {"global"}).message)  # doctest: +ELLIPSIS
+    'global' is not a loop in the table: policy, policy_detached, ...
     """
+    i = table.inputs()
+    known = ", ".join(i["known"])
+    example = "{" + ", ".join(repr(e) for e in i["example"]) + "}"
     if unanswered(answer):
-        quoted = ", ".join(f'"{e}"' for e in example)
-        return prompt(_(_SET_PROMPT[what]).format(example="{" + quoted + "}"))
-    shown = ", ".join(repr(e) for e in example)
+        quoted = ", ".join(f'"{e}"' for e in i["example"])
+        return prompt(_(table.asks).format(example="{" + quoted + "}"))
     if isinstance(answer, (str, bytes, dict)) or not isinstance(answer, Iterable):
         return wrong(
-            _(_SET_GIVE[what]).format(name=name, value=f"{answer!r:.60}", example="{" + shown + "}")
+            _(table.unreadable).format(name=i["name"], value=f"{answer!r:.60}", example=example)
         )
     given: set[str] = set()
     try:
         for a in islice(answer, MAX_ITEMS):
             if isinstance(a, bool) or not isinstance(a, (str, int)):
-                return wrong(
-                    _(_NOT_KNOWN[known_as]).format(value=f"{a!r:.40}", known=", ".join(known))
-                )
+                return wrong(_(i["unknown"]).format(value=f"{a!r:.40}", known=known))
             given.add(str(a))
     except Exception:  # a generator that raises: report, never raise at the student
-        return wrong(_(_SET_UNREAD[what]).format(name=name, example="{" + shown + "}"))
-    unknown = sorted(given - set(known))
+        return wrong(_(i["unread"]).format(name=i["name"], example=example))
+    unknown = sorted(given - set(i["known"]))
     if unknown:
-        return wrong(
-            _(_NOT_KNOWN[known_as]).format(value=f"{unknown[0]!r:.40}", known=", ".join(known))
-        )
+        return wrong(_(i["unknown"]).format(value=f"{unknown[0]!r:.40}", known=known))
     return given
 
 
-#: Why retrying after each 4xx of exercise 1 is useless (the same request, the same answer).
-_FOUR_XX = {
-    "400": N_(
-        "'400' stores nothing twice, but retrying is useless: the server found the "
-        "request malformed, and the same bytes are malformed the next time too."
+def _judge_chosen(table: Exercise, answer: Any) -> Feedback:
+    """``table``'s verdict on ``answer`` read by :func:`_chosen`."""
+    given = _chosen(table, answer)
+    return given if isinstance(given, Feedback) else judge(table, given)
+
+
+def _as_set(answer: Any) -> set[str] | None:
+    return set(answer) if isinstance(answer, (set, frozenset)) else None
+
+
+def _alone_and_with(label: str) -> Callable[[Any], tuple[set[str], set[str]]]:
+    """Two answers that add ``label`` by mistake: named alone, or with the right ones."""
+    return lambda i: ({label}, i["want"] | {label})
+
+
+def _without(label: str) -> Callable[[Any], set[str]]:
+    return lambda i: i["want"] - {label}
+
+
+def _first_unsafe(got: set[str], i: Any) -> dict[str, str]:
+    unsafe = sorted(got - i["want"])
+    return {"quoted": repr(unsafe[0]), "label": unsafe[0]} if unsafe else {}
+
+
+def _first_unsafe_is(*labels: str) -> Callable[[set[str], Any], bool]:
+    """A mistake's test: the first label chosen that is not safe is one of ``labels``."""
+    return lambda got, i: sorted(got - i["want"])[:1] in [[label] for label in labels]
+
+
+RETRYABLE = Exercise(
+    asks=N_("a set of labels such as {example}"),
+    inputs=lambda: {
+        "name": "answer",
+        "example": ("404", "network"),
+        "known": sorted(FAILURES),
+        "unread": N_("{name}: could not read it as a set of labels, e.g. {example}."),
+        "unknown": N_("{value} is not one of the labels: {known}."),
+    },
+    want=lambda i: set(KEYLESS_POST_SAFE),
+    read=_as_set,
+    about=_first_unsafe,
+    unreadable=N_("{name}={value}: give a set of labels, e.g. {example}."),
+    right=N_(
+        "429 only: the rate limiter turned the request away before it was "
+        "handled, and the limit resets. A 502/503 or a network error may follow "
+        "a stored write, so a keyless POST needs an idempotency key to be "
+        "retried after them; the 4xx are rejections that will not change."
     ),
-    "401": N_(
-        "'401' stores nothing twice, but retrying is useless: the credentials are "
-        "missing or wrong, and sending them again gets the same 401; refresh them "
-        "first."
+    otherwise=N_(
+        "{quoted} stores nothing twice, but retrying is useless: the server "
+        "rejected the request itself, and the same request gets the same "
+        "answer."
     ),
-    "404": N_(
-        "'404' stores nothing twice, but retrying is useless: the address names "
-        "nothing on the server, and it will not appear because you ask again."
+    mistakes=(
+        Mistake(
+            N_(
+                "'network' on a POST without a key: the server may have stored "
+                "the write before the answer was lost; retrying could store it "
+                "twice."
+            ),
+            when=_first_unsafe_is("network"),
+            example=_alone_and_with("network"),
+        ),
+        Mistake(
+            N_(
+                "{quoted} may store a duplicate: a {label} can come from a "
+                "gateway after the server behind it stored the write. Unless the "
+                "server says it did not act, a keyless POST retried after a "
+                "{label} risks a second record."
+            ),
+            when=_first_unsafe_is("502", "503"),
+            # 503 alone, or the right answer with the gateway errors added
+            example=lambda i: ({"503"}, i["want"] | {"502"}, i["want"] | {"502", "503"}),
+        ),
+        *(
+            Mistake(message, when=_first_unsafe_is(label), example=_alone_and_with(label))
+            for label, message in (
+                (
+                    "400",
+                    N_(
+                        "'400' stores nothing twice, but retrying is useless: the server "
+                        "found the request malformed, and the same bytes are malformed "
+                        "the next time too."
+                    ),
+                ),
+                (
+                    "401",
+                    N_(
+                        "'401' stores nothing twice, but retrying is useless: the "
+                        "credentials are missing or wrong, and sending them again gets "
+                        "the same 401; refresh them first."
+                    ),
+                ),
+                (
+                    "404",
+                    N_(
+                        "'404' stores nothing twice, but retrying is useless: the address "
+                        "names nothing on the server, and it will not appear because you "
+                        "ask again."
+                    ),
+                ),
+            )
+        ),
+        Mistake(
+            N_(
+                "an empty set: one of them is both worth retrying and safe for a "
+                "keyless POST. Which answer says the server did not act, and can "
+                "change with time?"
+            ),
+            gives=lambda i: set(),
+        ),
     ),
-}
+)
 
 
 @checker
@@ -159,55 +243,7 @@ def check_retryable(answer: Any) -> Feedback:
     stored the write. Unless the server says it did not act, a keyless POST retried after a
     503 risks a second record.
     """
-    given = _chosen(
-        "answer", answer, "labels", ("404", "network"), sorted(FAILURES), "one of the labels"
-    )
-    if isinstance(given, Feedback):
-        return given
-    for label in sorted(given - KEYLESS_POST_SAFE):
-        if label == "network":
-            return wrong(
-                _(
-                    "'network' on a POST without a key: the server may have stored "
-                    "the write before the answer was lost; retrying could store it "
-                    "twice."
-                )
-            )
-        if label in ("502", "503"):
-            return wrong(
-                _(
-                    "{quoted} may store a duplicate: a {label} can come from a "
-                    "gateway after the server behind it stored the write. Unless the "
-                    "server says it did not act, a keyless POST retried after a "
-                    "{label} risks a second record."
-                ).format(quoted=repr(label), label=label)
-            )
-        reason = _FOUR_XX.get(label)
-        if reason is not None:
-            return wrong(_(reason))
-        return wrong(
-            _(
-                "{quoted} stores nothing twice, but retrying is useless: the server "
-                "rejected the request itself, and the same request gets the same "
-                "answer."
-            ).format(quoted=repr(label))
-        )
-    if not given:
-        return wrong(
-            _(
-                "an empty set: one of them is both worth retrying and safe for a "
-                "keyless POST. Which answer says the server did not act, and can "
-                "change with time?"
-            )
-        )
-    return right(
-        _(
-            "429 only: the rate limiter turned the request away before it was "
-            "handled, and the limit resets. A 502/503 or a network error may follow "
-            "a stored write, so a keyless POST needs an idempotency key to be "
-            "retried after them; the 4xx are rejections that will not change."
-        )
-    )
+    return _judge_chosen(RETRYABLE, answer)
 
 
 def _numbers(answer: Any) -> list[float] | None:
@@ -225,6 +261,122 @@ def _numbers(answer: Any) -> list[float] | None:
     return [float(a) for a in answer]
 
 
+def _range_inputs() -> dict[str, Any]:
+    delay = RANGE_BASE * 2**RANGE_RETRY
+    total = sum(RANGE_BASE * 2**n for n in range(RANGE_RETRY + 1))
+    return {"base": RANGE_BASE, "n": RANGE_RETRY, "delay": delay, "total": total}
+
+
+def _around(delay: int) -> list[int]:
+    """The range of proportional jitter around ``delay``: delay x [0.5, 1.5)."""
+    return [delay // 2, delay * 3 // 2]
+
+
+def _pair(answer: Any) -> list[int] | None:
+    pair = _wholes(answer)
+    return pair if pair is not None and len(pair) == 2 else None
+
+
+PROPORTIONAL_RANGE = Exercise(
+    asks=N_("the shortest and longest wait in ms, as (low, high)"),
+    inputs=_range_inputs,
+    want=lambda i: _around(i["delay"]),
+    fields=lambda i, want: {"low": want[0], "high": want[1]},
+    # the high end may be given as excluded (12000) or as the last whole ms (11999)
+    equal=lambda got, want: got[0] == want[0] and want[1] - 1 <= got[1] <= want[1],
+    read=_pair,
+    about=lambda got, i: {"low": got[0], "high": got[1]},
+    unreadable=N_("answer={value}: give two whole numbers of ms, (low, high)."),
+    right=N_(
+        "delay {delay} ms x [0.5, 1.5): from {low} up to (not "
+        "including) {high} ms, a 1:3 spread around the delay."
+    ),
+    otherwise=N_(
+        "({low}, {high}): take the delay before attempt 5 (1000 x 2^"
+        "{n} ms) and multiply it by 0.5 and by 1.5."
+    ),
+    raw=(
+        Mistake(
+            N_(
+                "(0.5, 1.5) are the factors that multiply the delay; the question "
+                "asks the waits themselves, in ms."
+            ),
+            when=lambda answer, i: _numbers(answer) == [0.5, 1.5],
+            example=lambda i: [0.5, 1.5],
+        ),
+        Mistake(
+            N_("({low}, {high}) looks like seconds; give the waits in ms."),
+            when=lambda answer, i: _numbers(answer) == [w / 1000 for w in _around(i["delay"])],
+            extra=lambda answer, i: {
+                "low": shown_number(answer[0]),
+                "high": shown_number(answer[1]),
+            },
+            example=lambda i: [w / 1000 for w in _around(i["delay"])],
+        ),
+    ),
+    mistakes=(
+        Mistake(
+            N_("({low}, {high}): the low end is above the high end; swap them."),
+            when=lambda got, i: got[0] > got[1],
+            example=lambda i: _around(i["delay"])[::-1],
+        ),
+        Mistake(
+            N_(
+                "(0, {delay}) is full jitter (r x delay); the Kotlin sample uses delay x (0.5 + r)."
+            ),
+            gives=lambda i: [0, i["delay"]],
+        ),
+        Mistake(
+            N_(
+                "({low}, {high}) is the range around a delay of {other} ms: the "
+                "retry number is off by one. The first retry (n = 0) waits "
+                "around the base, 1000 ms; attempt 5 follows the fourth retry, "
+                "n = {n}: 1000 x 2^{n}."
+            ),
+            gives=lambda i: (_around(i["delay"] // 2), _around(i["delay"] * 2)),
+            extra=lambda got, i: {"other": 2 * got[0]},
+        ),
+        Mistake(
+            N_(
+                "({low}, {high}) is the range around {other} ms, the delay of "
+                "retry n = {n}; attempt 5 follows another retry."
+            ),
+            gives=lambda i: tuple(_around(i["base"] * 2**n) for n in range(8) if n != i["n"]),
+            extra=lambda got, i: {
+                "other": 2 * got[0],
+                "n": (2 * got[0] // i["base"]).bit_length() - 1,
+            },
+        ),
+        Mistake(
+            N_(
+                "({low}, {high}) multiplies the delay by (1 + r); the Kotlin sample "
+                "multiplies it by (0.5 + r), so the range starts below the delay."
+            ),
+            gives=lambda i: [i["delay"], 2 * i["delay"]],
+        ),
+        Mistake(
+            N_(
+                "({low}, {high}) adds half a second either side; (0.5 + r) scales "
+                "the delay, so the range grows with it."
+            ),
+            gives=lambda i: [i["delay"] - 500, i["delay"] + 500],
+        ),
+        Mistake(
+            N_(
+                "({low}, {high}) adds up the waits of all four retries; the question "
+                "asks the one wait before attempt 5."
+            ),
+            gives=lambda i: _around(i["total"]),
+        ),
+        Mistake(
+            N_("({low}, {high}) is a single wait; jitter makes it a range."),
+            when=lambda got, i: got[0] == got[1],
+            example=lambda i: [i["delay"], i["delay"]],
+        ),
+    ),
+)
+
+
 @checker
 def check_proportional_range(answer: Any) -> Feedback:
     """Notebook 05, exercise 2: the range of the wait before attempt 5 under the Kotlin jitter.
@@ -233,104 +385,7 @@ def check_proportional_range(answer: Any) -> Feedback:
     n + 2 follows it) is ``1000 * 2**n``; proportional jitter multiplies it
     by ``0.5 + r``. Attempt 5 follows retry n = 3.
     """
-    if unanswered(answer):
-        return prompt(_("the shortest and longest wait in ms, as (low, high)"))
-    delay = RANGE_BASE * 2**RANGE_RETRY
-    numbers = _numbers(answer)
-    if numbers is not None and len(numbers) == 2:
-        if numbers == [0.5, 1.5]:
-            return wrong(
-                _(
-                    "(0.5, 1.5) are the factors that multiply the delay; the question "
-                    "asks the waits themselves, in ms."
-                )
-            )
-        if numbers == [delay // 2 / 1000, delay * 3 // 2 / 1000]:
-            return wrong(
-                _("({low}, {high}) looks like seconds; give the waits in ms.").format(
-                    low=f"{numbers[0]:g}", high=f"{numbers[1]:g}"
-                )
-            )
-    pair = _wholes(answer)
-    if pair is None or len(pair) != 2:
-        return wrong(
-            _("answer={value}: give two whole numbers of ms, (low, high).").format(
-                value=f"{answer!r:.60}"
-            )
-        )
-    low, high = pair
-    if (low, high) in ((delay // 2, delay * 3 // 2), (delay // 2, delay * 3 // 2 - 1)):
-        return right(
-            _(
-                "delay {delay} ms x [0.5, 1.5): from {low} up to (not "
-                "including) {high} ms, a 1:3 spread around the delay."
-            ).format(delay=delay, low=delay // 2, high=delay * 3 // 2)
-        )
-    if low > high:
-        return wrong(
-            _("({low}, {high}): the low end is above the high end; swap them.").format(
-                low=low, high=high
-            )
-        )
-    if (low, high) == (0, delay):
-        return wrong(
-            _(
-                "(0, {delay}) is full jitter (r x delay); the Kotlin sample uses delay x (0.5 + r)."
-            ).format(delay=delay)
-        )
-    for other in (delay // 2, delay * 2):
-        if (low, high) == (other // 2, other * 3 // 2):
-            return wrong(
-                _(
-                    "({low}, {high}) is the range around a delay of {other} ms: the "
-                    "retry number is off by one. The first retry (n = 0) waits "
-                    "around the base, 1000 ms; attempt 5 follows the fourth retry, "
-                    "n = {n}: 1000 x 2^{n}."
-                ).format(low=low, high=high, other=other, n=RANGE_RETRY)
-            )
-    for n in range(0, 8):
-        other = RANGE_BASE * 2**n
-        if n != RANGE_RETRY and (low, high) == (other // 2, other * 3 // 2):
-            return wrong(
-                _(
-                    "({low}, {high}) is the range around {other} ms, the delay of "
-                    "retry n = {n}; attempt 5 follows another retry."
-                ).format(low=low, high=high, other=other, n=n)
-            )
-    if (low, high) == (delay, 2 * delay):
-        return wrong(
-            _(
-                "({low}, {high}) multiplies the delay by (1 + r); the Kotlin sample "
-                "multiplies it by (0.5 + r), so the range starts below the delay."
-            ).format(low=low, high=high)
-        )
-    if (low, high) == (delay - 500, delay + 500):
-        return wrong(
-            _(
-                "({low}, {high}) adds half a second either side; (0.5 + r) scales "
-                "the delay, so the range grows with it."
-            ).format(low=low, high=high)
-        )
-    total = sum(RANGE_BASE * 2**n for n in range(RANGE_RETRY + 1))
-    if (low, high) == (total // 2, total * 3 // 2):
-        return wrong(
-            _(
-                "({low}, {high}) adds up the waits of all four retries; the question "
-                "asks the one wait before attempt 5."
-            ).format(low=low, high=high)
-        )
-    if low == high:
-        return wrong(
-            _("({low}, {high}) is a single wait; jitter makes it a range.").format(
-                low=low, high=high
-            )
-        )
-    return wrong(
-        _(
-            "({low}, {high}): take the delay before attempt 5 (1000 x 2^"
-            "{n} ms) and multiply it by 0.5 and by 1.5."
-        ).format(low=low, high=high, n=RANGE_RETRY)
-    )
+    return judge(PROPORTIONAL_RANGE, answer)
 
 
 @checker
@@ -438,78 +493,119 @@ def check_outage_policy(policy: Any) -> Feedback:
     )
 
 
-#: Why a loop that stopped at the background stopped (exercise 3 of 05b).
-_KEPT_QUIET = {
-    "policy": N_(
-        "'policy' runs in a task the screen owns: the cancellation reaches its "
-        "wait, and RetryPolicy lets the CancelledError end the loop."
+def _off_loops(got: set[str], i: Any) -> dict[str, str]:
+    """The first loop named that kept quiet, else the first one left out that kept sending."""
+    off = sorted(got - i["want"]) or sorted(i["want"] - got)
+    return {"loop": repr(off[0])} if off else {}
+
+
+def _first_extra_is(name: str) -> Callable[[set[str], Any], bool]:
+    return lambda got, i: sorted(got - i["want"])[:1] == [name]
+
+
+def _first_missing_is(name: str) -> Callable[[set[str], Any], bool]:
+    return lambda got, i: got <= i["want"] and sorted(i["want"] - got)[:1] == [name]
+
+
+def _kept_sending() -> set[str]:
+    table = lifecycle_table()
+    return set(table.index[table["sent after background"] > 0])
+
+
+LIFECYCLE = Exercise(
+    asks=N_("a set of loop names such as {example}"),
+    inputs=lambda: {
+        "name": "loops",
+        "example": ("policy",),
+        "known": list(LIFECYCLE_LOOPS),
+        "unread": N_("{name}: could not read it as a set of loop names, e.g. {example}."),
+        "unknown": N_("{value} is not a loop in the table: {known}."),
+    },
+    want=lambda i: _kept_sending(),
+    read=_as_set,
+    about=_off_loops,
+    unreadable=N_("{name}={value}: give a set of loop names, e.g. {example}."),
+    right=N_(
+        "policy_detached (nobody cancelled it) and asyncio_port (it swallowed "
+        "the CancelledError) kept the radio busy for a screen nobody sees."
     ),
-    "kotlin": N_(
-        "'kotlin' catches the cancellation, but the lesson's isRetriable says "
-        "no to it, so the loop returns a failure and sends nothing more."
+    otherwise=N_("{loop} also sent requests after the background."),
+    mistakes=(
+        Mistake(
+            N_(
+                "an empty set: cancelling a task only stops the loops that hear the "
+                "cancellation. Which loop does nobody cancel, and which one catches "
+                "the cancellation as if it were a failure?"
+            ),
+            gives=lambda i: set(),
+        ),
+        Mistake(
+            N_(
+                "{loop} sent nothing after the background: look at the column "
+                "'sent after background'."
+            ),
+            # two or more loops named that kept quiet: the column was not read
+            when=lambda got, i: len(got - i["want"]) >= 2,
+            example=lambda i: (set(LIFECYCLE_LOOPS), {"kotlin", "kotlin_retry_all"}),
+        ),
+        *(
+            Mistake(message, when=_first_extra_is(loop), example=_alone_and_with(loop))
+            for loop, message in (
+                (
+                    "policy",
+                    N_(
+                        "'policy' runs in a task the screen owns: the cancellation "
+                        "reaches its wait, and RetryPolicy lets the CancelledError end "
+                        "the loop."
+                    ),
+                ),
+                (
+                    "kotlin",
+                    N_(
+                        "'kotlin' catches the cancellation, but the lesson's isRetriable "
+                        "says no to it, so the loop returns a failure and sends nothing "
+                        "more."
+                    ),
+                ),
+                (
+                    "kotlin_retry_all",
+                    N_(
+                        "'kotlin_retry_all' retries every exception, the cancellation "
+                        "too, but its next delay() throws again at once in a cancelled "
+                        "coroutine: nothing more is sent."
+                    ),
+                ),
+            )
+        ),
+        *(
+            Mistake(message, when=_first_missing_is(loop), example=_without(loop))
+            for loop, message in (
+                (
+                    "policy_detached",
+                    N_(
+                        "'policy_detached' also sent requests after the background: the "
+                        "task was started and forgotten, so nobody cancels it."
+                    ),
+                ),
+                (
+                    "asyncio_port",
+                    N_(
+                        "'asyncio_port' also sent requests after the background: ported "
+                        "as is, it catches the CancelledError and retries it, and "
+                        "asyncio delivers a cancellation only once, so its next sleep "
+                        "does not throw."
+                    ),
+                ),
+            )
+        ),
     ),
-    "kotlin_retry_all": N_(
-        "'kotlin_retry_all' retries every exception, the cancellation "
-        "too, but its next delay() throws again at once in a cancelled "
-        "coroutine: nothing more is sent."
-    ),
-}
-#: Why a loop that kept sending kept sending.
-_KEPT_SENDING = {
-    "policy_detached": N_(
-        "'policy_detached' also sent requests after the background: the "
-        "task was started and forgotten, so nobody cancels it."
-    ),
-    "asyncio_port": N_(
-        "'asyncio_port' also sent requests after the background: ported as "
-        "is, it catches the CancelledError and retries it, and asyncio "
-        "delivers a cancellation only once, so its next sleep does not "
-        "throw."
-    ),
-}
+)
 
 
 @checker
 def check_lifecycle(loops: Any) -> Feedback:
     """Notebook 05b: which loops kept sending after the app went to the background."""
-    given = _chosen(
-        "loops", loops, "loop names", ("policy",), list(LIFECYCLE_LOOPS), "a loop in the table"
-    )
-    if isinstance(given, Feedback):
-        return given
-    table = lifecycle_table()
-    expected = set(table.index[table["sent after background"] > 0])
-    if given == expected:
-        return right(
-            _(
-                "policy_detached (nobody cancelled it) and asyncio_port (it swallowed "
-                "the CancelledError) kept the radio busy for a screen nobody sees."
-            )
-        )
-    if not given:
-        return wrong(
-            _(
-                "an empty set: cancelling a task only stops the loops that hear the "
-                "cancellation. Which loop does nobody cancel, and which one catches "
-                "the cancellation as if it were a failure?"
-            )
-        )
-    extra = sorted(given - expected)
-    if extra:
-        why = _KEPT_QUIET.get(extra[0])
-        if why is not None:
-            return wrong(_(why))
-        return wrong(
-            _(
-                "{loop} sent nothing after the background: look at the column "
-                "'sent after background'."
-            ).format(loop=repr(extra[0]))
-        )
-    missing = sorted(expected - given)[0]
-    why = _KEPT_SENDING.get(missing)
-    if why is not None:
-        return wrong(_(why))
-    return wrong(_("{loop} also sent requests after the background.").format(loop=repr(missing)))
+    return _judge_chosen(LIFECYCLE, loops)
 
 
 def measure_lifecycle(
@@ -551,100 +647,117 @@ def _kotlin_waits(base: int = KOTLIN_BASE_MS) -> list[int]:
     return list(run.waits)
 
 
+def _kotlin_inputs() -> dict[str, Any]:
+    return {"base": KOTLIN_BASE_MS, "draws": _kotlin_draws(), "page": _kotlin_waits(1000)}
+
+
+def _in_seconds(answer: Any, i: Any) -> bool:
+    numbers = _numbers(answer)
+    return (
+        numbers is not None
+        and [int(n * 1000) for n in numbers] == i["want"]
+        and any(not n.is_integer() for n in numbers)
+    )
+
+
+def _jittered(i: Any, shift: int = 0, low: float = 0.5) -> list[int]:
+    """The sample's waits, ``int(base x 2**(n + shift) x (low + r))``, n = 0, 1, 2."""
+    return [int(i["base"] * 2 ** (n + shift) * (low + r)) for n, r in enumerate(i["draws"])]
+
+
+KOTLIN_WAITS = Exercise(
+    asks=N_("the list of three waits in ms"),
+    inputs=_kotlin_inputs,
+    want=lambda i: _kotlin_waits(i["base"]),
+    fields=lambda i, want: {"waits": want},
+    read=_wholes,
+    named=("waits",),
+    show=repr,
+    about=lambda got, i: {"waits": shown(got)},
+    unreadable=N_("waits={value}: give a list of three whole numbers of ms."),
+    right=N_("waits {waits} ms: 1500 x 2^n x (0.5 + r), cut to whole ms by toLong()."),
+    otherwise=N_(
+        "waits={waits}: run kotlin_run([Outcome.network()] * 3 + "
+        "[Outcome.success()], base_delay_ms=1500) and read .waits, or compute "
+        "int(1500 * 2**n * (0.5 + r)) with r from Mulberry32(SEED)."
+    ),
+    raw=(
+        Mistake(
+            N_("waits={value}: those look like seconds; give the waits in whole ms."),
+            when=_in_seconds,
+            example=lambda i: [w / 1000 for w in i["want"]],
+        ),
+    ),
+    mistakes=(
+        Mistake(
+            N_(
+                "waits={waits}: those are the sample's waits with baseDelayMs = 1000, "
+                "the runs on the page; this one is configured with 1500."
+            ),
+            gives=lambda i: i["page"],
+        ),
+        Mistake(
+            N_(
+                "waits={value}: three failures before the success means three "
+                "waits, one before each retry."
+            ),
+            when=lambda got, i: len(got) != len(i["want"]),
+            example=lambda i: i["want"][:2],
+        ),
+        Mistake(
+            N_(
+                "waits={waits} are the delays before jitter; the Kotlin multiplies "
+                "each by (0.5 + Random.nextDouble())."
+            ),
+            gives=lambda i: [i["base"] * 2**n for n in range(len(i["want"]))],
+        ),
+        Mistake(
+            N_(
+                "waits={waits}: that is full jitter, delay x r; the Kotlin sample "
+                "multiplies by (0.5 + r), half the delay more."
+            ),
+            gives=lambda i: _jittered(i, low=0),
+        ),
+        Mistake(
+            N_(
+                "waits={waits}: n counted from 1; the first wait uses 1 shl 0 = 1, the base itself."
+            ),
+            gives=lambda i: _jittered(i, shift=1),
+        ),
+        Mistake(
+            N_(
+                "waits={waits}: those add up the waits so far, times since the "
+                "start; give each wait on its own."
+            ),
+            gives=lambda i: list(accumulate(i["want"])),
+        ),
+        Mistake(
+            N_(
+                "waits={waits}: the waits are in reverse order; the first one is the "
+                "shortest, before the first retry."
+            ),
+            gives=lambda i: i["want"][::-1],
+        ),
+        Mistake(
+            N_(
+                "waits={waits}: nearly; Kotlin's toLong() truncates (7436.96 -> "
+                "7436), it does not round."
+            ),
+            when=lambda got, i: all(0 <= g - e <= 1 for g, e in zip(got, i["want"], strict=True)),
+            example=lambda i: [w + 1 for w in i["want"]],
+        ),
+        Mistake(
+            N_("waits={value}: a wait is never negative."),
+            when=lambda got, i: min(got) < 0,
+            example=lambda i: [-1, *i["want"][1:]],
+        ),
+    ),
+)
+
+
 @checker
 def check_kotlin_waits(waits: Any) -> Feedback:
     """Appendix A1: the three waits of ``executeWithRetry`` (base 1500 ms, lesson seed;
     the page's runs show the sample's base of 1000 ms).
     """
-    if unanswered(waits):
-        return prompt(_("the list of three waits in ms"))
-    expected = _kotlin_waits()
-    numbers = _numbers(waits)
-    if (
-        numbers is not None
-        and [int(n * 1000) for n in numbers] == expected
-        and any(not n.is_integer() for n in numbers)
-    ):
-        return wrong(
-            _("waits={value}: those look like seconds; give the waits in whole ms.").format(
-                value=f"{waits!r:.60}"
-            )
-        )
-    given = _wholes(waits)
-    if given is None:
-        return wrong(
-            _("waits={value}: give a list of three whole numbers of ms.").format(
-                value=f"{waits!r:.60}"
-            )
-        )
-    if given == expected:
-        return right(
-            _("waits {waits} ms: 1500 x 2^n x (0.5 + r), cut to whole ms by toLong().").format(
-                waits=expected
-            )
-        )
-    if given == _kotlin_waits(1000):
-        return wrong(
-            _(
-                "waits={waits}: those are the sample's waits with baseDelayMs = 1000, "
-                "the runs on the page; this one is configured with 1500."
-            ).format(waits=given)
-        )
-    if len(given) != len(expected):
-        return wrong(
-            _(
-                "waits={value}: three failures before the success means three "
-                "waits, one before each retry."
-            ).format(value=f"{given!r:.60}")
-        )
-    if given == [KOTLIN_BASE_MS * 2**n for n in range(3)]:
-        return wrong(
-            _(
-                "waits={waits} are the delays before jitter; the Kotlin multiplies "
-                "each by (0.5 + Random.nextDouble())."
-            ).format(waits=given)
-        )
-    draws = _kotlin_draws()
-    if given == [int(KOTLIN_BASE_MS * 2**n * r) for n, r in enumerate(draws)]:
-        return wrong(
-            _(
-                "waits={waits}: that is full jitter, delay x r; the Kotlin sample "
-                "multiplies by (0.5 + r), half the delay more."
-            ).format(waits=given)
-        )
-    if given == [int(KOTLIN_BASE_MS * 2 ** (n + 1) * (0.5 + r)) for n, r in enumerate(draws)]:
-        return wrong(
-            _(
-                "waits={waits}: n counted from 1; the first wait uses 1 shl 0 = 1, the base itself."
-            ).format(waits=given)
-        )
-    if given == [sum(expected[: i + 1]) for i in range(len(expected))]:
-        return wrong(
-            _(
-                "waits={waits}: those add up the waits so far, times since the "
-                "start; give each wait on its own."
-            ).format(waits=given)
-        )
-    if given == expected[::-1]:
-        return wrong(
-            _(
-                "waits={waits}: the waits are in reverse order; the first one is the "
-                "shortest, before the first retry."
-            ).format(waits=given)
-        )
-    if all(0 <= g - e <= 1 for g, e in zip(given, expected, strict=True)):
-        return wrong(
-            _(
-                "waits={waits}: nearly; Kotlin's toLong() truncates (7436.96 -> "
-                "7436), it does not round."
-            ).format(waits=given)
-        )
-    if min(given) < 0:
-        return wrong(_("waits={value}: a wait is never negative.").format(value=f"{given!r:.60}"))
-    return wrong(
-        _(
-            "waits={waits}: run kotlin_run([Outcome.network()] * 3 + "
-            "[Outcome.success()], base_delay_ms=1500) and read .waits, or compute "
-            "int(1500 * 2**n * (0.5 + r)) with r from Mulberry32(SEED)."
-        ).format(waits=shown(given))
-    )
+    return judge(KOTLIN_WAITS, waits)

@@ -11,11 +11,11 @@ from functools import lru_cache
 from typing import Any
 
 from ..core.budget import GrpcRetryThrottle
-from ..i18n import N_
+from ..i18n import N_, number
 from ..sim.contention import contention
 from ..sim.fleet import outage_fleet
 from ..sim.layered import layered_calls
-from . import Feedback, as_number, as_whole, checker
+from . import Feedback, as_number, as_whole, checker, shown_number
 from .table import Exercise, Mistake, judge
 
 #: Exercise 1: the clients, the server's capacity per step, the attempts each client makes.
@@ -33,6 +33,7 @@ WAVES = Exercise(
     want=lambda i: _served("none", i["capacity"]),
     fields=lambda i, want: {"served": want, "rest": i["clients"] - want},
     read=as_whole,
+    quote_early=lambda answer, value: shown_number(value),
     unreadable=N_("served={value}: give a whole number of clients, e.g. 250."),
     right=N_("4 waves after the outage, 100 served in each: {served}; the other {rest} give up."),
     otherwise=N_(
@@ -47,6 +48,7 @@ WAVES = Exercise(
                 "many clients, a whole number."
             ),
             when=lambda x, i: 0 < x < 1 and abs(x * i["clients"] - i["want"]) < 0.5,
+            example=lambda i: i["want"] / i["clients"],
         ),
     ),
     mistakes=(
@@ -84,6 +86,7 @@ WAVES = Exercise(
                 "clients, out of {clients}."
             ),
             when=lambda got, i: got * i["clients"] // 100 == i["want"],
+            example=lambda i: i["want"] * 100 // i["clients"],
         ),
         Mistake(
             N_(
@@ -107,6 +110,7 @@ WAVES = Exercise(
             ),
             when=lambda got, i: got % i["capacity"] == 0 and 0 < got < i["clients"],
             extra=lambda got, i: {"waves": got // i["capacity"]},
+            example=lambda i: (i["want"] - i["capacity"], i["want"] + i["capacity"]),
         ),
     ),
 )
@@ -204,6 +208,7 @@ LAYERED = Exercise(
                 i["tries"] ** k for k in range(1, 8) if k not in (3, i["layers"])
             ),
             extra=lambda got, i: {"k": next(k for k in range(1, 8) if i["tries"] ** k == got)},
+            example=lambda i: tuple(i["tries"] ** k for k in (2, i["layers"] + 1)),
         ),
     ),
 )
@@ -240,6 +245,7 @@ THROTTLE = Exercise(
     want=lambda i: _successes_to_recover(i["max_tokens"], i["token_ratio"], i["failures"]),
     fields=lambda i, want: {"successes": want},
     read=as_whole,
+    quote_early=lambda answer, value: shown_number(value),
     unreadable=N_("successes={value}: give a whole number of requests."),
     right=N_("{successes} successes give 5.1 tokens, the first count above max_tokens / 2 = 5."),
     otherwise=N_(
@@ -253,6 +259,7 @@ THROTTLE = Exercise(
                 "question asks the number of successes."
             ),
             when=lambda x, i: not x.is_integer() and abs(x - i["want"] * i["token_ratio"]) < 1e-9,
+            example=lambda i: i["want"] * i["token_ratio"],
         ),
     ),
     mistakes=(
@@ -266,6 +273,7 @@ THROTTLE = Exercise(
         Mistake(
             N_("successes={got}: a success adds token_ratio = 0.1 tokens, not 1."),
             gives=lambda i: (i["max_tokens"] // 2, i["max_tokens"] // 2 + 1),
+            example=lambda i: (i["max_tokens"] // 2, i["max_tokens"] // 2 + 1),
         ),
         Mistake(
             N_(
@@ -341,10 +349,10 @@ def _near(tolerance: float, value: Any) -> Any:
 def _ratio_fields(i: Any, want: float) -> dict[str, str]:
     e, f = i["e"], i["f"]
     return {
-        "exponential": f"{e:.0f}",
-        "full": f"{f:.0f}",
-        "ratio": f"{want:.2f}",
-        "share": f"{1 / want:.2f}",
+        "exponential": number(e, 0),
+        "full": number(f, 0),
+        "ratio": number(want, 2),
+        "share": number(1 / want, 2),
     }
 
 
@@ -361,7 +369,7 @@ RATIO = Exercise(
     fields=_ratio_fields,
     read=as_number,
     equal=lambda got, want: abs(got - want) <= 0.06,
-    show=lambda got: f"{got:g}",
+    show=shown_number,
     unreadable=N_(
         "ratio={value}: give one number, the calls of exponential "
         "divided by the calls of full jitter."
@@ -380,6 +388,7 @@ RATIO = Exercise(
                 "the other way round (exponential / full)."
             ),
             when=_near(0.02, lambda i: 1 / i["want"]),
+            example=lambda i: round(1 / i["want"], 2),
         ),
         Mistake(
             N_(
@@ -387,10 +396,12 @@ RATIO = Exercise(
                 "{clients}: contention grows with the clients."
             ),
             when=_near(0.02, lambda i: i["shown"]),
+            example=lambda i: round(i["shown"], 2),
         ),
         Mistake(
             N_("ratio={got} is a percent; give the ratio itself, a number like 1.5."),
             when=_near(2, lambda i: 100 * i["want"]),
+            example=lambda i: round(100 * i["want"]),
         ),
         Mistake(
             N_(
@@ -398,6 +409,7 @@ RATIO = Exercise(
                 "full) / full; the question asks exponential / full."
             ),
             when=_near(0.02, lambda i: (i["e"] - i["f"]) / i["f"]),
+            example=lambda i: round((i["e"] - i["f"]) / i["f"], 2),
         ),
         Mistake(
             N_(
@@ -405,14 +417,17 @@ RATIO = Exercise(
                 "question asks exponential / full."
             ),
             when=_near(0.02, lambda i: (i["e"] - i["f"]) / i["e"]),
+            example=lambda i: round((i["e"] - i["f"]) / i["e"], 2),
         ),
         Mistake(
             N_("ratio={got} is the difference in calls; divide them instead."),
             when=_near(2, lambda i: i["e"] - i["f"]),
+            example=lambda i: round(i["e"] - i["f"]),
         ),
         Mistake(
             N_("ratio={got} is one strategy's calls; divide exponential's by full jitter's."),
             when=lambda got, i: abs(got - i["e"]) <= 2 or abs(got - i["f"]) <= 2,
+            example=lambda i: (round(i["f"]), round(i["e"])),
         ),
         Mistake(
             N_(
@@ -420,10 +435,12 @@ RATIO = Exercise(
                 "asks exponential / full at {clients} clients."
             ),
             when=_near(0.02, lambda i: 1 / i["shown"]),
+            example=lambda i: round(1 / i["shown"], 2),
         ),
         Mistake(
             N_("ratio={got}: rounded to a whole number; give two decimals."),
             when=lambda got, i: got.is_integer() and abs(got - i["want"]) < 0.5,
+            example=lambda i: float(round(i["want"])),
         ),
     ),
 )

@@ -4,13 +4,15 @@ The capstone scenario: the North Slope station restarts for a firmware update
 and is down for 20 s. 5,000 observers' phones sync in the background, arriving
 over 30 s; the station serves 10 requests per 10 ms step, and refusing a
 request costs it a tenth of serving one. A policy passes when, simulated with
-:class:`retrylab.fleet.Fleet`, it meets every target in :data:`TARGETS` and
-the checklist of :func:`retrylab.audit.audit` for background use.
+:class:`retrylab.sim.fleet.Fleet`, it meets every target in :data:`TARGETS` and
+the checklist of :func:`retrylab.lessons.audit.audit` for background use.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import operator
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
@@ -18,11 +20,12 @@ import pandas as pd
 
 from ..core.backoff import Backoff
 from ..core.policy import RetryPolicy
-from ..i18n import NP_, _, pgettext
+from ..i18n import N_, NP_, _, pgettext
 from ..lessons.audit import audit
 from ..sim.fleet import Fleet
 from ..sim.fleetresult import FleetResult
-from . import Feedback, checker, plain_policy, prompt, right, unanswered, wrong
+from . import Feedback, checker, plain_policy, prompt, right, shown_number, unanswered, wrong
+from .table import Exercise, Mistake, judge
 
 #: (what, limit): at least 99% served, at most 3 requests per phone, the server
 #: overloaded for at most 20 steps after it is back, every phone done by 90 s.
@@ -94,6 +97,37 @@ def capstone_report(result: FleetResult) -> pd.DataFrame:
 OUTAGE_MS, SECONDS_SLIP_MS = 20_000, 1000
 
 
+#: A figure written in seconds where ms are meant, or a budget that ends before the
+#: station is back: each a test of the policy and its hint, first that fits.
+UNIT_SLIPS = (
+    Mistake(
+        N_(
+            "base={base} ms: Backoff takes milliseconds; {base} ms between attempts is "
+            "no backoff at all."
+        ),
+        when=lambda p, i: p.backoff.base < 100,
+    ),
+    Mistake(
+        N_("cap={cap} ms: the cap is in milliseconds; {cap} ms holds every wait under a second."),
+        when=lambda p, i: p.backoff.cap is not None and p.backoff.cap < SECONDS_SLIP_MS,
+    ),
+    Mistake(
+        N_(
+            "time_budget={budget} ms: the budget is in milliseconds; it ends before "
+            "the first answer comes back."
+        ),
+        when=lambda p, i: p.time_budget is not None and p.time_budget < SECONDS_SLIP_MS,
+    ),
+    Mistake(
+        N_(
+            "time_budget={budget} ms ends before the station is back after its "
+            "20 s outage: every phone that arrived during it gives up."
+        ),
+        when=lambda p, i: p.time_budget is not None and p.time_budget <= OUTAGE_MS,
+    ),
+)
+
+
 def _unit_slip(policy: RetryPolicy) -> str | None:
     """The hint for a figure written in seconds where ms are meant, or a budget that ends
     before the station is back; None when there is none.
@@ -101,28 +135,9 @@ def _unit_slip(policy: RetryPolicy) -> str | None:
     >>> print(_unit_slip(RetryPolicy(5, Backoff(5, 3, 60_000, jitter="full"))))
     base=5 ms: Backoff takes milliseconds; 5 ms between attempts is no backoff at all.
     """
-    b = policy.backoff
-    if b.base < 100:
-        return _(
-            "base={base} ms: Backoff takes milliseconds; {base} ms between attempts is "
-            "no backoff at all."
-        ).format(base=b.base)
-    if b.cap is not None and b.cap < SECONDS_SLIP_MS:
-        return _(
-            "cap={cap} ms: the cap is in milliseconds; {cap} ms holds every wait under a second."
-        ).format(cap=b.cap)
-    budget = policy.time_budget
-    if budget is not None and budget < SECONDS_SLIP_MS:
-        return _(
-            "time_budget={budget} ms: the budget is in milliseconds; it ends before "
-            "the first answer comes back."
-        ).format(budget=budget)
-    if budget is not None and budget <= OUTAGE_MS:
-        return _(
-            "time_budget={budget} ms ends before the station is back after its "
-            "20 s outage: every phone that arrived during it gives up."
-        ).format(budget=budget)
-    return None
+    figures = {"base": policy.backoff.base, "cap": policy.backoff.cap, "budget": policy.time_budget}
+    slip = next((m for m in UNIT_SLIPS if m.matches(policy, figures, operator.eq)), None)
+    return None if slip is None else slip.hint(policy, figures)
 
 
 @checker
@@ -172,7 +187,7 @@ def check_capstone(policy: Any) -> Feedback:
     if len(missed):
         parts = [
             _("{target}: {measured} (wanted {wanted})").format(
-                target=_target(t), measured=f"{row.measured:g}", wanted=row.wanted
+                target=_target(t), measured=shown_number(row.measured), wanted=row.wanted
             )
             for t, row in missed.iterrows()
         ]
@@ -189,7 +204,9 @@ def check_capstone(policy: Any) -> Feedback:
         return wrong(message)
     return right(
         _("every target met: {targets}.").format(
-            targets=", ".join(f"{_target(t)} {row.measured:g}" for t, row in report.iterrows())
+            targets=", ".join(
+                f"{_target(t)} {shown_number(row.measured)}" for t, row in report.iterrows()
+            )
         )
     )
 
@@ -217,72 +234,136 @@ def quiz_table() -> pd.DataFrame:
     ).set_index("policy")
 
 
-@checker
-def check_quiz(passing: Any) -> Feedback:
-    """Which of :data:`QUIZ` pass :func:`~retrylab.audit.audit` for a GET a user waits on."""
-    if unanswered(passing):
-        return prompt(_('a set of letters such as {"A", "B"}'))
-    want = {k for k, p in QUIZ.items() if all(f.passed for f in audit(p))}
-    if isinstance(passing, (bytes, dict)) or not isinstance(passing, Iterable):
-        return wrong(
-            _("passing={value}: give a set of letters such as {{'A', 'B'}}.").format(
-                value=f"{passing!r:.60}"
-            )
-        )
+@dataclass(frozen=True)
+class _Unread:
+    """Why a quiz answer could not be read as letters, and what to quote."""
+
+    why: str
+    value: str = ""
+
+
+def _letters(answer: Any) -> frozenset[str] | _Unread:
+    """``answer`` read once as a set of upper-case letters (an endless iterator stops
+    after 100 items), or why it cannot be; an answer already read reads as itself."""
+    if isinstance(answer, (frozenset, _Unread)):
+        return answer
+    if isinstance(answer, (bytes, dict)) or not isinstance(answer, Iterable):
+        return _Unread("kind", f"{answer!r:.60}")
     got: set[str] = set()
     try:
-        for x in islice(passing, 100):  # an endless iterator stops here
+        for x in islice(answer, 100):  # an endless iterator stops here
             if not isinstance(x, str):
-                return wrong(
-                    _(
-                        "{value} is not a letter: give a set of letters such as {{'A', 'B'}}."
-                    ).format(value=f"{x!r:.40}")
-                )
+                return _Unread("item", f"{x!r:.40}")
             got.add(x.strip().upper())
     except Exception:  # never raise at the student
-        return wrong(
-            _("passing: could not read it; give a set of letters such as {{'A', 'B'}}.").format()
-        )
+        return _Unread("iteration")
     unknown = sorted(got - set(QUIZ))
-    if unknown:
-        return wrong(
-            _("{value} is not one of the policies {policies}.").format(
-                value=f"{unknown[0]!r:.40}", policies=", ".join(QUIZ)
-            )
-        )
-    if got == want:
-        return right(_("A and E pass; B has too many attempts, C no time budget, D no jitter."))
-    if not got:
-        return wrong(
-            _(
+    return _Unread("unknown", f"{unknown[0]!r:.40}") if unknown else frozenset(got)
+
+
+def _unread(why: str) -> Callable[[Any, Any], bool]:
+    return lambda answer, i: isinstance(r := _letters(answer), _Unread) and r.why == why
+
+
+def _quoted(answer: Any) -> dict[str, str]:
+    r = _letters(answer)
+    return {"value": r.value} if isinstance(r, _Unread) else {}
+
+
+def _passing() -> frozenset[str]:
+    return frozenset(k for k, p in QUIZ.items() if all(f.passed for f in audit(p)))
+
+
+def _extra(got: frozenset[str], i: Any) -> list[str]:
+    return sorted(got - i["want"])
+
+
+def _missed(got: frozenset[str], i: Any) -> list[str]:
+    return sorted(i["want"] - got)
+
+
+QUIZ_TABLE = Exercise(
+    asks=N_('a set of letters such as {"A", "B"}'),
+    inputs=lambda: {"policies": ", ".join(QUIZ)},
+    want=lambda i: _passing(),
+    read=lambda answer: r if isinstance(r := _letters(answer), frozenset) else None,
+    quoted=_quoted,
+    unreadable=N_("passing: could not read it; give a set of letters such as {{'A', 'B'}}."),
+    right=N_("A and E pass; B has too many attempts, C no time budget, D no jitter."),
+    otherwise=N_("{missing} pass(es) every rule."),
+    given=lambda got: {"missing": ", ".join(sorted(_passing() - got))},
+    raw=(
+        Mistake(
+            N_("passing={value}: give a set of letters such as {{'A', 'B'}}."),
+            when=_unread("kind"),
+            example=lambda i: 5,
+        ),
+        Mistake(
+            N_("{value} is not a letter: give a set of letters such as {{'A', 'B'}}."),
+            when=_unread("item"),
+            example=lambda i: [1],
+        ),
+        Mistake(
+            N_("{value} is not one of the policies {policies}."),
+            when=_unread("unknown"),
+            example=lambda i: {"Z"},
+        ),
+    ),
+    mistakes=(
+        Mistake(
+            N_(
                 "an empty set: some of the five pass every rule; run "
                 "audit_table(QUIZ[letter]) for each."
-            )
-        )
-    if got == set(QUIZ) - want:
-        return wrong(
-            _("those are the policies that break a rule; the question asks which pass every rule.")
-        )
-    first_extra = sorted(got - want)[:1]
-    if first_extra and not want - got:
-        letter = first_extra[0]
-        rules = [f.rule for f in audit(QUIZ[letter]) if not f.passed]
-        return wrong(
-            _(
+            ),
+            gives=lambda i: frozenset(),
+        ),
+        Mistake(
+            N_(
+                "those are the policies that break a rule; the question asks which pass every rule."
+            ),
+            gives=lambda i: frozenset(QUIZ) - i["want"],
+        ),
+        Mistake(
+            N_(
                 "{letter} breaks the checklist for a button press: {rules} (see "
                 "audit_table(QUIZ['{letter}']))."
-            ).format(letter=letter, rules=", ".join(rules))
-        )
-    extra, missing = ", ".join(sorted(got - want)), ", ".join(sorted(want - got))
-    if extra and missing:
-        return wrong(
-            _(
+            ),
+            when=lambda got, i: bool(_extra(got, i)) and not _missed(got, i),
+            extra=lambda got, i: {
+                "letter": (letter := _extra(got, i)[0]),
+                "rules": ", ".join(f.rule for f in audit(QUIZ[letter]) if not f.passed),
+            },
+            example=lambda i: (
+                frozenset(QUIZ),
+                *(i["want"] | {letter} for letter in sorted(frozenset(QUIZ) - i["want"])),
+            ),
+        ),
+        Mistake(
+            N_(
                 "{extra} fail(s) a rule: run audit_table(QUIZ[letter]); {missing} "
                 "pass(es) every rule."
-            ).format(extra=extra, missing=missing)
-        )
-    if extra:
-        return wrong(
-            _("{extra} fail(s) a rule: run audit_table(QUIZ[letter]).").format(extra=extra)
-        )
-    return wrong(_("{missing} pass(es) every rule.").format(missing=missing))
+            ),
+            when=lambda got, i: bool(_extra(got, i)) and bool(_missed(got, i)),
+            extra=lambda got, i: {"extra": ", ".join(_extra(got, i))},
+            example=lambda i: tuple(
+                frozenset({letter, *sorted(i["want"])[1:]})
+                for letter in sorted(frozenset(QUIZ) - i["want"])[:2]
+            ),
+        ),
+        Mistake(
+            N_("{missing} pass(es) every rule."),
+            when=lambda got, i: bool(_missed(got, i)),
+            example=lambda i: tuple(frozenset({letter}) for letter in sorted(i["want"])),
+        ),
+    ),
+)
+
+
+@checker
+def check_quiz(passing: Any) -> Feedback:
+    """Which of :data:`QUIZ` pass :func:`~retrylab.lessons.audit.audit` for a GET a user waits on.
+
+    >>> print(check_quiz({"B", "E"}).message)
+    B fail(s) a rule: run audit_table(QUIZ[letter]); A pass(es) every rule.
+    """
+    return judge(QUIZ_TABLE, passing if unanswered(passing) else _letters(passing))

@@ -16,10 +16,10 @@ from ..core.hedging import HedgingPolicy, hedge
 from ..core.metastable import MetastableModel
 from ..core.ratebreaker import RateWindow
 from ..core.throttle import sre_reject_probability
-from ..i18n import N_, _, pgettext
+from ..i18n import N_, _, number, pgettext
 from . import Feedback, as_number, checker, prompt, right, shown, unanswered, wrong
 from .build.harness import Session, run
-from .table import Exercise, Mistake, judge
+from .table import Exercise, Inputs, Mistake, judge
 
 __all__ = [
     "check_failure_rate",
@@ -73,65 +73,107 @@ FAILURE_RATE_CASES: tuple[tuple[list[bool], int], ...] = (
 
 @checker
 def check_failure_rate(fn: Any) -> Feedback:
-    """``fn(failed, minimum)``: the percent of failures in the window, -1 below ``minimum`` calls."""
+    """``fn(failed, minimum)``: the percent of failures in the window.
+
+    -1 below ``minimum`` calls.
+    """
     return _check_function(fn, "failure_rate(failed, minimum)", _failure_rate_battery)
+
+
+def _near(x: float, y: float) -> bool:
+    return math.isclose(x, y, abs_tol=1e-9)
+
+
+def _first(mistakes: tuple[Mistake, ...], value: Any, case: Inputs) -> Mistake | None:
+    """The first of ``mistakes`` that names ``value`` for ``case``."""
+    return next((m for m in mistakes if m.matches(value, case, _near)), None)
+
+
+def _rate_case(outcomes: list[bool], minimum: int, got: Any) -> dict[str, Any]:
+    want = _reference_rate(list(outcomes), minimum)
+    value = as_number(got)
+    return {
+        "outcomes": outcomes,
+        "minimum": minimum,
+        "calls": len(outcomes),
+        "failed": sum(outcomes),
+        "want": want,
+        "got": repr(got),
+        "value": "" if value is None else f"{value:g}",
+        "expected": f"{want:g}",
+    }
+
+
+#: What a wrong failure rate is, first that fits: the -1 rules, then the usual slips
+#: (each a sentence after "returned ..., expected ...").
+RATE_MISTAKES = (
+    Mistake(
+        N_(
+            "failure_rate({outcomes}, {minimum}) returned {value}: with "
+            "{calls} calls, fewer than minimum={minimum}, the rate is "
+            "not judged yet: return -1."
+        ),
+        when=lambda v, c: c["want"] == -1 and v != -1,
+    ),
+    Mistake(
+        N_(
+            "failure_rate({outcomes}, {minimum}) returned -1: with exactly "
+            "minimum={minimum} calls the rate is judged; -1 is only for "
+            "fewer (len(failed) < minimum)."
+        ),
+        when=lambda v, c: c["want"] != -1 and v == -1 and c["calls"] == c["minimum"],
+    ),
+)
+RATE_SLIPS = (
+    Mistake(
+        N_("Is it a fraction? resilience4j uses percent (0-100)."),
+        when=lambda v, c: _near(v * 100, c["want"]),
+    ),
+    Mistake(
+        N_("That is the success rate: count the failures (True)."),
+        when=lambda v, c: (
+            bool(c["calls"]) and _near(v, 100 * (c["calls"] - c["failed"]) / c["calls"])
+        ),
+    ),
+    Mistake(
+        N_("That is the number of failures: divide by the calls in the window."),
+        when=lambda v, c: v == c["failed"],
+    ),
+    Mistake(
+        N_("Divide by the calls in the window, not by minimum."),
+        when=lambda v, c: bool(c["minimum"]) and _near(v, 100 * c["failed"] / c["minimum"]),
+    ),
+    Mistake(
+        N_("Do not round: the rate keeps its fraction of a percent."),
+        when=lambda v, c: v == round(c["want"]) or v == math.floor(c["want"]),
+    ),
+)
 
 
 def _failure_rate_battery(call: Callable[..., Any]) -> Feedback:
     for outcomes, minimum in FAILURE_RATE_CASES:
         got = call(list(outcomes), minimum)
-        want = _reference_rate(list(outcomes), minimum)
+        case = _rate_case(outcomes, minimum, got)
         value = as_number(got)
         if value is None:
             return wrong(
                 _(
                     "failure_rate({outcomes}, {minimum}) returned {got}: return a "
                     "number (a percent, or -1)."
-                ).format(outcomes=outcomes, minimum=minimum, got=repr(got))
+                ).format(**case)
             )
-        if want == -1 and value != -1:
-            return wrong(
-                _(
-                    "failure_rate({outcomes}, {minimum}) returned {value}: with "
-                    "{calls} calls, fewer than minimum={minimum}, the rate is "
-                    "not judged yet: return -1."
-                ).format(
-                    outcomes=outcomes, minimum=minimum, value=f"{value:g}", calls=len(outcomes)
-                )
-            )
-        if want != -1 and value == -1 and len(outcomes) == minimum:
-            return wrong(
-                _(
-                    "failure_rate({outcomes}, {minimum}) returned -1: with exactly "
-                    "minimum={minimum} calls the rate is judged; -1 is only for "
-                    "fewer (len(failed) < minimum)."
-                ).format(outcomes=outcomes, minimum=minimum)
-            )
-        if not math.isclose(value, want, abs_tol=1e-9):
-            hint = _failure_rate_hint(outcomes, minimum, value, want)
+        named = _first(RATE_MISTAKES, value, case)
+        if named is not None:
+            return wrong(named.hint(value, case))
+        if not _near(value, case["want"]):
+            slip = _first(RATE_SLIPS, value, case)
             return wrong(
                 _("failure_rate({outcomes}, {minimum}) returned {value}, expected {want}.").format(
-                    outcomes=outcomes, minimum=minimum, value=f"{value:g}", want=f"{want:g}"
+                    **{**case, "want": case["expected"]}
                 )
-                + hint
+                + ("" if slip is None else " " + slip.hint(value, case))
             )
     return right(_("50% for the example, -1 below the minimum number of calls, as resilience4j."))
-
-
-def _failure_rate_hint(outcomes: list[bool], minimum: int, value: float, want: float) -> str:
-    """The usual slip behind a wrong rate, as a sentence to append ('' if none)."""
-    n, failed = len(outcomes), sum(outcomes)
-    if math.isclose(value * 100, want, abs_tol=1e-9):
-        return " " + _("Is it a fraction? resilience4j uses percent (0-100).")
-    if n and math.isclose(value, 100 * (n - failed) / n, abs_tol=1e-9):
-        return " " + _("That is the success rate: count the failures (True).")
-    if value == failed:
-        return " " + _("That is the number of failures: divide by the calls in the window.")
-    if minimum and math.isclose(value, 100 * failed / minimum, abs_tol=1e-9):
-        return " " + _("Divide by the calls in the window, not by minimum.")
-    if value == round(want) or value == math.floor(want):
-        return " " + _("Do not round: the rate keeps its fraction of a percent.")
-    return ""
 
 
 SRE_CASES: tuple[tuple[int, int, float], ...] = (
@@ -152,28 +194,65 @@ def check_sre_probability(fn: Any) -> Feedback:
 
 
 def _consistent(
-    cases: Sequence[Any],
-    values: list[float | None],
-    wants: list[float],
-    hints: Callable[..., list[str]],
-) -> str:
-    """The one slip (a hint) every wrong case agrees on, first in the hints' order."""
-    common: list[str] | None = None
-    for case, value, want in zip(cases, values, wants, strict=True):
-        if value is None or math.isclose(value, want, abs_tol=1e-9):
+    cases: Sequence[Inputs], values: list[float | None], slips: tuple[Mistake, ...]
+) -> Mistake | None:
+    """The one slip every wrong case agrees on, first in the slips' order."""
+    common: list[Mistake] | None = None
+    for case, value in zip(cases, values, strict=True):
+        if value is None or _near(value, case["want"]):
             continue
-        found = hints(*case, value, want)
-        common = found if common is None else [h for h in common if h in found]
-    return common[0] if common else ""
+        found = [m for m in slips if m.matches(value, case, _near)]
+        common = found if common is None else [m for m in common if m in found]
+    return common[0] if common else None
+
+
+def _sre_case(r: int, a: int, k: float) -> dict[str, Any]:
+    return {"r": r, "a": a, "k": k, "want": sre_reject_probability(r, a, k)}
+
+
+#: The usual slips that explain a wrong probability (each the value it gives for a case).
+SRE_SLIPS = (
+    Mistake(
+        N_("a probability is between 0 and 1, not a percent."),
+        when=lambda v, c: v > 1 and _near(v, c["want"] * 100),
+    ),
+    Mistake(
+        N_("K is missing: the book multiplies accepts by K."),
+        when=lambda v, c: _near(v, max(0.0, (c["r"] - c["a"]) / (c["r"] + 1))),
+    ),
+    Mistake(
+        N_("K multiplies accepts, not requests."),
+        when=lambda v, c: _near(v, max(0.0, (c["k"] * c["r"] - c["a"]) / (c["r"] + 1))),
+    ),
+    Mistake(
+        N_("that is the chance to send; the book gives the chance to reject."),
+        when=lambda v, c: _near(v, 1 - c["want"]),
+    ),
+    Mistake(
+        N_("integer division (//) drops the fraction: divide with /."),
+        when=lambda v, c: _near(v, max(0, (c["r"] - c["k"] * c["a"]) // (c["r"] + 1))),
+    ),
+)
+#: What else a wrong probability is, when no slip explains every wrong case.
+SRE_MISTAKES = (
+    Mistake(
+        N_(
+            "reject_probability({r}, {a}, {k}) returned {value}: the "
+            "book divides by requests + 1, so a client that has sent "
+            "nothing never rejects."
+        ),
+        when=lambda v, c: bool(c["r"]) and _near(v, max(0.0, (c["r"] - c["k"] * c["a"]) / c["r"])),
+    ),
+)
 
 
 def _sre_battery(call: Callable[..., Any]) -> Feedback:
-    values = [as_number(call(r, a, k)) for r, a, k in SRE_CASES]
-    wants = [sre_reject_probability(r, a, k) for r, a, k in SRE_CASES]
-    slip = _consistent(SRE_CASES, values, wants, _sre_hints)
-    for r, a, k in SRE_CASES:
+    cases = [_sre_case(r, a, k) for r, a, k in SRE_CASES]
+    values = [as_number(call(c["r"], c["a"], c["k"])) for c in cases]
+    slip = _consistent(cases, values, SRE_SLIPS)
+    for case in cases:
+        r, a, k, want = case["r"], case["a"], case["k"], case["want"]
         got = call(r, a, k)
-        want = sre_reject_probability(r, a, k)
         value = as_number(got)
         if value is None:
             return wrong(
@@ -189,48 +268,23 @@ def _sre_battery(call: Callable[..., Any]) -> Feedback:
                     "probability cannot be negative; the book takes max(0, ...)."
                 ).format(r=r, a=a, k=k, value=f"{value:.3f}")
             )
-        if not math.isclose(value, want, abs_tol=1e-9):
-            hint = slip
-            if hint:
+        if not _near(value, want):
+            shown_value = {**case, "value": f"{value:.4f}"}
+            if slip is not None:
                 return wrong(
                     _("reject_probability({r}, {a}, {k}) returned {value}: {hint}").format(
-                        r=r, a=a, k=k, value=f"{value:.4f}", hint=hint
+                        **shown_value, hint=slip.hint(value, case)
                     )
                 )
-            if r and math.isclose(value, max(0.0, (r - k * a) / r), abs_tol=1e-9):
-                return wrong(
-                    _(
-                        "reject_probability({r}, {a}, {k}) returned {value}: the "
-                        "book divides by requests + 1, so a client that has sent "
-                        "nothing never rejects."
-                    ).format(r=r, a=a, k=k, value=f"{value:.4f}")
-                )
+            named = _first(SRE_MISTAKES, value, case)
+            if named is not None:
+                return wrong(named.hint(value, shown_value))
             return wrong(
                 _("reject_probability({r}, {a}, {k}) returned {value}, expected {want}.").format(
-                    r=r, a=a, k=k, value=f"{value:.4f}", want=f"{want:.4f}"
+                    **{**shown_value, "want": f"{want:.4f}"}
                 )
             )
     return right(_("max(0, (requests - K * accepts) / (requests + 1)): 0.364 for the example."))
-
-
-def _sre_hints(r: int, a: int, k: float, value: float, want: float) -> list[str]:
-    """The usual slips that explain a wrong probability."""
-
-    def near(x: float) -> bool:
-        return math.isclose(value, x, abs_tol=1e-9)
-
-    found = []
-    if value > 1 and near(want * 100):
-        found.append(_("a probability is between 0 and 1, not a percent."))
-    if near(max(0.0, (r - a) / (r + 1))):
-        found.append(_("K is missing: the book multiplies accepts by K."))
-    if near(max(0.0, (k * r - a) / (r + 1))):
-        found.append(_("K multiplies accepts, not requests."))
-    if near(1 - want):
-        found.append(_("that is the chance to send; the book gives the chance to reject."))
-    if near(max(0, (r - k * a) // (r + 1))):
-        found.append(_("integer division (//) drops the fraction: divide with /."))
-    return found
 
 
 HEDGE_CASES: tuple[tuple[int, int, int], ...] = (
@@ -253,63 +307,81 @@ def check_hedged_latency(fn: Any) -> Feedback:
     return _check_function(fn, "hedged_latency(first, second, delay)", _hedge_battery)
 
 
+def _hedge_case(first: int, second: int, delay: int) -> dict[str, Any]:
+    want = hedge(HedgingPolicy(2, delay), [first, second]).latency
+    return {"first": first, "second": second, "delay": delay, "want": float(want), "ms": want}
+
+
+#: What a wrong latency is, first that fits, named for the case it fails.
+HEDGE_MISTAKES = (
+    Mistake(
+        N_(
+            "hedged_latency({first}, {second}, {delay}) returned {got}: "
+            "the copy only starts at the hedging delay, so it answers at "
+            "delay + second."
+        ),
+        when=lambda v, c: v == min(c["first"], c["second"]),
+    ),
+    Mistake(
+        N_(
+            "hedged_latency({first}, {second}, {delay}) returned {got}: "
+            "the first copy answered sooner; the first answer wins."
+        ),
+        when=lambda v, c: v == c["delay"] + c["second"] and c["first"] < v,
+    ),
+)
+#: The usual slips that explain a wrong latency (each the value it gives for a case).
+HEDGE_SLIPS = (
+    Mistake(
+        N_("no hedge: after the delay a copy is sent, and it answers at delay + second."),
+        when=lambda v, c: v == c["first"] and c["first"] > c["delay"],
+    ),
+    Mistake(
+        N_("the first answer wins: take the smaller, not the larger."),
+        when=lambda v, c: v == max(c["first"], c["delay"] + c["second"]),
+    ),
+    Mistake(
+        N_("the copy starts at the hedging delay, not when the first copy ends."),
+        when=lambda v, c: v == c["first"] + c["second"],
+    ),
+    Mistake(
+        N_("the first copy was sent at 0, not at the delay."),
+        when=lambda v, c: v == c["delay"] + min(c["first"], c["second"]),
+    ),
+    Mistake(
+        N_("the copy is sent at the delay, so it answers at delay + second."),
+        when=lambda v, c: v == c["second"] and c["first"] > c["delay"],
+    ),
+    Mistake(
+        N_("the delay is when the copy is sent, not when an answer comes."),
+        when=lambda v, c: v == c["delay"],
+    ),
+)
+
+
 def _hedge_battery(call: Callable[..., Any]) -> Feedback:
-    values = [as_number(call(*case)) for case in HEDGE_CASES]
-    wants = [float(hedge(HedgingPolicy(2, d), [f, s]).latency) for f, s, d in HEDGE_CASES]
-    slip = _consistent(HEDGE_CASES, values, wants, _hedge_hints)
-    for first, second, delay in HEDGE_CASES:
-        got = call(first, second, delay)
-        want = hedge(HedgingPolicy(2, delay), [first, second]).latency
+    cases = [_hedge_case(*case) for case in HEDGE_CASES]
+    values = [as_number(call(c["first"], c["second"], c["delay"])) for c in cases]
+    slip = _consistent(cases, values, HEDGE_SLIPS)
+    for case in cases:
+        got = call(case["first"], case["second"], case["delay"])
         value = as_number(got)
-        if value is None or value != want:
-            if value == min(first, second):
-                return wrong(
-                    _(
-                        "hedged_latency({first}, {second}, {delay}) returned {got}: "
-                        "the copy only starts at the hedging delay, so it answers at "
-                        "delay + second."
-                    ).format(first=first, second=second, delay=delay, got=repr(got))
-                )
-            if value == delay + second and first < value:
-                return wrong(
-                    _(
-                        "hedged_latency({first}, {second}, {delay}) returned {got}: "
-                        "the first copy answered sooner; the first answer wins."
-                    ).format(first=first, second=second, delay=delay, got=repr(got))
-                )
-            hint = slip
-            if hint:
+        if value is None or value != case["ms"]:
+            named = None if value is None else _first(HEDGE_MISTAKES, value, case)
+            if named is not None:
+                return wrong(named.hint(value, {**case, "got": repr(got)}))
+            if slip is not None:
                 return wrong(
                     _("hedged_latency({first}, {second}, {delay}) returned {got}: {hint}").format(
-                        first=first, second=second, delay=delay, got=shown(got), hint=hint
+                        **case, got=shown(got), hint=slip.hint(value, case)
                     )
                 )
             return wrong(
                 _(
                     "hedged_latency({first}, {second}, {delay}) returned {got}, expected {want}."
-                ).format(first=first, second=second, delay=delay, got=repr(got), want=want)
+                ).format(**{**case, "got": repr(got), "want": case["ms"]})
             )
     return right(_("80 ms for the example: the copy sent at 50 ms answers after 30 more."))
-
-
-def _hedge_hints(first: int, second: int, delay: int, value: float, want: float) -> list[str]:
-    """The usual slips that explain a wrong latency."""
-    found = []
-    if value == first and first > delay:
-        found.append(
-            _("no hedge: after the delay a copy is sent, and it answers at delay + second.")
-        )
-    if value == max(first, delay + second):
-        found.append(_("the first answer wins: take the smaller, not the larger."))
-    if value == first + second:
-        found.append(_("the copy starts at the hedging delay, not when the first copy ends."))
-    if value == delay + min(first, second):
-        found.append(_("the first copy was sent at 0, not at the delay."))
-    if value == second and first > delay:
-        found.append(_("the copy is sent at the delay, so it answers at delay + second."))
-    if value == delay:
-        found.append(_("the delay is when the copy is sent, not when an answer comes."))
-    return found
 
 
 @checker
@@ -359,7 +431,7 @@ def check_recovering_settings(settings: Any) -> Feedback:
                 "still metastable: at the end the load is {load}x the users' "
                 "(capacity is 1.25x). Each timed-out request comes back as a retry; "
                 "limit the retries to a share of the first tries, or wait longer."
-            ).format(load=f"{amp:.2f}")
+            ).format(load=number(amp, 2))
         )
     return right(run.summary() + ".")
 
@@ -412,10 +484,12 @@ SHORTEST_TIMEOUT = Exercise(
         Mistake(
             N_("timeout={timeout} looks like seconds; the timeout is in ms."),
             when=lambda x, i: 0 < x < 100 and 100 <= x * 1000 <= 10_000,
+            example=lambda i: (i["want"] / 1000, *(t // 1000 for t in i["page"])),
         ),
         Mistake(
             N_("timeout={timeout} counts 100 ms steps; give the timeout itself, in ms."),
             when=lambda x, i: x.is_integer() and 0 < x < 100 and x * 100 == i["want"],
+            example=lambda i: i["want"] // 100,
         ),
     ),
     mistakes=(
@@ -436,6 +510,7 @@ SHORTEST_TIMEOUT = Exercise(
         Mistake(
             N_("timeout={ms}: the question asks in steps of 100 ms; give a multiple of 100."),
             when=lambda got, i: got % 100 != 0,
+            example=lambda i: i["want"] + 50,
         ),
         Mistake(
             N_(
@@ -444,6 +519,7 @@ SHORTEST_TIMEOUT = Exercise(
                 "retries. Try longer ones."
             ),
             when=lambda got, i: got == 100 and not _recovers(got),
+            example=lambda i: 100,
         ),
         Mistake(
             N_(
@@ -451,6 +527,15 @@ SHORTEST_TIMEOUT = Exercise(
                 "smaller ones, 100 ms at a time."
             ),
             when=lambda got, i: _recovers(got),
+            example=lambda i: (i["want"] + 1000, i["want"] + 100),
+        ),
+        Mistake(
+            N_(
+                "timeout={ms}: still metastable; the timeouts expire so early that "
+                "every spike's request comes back as retries. Try longer ones."
+            ),
+            when=lambda got, i: not _recovers(got),
+            example=lambda i: (i["want"] - 100, i["want"] - 200),
         ),
     ),
 )

@@ -29,7 +29,12 @@ Try again: 27 is three layers. There is a fourth retrying layer now.
 from __future__ import annotations
 
 import hashlib
+import importlib
+import inspect
 import operator
+import pkgutil
+import re
+import string
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -37,7 +42,17 @@ from typing import Any
 from ..i18n import _
 from . import Feedback, as_number, as_whole, prompt, right, unanswered, wrong
 
-__all__ = ["Exercise", "Mistake", "as_whole", "judge", "sealed"]
+__all__ = [
+    "Exercise",
+    "Mistake",
+    "as_whole",
+    "judge",
+    "names",
+    "near",
+    "sealed",
+    "table_of",
+    "tables",
+]
 
 Inputs = Mapping[str, Any]
 
@@ -49,13 +64,16 @@ class Mistake:
     ``gives(inputs)`` is the value (or a tuple of values) the mistake produces, or
     ``when(got, inputs)`` tells whether ``got`` is it; ``extra(got, inputs)`` adds
     fields the message names. The message is formatted with ``got``, ``want``, the
-    inputs and the extras.
+    inputs and the extras. ``example(inputs)`` is an answer the mistake names (or a
+    tuple of them, as ``gives``), for the tests and the report, where ``gives`` does
+    not say one or more are worth trying.
     """
 
     message: str
     gives: Callable[[Inputs], Any] | None = None
     when: Callable[[Any, Inputs], bool] | None = None
     extra: Callable[[Any, Inputs], Mapping[str, Any]] | None = None
+    example: Callable[[Inputs], Any] | None = None
 
     def matches(self, got: Any, inputs: Inputs, equal: Callable[[Any, Any], bool]) -> bool:
         if self.when is not None:
@@ -80,6 +98,13 @@ class Exercise:
     before ``read``: a share for a count, tokens for requests. ``show`` writes the
     answer into a message as ``{got}`` (and ``{value}``); ``quote`` and ``quote_early``
     quote the raw answer as ``{value}`` in the unreadable and the early messages.
+
+    An answer of several parts (``sent, blocked``; a count and a list) is judged as one
+    tuple: ``blank`` tells when it is not given yet, ``raw`` mistakes are judged on it
+    as given (before ``read``: seconds where ms are asked), ``quoted`` names its parts
+    in the unreadable and the raw messages, ``given`` names the read parts in the
+    others. ``about(got, fields)`` adds fields that depend on a wrong answer (its
+    first wrong item, that item's place) to the mistakes and the general hint.
     """
 
     asks: str
@@ -99,6 +124,11 @@ class Exercise:
     quote_early: Callable[[Any, float], str] = lambda answer, number: f"{number:g}"
     #: The answer's own names in the messages (``seconds={seconds}``), besides {value}.
     named: tuple[str, ...] = ("value",)
+    blank: Callable[[Any], bool] = unanswered
+    raw: tuple[Mistake, ...] = ()
+    quoted: Callable[[Any], Mapping[str, Any]] | None = None
+    given: Callable[[Any], Mapping[str, Any]] | None = None
+    about: Callable[[Any, Inputs], Mapping[str, Any]] | None = None
 
 
 def _clipped(answer: Any, width: int) -> str:
@@ -110,8 +140,8 @@ def _clipped(answer: Any, width: int) -> str:
 
 def judge(exercise: Exercise, answer: Any) -> Feedback:
     """The verdict of ``exercise``'s table on ``answer``: the first of right, an early
-    mistake, unreadable, a mistake, or the general hint."""
-    if unanswered(answer):
+    mistake, a raw one, unreadable, a mistake, or the general hint."""
+    if exercise.blank(answer):
         return prompt(_(exercise.asks))
     inputs = exercise.inputs()
     want = exercise.want(inputs)
@@ -128,12 +158,23 @@ def judge(exercise: Exercise, answer: Any) -> Feedback:
                         number, {**fields, "value": quoted, **dict.fromkeys(exercise.named, quoted)}
                     )
                 )
+    quoted = exercise.quote(answer) if exercise.raw else ""
+    as_given = {
+        **fields,
+        "value": quoted,
+        **dict.fromkeys(exercise.named, quoted),
+        **(exercise.quoted(answer) if exercise.quoted is not None and exercise.raw else {}),
+    }
+    for m in exercise.raw:
+        if m.matches(answer, fields, exercise.equal):
+            return wrong(m.hint(answer, as_given))
     got = exercise.read(answer)
     if got is None:
         quoted = exercise.quote(answer)
+        extra = exercise.quoted(answer) if exercise.quoted is not None else {}
         return wrong(
             _(exercise.unreadable).format(
-                **{"value": quoted, **dict.fromkeys(exercise.named, quoted)}
+                **{**fields, "value": quoted, **dict.fromkeys(exercise.named, quoted), **extra}
             )
         )
     shown_got = {
@@ -141,13 +182,25 @@ def judge(exercise: Exercise, answer: Any) -> Feedback:
         "got": exercise.show(got),
         "value": exercise.show(got),
         **dict.fromkeys(exercise.named, exercise.show(got)),
+        **(exercise.given(got) if exercise.given is not None else {}),
     }
     if exercise.equal(got, want):
         return right(_(exercise.right).format(**shown_got))
+    if exercise.about is not None:
+        shown_got.update(exercise.about(got, fields))
     for m in exercise.mistakes:
         if m.matches(got, fields, exercise.equal):
             return wrong(m.hint(got, shown_got))
     return wrong(_(exercise.otherwise).format(**shown_got))
+
+
+def near(tolerance: float, value: Callable[[Inputs], float]) -> Callable[[Any, Inputs], bool]:
+    """A mistake's test: the answer is within ``tolerance`` of ``value(inputs)``.
+
+    >>> near(1, lambda i: i["want"] / 2)(4.5, {"want": 10})
+    True
+    """
+    return lambda got, i: bool(abs(got - value(i)) <= tolerance)
 
 
 def sealed(salt: str, answer: Any) -> str:
@@ -162,8 +215,9 @@ def sealed(salt: str, answer: Any) -> str:
 
 
 def examples(exercise: Exercise) -> list[tuple[str, Any]]:
-    """(message, a wrong answer it names) for each mistake that says the value it gives:
-    the tables' own examples, for the report and the tests.
+    """(message, a wrong answer it names) for each answer a mistake (early, raw or read)
+    gives or takes as its example: the tables' own examples, for the report and the
+    tests.
 
     >>> examples(Exercise(asks="", inputs=lambda: {"n": 2}, want=lambda i: 4, read=as_whole,
     ...                   unreadable="", right="", otherwise="",
@@ -173,12 +227,27 @@ def examples(exercise: Exercise) -> list[tuple[str, Any]]:
     inputs = exercise.inputs()
     want = exercise.want(inputs)
     fields = {**inputs, "want": want}
+    if exercise.fields is not None:
+        fields.update(exercise.fields(inputs, want))
     out = []
-    for m in exercise.mistakes:
-        if m.gives is not None:
+    for m in exercise.early + exercise.raw + exercise.mistakes:
+        if m.example is not None:
+            given = m.example(fields)
+            out += [(m.message, g) for g in (given if isinstance(given, tuple) else (given,))]
+        elif m.gives is not None:  # its first value: the others may be read otherwise
             given = m.gives(fields)
-            out.append((m.message, given[0] if isinstance(given, tuple) else given))
+            out.append((m.message, given[0] if isinstance(given, tuple) and given else given))
     return out
+
+
+def unexampled(exercise: Exercise) -> list[str]:
+    """The messages of ``exercise``'s mistakes that give no example answer (neither
+    ``gives`` nor ``example``): mistakes the tests and the report cannot try."""
+    return [
+        m.message
+        for m in exercise.early + exercise.raw + exercise.mistakes
+        if m.gives is None and m.example is None
+    ]
 
 
 def hints(exercise: Exercise) -> list[str]:
@@ -188,5 +257,55 @@ def hints(exercise: Exercise) -> list[str]:
         exercise.unreadable,
         exercise.right,
         exercise.otherwise,
-        *(m.message for m in exercise.early + exercise.mistakes),
+        *(m.message for m in exercise.early + exercise.raw + exercise.mistakes),
     ]
+
+
+def names(message: str, text: str) -> bool:
+    """Whether ``text`` is ``message`` (a catalogue message, in the current language)
+    with its fields filled in: the hint a mistake gives, whatever the answer's numbers.
+
+    >>> names("{got} ms is two waits.", "600 ms is two waits."), names("{got} ms", "no")
+    (True, False)
+    """
+    pattern = "".join(
+        re.escape(literal) + (".*" if field is not None else "")
+        for literal, field, _spec, _conv in string.Formatter().parse(_(message))
+    )
+    return re.fullmatch(pattern, text, re.S) is not None
+
+
+def table_of(check: Callable[..., Any]) -> Exercise | None:
+    """The table a checker judges by (the :class:`Exercise` its body names), or None
+    for a checker that is not a table (a build-it exercise, a design): how the report
+    and the tests tell the two apart without a list.
+
+    >>> from retrylab.exercises import ex00
+    >>> table_of(ex00.check_longest_wait) is ex00.LONGEST, table_of(ex00.check_which_notebook)
+    (True, None)
+    """
+    fn = inspect.unwrap(check)
+    code = getattr(fn, "__code__", None)
+    found = (getattr(fn, "__globals__", {}).get(n) for n in (code.co_names if code else ()))
+    return next((t for t in found if isinstance(t, Exercise)), None)
+
+
+def tables() -> list[tuple[str, Exercise]]:
+    """Every :class:`Exercise` the exercises package defines, as ("ex06.WAVES", table):
+    what the report, the table tests and the Turkish check iterate, so a new table or a
+    new mistake needs no list edited.
+
+    >>> {"ex00.LONGEST", "ex06.WAVES"} <= dict(tables()).keys()
+    True
+    """
+    from .. import exercises
+
+    found = []
+    for info in pkgutil.walk_packages(exercises.__path__, "retrylab.exercises."):
+        module = importlib.import_module(info.name)
+        found += [
+            (f"{info.name.rsplit('.', 1)[1]}.{name}", value)
+            for name, value in vars(module).items()
+            if isinstance(value, Exercise)
+        ]
+    return found

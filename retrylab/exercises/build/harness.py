@@ -2,8 +2,8 @@
 student's code under a time limit, and reading what it returns.
 
 Used by :mod:`retrylab.exercises.build` (waits and the rule),
-:mod:`retrylab.exercises.build_loop` (the loop),
-:mod:`retrylab.exercises.build_breaker` (the breaker) and
+:mod:`retrylab.exercises.build.loop` (the loop),
+:mod:`retrylab.exercises.build.breaker` (the breaker) and
 :mod:`retrylab.exercises.ex09` (notebook 09's functions).
 """
 
