@@ -1,7 +1,7 @@
 """Keep the catalogue of run-time texts (retrylab/i18n/locale) in step with the code.
 
 Every text retrylab shows is marked at its call site (``_("...")``, ``N_``,
-``ngettext``, ``pgettext``) in the package or in a notebook source. This script
+``ngettext``, ``pgettext``) in the package. This script
 uses Babel, the standard gettext tooling for Python:
 
     python tools/catalog.py extract    list every marked message (the .pot, on stdout)
@@ -10,7 +10,7 @@ uses Babel, the standard gettext tooling for Python:
     python tools/catalog.py compile    compile each .po to the .mo the package reads
     python tools/catalog.py missing    print the messages a language lacks (exit 1 if any)
 
-``tests/test_catalog.py`` fails when a marked message has no translation, when a
+``tests/viz/test_catalog.py`` fails when a marked message has no translation, when a
 translation's placeholders differ from its English, or when a .mo is stale.
 """
 
@@ -28,8 +28,8 @@ from babel.messages.pofile import read_po, write_po
 ROOT = Path(__file__).resolve().parents[1]
 LOCALE = ROOT / "retrylab" / "i18n" / "locale"
 DOMAIN = "retrylab"
-#: Where marked messages live: the package and the notebooks' sources.
-SOURCES = (ROOT / "retrylab", ROOT / "notebooks" / "src")
+#: Where marked messages live: the package (a notebook marks none: its checkers do).
+SOURCES = (ROOT / "retrylab",)
 KEYWORDS = {
     "_": None,
     "N_": None,

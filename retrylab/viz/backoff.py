@@ -29,8 +29,8 @@ from ..i18n import N_, _, current, ngettext, percent, pgettext
 from ..i18n.terms import jitter_name
 from ..sim.herd import bucket_counts
 from ..sim.schedule import Schedule, jitter_range, lesson_backoffs, schedule_data, waits_table
-from .explorer import Explorer, choice_slider, float_slider, int_slider, quantize
-from .kit import PALETTE, SMALL_PT, WIDTH_IN, Look, backoff_look, new_figure, style
+from .explorer import Explorer, choice, float_slider, int_slider, quantize
+from .kit import INK, SMALL_PT, WIDTH_IN, Look, backoff_look, look, new_figure, style
 
 __all__ = [
     "BackoffExplorer",
@@ -102,7 +102,7 @@ class SchedulePlot:
             )
             self.lines[name] = line
         self.cap_line = self.ax.axhline(
-            0, color=PALETTE["black"], linestyle=(0, (6, 3)), linewidth=1.5, label=_("cap")
+            0, color=INK, linestyle=(0, (6, 3)), linewidth=1.5, label=_("cap")
         )
         self.ax.legend(loc="upper left", ncols=2, frameon=False, fontsize=11)
 
@@ -187,13 +187,18 @@ class WaitBarsPlot:
         x = np.arange(slots)  # retry n = 0, 1, ...
         zeros = np.zeros(slots)
         self.bands = self.ax.bar(
-            x, zeros, width=0.85, color=PALETTE["sky"], alpha=0.35, label=_("jitter range")
+            x,
+            zeros,
+            width=0.85,
+            color=look("wait", "range").colour,
+            alpha=0.35,
+            label=_("jitter range"),
         )
         self.bars = self.ax.bar(
             x,
             zeros,
             width=0.6,
-            color=PALETTE["blue"],
+            color=look("wait", "drawn").colour,
             label=_("actual wait (seed {seed})").format(seed=SEED),
         )
         self.ceilings = self.ax.bar(
@@ -201,13 +206,13 @@ class WaitBarsPlot:
             zeros,
             width=0.6,
             fill=False,
-            edgecolor=PALETTE["orange"],
+            edgecolor=look("wait", "ceiling").colour,
             linestyle="--",
             linewidth=2,
             label=_(CEILING_LABELS["exponential"]),
         )
         self.cap_line = self.ax.axhline(
-            0, color=PALETTE["black"], linestyle=(0, (6, 3)), linewidth=1.5, label=_("cap")
+            0, color=INK, linestyle=(0, (6, 3)), linewidth=1.5, label=_("cap")
         )
         self.labels = (
             [
@@ -354,10 +359,10 @@ def retry_after_bars(backoff_waits: npt.ArrayLike, retry_after_ms: int = 2000) -
         _(RETRY_AXIS),
         _(WAIT_AXIS),
     )
-    ax.bar(x, draws, 0.5, color=PALETTE["sky"], label=_("backoff draw"))
+    ax.bar(x, draws, 0.5, color=look("wait", "range").colour, label=_("backoff draw"))
     ax.axhline(
         suggested,
-        color=PALETTE["vermillion"],
+        color=look("wait", "retry_after").colour,
         linestyle="--",
         label=_("Retry-After: {seconds} ({ms} ms)").format(
             seconds=f"{suggested / 1000:g}".replace(".", "," if current() == "tr" else "."),
@@ -368,7 +373,7 @@ def retry_after_bars(backoff_waits: npt.ArrayLike, retry_after_ms: int = 2000) -
         x,
         [max(d, suggested) for d in draws],
         "o",
-        color=PALETTE["black"],
+        color=INK,
         label=_("the loop waits"),
     )
     ax.set_xticks(x)
@@ -380,7 +385,7 @@ def wait_histogram(waits: npt.ArrayLike, width: int = 50, *, title: str | None =
     """How many waits fell in each ``width``-ms bucket, as bars (e.g. ``RetryMetrics.waits``).
 
     Use it to show a policy's wait distribution over many runs, beside the
-    table of :meth:`~retrylab.metrics.RetryMetrics.wait_histogram` (``title``:
+    table of :meth:`~retrylab.core.metrics.RetryMetrics.wait_histogram` (``title``:
     default "Waits before retries", in the notebook's language).
 
     >>> fig = wait_histogram([70, 296, 780, 303, 480, 957], 200)
@@ -403,7 +408,7 @@ def wait_histogram(waits: npt.ArrayLike, width: int = 50, *, title: str | None =
         counts.index.to_numpy() + width / 2,
         counts.to_numpy(),
         width=width * 0.9,
-        color=PALETTE["blue"],
+        color=look("wait", "drawn").colour,
         label=ngettext("{count} wait", "{count} waits", total).format(count=total),
     )
     ax.legend(fontsize=11)
@@ -412,10 +417,11 @@ def wait_histogram(waits: npt.ArrayLike, width: int = 50, *, title: str | None =
 
 # -- the lab's writes ---------------------------------------------------------------
 
-#: The two counts :func:`write_bars` draws: (row, colour, hatch, label).
-WRITE_BARS: tuple[tuple[str, str, str, str], ...] = (
-    ("duplicates", "vermillion", "", N_("duplicate records")),
-    ("unacknowledged", "orange", "//", N_("stored, client thinks it failed")),
+#: The two counts :func:`write_bars` draws: (row, hatch, label); each row's colour is its
+#: concept's (``look("write", row)``).
+WRITE_BARS: tuple[tuple[str, str, str], ...] = (
+    ("duplicates", "", N_("duplicate records")),
+    ("unacknowledged", "//", N_("stored, client thinks it failed")),
 )
 
 
@@ -424,7 +430,7 @@ def write_bars(counts: pd.DataFrame, drop_rate: float) -> Figure:
 
     Use it beside the table of ``WriteReport.series()`` columns (one per client,
     rows ``writes``, ``duplicates``, ``unacknowledged``, ...) that
-    :func:`~retrylab.lab.write_experiment` made with ``drop_rate``.
+    :func:`~retrylab.lessons.lab_experiments.write_experiment` made with ``drop_rate``.
 
     >>> counts = pd.DataFrame({"key": [1000, 0, 2], "unsafe": [1000, 249, 2],
     ...                        "lesson": [1000, 0, 203]},
@@ -456,14 +462,14 @@ def write_bars(counts: pd.DataFrame, drop_rate: float) -> Figure:
         _("count (of {writes} writes)").format(writes=grouped),
     )
     x = np.arange(len(counts.columns))
-    for shift, (row, colour, hatch, label) in zip((-0.2, 0.2), WRITE_BARS, strict=True):
+    for shift, (row, hatch, label) in zip((-0.2, 0.2), WRITE_BARS, strict=True):
         bars = ax.bar(
             x + shift,
             counts.loc[row].to_numpy(),
             0.4,
-            color=PALETTE[colour],
+            color=look("write", row).colour,
             hatch=hatch,
-            edgecolor=PALETTE["black"],
+            edgecolor=INK,
             linewidth=0.6,
             label=_(label),
         )
@@ -485,13 +491,13 @@ GROWTH_CHOICES = ("constant", "linear", "exponential")
 Y_LEVELS = (1000, 1500, 2000, 3000, 4000, 6000, 8000, 12000, 16000, 24000, 32000, 50000)
 
 
-def backoff_controls(continuous: bool) -> dict[str, Any]:
+def backoff_controls() -> dict[str, Any]:
     """The sliders base, factor, cap and jitter (the backoff and herd explorers share them)."""
     return {
-        "base": int_slider("base", 200, 50, 2000, 50, continuous_update=continuous),
-        "factor": float_slider("factor", 2.0, 1.0, 4.0, 0.25, continuous_update=continuous),
-        "cap": int_slider("cap", 5000, 100, 20000, 100, continuous_update=continuous),
-        "jitter": choice_slider("jitter", JITTERS, "full", continuous_update=continuous),
+        "base": int_slider("base", 200, 50, 2000, 50),
+        "factor": float_slider("factor", 2.0, 1.0, 4.0, 0.25),
+        "cap": int_slider("cap", 5000, 100, 20000, 100),
+        "jitter": choice("jitter", JITTERS, "full"),
     }
 
 
@@ -533,8 +539,8 @@ class BackoffExplorer(Explorer):
 
     @classmethod
     def make_controls(cls) -> dict[str, Any]:
-        controls = backoff_controls(continuous=True)
-        controls["growth"] = choice_slider("growth", GROWTH_CHOICES, "exponential")
+        controls = backoff_controls()
+        controls["growth"] = choice("growth", GROWTH_CHOICES, "exponential")
         controls["retries"] = int_slider("retries", 6, 1, MAX_RETRIES)
         return controls
 

@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 
 from ..core._check import check_choice
 from ..core.metastable import MetastableModel, MetastableRun
@@ -27,9 +28,9 @@ from ..i18n import N_, _, number
 from ..sim.hedged import HedgeStats, hedge_sweep
 from ..sim.ratebreakers import BREAKER_KINDS, OutageRun, slider_outage
 from ..sim.throttled import THROTTLES, ThrottleRun, throttled_fleet
-from .controls import choice_slider, float_slider, int_slider
+from .controls import choice, float_slider, int_slider
 from .explorer import Explorer, quantize
-from .kit import PALETTE, SMALL_PT, WIDTH_IN, new_figure, style
+from .kit import INK, SMALL_PT, WIDTH_IN, look, new_figure, style
 from .unchanged import more_than_used, throttle_rejects_nothing
 
 __all__ = [
@@ -48,7 +49,10 @@ BREAKER_LABELS = {
     "consecutive": N_("consecutive failures (lesson)"),
     "rate": N_("failure rate (resilience4j)"),
 }
-BREAKER_COLOURS = {"consecutive": PALETTE["orange"], "rate": PALETTE["blue"]}
+BREAKER_COLOURS = {
+    "consecutive": look("breaker", "consecutive").colour,
+    "rate": look("breaker", "rate").colour,
+}
 
 
 # -- 1. failure-rate breaker ------------------------------------------------------------
@@ -57,13 +61,13 @@ BREAKER_COLOURS = {"consecutive": PALETTE["orange"], "rate": PALETTE["blue"]}
 def _outage_line(r: OutageRun) -> str:
     template = (
         _(
-            "{breaker}: {sent} calls/client into the outage, {refused} refused "
-            "while healthy, never back to normal"
+            "{breaker}: {sent} calls/client in the outage, {refused} refused "
+            "when healthy, never recovered"
         )
         if r.recovery_ms is None
         else _(
-            "{breaker}: {sent} calls/client into the outage, {refused} refused "
-            "while healthy, back to normal after {recovery} ms"
+            "{breaker}: {sent} calls/client in the outage, {refused} refused "
+            "when healthy, recovered in {recovery} ms"
         )
     )
     return template.format(
@@ -79,7 +83,7 @@ def _draw_outage(ax: Any, runs: dict[str, OutageRun]) -> dict[str, Any]:
     ax.axvspan(
         first.outage[0] / 1000,
         first.outage[1] / 1000,
-        color=PALETTE["grey"],
+        color=look("mark", "reference").colour,
         alpha=0.2,
         lw=0,
         label=_("outage"),
@@ -95,8 +99,26 @@ def _draw_outage(ax: Any, runs: dict[str, OutageRun]) -> dict[str, Any]:
         )
     ax.set_ylim(-3, 105)
     ax.set_xlim(0, first.time_ms[-1] / 1000)
-    ax.legend(loc="lower left", fontsize=SMALL_PT)
+    # when each breaker is back to normal: a dotted line in its colour (the readout says
+    # how long after the outage); a line, not a text, so a redraw stays cheap
+    for kind, r in runs.items():
+        lines[f"{kind} recovered"] = ax.axvline(
+            np.nan, color=BREAKER_COLOURS[kind], linestyle=":", linewidth=2.0
+        )
+        place_recovery(lines[f"{kind} recovered"], r)
+    handles, _labels = ax.get_legend_handles_labels()
+    handles.append(
+        Line2D([], [], color=INK, linestyle=":", linewidth=2.0, label=_("back to normal"))
+    )
+    ax.legend(handles=handles, loc="lower left", fontsize=SMALL_PT)
     return lines
+
+
+def place_recovery(line: Any, r: OutageRun) -> None:
+    """Put ``line`` at the time ``r``'s breaker is back to normal (95% of the calls it let
+    through before the outage); out of sight when it never is."""
+    at = np.nan if r.recovery_ms is None else (r.outage[1] + r.recovery_ms) / 1000
+    line.set_xdata([at, at])
 
 
 def breaker_comparison_figure(runs: dict[str, OutageRun]) -> Figure:
@@ -116,10 +138,10 @@ class RateBreakerExplorer(Explorer):
     """The lesson's breaker and a failure-rate breaker through one outage, side by side.
 
     >>> print(RateBreakerExplorer.readout_for())  # doctest: +NORMALIZE_WHITESPACE
-    consecutive failures (lesson): 5.7 calls/client into the outage, 16.8 refused while
-    healthy, back to normal after 9500 ms
-    failure rate (resilience4j): 13.2 calls/client into the outage, 9.8 refused while
-    healthy, back to normal after 2750 ms
+    consecutive failures (lesson): 5.7 calls/client in the outage, 16.8 refused when
+    healthy, recovered in 9500 ms
+    failure rate (resilience4j): 13.2 calls/client in the outage, 9.8 refused when
+    healthy, recovered in 2750 ms
     """
 
     title = N_("failure-rate breaker")
@@ -128,19 +150,13 @@ class RateBreakerExplorer(Explorer):
     @classmethod
     def make_controls(cls) -> dict[str, Any]:
         return {
-            "base_failure": float_slider(
-                "base_failure", 0.1, 0.0, 0.4, 0.05, continuous_update=False
-            ),
+            "base_failure": float_slider("base_failure", 0.1, 0.0, 0.4, 0.05),
             # 0.9, not 1.0: the explorer opens on the story, not on "at its maximum"
-            "outage_failure": float_slider(
-                "outage_failure", 0.9, 0.2, 1.0, 0.1, continuous_update=False
-            ),
-            "threshold": int_slider("threshold", 3, 1, 8, continuous_update=False),
-            "window_size": int_slider("window_size", 20, 5, 50, 5, continuous_update=False),
-            "failure_rate_threshold": int_slider(
-                "failure_rate_threshold", 50, 10, 90, 5, continuous_update=False
-            ),
-            "half_open_calls": int_slider("half_open_calls", 3, 1, 10, continuous_update=False),
+            "outage_failure": float_slider("outage_failure", 0.9, 0.2, 1.0, 0.1),
+            "threshold": int_slider("threshold", 3, 1, 8),
+            "window_size": int_slider("window_size", 20, 5, 50, 5),
+            "failure_rate_threshold": int_slider("failure_rate_threshold", 50, 10, 90, 5),
+            "half_open_calls": int_slider("half_open_calls", 3, 1, 10),
         }
 
     @classmethod
@@ -184,6 +200,7 @@ class RateBreakerExplorer(Explorer):
     def draw(self, result: dict[str, OutageRun]) -> None:
         for kind, r in result.items():
             self.lines[kind].set_ydata(100 * r.sent / r.clients)
+            place_recovery(self.lines[f"{kind} recovered"], r)
 
 
 def rate_breaker_explorer(**values: Any) -> RateBreakerExplorer:
@@ -231,11 +248,11 @@ class HedgingExplorer(Explorer):
     @classmethod
     def make_controls(cls) -> dict[str, Any]:
         return {
-            "hedging_delay": int_slider("hedging_delay", 50, 0, 200, 10, continuous_update=False),
+            "hedging_delay": int_slider("hedging_delay", 50, 0, 200, 10),
             # from 1 (no copy: hedging off), so the default 2 is not at an end
-            "max_attempts": int_slider("max_attempts", 2, 1, 5, continuous_update=False),
-            "slow": float_slider("slow", 0.02, 0.0, 0.1, 0.01, continuous_update=False),
-            "tail_alpha": float_slider("tail_alpha", 1.5, 1.1, 3.0, 0.1, continuous_update=False),
+            "max_attempts": int_slider("max_attempts", 2, 1, 5),
+            "slow": float_slider("slow", 0.02, 0.0, 0.1, 0.01),
+            "tail_alpha": float_slider("tail_alpha", 1.5, 1.1, 3.0, 0.1),
         }
 
     @classmethod
@@ -280,14 +297,14 @@ class HedgingExplorer(Explorer):
         ax.set_xlim(0, 420)
         ax.set_ylim(8, 5000)
         self.ax = ax
-        (self.p50,) = ax.plot([], [], "-", color=PALETTE["green"], label="p50")
-        (self.p99,) = ax.plot([], [], "-", color=PALETTE["blue"], label="p99")
-        (self.dot50,) = ax.plot([], [], "o", color=PALETTE["green"], ms=9)
+        (self.p50,) = ax.plot([], [], "-", color=look("latency", "p50").colour, label="p50")
+        (self.p99,) = ax.plot([], [], "-", color=look("latency", "p99").colour, label="p99")
+        (self.dot50,) = ax.plot([], [], "o", color=look("latency", "p50").colour, ms=9)
         (self.dot99,) = ax.plot(
-            [], [], "o", color=PALETTE["vermillion"], ms=10, label=_("chosen delay")
+            [], [], "o", color=look("latency", "chosen").colour, ms=10, label=_("chosen delay")
         )
         self.base = ax.axhline(
-            1, color=PALETTE["grey"], ls="--", lw=1, label=_("p99 without hedging")
+            1, color=look("mark", "reference").colour, ls="--", lw=1, label=_("p99 without hedging")
         )
         ax.legend(loc="upper right", fontsize=SMALL_PT)
         return [self.p50, self.p99, self.dot50, self.dot99, self.base]
@@ -355,10 +372,10 @@ class ThrottleExplorer(Explorer):
     @classmethod
     def make_controls(cls) -> dict[str, Any]:
         return {
-            "throttle": choice_slider("throttle", THROTTLES, "sre", continuous_update=False),
-            "degraded": float_slider("degraded", 0.4, 0.1, 1.0, 0.1, continuous_update=False),
-            "retries": int_slider("retries", 3, 0, 5, continuous_update=False),
-            "k": float_slider("k", 2.0, 1.0, 4.0, 0.5, continuous_update=False),
+            "throttle": choice("throttle", THROTTLES, "sre"),
+            "degraded": float_slider("degraded", 0.4, 0.1, 1.0, 0.1),
+            "retries": int_slider("retries", 3, 0, 5),
+            "k": float_slider("k", 2.0, 1.0, 4.0, 0.5),
         }
 
     @classmethod
@@ -392,12 +409,16 @@ class ThrottleExplorer(Explorer):
         r, none = self.compute(**self.default_values())
         x = r.time_ms / 1000
         ax.axvspan(
-            r.incident[0] / 1000, r.incident[1] / 1000, color=PALETTE["grey"], alpha=0.2, lw=0
+            r.incident[0] / 1000,
+            r.incident[1] / 1000,
+            color=look("mark", "reference").colour,
+            alpha=0.2,
+            lw=0,
         )
         (self.cap,) = ax.plot(
             x,
             np.ones_like(x),
-            color=PALETTE["black"],
+            color=INK,
             lw=1.4,
             linestyle=(0, (6, 3)),
             label=_("server capacity"),
@@ -405,21 +426,21 @@ class ThrottleExplorer(Explorer):
         (self.none,) = ax.plot(
             x,
             _per_capacity(none.offered, none),
-            color=PALETTE["vermillion"],
+            color=look("throttle", "none").colour,
             lw=1.2,
             label=_("offered, no throttle"),
         )
         (self.offered,) = ax.plot(
             x,
             _per_capacity(r.offered, r),
-            color=PALETTE["blue"],
+            color=look("throttle", "throttled").colour,
             lw=1.6,
             label=_("offered, throttled"),
         )
         (self.accepted,) = ax.plot(
             x,
             _per_capacity(r.accepted, r),
-            color=PALETTE["green"],
+            color=look("load", "served").colour,
             lw=1.6,
             label=_("accepted, throttled"),
         )
@@ -490,12 +511,12 @@ class MetastableExplorer(Explorer):
     @classmethod
     def make_controls(cls) -> dict[str, Any]:
         return {
-            "timeout": int_slider("timeout", 1000, 200, 5000, 100, continuous_update=False),
-            "retries": int_slider("retries", 3, 0, 5, continuous_update=False),
-            "budget": choice_slider("budget", tuple(BUDGETS), "none", continuous_update=False),
-            "spike_ms": int_slider("spike_ms", 3000, 0, 8000, 500, continuous_update=False),
+            "timeout": int_slider("timeout", 1000, 200, 5000, 100),
+            "retries": int_slider("retries", 3, 0, 5),
+            "budget": choice("budget", tuple(BUDGETS), "none"),
+            "spike_ms": int_slider("spike_ms", 3000, 0, 8000, 500),
             # a load, not "base (ms)"
-            "base": float_slider("base", 0.8, 0.5, 0.95, 0.05, continuous_update=False, unit=""),
+            "base": float_slider("base", 0.8, 0.5, 0.95, 0.05, unit=""),
         }
 
     @classmethod
@@ -513,7 +534,9 @@ class MetastableExplorer(Explorer):
 
     def setup(self, fig: Figure) -> list[Any]:
         top, bottom = fig.subplots(2, 1, sharex=True)
-        style(top, _("A load spike, then timeouts and retries"), None, _("load / capacity"))
+        style(top, None, None, _("load / capacity"))
+        # 13 pt, not 14: the Turkish title fits the width with the projector switch on
+        top.set_title(_("A load spike, then timeouts and retries"), fontsize=13)
         style(bottom, None, _("time (s)"), _("queue wait (s)"))
         r = self.compute(**self.default_values())
         x = np.asarray(r.time_ms[::THIN]) / 1000
@@ -521,22 +544,26 @@ class MetastableExplorer(Explorer):
         self.span = top.axvspan(
             m.spike_start / 1000,
             (m.spike_start + m.spike_ms) / 1000,
-            color=PALETTE["grey"],
+            color=look("mark", "reference").colour,
             alpha=0.2,
             lw=0,
             label=_("spike"),
         )
-        top.axhline(1, color=PALETTE["black"], lw=1, label=_("capacity"))
-        (self.user,) = top.plot(x, x * 0, color=PALETTE["grey"], lw=1.4, label=_("users"))
-        (self.offered,) = top.plot(
-            x, x * 0, color=PALETTE["vermillion"], lw=1.6, label=_("offered")
+        top.axhline(1, color=INK, lw=1, label=_("capacity"))
+        (self.user,) = top.plot(
+            x, x * 0, color=look("mark", "reference").colour, lw=1.4, label=_("users")
         )
-        (self.good,) = top.plot(x, x * 0, color=PALETTE["green"], lw=1.6, label=_("goodput"))
+        (self.offered,) = top.plot(
+            x, x * 0, color=look("load", "sent").colour, lw=1.6, label=_("offered")
+        )
+        (self.good,) = top.plot(
+            x, x * 0, color=look("load", "served").colour, lw=1.6, label=_("goodput")
+        )
         top.set_ylim(0, 6.3)
         top.legend(loc="upper right", fontsize=SMALL_PT, ncol=3)
-        (self.wait,) = bottom.plot(x, x * 0, color=PALETTE["blue"], lw=1.6)
+        (self.wait,) = bottom.plot(x, x * 0, color=look("load", "waiting").colour, lw=1.6)
         self.timeout_line = bottom.axhline(
-            1, color=PALETTE["vermillion"], ls="--", lw=1, label=_("timeout")
+            1, color=look("mark", "alarm").colour, ls="--", lw=1, label=_("timeout")
         )
         bottom.set_yscale("symlog", linthresh=1)
         bottom.set_ylim(0, 100)

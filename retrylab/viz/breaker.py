@@ -23,7 +23,7 @@ from ..core.breaker import CircuitBreaker, State, TraceRow, replay
 from ..core.constants import BREAKER_EVENTS
 from ..i18n import N_, _, ngettext
 from .explorer import Explorer, int_slider
-from .kit import NODE_GID, PALETTE, SMALL_PT, STATE_COLOURS, WIDTH_IN, look, new_figure, style
+from .kit import INK, NODE_GID, SMALL_PT, STATE_COLOURS, WIDTH_IN, look, new_figure, style
 
 # -- the breaker ------------------------------------------------------------------
 
@@ -110,13 +110,13 @@ def style_nodes(
         box = _box(node)
         colour = to_rgba(STATE_COLOURS[state.value], 1.0 if now else FADED)
         box.set_facecolor(colour)
-        box.set_edgecolor(PALETTE["black"] if now else PALETTE["grey"])
+        box.set_edgecolor(INK if now else look("mark", "reference").colour)
         box.set_linewidth(3.5 if now else 1.0)
         node.set_fontweight("bold" if now else "normal")
     for key, arrow in arrows.items():
         hot = key == moved
         arrow.arrow_patch.set_linewidth(4.0 if hot else 1.6)
-        arrow.arrow_patch.set_color(STATE_COLOURS[key[1].value] if hot else PALETTE["black"])
+        arrow.arrow_patch.set_color(STATE_COLOURS[key[1].value] if hot else INK)
         arrow.arrow_patch.set_mutation_scale(30 if hot else 20)
 
 
@@ -195,7 +195,7 @@ def draw_breaker_diagram(
         arrowprops={
             "arrowstyle": "-|>",
             "connectionstyle": "arc3,rad=1.5",
-            "color": PALETTE["black"],
+            "color": INK,
             "linewidth": 1.4,
             "mutation_scale": 16,
             "shrinkA": 0,
@@ -341,7 +341,7 @@ def draw_breaker_timeline(
             marker=marker,
             markersize=11,
             markerfacecolor=colour,
-            markeredgecolor=PALETTE["black"],
+            markeredgecolor=INK,
             label=_(label),
             zorder=3,
         )
@@ -351,7 +351,7 @@ def draw_breaker_timeline(
                 "",
                 xy=(r.now + cooldown, 2.75),
                 xytext=(r.now, 2.75),
-                arrowprops={"arrowstyle": "<->", "color": PALETTE["black"]},
+                arrowprops={"arrowstyle": "<->", "color": INK},
             )
             ax.text(
                 r.now + cooldown / 2,
@@ -362,7 +362,7 @@ def draw_breaker_timeline(
                 fontsize=SMALL_PT,
             )
     if shown and upto is not None:
-        ax.axvline(shown[-1].now, color=PALETTE["black"], linewidth=1.5, linestyle=":")
+        ax.axvline(shown[-1].now, color=INK, linewidth=1.5, linestyle=":")
     ax.set_xlim(-200, stop)
     ax.set_ylim(-0.6, 3.4)
     ax.set_yticks(list(LANES.values()), [_(lane) for lane in LANES])
@@ -431,7 +431,7 @@ BREAKER_MARGINS: dict[str, float] = {
     "left": 0.13,
     "right": 0.98,
     "top": 0.99,
-    "bottom": 0.2,
+    "bottom": 0.215,
     "hspace": 0.1,
 }
 
@@ -479,11 +479,11 @@ class BreakerPlot:
                 marker=marker,
                 markersize=11,
                 markerfacecolor=colour,
-                markeredgecolor=PALETTE["black"],
+                markeredgecolor=INK,
                 label=_(label),
                 zorder=3,
             )[0]
-        self.now_line = ax.axvline(np.nan, color=PALETTE["black"], linewidth=1.5, linestyle=":")
+        self.now_line = ax.axvline(np.nan, color=INK, linewidth=1.5, linestyle=":")
         # one cooldown arrow per opening at most, one opening per event at most; the
         # first one named (the others are the same length)
         self.cooldowns: list[tuple[Any, Text]] = [
@@ -492,7 +492,7 @@ class BreakerPlot:
                     "",
                     xy=(0, 2.75),
                     xytext=(0, 2.75),
-                    arrowprops={"arrowstyle": "<->", "color": PALETTE["black"]},
+                    arrowprops={"arrowstyle": "<->", "color": INK},
                 ),
                 ax.text(0, 2.85, "", ha="center", va="bottom", fontsize=SMALL_PT),
             )
@@ -509,10 +509,11 @@ class BreakerPlot:
             for s in State
         ]
         handles += list(self.markers.values())
-        ax.legend(
+        ax.legend(  # at the figure's foot, whatever its height
             handles=handles,
-            loc="upper center",
-            bbox_to_anchor=(0.45, -0.38),
+            loc="lower center",
+            bbox_to_anchor=(0.5, 0.0),
+            bbox_transform=fig.transFigure,
             ncols=3,
             frameon=False,
             fontsize=SMALL_PT,
@@ -631,17 +632,17 @@ class BreakerExplorer(Explorer):
     """
 
     title = N_("circuit breaker")
-    figsize = (WIDTH_IN, 6.0)
+    figsize = (WIDTH_IN, 5.5)
     margins = BREAKER_MARGINS
 
     @classmethod
     def make_controls(cls) -> dict[str, Any]:
         n = len(BREAKER_EVENTS)
         return {
-            "threshold": int_slider("threshold", 3, 1, 6, continuous_update=False),
-            "cooldown": int_slider("cooldown", 5000, 0, 10000, 500, continuous_update=False),
+            "threshold": int_slider("threshold", 3, 1, 6),
+            "cooldown": int_slider("cooldown", 5000, 0, 10000, 500),
             # the first event: the student steps the story forward
-            "step": int_slider("step", 1, 0, n, continuous_update=False),
+            "step": int_slider("step", 1, 0, n),
         }
 
     @classmethod

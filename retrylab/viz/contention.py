@@ -7,7 +7,7 @@
 - :func:`contention_explorer` (:class:`ContentionExplorer`): one client count,
   five bars per panel. It blits (the bars move over y ranges quantized to a
   few levels) and averages :data:`EXPLORER_RUNS` runs per strategy instead of
-  the notebook's 100, which keeps the strategies' order (tests/test_fleet_scale.py);
+  the notebook's 100, which keeps the strategies' order (tests/viz/test_fleet_scale.py);
   the readout says so and gives every bar's number.
 """
 
@@ -24,12 +24,12 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
 from ..core._check import check_choice
-from ..i18n import N_, _, number, pgettext
+from ..i18n import N_, _, number, percent, pgettext
 from ..sim.contention import STRATEGIES, ContentionResult, contention, sweep_table
 from ..sim.layered import expected_layered_load, layered_calls
-from .controls import choice_slider, int_slider
+from .controls import choice, int_slider
 from .explorer import Explorer, quantize
-from .kit import PALETTE, SMALL_PT, WIDTH_IN, look, new_figure, style
+from .kit import INK, SMALL_PT, WIDTH_IN, look, new_figure, style
 from .unchanged import no_wait_reaches_cap
 
 __all__ = [
@@ -94,7 +94,7 @@ class ContentionPlot:
             ax.title.set_fontsize(12)
         self.ax_calls.legend(loc="upper left", fontsize=SMALL_PT)
         self.marker = [
-            ax.axvline(np.nan, color=PALETTE["black"], linewidth=1, alpha=0.5)
+            ax.axvline(np.nan, color=INK, linewidth=1, alpha=0.5)
             for ax in (self.ax_calls, self.ax_time)
         ]
         self.marker_text = self.ax_calls.text(
@@ -200,12 +200,12 @@ def layered_load(
     fig = new_figure((WIDTH_IN, 4.4))
     ax = fig.add_subplot()
     x = np.arange(len(df))
-    colours = [PALETTE["sky"]] * (len(df) - 1) + [PALETTE["vermillion"]]
+    colours = [look("mark", "plain").colour] * (len(df) - 1) + [look("mark", "alarm").colour]
     bars = ax.bar(
         x,
         df["per_request"],
         color=colours,
-        edgecolor=PALETTE["black"],
+        edgecolor=INK,
         label=_("simulated: calls per user request"),
     )
     for rect, v in zip(bars, df["per_request"], strict=True):
@@ -220,7 +220,7 @@ def layered_load(
         )
     ax.axhline(
         expected_layered_load(layers, attempts, failure_rate),
-        color=PALETTE["black"],
+        color=INK,
         linestyle="--",
         linewidth=1.2,
         label=_("arithmetic for the bottom service"),
@@ -234,7 +234,7 @@ def layered_load(
         ).format(
             layers=layers,
             per=per,
-            rate=f"{failure_rate:.0%}",
+            rate=percent(failure_rate * 100),
             calls=number(_g(float(df["per_request"].iloc[-1]))),
         ),
         _("service (top to bottom)"),
@@ -254,7 +254,7 @@ def _g(value: float) -> float | int:
 # -- the explorer ------------------------------------------------------------------------------
 
 #: Runs per strategy the explorer averages (the notebook's sweep: 100). 20 keep the
-#: order of the strategies by calls and by time (tests/test_fleet_scale.py).
+#: order of the strategies by calls and by time (tests/viz/test_fleet_scale.py).
 EXPLORER_RUNS = 20
 
 #: The calls panel's y ranges (one saved background each).
@@ -300,12 +300,6 @@ class ContentionExplorer(Explorer):
     >>> print(ContentionExplorer.readout_for())  # doctest: +NORMALIZE_WHITESPACE
     full jitter, 100 clients: 797.0 calls (7.97 per client), 5032 ms (mean of 20 runs)
     vs exponential without jitter: 0.43x the calls, 0.08x the time
-    each strategy (mean of 20 runs; the notebook's sweep: 100):
-      exponential, no jitter: 1851 calls, 63006 ms
-      full jitter: 797 calls, 5032 ms
-      equal jitter: 812 calls, 6966 ms
-      decorrelated jitter: 1000 calls, 4845 ms
-      no backoff: 2416 calls, 2014 ms
     """
 
     title = N_("the AWS contention experiment")
@@ -320,12 +314,11 @@ class ContentionExplorer(Explorer):
 
     @classmethod
     def make_controls(cls) -> dict[str, Any]:
-        slow: dict[str, Any] = {"continuous_update": False}
         return {
-            "strategy": choice_slider("strategy", STRATEGIES, "full", **slow),
-            "clients": int_slider("clients", 100, 10, 190, 10, **slow),
-            "base": int_slider("base", 5, 1, 100, **slow),
-            "cap": int_slider("cap", 2000, 0, 10_000, 10, **slow),
+            "strategy": choice("strategy", STRATEGIES, "full"),
+            "clients": int_slider("clients", 100, 10, 190, 10),
+            "base": int_slider("base", 5, 1, 100),
+            "cap": int_slider("cap", 2000, 0, 10_000, 10),
         }
 
     @classmethod
@@ -337,37 +330,21 @@ class ContentionExplorer(Explorer):
     @classmethod
     def readout_text(cls, result: ContentionRun) -> str:
         p, e = result.picked, result.results["exponential"]
+        # two lines: the picked strategy against the plain exponential; the bars show all
         lines = [
             p.summary(),
             _("vs exponential without jitter: {calls}x the calls, {time}x the time").format(
                 calls=number(p.calls / e.calls, 2), time=number(p.time_ms / e.time_ms, 2)
             ),
-            _("each strategy (mean of {runs} runs; the notebook's sweep: 100):").format(
-                runs=EXPLORER_RUNS
-            ),
         ]
-        for s in STRATEGIES:
-            r = result.results[s]
-            lines.append(
-                "  "
-                + _("{strategy}: {calls} calls, {time} ms").format(
-                    strategy=_(STRATEGY_STYLE[s][3]),
-                    calls=f"{r.calls:.0f}",
-                    time=f"{r.time_ms:.0f}",
-                )
-            )
         return "\n".join(lines)
 
     def setup(self, fig: Figure) -> list[Any]:
         self.ax_calls, self.ax_time = fig.subplots(1, 2)
         x = np.arange(len(STRATEGIES))
         colours = [STRATEGY_STYLE[s][0] for s in STRATEGIES]
-        self.bars_calls = self.ax_calls.bar(
-            x, np.zeros(len(x)), color=colours, edgecolor=PALETTE["black"]
-        )
-        self.bars_time = self.ax_time.bar(
-            x, np.ones(len(x)), color=colours, edgecolor=PALETTE["black"]
-        )
+        self.bars_calls = self.ax_calls.bar(x, np.zeros(len(x)), color=colours, edgecolor=INK)
+        self.bars_time = self.ax_time.bar(x, np.ones(len(x)), color=colours, edgecolor=INK)
         labels = [
             _("expo-\nnential"),
             _("full"),

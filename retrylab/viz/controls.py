@@ -1,6 +1,6 @@
 """The explorers' controls: sliders named after their parameter, one description width.
 
-Use :func:`int_slider`, :func:`float_slider` and :func:`choice_slider` in an
+Use :func:`int_slider`, :func:`float_slider` and :func:`choice` in an
 explorer's ``make_controls``; :class:`~retrylab.viz.explorer.Explorer` lines
 their descriptions up with :func:`align_descriptions` and :func:`neighbours`
 gives the values one key press away (what the benchmark and the tests use).
@@ -21,6 +21,7 @@ from .range import FloatRange, IntRange
 
 __all__ = [
     "CONTROL_MIN_WIDTH",
+    "LABEL_MAX_CH",
     "LIMIT_LINE_PX",
     "NUMBER_BOX_WIDTH",
     "TRACK_MIN_WIDTH",
@@ -29,7 +30,6 @@ __all__ = [
     "align_descriptions",
     "check_value",
     "choice",
-    "choice_slider",
     "controls_grid",
     "explain_message",
     "float_slider",
@@ -71,7 +71,7 @@ UNITS: dict[str, str] = {
 def _control_label(name: str) -> str:
     """A parameter's name as its control's label says it, in the notebook's language: a
     few words a person reads ("failure rate, healthy"), never the code's ``base_failure``
-    (that one is the control's tooltip, as :meth:`Explorer.set` takes it)."""
+    (that one is the control's tooltip, as :meth:`~retrylab.viz.explorer.Explorer.set` takes it)."""
     labels = {
         "base": pgettext("control", "base"),
         "cap": pgettext("control", "cap"),
@@ -164,17 +164,15 @@ def int_slider(
     high: int,
     step: int = 1,
     *,
-    continuous_update: bool = True,
     unit: str | None = None,
 ) -> Any:
     """A whole-number slider (:class:`~retrylab.viz.range.IntRange`, a range input its
     label names): its label says the parameter in words with its unit, in the notebook's
-    language; its tooltip is the parameter's name in the code (what :meth:`Explorer.set`
+    language; its tooltip is the parameter's name in the code (what :meth:`~.Explorer.set`
     takes). Every slider follows the hand while dragged (the front end sends a value
-    when the kernel has answered the last one); ``continuous_update`` is accepted for
-    older callers and changes nothing.
+    when the kernel has answered the last one).
 
-    >>> s = int_slider("cooldown", 5000, 0, 10000, 500, continuous_update=False)
+    >>> s = int_slider("cooldown", 5000, 0, 10000, 500)
     >>> s.description, s.tooltip, s.continuous_update
     ('cooldown (ms)', 'cooldown', True)
     """
@@ -188,7 +186,6 @@ def float_slider(
     high: float,
     step: float = 0.1,
     *,
-    continuous_update: bool = True,
     unit: str | None = None,
 ) -> Any:
     """A slider of real numbers (:class:`~retrylab.viz.range.FloatRange`), labelled and
@@ -311,20 +308,6 @@ def choice(name: str, options: Sequence[Any], value: Any) -> Any:
         style=_STYLE,
         layout=widgets.Layout(**_LAYOUT),
     )
-
-
-def choice_slider(
-    name: str, options: Sequence[Any], value: Any, *, continuous_update: bool = True
-) -> Any:
-    """The older name of :func:`choice`, kept while the topic modules still call it.
-
-    ``continuous_update`` is accepted and has no effect: a click or a key press
-    picks one option, there is nothing to drag.
-
-    >>> choice_slider("jitter", ("none", "full"), "full").value
-    'full'
-    """
-    return choice(name, options, value)
 
 
 #: The width of a slider's number box: six digits and the spin arrows (every pixel it takes
@@ -604,44 +587,55 @@ def limit_notes(controls: Mapping[str, Any], moved: str | None = None) -> str:
     return "; ".join(note for note in notes if note)
 
 
+#: The widest a slider's label is (CSS ``ch``): a longer one wraps onto a second line
+#: (its row grows a little) rather than widening every column, so three columns of
+#: controls fit JupyterLab's 848 px column ("refusal cost (0–1)" made 06's storm
+#: explorer two columns, six rows, 731 px tall).
+LABEL_MAX_CH = 15
+
+
 def align_descriptions(controls: Iterable[Any]) -> str:
     """Give controls one description width, so their slider tracks start at the same x.
 
-    Use it on the controls of one explorer (:class:`Explorer` does): the
+    Use it on the controls of one explorer (:class:`~retrylab.viz.explorer.Explorer` does): the
     width is the longest description plus two characters, in CSS ``ch`` (the
     width of a "0", wider than the average lower-case letter), so no label is
-    cut. Returns the width set ("" when no control has a description style).
+    cut; at most :data:`LABEL_MAX_CH` for a slider's label, which wraps beyond it. A
+    dropdown's or checkbox's label cannot wrap: those keep their whole text's width.
+    Returns the sliders' width ("" when no control has a description style).
 
     >>> controls = [int_slider("base", 200, 50, 2000),
     ...             choice("idempotency_key", [("no", False), ("yes", True)], False)]
     >>> align_descriptions(controls), controls[0].description_width
-    ('17ch', '17ch')
+    ('15ch', '15ch')
     >>> controls[1].style.description_width
     '17ch'
+    >>> align_descriptions([int_slider("base", 200, 50, 2000), choice("jitter", ["full"], "full")])
+    '11ch'
     """
     listed = list(controls)
     ranges = [c for c in listed if isinstance(c, IntRange | FloatRange)]
     styled = [c for c in listed if hasattr(getattr(c, "style", None), "description_width")]
     if not ranges and not styled:
         return ""
-    width = f"{max(len(c.description or '') for c in ranges + styled) + 2}ch"
+    widest = max(len(c.description or "") for c in ranges + styled) + 2
+    width = f"{min(widest, LABEL_MAX_CH) if ranges else widest}ch"
+    own = f"{max([len(c.description or '') + 2 for c in styled] + [int(width[:-2])])}ch"
     for c in ranges:
         c.description_width = width
     for c in styled:
-        c.style.description_width = width
+        c.style.description_width = own
     return width
 
 
-_CHOICES = (widgets.Dropdown,)
-
-
 def options_of(control: Any) -> list[Any] | None:
-    """The values a choice control can take (``None`` for a numeric control)."""
-    if isinstance(control, _CHOICES):
+    """The values a choice control (:func:`choice`'s) can take (``None`` for a numeric
+    control)."""
+    if isinstance(control, widgets.Dropdown):
         return [o[1] if isinstance(o, tuple) else o for o in control.options]
     if isinstance(control, Switch):
         return list(control.words)
-    if isinstance(control, widgets.Checkbox | widgets.ToggleButton):
+    if isinstance(control, widgets.Checkbox):
         return [False, True]
     return None
 
@@ -698,7 +692,7 @@ def reject_unknown(values: Mapping[str, Any], controls: Mapping[str, Any]) -> No
 def neighbours(control: Any, value: Any = None) -> list[Any]:
     """The values one key press away from ``value`` (default: the control's): up, then down.
 
-    A choice slider's are the next and the previous option; a numeric slider's
+    A choice's are the next and the previous option; a numeric slider's
     are one ``step`` either way, within its range.
 
     >>> neighbours(int_slider("cap", 5000, 100, 20000, 100))

@@ -11,7 +11,7 @@ from typing import Any
 from ..core._check import check_choice
 from ..core.outcome import Decision, Outcome, decide
 from ..i18n import N_, _, pgettext
-from .explorer import Explorer, choice_slider
+from .explorer import Explorer, choice
 
 __all__ = ["ERRORS", "METHODS", "DecisionExplorer", "decision_explorer", "outcome_for"]
 
@@ -60,11 +60,9 @@ class DecisionExplorer(Explorer):
     @classmethod
     def make_controls(cls) -> dict[str, Any]:
         return {
-            "method": choice_slider("method", METHODS, "POST"),
-            "error": choice_slider("error", ERRORS, "network"),
-            "idempotency_key": choice_slider(
-                "idempotency_key", [("no", False), ("yes", True)], False
-            ),
+            "method": choice("method", METHODS, "POST"),
+            "error": choice("error", ERRORS, "network"),
+            "idempotency_key": choice("idempotency_key", [("no", False), ("yes", True)], False),
         }
 
     @classmethod

@@ -51,7 +51,7 @@ explorer, ``figsize = None``, has no image).
 ...         return f"n squared = {result}"
 ...     def setup(self, fig):
 ...         self.ax = fig.add_subplot()
-...         self.bar = self.ax.bar([0], [0], color=PALETTE["blue"])[0]
+...         self.bar = self.ax.bar([0], [0], color=look("mark", "plain").colour)[0]
 ...         return [self.bar]                    # the artist that changes
 ...     def level(self, result):
 ...         return 25 if result <= 25 else 100   # two y ranges, two backgrounds
@@ -102,7 +102,6 @@ from .controls import (
     ControlPanel,
     align_descriptions,
     choice,
-    choice_slider,
     explain_message,
     float_slider,
     int_slider,
@@ -111,10 +110,14 @@ from .controls import (
 )
 from .kit import (
     DPI,
+    DRAWN_SIZE_CSS,
     PALETTE,
+    PROJECTOR_CSS,
     STATE_COLOURS,
     classroom,
+    look,
     new_figure,
+    projecting,
     show,
     style,
     to_png,
@@ -133,7 +136,6 @@ __all__ = [
     "animated_artists",
     "canvas_png",
     "choice",
-    "choice_slider",
     "classroom",
     "float_slider",
     "int_slider",
@@ -372,8 +374,12 @@ class Explorer:
         if self.image is not None:
             parts.append(self.image)
         parts.append(self.errors)
+        if projecting():  # the projector switch: 18 px controls, images at drawn size
+            parts.insert(0, widgets.HTML(f"<style>{PROJECTOR_CSS} {DRAWN_SIZE_CSS}</style>"))
         self._box = widgets.VBox(parts)
         self._box.add_class("retrylab-explorer")
+        if projecting():
+            self._box.add_class("retrylab-projector")
         self.panel.check(values)
         for name, value in values.items():
             self.panel.put(name, value)
@@ -628,7 +634,7 @@ class Explorer:
         self.message_widget.value = (
             ""
             if not text
-            else f'<span style="color:{PALETTE["vermillion"]};font-weight:bold">'
+            else f'<span style="color:{look("mark", "alarm").colour};font-weight:bold">'
             f"{html.escape(text)}</span>"
         )
 

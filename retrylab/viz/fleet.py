@@ -42,9 +42,9 @@ from ..sim.breakers import BreakerSettings
 from ..sim.fleet import Fleet, outage_fleet, storm_fleet
 from ..sim.fleetresult import FleetResult
 from ..sim.fleetview import SliderScale, describe_fleet, herd_divisor, slider_scale, step_series
-from .controls import choice_slider, float_slider, int_slider
+from .controls import choice, float_slider, int_slider
 from .explorer import Explorer, quantize
-from .kit import MAX_HEIGHT_IN, PALETTE, SMALL_PT, WIDTH_IN, look, new_figure, style
+from .kit import INK, MAX_HEIGHT_IN, SMALL_PT, WIDTH_IN, look, new_figure, style
 from .unchanged import more_than_used, same_steps
 
 __all__ = [
@@ -102,7 +102,13 @@ class FleetPlot:
     (by :meth:`update`; an explorer says it in its readout instead).
     """
 
-    def __init__(self, fig: Figure | SubFigure, backlog: bool = True, legend: bool = True) -> None:
+    def __init__(
+        self,
+        fig: Figure | SubFigure,
+        backlog: bool = True,
+        legend: bool = True,
+        legend_columns: int = 3,
+    ) -> None:
         if backlog:
             axes = fig.subplots(2, 1, sharex=True, height_ratios=(3.0, 1.2))
             self.ax, self.ax_wait = axes[0], axes[1]
@@ -114,7 +120,7 @@ class FleetPlot:
             0,
             1,
             transform=ax.get_xaxis_transform(),
-            color=PALETTE["grey"],
+            color=look("mark", "reference").colour,
             alpha=0.25,
             linewidth=0,
         )
@@ -123,15 +129,15 @@ class FleetPlot:
             [],
             [],
             drawstyle="steps-post",
-            color=PALETTE["blue"],
+            color=look("load", "sent").colour,
             linewidth=1.6,
-            label=_("sent (first tries + retries)"),
+            label=_("requests sent"),
         )[0]
         self.retries = ax.plot(
             [],
             [],
             drawstyle="steps-post",
-            color=PALETTE["orange"],
+            color=look("load", "retries").colour,
             linewidth=1.3,
             linestyle="--",
             label=_("of which retries"),
@@ -140,7 +146,7 @@ class FleetPlot:
             [],
             [],
             drawstyle="steps-post",
-            color=PALETTE["green"],
+            color=look("load", "served").colour,
             linewidth=1.6,
             linestyle="-.",
             label=_("served"),
@@ -149,13 +155,19 @@ class FleetPlot:
             [],
             [],
             drawstyle="steps-post",
-            color=PALETTE["black"],
+            color=INK,
             linewidth=1.4,
             linestyle=(0, (6, 3)),
             label=_("capacity"),
         )[0]
         self.peak_text = ax.text(
-            0, 0, "", ha="left", va="top", fontsize=SMALL_PT + 0.5, color=PALETTE["blue"]
+            0,
+            0,
+            "",
+            ha="left",
+            va="top",
+            fontsize=SMALL_PT + 0.5,
+            color=look("load", "sent").colour,
         )
         style(ax, "", None, _("requests per step"))
         self.waiting: Line2D | None = None
@@ -165,7 +177,7 @@ class FleetPlot:
             self.retries,
             self.served,
             self.capacity,
-            Patch(color=PALETTE["grey"], alpha=0.25, label=_("outage")),
+            Patch(color=look("mark", "reference").colour, alpha=0.25, label=_("outage")),
         ]
         self.served_total: Line2D | None = None
         self.gave_up_total: Line2D | None = None
@@ -174,7 +186,7 @@ class FleetPlot:
                 [],
                 [],
                 drawstyle="steps-post",
-                color=PALETTE["black"],
+                color=look("load", "waiting").colour,
                 linewidth=1.6,
                 label=_("clients waiting"),
             )[0]
@@ -203,7 +215,7 @@ class FleetPlot:
                 0,
                 1,
                 transform=self.ax_wait.get_xaxis_transform(),
-                color=PALETTE["grey"],
+                color=look("mark", "reference").colour,
                 alpha=0.25,
                 linewidth=0,
             )
@@ -217,7 +229,7 @@ class FleetPlot:
             fig.legend(
                 handles=handles,
                 loc="outside lower center",
-                ncols=3,
+                ncols=legend_columns,
                 fontsize=SMALL_PT,
                 frameon=False,
             )
@@ -480,15 +492,19 @@ class FleetExplorer(Explorer):
     #: axes keep nearly their height (2.66 in, was 2.77): the margins above the title and
     #: below the legend are what shrank
     #: 4.6 in since the lower panel tells served from given up (three legend rows); the
-    #: readout above it is two lines (was five), so the explorer still fits the screen
-    figsize = (WIDTH_IN, 4.6)
+    #: readout above it is two lines (was five), so the explorer still fits the screen.
+    #: 4.3 in since the legend is two rows of four: the storm explorer (11 controls, in
+    #: three columns) is 637 px tall in JupyterLab, 731 px before.
+    figsize = (WIDTH_IN, 4.3)
     margins: ClassVar[Mapping[str, float]] = {
         "left": 0.125,
         "right": 0.98,
-        "top": 0.88,
-        "bottom": 0.3,
+        "top": 0.872,
+        "bottom": 0.27,
         "hspace": 0.12,
     }
+    #: The legend's columns: two rows of four under the panels.
+    legend_columns: ClassVar[int] = 4
     cache_size = 8  # a result holds a table of every client
     #: The herd's 10 ms steps are shown as means over 100 ms: a wave of 1000 clients in
     #: one step is a needle on a 30 s axis, the capacity (50) a line near its foot; the
@@ -501,20 +517,19 @@ class FleetExplorer(Explorer):
     @classmethod
     def make_controls(cls) -> dict[str, Any]:
         sc = cls.scenario
-        slow: dict[str, Any] = {"continuous_update": False}
         return {
-            "base": int_slider("base", sc.base, 50, 2000, 50, **slow),
-            "factor": float_slider("factor", 2.0, 1.0, 4.0, 0.25, **slow),
-            "cap": int_slider("cap", sc.cap, 50, 20_000, 50, **slow),
-            "jitter": choice_slider("jitter", JITTERS, "none", **slow),
-            "attempts": int_slider("attempts", sc.attempts, 1, 20, **slow),
+            "base": int_slider("base", sc.base, 50, 2000, 50),
+            "factor": float_slider("factor", 2.0, 1.0, 4.0, 0.25),
+            "cap": int_slider("cap", sc.cap, 50, 20_000, 50),
+            "jitter": choice("jitter", JITTERS, "none"),
+            "attempts": int_slider("attempts", sc.attempts, 1, 20),
             "clients": int_slider(
-                "clients", sc.clients[0], sc.clients[1], sc.clients[2], sc.clients[3], **slow
+                "clients", sc.clients[0], sc.clients[1], sc.clients[2], sc.clients[3]
             ),
-            "budget": choice_slider("budget", ("none", "grpc", "sre"), "none", **slow),
-            "breaker": choice_slider("breaker", ("off", "on"), "off", **slow),
-            "threshold": int_slider("threshold", 3, 1, 10, **slow),
-            "cooldown": int_slider("cooldown", 5000, 0, 20_000, 500, **slow),
+            "budget": choice("budget", ("none", "grpc", "sre"), "none"),
+            "breaker": choice("breaker", ("off", "on"), "off"),
+            "threshold": int_slider("threshold", 3, 1, 10),
+            "cooldown": int_slider("cooldown", 5000, 0, 20_000, 500),
         }
 
     @classmethod
@@ -566,7 +581,7 @@ class FleetExplorer(Explorer):
         return "\n".join((lines[0], lines[2]))  # served / gave up; the backlog
 
     def setup(self, fig: Figure) -> list[Any]:
-        self.plot = FleetPlot(fig)
+        self.plot = FleetPlot(fig, legend_columns=self.legend_columns)
         full = self.compute(**self.default_values()).scale.full
         end = full.duration_ms / 1000
         self.plot.ax.set_xlim(0, end)
@@ -634,7 +649,7 @@ class StormExplorer(FleetExplorer):
     work the server spends turning one away (the storm's key assumption).
     Simulated at 1/10 scale in 100 ms steps (a tenth of the clients, the same
     capacity per step of 100 ms: the same load against capacity, the same
-    times), which keeps the storm's shape (tests/test_fleet_scale.py).
+    times), which keeps the storm's shape (tests/viz/test_fleet_scale.py).
 
     >>> StormExplorer.readout_for(budget="grpc").splitlines()[1]
     'backlog cleared 100 ms after the outage ended; 1 overloaded steps after it'
@@ -649,9 +664,7 @@ class StormExplorer(FleetExplorer):
     @classmethod
     def make_controls(cls) -> dict[str, Any]:
         controls = super().make_controls()
-        controls["reject_cost"] = float_slider(
-            "reject_cost", 0.2, 0.0, 0.5, 0.05, continuous_update=False
-        )
+        controls["reject_cost"] = float_slider("reject_cost", 0.2, 0.0, 0.5, 0.05)
         return controls
 
     @classmethod

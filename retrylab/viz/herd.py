@@ -27,7 +27,7 @@ from ..i18n.terms import jitter_name
 from ..sim.herd import HerdData, herd_data
 from .backoff import backoff_controls, y_level
 from .explorer import Explorer, int_slider, quantize
-from .kit import PALETTE, WIDTH_IN, backoff_look, look, new_figure, style
+from .kit import INK, WIDTH_IN, backoff_look, look, new_figure, style
 from .unchanged import all_capped, cap_above_ceilings
 
 __all__ = [
@@ -78,9 +78,7 @@ class HerdPlot:
             )
             self.steps.append(steps)
             self.peak_lines.append(
-                ax.axhline(
-                    0, color=PALETTE["black"], linestyle="--", linewidth=1.2, label=_("peak")
-                )
+                ax.axhline(0, color=INK, linestyle="--", linewidth=1.2, label=_("peak"))
             )
             self.peaks.append(
                 ax.text(0, 0, "", ha="center", va="bottom", fontsize=12, fontweight="bold")
@@ -226,10 +224,10 @@ class HerdExplorer(Explorer):
 
     @classmethod
     def make_controls(cls) -> dict[str, Any]:
-        controls = backoff_controls(continuous=False)
-        controls["clients"] = int_slider("clients", 24, 1, 10000, continuous_update=False)
-        controls["retry"] = int_slider("retry", 2, 0, 9, continuous_update=False)
-        controls["width"] = int_slider("width", 200, 50, 1000, 50, continuous_update=False)
+        controls = backoff_controls()
+        controls["clients"] = int_slider("clients", 24, 1, 10000)
+        controls["retry"] = int_slider("retry", 2, 0, 9)
+        controls["width"] = int_slider("width", 200, 50, 1000, 50)
         return controls
 
     @classmethod

@@ -4,13 +4,14 @@ Every figure module of retrylab imports this (not the explorer base), so they
 all look alike: Okabe-Ito colours, projector-sized text, one Agg canvas per
 figure and no pyplot global state. Text sizes are set where each text is made,
 never raised at render time: nothing smaller than :data:`MIN_FONT_PT` (14 px in
-the PNG, readable on a projector at 1280 x 720); ``tests/test_fonts.py`` checks
+the PNG, readable on a projector at 1280 x 720); ``tests/viz/test_explorer_base.py`` checks
 every explorer and figure.
 """
 
 from __future__ import annotations
 
 import io
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -33,11 +34,14 @@ __all__ = [
     "DPI",
     "DRAWN_SIZE_CSS",
     "GROUND",
+    "INK",
     "MAX_HEIGHT_IN",
     "MIN_FONT_PT",
     "MIN_FONT_PX",
     "NODE_GID",
     "PALETTE",
+    "PROJECTOR_CSS",
+    "PROJECTOR_MIN_PX",
     "SMALL_PT",
     "STATE_COLOURS",
     "WIDTH_IN",
@@ -47,6 +51,8 @@ __all__ = [
     "images_at_drawn_size",
     "look",
     "new_figure",
+    "projecting",
+    "projector",
     "show",
     "shown_px",
     "style",
@@ -86,7 +92,9 @@ class Look:
 #: The one visual language: each concept of the course, one colour and one marker in
 #: every figure (Okabe-Ito, colour-blind safe). Kinds: ``strategy`` (how waits grow, no
 #: jitter), ``jitter`` (a jittered exponential backoff, by its jitter), ``state`` (the
-#: breaker's, by ``State`` value), ``outcome`` (what became of a request or client).
+#: breaker's, by ``State`` value), ``outcome`` (what became of a request or client), the
+#: policies compared (``breaker``, ``throttle``), and what a figure is made of (``load``,
+#: ``latency``, ``write``, ``wait``, ``mark``).
 #: A figure takes its colours from here (:func:`look`), never from a literal.
 CONCEPTS: dict[str, dict[str, Look]] = {
     "strategy": {
@@ -112,7 +120,53 @@ CONCEPTS: dict[str, dict[str, Look]] = {
         "failed": Look(PALETTE["vermillion"], "X"),
         "blocked": Look(PALETTE["grey"], "s"),
     },
+    # what a load over time is made of (a fleet, a throttled fleet, a metastable server)
+    "load": {
+        "sent": Look(PALETTE["blue"], "s"),
+        "retries": Look(PALETTE["orange"], "D"),
+        "served": Look(PALETTE["green"], "o"),
+        "waiting": Look(PALETTE["black"], "."),
+    },
+    # the two breakers of notebook 09, side by side
+    "breaker": {
+        "consecutive": Look(PALETTE["orange"], "D"),
+        "rate": Look(PALETTE["blue"], "s"),
+    },
+    # a fleet offered with and without a client-side throttle
+    "throttle": {
+        "none": Look(PALETTE["vermillion"], "X"),
+        "throttled": Look(PALETTE["blue"], "s"),
+    },
+    # hedged requests' latency
+    "latency": {
+        "p50": Look(PALETTE["green"], "o"),
+        "p99": Look(PALETTE["blue"], "s"),
+        "chosen": Look(PALETTE["vermillion"], "D"),
+    },
+    # what a lost acknowledgement does to writes
+    "write": {
+        "duplicates": Look(PALETTE["vermillion"], "X"),
+        "unacknowledged": Look(PALETTE["orange"], "D"),
+    },
+    # one backoff's waits
+    "wait": {
+        "drawn": Look(PALETTE["blue"], "s"),
+        "ceiling": Look(PALETTE["orange"], "D"),
+        "range": Look(PALETTE["sky"], "|"),
+        "retry_after": Look(PALETTE["vermillion"], "X"),
+    },
+    # marks that are no concept of the course: outlines, arrows, limits drawn in ink
+    # (a cap, a capacity, now), references in grey (an outage's time, a baseline), plain
+    # bars, and an alarm (a timeout, the service that takes the load, an error message)
+    "mark": {
+        "ink": Look(PALETTE["black"], "."),
+        "reference": Look(PALETTE["grey"], "_"),
+        "plain": Look(PALETTE["sky"], "|"),
+        "alarm": Look(PALETTE["vermillion"], "X"),
+    },
 }
+#: The ink of outlines, arrows and limits (:data:`CONCEPTS`' ``mark``), as one name.
+INK = CONCEPTS["mark"]["ink"].colour
 #: Other names the code gives a concept: a ``Backoff``'s growth ``constant`` is the
 #: fixed strategy, jitter ``none`` the plain strategy.
 ALIASES: dict[tuple[str, str], tuple[str, str]] = {
@@ -195,6 +249,58 @@ MIN_FONT_PT = MIN_FONT_PX * 72 / DPI
 SMALL_PT = MIN_FONT_PT
 
 
+#: The smallest text (px, as shown) with the projector switch on (:func:`projector`): a
+#: room reads a 1024 x 768 projector from its back row.
+PROJECTOR_MIN_PX = 18
+#: Is the projector switch on? Read from ``RETRYLAB_PROJECTOR`` (``1``: on) when the
+#: package is imported; :func:`projector` sets it in one kernel.
+_PROJECTING = [os.environ.get("RETRYLAB_PROJECTOR", "").strip() not in ("", "0")]
+#: What the switch puts on the page (every explorer's box has it): control, readout and
+#: note text at :data:`PROJECTOR_MIN_PX`; the images at their drawn size.
+PROJECTOR_CSS = (
+    ".retrylab-projector, .retrylab-projector .widget-label, "
+    ".retrylab-projector .retrylab-range-label, .retrylab-projector input, "
+    ".retrylab-projector select, .retrylab-projector .widget-html-content "
+    f"{{ font-size: {PROJECTOR_MIN_PX}px !important; }}"
+    " .retrylab-projector { --jp-widgets-inline-height: 34px; }"
+)
+
+
+def projector(on: bool = True) -> None:
+    """The projector switch: from now on, in this kernel, every figure is drawn so that its
+    smallest text is :data:`PROJECTOR_MIN_PX` (18 px, was 14) at the same width and height
+    in pixels (a figure is no taller than without it), and an explorer's controls, readout
+    and notes are 18 px text. Call it before making the figures (re-run the cells after).
+
+    JupyterLab shows a figure at its drawn size when the notebook column is at least
+    840 px: at 1024 x 768, close the left sidebar (Ctrl+B). ``RETRYLAB_PROJECTOR=1`` in
+    the kernel's environment turns it on at import.
+
+    >>> projector(); fig = new_figure((8.4, 4.0)); fig.dpi, projecting()
+    (130, True)
+    >>> [int(v) for v in fig.bbox.size]  # the same pixels: 840 x 400
+    [840, 400]
+    >>> projector(False); new_figure((8.4, 4.0)).dpi
+    100
+    """
+    _PROJECTING[0] = bool(on)
+
+
+def projecting() -> bool:
+    """True while the projector switch is on (:func:`projector`)."""
+    return _PROJECTING[0]
+
+
+def _drawn_dpi() -> int:
+    """The dpi a new figure is drawn at: :data:`DPI`, or with the projector switch on the
+    dpi that makes the smallest text (:data:`MIN_FONT_PT`) :data:`PROJECTOR_MIN_PX` px
+    (rounded up to a multiple of 10, so the PNG's size is whole)."""
+    if not projecting():
+        return DPI
+    need = PROJECTOR_MIN_PX * 72 / MIN_FONT_PT
+    return int(-(-need // 10) * 10)
+
+
 #: rcParams for a projector: larger text, light grid, Okabe-Ito colour cycle.
 CLASSROOM_RC: dict[str, Any] = {
     "font.size": 12,
@@ -232,7 +338,7 @@ def shown_px(
 def classroom() -> Iterator[None]:
     """Within this block, new artists get the classroom style (:data:`CLASSROOM_RC`).
 
-    Use it around building a figure; :func:`new_figure` and :class:`Explorer`
+    Use it around building a figure; :func:`new_figure` and :class:`~retrylab.viz.explorer.Explorer`
     already do.
     """
     with matplotlib.rc_context(cast(Any, CLASSROOM_RC)):
@@ -280,20 +386,26 @@ def new_figure(
     >>> new_figure((4, 3)).get_size_inches().tolist()
     [4.0, 3.0]
     """
+    dpi = _drawn_dpi()  # the projector's: the same pixels, larger text
+    if dpi != DPI:  # the inches of the same pixels (a hair over: Agg rounds down)
+        figsize = (round(figsize[0] * DPI) / dpi + 1e-9, round(figsize[1] * DPI) / dpi + 1e-9)
+    width, height = figsize
     with classroom():
-        fig = Figure(figsize=figsize, dpi=DPI, layout=layout)
+        fig = Figure(figsize=(width, height), dpi=dpi, layout=layout)
     FigureCanvasAgg(fig)
     return fig
 
 
-def to_png(fig: Figure, dpi: int = DPI) -> bytes:
-    """Render ``fig`` to PNG bytes with Agg at a fixed dpi (no pyplot involved).
+def to_png(fig: Figure, dpi: float | None = None) -> bytes:
+    """Render ``fig`` to PNG bytes with Agg at a fixed dpi, the figure's own by default
+    (no pyplot involved).
 
     >>> to_png(new_figure((2, 1)))[:8]
     b'\\x89PNG\\r\\n\\x1a\\n'
     """
     canvas = agg_canvas(fig)
     buf = io.BytesIO()
+    dpi = fig.dpi if dpi is None else dpi
     with classroom():
         if dpi == fig.dpi:  # the fast path: no savefig bookkeeping (~15 ms a render)
             canvas.draw()  # type: ignore[no-untyped-call]

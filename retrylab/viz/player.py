@@ -19,6 +19,10 @@ playing view costs the kernel nothing. ``tick`` tells Python where the view stan
 after a pause, a step or a scrub (not while it plays).
 :meth:`Player.show_trace` replays from the start with a new trace;
 :func:`linked_player` does it whenever an explorer's control moves.
+:meth:`Player.mark_on` links the player to the figure beside it: the page marks
+the current moment on the figure's image (a line at its time, the meter's window
+shaded), moved with every tick in the browser, so the link too costs the kernel
+nothing per frame (02's histograms, 04's timeline, 06's storm timeline).
 
 Where widgets do not run (nbconvert, GitHub) the display falls back to a static
 PNG of the run (:func:`still`), carried in the same mimebundle.
@@ -41,6 +45,7 @@ from typing import Any
 import anywidget
 import numpy as np
 import traitlets
+from matplotlib.axes import Axes
 
 from ..core._check import check_choice
 from ..core.backoff import JITTERS, Backoff
@@ -50,28 +55,31 @@ from ..i18n import _, current, number, pgettext
 from ..i18n.terms import jitter_name
 from ..sim.trace import BREAKER_STATES, STATES, Trace, breaker_trace, fleet_trace, herd_trace
 from .controls import value_of
-from .kit import GROUND, PALETTE, STATE_COLOURS, new_figure, style, to_png
+from .kit import GROUND, INK, STATE_COLOURS, look, new_figure, style, to_png
 
 __all__ = [
     "STATE_COLOURS_PLAYER",
     "Player",
     "breaker_player",
+    "explorer_settings",
+    "figure_axes",
     "herd_player",
     "linked_player",
+    "mark_spans",
     "moment_texts",
     "still",
     "storm_player",
     "templates",
 ]
 
-#: One colour per client state (:data:`~retrylab.sim.trace.STATES`), from the kit's palette.
+#: One colour per client state (:data:`~retrylab.sim.trace.STATES`), each its concept's.
 STATE_COLOURS_PLAYER: dict[str, str] = {
     "idle": GROUND["pending"],  # not arrived yet: a light grey, behind the rest
-    "sending": PALETTE["blue"],
-    "waiting": PALETTE["orange"],
-    "served": PALETTE["green"],
-    "gave_up": PALETTE["vermillion"],
-    "blocked": PALETTE["purple"],
+    "sending": look("load", "sent").colour,
+    "waiting": look("load", "retries").colour,
+    "served": look("outcome", "served").colour,
+    "gave_up": look("outcome", "given_up").colour,
+    "blocked": look("outcome", "blocked").colour,
 }
 #: The speeds offered, in ticks per second.
 SPEEDS: tuple[int, ...] = (2, 5, 10, 20, 50, 100)
@@ -190,14 +198,80 @@ def still(trace: Trace, title: str = "") -> bytes:
     )  # 04: a dot a request
     top.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=10.08, frameon=False)
     bottom.step(
-        x, trace.meter(), where="post", color=PALETTE["blue"], label=_("requests at the server")
+        x,
+        trace.meter(),
+        where="post",
+        color=look("load", "sent").colour,
+        label=_("requests at the server"),
     )
-    bottom.step(
-        x, trace.capacity, where="post", color=PALETTE["black"], linestyle="--", label=_("capacity")
-    )
+    bottom.step(x, trace.capacity, where="post", color=INK, linestyle="--", label=_("capacity"))
     style(bottom, None, _("time (s)"), _("requests"))
     bottom.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=10.08, frameon=False)
     return to_png(fig)
+
+
+def figure_axes(axes: Iterable[Axes], ms_per_unit: float = 1.0) -> list[dict[str, float]]:
+    """Each of ``axes`` as the page places a mark on its figure's image: its box as
+    fractions of the figure (``left``, ``right``, ``top``, ``bottom``, from the top left
+    corner) and its x range in ms (``x0``, ``x1``; the axis's unit is ``ms_per_unit`` ms).
+
+    >>> fig = new_figure((4.0, 2.0), layout=None); fig.subplots_adjust(left=0.25, right=0.75)
+    >>> ax = fig.add_subplot(); ax.set_xlim(0, 2)
+    (0.0, 2.0)
+    >>> [round(v, 2) for v in figure_axes([ax], 1000)[0].values()]
+    [0.25, 0.75, 0.12, 0.89, 0.0, 2000.0]
+    """
+    out = []
+    for ax in axes:
+        box = ax.get_position()
+        x0, x1 = ax.get_xlim()
+        out.append(
+            {
+                "left": round(float(box.x0), 6),
+                "right": round(float(box.x1), 6),
+                "top": round(1 - float(box.y1), 6),
+                "bottom": round(1 - float(box.y0), 6),
+                "x0": round(float(x0) * ms_per_unit, 6),
+                "x1": round(float(x1) * ms_per_unit, 6),
+            }
+        )
+    return out
+
+
+def _x(ax: Mapping[str, float], ms: float) -> float:
+    return ax["left"] + (ms - ax["x0"]) / (ax["x1"] - ax["x0"]) * (ax["right"] - ax["left"])
+
+
+def mark_spans(marks: Mapping[str, Any], ms: float) -> list[dict[str, float] | None]:
+    """Where the page draws the moment ``ms`` on each axes of ``marks``
+    (:attr:`Player.marks`), as fractions of the image's width: the line, and the meter's
+    window holding ``ms`` (``lo`` to ``hi``, clipped to the axes; equal to ``line``
+    without a window). ``None`` for axes whose x range does not hold ``ms``. The
+    player's ``markSpans`` computes the same.
+
+    >>> m = {"band_ms": 200, "axes": [{"left": 0.1, "right": 0.5, "top": 0, "bottom": 1,
+    ...                                "x0": 0, "x1": 1000}]}
+    >>> mark_spans(m, 250), mark_spans(m, 1001)
+    ([{'line': 0.2, 'lo': 0.18, 'hi': 0.26}], [None])
+    """
+    band = float(marks.get("band_ms", 0))
+    out: list[dict[str, float] | None] = []
+    for ax in marks.get("axes", []):
+        if not ax["x1"] > ax["x0"] or not ax["x0"] <= ms <= ax["x1"]:
+            out.append(None)
+            continue
+        lo = hi = ms
+        if band > 0:
+            lo = max(ax["x0"], ms // band * band)
+            hi = min(ax["x1"], ms // band * band + band)
+        out.append(
+            {
+                "line": round(_x(ax, ms), 6),
+                "lo": round(_x(ax, lo), 6),
+                "hi": round(_x(ax, hi), 6),
+            }
+        )
+    return out
 
 
 _ESM = r"""
@@ -240,6 +314,23 @@ export function meterAt(tr, t) {
   let m = 0;
   for (let i = Math.floor(t / tr.windowTicks) * tr.windowTicks; i <= t; i++) m += tr.load[i];
   return m;
+}
+
+// where the moment ms is marked on each axes of a figure beside the player, as fractions
+// of its image's width (retrylab.viz.player.mark_spans computes the same)
+const round6 = (v) => Math.round(v * 1e6) / 1e6;
+export function markSpans(marks, ms) {
+  const band = Number(marks.band_ms || 0);
+  const x = (ax, v) => round6(ax.left + (v - ax.x0) / (ax.x1 - ax.x0) * (ax.right - ax.left));
+  return (marks.axes || []).map((ax) => {
+    if (!(ax.x1 > ax.x0) || ms < ax.x0 || ms > ax.x1) return null;
+    let lo = ms, hi = ms;
+    if (band > 0) {
+      const start = Math.floor(ms / band) * band;
+      lo = Math.max(ax.x0, start); hi = Math.min(ax.x1, start + band);
+    }
+    return { line: x(ax, ms), lo: x(ax, lo), hi: x(ax, hi) };
+  });
 }
 
 // icons drawn, not taken from a font (a missing glyph shows as a box)
@@ -419,6 +510,65 @@ function render({ model, el }) {
     line.textContent = text;
     root.dataset.tick = String(t);
     root.dataset.counts = counts.join(',');    // what the frame shows, for tests and tools
+    mark();
+  };
+
+  // the same moment marked on the figure beside the player (Player.mark_on): a layer over
+  // its image, moved here, so the kernel does nothing per frame
+  const overlays = new Map();                 // the image -> its layer
+  const layer = (img, n) => {
+    let o = overlays.get(img);
+    if (o && o.isConnected && o.parentElement === img.parentElement && o.children.length === 2 * n)
+      return o;
+    if (o) o.remove();
+    const host = img.parentElement;
+    if (getComputedStyle(host).position === 'static') host.style.position = 'relative';
+    o = document.createElement('div');
+    o.className = 'retrylab-player-mark';
+    o.setAttribute('aria-hidden', 'true');
+    Object.assign(o.style, { position: 'absolute', pointerEvents: 'none' });
+    for (let i = 0; i < n; i++) {
+      const band = document.createElement('div'); band.className = 'retrylab-player-mark-band';
+      Object.assign(band.style, { position: 'absolute', opacity: '0.2',
+                                  background: model.get('colours')[1] });
+      const bar = document.createElement('div'); bar.className = 'retrylab-player-mark-line';
+      Object.assign(bar.style, { position: 'absolute', width: '2px', marginLeft: '-1px',
+                                 background: model.get('ink') });
+      o.append(band, bar);
+    }
+    img.after(o);
+    overlays.set(img, o);
+    return o;
+  };
+  const mark = () => {
+    const m = model.get('marks');
+    for (const [img, o] of overlays) if (!img.isConnected) { o.remove(); overlays.delete(img); }
+    if (!m || !m.target || !tr || tick < 0) return;
+    const ms = tick * tr.tickMs;
+    const spans = markSpans(m, ms);
+    let shown = 0;
+    for (const img of document.querySelectorAll(`img.${m.target}`)) {
+      const o = layer(img, spans.length);
+      const w = img.offsetWidth, h = img.offsetHeight;
+      o.style.display = w && h ? 'block' : 'none';
+      Object.assign(o.style, { left: `${img.offsetLeft}px`, top: `${img.offsetTop}px`,
+                               width: `${w}px`, height: `${h}px` });
+      spans.forEach((s, i) => {
+        const ax = m.axes[i], band = o.children[2 * i], bar = o.children[2 * i + 1];
+        band.style.display = bar.style.display = s ? 'block' : 'none';
+        if (!s) return;
+        const top = `${ax.top * 100}%`, height = `${(ax.bottom - ax.top) * 100}%`;
+        Object.assign(bar.style, { left: `${s.line * 100}%`, top, height });
+        Object.assign(band.style, { left: `${s.lo * 100}%`, width: `${(s.hi - s.lo) * 100}%`,
+                                    top, height, display: s.hi > s.lo ? 'block' : 'none' });
+      });
+      o.dataset.tick = String(tick);
+      o.dataset.ms = String(ms);
+      o.dataset.target = m.target;
+      shown += 1;
+    }
+    root.dataset.marked = String(shown);      // how many images show the moment, on
+    root.dataset.target = m.target;           // layers of this class name
   };
   const fmtTime = (t) => {
     const ms = t * tr.tickMs;
@@ -528,15 +678,19 @@ function render({ model, el }) {
   model.on('change:generation', () => {
     const was = playing;
     if (playing) halt();                  // the old trace's tick means nothing now
-    load(); tick = -1; seek(0); draw(0.5); report();
-    if (was && !reduce()) start();        // a changed policy replays from the start
+    // from the tick the kernel set with the trace: its start, or the moment kept
+    load(); tick = -1; seek(model.get('tick')); draw(0.5); report();
+    if (was && !reduce()) start();        // a changed policy plays on from there
   });
+  model.on('change:marks', () => { for (const o of overlays.values()) o.remove();
+    overlays.clear(); mark(); });
   model.on('change:tick', () => {
     const t = model.get('tick');
     if (!playing && t !== tick) { seek(t); draw(0.5); }
   });
   load(); labelAll(); tick = -1; seek(model.get('tick')); draw(0.5);
-  return () => { if (raf) cancelAnimationFrame(raf); };
+  return () => { if (raf) cancelAnimationFrame(raf);
+    for (const o of overlays.values()) o.remove(); };
 }
 export default { render };
 """
@@ -571,7 +725,7 @@ class Player(anywidget.AnyWidget):
     """
 
     _esm = traitlets.Unicode(_ESM).tag(sync=True)
-    _css = traitlets.Unicode(_CSS.replace("BLUE", PALETTE["blue"])).tag(sync=True)
+    _css = traitlets.Unicode(_CSS.replace("BLUE", look("load", "sent").colour)).tag(sync=True)
     trace = traitlets.Bytes(b"").tag(sync=True)
     kind = traitlets.Unicode("fleet").tag(sync=True)
     templates = traitlets.Dict().tag(sync=True)
@@ -589,14 +743,18 @@ class Player(anywidget.AnyWidget):
     breaker_colours = traitlets.List(
         traitlets.Unicode(), [STATE_COLOURS[s] for s in BREAKER_STATES]
     ).tag(sync=True)
-    server_up = traitlets.Unicode(PALETTE["black"]).tag(sync=True)
-    ink = traitlets.Unicode(PALETTE["black"]).tag(sync=True)
+    server_up = traitlets.Unicode(INK).tag(sync=True)
+    ink = traitlets.Unicode(INK).tag(sync=True)
     paper = traitlets.Unicode(GROUND["paper"]).tag(sync=True)
     outage = traitlets.Unicode(GROUND["outage"]).tag(sync=True)
-    server_down = traitlets.Unicode(PALETTE["vermillion"]).tag(sync=True)
+    server_down = traitlets.Unicode(look("mark", "alarm").colour).tag(sync=True)
     speeds = traitlets.List(traitlets.Int(), list(SPEEDS)).tag(sync=True)
     #: the speed the list starts at, ticks per second (one of ``speeds``)
     speed = traitlets.Int(10).tag(sync=True)
+    #: the figure the page marks the current moment on (:meth:`mark_on`): the CSS class
+    #: of its image, the meter's window to shade (ms, 0: none) and its axes
+    #: (:func:`figure_axes`); empty: no figure
+    marks = traitlets.Dict().tag(sync=True)
 
     def __init__(self, trace: Trace, title: str = "", **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -616,6 +774,7 @@ class Player(anywidget.AnyWidget):
         }
         self.breaker_labels = [_breaker_name(i) for i in range(len(BREAKER_STATES))]
         self.templates = templates()
+        self._marked: tuple[str, Callable[[], Iterable[Axes]], float, bool] | None = None
         self.show_trace(trace)
 
     @property
@@ -628,8 +787,9 @@ class Player(anywidget.AnyWidget):
         """The trace being played."""
         return self._trace
 
-    def show_trace(self, trace: Trace) -> None:
-        """Play ``trace`` from its start (a view that was playing plays it on)."""
+    def show_trace(self, trace: Trace, at: int = 0) -> None:
+        """Play ``trace`` from tick ``at`` (default its start; past its end, its last
+        tick); a view that was playing plays it on."""
         if not isinstance(trace, Trace):
             raise ValueError(f"trace={trace!r} is out of range: a retrylab.sim.trace.Trace")
         self._trace = trace
@@ -637,8 +797,45 @@ class Player(anywidget.AnyWidget):
         with self.hold_sync():
             self.kind = trace.kind
             self.trace = trace.encode()
-            self.tick = 0
+            self.tick = max(0, min(int(at), trace.ticks - 1))
+            self._remark()
             self.generation += 1
+
+    def mark_on(
+        self,
+        image: Any,
+        axes_of: Callable[[], Iterable[Axes]],
+        ms_per_unit: float = 1.0,
+        band: bool = False,
+    ) -> None:
+        """Mark the moment the view stands at on a figure beside it: ``image`` (an
+        ``ipywidgets.Image`` of the whole figure, an explorer's) gets a vertical line at
+        the tick's time on each of ``axes_of()``'s axes (their x in units of
+        ``ms_per_unit`` ms) and, with ``band``, the meter's window holding it shaded
+        (the herd's bucket).
+
+        The page draws the mark over the image as the view moves (playing, stepping,
+        scrubbing): the kernel does nothing per frame. ``axes_of`` is asked again at
+        every :meth:`show_trace` (an explorer's x range follows its setting)."""
+        token = f"retrylab-marked-{self.model_id}"
+        image.add_class(token)
+        self._marked = (token, axes_of, float(ms_per_unit), bool(band))
+        self._remark()
+
+    def _remark(self) -> None:
+        if self._marked is None:
+            return
+        token, axes_of, ms_per_unit, band = self._marked
+        trace = self._trace
+        self.marks = {
+            "target": token,
+            "band_ms": trace.window * trace.tick_ms if band else 0,
+            "axes": figure_axes(axes_of(), ms_per_unit),
+        }
+
+    def mark_spans(self, tick: int) -> list[dict[str, float] | None]:
+        """Where the page marks ``tick`` on the figure (:func:`mark_spans`)."""
+        return mark_spans(self.marks, tick * self._trace.tick_ms)
 
     def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[Any, Any], dict[Any, Any]] | None:
         """The widget's view, and a PNG of the run where widgets do not run."""
@@ -655,15 +852,21 @@ def linked_player(
     trace_for: Callable[..., Trace],
     title: str = "",
     names: Iterable[str] | None = None,
+    settings: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+    keep_moment: bool = False,
 ) -> Player:
     """A player whose trace follows ``controls`` (an explorer's ``controls``): whenever
-    one's value changes, ``trace_for(**values)`` is played from the start (values as the
+    one's value changes, ``trace_for(**values)`` is played from the start, or with
+    ``keep_moment`` from the tick it stood at (values as the
     code names them, :func:`~retrylab.viz.controls.value_of`). A setting ``trace_for``
     refuses (ValueError) leaves the last trace playing. ``names``: only these controls
-    replay it (default: all), e.g. not a control the player itself moves."""
+    replay it (default: all), e.g. not a control the player itself moves. ``settings``
+    maps the controls' values to the ones computed (an explorer's
+    :func:`explorer_settings`: a base above the cap drawn as the cap)."""
 
     def values() -> dict[str, Any]:
-        return {name: value_of(w) for name, w in controls.items()}
+        shown = {name: value_of(w) for name, w in controls.items()}
+        return shown if settings is None else settings(shown)
 
     player = Player(trace_for(**values()), title=title)
 
@@ -672,7 +875,7 @@ def linked_player(
             trace = trace_for(**values())
         except ValueError:  # a setting the explorer refuses (it says why): keep the last
             return
-        player.show_trace(trace)
+        player.show_trace(trace, at=player.tick if keep_moment else 0)
 
     for name, w in controls.items():
         if names is None or name in names:
@@ -680,29 +883,82 @@ def linked_player(
     return player
 
 
+def explorer_settings(explorer: Any) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """The values ``explorer`` computes for its controls' values (its ``effective``): a
+    player following it plays what its figure draws."""
+
+    def settings(shown: dict[str, Any]) -> dict[str, Any]:
+        return dict(explorer.effective(shown, explorer.controls, explorer.panel.defaults))
+
+    return settings
+
+
 # -- the lessons' players ----------------------------------------------------------------
 
 
-def herd_player(jitter: str = "full") -> Player:
+def herd_player(jitter: str | None = None, explorer: Any = None) -> Player:
     """02's herd: 24 clients that failed together waking for their third retry (base
-    200 ms, factor 2, cap 5000 ms, seed 20260114), with ``jitter`` or ``"none"``."""
-    kind = check_choice("jitter", jitter, JITTERS)
-    trace = herd_trace(jitter=kind != "none", backoff=Backoff(200, 2, 5000, jitter=kind))  # type: ignore[arg-type]
-    return Player(
-        trace,
-        title=_("24 clients that failed together, waking for their third retry: {jitter}").format(
-            jitter=jitter_name(kind)
-        ),
+    200 ms, factor 2, cap 5000 ms, seed 20260114), with ``jitter`` (default ``"full"``)
+    or ``"none"``.
+
+    Given 02's herd explorer, the player plays its setting: its jitter panel (``jitter``
+    ``None``) or its no-jitter panel (``"none"``), replays from the start when a slider
+    moves, and the histograms mark the moment it stands at, its bucket shaded.
+
+    >>> from retrylab.viz.herd import herd_explorer
+    >>> ex = herd_explorer()
+    >>> p = herd_player(explorer=ex)
+    >>> p.marks["band_ms"], [ax["x1"] for ax in p.marks["axes"]]  # 200 ms buckets, axes to 2 s
+    (200, [2000.0, 2000.0])
+    >>> s = p.mark_spans(45)[0]      # 450 ms: in the 400-600 ms bucket, its left panel
+    >>> s["lo"] < s["line"] < s["hi"], round((s["hi"] - s["lo"]) / (s["line"] - s["lo"]), 2)
+    (True, 4.0)
+    >>> ex.set(retry=3); ex.readout, p.current.peak(), p.tick  # replayed from the start
+    ('peak 24 → 6 clients per 200 ms (0.25×)', 6, 0)
+    """
+    if explorer is None:
+        kind = check_choice("jitter", "full" if jitter is None else jitter, JITTERS)
+        backoff = Backoff(200, 2, 5000, jitter=kind)  # type: ignore[arg-type]
+        return Player(
+            herd_trace(jitter=kind != "none", backoff=backoff),
+            title=_(
+                "24 clients that failed together, waking for their third retry: {jitter}"
+            ).format(jitter=jitter_name(kind)),
+        )
+    if jitter not in (None, "none"):
+        raise ValueError(
+            f"jitter={jitter!r} is out of range: with an explorer, None (its jitter panel) "
+            "or 'none' (its no-jitter panel)"
+        )
+    plain = jitter == "none"
+
+    def trace_for(
+        base: int, factor: float, cap: int, jitter: str, clients: int, retry: int, width: int
+    ) -> Trace:
+        backoff = Backoff(base, factor, cap, jitter=jitter)  # type: ignore[arg-type]
+        return herd_trace(not plain, backoff, clients, retry, width=width)
+
+    title = (
+        _("The herd explorer's setting, played: its no-jitter panel")
+        if plain
+        else _("The herd explorer's setting, played: its jitter panel")
     )
+    player = linked_player(
+        explorer.controls, trace_for, title=title, settings=explorer_settings(explorer)
+    )
+    player.mark_on(explorer.image, lambda: explorer.plot.axes, band=True)
+    return player
 
 
 def breaker_player(explorer: Any = None) -> Player:
     """04's breaker (threshold 3, cooldown 5000 ms) fed the lesson's nine events.
 
-    Given 04's breaker explorer, the player replays when its ``threshold`` or
-    ``cooldown`` moves, and a pause, a step or a scrub sets the explorer's ``step``
+    Given 04's breaker explorer, the player plays the new breaker from the moment it
+    stands at when its ``threshold`` or ``cooldown`` moves (the explorer's ``step``
+    stays where the student put it), and a pause, a step or a scrub sets the explorer's ``step``
     to the events up to that moment: the diagram and the timeline show it too. The
-    explorer's ``step`` moved by hand moves the player to that event.
+    explorer's ``step`` moved by hand moves the player to that event. While it plays,
+    the page marks the moment on the timeline (:meth:`Player.mark_on`).
 
     >>> from retrylab.viz.breaker import breaker_explorer
     >>> ex = breaker_explorer()
@@ -721,8 +977,12 @@ def breaker_player(explorer: Any = None) -> Player:
     def trace_for(threshold: int, cooldown: int, **_rest: Any) -> Trace:
         return breaker_trace(BREAKER_EVENTS, CircuitBreaker(threshold, cooldown))
 
-    player = linked_player(
-        explorer.controls, trace_for, title=title, names=("threshold", "cooldown")
+    player = linked_player(  # the same nine events: the new breaker at the same moment
+        explorer.controls,
+        trace_for,
+        title=title,
+        names=("threshold", "cooldown"),
+        keep_moment=True,
     )
     ticks = [now // player.current.tick_ms for now, _ok in BREAKER_EVENTS]
 
@@ -735,6 +995,8 @@ def breaker_player(explorer: Any = None) -> Player:
 
     player.observe(moment, "tick")
     explorer.controls["step"].observe(stepped, "value")
+    # while it plays (the kernel hears nothing then), the page marks the tick on the timeline
+    player.mark_on(explorer.image, lambda: [explorer.plot.timeline])
     return player
 
 
@@ -746,12 +1008,19 @@ def _storm_trace(**values: Any) -> Trace:
 
 def storm_player(explorer: Any = None) -> Player:
     """06's storm at the storm explorer's scale (6000 clients, 100 ms steps); given
-    that explorer, the player follows its sliders (budget, breaker, jitter...)."""
+    that explorer, the player follows its sliders (budget, breaker, jitter...),
+    replaying from the start, and its timeline marks the moment the player stands at."""
     from .fleet import StormExplorer
 
     title = _("The retry storm, one dot per client (1/10 scale)")
     if explorer is None:
         return Player(_storm_trace(**StormExplorer.default_values()), title=title, speed=20)
-    player = linked_player(explorer.controls, _storm_trace, title=title)
+    player = linked_player(
+        explorer.controls, _storm_trace, title=title, settings=explorer_settings(explorer)
+    )
     player.speed = 20  # 601 ticks: half a minute
+    plot = explorer.plot  # its timeline (x in seconds) and the clients waiting under it
+    player.mark_on(
+        explorer.image, lambda: [a for a in (plot.ax, plot.ax_wait) if a is not None], 1000
+    )
     return player

@@ -115,9 +115,9 @@ export default { render };
 
 _CSS = """
 .retrylab-range { display: flex; align-items: center; gap: 8px; min-width: 0;
-                  height: var(--jp-widgets-inline-height, 28px); }
-.retrylab-range-label { flex: 0 0 auto; white-space: nowrap; text-align: right;
-                        overflow: hidden; text-overflow: ellipsis;
+                  min-height: var(--jp-widgets-inline-height, 28px); }
+.retrylab-range-label { flex: 0 0 auto; white-space: normal; text-align: right;
+                        line-height: 1.15; overflow-wrap: break-word;
                         font-size: var(--jp-widgets-font-size, 13px);
                         color: var(--jp-widgets-label-color, inherit); }
 .retrylab-range-input { flex: 1 1 auto; min-width: 0; margin: 0; cursor: pointer;

@@ -11,6 +11,7 @@ line, and compares them with the trace the package computes.
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 import nbformat
@@ -40,6 +41,9 @@ lp = linked_player({"width": w}, lambda width: herd_trace(True, width=width))
 display(w, lp)""",
     """from retrylab.viz.player import storm_player
 storm_player()""",
+    """from retrylab.viz.herd import herd_explorer
+hv = herd_explorer()
+display(hv, herd_player(explorer=hv))""",
 ]
 #: Enough animation frames that a playing view moves on and a paused one would have.
 FRAMES = 30
@@ -217,6 +221,212 @@ def test_the_storm_plays_and_draws(page: Any, artifacts: Path) -> None:
     _wait_data(page, 2, "tick", "Number(v) >= 305")
     root.locator(".retrylab-player-play").click()
     _wait_data(page, 2, "playing", "v === 'false'")
+
+
+JS_MARK = """(i) => {
+  const root = document.querySelectorAll('.retrylab-player-root')[i];
+  const o = document.querySelector(
+    `.retrylab-player-mark[data-target="${root.dataset.target}"]`);
+  const img = o && o.previousElementSibling;
+  if (!img || !img.classList.contains(root.dataset.target)) return null;
+  const r = img.getBoundingClientRect();
+  const spans = [];
+  for (let k = 0; k < o.children.length; k += 2) {
+    const band = o.children[k].getBoundingClientRect(), bar = o.children[k + 1];
+    const line = bar.getBoundingClientRect();
+    spans.push({ shown: bar.style.display !== 'none',
+                 line: (line.left + line.width / 2 - r.left) / r.width,
+                 lo: (band.left - r.left) / r.width, hi: (band.right - r.left) / r.width,
+                 top: (line.top - r.top) / r.height, bottom: (line.bottom - r.top) / r.height });
+  }
+  return { tick: Number(o.dataset.tick), width: r.width, spans };
+}"""
+
+
+def _mark(page: Any, tick: int, i: int = 3) -> dict[str, Any]:
+    """The mark player ``i`` lays over the herd explorer's image, once it stands at
+    ``tick`` (bounded wait): each axes' line and band as fractions of the image as the
+    page lays it out."""
+    page.page.wait_for_function(
+        f"([i, t]) => {{ const m = ({JS_MARK})(i); return m !== null && m.tick === t; }}",
+        arg=[i, tick],
+        timeout=15_000,
+        polling=50,
+    )
+    return dict(page.page.evaluate(JS_MARK, i))
+
+
+def _check_mark(got: dict[str, Any], want: list[Any], axes: list[dict[str, float]]) -> None:
+    px = 1.5 / got["width"]  # a pixel and a half of the image, as drawn
+    assert len(got["spans"]) == len(want) == 2
+    for span, expected, ax in zip(got["spans"], want, axes, strict=True):
+        assert span["shown"] and expected is not None
+        assert abs(span["line"] - expected["line"]) < px, (span, expected)
+        assert abs(span["lo"] - expected["lo"]) < px and abs(span["hi"] - expected["hi"]) < px
+        assert abs(span["top"] - ax["top"]) < 0.01 and abs(span["bottom"] - ax["bottom"]) < 0.01
+
+
+def test_scrub_marks_the_moment_on_the_herd_histograms(page: Any, artifacts: Path) -> None:
+    """02's player beside the herd explorer: wherever it stands (scrubbed, stepped,
+    played), a line on both histograms is at that time and its bucket is shaded, where
+    Matplotlib puts them (mark_spans)."""
+    from retrylab.viz.herd import herd_explorer
+    from retrylab.viz.player import herd_player
+
+    python = herd_player(explorer=herd_explorer())
+    root = _root(page, 3)
+    for t in (45, 81, 3):
+        root.locator(".retrylab-player-scrub").fill(str(t))
+        _wait_data(page, 3, "tick", "Number(v) === arg", t)
+        _check_mark(_mark(page, t), python.mark_spans(t), python.marks["axes"])
+    root.locator(".retrylab-player-step").click()
+    _check_mark(_mark(page, 4), python.mark_spans(4), python.marks["axes"])
+    root.locator(".retrylab-player-play").click()  # playing, the mark moves with it
+    _wait_data(page, 3, "tick", "Number(v) >= 12")
+    root.locator(".retrylab-player-play").click()
+    _wait_data(page, 3, "playing", "v === 'false'")
+    t = int(_data(root, "tick"))
+    _check_mark(_mark(page, t), python.mark_spans(t), python.marks["axes"])
+    root.locator(".retrylab-player-scrub").fill("45")
+    _mark(page, 45)
+    page.screenshot_element(
+        page.page.locator(".retrylab-explorer").first, artifacts / "player-herd-marked-45.png"
+    )
+
+
+def test_a_changed_explorer_slider_replays_and_moves_the_mark(page: Any) -> None:
+    """Moving the herd explorer's ``retry`` replays the player from the start with the
+    new herd, and the mark follows the explorer's new time axis."""
+    import re
+
+    from retrylab.viz.herd import herd_explorer
+    from retrylab.viz.player import herd_player
+
+    root = _root(page, 3)
+    generation = int(_data(root, "generation"))
+    root.locator(".retrylab-player-play").click()
+    _wait_data(page, 3, "playing", "v === 'true'")
+    label = page.page.locator(".retrylab-range-label", has_text=re.compile(r"^\s*retry\s*$"))
+    slider = (
+        page.page.locator(".retrylab-explorer .retrylab-range")
+        .filter(has=label)
+        .locator("input[type=range]")
+    )
+    slider.fill("5")
+    slider.dispatch_event("change")
+    _wait_data(page, 3, "generation", "Number(v) === arg", generation + 1)
+    explorer = herd_explorer(retry=5)
+    python = herd_player(explorer=explorer)
+    assert _data(root, "ticks") == str(python.ticks) == str(herd_trace(True, retry=5).ticks)
+    root.locator(".retrylab-player-play").click()
+    _wait_data(page, 3, "playing", "v === 'false'")
+    t = python.ticks // 2
+    root.locator(".retrylab-player-scrub").fill(str(t))
+    _wait_data(page, 3, "tick", "Number(v) === arg", t)
+    assert root.locator(".retrylab-player-line").inner_text() == moment_texts(python.current)[t]
+    _check_mark(_mark(page, t), python.mark_spans(t), python.marks["axes"])
+
+
+VOILA_CELL = """from retrylab.viz.herd import herd_explorer
+from retrylab.viz.player import herd_player
+hv = herd_explorer()
+display(hv, herd_player(explorer=hv))"""
+
+
+@pytest.fixture(scope="module")
+def voila(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The herd explorer and its player in Voila (the classroom's presentation view), in
+    a page of the session's Chromium; its console errors in ``page.errors``."""
+    import os
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    pytest.importorskip("voila")
+    folder = tmp_path_factory.mktemp("voila")
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(VOILA_CELL)]
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
+    nbformat.write(nb, folder / "player-voila.ipynb")
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = int(sock.getsockname()[1])
+    dirs = ("JUPYTER_CONFIG_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR")
+    env = {**os.environ, **{k: str(folder / k.lower()) for k in dirs}}
+    log = folder / "voila.log"
+    with log.open("w") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "voila", "player-voila.ipynb", "--no-browser",
+             f"--port={port}", "--Voila.ip=127.0.0.1"],
+            cwd=folder, env=env, stdout=out, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    try:
+        deadline = time.monotonic() + 60
+        while True:  # bounded: the server answers, or the test fails
+            with socket.socket() as sock:
+                if sock.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            assert proc.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.2)
+        page = context.new_page()
+        page.errors = []
+        page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: page.errors.append(f"pageerror: {e}"))
+        page.goto(f"http://127.0.0.1:{port}/", timeout=120_000)
+        page.wait_for_selector(".retrylab-player-root[data-tick]", timeout=120_000)
+        yield page
+    finally:
+        context.close()
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def test_in_voila_the_player_plays_marks_and_replays(voila: Any, artifacts: Path) -> None:
+    """Voila: the keys step it, a scrub marks t on the histograms, a moved slider
+    replays the new herd, and nothing goes to the console."""
+    import re
+
+    from retrylab.viz.herd import herd_explorer
+    from retrylab.viz.player import herd_player
+
+    page = SimpleNamespace(page=voila)
+    python = herd_player(explorer=herd_explorer())
+    root = _root(page)
+    root.locator(".retrylab-player-scrub").fill("45")
+    _wait_data(page, 0, "tick", "v === '45'")
+    _check_mark(_mark(page, 45, 0), python.mark_spans(45), python.marks["axes"])
+    assert root.locator(".retrylab-player-line").inner_text() == moment_texts(python.current)[45]
+    root.focus()
+    voila.keyboard.press("ArrowRight")
+    _check_mark(_mark(page, 46, 0), python.mark_spans(46), python.marks["axes"])
+    voila.keyboard.press(" ")
+    _wait_data(page, 0, "tick", "Number(v) >= 50")
+    voila.keyboard.press(" ")
+    _wait_data(page, 0, "playing", "v === 'false'")
+    generation = int(_data(root, "generation"))
+    label = voila.locator(".retrylab-range-label", has_text=re.compile(r"^\s*retry\s*$"))
+    slider = voila.locator(".retrylab-range").filter(has=label).locator("input[type=range]")
+    slider.fill("4")
+    slider.dispatch_event("change")
+    _wait_data(page, 0, "generation", "Number(v) === arg", generation + 1)
+    python = herd_player(explorer=herd_explorer(retry=4))
+    assert _data(root, "ticks") == str(python.ticks) and _data(root, "tick") == "0"
+    _check_mark(_mark(page, 0, 0), python.mark_spans(0), python.marks["axes"])
+    voila.screenshot(path=str(artifacts / "player-voila.png"), full_page=True)
+    # Voila also loads the server's JupyterLab extensions (jupytext, nbgrader), which fail
+    # there and say so; an error of the player, a widget or the page is what counts
+    mine = ("player", "retrylab", "widget", "pageerror")
+    errors = [e for e in voila.errors if any(w in e.lower() for w in mine)]
+    assert not errors, errors
 
 
 def test_no_error_in_the_console(page: Any) -> None:

@@ -195,15 +195,10 @@ def test_every_slider_redraws_with_the_package_readout(
     assert not failures, "\n".join(failures)
 
 
-#: The tallest an explorer may be (issue 14): a 1080p screen shows it whole, with its
-#: readout and message, while a slider moves.
+#: The tallest an explorer may be (issue 14): a 1280 x 800 screen shows it whole, with
+#: its readout and message, while a slider moves (issue 34: the breaker was 693 px, the
+#: storm 731, before three columns of controls and shorter figures).
 EXPLORER_MAX_PX = 650
-#: Explorers known to be too tall since issue 34's 840 px figures (shown unscaled, so
-#: 40-80 px taller than the 900-1000 px figures were when shrunk to the column): the
-#: breaker (693 px), the fleet (667), the storm (731) and the contention explorer (655).
-#: Issue 34 is open on it; every other check of this test still runs on them, and the
-#: height is reported as an expected failure (strict: it fails once they fit).
-TOO_TALL_STILL = frozenset({"04_circuit_breaker", "06_retry_storms_lab", "explorers"})
 
 
 def _readout_offset(box: Any) -> float:
@@ -282,9 +277,6 @@ def test_every_explorer_fits_on_screen_with_its_readout_above_the_figure(
                     f"({where['y']:.0f} px against {img['y']:.0f} px)"
                 )
     assert not failures, "\n".join(failures)
-    if stem in TOO_TALL_STILL:
-        assert tall, f"{stem}: every explorer fits now: take it out of TOO_TALL_STILL"
-        pytest.xfail("too tall, issue 34 open: " + "; ".join(tall))
     assert not tall, "\n".join(tall)
 
 
