@@ -1,10 +1,12 @@
-"""Build every edition of every notebook from notebooks/src/NN_name.py, then execute it.
+"""Build every edition of every notebook from notebooks/src/NN_name.md, then execute it.
 
-The .py source is the single place a notebook is edited: short cells in
-jupytext's "percent" format, reviewable as a diff. jupytext reads it into cells;
-this script makes each *edition* of it (see :data:`EDITIONS`), executes each in
-a fresh kernel from the folder it is written to, and writes it with its outputs
-(so it reads on GitHub without a kernel, and nbval compares against it).
+The .md source is the single place a notebook is edited: markdown with code
+cells, in jupytext's MyST format (the prose previews, reflows and spell-checks
+as markdown; JupyterLab with jupytext opens it as a notebook), reviewable as a
+diff. jupytext reads it into cells; this script makes each *edition* of it (see
+:data:`EDITIONS`), executes each in a fresh kernel from the folder it is written
+to, and writes it with its outputs (so it reads on GitHub without a kernel, and
+nbval compares against it).
 
 Editions (the convention every source follows):
 
@@ -17,28 +19,39 @@ Editions (the convention every source follows):
                 :func:`nbgrader_notebook`
 
 An edition is data: a name, an output folder, the cell tags it drops, and a
-language. For a language other than English, a markdown cell tagged with the
-language's code (e.g. ``tr``) placed right after an English markdown cell
-replaces that cell (and keeps its tags); in the English editions such cells are
-dropped.
+language. For a language other than English, a cell tagged with the
+language's code (e.g. ``tr``) placed right after an English cell of its kind
+(markdown, or code that is no exercise) replaces that cell (and keeps its
+tags); in the English editions such cells are dropped.
 
-Cell markers are jupytext's (``# %%`` then optional metadata); the tags used here:
+Cells are MyST's: markdown is written as it is, a markdown cell with metadata
+starts with ``+++ {"tags": [...]}`` (a bare ``+++`` separates two markdown
+cells), and a code cell is a ```` ```{code-cell} ```` block whose tags follow as
+``:tags: [...]``. The tags and forms used here:
 
-    # %% [markdown]                         a markdown cell (both editions)
-    # %%                                    a code cell (both editions)
-    # %% tags=["scaffold"]                  student edition only: `...` to fill in + the check
-    # %% tags=["solution"]                  instructor edition only: the answer + the check
-    # %% [markdown] tags=["solution"]       instructor edition only: an open exercise's discussion
-    # %% tags=["nbval-ignore-output"]       nbval does not compare its output (widgets)
-    # %% tags=["nbval-skip"]                never executed in CI
-    # %% tags=["test"]                      instructor editions only: a check of the page
-                                            (an assert), not part of the student's reading
-    # %% [markdown] tags=["tr"]             replaces the markdown cell above it in Turkish editions
+    markdown                               a markdown cell (every edition)
+    {code-cell}                            a code cell (every edition)
+    {code-cell} with ### BEGIN SOLUTION    an exercise (tools/exercise_cells.py): the student
+                                           editions get its stub (tagged "scaffold": `...` to
+                                           fill in + the check), the instructor editions its
+                                           solution (tagged "solution")
+    :tags: [solution]                      instructor editions only: a further demonstration
+                                           after an exercise
+    +++ {"tags": ["solution"]}             instructor editions only: an open exercise's discussion
+    :tags: [nbval-ignore-output]           nbval does not compare its output (widgets)
+    :tags: [nbval-skip]                    never executed in CI
+    +++ {"tags": ["tr"], "en_hash": "..."} replaces the markdown cell above it in Turkish
+                                           editions (tools/twins.py)
+    :tags: [tr] + :en_hash: ...            replaces the code cell above it (no exercise) in
+                                           Turkish editions: the lesson's data in the
+                                           lesson's words (/olcumler)
 
-Tags combine (``tags=["solution", "nbval-ignore-output"]``). A solution cell
-comes right after its scaffold (or, for an open exercise, after the markdown
-that asks it). Cell ids come from the cell's place in the source, so the same
-cell has the same id in every edition and between builds.
+Tags combine (``:tags: [solution, nbval-ignore-output]``). A solution code cell
+comes right after its exercise (or another solution cell); a solution markdown
+cell, for an open exercise, after the markdown that asks it. The pages' own
+checks live in tests/notebooks/test_page_checks.py, not in the sources. Cell ids come from
+what a cell is, not where (:func:`cell_ids`): the same cell has the same id in
+every edition and between builds, and a new cell changes no other cell's id.
 
 Usage: python tools/build_notebooks.py [-j JOBS] [--edition NAME] [NAME ...]
        (default: every source, every edition, two kernels at a time)
@@ -48,6 +61,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import hashlib
 import json
 import os
 import re
@@ -62,25 +76,24 @@ import nbformat
 from nbclient import NotebookClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import hidden_tests  # (tools/ is not a package: its folder is put on the path)
+import exercise_cells  # (tools/ is not a package: its folder is put on the path)
+import hidden_tests
 
 ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "notebooks" / "src"
+#: A source's file name ends so; jupytext reads it in this format.
+SUFFIX, FORMAT = ".md", "md:myst"
 OUT = ROOT / "notebooks"
 #: Languages a translated cell may be tagged with (English is the source's own).
 LANGS = ("en", "tr")
+#: Tags of an exercise's two halves (each in its editions); a Turkish code twin never
+#: replaces one (the checkers and the nbgrader course read the one English cell).
 EDITION_TAGS = {"scaffold", "solution"}
-#: A cell of test code (asserts on the page's own outputs): left out of student editions.
-TEST_TAG = "test"
 #: The one code cell that differs between languages: it calls ``set_language("en")``,
 #: which an edition in another language builds as ``set_language("tr")``.
 LANGUAGE_TAG = "language"
 LANGUAGE_CALL = 'set_language("en")'
-TAGS = (
-    {"nbval-ignore-output", "nbval-skip", LANGUAGE_TAG, TEST_TAG}
-    | EDITION_TAGS
-    | (set(LANGS) - {"en"})
-)
+TAGS = {"nbval-ignore-output", "nbval-skip", LANGUAGE_TAG} | EDITION_TAGS | (set(LANGS) - {"en"})
 #: What JupyterLab writes for ipykernel's kernel, so opening a notebook changes nothing.
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 
@@ -106,9 +119,9 @@ class Edition:
         return self.out / (stem + ".ipynb")
 
 
-STUDENT = Edition("student", "", frozenset({"solution", TEST_TAG}))
+STUDENT = Edition("student", "", frozenset({"solution"}))
 INSTRUCTOR = Edition("instructor", "solutions", frozenset({"scaffold"}))
-STUDENT_TR = Edition("student-tr", "tr", frozenset({"solution", TEST_TAG}), "tr")
+STUDENT_TR = Edition("student-tr", "tr", frozenset({"solution"}), "tr")
 INSTRUCTOR_TR = Edition("instructor-tr", "tr/solutions", frozenset({"scaffold"}), "tr")
 #: The nbgrader course: classroom/nbgrader is the course directory, "retrylab" the assignment.
 NBGRADER_COURSE = ROOT / "classroom" / "nbgrader"
@@ -122,59 +135,146 @@ EDITIONS: tuple[Edition, ...] = (STUDENT, INSTRUCTOR, STUDENT_TR, INSTRUCTOR_TR)
 ALL_EDITIONS: tuple[Edition, ...] = (*EDITIONS, NBGRADER)
 
 
-def parse(text: str) -> nbformat.NotebookNode:
-    """Read a percent-format source into its full notebook: every cell, every tag.
+def source(stem: str) -> Path:
+    """The source of the notebook ``stem``: notebooks/src/<stem>.md."""
+    return SRC / (stem + SUFFIX)
 
-    Checks the tags and the edition rules (a solution follows its scaffold or a
-    markdown cell; a translation follows a markdown cell), and gives every
-    cell a stable id from its place in the source.
+
+def sources() -> list[Path]:
+    """Every notebook's source, by name."""
+    return sorted(SRC.glob("*" + SUFFIX))
+
+
+def as_python(text: str) -> str:
+    """A source's cells as one Python script (jupytext's percent format: the prose as
+    comments, an exercise cell's stub and solution both), for tools that read code."""
+    return jupytext.writes(jupytext.reads(text, fmt=FORMAT), fmt="py:percent")
+
+
+def _first(source: str) -> str:
+    return next((line for line in source.splitlines() if line.strip()), "")
+
+
+def cell_ids(cells: list[nbformat.NotebookNode]) -> list[str]:
+    """Each cell's id, from what it is rather than where it is.
+
+    A cell's id is a hash of its type and first line (an exercise: of its check,
+    its last line); a translation takes its English cell's id and ``-tr``; a
+    second cell with the same type and first line gets ``-2`` (a third ``-3``).
+    So inserting, moving or deleting a cell changes no other cell's id (unless it
+    begins like a later one), and an edit changes an id only if it changes the
+    first line.
+
+    >>> md = nbformat.v4.new_markdown_cell
+    >>> cell_ids([md("# Title"), md("Text\\nmore"), md("Text")])
+    ['c16e478e3', 'cfd5e50df', 'cfd5e50df-2']
     """
-    nb = jupytext.reads(text, fmt="py:percent")
+    ids: list[str] = []
+    seen: dict[str, int] = {}
+    for cell in cells:
+        if set(cell.metadata.get("tags", [])) & set(LANGS) and ids:
+            ids.append(ids[-1] + "-" + "-".join(sorted(set(cell.metadata["tags"]) & set(LANGS))))
+            continue
+        if cell.cell_type == "code" and exercise_cells.is_exercise(cell.source):
+            key = "exercise:" + cell.source.rstrip().splitlines()[-1].strip()
+        else:
+            key = f"{cell.cell_type}:{_first(cell.source).strip()}"
+        base = "c" + hashlib.sha256(key.encode()).hexdigest()[:8]
+        seen[base] = seen.get(base, 0) + 1
+        ids.append(base if seen[base] == 1 else f"{base}-{seen[base]}")
+    return ids
+
+
+def expand_exercises(nb: nbformat.NotebookNode, where: str) -> None:
+    """Split each exercise cell into the student's scaffold (tagged ``scaffold``) and,
+    right after it, the instructor's solution (tagged ``solution``), with the cell's
+    other tags and metadata; their ids are the cell's and the cell's with ``-s``."""
+    cells = []
+    for cell in nb.cells:
+        if "scaffold" in cell.metadata.get("tags", []):
+            raise SystemExit(
+                f"{where} cell {cell['id']}: write a scaffold and its solution as one exercise "
+                f"cell (tools/exercise_cells.py), not a cell tagged scaffold: {_first(cell.source)}"
+            )
+        if cell.cell_type != "code" or not exercise_cells.is_exercise(cell.source):
+            cells.append(cell)
+            continue
+        tags = list(cell.metadata.get("tags", []))
+        if set(tags) & EDITION_TAGS:
+            raise SystemExit(
+                f"{where} cell {cell['id']}: an exercise cell (with ### BEGIN SOLUTION) is "
+                f"not tagged {sorted(EDITION_TAGS)}: its markers make both: {_first(cell.source)}"
+            )
+        try:
+            scaffold, solution = exercise_cells.split(cell.source, f"{where} cell {cell['id']}")
+        except ValueError as error:
+            raise SystemExit(str(error)) from None
+        for tag, text, suffix in (("scaffold", scaffold, ""), ("solution", solution, "-s")):
+            part = nbformat.v4.new_code_cell(text)
+            part.metadata = nbformat.from_dict({**cell.metadata, "tags": [tag, *tags]})
+            part["id"] = cell["id"] + suffix
+            cells.append(part)
+    nb.cells = cells
+
+
+def parse(text: str, where: str = "source") -> nbformat.NotebookNode:
+    """Read a MyST source into its full notebook: every cell, every tag.
+
+    Gives every cell a stable id (:func:`cell_ids`), splits each exercise cell
+    into its scaffold and solution cells (:func:`expand_exercises`), and checks
+    the tags and the edition rules (a solution follows its scaffold or a
+    markdown cell; a translation follows a markdown cell).
+    """
+    nb = jupytext.reads(text, fmt=FORMAT)
     nb.metadata = nbformat.from_dict(
         {"kernelspec": dict(KERNELSPEC), "language_info": {"name": "python"}}
     )
+    for cell, cell_id in zip(nb.cells, cell_ids(nb.cells), strict=True):
+        cell["id"] = cell_id
+    expand_exercises(nb, where)
     for i, cell in enumerate(nb.cells):
         first = cell.source.splitlines()[:1]
         tags = cell.metadata.get("tags", [])
         unknown = sorted(set(tags) - TAGS)
         if unknown:
-            raise SystemExit(f"unknown cell tag(s) {unknown} in cell {i}: {first}")
+            raise SystemExit(f"{where}: unknown cell tag(s) {unknown} in cell {i}: {first}")
         cell.metadata.pop("lines_to_next_cell", None)  # jupytext's layout hint only
         extra = set(cell.metadata) - {"tags", *twin_metadata(cell)}
         if extra:
-            raise SystemExit(f"unexpected cell metadata {sorted(extra)} in cell {i}")
+            raise SystemExit(f"{where}: unexpected cell metadata {sorted(extra)} in cell {i}")
         if {"scaffold", "solution"} <= set(tags):
-            raise SystemExit(f"cell {i} is tagged both scaffold and solution: {first}")
+            raise SystemExit(f"{where} cell {i} is tagged both scaffold and solution: {first}")
         if LANGUAGE_TAG in tags and (
             cell.cell_type != "code" or cell.source.count(LANGUAGE_CALL) != 1
         ):
             raise SystemExit(
-                f"cell {i}: the {LANGUAGE_TAG!r} cell is a code cell that calls "
+                f"{where} cell {i}: the {LANGUAGE_TAG!r} cell is a code cell that calls "
                 f"{LANGUAGE_CALL} exactly once: {first}"
             )
         if "scaffold" in tags and cell.cell_type != "code":
-            raise SystemExit(f"cell {i}: a scaffold is a code cell: {first}")
+            raise SystemExit(f"{where} cell {i}: a scaffold is a code cell: {first}")
         langs = set(tags) & set(LANGS)
         if langs:
             before = nb.cells[i - 1] if i else None
+            before_tags = set(before.metadata.get("tags", [])) if before is not None else set()
             if (
-                cell.cell_type != "markdown"
-                or before is None
-                or before.cell_type != "markdown"
-                or set(before.metadata.get("tags", [])) & set(LANGS)
+                before is None
+                or before.cell_type != cell.cell_type
+                or before_tags & set(LANGS)
+                or (cell.cell_type == "code" and (before_tags | set(tags)) & EDITION_TAGS)
             ):
                 raise SystemExit(
-                    f"cell {i}: a {sorted(langs)} cell is markdown and comes "
-                    f"right after the English markdown cell it translates: {first}"
+                    f"{where} cell {i}: a {sorted(langs)} cell comes right after the English "
+                    f"cell it translates, of its kind (markdown, or a code cell that is no "
+                    f"exercise's scaffold or solution): {first}"
                 )
         if "solution" in tags and cell.cell_type == "code":
             before_tags = set(nb.cells[i - 1].metadata.get("tags", [])) if i else set()
             if not before_tags & {"scaffold", "solution"}:
                 raise SystemExit(
-                    f"cell {i}: a solution code cell comes right after its "
-                    f"scaffold (or another solution cell): {first}"
+                    f"{where} cell {i}: a solution code cell comes right after its "
+                    f"exercise (or another solution cell): {first}"
                 )
-        cell["id"] = f"c{i:03d}"  # stable ids: the same in every edition, clean diffs
     return nb
 
 
@@ -454,7 +554,7 @@ def record_expected(stems: list[str]) -> dict[str, object]:
     values found."""
     found: dict[str, object] = {}
     for stem in stems:
-        nb = nbgrader_notebook(parse((SRC / (stem + ".py")).read_text()), stem)
+        nb = nbgrader_notebook(parse(source(stem).read_text(), stem), stem)
         os.environ.update(kernel_env())
         NotebookClient(
             nb,
@@ -485,7 +585,7 @@ def has_exercises(full: nbformat.NotebookNode) -> bool:
 
 def make_notebook(stem: str, edition: Edition) -> nbformat.NotebookNode:
     """One edition of one source notebook, before any execution."""
-    full = parse((SRC / (stem + ".py")).read_text())
+    full = parse(source(stem).read_text(), stem)
     if edition.kind == "nbgrader":
         return nbgrader_notebook(full, stem)
     return edition_notebook(full, edition)
@@ -543,12 +643,12 @@ def main(argv: list[str]) -> int:
         "tests' expected values (classroom/nbgrader/expected.json)",
     )
     args = parser.parse_args(argv)
-    stems = [Path(n).stem for n in args.names] or sorted(p.stem for p in SRC.glob("*.py"))
+    stems = [Path(n).stem for n in args.names] or [p.stem for p in sources()]
     for stem in stems:
-        if not (SRC / (stem + ".py")).exists():
-            parser.error(f"no source notebooks/src/{stem}.py")
+        if not source(stem).exists():
+            parser.error(f"no source notebooks/src/{stem}{SUFFIX}")
     editions = args.edition or [e.name for e in ALL_EDITIONS]
-    graded = {s for s in stems if has_exercises(parse((SRC / (s + ".py")).read_text()))}
+    graded = {s for s in stems if has_exercises(parse(source(s).read_text(), s))}
     if args.record:
         record_expected(sorted(graded))
     jobs = [

@@ -12,7 +12,7 @@ code (``_``, ``=``, brackets, ``a.b``, a path) is skipped whole.
                                                         explorers' texts, the total
     python tools/english_words.py --show NOTEBOOK.ipynb  also list the lines found
 
-``tests/test_turkish_runtime.py`` fails on any word found. Two more checks read
+``tests/notebooks/test_turkish_runtime.py`` fails on any word found. Two more checks read
 the same outputs: :func:`table_words` (a table's headers and row labels are
 shown text, so an English key such as ``total_requests`` counts there, and so do
 pandas' ``dtype: int64``, ``NaN``, ``<NA>`` and an enum's ``<State.OPEN: 'open'>``),
@@ -65,8 +65,8 @@ threshold cooldown step steps event events outcome outcomes status missing found
 report reports tries tried trying fixed growth incremental doubling background
 foreground triggered refresh refreshes battery energy finished unfinished
 amplification accepted rejected gateway database service
-""".split()
-) - {"on", "at", "an", "a", "her", "son"}  # noqa: SIM905
+""".split()  # noqa: SIM905
+) - {"on", "at", "an", "a", "her", "son"}
 
 #: A chunk of text (between spaces) with one of these is code, a path or a number.
 CODE = re.compile(
@@ -149,8 +149,8 @@ def table_words(text: str, table: bool = True) -> list[str]:
 TABLE_ENGLISH = frozenset(
     """recovery amplification overloaded outage accepted rejected
 request service gateway database vs exponential full equal decorrelated slowest
-after too long max ms steps""".split()
-)  # noqa: SIM905
+after too long max ms steps""".split()  # noqa: SIM905
+)
 
 
 def is_python_literal(text: str) -> bool:

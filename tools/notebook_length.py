@@ -24,7 +24,7 @@ Calibrated against the reviews of 2026-12-06 (careful students, exercises includ
 00 30-40 minutes, 02 100-130, 03 70-80, 04 70-90, 06 90-120, 07 35-45, 08 40-50
 (the model gives 37, 110, 84, 76, 110, 42, 39). Each notebook's
 ``**Time:** about N minutes`` (and its Turkish ``yaklaşık N dakika``) is the model's
-figure rounded to 5 minutes; ``tests/test_notebook_length.py`` keeps them together.
+figure rounded to 5 minutes; ``tests/notebooks/test_notebook_length.py`` keeps them together.
 """
 
 from __future__ import annotations
@@ -94,10 +94,10 @@ MODEL = {
 
 def exercises(stem: str) -> tuple[int, int, int]:
     """(build-it, closed, open) exercises of a source, by their headings."""
-    text = (SRC / f"{stem}.py").read_text()
-    build = len(re.findall(r"^# \*\*Exercise \d+ \(build it\)", text, re.M))
-    open_ = len(re.findall(r"^# \*\*Exercise \d+ \(open", text, re.M))
-    closed = len(re.findall(r"^# \*\*Exercise \d+(?: \(capstone\))?\.\*\*", text, re.M))
+    text = (SRC / f"{stem}.md").read_text()
+    build = len(re.findall(r"^\*\*Exercise \d+ \(build it\)", text, re.M))
+    open_ = len(re.findall(r"^\*\*Exercise \d+ \(open", text, re.M))
+    closed = len(re.findall(r"^\*\*Exercise \d+(?: \(capstone\))?\.\*\*", text, re.M))
     return build, closed, open_
 
 
@@ -143,16 +143,16 @@ def measure(path: Path) -> tuple[float, float, int, int]:
 
 def stated(stem: str) -> int | None:
     """The minutes the notebook's English heading states."""
-    text = (SRC / f"{stem}.py").read_text()
+    text = (SRC / f"{stem}.md").read_text()
     m = re.search(r"\*\*Time:\*\*[^\n]*?about (\d+) minutes", text)
-    m = m or re.search(r"about\s+(?:#\s+)?(\d+)\s+(?:#\s+)?minutes", text)
+    m = m or re.search(r"about\s+(\d+)\s+minutes", text)
     return int(m.group(1)) if m else None
 
 
 def stated_tr(stem: str) -> int | None:
     """The minutes the notebook's Turkish heading states (``yaklaşık N dakika``)."""
-    text = (SRC / f"{stem}.py").read_text()
-    m = re.search(r"yaklaşık\s+(?:#\s+)?(\d+)\s+(?:#\s+)?dakika", text)
+    text = (SRC / f"{stem}.md").read_text()
+    m = re.search(r"yaklaşık\s+(\d+)\s+dakika", text)
     return int(m.group(1)) if m else None
 
 

@@ -4,7 +4,7 @@
     python tools/package_map.py --check  exit 1 if the map is not today's
 
 Each row is a module and the first sentence of its docstring, so the map says what
-the code says and cannot leave a module out; ``tests/test_project.py`` runs --check.
+the code says and cannot leave a module out; ``tests/project/test_project.py`` runs --check.
 """
 
 from __future__ import annotations

@@ -43,7 +43,7 @@ def kept(path: str) -> bool:
     [True, True, True]
     >>> [kept(p) for p in ("notebooks/solutions/02_computing_the_wait.ipynb",
     ...                    "notebooks/tr/solutions/02_computing_the_wait.ipynb",
-    ...                    "notebooks/src/02_computing_the_wait.py",
+    ...                    "notebooks/src/02_computing_the_wait.md",
     ...                    "classroom/nbgrader/source/retrylab/02_computing_the_wait.ipynb",
     ...                    "tests/test_x.py", "tools/build_notebooks.py")]
     [False, False, False, False, False, False]
