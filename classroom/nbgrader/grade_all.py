@@ -18,6 +18,9 @@ nbgrader, when a notebook's kernel dies, drops that student's autograded folder 
 keeps the grades already in the gradebook. Here a student whose grading failed has
 their submission removed from the gradebook (no stale points in grades.csv) and is
 marked failed. At the end a table: every student, graded or failed and why, score.
+One run grades at a time on a machine (a lock under /run, root's only): each ends every
+process of the grading user after a student, so a second run would kill the first's
+kernels; it waits, and says so.
 Exit status 0 if every student was graded, 1 if any failed, 2 if it could not start.
 """
 
@@ -26,6 +29,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import csv
+import fcntl
 import os
 import re
 import shutil
@@ -34,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -57,6 +62,9 @@ STUDENT_TIMEOUT = 1800
 REPORT = "grading_report.csv"
 #: nbgrader's output for each student whose grading failed (the teacher's only).
 LOGS = "grading_logs"
+#: One grading run at a time on the machine; under /run, where only root writes, so a
+#: student cannot hold it.
+LOCK = Path("/run/retrylab-grade_all.lock")
 
 
 @dataclass
@@ -235,6 +243,25 @@ def table(results: list[Result]) -> str:
     )
 
 
+@contextlib.contextmanager
+def one_run_at_a_time(lock: Path) -> Iterator[None]:
+    """Hold ``lock`` for the run, waiting (and saying so) while another run holds it."""
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            print(
+                f"another grade_all.py is grading on this machine ({lock}): waiting for it",
+                file=sys.stderr,
+                flush=True,
+            )
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--course", type=Path, default=HERE, help="the course folder")
@@ -286,12 +313,13 @@ def main(argv: list[str]) -> int:
     env["PATH"] = os.pathsep.join((str(Path(sys.executable).parent), env.get("PATH", "")))
     results = []
     try:
-        for student in students:
-            result = grade(course, student, env, args.timeout, args.nbgrader_arg, notebooks)
-            clean_up(user.pw_uid)
-            make_private(course)
-            print(f"{student}: {result.status} {result.reason}".rstrip(), flush=True)
-            results.append(result)
+        with one_run_at_a_time(LOCK):
+            for student in students:
+                result = grade(course, student, env, args.timeout, args.nbgrader_arg, notebooks)
+                clean_up(user.pw_uid)
+                make_private(course)
+                print(f"{student}: {result.status} {result.reason}".rstrip(), flush=True)
+                results.append(result)
     finally:
         shutil.rmtree(jupyter, ignore_errors=True)
     with open(course / REPORT, "w", newline="") as out:

@@ -1,7 +1,7 @@
 """nbgrader's configuration for the retrylab course (this folder is the course directory).
 
 The course source, source/retrylab/, is made by ``python tools/build_notebooks.py
---edition nbgrader`` from notebooks/src/*.py: do not edit it by hand. The whole path,
+--edition nbgrader`` from notebooks/src/*.md: do not edit it by hand. The whole path,
 release to grades, is in classroom/GRADING.md; in short, from this folder, as root:
 
     nbgrader generate_assignment retrylab     # release/retrylab: no solutions, no hidden tests

@@ -17,7 +17,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 SETTINGS = ROOT / "jupyter-config" / "labconfig" / "default_setting_overrides.d" / "retrylab.json"

@@ -13,8 +13,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from _tools import load_tool
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 tomllib = pytest.importorskip("tomllib", reason="Python 3.11+ reads pyproject.toml")
 requirements = pytest.importorskip("packaging.requirements")
 
@@ -24,9 +25,12 @@ def imported_distributions() -> dict[str, set[str]]:
     each with a file that imports it."""
     providers = md.packages_distributions()
     found: dict[str, set[str]] = {}
-    files = [*(ROOT / "notebooks" / "src").glob("*.py"), *(ROOT / "retrylab").rglob("*.py")]
+    builder = load_tool("build_notebooks")
+    files = [*builder.sources(), *(ROOT / "retrylab").rglob("*.py")]
     for path in files:
-        for node in ast.walk(ast.parse(path.read_text())):
+        text = path.read_text()
+        code = builder.as_python(text) if path.suffix == builder.SUFFIX else text
+        for node in ast.walk(ast.parse(code)):
             if isinstance(node, ast.Import):
                 names = [alias.name for alias in node.names]
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = ROOT / "notebooks" / "explorers.ipynb"
 
 pytest.importorskip("voila")
@@ -113,3 +113,5 @@ def test_voila_shows_every_explorer_and_no_exercise(tmp_path: Path) -> None:
     assert views == explorer_cells() >= 6
     assert "Traceback" not in page and '"ename"' not in page
     assert "Exercise" not in page and "check_" not in page
+    # the images at their drawn size, not stretched to the page's width (issue 34)
+    assert ".retrylab-image { align-self: flex-start; width: auto !important;" in page

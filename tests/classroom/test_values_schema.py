@@ -20,7 +20,7 @@ import pytest
 yaml = pytest.importorskip("yaml")
 jsonschema = pytest.importorskip("jsonschema")
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CHART = ROOT / "tests" / "data" / "z2jh-4.4.0"
 VALUES = ROOT / "classroom" / "values.yaml"
 

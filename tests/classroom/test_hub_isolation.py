@@ -37,15 +37,14 @@ from typing import Any
 
 import pytest
 from _processes import stop_hub
+from _waiting import wait_until
 
-from tests._waiting import wait_until
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "classroom"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "classroom"))
 import hub_setup
 
 sys.path.pop(0)
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CLASSROOM = ROOT / "classroom"
 BIN = Path(sys.executable).parent
 IN_CI = os.environ.get("CI") == "true"

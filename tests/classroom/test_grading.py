@@ -53,7 +53,7 @@ if os.geteuid() != 0 or not shutil.which("setpriv") or not shutil.which("prlimit
         "the grading sandbox needs root, setpriv and prlimit (util-linux)", allow_module_level=True
     )
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 COURSE = ROOT / "classroom" / "nbgrader"
 STEM = "02_computing_the_wait"
 USER = "retrylab-grader"
@@ -183,7 +183,9 @@ def submissions(course: Path) -> dict[str, nbformat.NotebookNode]:
     subs["imports"] = imports
 
     package = nbformat.from_dict(release)
-    by_id(package, "answer_check_full_jitter").source = (
+    by_id(
+        package, "answer_check_full_jitter"
+    ).source = (
         "def full_jitter(n, r):\n    return Backoff(200, 2, 5000, jitter='full').next_wait(n, r)"
     )
     by_id(package, "answer_check_decorrelated").source = (
@@ -402,7 +404,10 @@ def test_the_whole_course_perfect_submission_gets_full_marks(
         timeout=3600,
     )
     print(done.stdout)
-    assert done.returncode == 0, done.stdout + done.stderr[-3000:]
+    logs = sorted((course / "grading_logs").glob("*.log"))  # why a student failed
+    assert done.returncode == 0, (
+        done.stdout + done.stderr[-3000:] + "".join(p.read_text()[-4000:] for p in logs)
+    )
     from nbgrader.api import Gradebook
 
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
@@ -420,3 +425,33 @@ def test_the_whole_course_perfect_submission_gets_full_marks(
             if c.name.startswith("test_")
         }
     assert len(want) >= 37 and got == want, {k: v for k, v in got.items() if v != want[k]}
+
+
+def test_a_second_run_waits_for_the_first(tmp_path: Path) -> None:
+    """grade_all.py ends every process of the grading user after each student, so two runs
+    at once would kill each other's kernels: the second waits for the first's lock, says
+    so, and grades once it is free."""
+    import fcntl
+
+    grader_user()
+    course = tmp_path / "course"
+    course.mkdir()
+    copy_config(COURSE, course)
+    lock = Path("/run/retrylab-grade_all.lock")
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # a first run, grading
+        second = subprocess.Popen(
+            [sys.executable, str(COURSE / "grade_all.py"), "--course", str(course)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert second.stderr is not None
+        line = second.stderr.readline()  # blocks until it says why it waits
+        assert "another grade_all.py is grading on this machine" in line, line
+        assert second.poll() is None
+    finally:
+        os.close(fd)  # the first run ends
+    out, err = second.communicate(timeout=120)
+    assert second.returncode == 0, out + err

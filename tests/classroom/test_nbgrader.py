@@ -3,7 +3,7 @@
 Here nbgrader's ``generate_assignment`` runs in a temporary course directory: the
 release holds no solution and no hidden test, its answer cells are the student
 edition's scaffolds and its checker-import cells are locked. Grading itself (in the
-sandbox, with cheats) is tests/test_grading.py.
+sandbox, with cheats) is tests/classroom/test_grading.py.
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from _tools import load_tool
 
 nbgrader = pytest.importorskip("nbgrader", reason="nbgrader is in the classroom and test extras")
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 COURSE = ROOT / "classroom" / "nbgrader"
-SOURCES = sorted((ROOT / "notebooks" / "src").glob("*.py"))
+SOURCES = sorted((ROOT / "notebooks" / "src").glob("*.md"))
 
 builder = load_tool("build_notebooks")
 

@@ -30,7 +30,7 @@ pytest.importorskip("nbgrader", reason="nbgrader is in the classroom and test ex
 if os.geteuid() != 0 or not shutil.which("setpriv") or not shutil.which("useradd"):
     pytest.skip("real users need root, useradd and setpriv", allow_module_level=True)
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 builder = load_tool("build_notebooks")
 ASSIGNMENT = builder.NBGRADER_ASSIGNMENT
 STEM = "00_start_here"
