@@ -1,7 +1,9 @@
 """The player (issue 37) in JupyterLab + headless Chromium: frames, kernel CPU, trace size.
 
 06's storm at the storm explorer's scale (6000 clients, 601 ticks of 100 ms) is
-computed once in the kernel and played in the page. Measured:
+computed once in the kernel and played in the page, beside the storm explorer whose
+timeline every view marks the moment on (``storm_player(explorer)``, as 06 shows
+it). Measured:
 
 - **frames per second** while one storm view plays: the player's own count of
   frames drawn (``data-frames``, one per requestAnimationFrame callback that
@@ -51,15 +53,16 @@ VIEWS = 10
 NAME = "bench-player.ipynb"
 CELLS = [
     """from retrylab.sim.trace import fleet_trace
-from retrylab.viz.fleet import StormExplorer
-from retrylab.viz.player import Player
+from retrylab.viz.fleet import StormExplorer, fleet_explorer
+from retrylab.viz.player import storm_player
 values = StormExplorer.default_values()
 trace = fleet_trace(StormExplorer.compute(**values).scale.simulated)[0]
 other = fleet_trace(StormExplorer.compute(**{**values, "budget": "grpc"}).scale.simulated)[0]
-solo = Player(trace, title="storm")
-solo""",
+storm_view = fleet_explorer("storm")
+solo = storm_player(storm_view)  # 06's: it marks the moment on the explorer's timeline
+display(storm_view, solo)""",
     "import ipywidgets\n"
-    f"views = [Player(trace, title=f'storm {{i}}') for i in range({VIEWS})]\n"
+    f"views = [storm_player(storm_view) for i in range({VIEWS})]\n"
     "ipywidgets.VBox(views)",
     "solo.show_trace(other if solo.generation % 2 else trace)",
 ]
@@ -73,8 +76,11 @@ JS_COUNT = """async (seconds) => {
   await new Promise((done) => setTimeout(done, seconds * 1000));
   on = false;
   const dt = (performance.now() - t0) / 1000;
+  const layer = document.querySelector(
+    `.retrylab-player-mark[data-target="${root.dataset.target}"]`);
   return { fps: (Number(root.dataset.frames) - f0) / dt, raf: rafs / dt,
-           tick: Number(root.dataset.tick), drawMs: Number(root.dataset.drawMs) };
+           tick: Number(root.dataset.tick), drawMs: Number(root.dataset.drawMs),
+           marked: layer ? Number(layer.dataset.tick) : -1 };
 }"""
 
 #: Arms a watcher (returns at once): window.__benchSend becomes the ms from now until the
@@ -186,11 +192,12 @@ def main() -> int:
             roots.first.locator(".retrylab-player-play").click()
             got = p.evaluate(JS_COUNT, SECONDS)
             roots.first.locator(".retrylab-player-play").click()
-            ok &= got["fps"] >= FPS_TARGET
+            ok &= got["fps"] >= FPS_TARGET and got["marked"] == got["tick"]
             print(
                 f"frames drawn while the storm plays: {got['fps']:.1f} per second "
                 f"(target >= {FPS_TARGET:.0f}; the page's requestAnimationFrame rate "
-                f"{got['raf']:.1f}/s; reached tick {got['tick']}; one frame's drawing "
+                f"{got['raf']:.1f}/s; reached tick {got['tick']}, marked on the "
+                f"explorer's timeline at tick {got['marked']}; one frame's drawing "
                 f"{got['drawMs']:.2f} ms of the page's main thread; with nothing playing "
                 f"the page runs {idle['raf']:.1f} animation frames a second)"
             )
