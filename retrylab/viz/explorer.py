@@ -431,6 +431,14 @@ class Explorer:
 
     # -- changing --------------------------------------------------------------
 
+    def result_for(self, values: Mapping[str, Any]) -> Any:
+        """:meth:`compute`'s result for ``values`` (the computed ones, as
+        :meth:`effective` gives them): the cached result when this setting was drawn,
+        else computed now. A view beside the explorer (a player) takes its numbers from
+        here, so a slider move simulates once, not once for each."""
+        cached = self._cache.get(tuple(values.items()))
+        return cached[0] if cached is not None else self.compute(**values)
+
     def set(self, **values: Any) -> None:
         """Set controls by name, as a person would; each change redraws once.
 

@@ -1015,8 +1015,12 @@ def storm_player(explorer: Any = None) -> Player:
     title = _("The retry storm, one dot per client (1/10 scale)")
     if explorer is None:
         return Player(_storm_trace(**StormExplorer.default_values()), title=title, speed=20)
+
+    def trace_for(**values: Any) -> Trace:  # the explorer's own run, simulated once
+        return fleet_trace(explorer.result_for(values).scale.simulated)[0]
+
     player = linked_player(
-        explorer.controls, _storm_trace, title=title, settings=explorer_settings(explorer)
+        explorer.controls, trace_for, title=title, settings=explorer_settings(explorer)
     )
     player.speed = 20  # 601 ticks: half a minute
     plot = explorer.plot  # its timeline (x in seconds) and the clients waiting under it

@@ -392,3 +392,27 @@ def test_the_front_end_marks_where_python_says(tmp_path: Path) -> None:
     )
     assert json.loads(done.stdout) == [mark_spans(marks, ms) for ms in times]
     assert mark_spans(marks, 2001) == [None, None] and mark_spans(marks, -10) == [None, None]
+
+
+def test_storm_player_plays_the_explorers_run_without_simulating_it_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """06: a storm slider moved simulates the storm once; the player takes the explorer's
+    run (before, each move simulated it twice, once for the figure, once for the player)."""
+    from retrylab.viz.fleet import StormExplorer, fleet_explorer
+    from retrylab.viz.player import storm_player
+
+    explorer = fleet_explorer("storm")
+    player = storm_player(explorer)
+    runs: list[dict[str, Any]] = []
+    simulate = StormExplorer.compute
+
+    def counted(**values: Any) -> Any:
+        runs.append(values)
+        return simulate(**values)
+
+    monkeypatch.setattr(StormExplorer, "compute", staticmethod(counted))
+    explorer.set(base=200)
+    assert len(runs) == 1
+    want = fleet_trace(simulate(**runs[0]).scale.simulated)[0]
+    assert player.current.encode() == want.encode()
