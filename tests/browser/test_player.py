@@ -358,6 +358,9 @@ def voila(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
         port = int(sock.getsockname()[1])
     dirs = ("JUPYTER_CONFIG_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR")
     env = {**os.environ, **{k: str(folder / k.lower()) for k in dirs}}
+    # as `./run present` starts it: jupyter-config/voila.json leaves out the JupyterLab
+    # extensions that fail in Voila (nbgrader's said so on the console)
+    env["JUPYTER_CONFIG_PATH"] = str(Path(__file__).resolve().parents[2] / "jupyter-config")
     log = folder / "voila.log"
     with log.open("w") as out:
         proc = subprocess.Popen(
@@ -422,10 +425,10 @@ def test_in_voila_the_player_plays_marks_and_replays(voila: Any, artifacts: Path
     assert _data(root, "ticks") == str(python.ticks) and _data(root, "tick") == "0"
     _check_mark(_mark(page, 0, 0), python.mark_spans(0), python.marks["axes"])
     voila.screenshot(path=str(artifacts / "player-voila.png"), full_page=True)
-    # Voila also loads the server's JupyterLab extensions (jupytext, nbgrader), which fail
-    # there and say so; an error of the player, a widget or the page is what counts
-    mine = ("player", "retrylab", "widget", "pageerror")
-    errors = [e for e in voila.errors if any(w in e.lower() for w in mine)]
+    # no error at all, but this: Voila's page asks a CDN for Font Awesome, which a
+    # machine without the internet (CI's) cannot resolve
+    offline = "Failed to load resource: net::ERR_NAME_NOT_RESOLVED"
+    errors = [e for e in voila.errors if e != offline]
     assert not errors, errors
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -72,7 +73,8 @@ def test_voila_shows_every_explorer_and_no_exercise(tmp_path: Path) -> None:
         k: str(tmp_path / k.lower())
         for k in ("JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR")
     }
-    env = {**os.environ, **env_dirs}
+    # as `./run present` starts it: the project's jupyter-config/ (voila.json)
+    env = {**os.environ, **env_dirs, "JUPYTER_CONFIG_PATH": str(ROOT / "jupyter-config")}
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -113,5 +115,15 @@ def test_voila_shows_every_explorer_and_no_exercise(tmp_path: Path) -> None:
     assert views == explorer_cells() >= 6
     assert "Traceback" not in page and '"ename"' not in page
     assert "Exercise" not in page and "check_" not in page
+    # not the JupyterLab extensions that fail in Voila (nbgrader's said so on the console,
+    # in front of the class); the widgets' front ends all there
+    config = re.search(
+        r'<script id="jupyter-config-data" type="application/json">(.*?)</script>', page, re.S
+    )
+    assert config is not None, "no page config in Voila's page"
+    loaded = {x["name"] for x in json.loads(config.group(1)).get("federated_extensions", [])}
+    denied = json.loads((ROOT / "jupyter-config" / "voila.json").read_text())
+    assert not loaded & set(denied["VoilaConfiguration"]["extension_denylist"]), loaded
+    assert "anywidget" in loaded, loaded
     # the images at their drawn size, not stretched to the page's width (issue 34)
     assert ".retrylab-image { align-self: flex-start; width: auto !important;" in page
