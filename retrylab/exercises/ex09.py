@@ -266,10 +266,10 @@ def _sre_battery(call: Callable[..., Any]) -> Feedback:
                 _(
                     "reject_probability({r}, {a}, {k}) returned {value}: a "
                     "probability cannot be negative; the book takes max(0, ...)."
-                ).format(r=r, a=a, k=k, value=f"{value:.3f}")
+                ).format(r=r, a=a, k=k, value=number(value, 3))
             )
         if not _near(value, want):
-            shown_value = {**case, "value": f"{value:.4f}"}
+            shown_value = {**case, "value": number(value, 4)}
             if slip is not None:
                 return wrong(
                     _("reject_probability({r}, {a}, {k}) returned {value}: {hint}").format(
@@ -281,7 +281,7 @@ def _sre_battery(call: Callable[..., Any]) -> Feedback:
                 return wrong(named.hint(value, shown_value))
             return wrong(
                 _("reject_probability({r}, {a}, {k}) returned {value}, expected {want}.").format(
-                    **{**shown_value, "want": f"{want:.4f}"}
+                    **{**shown_value, "want": number(want, 4)}
                 )
             )
     return right(_("max(0, (requests - K * accepts) / (requests + 1)): 0.364 for the example."))

@@ -24,3 +24,16 @@ def test_turkish_hints_write_the_decimal_comma() -> None:
         assert "(4, 12)" in ex05.check_proportional_range((4.0, 12.0)).message
     assert "(0.29x)" in ex02.check_quarter_width(200).message
     assert "Retry-After 0.5 s" in ex03.check_waits([2000, 2600, 70, 800]).message
+
+
+def test_notebook_09s_probability_hints_write_the_decimal_comma() -> None:
+    """ex09 formatted the returned and expected probabilities with ``.4f``: 0.5000 in the
+    Turkish hint; the call itself is code and keeps Python's dot."""
+    from retrylab.exercises import ex09
+
+    with language("tr"):
+        far = ex09.check_sre_probability(lambda r, a, k: 0.5).message
+        negative = ex09.check_sre_probability(lambda r, a, k: -0.25).message
+    assert "0,5000" in far and "0,3636" in far and "0.5000" not in far, far
+    assert "-0,250" in negative, negative
+    assert "0.5000" in ex09.check_sre_probability(lambda r, a, k: 0.5).message
