@@ -30,7 +30,17 @@ from ..i18n.terms import jitter_name
 from ..sim.herd import bucket_counts
 from ..sim.schedule import Schedule, jitter_range, lesson_backoffs, schedule_data, waits_table
 from .explorer import Explorer, choice, float_slider, int_slider, quantize
-from .kit import INK, SMALL_PT, WIDTH_IN, Look, backoff_look, look, new_figure, style
+from .kit import (
+    INK,
+    SMALL_PT,
+    WIDTH_IN,
+    Look,
+    backoff_look,
+    look,
+    new_figure,
+    projecting,
+    style,
+)
 
 __all__ = [
     "BackoffExplorer",
@@ -258,9 +268,12 @@ class WaitBarsPlot:
         seed: int = SEED,
         retries: int | None = None,
         title: str | None = None,
+        centred: bool = False,
     ) -> None:
         """The static part: the y range up to ``top_ms``, the x range (``retries`` bars, or
-        every slot), the legend for ``growth`` (the cap's entry if there is a cap)."""
+        every slot), the legend for ``growth`` (the cap's entry if there is a cap); ``centred``
+        puts the legend at the foot of the figure, centred on it, in tighter columns (the
+        explorer's, with the projector's larger text)."""
         n = self.slots if retries is None else retries
         self.ax.set_xlim(-0.6, n - 0.4)
         self.ax.set_xticks(np.arange(n))
@@ -277,6 +290,19 @@ class WaitBarsPlot:
         handles: list[Any] = [self.bars, self.bands, self.ceilings]
         if cap is not None:
             handles.append(self.cap_line)
+        if centred:
+            self.ax.legend(
+                handles=handles,
+                loc="lower center",
+                bbox_to_anchor=(0.5, 0.0),
+                bbox_transform=self.ax.figure.transFigure,
+                ncols=2,
+                frameon=False,
+                fontsize=SMALL_PT,
+                columnspacing=1.0,
+                handlelength=1.6,
+            )
+            return
         self.ax.legend(
             handles=handles,
             loc="upper center",
@@ -536,6 +562,7 @@ class BackoffExplorer(Explorer):
         "top": 0.96,
         "bottom": 0.3,
     }
+    projector_margins: ClassVar[Mapping[str, float]] = {"left": 0.135, "bottom": 0.32}
 
     @classmethod
     def make_controls(cls) -> dict[str, Any]:
@@ -574,7 +601,7 @@ class BackoffExplorer(Explorer):
 
     def apply_level(self, level: tuple[int, str, int]) -> None:
         top, growth, slots = level
-        self.plot.frame(top, growth, cap=0)
+        self.plot.frame(top, growth, cap=0, centred=projecting())  # 18 px: a wide legend
         self.plot.ax.set_xlim(-0.6, slots - 0.4)
         self.plot.ax.set_xticks(np.arange(slots))
 

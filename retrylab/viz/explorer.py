@@ -22,7 +22,8 @@ The blit API (what a subclass writes):
   labels and fixed font sizes; mark the ones that change
   ``set_animated(True)``, or return them (the base marks them). Place the axes
   with ``margins`` (a class attribute, ``fig.subplots_adjust`` arguments: the
-  layout is then fixed by construction) or leave the figure's constrained
+  layout is then fixed by construction; ``projector_margins`` changes some of them
+  with the projector switch on) or leave the figure's constrained
   layout, which is computed once, right after ``setup``;
 - ``draw(result)`` (every change): update the animated artists in place;
 - optional ``level(result) -> hashable`` and ``apply_level(level)``: a limit
@@ -178,6 +179,10 @@ class Explorer:
     #: Where the axes go (``Figure.subplots_adjust`` arguments): a layout fixed by
     #: construction. ``None``: the constrained layout, computed once after ``setup``.
     margins: ClassVar[Mapping[str, float] | None] = None
+    #: The margins that replace :attr:`margins`' with the projector switch on
+    #: (:func:`~retrylab.viz.kit.projector`): room for 18 px tick labels and axis labels.
+    #: ``None``: :attr:`margins` in both modes.
+    projector_margins: ClassVar[Mapping[str, float] | None] = None
     #: How many settings' results and PNGs to keep (0: no cache). A result can be
     #: large (a fleet's per-client table): lower it for those.
     cache_size: ClassVar[int] = 32
@@ -349,6 +354,8 @@ class Explorer:
             agg_canvas(self.figure)
             if self.margins is not None:
                 self.figure.subplots_adjust(**self.margins)
+                if projecting() and self.projector_margins is not None:
+                    self.figure.subplots_adjust(**self.projector_margins)
             with classroom():
                 returned = self.setup(self.figure)
                 for artist in returned or ():
