@@ -368,6 +368,7 @@ class ThrottleExplorer(Explorer):
         "top": 0.91,
         "bottom": 0.15,
     }
+    projector_margins: ClassVar[Mapping[str, float]] = {"left": 0.1, "bottom": 0.185}
 
     @classmethod
     def make_controls(cls) -> dict[str, Any]:
