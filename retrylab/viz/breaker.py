@@ -23,7 +23,17 @@ from ..core.breaker import CircuitBreaker, State, TraceRow, replay
 from ..core.constants import BREAKER_EVENTS
 from ..i18n import N_, _, ngettext
 from .explorer import Explorer, int_slider
-from .kit import INK, NODE_GID, SMALL_PT, STATE_COLOURS, WIDTH_IN, look, new_figure, style
+from .kit import (
+    INK,
+    NODE_GID,
+    SMALL_PT,
+    STATE_COLOURS,
+    WIDTH_IN,
+    look,
+    new_figure,
+    projecting,
+    style,
+)
 
 # -- the breaker ------------------------------------------------------------------
 
@@ -202,12 +212,12 @@ def draw_breaker_diagram(
             "shrinkB": 0,
         },
     )
-    x, y = NODE_XY[State.CLOSED]
-    ax.text(
-        x,
-        y - 0.15,
+    ax.annotate(  # just under the node's box, however large its text
         _("success resets\nthe failure count"),
-        transform=ax.transAxes,
+        xy=(0.5, 0.0),
+        xycoords=closed,
+        xytext=(0, -4),
+        textcoords="offset points",
         ha="center",
         va="top",
         fontsize=fontsize,
@@ -434,6 +444,10 @@ BREAKER_MARGINS: dict[str, float] = {
     "bottom": 0.215,
     "hspace": 0.1,
 }
+#: What the projector switch changes in them (:func:`~retrylab.viz.kit.projector`): room
+#: for the 18 px lane names on the left, the time label above the legend, and the note
+#: under the (larger) closed node above the timeline.
+BREAKER_PROJECTOR_MARGINS: dict[str, float] = {"left": 0.155, "bottom": 0.25, "hspace": 0.22}
 
 
 class BreakerPlot:
@@ -456,8 +470,12 @@ class BreakerPlot:
     """
 
     def __init__(self, fig: Figure, animated: bool = False) -> None:
-        self.diagram, self.timeline = fig.subplots(2, 1, height_ratios=[1.45, 1.0])
+        # with the projector's 18 px text the diagram's nodes are larger: more of the height
+        ratios = [2.0, 1.0] if projecting() else [1.45, 1.0]
+        self.diagram, self.timeline = fig.subplots(2, 1, height_ratios=ratios)
         fig.subplots_adjust(**BREAKER_MARGINS)
+        if projecting():
+            fig.subplots_adjust(**BREAKER_PROJECTOR_MARGINS)
         box = self.diagram.get_position()  # the diagram takes the whole width
         self.diagram.set_position((0.01, box.y0, 0.98, box.height))
         self.labels = draw_breaker_diagram(self.diagram, fontsize=SMALL_PT)
