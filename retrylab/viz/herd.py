@@ -19,6 +19,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.text import Text
+from matplotlib.ticker import MaxNLocator
 
 from ..core.backoff import Backoff
 from ..core.constants import SEED
@@ -27,7 +28,7 @@ from ..i18n.terms import jitter_name
 from ..sim.herd import HerdData, herd_data
 from .backoff import backoff_controls, y_level
 from .explorer import Explorer, int_slider, quantize
-from .kit import INK, WIDTH_IN, backoff_look, look, new_figure, style
+from .kit import INK, WIDTH_IN, backoff_look, look, new_figure, projecting, style
 from .unchanged import all_capped, cap_above_ceilings
 
 __all__ = [
@@ -108,6 +109,10 @@ class HerdPlot:
             peak = int(values.max())
             at = float(edges[int(values.argmax())]) + w / 2
             self.peak_lines[i].set_ydata([peak, peak])
+            # a peak near the left edge starts at its bucket, clear of the count ticks
+            near_left = at <= 0.15 * max(float(edges[-1]), self.axes[i].get_xlim()[1])
+            self.peaks[i].set_horizontalalignment("left" if near_left else "center")
+            at = float(edges[int(values.argmax())]) if near_left else at
             self.peaks[i].set_position((at, peak + peak_all * 0.02))
             self.peaks[i].set_text(_("peak {peak}").format(peak=peak))
         return float(edges[-1])
@@ -221,6 +226,12 @@ class HerdExplorer(Explorer):
         "bottom": 0.14,
         "wspace": 0.1,
     }
+    projector_margins: ClassVar[Mapping[str, float]] = {
+        "left": 0.13,
+        "right": 0.95,
+        "bottom": 0.16,
+        "wspace": 0.17,
+    }
 
     @classmethod
     def make_controls(cls) -> dict[str, Any]:
@@ -246,6 +257,11 @@ class HerdExplorer(Explorer):
         p = self.plot
         p.title.set_text(_("clients that failed together: when they wake up"))
         self.jitter_title = p.axes[1].set_title("", fontsize=14)
+        if projecting():  # 18 px text: one time label for both panels, fewer time ticks
+            for ax in p.axes:
+                ax.set_xlabel("")
+                ax.xaxis.set_major_locator(MaxNLocator(4))
+            fig.supxlabel(_("wake-up time after the failure (ms)"), fontsize=12, y=0.0, va="bottom")
         return [*p.steps, *p.peak_lines, *p.peaks, self.jitter_title]
 
     def level(self, result: HerdData) -> Hashable:
