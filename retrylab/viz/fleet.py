@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
+from textwrap import fill
 from typing import Any, ClassVar, cast
 
 import numpy as np
@@ -44,7 +45,16 @@ from ..sim.fleetresult import FleetResult
 from ..sim.fleetview import SliderScale, describe_fleet, herd_divisor, slider_scale, step_series
 from .controls import choice, float_slider, int_slider
 from .explorer import Explorer, quantize
-from .kit import INK, MAX_HEIGHT_IN, SMALL_PT, WIDTH_IN, look, new_figure, style
+from .kit import (
+    INK,
+    MAX_HEIGHT_IN,
+    SMALL_PT,
+    WIDTH_IN,
+    look,
+    new_figure,
+    projecting,
+    style,
+)
 from .unchanged import more_than_used, same_steps
 
 __all__ = [
@@ -474,6 +484,11 @@ class FleetRun:
     result: FleetResult
 
 
+#: How many characters a legend entry's line holds at most when the legend stands right of
+#: the panels (the projector's): longer entries wrap at a space.
+LEGEND_WRAP = 16
+
+
 class FleetExplorer(Explorer):
     """A fleet after an outage, with sliders for the policy and toggles for budget and breaker.
 
@@ -502,6 +517,15 @@ class FleetExplorer(Explorer):
         "top": 0.872,
         "bottom": 0.27,
         "hspace": 0.12,
+    }
+    #: With the projector's 18 px text the legend is one column right of the panels (its
+    #: width sets the right margin, see :meth:`setup`): room for the two-line y label, the
+    #: time label and between the panels' ticks.
+    projector_margins: ClassVar[Mapping[str, float]] = {
+        "left": 0.16,
+        "top": 0.835,
+        "bottom": 0.15,
+        "hspace": 0.25,
     }
     #: The legend's columns: two rows of four under the panels.
     legend_columns: ClassVar[int] = 4
@@ -581,7 +605,9 @@ class FleetExplorer(Explorer):
         return "\n".join((lines[0], lines[2]))  # served / gave up; the backlog
 
     def setup(self, fig: Figure) -> list[Any]:
-        self.plot = FleetPlot(fig, legend_columns=self.legend_columns)
+        self.plot = FleetPlot(fig, legend_columns=self.legend_columns, legend=not projecting())
+        if projecting():  # 18 px text: four columns would not fit under the panels
+            self._legend_at_right(fig)
         full = self.compute(**self.default_values()).scale.full
         end = full.duration_ms / 1000
         self.plot.ax.set_xlim(0, end)
@@ -593,8 +619,30 @@ class FleetExplorer(Explorer):
         self.plot.title.set_text(self.heading())
         return self.plot.lines()
 
+    def _legend_at_right(self, fig: Figure) -> None:
+        """The legend in one column at the figure's right edge, each entry wrapped to a
+        few words, the panels narrowed to leave it the room it takes."""
+        labels = [fill(str(h.get_label()), LEGEND_WRAP) for h in self.plot.handles]
+        legend = fig.legend(
+            handles=self.plot.handles,
+            labels=labels,
+            loc="center right",
+            ncols=1,
+            fontsize=SMALL_PT,
+            frameon=False,
+            handlelength=1.6,
+            borderaxespad=0.2,
+        )
+        width = legend.get_window_extent().width / fig.bbox.width
+        fig.subplots_adjust(right=1.0 - width - 0.02)
+        # the title a little higher: its two lines reach over the top count's tick label
+        self.plot.ax.set_title("", fontsize=12, pad=14)
+
     def heading(self) -> str:
-        """The figure's title (fixed: the numbers are in the readout)."""
+        """The figure's title (fixed: the numbers are in the readout; with the projector's
+        18 px text, the short one)."""
+        if projecting():
+            return _("1000-client herd after a 2 s outage")
         return _("1000-client herd after a 2 s outage: requests per step (readout: the numbers)")
 
     def level(self, result: FleetRun) -> Hashable:
@@ -672,6 +720,8 @@ class StormExplorer(FleetExplorer):
         return slider_scale(fleet, cls.DIVISOR, cls.STEP_MS)
 
     def heading(self) -> str:
+        if projecting():
+            return _("Retry storm: steady traffic, a 10 s outage")
         return _("Retry storm: steady traffic, a 10 s outage (readout: the numbers)")
 
 
