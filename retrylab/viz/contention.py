@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from textwrap import fill
 from typing import Any, ClassVar
 
 import numpy as np
@@ -29,7 +30,7 @@ from ..sim.contention import STRATEGIES, ContentionResult, contention, sweep_tab
 from ..sim.layered import expected_layered_load, layered_calls
 from .controls import choice, int_slider
 from .explorer import Explorer, quantize
-from .kit import INK, SMALL_PT, WIDTH_IN, look, new_figure, style
+from .kit import INK, SMALL_PT, WIDTH_IN, look, new_figure, projecting, style
 from .unchanged import no_wait_reaches_cap
 
 __all__ = [
@@ -294,6 +295,13 @@ def _contention(clients: int, strategy: str, base: int, cap: int) -> ContentionR
     return contention(clients, strategy, runs=EXPLORER_RUNS, seed=0, base=base, cap=cap)
 
 
+#: How many characters a line of the explorer's title holds with the projector switch on.
+HEADING_WRAP = 48
+#: How far (pt) every other strategy's name sits below the others with the projector
+#: switch on: a line of its 18 px text and a gap.
+STAGGER_PT = 16.0
+
+
 class ContentionExplorer(Explorer):
     """The AWS experiment at one client count: calls and time for each strategy.
 
@@ -310,6 +318,15 @@ class ContentionExplorer(Explorer):
         "top": 0.87,
         "bottom": 0.22,
         "wspace": 0.28,
+    }
+    #: With the projector's 18 px text: the title in two lines, the strategies' names in
+    #: two staggered rows under the bars.
+    projector_margins: ClassVar[Mapping[str, float]] = {
+        "left": 0.135,
+        "right": 0.95,
+        "top": 0.73,
+        "bottom": 0.22,
+        "wspace": 0.4,
     }
 
     @classmethod
@@ -352,20 +369,29 @@ class ContentionExplorer(Explorer):
             _("decor-\nrelated"),
             pgettext("tick", "no\nbackoff"),
         ]  # a bar's width: Turkish in one word
+        heading = _("N clients race to update one row: the strategy picked is outlined")
+        calls = _("calls\n(mean of {runs} runs)").format(runs=EXPLORER_RUNS)
+        if projecting():  # 18 px text: names in one line, staggered; shorter titles
+            labels = [label.replace("-\n", "").replace("\n", " ") for label in labels]
+            heading = fill(heading, HEADING_WRAP)
+            calls = _("calls")  # the mean of the runs is in the readout
         for ax in (self.ax_calls, self.ax_time):
             ax.set_xticks(x, labels)
-        style(
-            self.ax_calls,
-            _("work: calls sent"),
-            None,
-            _("calls\n(mean of {runs} runs)").format(runs=EXPLORER_RUNS),
-        )
+            if projecting():  # every other name one row lower, each with two bars' width
+                # (the first and the last among them: clear of the time panel's log ticks)
+                ax.set_xlim(-0.9, len(x) - 0.1)
+                for tick in ax.xaxis.get_major_ticks()[::2]:
+                    tick.set_pad(tick.get_pad() + STAGGER_PT)
+                    # a longer tick leads the eye from the lower name up to its bar
+                    tick.tick1line.set_markersize(tick.tick1line.get_markersize() + STAGGER_PT)
+        style(self.ax_calls, _("work: calls sent"), None, calls)
         style(self.ax_time, _("time until all are done"), None, _("time (ms, log)"))
+        if projecting():  # the panels' titles as large as the axis labels: they fit a panel
+            for ax in (self.ax_calls, self.ax_time):
+                ax.title.set_fontsize(12)
         self.ax_time.set_yscale("log")
         self.ax_time.set_ylim(*TIME_RANGE_MS)
-        fig.suptitle(
-            _("N clients race to update one row: the strategy picked is outlined"), fontsize=14
-        )
+        fig.suptitle(heading, fontsize=14)
         return [*self.bars_calls, *self.bars_time]
 
     def level(self, result: ContentionRun) -> Hashable:
