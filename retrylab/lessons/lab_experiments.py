@@ -111,15 +111,19 @@ class WriteReport:
         """One line: the mode, the writes, the requests sent and the time, in the
         notebook's language (Turkish: ``1.000 yazma``).
 
+        The modes' names are padded to the longest in the language, so the three
+        lines of the experiment line up; both counts are grouped by thousands.
+
         >>> r = WriteReport("key", 1000, 1249, 1000, 0, 998, 2, 0, 249, 2.5)
         >>> r.summary()
-        'key     1,000 writes, 1249 requests in 2.50 s'
+        'key    1,000 writes, 1,249 requests in 2.50 s'
         """
-        writes = f"{self.writes:,}".replace(",", "." if current() == "tr" else ",")
+        mark = "." if current() == "tr" else ","
+        width = max(len(label(mode)) for mode in WRITE_MODES)
         return _("{mode} {writes} writes, {sent} requests in {seconds} s").format(
-            mode=f"{label(self.mode):7}",
-            writes=writes,
-            sent=self.sent,
+            mode=f"{label(self.mode):{width}}",
+            writes=f"{self.writes:,}".replace(",", mark),
+            sent=f"{self.sent:,}".replace(",", mark),
             seconds=number(self.seconds, 2),
         )
 
