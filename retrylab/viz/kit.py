@@ -259,10 +259,13 @@ _PROJECTING = [os.environ.get("RETRYLAB_PROJECTOR", "").strip() not in ("", "0")
 #: note text at :data:`PROJECTOR_MIN_PX`; the images at their drawn size.
 PROJECTOR_CSS = (
     ".retrylab-projector, .retrylab-projector .widget-label, "
+    ".retrylab-projector .widget-label-basic, .retrylab-projector .widget-checkbox span, "
     ".retrylab-projector .retrylab-range-label, .retrylab-projector input, "
     ".retrylab-projector select, .retrylab-projector .widget-html-content "
     f"{{ font-size: {PROJECTOR_MIN_PX}px !important; }}"
     " .retrylab-projector { --jp-widgets-inline-height: 34px; }"
+    # a number box holds the widest value of its slider (120000: six digits) at 18 px
+    " .retrylab-projector .retrylab-number { width: 92px !important; }"
 )
 
 

@@ -83,3 +83,23 @@ def test_the_switch_is_off_by_default_and_the_figures_unchanged() -> None:
     ex = CLASSES[0]()
     assert ex.figure is not None and ex.figure.dpi == kit.DPI
     assert "retrylab-projector" not in ex.widget._dom_classes
+
+
+def test_the_projector_css_reaches_every_control_text_and_widens_the_number_box() -> None:
+    """Seen in Chromium at 1024x768 with the switch on: the checkbox's label (ipywidgets
+    puts it in ``.widget-label-basic``, not ``.widget-label``) stayed at 13 px, and the
+    68 px number box cut the storm's 60000 clients to "6000(". A page check over every
+    explorer (no text under 18 px, no number box narrower than its value) passed after
+    this rule, in both languages, at 1024x768 and 1280x800."""
+    css = kit.PROJECTOR_CSS
+    assert ".retrylab-projector .widget-label-basic" in css
+    assert ".retrylab-projector .widget-checkbox span" in css
+    widest = max(
+        len(str(w.max))
+        for cls in CLASSES
+        for w in cls.make_controls().values()
+        if hasattr(w, "max") and isinstance(w.max, int)
+    )
+    box = int(css.split(".retrylab-number { width: ")[1].split("px")[0])
+    # an 18 px digit is at most about 11 px wide; the box's padding and border take 20
+    assert box >= widest * 11 + 20, (widest, box)
