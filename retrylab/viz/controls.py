@@ -311,8 +311,9 @@ def choice(name: str, options: Sequence[Any], value: Any) -> Any:
 
 
 #: The width of a slider's number box: six digits and the spin arrows (every pixel it takes
-#: comes off the slider's track).
-NUMBER_BOX_WIDTH = "68px"
+#: comes off the slider's track). A CSS variable, so the projector switch's style
+#: (:data:`~retrylab.viz.kit.PROJECTOR_CSS`) widens the box and the grid's columns together.
+NUMBER_BOX_WIDTH = "var(--retrylab-number-width, 68px)"
 #: The shortest a slider's track may be in the control grid (with its margins): a
 #: column is made wider, and the grid gets fewer columns, rather than the track shorter.
 TRACK_MIN_WIDTH = "64px"
@@ -328,7 +329,7 @@ def column_width(label_width: str, sliders: bool) -> str:
     >>> column_width("", True), column_width("90px", False)
     ('260px', '260px')
     >>> column_width("90px", True)
-    'max(260px, calc(90px + 68px + 64px))'
+    'max(260px, calc(90px + var(--retrylab-number-width, 68px) + 64px))'
     """
     if not label_width or not sliders:  # choices only: no track
         return CONTROL_MIN_WIDTH

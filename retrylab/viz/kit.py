@@ -261,11 +261,13 @@ PROJECTOR_CSS = (
     ".retrylab-projector, .retrylab-projector .widget-label, "
     ".retrylab-projector .widget-label-basic, .retrylab-projector .widget-checkbox span, "
     ".retrylab-projector .retrylab-range-label, .retrylab-projector input, "
-    ".retrylab-projector select, .retrylab-projector .widget-html-content "
+    ".retrylab-projector select, .retrylab-projector .widget-html-content, "
+    # the grid too: its columns' least width is in ch, so they widen with the labels
+    ".retrylab-projector .retrylab-controls "
     f"{{ font-size: {PROJECTOR_MIN_PX}px !important; }}"
-    " .retrylab-projector { --jp-widgets-inline-height: 34px; }"
-    # a number box holds the widest value of its slider (120000: six digits) at 18 px
-    " .retrylab-projector .retrylab-number { width: 92px !important; }"
+    # a number box holds the widest value of its slider (120000: six digits) at 18 px;
+    # the grid's columns make room for it (controls.NUMBER_BOX_WIDTH reads the variable)
+    " .retrylab-projector { --jp-widgets-inline-height: 34px; --retrylab-number-width: 92px; }"
 )
 
 

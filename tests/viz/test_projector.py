@@ -100,6 +100,7 @@ def test_the_projector_css_reaches_every_control_text_and_widens_the_number_box(
         for w in cls.make_controls().values()
         if hasattr(w, "max") and isinstance(w.max, int)
     )
-    box = int(css.split(".retrylab-number { width: ")[1].split("px")[0])
+    box = int(css.split("--retrylab-number-width: ")[1].split("px")[0])
+    assert ".retrylab-projector .retrylab-controls" in css  # the grid's ch follow the text
     # an 18 px digit is at most about 11 px wide; the box's padding and border take 20
     assert box >= widest * 11 + 20, (widest, box)
