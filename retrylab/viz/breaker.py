@@ -50,7 +50,9 @@ NODE_TEXT = {
     State.HALF_OPEN: N_("HALF-OPEN\none trial"),
 }
 #: The arrows: (source, target, curvature, generic label, where the label goes in axes
-#: fractions, its alignment (ha, va)): each label beside its arrow, away from the nodes.
+#: fractions, its alignment (ha, va)): each label beside its arrow, away from the nodes,
+#: and at least 4 px clear of every arrow in both languages, with the projector switch
+#: on or off (tests/viz/test_breaker_arrows.py).
 ARROWS: tuple[tuple[State, State, float, str, tuple[float, float], tuple[str, str]], ...] = (
     (
         State.CLOSED,
@@ -60,9 +62,9 @@ ARROWS: tuple[tuple[State, State, float, str, tuple[float, float], tuple[str, st
         (0.5, 0.13),
         ("center", "top"),
     ),
-    (State.OPEN, State.HALF_OPEN, 0.3, N_("cooldown over"), (0.785, 0.64), ("left", "center")),
-    (State.HALF_OPEN, State.OPEN, 0.3, N_("trial failed"), (0.6, 0.42), ("right", "center")),
-    (State.HALF_OPEN, State.CLOSED, 0.3, N_("trial succeeded"), (0.25, 0.66), ("right", "center")),
+    (State.OPEN, State.HALF_OPEN, 0.3, N_("cooldown over"), (0.80, 0.64), ("left", "center")),
+    (State.HALF_OPEN, State.OPEN, 0.3, N_("trial failed"), (0.54, 0.42), ("right", "center")),
+    (State.HALF_OPEN, State.CLOSED, 0.3, N_("trial succeeded"), (0.25, 0.76), ("right", "center")),
 )
 #: The node's box: rounded, padded around its text (so it is sized to the text).
 NODE_BOX = "round,pad=0.55,rounding_size=0.8"
