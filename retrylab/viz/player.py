@@ -837,6 +837,16 @@ class Player(anywidget.AnyWidget):
         """Where the page marks ``tick`` on the figure (:func:`mark_spans`)."""
         return mark_spans(self.marks, tick * self._trace.tick_ms)
 
+    def __repr__(self) -> str:
+        """The plain-text view: what is played, with no memory address (a notebook built
+        again changes only where the run does), as code writes it (no English words in a
+        Turkish notebook's output)."""
+        trace = self._trace
+        return (
+            f"Player(kind={trace.kind!r}, ticks={trace.ticks}, tick_ms={trace.tick_ms},"
+            f" title={self.title!r})"
+        )
+
     def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict[Any, Any], dict[Any, Any]] | None:
         """The widget's view, and a PNG of the run where widgets do not run."""
         bundle = super()._repr_mimebundle_(**kwargs)

@@ -416,3 +416,13 @@ def test_storm_player_plays_the_explorers_run_without_simulating_it_again(
     assert len(runs) == 1
     want = fleet_trace(simulate(**runs[0]).scale.simulated)[0]
     assert player.current.encode() == want.encode()
+
+
+def test_a_players_plain_text_names_its_run_not_its_address() -> None:
+    """A rebuilt notebook changed in every player's text/plain output: the default repr
+    holds the object's memory address."""
+    from retrylab.viz.player import breaker_player
+
+    text = repr(breaker_player())
+    assert "0x" not in text and text == repr(breaker_player())
+    assert text.startswith("Player(kind='breaker', ticks=120, tick_ms=100, title="), text
