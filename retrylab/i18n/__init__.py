@@ -42,6 +42,7 @@ __all__ = [
     "N_",
     "_",
     "current",
+    "grouped",
     "language",
     "ngettext",
     "number",
@@ -148,6 +149,20 @@ def number(value: float, digits: int | None = None) -> str:
         return str(value)
     text = str(value) if digits is None else f"{value:.{digits}f}"
     return text.replace(".", ",") if _current[0] == "tr" else text
+
+
+def grouped(count: int) -> str:
+    """A whole number with its thousands grouped as the current language does: ``1,249``
+    in English, ``1.249`` in Turkish (for a count in prose; :func:`number` does not group).
+
+    >>> grouped(1249), grouped(12)
+    ('1,249', '12')
+    >>> with language("tr"):
+    ...     grouped(600000)
+    '600.000'
+    """
+    text = f"{count:,}"
+    return text.replace(",", ".") if _current[0] == "tr" else text
 
 
 def percent(value: float, digits: int = 0) -> str:

@@ -18,7 +18,7 @@ from ..core.backoff import Random
 from ..core.constants import RETRY_SCENARIOS, SEED
 from ..core.policy import MetricsLike, RetryPolicy, RetryResult, Sleep
 from ..core.rng import Mulberry32
-from ..i18n import _, current, number
+from ..i18n import _, grouped, number
 from ..lab.client import Connection, KeyMaker, sender
 from ..lab.server import LabServer
 from .names import ROUTES, route
@@ -118,12 +118,11 @@ class WriteReport:
         >>> r.summary()
         'key    1,000 writes, 1,249 requests in 2.50 s'
         """
-        mark = "." if current() == "tr" else ","
         width = max(len(label(mode)) for mode in WRITE_MODES)
         return _("{mode} {writes} writes, {sent} requests in {seconds} s").format(
             mode=f"{label(self.mode):{width}}",
-            writes=f"{self.writes:,}".replace(",", mark),
-            sent=f"{self.sent:,}".replace(",", mark),
+            writes=grouped(self.writes),
+            sent=grouped(self.sent),
             seconds=number(self.seconds, 2),
         )
 

@@ -36,7 +36,7 @@ from ..core.metrics import RetryMetrics
 from ..core.outcome import Outcome
 from ..core.policy import RetryPolicy, RetryResult
 from ..core.rng import Mulberry32
-from ..i18n import N_, _, current, pgettext
+from ..i18n import N_, _, grouped, pgettext
 from ..lab.virtualtime import now_ms, run_virtual
 from ..sim.herd import bucket_counts, wakeups
 from .mobile_code import MobileServer, execute_with_retry, lesson_is_retriable
@@ -343,7 +343,7 @@ def outage_table(
     """
     outage = int(kwargs.get("outage_ms", 600_000))
     rows = {name: outage_cost(p, **kwargs) for name, p in policies.items()}
-    phones = f"{fleet:,}".replace(",", ".") if current() == "tr" else f"{fleet:,}"
+    phones = grouped(fleet)
     return pd.DataFrame(
         {
             pgettext("column", "requests in outage"): [

@@ -25,7 +25,7 @@ from matplotlib.lines import Line2D
 from ..core._check import check_int, check_number
 from ..core.backoff import JITTERS, Backoff
 from ..core.constants import SEED
-from ..i18n import N_, _, current, ngettext, percent, pgettext
+from ..i18n import N_, _, current, grouped, ngettext, percent, pgettext
 from ..i18n.terms import jitter_name
 from ..sim.herd import bucket_counts
 from ..sim.schedule import Schedule, jitter_range, lesson_backoffs, schedule_data, waits_table
@@ -478,14 +478,13 @@ def write_bars(counts: pd.DataFrame, drop_rate: float) -> Figure:
         )
     writes = int(counts.loc["writes"].max())
     fig = new_figure((WIDTH_IN, 3.8))
-    grouped = f"{writes:,}".replace(",", "." if current() == "tr" else ",")
     ax = style(
         fig.add_subplot(),
         _("{writes} writes, {rate} of answers lost after storing").format(
-            writes=grouped, rate=percent(rate * 100)
+            writes=grouped(writes), rate=percent(rate * 100)
         ),
         _("client"),
-        _("count (of {writes} writes)").format(writes=grouped),
+        _("count (of {writes} writes)").format(writes=grouped(writes)),
     )
     x = np.arange(len(counts.columns))
     for shift, (row, hatch, label) in zip((-0.2, 0.2), WRITE_BARS, strict=True):
