@@ -473,10 +473,11 @@ class BreakerPlot:
 
     def __init__(self, fig: Figure, animated: bool = False) -> None:
         # with the projector's 18 px text the diagram's nodes are larger: more of the height
-        ratios = [2.0, 1.0] if projecting() else [1.45, 1.0]
+        large = projecting()
+        ratios = [2.0, 1.0] if large else [1.45, 1.0]
         self.diagram, self.timeline = fig.subplots(2, 1, height_ratios=ratios)
         fig.subplots_adjust(**BREAKER_MARGINS)
-        if projecting():
+        if large:
             fig.subplots_adjust(**BREAKER_PROJECTOR_MARGINS)
         box = self.diagram.get_position()  # the diagram takes the whole width
         self.diagram.set_position((0.01, box.y0, 0.98, box.height))

@@ -371,13 +371,14 @@ class ContentionExplorer(Explorer):
         ]  # a bar's width: Turkish in one word
         heading = _("N clients race to update one row: the strategy picked is outlined")
         calls = _("calls\n(mean of {runs} runs)").format(runs=EXPLORER_RUNS)
-        if projecting():  # 18 px text: names in one line, staggered; shorter titles
+        large = projecting()  # the projector switch, read once for the whole layout
+        if large:  # 18 px text: names in one line, staggered; shorter titles
             labels = [label.replace("-\n", "").replace("\n", " ") for label in labels]
             heading = fill(heading, HEADING_WRAP)
             calls = _("calls")  # the mean of the runs is in the readout
         for ax in (self.ax_calls, self.ax_time):
             ax.set_xticks(x, labels)
-            if projecting():  # every other name one row lower, each with two bars' width
+            if large:  # every other name one row lower, each with two bars' width
                 # (the first and the last among them: clear of the time panel's log ticks)
                 ax.set_xlim(-0.9, len(x) - 0.1)
                 for tick in ax.xaxis.get_major_ticks()[::2]:
@@ -386,7 +387,7 @@ class ContentionExplorer(Explorer):
                     tick.tick1line.set_markersize(tick.tick1line.get_markersize() + STAGGER_PT)
         style(self.ax_calls, _("work: calls sent"), None, calls)
         style(self.ax_time, _("time until all are done"), None, _("time (ms, log)"))
-        if projecting():  # the panels' titles as large as the axis labels: they fit a panel
+        if large:  # the panels' titles as large as the axis labels: they fit a panel
             for ax in (self.ax_calls, self.ax_time):
                 ax.title.set_fontsize(12)
         self.ax_time.set_yscale("log")

@@ -443,8 +443,14 @@ class Explorer:
         :meth:`effective` gives them): the cached result when this setting was drawn,
         else computed now. A view beside the explorer (a player) takes its numbers from
         here, so a slider move simulates once, not once for each."""
-        cached = self._cache.get(tuple(values.items()))
+        cached = self._cache.get(self._cache_key(values))
         return cached[0] if cached is not None else self.compute(**values)
+
+    @staticmethod
+    def _cache_key(values: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+        """Where a setting's result and PNG are kept in the cache (the computed values, in
+        :meth:`effective`'s order)."""
+        return tuple(values.items())
 
     def set(self, **values: Any) -> None:
         """Set controls by name, as a person would; each change redraws once.
@@ -475,7 +481,7 @@ class Explorer:
         t0 = time.perf_counter()
         shown = self.values
         values = self.effective(shown, self.controls, self.panel.defaults)
-        key = tuple(values.items())
+        key = self._cache_key(values)
         cached = self._cache.get(key)
         t1 = t2 = t0
         try:
