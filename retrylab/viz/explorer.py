@@ -89,15 +89,13 @@ import html
 import time
 import traceback
 from collections import OrderedDict, deque
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import ipywidgets as widgets
 from matplotlib.figure import Figure
 
 from ..i18n import N_, _
-from .blit import NO_LEVEL as _NO_LEVEL
-from .blit import animated_artists, quantize
 from .controls import (
     LIMIT_LINE_PX,
     ControlPanel,
@@ -148,6 +146,33 @@ __all__ = [
 ]
 
 # -- the explorer ----------------------------------------------------------------
+
+
+def quantize(value: float, levels: Sequence[float]) -> Any:
+    """The smallest of ``levels`` (ascending) at or above ``value``; the largest if none is:
+    a limit that follows the data, in a few steps (one saved background each).
+
+    >>> quantize(800, (1000, 2000, 5000)), quantize(2000, (1000, 2000, 5000)), quantize(9e9, (1, 2))
+    (1000, 2000, 2)
+    """
+    return next((lv for lv in levels if value <= lv), levels[-1])
+
+
+#: The level before any: the first redraw always applies its level.
+_NO_LEVEL = object()
+
+
+def animated_artists(fig: Figure) -> list[Any]:
+    """The artists marked animated, in drawing order: figure-level first, then each Axes's
+    by z-order (the order a full draw would draw them in)."""
+
+    def key(a: Any) -> float:
+        return float(a.get_zorder())
+
+    out = sorted((a for a in fig.get_children() if a.get_animated()), key=key)
+    for ax in fig.axes:
+        out += sorted((a for a in ax.get_children() if a.get_animated()), key=key)
+    return out
 
 
 class ExplorerError(RuntimeError):
