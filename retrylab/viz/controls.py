@@ -9,13 +9,15 @@ gives the values one key press away (what the benchmark and the tests use).
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable, Mapping, Sequence
+import math
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import ipywidgets as widgets
 
 from ..core._check import check_int
-from ..i18n import NP_, _, number, pgettext
+from ..i18n import NP_, _, number, parse_number, pgettext
 from .i18n import translate
 from .range import FloatRange, IntRange
 
@@ -40,7 +42,9 @@ __all__ = [
     "neighbours",
     "number_box",
     "reject_unknown",
+    "shown_value",
     "toggle",
+    "typed_value",
 ]
 
 _STYLE = {"description_width": "initial"}
@@ -203,6 +207,7 @@ def _slider_look(name: str, unit: str | None) -> dict[str, Any]:
     return {
         "description": label_of(name, unit),
         "unit": _unit_of(name, unit),
+        "decimal_mark": number(0.5)[1],  # "0,5" in Turkish
         "tooltip": name,
         "continuous_update": True,
         "layout": widgets.Layout(**_LAYOUT),
@@ -336,54 +341,138 @@ def column_width(label_width: str, sliders: bool) -> str:
     return f"max({CONTROL_MIN_WIDTH}, calc({label_width} + {NUMBER_BOX_WIDTH} + {TRACK_MIN_WIDTH}))"
 
 
-def number_box(slider: Any) -> Any:
-    """A number box beside ``slider`` that shows its value and sets it: the slider's
-    readout, where a value can be typed exactly (a text box without a description
-    takes its ``tooltip`` as its title, which is its accessible name).
+def shown_value(slider: Any, value: Any = None) -> str:
+    """A slider's value (or ``value``) as its number box writes it: in the notebook's
+    language (``0,2`` in Turkish), a whole number for a whole-number slider.
 
-    The box has the slider's range and step and is linked to it both ways
-    (``ipywidgets.link``, kernel side), so typing a value and pressing Enter
-    moves the slider, and moving the slider updates the box. ``None`` for a control
-    that is not a numeric slider.
+    >>> from retrylab.i18n import language
+    >>> shown_value(float_slider("factor", 2.0, 1.0, 4.0), 0.1 + 0.2)
+    '0.3'
+    >>> factor = float_slider("factor", 2.5, 1.0, 4.0)
+    >>> with language("tr"):
+    ...     shown_value(factor), shown_value(factor, 2.0)
+    ('2,5', '2')
+    """
+    value = slider.value if value is None else value
+    if isinstance(slider, IntRange):
+        return str(int(value))
+    value = round(float(value), 10)
+    return number(int(value) if value.is_integer() else value)
+
+
+def typed_value(slider: Any, text: str) -> tuple[Any, str]:
+    """What ``text`` typed in ``slider``'s number box sets it to, and what the limit line
+    says of it ("" when the text is a number in range): either decimal mark is
+    understood (``2,5`` or ``2.5``), a whole-number slider rounds, and a number out of
+    range is held at the nearer end, with a note naming it and the range. Text that is no
+    number leaves the value as it is, with a note saying how to write one.
+
+    >>> base = int_slider("base", 200, 50, 2000, 50)
+    >>> typed_value(base, " 450 "), typed_value(base, "2.000")
+    ((450, ''), (2000, ''))
+    >>> typed_value(base, "9000")
+    (2000, 'base (ms): 9000 is out of range, 50 to 2000')
+    >>> typed_value(base, "two")
+    (200, "base (ms): 'two' is not a number; type one such as 200")
+    >>> typed_value(float_slider("factor", 2.0, 1.0, 4.0), "2,5")
+    (2.5, '')
+    """
+    label = slider.description or slider.tooltip
+    clean = text.strip()
+    if isinstance(slider, IntRange) and re.fullmatch(r"\d{1,3}([.,]\d{3})+", clean):
+        clean = re.sub(r"[.,]", "", clean)  # 2.000 or 2,000: thousands grouped
+    try:
+        wanted = parse_number(clean)
+    except ValueError:
+        wanted = math.nan
+    if not math.isfinite(wanted):
+        return slider.value, _("{name}: {text} is not a number; type one such as {example}").format(
+            name=label, text=repr(text.strip()), example=shown_value(slider)
+        )
+    value: Any = round(wanted) if isinstance(slider, IntRange) else wanted
+    if slider.min <= value <= slider.max:
+        return value, ""
+    held = min(max(value, slider.min), slider.max)
+    return held, _("{name}: {value} is out of range, {low} to {high}").format(
+        name=label,
+        value=shown_value(slider, value),
+        low=shown_value(slider, slider.min),
+        high=shown_value(slider, slider.max),
+    )
+
+
+def number_box(slider: Any, complain: Callable[[str], None] | None = None) -> Any:
+    """A number box beside ``slider`` that shows its value and sets it: the slider's
+    readout, where a value can be typed exactly (its label, the slider's, is shown to a
+    screen reader only: its accessible name).
+
+    The box is a text box, not the browser's number input, so it writes the value in
+    the notebook's language (Chromium writes ``<input type=number>`` in the browser's,
+    ``0.2`` in a Turkish notebook). Typing a value and pressing Enter moves the slider
+    (:func:`typed_value` reads it; ``complain(note)`` is told what a typed text that
+    is no number, or out of range, came to), and moving the slider updates the box.
+    ``None`` for a control that is not a numeric slider.
 
     >>> base = int_slider("base", 200, 50, 2000, 50)
     >>> box = number_box(base)
-    >>> type(box).__name__, box.tooltip, box.value
-    ('BoundedIntText', 'base (ms)', 200)
-    >>> box.value = 450; base.value
+    >>> type(box).__name__, box.description, box.value
+    ('Text', 'base (ms)', '200')
+    >>> box.value = "450"; base.value
     450
     >>> base.value = 2000; box.value
-    2000
+    '2000'
+    >>> box.value = "many"; base.value, box.value
+    (2000, '2000')
     >>> number_box(choice("jitter", ("none", "full"), "full")) is None
     True
     """
-    if isinstance(slider, IntRange):
-        kind: Any = widgets.BoundedIntText
-    elif isinstance(slider, FloatRange):
-        kind = widgets.BoundedFloatText
-    else:
+    if not isinstance(slider, IntRange | FloatRange):
         return None
-    box = kind(
-        value=slider.value,
-        min=slider.min,
-        max=slider.max,
-        step=slider.step,
-        description="",
+    box = widgets.Text(
+        value=shown_value(slider),
+        # its accessible name: the box's own label, the slider's, shown to a screen
+        # reader only (retrylab.viz.range's CSS); an empty one named it nothing
+        description=slider.description,
         tooltip=slider.description,
+        placeholder=slider.description,  # what goes in the box, once it is emptied
         disabled=slider.disabled,
+        continuous_update=False,  # a value is taken on Enter (or leaving the box)
         layout=widgets.Layout(width=NUMBER_BOX_WIDTH, flex="0 0 auto"),
     )
     box.add_class("retrylab-number")
-    widgets.link((slider, "value"), (box, "value"))
+
+    writing = [False]  # the box is being written from the slider: not typed
+
+    def typed(change: Mapping[str, Any]) -> None:
+        if writing[0]:
+            return
+        value, note = typed_value(slider, change["new"])
+        if shown_value(slider, value) != shown_value(slider):
+            slider.value = value
+        moved({"new": slider.value})  # the box writes the value its own way
+        if note and complain is not None:
+            complain(note)
+
+    def moved(change: Mapping[str, Any]) -> None:
+        writing[0] = True
+        try:
+            box.value = shown_value(slider, change["new"])
+        finally:
+            writing[0] = False
+
+    box.observe(typed, names="value")
+    slider.observe(moved, names="value")
     widgets.link((slider, "disabled"), (box, "disabled"))
     return box
 
 
-def controls_grid(controls: Mapping[str, Any]) -> tuple[Any, dict[str, Any]]:
+def controls_grid(
+    controls: Mapping[str, Any], complain: Callable[[str], None] | None = None
+) -> tuple[Any, dict[str, Any]]:
     """The controls in a grid of as many columns as the width allows (CSS class
     ``retrylab-controls``), each numeric slider with its :func:`number_box` beside it,
     their descriptions lined up (:func:`align_descriptions`); and the number boxes by
-    control name.
+    control name. ``complain`` is told what a box made of a typed text (:func:`number_box`).
 
     >>> grid, boxes = controls_grid({"base": int_slider("base", 200, 50, 2000, 50),
     ...                              "jitter": choice("jitter", ("none", "full"), "full")})
@@ -395,7 +484,7 @@ def controls_grid(controls: Mapping[str, Any]) -> tuple[Any, dict[str, Any]]:
     cells: list[Any] = []
     for name, w in controls.items():
         w.layout.width = "auto"  # fill a grid cell
-        box = number_box(w)
+        box = number_box(w, complain)
         if box is None:
             cells.append(w)
             continue
@@ -435,6 +524,10 @@ class ControlPanel:
     >>> panel.check({"base": 50}); panel.put("base", 50); panel.show_note()
     >>> panel.values, panel.note
     ({'base': 50}, 'base (ms) is at its minimum, 50: it goes no lower')
+    >>> panel.number_boxes["base"].value = "9000"
+    >>> for part in panel.note.split("; "): print(part)
+    base (ms): 9000 is out of range, 50 to 2000
+    base (ms) is at its maximum, 2000: it goes no higher
     >>> panel.check({"bse": 1})
     Traceback (most recent call last):
     ...
@@ -446,7 +539,7 @@ class ControlPanel:
         #: the controls' starting values, as the code names them
         self.defaults = {name: value_of(w) for name, w in self.controls.items()}
         #: the grid, and each numeric slider's number box by name
-        self.grid, self.number_boxes = controls_grid(self.controls)
+        self.grid, self.number_boxes = controls_grid(self.controls, self.typed)
         #: its line is kept while empty, so a note never moves what is below it
         self.limit_widget = widgets.HTML(
             layout=widgets.Layout(width="100%", height=f"{LIMIT_LINE_PX}px", overflow="hidden")
@@ -457,6 +550,10 @@ class ControlPanel:
         #: the control that moved last (its name), and its value before, as the code names it
         self.moved: str | None = None
         self.old: Any = None
+        #: what a number box made of a typed text (kept until a control moves again),
+        #: and the limit line's other parts as last written
+        self.typed_note = ""
+        self._parts = ("", "")
 
     @property
     def values(self) -> dict[str, Any]:
@@ -481,6 +578,7 @@ class ControlPanel:
     def took(self, change: Mapping[str, Any]) -> None:
         """Remember which control a value ``change`` moved, and from what."""
         owner = change.get("owner")
+        self.typed_note = ""
         self.moved = next((n for n, w in self.controls.items() if w is owner), None)
         self.old = as_code(owner, change.get("old"))
 
@@ -522,7 +620,9 @@ class ControlPanel:
         figure), then the sliders at an end (the moved one first): a press there changes
         nothing, so its sign is on screen before it. One line (a wrapped note pushed
         06's explorers past 650 px); the whole note is in its tooltip."""
-        self.note = "; ".join(filter(None, (first, same, limit_notes(self.controls, self.moved))))
+        self._parts = (first, same)
+        moved = limit_notes(self.controls, self.moved)
+        self.note = "; ".join(filter(None, (self.typed_note, first, same, moved)))
         text = html.escape(self.note, quote=True)
         value = (
             ""
@@ -535,6 +635,12 @@ class ControlPanel:
         )
         if self.limit_widget.value != value:
             self.limit_widget.value = value
+
+    def typed(self, note: str) -> None:
+        """Put what a number box made of a typed text first on the limit line (a text that
+        is no number, a number out of range), until a control moves again."""
+        self.typed_note = note
+        self.show_note(*self._parts)
 
 
 def limit_note(name: str, control: Any) -> str:

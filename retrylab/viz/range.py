@@ -67,7 +67,8 @@ function render({ model, el }) {
   let timer = null;
   const valuetext = () => {
     const unit = model.get('unit');
-    input.setAttribute('aria-valuetext', unit ? `${input.value} ${unit}` : input.value);
+    const value = input.value.replace('.', model.get('decimal_mark') || '.');
+    input.setAttribute('aria-valuetext', unit ? `${value} ${unit}` : value);
   };
   const sync = () => {
     label.textContent = model.get('description');
@@ -105,7 +106,7 @@ function render({ model, el }) {
   input.addEventListener('change', () => send(Number(input.value)));
   input.addEventListener('keydown', (e) => { if (KEYS.has(e.key)) e.stopPropagation(); });
   for (const name of ['value', 'min', 'max', 'step', 'description', 'description_width',
-                      'disabled', 'unit', 'tooltip']) {
+                      'disabled', 'unit', 'decimal_mark', 'tooltip']) {
     model.on(`change:${name}`, sync);
   }
   sync();
@@ -123,6 +124,12 @@ _CSS = """
 .retrylab-range-input { flex: 1 1 auto; min-width: 0; margin: 0; cursor: pointer;
                         accent-color: var(--jp-brand-color1, #1976d2); }
 .retrylab-range-input:disabled { cursor: not-allowed; opacity: 0.5; }
+/* the number box beside a range: its label (the range's) names it to a screen reader only */
+.retrylab-number .widget-label { position: absolute !important; width: 1px !important;
+                                 height: 1px !important; margin: -1px !important;
+                                 padding: 0 !important; overflow: hidden !important;
+                                 clip: rect(0 0 0 0) !important; white-space: nowrap !important;
+                                 border: 0 !important; }
 .retrylab-range-input:focus-visible { outline: 2px solid var(--jp-brand-color1, #1976d2);
                                       outline-offset: 2px; }
 """
@@ -140,6 +147,8 @@ class _Range(anywidget.AnyWidget):
     description_width = traitlets.Unicode("").tag(sync=True)
     #: read after the value by a screen reader ("200 ms"); "" for none
     unit = traitlets.Unicode("").tag(sync=True)
+    #: the decimal mark the value is read with ("0,5 ms" in a Turkish notebook)
+    decimal_mark = traitlets.Unicode(".").tag(sync=True)
     continuous_update = traitlets.Bool(True).tag(sync=True)
     disabled = traitlets.Bool(False).tag(sync=True)
 

@@ -61,7 +61,9 @@ def explorer_modules(package: str = PACKAGE) -> list[str]:
 JS_CONTROLS = r"""
 (box) => Array.from(box.querySelectorAll(
     '.retrylab-range, .widget-dropdown, .widget-checkbox, .widget-toggle-buttons,' +
-    ' .widget-radio, .widget-text')).map(el => {
+    ' .widget-radio, .widget-text:not(.retrylab-number)')).map(el => {
+  // (a slider's number box is not a control of its own: its label, the slider's, is
+  // for screen readers; the slider's own input gives the value)
   const label = el.querySelector(':scope > .widget-label, :scope > .retrylab-range-label');
   // a Checkbox's outer label holds only a zero-width space (its text is beside the box)
   let name = label ? label.textContent.replace(/\u200b/g, '').trim() : '';

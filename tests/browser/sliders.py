@@ -120,7 +120,8 @@ class ExplorerDriver:
         value. Until then a value typed in the box races the kernel's update of it."""
         try:
             self.page.wait_for_function(
-                "([i, b]) => b.value !== '' && Number(b.value) === Number(i.value)",
+                "([i, b]) => b.value !== ''"
+                " && Number(b.value.replace(',', '.')) === Number(i.value)",
                 arg=[self.handle(name).element_handle(), self.number_box(name).element_handle()],
                 timeout=timeout_ms,
                 polling=50,

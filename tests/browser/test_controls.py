@@ -61,7 +61,7 @@ def _settled(drv: ExplorerDriver, kind: object, moved: str) -> str | None:
 #: The width of Chromium's range thumb (the default, unstyled ``<input type=range>``).
 THUMB_PX = 16
 
-CONTROL_ROLES = ("slider", "spinbutton", "combobox", "checkbox", "button")
+CONTROL_ROLES = ("slider", "textbox", "combobox", "checkbox", "button")
 
 
 def _named_controls(aria: str) -> list[str]:
@@ -199,15 +199,15 @@ def _unnamed(named: list[str], controls: list[Control]) -> list[str]:
     slider not named by its own label, or a slider without its number box named so.
 
     >>> base = [Control("base (ms)", "slider", "1")]
-    >>> _unnamed(["slider:base (ms)", "spinbutton:base (ms)"], base)
+    >>> _unnamed(["slider:base (ms)", "textbox:base (ms)"], base)
     []
-    >>> _unnamed(["slider:?", "spinbutton:base (ms)"], base)[0]
+    >>> _unnamed(["slider:?", "textbox:base (ms)"], base)[0]
     'a slider has no accessible name'
     """
     problems = [
         f"a {entry.split(':')[0]} has no accessible name" for entry in named if entry.endswith(":?")
     ]
-    for role in ("slider", "spinbutton"):
+    for role in ("slider", "textbox"):
         names = {entry.split(":", 1)[1] for entry in named if entry.startswith(role + ":")}
         problems += [
             f"slider {c.name!r} has no {role} named {c.name!r} (names: {named})"

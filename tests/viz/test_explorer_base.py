@@ -19,7 +19,7 @@ from matplotlib.text import Text
 from retrylab.i18n import language
 from retrylab.viz import backoff, beyond, breaker, contention, fleet, herd
 from retrylab.viz.catalog import explorer_classes
-from retrylab.viz.controls import neighbours
+from retrylab.viz.controls import neighbours, shown_value
 from retrylab.viz.explorer import Explorer
 from retrylab.viz.kit import MIN_FONT_PX
 from retrylab.viz.range import FloatRange, IntRange
@@ -158,14 +158,14 @@ def test_every_slider_has_a_named_number_box_and_its_ends_a_note(
         assert set(ex.number_boxes) == set(sliders)
         for name, slider in sliders.items():
             box = ex.number_boxes[name]
-            assert box.tooltip == slider.description and box.description == ""
-            assert (box.min, box.max, box.value) == (slider.min, slider.max, slider.value)
+            assert box.description == box.placeholder == slider.description
+            assert box.value == shown_value(slider)  # written as the notebook writes numbers
             assert isinstance(slider, IntRange | FloatRange)  # its label names its input
         for name, slider in sliders.items():
             if slider.disabled:
                 assert ex.number_boxes[name].disabled
                 continue
-            ex.number_boxes[name].value = slider.max  # typed in the box
+            ex.number_boxes[name].value = shown_value(slider, slider.max)  # typed in the box
             assert slider.value == slider.max
             assert slider.description in ex.limit_widget.value, (name, ex.limit_widget.value)
             ex.set(**{name: cls.default_values()[name]})

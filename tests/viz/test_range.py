@@ -10,6 +10,7 @@ import ipywidgets as widgets
 import pytest
 import traitlets
 
+from retrylab.i18n import language
 from retrylab.viz.controls import float_slider, int_slider, number_box
 from retrylab.viz.range import FloatRange, IntRange
 
@@ -56,11 +57,40 @@ def test_labels_units_and_the_number_box_move_together() -> None:
     assert int_slider("base", 200, 50, 2000, 50, unit="").unit == ""
     assert float_slider("factor", 2.0, 1.0, 4.0).unit == ""
     box = number_box(base)
-    assert isinstance(box, widgets.BoundedIntText)
-    box.value = 450
+    assert isinstance(box, widgets.Text) and not box.continuous_update  # taken on Enter
+    box.value = "450"
     assert base.value == 450
     base.disabled = True
     assert box.disabled
+
+
+def test_the_number_box_writes_and_reads_numbers_the_notebooks_way() -> None:
+    """Issue 37: Chromium wrote ``<input type=number>`` in the browser's language (``0.2``
+    in a Turkish notebook, under a note saying ``0,2``); the box is text the kernel
+    writes, and it reads either mark, names a text that is no number, and holds a
+    number out of range at the nearer end, saying so."""
+    notes: list[str] = []
+    with language("tr"):
+        rate = float_slider("base_failure", 0.2, 0.0, 0.4, 0.05)
+        box = number_box(rate, notes.append)
+        assert box.value == "0,2" and rate.decimal_mark == ","
+        box.value = "0,35"
+        assert rate.value == 0.35 and box.value == "0,35" and notes == []
+        box.value = "0.1"  # the English way is understood too, and rewritten
+        assert rate.value == 0.1 and box.value == "0,1"
+        rate.value = 0.1 + 0.2  # a float's noise is not written
+        assert box.value == "0,3"
+        box.value = "yarım"
+        assert rate.value == 0.1 + 0.2 and box.value == "0,3"
+        assert notes[-1].startswith("olağan hata oranı") and "'yarım'" in notes[-1], notes
+        box.value = "7"
+        assert rate.value == 0.4 and box.value == "0,4"
+        assert "7" in notes[-1] and "0 ile 0,4" in notes[-1], notes
+        clients = int_slider("clients", 24, 1, 60000)
+        number_box(clients).value = "12.000"  # thousands grouped the Turkish way
+        assert clients.value == 12000
+    with language("en"):
+        assert float_slider("factor", 2.5, 1.0, 4.0).decimal_mark == "."
 
 
 def test_the_front_end_names_the_input_by_its_label_and_keeps_its_keys() -> None:
