@@ -144,7 +144,8 @@ def solved(release: nbformat.NotebookNode, source: nbformat.NotebookNode) -> nbf
 def with_cell(nb: nbformat.NotebookNode, code: str, at: int = 0) -> nbformat.NotebookNode:
     nb = nbformat.from_dict(nb)
     cell = nbformat.v4.new_code_cell(code)
-    cell.pop("id", None)
+    if (nb.nbformat, nb.nbformat_minor) < (4, 5):  # cell ids came with nbformat 4.5
+        cell.pop("id", None)
     first_answer = nb.cells.index(answers(nb)[0])
     nb.cells.insert(first_answer + at, cell)
     return nb
