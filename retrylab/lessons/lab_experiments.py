@@ -19,7 +19,7 @@ from ..core.constants import RETRY_SCENARIOS, SEED
 from ..core.policy import MetricsLike, RetryPolicy, RetryResult, Sleep
 from ..core.rng import Mulberry32
 from ..i18n import _, grouped, number
-from ..lab.client import Connection, KeyMaker, sender
+from ..lab.client import KEEPALIVE, Connection, KeyMaker, sender
 from ..lab.server import LabServer
 from .names import ROUTES, route
 from .tables import label
@@ -207,8 +207,11 @@ def write_experiment(
     step = max(1, writes // 100)
     start = time.perf_counter()
     # a generous timeout: on loopback a slow answer means a busy machine, not a lost
-    # one, and a timeout would count as a network error the server never caused
-    with Connection(lab.url, timeout=30) as conn:
+    # one, and a timeout would count as a network error the server never caused; and
+    # no reuse of a connection the lab may be closing for idleness (a pause of the
+    # client, a busy machine): a write sent on it would be lost before the server
+    keepalive = min(KEEPALIVE, lab.idle_timeout / 2)
+    with Connection(lab.url, timeout=30, keepalive=keepalive) as conn:
         for i in range(writes):
             headers = {"Idempotency-Key": keys()} if use_keys else {}
             send = conn.sender(
