@@ -73,6 +73,11 @@ def lesson_scenarios(
 
 
 WRITE_MODES: tuple[str, ...] = ("key", "unsafe", "lesson")
+#: The idle timeout of :func:`write_experiment`'s own lab: the longest a lab takes. Its
+#: only client is the experiment, which closes it (and every connection) at the end;
+#: the 5 s default guards a lab against clients that never finish, and a process
+#: stalled longer (a loaded machine) had it close the connection under a write.
+OWN_IDLE_TIMEOUT = 3600.0
 
 
 @dataclass(frozen=True)
@@ -165,7 +170,10 @@ def write_experiment(
     run is reproducible and takes about a second for 1,000 writes.
     ``progress(done, total)`` is called every 1% (for a progress bar).
     ``lab``: a server in ``"store"`` mode to use (its POST /measurements
-    script is replaced); by default a fresh one is started and closed. Run
+    script is replaced); by default a fresh one is started and closed, which
+    closes no connection for idleness, so that a client paused or a machine
+    stalled for seconds changes no count (on a given ``lab``, a stall of the
+    whole process longer than its ``idle_timeout`` may still lose a write). Run
     again on the same lab (with the same seed or another), it uses keys of
     its own and counts only the records it made.
 
@@ -178,7 +186,7 @@ def write_experiment(
     check_choice("mode", mode, WRITE_MODES)
     seed = check_int("seed", seed, low=0, high=2**63 - 1)
     if lab is None:
-        with LabServer("store", seed=seed) as own:
+        with LabServer("store", seed=seed, idle_timeout=OWN_IDLE_TIMEOUT) as own:
             return write_experiment(
                 writes,
                 rate,

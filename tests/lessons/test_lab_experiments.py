@@ -16,7 +16,9 @@ from test_lesson_outputs import RETRY
 from retrylab import Mulberry32, Outcome, RetryMetrics, RetryPolicy, StopReason
 from retrylab.lab.client import async_sender
 from retrylab.lab.server import LabServer
+from retrylab.lessons import lab_experiments
 from retrylab.lessons.lab_experiments import (
+    OWN_IDLE_TIMEOUT,
     WriteReport,
     lesson_scenarios,
     write_experiment,
@@ -190,6 +192,26 @@ def test_a_pause_past_the_idle_timeout_changes_no_count(mode: str) -> None:
         assert paused.sent == paused.writes + paused.retried_after_network
     if mode == "key":
         assert (paused.stored, paused.duplicates) == (paused.writes, 0)
+
+
+def test_the_experiments_own_lab_closes_no_connection_for_idleness(monkeypatch) -> None:
+    """A stall of the whole process (both the lab's thread and the client stop) outlasts
+    any idle timeout, and a stall between a request's head and its body, or between
+    keepalive's check and the write, cannot be avoided by the client. Before, with the
+    lab's 5 s, one of ten 5.5 s SIGSTOPs of a 1,000-write lesson run counted 1,000 sent,
+    999 stored, 1 lost (the lab logged "client gone": its idle timeout cut the request
+    between head and body)."""
+    made: list[LabServer] = []
+
+    class Recorded(LabServer):
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+            made.append(self)
+
+    monkeypatch.setattr(lab_experiments, "LabServer", Recorded)
+    report = write_experiment(20, 0.2, "lesson", seed=1)
+    assert [lab.idle_timeout for lab in made] == [OWN_IDLE_TIMEOUT] == [3600]
+    assert made[0].closed and report.sent == report.stored == 20
 
 
 @pytest.mark.parametrize("mode", ["key", "lesson"])
