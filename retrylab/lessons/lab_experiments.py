@@ -212,16 +212,18 @@ def write_experiment(
     rng = Mulberry32(seed)
     tag = f"w{seed}-"
     acknowledged = retried = 0
+    used: set[str] = set()  # the keys this run sent
     step = max(1, writes // 100)
     start = time.perf_counter()
     # a generous timeout: on loopback a slow answer means a busy machine, not a lost
     # one, and a timeout would count as a network error the server never caused; and
-    # no reuse of a connection the lab may be closing for idleness (a pause of the
-    # client, a busy machine): a write sent on it would be lost before the server
+    # no reuse of a connection the lab may be closing for idleness (the client paused
+    # between writes): a write sent on it would be lost before reaching the server
     keepalive = min(KEEPALIVE, lab.idle_timeout / 2)
     with Connection(lab.url, timeout=30, keepalive=keepalive) as conn:
         for i in range(writes):
             headers = {"Idempotency-Key": keys()} if use_keys else {}
+            used.update(headers.values())
             send = conn.sender(
                 "POST", "/measurements", {"value": float(values[i]), "ref": f"{tag}{i}"}, headers
             )
@@ -236,10 +238,17 @@ def write_experiment(
     records = lab.records.iloc[first_record:]
     ours = records[records["ref"].astype(str).str.startswith(tag)]
     distinct = int(ours["ref"].nunique())
+    # the requests of this run only: anything else that reached the lab's port meanwhile
+    # (another client of a shared lab; another process's request to a port it thinks
+    # closed, which this lab was given) is not one of its writes
+    log = lab.log.iloc[first_request:]
+    mine = (log["method"] == "POST") & (log["path"] == "/measurements")
+    if use_keys:
+        mine &= log["key"].isin(used)
     return WriteReport(
         mode=mode,
         writes=writes,
-        sent=lab.requests - first_request,
+        sent=int(mine.sum()),
         stored=len(ours),
         duplicates=len(ours) - distinct,
         acknowledged=acknowledged,

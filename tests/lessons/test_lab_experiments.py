@@ -14,7 +14,7 @@ from _waiting import wait_until
 from test_lesson_outputs import RETRY
 
 from retrylab import Mulberry32, Outcome, RetryMetrics, RetryPolicy, StopReason
-from retrylab.lab.client import async_sender
+from retrylab.lab.client import async_sender, http_send
 from retrylab.lab.server import LabServer
 from retrylab.lessons import lab_experiments
 from retrylab.lessons.lab_experiments import (
@@ -212,6 +212,39 @@ def test_the_experiments_own_lab_closes_no_connection_for_idleness(monkeypatch) 
     report = write_experiment(20, 0.2, "lesson", seed=1)
     assert [lab.idle_timeout for lab in made] == [OWN_IDLE_TIMEOUT] == [3600]
     assert made[0].closed and report.sent == report.stored == 20
+
+
+@pytest.mark.parametrize("mode", ["key", "unsafe", "lesson"])
+def test_a_request_from_elsewhere_is_not_counted_as_sent(mode: str) -> None:
+    """``sent`` once counted every request the lab logged during the run, so each stray
+    request to its port (such as a test's probe of a port it believes closed, in another
+    process that had the port before) added one: here the lesson's 100 writes were 102
+    sent; one stray in 1,000 writes is the notebook's 1,001, other counts unchanged."""
+    with LabServer("store", seed=5) as lab:
+        plain = write_experiment(100, 0.2, mode, seed=20260114, lab=lab)
+    with LabServer("store", seed=5) as lab:
+
+        def stray(done: int, _total: int) -> None:
+            if done == 50:
+                assert http_send(lab.url + "/measurements").status == 503
+                assert http_send(lab.url + "/x", "POST", {"value": 1}).status == 404
+
+        strayed = write_experiment(100, 0.2, mode, seed=20260114, lab=lab, progress=stray)
+        assert lab.requests == plain.sent + 2
+    assert strayed.series().tolist() == plain.series().tolist()
+
+
+def test_a_keyless_post_from_elsewhere_is_not_one_of_the_keyed_runs_requests() -> None:
+    with LabServer("store", seed=5) as lab:
+
+        def stray(done: int, _total: int) -> None:
+            if done == 50:  # it draws from the drop script too: the server cannot tell
+                http_send(lab.url + "/measurements", "POST", {"value": 1})
+
+        report = write_experiment(100, 0.2, "key", seed=20260114, lab=lab, progress=stray)
+        assert lab.requests == report.sent + 1
+    assert report.sent == report.writes + report.retried_after_network
+    assert (report.stored, report.duplicates, report.lost) == (100, 0, 0)
 
 
 @pytest.mark.parametrize("mode", ["key", "lesson"])
