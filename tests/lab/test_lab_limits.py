@@ -12,7 +12,7 @@ import time
 
 import pandas as pd
 import pytest
-from _idle import idle_closes_held
+from _idle import idle_closes
 from _waiting import wait_until
 from test_lab import raw_exchange
 
@@ -104,14 +104,14 @@ def test_a_request_on_a_connection_the_server_is_closing_never_arrives() -> None
     lost after storing (its outcome says the server may have acted)."""
     clock = [0.0]
     with (
-        idle_closes_held() as fired,
-        LabServer("store", idle_timeout=0.05) as lab,
-        Connection(lab.url, keepalive=60, clock=lambda: clock[0]) as conn,
+        idle_closes() as idle,
+        LabServer("store", idle_timeout=60) as lab,
+        Connection(lab.url, keepalive=120, clock=lambda: clock[0]) as conn,
     ):
         assert conn.request("POST", "/measurements", {"value": 1}).kind == "success"
-        assert fired.acquire(timeout=10)
-        clock[0] = 1.0  # within keepalive: the connection is reused
-        lost = conn.request("POST", "/measurements", {"value": 2})
+        clock[0] = 60.0
+        idle.fire()
+        lost = conn.request("POST", "/measurements", {"value": 2})  # reused: within keepalive
         assert (lost.kind, lost.sent) == ("network", True)
         assert (lab.requests, lab.record_count) == (1, 1)  # it never reached the server
 
@@ -122,13 +122,13 @@ def test_a_connection_rested_past_keepalive_is_not_reused() -> None:
     before keepalive, this second write was lost as above."""
     clock = [0.0]
     with (
-        idle_closes_held() as fired,
-        LabServer("store", idle_timeout=0.05) as lab,
-        Connection(lab.url, keepalive=0.025, clock=lambda: clock[0]) as conn,
+        idle_closes() as idle,
+        LabServer("store", idle_timeout=60) as lab,
+        Connection(lab.url, keepalive=30, clock=lambda: clock[0]) as conn,
     ):
         assert conn.request("POST", "/measurements", {"value": 1}).kind == "success"
-        assert fired.acquire(timeout=10)
-        clock[0] = 0.025  # rested as long as keepalive allows: a fresh connection
+        clock[0] = 60.0  # the client rested as long as the lab waits
+        idle.fire()
         assert conn.request("POST", "/measurements", {"value": 2}).kind == "success"
         assert (lab.requests, lab.record_count) == (2, 2)
     assert KEEPALIVE < IDLE_TIMEOUT
@@ -138,12 +138,12 @@ def test_a_connection_rested_past_keepalive_is_not_reused() -> None:
 
 def test_keepalive_zero_opens_a_connection_per_request() -> None:
     with (
-        idle_closes_held() as fired,
-        LabServer("store", idle_timeout=0.05) as lab,
+        idle_closes() as idle,
+        LabServer("store", idle_timeout=60) as lab,
         Connection(lab.url, keepalive=0, clock=lambda: 0.0) as conn,
     ):
         assert conn.request("POST", "/measurements", {"value": 1}).kind == "success"
-        assert fired.acquire(timeout=10)
+        idle.fire()
         assert conn.request("POST", "/measurements", {"value": 2}).kind == "success"
         assert (lab.requests, lab.record_count) == (2, 2)
 

@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 
 import pytest
 
 # The lesson's printed output, as copied once into tests/lessons/test_lesson_outputs.py.
-from _idle import idle_closes_held
+from _idle import idle_closes
 from _waiting import wait_until
 from test_lesson_outputs import RETRY
 
 from retrylab import Mulberry32, Outcome, RetryMetrics, RetryPolicy, StopReason
-from retrylab.lab.client import async_sender, http_send
+from retrylab.lab.client import Connection, async_sender, http_send
 from retrylab.lab.server import LabServer
 from retrylab.lessons import lab_experiments
 from retrylab.lessons.lab_experiments import (
@@ -157,33 +158,35 @@ def test_same_seed_same_counts() -> None:
     assert write_experiment(300, 0.0, "unsafe", seed=9).duplicates == 0
 
 
-def plain_and_paused(mode: str) -> tuple[WriteReport, WriteReport]:
-    """100 writes, then again with the client resting past the lab's idle timeout after
-    every 10th write (while it is still connected), the lab closing the connection at
-    the worst moment (:func:`idle_closes_held`)."""
-    with LabServer("store", seed=5, idle_timeout=0.05) as lab:
+def plain_and_paused(mode: str, monkeypatch: pytest.MonkeyPatch) -> tuple[WriteReport, WriteReport]:
+    """100 writes, then again with the client resting as long as the lab's idle timeout
+    after every 10th write (while it is still connected), the lab closing the connection
+    at the worst moment (:mod:`_idle`); the client's clock is the test's."""
+    with LabServer("store", seed=5) as lab:
         plain = write_experiment(100, 0.2, mode, seed=20260114, lab=lab)
-    with (
-        idle_closes_held() as fired,
-        LabServer("store", seed=5, idle_timeout=0.05) as lab,
-    ):
+    now = [0.0]
+    monkeypatch.setattr(
+        lab_experiments, "Connection", functools.partial(Connection, clock=lambda: now[0])
+    )
+    with idle_closes() as idle, LabServer("store", seed=5, idle_timeout=60) as lab:
 
         def rest(done: int, _total: int) -> None:
             if done % 10 == 0 and lab.log["fault"].iloc[-1] != "drop":  # kept alive
-                assert fired.acquire(timeout=10), "the lab's idle timeout did not fire"
+                now[0] += lab.idle_timeout
+                idle.fire()
 
         paused = write_experiment(100, 0.2, mode, seed=20260114, lab=lab, progress=rest)
     return plain, paused
 
 
 @pytest.mark.parametrize("mode", ["key", "unsafe", "lesson"])
-def test_a_pause_past_the_idle_timeout_changes_no_count(mode: str) -> None:
-    """A client that rests (a progress bar, a busy machine) must not lose a write on a
+def test_a_pause_past_the_idle_timeout_changes_no_count(mode: str, monkeypatch) -> None:
+    """A client that rests (a progress bar, a debugger) must not lose a write on a
     connection the lab is closing for idleness. Before ``keepalive``, the lesson's run
     counted 94 sent, 94 stored, 6 lost and 72 acknowledged (unpaused: 100, 100, 0, 77);
     key and unsafe 42 retries after a network error instead of 33, 9 of them after
     requests that never reached the server."""
-    plain, paused = plain_and_paused(mode)
+    plain, paused = plain_and_paused(mode, monkeypatch)
     assert paused.series().tolist() == plain.series().tolist()
     assert paused.lost == 0 and paused.acknowledged + paused.unacknowledged == paused.writes
     if mode == "lesson":
