@@ -19,7 +19,7 @@ from ..core.constants import RETRY_SCENARIOS, SEED
 from ..core.policy import MetricsLike, RetryPolicy, RetryResult, Sleep
 from ..core.rng import Mulberry32
 from ..i18n import _, grouped, number
-from ..lab.client import Connection, KeyMaker, sender
+from ..lab.client import KEEPALIVE, Connection, KeyMaker, sender
 from ..lab.server import LabServer
 from .names import ROUTES, route
 from .tables import label
@@ -73,6 +73,11 @@ def lesson_scenarios(
 
 
 WRITE_MODES: tuple[str, ...] = ("key", "unsafe", "lesson")
+#: The idle timeout of :func:`write_experiment`'s own lab: the longest a lab takes. Its
+#: only client is the experiment, which closes it (and every connection) at the end;
+#: the 5 s default guards a lab against clients that never finish, and a process
+#: stalled longer (a loaded machine) had it close the connection under a write.
+OWN_IDLE_TIMEOUT = 3600.0
 
 
 @dataclass(frozen=True)
@@ -165,7 +170,10 @@ def write_experiment(
     run is reproducible and takes about a second for 1,000 writes.
     ``progress(done, total)`` is called every 1% (for a progress bar).
     ``lab``: a server in ``"store"`` mode to use (its POST /measurements
-    script is replaced); by default a fresh one is started and closed. Run
+    script is replaced); by default a fresh one is started and closed, which
+    closes no connection for idleness, so that a client paused or a machine
+    stalled for seconds changes no count (on a given ``lab``, a stall of the
+    whole process longer than its ``idle_timeout`` may still lose a write). Run
     again on the same lab (with the same seed or another), it uses keys of
     its own and counts only the records it made.
 
@@ -178,7 +186,7 @@ def write_experiment(
     check_choice("mode", mode, WRITE_MODES)
     seed = check_int("seed", seed, low=0, high=2**63 - 1)
     if lab is None:
-        with LabServer("store", seed=seed) as own:
+        with LabServer("store", seed=seed, idle_timeout=OWN_IDLE_TIMEOUT) as own:
             return write_experiment(
                 writes,
                 rate,
@@ -204,13 +212,18 @@ def write_experiment(
     rng = Mulberry32(seed)
     tag = f"w{seed}-"
     acknowledged = retried = 0
+    used: set[str] = set()  # the keys this run sent
     step = max(1, writes // 100)
     start = time.perf_counter()
     # a generous timeout: on loopback a slow answer means a busy machine, not a lost
-    # one, and a timeout would count as a network error the server never caused
-    with Connection(lab.url, timeout=30) as conn:
+    # one, and a timeout would count as a network error the server never caused; and
+    # no reuse of a connection the lab may be closing for idleness (the client paused
+    # between writes): a write sent on it would be lost before reaching the server
+    keepalive = min(KEEPALIVE, lab.idle_timeout / 2)
+    with Connection(lab.url, timeout=30, keepalive=keepalive) as conn:
         for i in range(writes):
             headers = {"Idempotency-Key": keys()} if use_keys else {}
+            used.update(headers.values())
             send = conn.sender(
                 "POST", "/measurements", {"value": float(values[i]), "ref": f"{tag}{i}"}, headers
             )
@@ -225,10 +238,17 @@ def write_experiment(
     records = lab.records.iloc[first_record:]
     ours = records[records["ref"].astype(str).str.startswith(tag)]
     distinct = int(ours["ref"].nunique())
+    # the requests of this run only: anything else that reached the lab's port meanwhile
+    # (another client of a shared lab; another process's request to a port it thinks
+    # closed, which this lab was given) is not one of its writes
+    log = lab.log.iloc[first_request:]
+    mine = (log["method"] == "POST") & (log["path"] == "/measurements")
+    if use_keys:
+        mine &= log["key"].isin(used)
     return WriteReport(
         mode=mode,
         writes=writes,
-        sent=lab.requests - first_request,
+        sent=int(mine.sum()),
         stored=len(ours),
         duplicates=len(ours) - distinct,
         acknowledged=acknowledged,

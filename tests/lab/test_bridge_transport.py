@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator, Iterator
 
 import httpx
 import pytest
+from _ports import refusing_port
 
 from retrylab import (
     Backoff,
@@ -221,18 +222,18 @@ def test_a_cancellation_during_the_send_stops_at_once() -> None:
 
 
 def test_a_refused_post_over_real_sockets() -> None:
-    from retrylab import LabServer
-
-    with LabServer() as lab:
-        url = lab.url + "/measurements"  # closed below: nothing listens there any more
-    for rule, attempts in ((production_rule, 3), (None, 3), (decide, 1)):
-        slept: list[int] = []
-        t = RetryTransport(
-            RetryPolicy(max_attempts=3, rule=rule), Mulberry32(20260114), sleep=slept.append
-        )
-        with httpx.Client(transport=t) as c, pytest.raises(httpx.ConnectError):
-            c.post(url, json={"value": -4.2})
-        assert len(slept) == attempts - 1  # never sent: the production rule retries a POST
+    # a port held without listening, not a closed lab's: that port could be given to
+    # another process's lab, which would log (and store) these POSTs
+    with refusing_port() as port:
+        url = f"http://127.0.0.1:{port}/measurements"
+        for rule, attempts in ((production_rule, 3), (None, 3), (decide, 1)):
+            slept: list[int] = []
+            t = RetryTransport(
+                RetryPolicy(max_attempts=3, rule=rule), Mulberry32(20260114), sleep=slept.append
+            )
+            with httpx.Client(transport=t) as c, pytest.raises(httpx.ConnectError):
+                c.post(url, json={"value": -4.2})
+            assert len(slept) == attempts - 1  # never sent: the production rule retries a POST
 
 
 def test_threads_sharing_a_client_make_one_inner_transport(monkeypatch: pytest.MonkeyPatch) -> None:

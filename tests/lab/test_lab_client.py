@@ -7,9 +7,11 @@ import random
 import socket
 import threading
 import uuid
+from collections.abc import Iterator
 
 import httpx
 import pytest
+from _ports import refusing_port
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -33,10 +35,11 @@ def lab():
         yield server
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+@pytest.fixture
+def port() -> Iterator[int]:
+    """A port that refuses connections, held for the test (:func:`refusing_port`)."""
+    with refusing_port() as number:
+        yield number
 
 
 # -- classifying an answer (no sockets) ------------------------------------------
@@ -98,9 +101,18 @@ def test_bad_urls_are_value_errors() -> None:
 # -- real sockets --------------------------------------------------------------------
 
 
-def test_refused_connection_is_a_network_outcome() -> None:
-    out = http_send(f"http://127.0.0.1:{free_port()}/measurements", timeout=0.5)
+def test_refused_connection_is_a_network_outcome(port: int) -> None:
+    out = http_send(f"http://127.0.0.1:{port}/measurements", timeout=0.5)
     assert out.kind == "network" and out.detail.startswith("connection refused")
+
+
+def test_a_refusing_port_cannot_be_given_to_a_lab(port: int) -> None:
+    """A probe's port stays its own: a lab binding it (as the lab's Listener does, with
+    SO_REUSEADDR) is refused, so a probe never lands in another process's lab."""
+    with socket.socket() as other:
+        other.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        with pytest.raises(OSError, match=r"in use"):
+            other.bind(("127.0.0.1", port))
 
 
 def test_connection_reconnects_after_a_dropped_answer() -> None:
@@ -301,8 +313,8 @@ def test_lab_listens_only_on_loopback() -> None:
             LabServer(host=host)
 
 
-def test_network_outcomes_say_whether_the_request_was_sent(lab: LabServer) -> None:
-    refused = both_clients(f"http://127.0.0.1:{free_port()}/x", timeout=0.5)
+def test_network_outcomes_say_whether_the_request_was_sent(lab: LabServer, port: int) -> None:
+    refused = both_clients(f"http://127.0.0.1:{port}/x", timeout=0.5)
     assert [(o.kind, o.sent) for o in refused] == [("network", False)] * 2
     lab.script("GET", "/slow", latency=0.5, cycle=True)
     timed_out = both_clients(lab.url + "/slow", timeout=0.05)
@@ -314,11 +326,9 @@ def test_network_outcomes_say_whether_the_request_was_sent(lab: LabServer) -> No
     assert network_outcome(httpx.WriteError("broken"), 1).sent is None
 
 
-def test_a_refused_post_is_known_never_to_have_left() -> None:
+def test_a_refused_post_is_known_never_to_have_left(port: int) -> None:
     # a rule may retry it even for POST; the lesson's rule treats every network error alike
-    out = http_send(
-        f"http://127.0.0.1:{free_port()}/measurements", "POST", {"value": 1}, timeout=0.5
-    )
+    out = http_send(f"http://127.0.0.1:{port}/measurements", "POST", {"value": 1}, timeout=0.5)
     assert out.sent is False and out.detail.startswith("connection refused")
 
 
@@ -367,10 +377,12 @@ def test_a_cancel_as_the_answer_arrives_is_never_swallowed_nor_retried(lab: LabS
     assert per_path.max() <= 1 and len(per_path) >= runs // 2
 
 
-def test_proxy_settings_in_the_environment_are_ignored(lab: LabServer, monkeypatch) -> None:
+def test_proxy_settings_in_the_environment_are_ignored(
+    lab: LabServer, port: int, monkeypatch
+) -> None:
     """The lab's traffic stays on loopback: httpx would otherwise honour HTTP_PROXY."""
     for name in ("HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"):
-        monkeypatch.setenv(name, f"http://127.0.0.1:{free_port()}")
+        monkeypatch.setenv(name, f"http://127.0.0.1:{port}")
     sync, async_ = both_clients(lab.url + "/report")
     assert sync.status == async_.status == 429
 

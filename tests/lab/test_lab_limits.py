@@ -12,11 +12,12 @@ import time
 
 import pandas as pd
 import pytest
+from _idle import idle_closes
 from _waiting import wait_until
 from test_lab import raw_exchange
 
 from retrylab import Mulberry32, RetryPolicy
-from retrylab.lab.client import Connection, KeyMaker, http_send
+from retrylab.lab.client import KEEPALIVE, Connection, KeyMaker, http_send
 from retrylab.lab.server import IDLE_TIMEOUT, LabServer
 
 
@@ -95,6 +96,56 @@ def test_a_keep_alive_connection_survives_the_servers_idle_timeout() -> None:
         assert conn.request("GET", "/report").status == 429
         time.sleep(0.4)  # the server has closed the idle connection; the client reconnects
         assert conn.request("GET", "/report").status == 429
+
+
+def test_a_request_on_a_connection_the_server_is_closing_never_arrives() -> None:
+    """The hazard that ``keepalive`` avoids: the lab's idle timeout has fired, and the
+    request written just then is lost, though the client cannot tell it from an answer
+    lost after storing (its outcome says the server may have acted)."""
+    clock = [0.0]
+    with (
+        idle_closes() as idle,
+        LabServer("store", idle_timeout=60) as lab,
+        Connection(lab.url, keepalive=120, clock=lambda: clock[0]) as conn,
+    ):
+        assert conn.request("POST", "/measurements", {"value": 1}).kind == "success"
+        clock[0] = 60.0
+        idle.fire()
+        lost = conn.request("POST", "/measurements", {"value": 2})  # reused: within keepalive
+        assert (lost.kind, lost.sent) == ("network", True)
+        assert (lab.requests, lab.record_count) == (1, 1)  # it never reached the server
+
+
+def test_a_connection_rested_past_keepalive_is_not_reused() -> None:
+    """Counted from when the previous request began (before the server began to wait),
+    so a keepalive below the server's idle timeout never writes on a closing connection;
+    before keepalive, this second write was lost as above."""
+    clock = [0.0]
+    with (
+        idle_closes() as idle,
+        LabServer("store", idle_timeout=60) as lab,
+        Connection(lab.url, keepalive=30, clock=lambda: clock[0]) as conn,
+    ):
+        assert conn.request("POST", "/measurements", {"value": 1}).kind == "success"
+        clock[0] = 60.0  # the client rested as long as the lab waits
+        idle.fire()
+        assert conn.request("POST", "/measurements", {"value": 2}).kind == "success"
+        assert (lab.requests, lab.record_count) == (2, 2)
+    assert KEEPALIVE < IDLE_TIMEOUT
+    with pytest.raises(ValueError, match=r"keepalive=-1 is out of range"):
+        Connection("http://127.0.0.1:1", keepalive=-1)
+
+
+def test_keepalive_zero_opens_a_connection_per_request() -> None:
+    with (
+        idle_closes() as idle,
+        LabServer("store", idle_timeout=60) as lab,
+        Connection(lab.url, keepalive=0, clock=lambda: 0.0) as conn,
+    ):
+        assert conn.request("POST", "/measurements", {"value": 1}).kind == "success"
+        idle.fire()
+        assert conn.request("POST", "/measurements", {"value": 2}).kind == "success"
+        assert (lab.requests, lab.record_count) == (2, 2)
 
 
 # -- item 11: bad requests get answers and log entries --------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 import urllib3
+from _ports import refusing_port
 
 from retrylab import (
     Backoff,
@@ -107,15 +108,16 @@ def test_urllib3_retry_after_replaces_the_backoff_and_is_clamped() -> None:
 
 
 def test_urllib3_retries_a_refused_post_and_gives_up() -> None:
-    with LabServer() as lab:
-        url = lab.url
     slept: list[float] = []
     retry = to_urllib3(RetryPolicy(max_attempts=3), sleeper=slept.append)
+    # not a closed lab's URL: its port could be given to another process's lab, which
+    # would count these three POSTs among its writes
     with (
+        refusing_port() as port,
         urllib3.PoolManager(retries=retry) as pool,
         pytest.raises(urllib3.exceptions.MaxRetryError),
     ):
-        pool.request("POST", url + "/measurements", timeout=0.5)
+        pool.request("POST", f"http://127.0.0.1:{port}/measurements", timeout=0.5)
     assert slept == [0, 0.4]  # two retries of a POST the lesson's rule would not retry
 
 

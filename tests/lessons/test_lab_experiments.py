@@ -3,19 +3,28 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 
 import pytest
 
 # The lesson's printed output, as copied once into tests/lessons/test_lesson_outputs.py.
+from _idle import idle_closes
 from _waiting import wait_until
 from test_lesson_outputs import RETRY
 
 from retrylab import Mulberry32, Outcome, RetryMetrics, RetryPolicy, StopReason
-from retrylab.lab.client import async_sender
+from retrylab.lab.client import Connection, async_sender, http_send
 from retrylab.lab.server import LabServer
-from retrylab.lessons.lab_experiments import lesson_scenarios, write_experiment, write_policy
+from retrylab.lessons import lab_experiments
+from retrylab.lessons.lab_experiments import (
+    OWN_IDLE_TIMEOUT,
+    WriteReport,
+    lesson_scenarios,
+    write_experiment,
+    write_policy,
+)
 from retrylab.lessons.outputs import retry_loop_text
 
 # -- the lesson's four scenarios ----------------------------------------------------
@@ -147,6 +156,98 @@ def test_same_seed_same_counts() -> None:
     b = write_experiment(300, 0.2, "unsafe", seed=9)
     assert a.series().tolist() == b.series().tolist()
     assert write_experiment(300, 0.0, "unsafe", seed=9).duplicates == 0
+
+
+def plain_and_paused(mode: str, monkeypatch: pytest.MonkeyPatch) -> tuple[WriteReport, WriteReport]:
+    """100 writes, then again with the client resting as long as the lab's idle timeout
+    after every 10th write (while it is still connected), the lab closing the connection
+    at the worst moment (:mod:`_idle`); the client's clock is the test's."""
+    with LabServer("store", seed=5) as lab:
+        plain = write_experiment(100, 0.2, mode, seed=20260114, lab=lab)
+    now = [0.0]
+    monkeypatch.setattr(
+        lab_experiments, "Connection", functools.partial(Connection, clock=lambda: now[0])
+    )
+    with idle_closes() as idle, LabServer("store", seed=5, idle_timeout=60) as lab:
+
+        def rest(done: int, _total: int) -> None:
+            if done % 10 == 0 and lab.log["fault"].iloc[-1] != "drop":  # kept alive
+                now[0] += lab.idle_timeout
+                idle.fire()
+
+        paused = write_experiment(100, 0.2, mode, seed=20260114, lab=lab, progress=rest)
+    return plain, paused
+
+
+@pytest.mark.parametrize("mode", ["key", "unsafe", "lesson"])
+def test_a_pause_past_the_idle_timeout_changes_no_count(mode: str, monkeypatch) -> None:
+    """A client that rests (a progress bar, a debugger) must not lose a write on a
+    connection the lab is closing for idleness. Before ``keepalive``, the lesson's run
+    counted 94 sent, 94 stored, 6 lost and 72 acknowledged (unpaused: 100, 100, 0, 77);
+    key and unsafe 42 retries after a network error instead of 33, 9 of them after
+    requests that never reached the server."""
+    plain, paused = plain_and_paused(mode, monkeypatch)
+    assert paused.series().tolist() == plain.series().tolist()
+    assert paused.lost == 0 and paused.acknowledged + paused.unacknowledged == paused.writes
+    if mode == "lesson":
+        assert paused.sent == paused.stored == paused.writes
+    else:
+        assert paused.sent == paused.writes + paused.retried_after_network
+    if mode == "key":
+        assert (paused.stored, paused.duplicates) == (paused.writes, 0)
+
+
+def test_the_experiments_own_lab_closes_no_connection_for_idleness(monkeypatch) -> None:
+    """A stall of the whole process (both the lab's thread and the client stop) outlasts
+    any idle timeout, and a stall between a request's head and its body, or between
+    keepalive's check and the write, cannot be avoided by the client. Before, with the
+    lab's 5 s, one of ten 5.5 s SIGSTOPs of a 1,000-write lesson run counted 1,000 sent,
+    999 stored, 1 lost (the lab logged "client gone": its idle timeout cut the request
+    between head and body)."""
+    made: list[LabServer] = []
+
+    class Recorded(LabServer):
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+            made.append(self)
+
+    monkeypatch.setattr(lab_experiments, "LabServer", Recorded)
+    report = write_experiment(20, 0.2, "lesson", seed=1)
+    assert [lab.idle_timeout for lab in made] == [OWN_IDLE_TIMEOUT] == [3600]
+    assert made[0].closed and report.sent == report.stored == 20
+
+
+@pytest.mark.parametrize("mode", ["key", "unsafe", "lesson"])
+def test_a_request_from_elsewhere_is_not_counted_as_sent(mode: str) -> None:
+    """``sent`` once counted every request the lab logged during the run, so each stray
+    request to its port (such as a test's probe of a port it believes closed, in another
+    process that had the port before) added one: here the lesson's 100 writes were 102
+    sent; one stray in 1,000 writes is the notebook's 1,001, other counts unchanged."""
+    with LabServer("store", seed=5) as lab:
+        plain = write_experiment(100, 0.2, mode, seed=20260114, lab=lab)
+    with LabServer("store", seed=5) as lab:
+
+        def stray(done: int, _total: int) -> None:
+            if done == 50:
+                assert http_send(lab.url + "/measurements").status == 503
+                assert http_send(lab.url + "/x", "POST", {"value": 1}).status == 404
+
+        strayed = write_experiment(100, 0.2, mode, seed=20260114, lab=lab, progress=stray)
+        assert lab.requests == plain.sent + 2
+    assert strayed.series().tolist() == plain.series().tolist()
+
+
+def test_a_keyless_post_from_elsewhere_is_not_one_of_the_keyed_runs_requests() -> None:
+    with LabServer("store", seed=5) as lab:
+
+        def stray(done: int, _total: int) -> None:
+            if done == 50:  # it draws from the drop script too: the server cannot tell
+                http_send(lab.url + "/measurements", "POST", {"value": 1})
+
+        report = write_experiment(100, 0.2, "key", seed=20260114, lab=lab, progress=stray)
+        assert lab.requests == report.sent + 1
+    assert report.sent == report.writes + report.retried_after_network
+    assert (report.stored, report.duplicates, report.lost) == (100, 0, 0)
 
 
 @pytest.mark.parametrize("mode", ["key", "lesson"])
