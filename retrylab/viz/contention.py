@@ -26,7 +26,7 @@ from matplotlib.lines import Line2D
 from matplotlib.ticker import MaxNLocator
 
 from ..core._check import check_choice
-from ..i18n import N_, _, number, percent, pgettext
+from ..i18n import N_, _, grouped, number, percent, pgettext, seconds
 from ..sim.contention import STRATEGIES, ContentionResult, contention, sweep_table
 from ..sim.layered import expected_layered_load, layered_calls
 from .controls import choice, int_slider
@@ -305,11 +305,13 @@ class ContentionExplorer(Explorer):
 
     >>> print(ContentionExplorer.readout_for())  # doctest: +NORMALIZE_WHITESPACE
     full jitter, 100 clients: 797.0 calls (7.97 per client), 5032 ms (mean of 20 runs)
-    vs exponential without jitter: 0.43x the calls, 0.08x the time
+    vs exponential without jitter: 0.43× the calls, 0.08× the time
     """
 
     title = N_("the AWS contention experiment")
     figsize = (WIDTH_IN, 4.0)
+    #: the gap between a bar of calls and its number (set with the calls' range)
+    _pad = 0.0
     #: The strategies' names on the left, one a row, each beside its two bars.
     margins: ClassVar[Mapping[str, float]] = {
         "left": 0.17,
@@ -348,7 +350,7 @@ class ContentionExplorer(Explorer):
         # two lines: the picked strategy against the plain exponential; the bars show all
         lines = [
             p.summary(),
-            _("vs exponential without jitter: {calls}x the calls, {time}x the time").format(
+            _("vs exponential without jitter: {calls}× the calls, {time}× the time").format(
                 calls=number(p.calls / e.calls, 2), time=number(p.time_ms / e.time_ms, 2)
             ),
         ]
@@ -387,14 +389,23 @@ class ContentionExplorer(Explorer):
         self.ax_calls.xaxis.set_major_locator(MaxNLocator(3 if large else 4))
         self.ax_time.set_xscale("log")
         self.ax_time.set_xlim(*TIME_RANGE_MS)
+        # each bar's number at its end, the picked strategy's in bold: calls and seconds
+        self.values_calls = [
+            self.ax_calls.text(0, yi, "", ha="left", va="center", fontsize=12) for yi in y
+        ]
+        self.values_time = [
+            self.ax_time.text(0, yi, "", ha="left", va="center", fontsize=12) for yi in y
+        ]
         fig.suptitle(heading, fontsize=14)
-        return [*self.bars_calls, *self.bars_time]
+        return [*self.bars_calls, *self.bars_time, *self.values_calls, *self.values_time]
 
     def level(self, result: ContentionRun) -> Hashable:
-        return quantize(max(r.calls for r in result.results.values()) * 1.08, CALL_LEVELS)
+        # room right of the longest bar for its number
+        return quantize(max(r.calls for r in result.results.values()) * 1.3, CALL_LEVELS)
 
     def apply_level(self, level: int) -> None:
         self.ax_calls.set_xlim(0, level)
+        self._pad = level * 0.015  # the gap between a bar and its number
 
     def draw(self, result: ContentionRun) -> None:
         for i, s in enumerate(STRATEGIES):
@@ -406,6 +417,20 @@ class ContentionExplorer(Explorer):
                 bars[i].set_width(v)
                 bars[i].set_alpha(1.0 if picked else 0.45)
                 bars[i].set_linewidth(2.5 if picked else 0.8)
+            r = result.results[s]
+            for text, at, words in (
+                (self.values_calls[i], r.calls, grouped(round(r.calls))),
+                (
+                    self.values_time[i],
+                    r.time_ms,
+                    _("{seconds} s").format(seconds=seconds(round(r.time_ms / 1000, 1))),
+                ),
+            ):
+                # a little right of the bar's end (the time axis is logarithmic)
+                x = at * 1.15 if text.axes is self.ax_time else at + self._pad
+                text.set_position((x, i))
+                text.set_text(words)
+                text.set_fontweight("bold" if picked else "normal")
 
     def unchanged_reason(
         self, moved: str, old: Any, values: Mapping[str, Any], result: ContentionRun
