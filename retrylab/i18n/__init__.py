@@ -49,6 +49,7 @@ __all__ = [
     "parse_number",
     "percent",
     "pgettext",
+    "seconds",
     "set_language",
 ]
 
@@ -148,6 +149,20 @@ def number(value: float, digits: int | None = None) -> str:
     if isinstance(value, float) and not math.isfinite(value):
         return str(value)
     text = str(value) if digits is None else f"{value:.{digits}f}"
+    return text.replace(".", ",") if _current[0] == "tr" else text
+
+
+def seconds(value: float) -> str:
+    """A number of seconds as the current language writes it, as short as Python's ``:g``
+    writes it: ``2`` (not ``2.0``), ``2.5``, ``0.1``; ``2,5`` in Turkish.
+
+    >>> seconds(2.0), seconds(2.5), seconds(8000 / 1000), seconds(0.1)
+    ('2', '2.5', '8', '0.1')
+    >>> with language("tr"):
+    ...     seconds(2.5)
+    '2,5'
+    """
+    text = f"{value:g}"
     return text.replace(".", ",") if _current[0] == "tr" else text
 
 

@@ -54,7 +54,7 @@ import numpy as np
 
 from ..core._check import check_int, check_number
 from ..core.outcome import Outcome, check_method, parse_retry_after
-from ..i18n import _, number
+from ..i18n import _, seconds
 from .apart import run_apart
 
 Clock = Callable[[], float]
@@ -198,19 +198,6 @@ def _root(error: BaseException) -> BaseException:
         error = inner
 
 
-def _seconds(timeout: float) -> str:
-    """A timeout in seconds as the notebook's language writes it (a whole one without ``.0``).
-
-    >>> from retrylab.i18n import language
-    >>> _seconds(0.1), _seconds(2.0)
-    ('0.1', '2')
-    >>> with language("tr"):
-    ...     _seconds(0.1)
-    '0,1'
-    """
-    return number(int(timeout)) if timeout == int(timeout) else number(float(f"{timeout:g}"))
-
-
 def network_outcome(error: BaseException, timeout: float, status: int | None = None) -> Outcome:
     """Name a network failure in words a student can read, and whether it was sent.
 
@@ -234,25 +221,25 @@ def network_outcome(error: BaseException, timeout: float, status: int | None = N
     elif isinstance(error, httpx.ConnectTimeout):
         text, sent = (
             _("connecting timed out after {timeout} s: the request never left").format(
-                timeout=_seconds(timeout)
+                timeout=seconds(timeout)
             ),
             False,
         )
     elif isinstance(error, httpx.PoolTimeout):
         text, sent = (
             _("no free connection within {timeout} s: the request never left").format(
-                timeout=_seconds(timeout)
+                timeout=seconds(timeout)
             ),
             False,
         )
     elif isinstance(error, httpx.WriteTimeout):
         text = _(
             "sending timed out after {timeout} s: part of the request may have arrived"
-        ).format(timeout=_seconds(timeout))
+        ).format(timeout=seconds(timeout))
     elif isinstance(error, (TimeoutError, socket.timeout, httpx.TimeoutException)):
         text, sent = (
             _("timed out after {timeout} s: the server may still act on the request").format(
-                timeout=_seconds(timeout)
+                timeout=seconds(timeout)
             ),
             True,
         )

@@ -25,7 +25,7 @@ import pandas as pd
 
 from ..core._check import check_int
 from ..core.budget import GrpcRetryThrottle
-from ..i18n import _, number
+from ..i18n import _, number, seconds
 from ..i18n.terms import jitter_name
 from .fleet import Fleet
 from .fleetresult import FleetResult
@@ -46,7 +46,7 @@ def describe_fleet(fleet: Fleet) -> str:
         _("{clients} clients at once")
         if fleet.spread_ms == 0
         else _("{clients} clients over {spread} s")
-    ).format(clients=fleet.clients, spread=_seconds(fleet.spread_ms))
+    ).format(clients=fleet.clients, spread=seconds(fleet.spread_ms / 1000))
     capacity = _("capacity {capacity} per {step} ms step").format(
         capacity=fleet.capacity, step=fleet.step_ms
     )
@@ -54,7 +54,7 @@ def describe_fleet(fleet: Fleet) -> str:
     if fleet.outage is not None:
         first.append(
             _("outage {start}-{end} s").format(
-                start=_seconds(fleet.outage[0]), end=_seconds(fleet.outage[1])
+                start=seconds(fleet.outage[0] / 1000), end=seconds(fleet.outage[1] / 1000)
             )
         )
     jitter = jitter_name(b.jitter)
@@ -82,11 +82,6 @@ def describe_fleet(fleet: Fleet) -> str:
         + ", ".join(second[:3])
         + "".join(f"; {extra}" for extra in second[3:])
     )
-
-
-def _seconds(ms: int) -> str:
-    """Milliseconds as seconds, written as ``:g`` would (2000 -> 2, 2500 -> 2.5)."""
-    return number(ms // 1000 if ms % 1000 == 0 else ms / 1000)
 
 
 def step_series(result: FleetResult, bin_ms: int | None = None) -> pd.DataFrame:

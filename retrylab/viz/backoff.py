@@ -25,7 +25,7 @@ from matplotlib.lines import Line2D
 from ..core._check import check_int, check_number
 from ..core.backoff import JITTERS, Backoff
 from ..core.constants import SEED
-from ..i18n import N_, _, current, grouped, ngettext, percent, pgettext
+from ..i18n import N_, _, grouped, ngettext, percent, pgettext, seconds
 from ..i18n.terms import jitter_name
 from ..sim.herd import bucket_counts
 from ..sim.schedule import Schedule, jitter_range, lesson_backoffs, schedule_data, waits_table
@@ -391,7 +391,7 @@ def retry_after_bars(backoff_waits: npt.ArrayLike, retry_after_ms: int = 2000) -
         color=look("wait", "retry_after").colour,
         linestyle="--",
         label=_("Retry-After: {seconds} ({ms} ms)").format(
-            seconds=f"{suggested / 1000:g}".replace(".", "," if current() == "tr" else "."),
+            seconds=seconds(suggested / 1000),
             ms=suggested,
         ),
     )
