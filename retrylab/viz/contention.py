@@ -5,7 +5,7 @@
 - :func:`sweep_with_progress`: the full sweep with a progress bar;
 - :func:`layered_load`: calls reaching each service of a call chain;
 - :func:`contention_explorer` (:class:`ContentionExplorer`): one client count,
-  five bars per panel. It blits (the bars move over y ranges quantized to a
+  five bars per panel, one row a strategy. It blits (the bars move over x ranges quantized to a
   few levels) and averages :data:`EXPLORER_RUNS` runs per strategy instead of
   the notebook's 100, which keeps the strategies' order (tests/viz/test_fleet_scale.py);
   the readout says so and gives every bar's number.
@@ -23,9 +23,10 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
+from matplotlib.ticker import MaxNLocator
 
 from ..core._check import check_choice
-from ..i18n import N_, _, number, percent, pgettext
+from ..i18n import N_, _, grouped, number, percent, pgettext, seconds
 from ..sim.contention import STRATEGIES, ContentionResult, contention, sweep_table
 from ..sim.layered import expected_layered_load, layered_calls
 from .controls import choice, int_slider
@@ -258,7 +259,7 @@ def _g(value: float) -> float | int:
 #: order of the strategies by calls and by time (tests/viz/test_fleet_scale.py).
 EXPLORER_RUNS = 20
 
-#: The calls panel's y ranges (one saved background each).
+#: The calls panel's x ranges (one saved background each).
 CALL_LEVELS: tuple[int, ...] = (
     100,
     200,
@@ -297,9 +298,6 @@ def _contention(clients: int, strategy: str, base: int, cap: int) -> ContentionR
 
 #: How many characters a line of the explorer's title holds with the projector switch on.
 HEADING_WRAP = 48
-#: How far (pt) every other strategy's name sits below the others with the projector
-#: switch on: a line of its 18 px text and a gap.
-STAGGER_PT = 16.0
 
 
 class ContentionExplorer(Explorer):
@@ -307,26 +305,28 @@ class ContentionExplorer(Explorer):
 
     >>> print(ContentionExplorer.readout_for())  # doctest: +NORMALIZE_WHITESPACE
     full jitter, 100 clients: 797.0 calls (7.97 per client), 5032 ms (mean of 20 runs)
-    vs exponential without jitter: 0.43x the calls, 0.08x the time
+    vs exponential without jitter: 0.43× the calls, 0.08× the time
     """
 
     title = N_("the AWS contention experiment")
     figsize = (WIDTH_IN, 4.0)
+    #: the gap between a bar of calls and its number (set with the calls' range)
+    _pad = 0.0
+    #: The strategies' names on the left, one a row, each beside its two bars.
     margins: ClassVar[Mapping[str, float]] = {
-        "left": 0.13,
-        "right": 0.98,
+        "left": 0.17,
+        "right": 0.97,
         "top": 0.87,
-        "bottom": 0.22,
-        "wspace": 0.28,
+        "bottom": 0.17,
+        "wspace": 0.2,
     }
-    #: With the projector's 18 px text: the title in two lines, the strategies' names in
-    #: two staggered rows under the bars.
+    #: With the projector's 18 px text: the title in two lines, wider names.
     projector_margins: ClassVar[Mapping[str, float]] = {
-        "left": 0.135,
-        "right": 0.95,
+        "left": 0.215,
+        "right": 0.96,
         "top": 0.73,
-        "bottom": 0.22,
-        "wspace": 0.4,
+        "bottom": 0.17,
+        "wspace": 0.2,
     }
 
     @classmethod
@@ -350,56 +350,62 @@ class ContentionExplorer(Explorer):
         # two lines: the picked strategy against the plain exponential; the bars show all
         lines = [
             p.summary(),
-            _("vs exponential without jitter: {calls}x the calls, {time}x the time").format(
+            _("vs exponential without jitter: {calls}× the calls, {time}× the time").format(
                 calls=number(p.calls / e.calls, 2), time=number(p.time_ms / e.time_ms, 2)
             ),
         ]
         return "\n".join(lines)
 
     def setup(self, fig: Figure) -> list[Any]:
-        self.ax_calls, self.ax_time = fig.subplots(1, 2)
-        x = np.arange(len(STRATEGIES))
+        # horizontal bars: each strategy's name on a row of its own, left of its two bars
+        # (names under upright bars met their neighbours, "eşit geri çekilmesiz")
+        self.ax_calls, self.ax_time = fig.subplots(1, 2, sharey=True)
+        y = np.arange(len(STRATEGIES))
         colours = [STRATEGY_STYLE[s][0] for s in STRATEGIES]
-        self.bars_calls = self.ax_calls.bar(x, np.zeros(len(x)), color=colours, edgecolor=INK)
-        self.bars_time = self.ax_time.bar(x, np.ones(len(x)), color=colours, edgecolor=INK)
+        self.bars_calls = self.ax_calls.barh(y, np.zeros(len(y)), color=colours, edgecolor=INK)
+        self.bars_time = self.ax_time.barh(y, np.ones(len(y)), color=colours, edgecolor=INK)
         labels = [
             _("expo-\nnential"),
             _("full"),
             _("equal"),
             _("decor-\nrelated"),
             pgettext("tick", "no\nbackoff"),
-        ]  # a bar's width: Turkish in one word
+        ]  # the catalogue's tick names, in two lines for an upright bar: here in one
+        names = [label.replace("-\n", "").replace("\n", " ") for label in labels]
         heading = _("N clients race to update one row: the strategy picked is outlined")
-        calls = _("calls\n(mean of {runs} runs)").format(runs=EXPLORER_RUNS)
+        calls = _("calls (mean of {runs} runs)").format(runs=EXPLORER_RUNS)
         large = projecting()  # the projector switch, read once for the whole layout
-        if large:  # 18 px text: names in one line, staggered; shorter titles
-            labels = [label.replace("-\n", "").replace("\n", " ") for label in labels]
+        if large:  # 18 px text: shorter titles
             heading = fill(heading, HEADING_WRAP)
             calls = _("calls")  # the mean of the runs is in the readout
+        self.ax_calls.set_yticks(y, names)
+        self.ax_calls.invert_yaxis()  # the first strategy on top (shared with the time panel)
+        self.ax_time.tick_params(labelleft=False)
+        style(self.ax_calls, _("work: calls sent"), calls, None)
+        style(self.ax_time, _("time until all are done"), _("time (ms, log)"), None)
         for ax in (self.ax_calls, self.ax_time):
-            ax.set_xticks(x, labels)
-            if large:  # every other name one row lower, each with two bars' width
-                # (the first and the last among them: clear of the time panel's log ticks)
-                ax.set_xlim(-0.9, len(x) - 0.1)
-                for tick in ax.xaxis.get_major_ticks()[::2]:
-                    tick.set_pad(tick.get_pad() + STAGGER_PT)
-                    # a longer tick leads the eye from the lower name up to its bar
-                    tick.tick1line.set_markersize(tick.tick1line.get_markersize() + STAGGER_PT)
-        style(self.ax_calls, _("work: calls sent"), None, calls)
-        style(self.ax_time, _("time until all are done"), None, _("time (ms, log)"))
-        if large:  # the panels' titles as large as the axis labels: they fit a panel
-            for ax in (self.ax_calls, self.ax_time):
-                ax.title.set_fontsize(12)
-        self.ax_time.set_yscale("log")
-        self.ax_time.set_ylim(*TIME_RANGE_MS)
+            ax.grid(False, axis="y")  # no line through the bars
+            ax.title.set_fontsize(12)  # the panels' titles as large as the axis labels
+        self.ax_calls.xaxis.set_major_locator(MaxNLocator(3 if large else 4))
+        self.ax_time.set_xscale("log")
+        self.ax_time.set_xlim(*TIME_RANGE_MS)
+        # each bar's number at its end, the picked strategy's in bold: calls and seconds
+        self.values_calls = [
+            self.ax_calls.text(0, yi, "", ha="left", va="center", fontsize=12) for yi in y
+        ]
+        self.values_time = [
+            self.ax_time.text(0, yi, "", ha="left", va="center", fontsize=12) for yi in y
+        ]
         fig.suptitle(heading, fontsize=14)
-        return [*self.bars_calls, *self.bars_time]
+        return [*self.bars_calls, *self.bars_time, *self.values_calls, *self.values_time]
 
     def level(self, result: ContentionRun) -> Hashable:
-        return quantize(max(r.calls for r in result.results.values()) * 1.08, CALL_LEVELS)
+        # room right of the longest bar for its number
+        return quantize(max(r.calls for r in result.results.values()) * 1.3, CALL_LEVELS)
 
     def apply_level(self, level: int) -> None:
-        self.ax_calls.set_ylim(0, level)
+        self.ax_calls.set_xlim(0, level)
+        self._pad = level * 0.015  # the gap between a bar and its number
 
     def draw(self, result: ContentionRun) -> None:
         for i, s in enumerate(STRATEGIES):
@@ -408,9 +414,23 @@ class ContentionExplorer(Explorer):
                 (self.bars_calls, result.results[s].calls),
                 (self.bars_time, result.results[s].time_ms),
             ):
-                bars[i].set_height(v)
+                bars[i].set_width(v)
                 bars[i].set_alpha(1.0 if picked else 0.45)
                 bars[i].set_linewidth(2.5 if picked else 0.8)
+            r = result.results[s]
+            for text, at, words in (
+                (self.values_calls[i], r.calls, grouped(round(r.calls))),
+                (
+                    self.values_time[i],
+                    r.time_ms,
+                    _("{seconds} s").format(seconds=seconds(round(r.time_ms / 1000, 1))),
+                ),
+            ):
+                # a little right of the bar's end (the time axis is logarithmic)
+                x = at * 1.15 if text.axes is self.ax_time else at + self._pad
+                text.set_position((x, i))
+                text.set_text(words)
+                text.set_fontweight("bold" if picked else "normal")
 
     def unchanged_reason(
         self, moved: str, old: Any, values: Mapping[str, Any], result: ContentionRun

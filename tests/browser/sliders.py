@@ -333,6 +333,40 @@ class Drag:
         return [b - a for a, b in itertools.pairwise(times) if b > a]
 
     @property
+    def changes(self) -> list[float]:
+        """When the input took a value other than the one before it (the first counts)."""
+        values = [None, *(v for _t, v in self.inputs)]
+        return [t for (t, v), old in zip(self.inputs, values, strict=False) if v != old]
+
+    @property
+    def value_gaps(self) -> list[float]:
+        """The intervals between the value's changes while the mouse was down: a new image
+        can come no more often (a slider of few steps crosses few values in a drag,
+        whatever the kernel's speed).
+
+        >>> moves = [(10, "2"), (50, "2"), (90, "3"), (200, "4")]
+        >>> Drag("s", "1", "5", 0, 300, moves, []).value_gaps
+        [80, 110]
+        """
+        times = [t for t in self.changes if self.down < t <= self.up]
+        return [b - a for a, b in itertools.pairwise(times)]
+
+    @property
+    def lags(self) -> list[float]:
+        """For each new image while the mouse was down, the time since the latest value
+        change before it (an upper bound of what the hand waited for it).
+
+        >>> Drag("s", "1", "5", 0, 300, [(10, "2"), (90, "3")], [(60, "a"), (200, "b")]).lags
+        [50, 110]
+        """
+        lags = []
+        for t in self.during:
+            before = [c for c in self.changes if c < t]
+            if before:
+                lags.append(t - before[-1])
+        return lags
+
+    @property
     def release_ms(self) -> float:
         """From the release to the final image (0 when the image of the last value was
         on screen before the release)."""

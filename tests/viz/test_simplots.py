@@ -187,11 +187,11 @@ def test_contention_explorer_set_matches_readout_for() -> None:
     ex.set(strategy="decorrelated", clients=50)
     assert ex.readout == ContentionExplorer.readout_for(strategy="decorrelated", clients=50)
     assert ex.png != first
-    heights = [b.get_height() for b in ex.bars_calls]
-    assert heights[0] == pytest.approx(
+    lengths = [b.get_width() for b in ex.bars_calls]  # one row a strategy
+    assert lengths[0] == pytest.approx(
         ex.compute("decorrelated", 50, 5, 2000).results["exponential"].calls
     )
-    assert np.argmax(heights) == 4
+    assert np.argmax(lengths) == 4
     ex.set(base=100)
     kept = ex.png
     ex.set(cap=50)  # cap below base: drawn capped
