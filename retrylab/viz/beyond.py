@@ -31,6 +31,7 @@ from ..sim.throttled import THROTTLES, ThrottleRun, throttled_fleet
 from .controls import choice, float_slider, int_slider
 from .explorer import Explorer, quantize
 from .kit import INK, SMALL_PT, WIDTH_IN, look, new_figure, style
+from .notes import line_height, new_note, stack, to_axes
 from .unchanged import more_than_used, throttle_rejects_nothing
 
 __all__ = [
@@ -353,10 +354,10 @@ class ThrottleExplorer(Explorer):
     """A fleet whose server loses capacity: offered load with and without a client throttle.
 
     >>> print(ThrottleExplorer.readout_for())
-    sre: in the incident the fleet offers 2.24x capacity, the server accepts 60% of it
-    none: in the incident the fleet offers 5.41x capacity, the server accepts 2% of it
+    sre: in the incident the fleet offers 2.24× capacity, the server accepts 60% of it
+    none: in the incident the fleet offers 5.41× capacity, the server accepts 2% of it
     >>> print(ThrottleExplorer.readout_for(throttle="adaptive").splitlines()[0])
-    adaptive: in the incident the fleet offers 1.93x capacity, the server accepts 75% of it
+    adaptive: in the incident the fleet offers 1.93× capacity, the server accepts 75% of it
     """
 
     title = N_("adaptive throttling")
@@ -447,7 +448,25 @@ class ThrottleExplorer(Explorer):
         )
         ax.set_xlim(0, x[-1])
         ax.legend(loc="upper right", fontsize=SMALL_PT, ncol=2)
-        return [self.none, self.offered, self.accepted]
+        # the readout's number on the figure: each offered series' mean over the incident
+        # (a dotted line across it; the per-step curve peaks above its mean), labelled at
+        # the incident's end in the series' colour
+        self.incident = (r.incident[0] / 1000, r.incident[1] / 1000)
+        self.means = {}
+        self.mean_notes = {}
+        for kind in ("none", "throttled"):
+            colour = look("throttle", kind).colour
+            (self.means[kind],) = ax.plot(
+                self.incident, (np.nan, np.nan), color=colour, lw=2.0, linestyle=":"
+            )
+            self.mean_notes[kind] = new_note(ax, colour, ha="left")
+        return [
+            self.none,
+            self.offered,
+            self.accepted,
+            *self.means.values(),
+            *self.mean_notes.values(),
+        ]
 
     def level(self, result: tuple[ThrottleRun, ThrottleRun]) -> Hashable:
         top = max(float(np.max(_per_capacity(run.offered, run))) for run in result)
@@ -461,6 +480,18 @@ class ThrottleExplorer(Explorer):
         self.none.set_ydata(_per_capacity(none.offered, none))
         self.offered.set_ydata(_per_capacity(r.offered, r))
         self.accepted.set_ydata(_per_capacity(r.accepted, r))
+        notes = []
+        for kind, run in (("none", none), ("throttled", r)):
+            shown = kind == "none" or run.throttle != "none"  # one line when both are none
+            load = run.load_in_incident if shown else np.nan
+            self.means[kind].set_ydata([load, load])
+            note = self.mean_notes[kind]
+            note.set_text(
+                _("{load}× (mean)").format(load=number(run.load_in_incident, 2)) if shown else ""
+            )
+            notes.append((note, to_axes(self.ax, self.incident[1], load)[1]))
+        x = to_axes(self.ax, self.incident[1], 0)[0] + 0.008
+        stack(self.ax, notes, x, lift=-line_height(self.ax) / 2)
 
     def unchanged_reason(
         self,
