@@ -6,9 +6,9 @@ legends drawn once, the lines updated in place) whose ``compute`` is a pure call
 slider recomputes only what that slider changes.
 
 >>> MetastableExplorer.readout_for()
-"stays overloaded (metastable); at the end: load 4.00x the users', goodput 0%"
+"stays overloaded (metastable); at the end: load 4.00× the users', goodput 0%"
 >>> MetastableExplorer.readout_for(retries=0)
-"recovers 7.0 s after the spike; at the end: load 1.00x the users', goodput 100%"
+"recovers 7.0 s after the spike; at the end: load 1.00× the users', goodput 100%"
 """
 
 from __future__ import annotations
@@ -24,14 +24,14 @@ from matplotlib.lines import Line2D
 
 from ..core._check import check_choice
 from ..core.metastable import MetastableModel, MetastableRun
-from ..i18n import N_, _, number
+from ..i18n import N_, _, number, percent
 from ..sim.hedged import HedgeStats, hedge_sweep
 from ..sim.ratebreakers import BREAKER_KINDS, OutageRun, slider_outage
 from ..sim.throttled import THROTTLES, ThrottleRun, throttled_fleet
 from .controls import choice, float_slider, int_slider
 from .explorer import Explorer, quantize
 from .kit import INK, SMALL_PT, WIDTH_IN, look, new_figure, style
-from .notes import line_height, new_note, stack, to_axes
+from .notes import below_legend, line_height, new_note, stack, to_axes
 from .unchanged import more_than_used, throttle_rejects_nothing
 
 __all__ = [
@@ -601,7 +601,21 @@ class MetastableExplorer(Explorer):
         bottom.set_ylim(0, 100)
         bottom.set_xlim(0, x[-1])
         bottom.legend(loc="upper left", fontsize=SMALL_PT)
-        return [self.span, self.user, self.offered, self.good, self.wait, self.timeout_line]
+        # the end state at the lines' right end, the readout's numbers: the load against
+        # the users' own, and the share of it served
+        self.top = top
+        self.load_note = new_note(top, look("load", "sent").colour)
+        self.good_note = new_note(top, look("load", "served").colour)
+        return [
+            self.span,
+            self.user,
+            self.offered,
+            self.good,
+            self.wait,
+            self.timeout_line,
+            self.load_note,
+            self.good_note,
+        ]
 
     def draw(self, result: MetastableRun) -> None:
         m = result.model
@@ -614,6 +628,22 @@ class MetastableExplorer(Explorer):
         x0, x1 = m.spike_start / 1000, (m.spike_start + m.spike_ms) / 1000
         self.span.set_x(x0)
         self.span.set_width(x1 - x0)
+        end = self.top.get_xlim()[1]
+        self.load_note.set_text(
+            _("{load}× the users' load").format(load=number(result.final_amplification, 2))
+        )
+        self.good_note.set_text(
+            _("goodput {goodput}").format(goodput=percent(100 * result.final_goodput))
+        )
+        stack(
+            self.top,
+            [
+                (self.load_note, to_axes(self.top, end, result.offered[-1] / mu)[1]),
+                (self.good_note, to_axes(self.top, end, result.goodput[-1] / mu)[1]),
+            ],
+            0.995,
+            high=below_legend(self.top),
+        )
 
     def unchanged_reason(
         self, moved: str, old: Any, values: Mapping[str, Any], result: MetastableRun
