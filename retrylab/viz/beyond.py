@@ -308,7 +308,19 @@ class HedgingExplorer(Explorer):
             1, color=look("mark", "reference").colour, ls="--", lw=1, label=_("p99 without hedging")
         )
         ax.legend(loc="upper right", fontsize=SMALL_PT)
-        return [self.p50, self.p99, self.dot50, self.dot99, self.base]
+        # the readout's trade-off on the figure: the chosen delay's p99 and what it costs
+        # beside its dot, the p99 without hedging on its dashed line
+        self.chosen_note = new_note(ax, look("latency", "chosen").colour, ha="left")
+        self.base_note = new_note(ax, INK, ha="right", va="top")
+        return [
+            self.p50,
+            self.p99,
+            self.dot50,
+            self.dot99,
+            self.base,
+            self.chosen_note,
+            self.base_note,
+        ]
 
     def draw(self, result: HedgeView) -> None:
         x = [100 * s.extra_requests for s in result.sweep]
@@ -318,6 +330,35 @@ class HedgingExplorer(Explorer):
         self.dot50.set_data([100 * c.extra_requests], [c.p50])
         self.dot99.set_data([100 * c.extra_requests], [c.p99])
         self.base.set_ydata([result.unhedged.p99] * 2)
+        ax = self.ax
+        dot_x, dot_y = to_axes(ax, 100 * c.extra_requests, c.p99)
+        # under the dashed line at its right end, clear of the legend; else above it at
+        # its left end
+        base_y = to_axes(ax, 1, result.unhedged.p99)[1]
+        fits_right = base_y - 0.01 <= below_legend(ax)
+        self.base_note.set_horizontalalignment("right" if fits_right else "left")
+        self.base_note.set_verticalalignment("top" if fits_right else "bottom")
+        self.base_note.set_position((0.995, base_y - 0.01) if fits_right else (0.01, base_y + 0.01))
+        # the chosen delay's note above its dot; under it when that would meet the other
+        # note (the dot just under the dashed line) or the legend
+        right = dot_x > 0.6  # a dot far right: its note on its left
+        h = line_height(ax)
+        base_band = (base_y - 0.01 - h, base_y) if fits_right else (base_y, base_y + 0.01 + h)
+        above = (dot_y + 0.04, dot_y + 0.04 + h)
+        under = (above[0] < base_band[1] and base_band[0] < above[1]) or above[1] > below_legend(ax)
+        self.chosen_note.set_horizontalalignment("right" if right else "left")
+        self.chosen_note.set_verticalalignment("top" if under else "bottom")
+        self.chosen_note.set_position(
+            (dot_x + (-0.01 if right else 0.01), dot_y - 0.04 if under else dot_y + 0.04)
+        )
+        self.chosen_note.set_text(
+            _("p99 {p99} ms, +{extra} requests").format(
+                p99=f"{c.p99:.0f}", extra=percent(100 * c.extra_requests, 1)
+            )
+        )
+        self.base_note.set_text(
+            _("p99 without hedging: {p99} ms").format(p99=f"{result.unhedged.p99:.0f}")
+        )
 
 
 def hedging_explorer(**values: Any) -> HedgingExplorer:
