@@ -195,13 +195,29 @@ class RateBreakerExplorer(Explorer):
             _("time (s)"),
             _("calls let through (%)"),
         )
+        self.ax = ax
         self.lines = _draw_outage(ax, self.compute(**self.default_values()))
-        return list(self.lines.values())
+        # each breaker's recovery time after the outage (the readout's) at the foot of its
+        # dotted "back to normal" line, in its colour, one row each, so the two never meet
+        self.recovery_notes = {
+            kind: new_note(ax, BREAKER_COLOURS[kind], ha="left") for kind in BREAKER_KINDS
+        }
+        return [*self.lines.values(), *self.recovery_notes.values()]
 
     def draw(self, result: dict[str, OutageRun]) -> None:
         for kind, r in result.items():
             self.lines[kind].set_ydata(100 * r.sent / r.clients)
             place_recovery(self.lines[f"{kind} recovered"], r)
+        for row, kind in enumerate(BREAKER_KINDS):
+            r, note = result[kind], self.recovery_notes[kind]
+            if r.recovery_ms is None:  # no line to name
+                note.set_text("")
+                continue
+            x = to_axes(self.ax, (r.outage[1] + r.recovery_ms) / 1000, 0)[0]
+            left = x > 0.84  # near the right edge: the note ends at its line
+            note.set_horizontalalignment("right" if left else "left")
+            note.set_position((x - 0.008 if left else x + 0.008, 0.03 + row * line_height(self.ax)))
+            note.set_text(_("{recovery} ms after").format(recovery=r.recovery_ms))
 
 
 def rate_breaker_explorer(**values: Any) -> RateBreakerExplorer:
