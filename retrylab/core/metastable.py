@@ -87,7 +87,7 @@ class MetastableRun:
             verdict = _("recovers {seconds} s after the spike").format(
                 seconds=number((self.recovered_at - m.spike_start - m.spike_ms) / 1000, 1)
             )
-        return _("{verdict}; at the end: load {load}x the users', goodput {goodput}").format(
+        return _("{verdict}; at the end: load {load}× the users', goodput {goodput}").format(
             verdict=verdict,
             load=number(self.final_amplification, 2),
             goodput=percent(100 * self.final_goodput),

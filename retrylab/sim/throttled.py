@@ -77,7 +77,7 @@ class ThrottleRun:
     def summary(self) -> str:
         """One line for a readout."""
         return _(
-            "{throttle}: in the incident the fleet offers {load}x capacity, the server "
+            "{throttle}: in the incident the fleet offers {load}× capacity, the server "
             "accepts {accepted} of it"
         ).format(
             throttle=pgettext("throttle", self.throttle),

@@ -6,9 +6,9 @@ legends drawn once, the lines updated in place) whose ``compute`` is a pure call
 slider recomputes only what that slider changes.
 
 >>> MetastableExplorer.readout_for()
-"stays overloaded (metastable); at the end: load 4.00x the users', goodput 0%"
+"stays overloaded (metastable); at the end: load 4.00× the users', goodput 0%"
 >>> MetastableExplorer.readout_for(retries=0)
-"recovers 7.0 s after the spike; at the end: load 1.00x the users', goodput 100%"
+"recovers 7.0 s after the spike; at the end: load 1.00× the users', goodput 100%"
 """
 
 from __future__ import annotations
@@ -24,13 +24,14 @@ from matplotlib.lines import Line2D
 
 from ..core._check import check_choice
 from ..core.metastable import MetastableModel, MetastableRun
-from ..i18n import N_, _, number
+from ..i18n import N_, _, number, percent
 from ..sim.hedged import HedgeStats, hedge_sweep
 from ..sim.ratebreakers import BREAKER_KINDS, OutageRun, slider_outage
 from ..sim.throttled import THROTTLES, ThrottleRun, throttled_fleet
 from .controls import choice, float_slider, int_slider
 from .explorer import Explorer, quantize
 from .kit import INK, SMALL_PT, WIDTH_IN, look, new_figure, style
+from .notes import below_legend, line_height, new_note, stack, to_axes
 from .unchanged import more_than_used, throttle_rejects_nothing
 
 __all__ = [
@@ -194,13 +195,29 @@ class RateBreakerExplorer(Explorer):
             _("time (s)"),
             _("calls let through (%)"),
         )
+        self.ax = ax
         self.lines = _draw_outage(ax, self.compute(**self.default_values()))
-        return list(self.lines.values())
+        # each breaker's recovery time after the outage (the readout's) at the foot of its
+        # dotted "back to normal" line, in its colour, one row each, so the two never meet
+        self.recovery_notes = {
+            kind: new_note(ax, BREAKER_COLOURS[kind], ha="left") for kind in BREAKER_KINDS
+        }
+        return [*self.lines.values(), *self.recovery_notes.values()]
 
     def draw(self, result: dict[str, OutageRun]) -> None:
         for kind, r in result.items():
             self.lines[kind].set_ydata(100 * r.sent / r.clients)
             place_recovery(self.lines[f"{kind} recovered"], r)
+        for row, kind in enumerate(BREAKER_KINDS):
+            r, note = result[kind], self.recovery_notes[kind]
+            if r.recovery_ms is None:  # no line to name
+                note.set_text("")
+                continue
+            x = to_axes(self.ax, (r.outage[1] + r.recovery_ms) / 1000, 0)[0]
+            left = x > 0.84  # near the right edge: the note ends at its line
+            note.set_horizontalalignment("right" if left else "left")
+            note.set_position((x - 0.008 if left else x + 0.008, 0.03 + row * line_height(self.ax)))
+            note.set_text(_("{recovery} ms after").format(recovery=r.recovery_ms))
 
 
 def rate_breaker_explorer(**values: Any) -> RateBreakerExplorer:
@@ -307,7 +324,19 @@ class HedgingExplorer(Explorer):
             1, color=look("mark", "reference").colour, ls="--", lw=1, label=_("p99 without hedging")
         )
         ax.legend(loc="upper right", fontsize=SMALL_PT)
-        return [self.p50, self.p99, self.dot50, self.dot99, self.base]
+        # the readout's trade-off on the figure: the chosen delay's p99 and what it costs
+        # beside its dot, the p99 without hedging on its dashed line
+        self.chosen_note = new_note(ax, look("latency", "chosen").colour, ha="left")
+        self.base_note = new_note(ax, INK, ha="right", va="top")
+        return [
+            self.p50,
+            self.p99,
+            self.dot50,
+            self.dot99,
+            self.base,
+            self.chosen_note,
+            self.base_note,
+        ]
 
     def draw(self, result: HedgeView) -> None:
         x = [100 * s.extra_requests for s in result.sweep]
@@ -317,6 +346,35 @@ class HedgingExplorer(Explorer):
         self.dot50.set_data([100 * c.extra_requests], [c.p50])
         self.dot99.set_data([100 * c.extra_requests], [c.p99])
         self.base.set_ydata([result.unhedged.p99] * 2)
+        ax = self.ax
+        dot_x, dot_y = to_axes(ax, 100 * c.extra_requests, c.p99)
+        # under the dashed line at its right end, clear of the legend; else above it at
+        # its left end
+        base_y = to_axes(ax, 1, result.unhedged.p99)[1]
+        fits_right = base_y - 0.01 <= below_legend(ax)
+        self.base_note.set_horizontalalignment("right" if fits_right else "left")
+        self.base_note.set_verticalalignment("top" if fits_right else "bottom")
+        self.base_note.set_position((0.995, base_y - 0.01) if fits_right else (0.01, base_y + 0.01))
+        # the chosen delay's note above its dot; under it when that would meet the other
+        # note (the dot just under the dashed line) or the legend
+        right = dot_x > 0.6  # a dot far right: its note on its left
+        h = line_height(ax)
+        base_band = (base_y - 0.01 - h, base_y) if fits_right else (base_y, base_y + 0.01 + h)
+        above = (dot_y + 0.04, dot_y + 0.04 + h)
+        under = (above[0] < base_band[1] and base_band[0] < above[1]) or above[1] > below_legend(ax)
+        self.chosen_note.set_horizontalalignment("right" if right else "left")
+        self.chosen_note.set_verticalalignment("top" if under else "bottom")
+        self.chosen_note.set_position(
+            (dot_x + (-0.01 if right else 0.01), dot_y - 0.04 if under else dot_y + 0.04)
+        )
+        self.chosen_note.set_text(
+            _("p99 {p99} ms, +{extra} requests").format(
+                p99=f"{c.p99:.0f}", extra=percent(100 * c.extra_requests, 1)
+            )
+        )
+        self.base_note.set_text(
+            _("p99 without hedging: {p99} ms").format(p99=f"{result.unhedged.p99:.0f}")
+        )
 
 
 def hedging_explorer(**values: Any) -> HedgingExplorer:
@@ -353,10 +411,10 @@ class ThrottleExplorer(Explorer):
     """A fleet whose server loses capacity: offered load with and without a client throttle.
 
     >>> print(ThrottleExplorer.readout_for())
-    sre: in the incident the fleet offers 2.24x capacity, the server accepts 60% of it
-    none: in the incident the fleet offers 5.41x capacity, the server accepts 2% of it
+    sre: in the incident the fleet offers 2.24× capacity, the server accepts 60% of it
+    none: in the incident the fleet offers 5.41× capacity, the server accepts 2% of it
     >>> print(ThrottleExplorer.readout_for(throttle="adaptive").splitlines()[0])
-    adaptive: in the incident the fleet offers 1.93x capacity, the server accepts 75% of it
+    adaptive: in the incident the fleet offers 1.93× capacity, the server accepts 75% of it
     """
 
     title = N_("adaptive throttling")
@@ -447,7 +505,25 @@ class ThrottleExplorer(Explorer):
         )
         ax.set_xlim(0, x[-1])
         ax.legend(loc="upper right", fontsize=SMALL_PT, ncol=2)
-        return [self.none, self.offered, self.accepted]
+        # the readout's number on the figure: each offered series' mean over the incident
+        # (a dotted line across it; the per-step curve peaks above its mean), labelled at
+        # the incident's end in the series' colour
+        self.incident = (r.incident[0] / 1000, r.incident[1] / 1000)
+        self.means = {}
+        self.mean_notes = {}
+        for kind in ("none", "throttled"):
+            colour = look("throttle", kind).colour
+            (self.means[kind],) = ax.plot(
+                self.incident, (np.nan, np.nan), color=colour, lw=2.0, linestyle=":"
+            )
+            self.mean_notes[kind] = new_note(ax, colour, ha="left")
+        return [
+            self.none,
+            self.offered,
+            self.accepted,
+            *self.means.values(),
+            *self.mean_notes.values(),
+        ]
 
     def level(self, result: tuple[ThrottleRun, ThrottleRun]) -> Hashable:
         top = max(float(np.max(_per_capacity(run.offered, run))) for run in result)
@@ -461,6 +537,18 @@ class ThrottleExplorer(Explorer):
         self.none.set_ydata(_per_capacity(none.offered, none))
         self.offered.set_ydata(_per_capacity(r.offered, r))
         self.accepted.set_ydata(_per_capacity(r.accepted, r))
+        notes = []
+        for kind, run in (("none", none), ("throttled", r)):
+            shown = kind == "none" or run.throttle != "none"  # one line when both are none
+            load = run.load_in_incident if shown else np.nan
+            self.means[kind].set_ydata([load, load])
+            note = self.mean_notes[kind]
+            note.set_text(
+                _("{load}× (mean)").format(load=number(run.load_in_incident, 2)) if shown else ""
+            )
+            notes.append((note, to_axes(self.ax, self.incident[1], load)[1]))
+        x = to_axes(self.ax, self.incident[1], 0)[0] + 0.008
+        stack(self.ax, notes, x, lift=-line_height(self.ax) / 2)
 
     def unchanged_reason(
         self,
@@ -570,7 +658,21 @@ class MetastableExplorer(Explorer):
         bottom.set_ylim(0, 100)
         bottom.set_xlim(0, x[-1])
         bottom.legend(loc="upper left", fontsize=SMALL_PT)
-        return [self.span, self.user, self.offered, self.good, self.wait, self.timeout_line]
+        # the end state at the lines' right end, the readout's numbers: the load against
+        # the users' own, and the share of it served
+        self.top = top
+        self.load_note = new_note(top, look("load", "sent").colour)
+        self.good_note = new_note(top, look("load", "served").colour)
+        return [
+            self.span,
+            self.user,
+            self.offered,
+            self.good,
+            self.wait,
+            self.timeout_line,
+            self.load_note,
+            self.good_note,
+        ]
 
     def draw(self, result: MetastableRun) -> None:
         m = result.model
@@ -583,6 +685,22 @@ class MetastableExplorer(Explorer):
         x0, x1 = m.spike_start / 1000, (m.spike_start + m.spike_ms) / 1000
         self.span.set_x(x0)
         self.span.set_width(x1 - x0)
+        end = self.top.get_xlim()[1]
+        self.load_note.set_text(
+            _("{load}× the users' load").format(load=number(result.final_amplification, 2))
+        )
+        self.good_note.set_text(
+            _("goodput {goodput}").format(goodput=percent(100 * result.final_goodput))
+        )
+        stack(
+            self.top,
+            [
+                (self.load_note, to_axes(self.top, end, result.offered[-1] / mu)[1]),
+                (self.good_note, to_axes(self.top, end, result.goodput[-1] / mu)[1]),
+            ],
+            0.995,
+            high=below_legend(self.top),
+        )
 
     def unchanged_reason(
         self, moved: str, old: Any, values: Mapping[str, Any], result: MetastableRun

@@ -55,6 +55,7 @@ from .kit import (
     projecting,
     style,
 )
+from .notes import new_note, stack, to_axes
 from .unchanged import more_than_used, same_steps
 
 __all__ = [
@@ -529,6 +530,9 @@ class FleetExplorer(Explorer):
     }
     #: The legend's columns: two rows of four under the panels.
     legend_columns: ClassVar[int] = 4
+    #: Whether the lower panel also says whether the backlog cleared (the storm's lesson;
+    #: the herd's is served against given up).
+    backlog_note: ClassVar[bool] = False
     cache_size = 8  # a result holds a table of every client
     #: The herd's 10 ms steps are shown as means over 100 ms: a wave of 1000 clients in
     #: one step is a needle on a 30 s axis, the capacity (50) a line near its foot; the
@@ -617,7 +621,14 @@ class FleetExplorer(Explorer):
                 patch.set_x(lo / 1000)
                 patch.set_width((hi - lo) / 1000)
         self.plot.title.set_text(self.heading())
-        return self.plot.lines()
+        # the lesson at the end of the lower panel's lines: how many were served, how
+        # many gave up (the readout's numbers), in the colours of their lines
+        wait_ax = self.plot.ax_wait
+        assert wait_ax is not None
+        self.served_note = new_note(wait_ax, look("outcome", "served").colour)
+        self.gave_up_note = new_note(wait_ax, look("outcome", "given_up").colour)
+        self.waiting_note = new_note(wait_ax, look("load", "waiting").colour)
+        return [*self.plot.lines(), self.served_note, self.gave_up_note, self.waiting_note]
 
     def _legend_at_right(self, fig: Figure) -> None:
         """The legend in one column at the figure's right edge, each entry wrapped to a
@@ -675,7 +686,26 @@ class FleetExplorer(Explorer):
             self.plot.ax_wait.set_ylim(0, waiting)
 
     def draw(self, result: FleetRun) -> None:
-        self.plot.move(result.result, self._bin(result.result))
+        r = result.result
+        self.plot.move(r, self._bin(r))
+        wait_ax = self.plot.ax_wait
+        assert wait_ax is not None
+        end = wait_ax.get_xlim()[1]
+        waiting = int(r.steps["waiting"].iloc[-1])
+        self.served_note.set_text(_("{count} served").format(count=number(r.served)))
+        self.gave_up_note.set_text(_("{count} gave up").format(count=number(r.gave_up)))
+        notes = [
+            (self.served_note, to_axes(wait_ax, end, r.served)[1]),
+            (self.gave_up_note, to_axes(wait_ax, end, r.gave_up)[1]),
+        ]
+        if self.backlog_note:
+            self.waiting_note.set_text(
+                _("{count} still waiting").format(count=number(waiting))
+                if r.recovery_ms is None
+                else _("backlog cleared")
+            )
+            notes.append((self.waiting_note, to_axes(wait_ax, end, waiting)[1]))
+        stack(wait_ax, notes, 0.995)
 
     def unchanged_reason(
         self, moved: str, old: Any, values: Mapping[str, Any], result: FleetRun
@@ -704,6 +734,7 @@ class StormExplorer(FleetExplorer):
     """
 
     title = N_("retry storm")
+    backlog_note = True
     scenario = _Scenario("storm", 100, 1000, 10, (60_000, 6000, 120_000, 6000), storm_fleet)
     #: The storm explorer's scale: a tenth of the clients, steps of 100 ms.
     DIVISOR = 10

@@ -30,6 +30,11 @@ EXPLORERS: list[type[Explorer]] = [
     MetastableExplorer,
 ]
 
+#: The most animated texts an explorer here draws on each redraw: its notes (about
+#: 0.5 ms each); contention writes its five bars' calls and the picked time.
+MAX_NOTES = 3
+NOTES = {"ContentionExplorer": 6}
+
 
 def steps(cls: type[Explorer]) -> list[tuple[str, Any]]:
     """One key press from the defaults on every control (the first neighbour)."""
@@ -39,11 +44,14 @@ def steps(cls: type[Explorer]) -> list[tuple[str, Any]]:
 
 @pytest.mark.parametrize("cls", EXPLORERS, ids=lambda c: c.__name__)
 def test_the_explorer_blits(cls: type[Explorer]) -> None:
-    """Animated artists over saved backgrounds: a handful of levels, no text animated."""
+    """Animated artists over saved backgrounds: a handful of levels, and no animated text
+    but the few notes that put the readout's numbers on the figure (retrylab.viz.notes):
+    a redraw stays cheap."""
     ex = cls()
     ex.on_page()  # the backgrounds are drawn for a page
     assert ex._animated, "no animated artist: every redraw would draw the whole figure"
-    assert not [a for a in ex._animated if isinstance(a, Text)]
+    notes = [a for a in ex._animated if isinstance(a, Text)]
+    assert len(notes) <= NOTES.get(cls.__name__, MAX_NOTES)
     for name, value in steps(cls):
         ex.set(**{name: value})
     assert 1 <= len(ex.backgrounds) <= 8

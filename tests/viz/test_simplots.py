@@ -181,7 +181,7 @@ def test_contention_explorer_set_matches_readout_for() -> None:
     ex = contention_explorer()
     assert ex.readout.splitlines() == [
         "full jitter, 100 clients: 797.0 calls (7.97 per client), 5032 ms (mean of 20 runs)",
-        "vs exponential without jitter: 0.43x the calls, 0.08x the time",
+        "vs exponential without jitter: 0.43× the calls, 0.08× the time",
     ]
     first = ex.png
     ex.set(strategy="decorrelated", clients=50)
