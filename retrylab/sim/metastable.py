@@ -59,10 +59,10 @@ class FleetMetastableRun:
         if self.recovered_at is None:
             return _(
                 "{clients} clients: stays overloaded (metastable); at the end load "
-                "{load}x, goodput {goodput}"
+                "{load}×, goodput {goodput}"
             ).format(clients=self.clients, load=number(amp, 2), goodput=percent(100 * good))
         return _(
-            "{clients} clients: recovers at {at} s; at the end load {load}x, goodput {goodput}"
+            "{clients} clients: recovers at {at} s; at the end load {load}×, goodput {goodput}"
         ).format(
             clients=self.clients,
             at=number(self.recovered_at / 1000, 1),
