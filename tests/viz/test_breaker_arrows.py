@@ -11,14 +11,12 @@ switch on.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from matplotlib.figure import Figure
 
 from retrylab.i18n import language
-from retrylab.viz import projector
 from retrylab.viz.breaker import NODE_GID, BreakerExplorer, breaker_diagram
 
 #: How far (display px) every point of an arrow stays from every label's box.
@@ -32,15 +30,6 @@ SETTINGS: tuple[dict[str, int], ...] = (
     {"cooldown": 10000},
     {"step": 9},
 )
-
-
-@pytest.fixture(params=[False, True], ids=["plain", "projector"])
-def switch(request: pytest.FixtureRequest) -> Iterator[bool]:
-    projector(request.param)
-    try:
-        yield request.param
-    finally:
-        projector(False)
 
 
 def arrows_through_labels(fig: Figure, ax: Any) -> list[str]:

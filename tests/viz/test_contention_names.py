@@ -13,7 +13,6 @@ Turkish, with the projector switch off and on:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,17 +25,7 @@ from test_figure_text_layout import SLACK_PX, states
 
 from retrylab.i18n import language
 from retrylab.sim.contention import STRATEGIES
-from retrylab.viz import projector
 from retrylab.viz.contention import ContentionExplorer
-
-
-@pytest.fixture(params=[False, True], ids=["plain", "projector"])
-def switch(request: pytest.FixtureRequest) -> Iterator[bool]:
-    projector(request.param)
-    try:
-        yield request.param
-    finally:
-        projector(False)
 
 
 def _space_px(t: Text, renderer: Any) -> float:
