@@ -13,11 +13,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import _projector
 import pytest
 from matplotlib.figure import Figure
 
 from retrylab.i18n import language
 from retrylab.viz.breaker import NODE_GID, BreakerExplorer, breaker_diagram
+
+switch = _projector.switch  # the projector switch, off then on (a fixture)
 
 #: How far (display px) every point of an arrow stays from every label's box.
 CLEAR_PX = 4.0

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import _projector
 import pytest
 from matplotlib.axes import Axes
 from matplotlib.container import BarContainer
@@ -26,6 +27,8 @@ from test_figure_text_layout import SLACK_PX, states
 from retrylab.i18n import language
 from retrylab.sim.contention import STRATEGIES
 from retrylab.viz.contention import ContentionExplorer
+
+switch = _projector.switch  # the projector switch, off then on (a fixture)
 
 
 def _space_px(t: Text, renderer: Any) -> float:

@@ -1,4 +1,9 @@
-"""Fixtures the figure tests share."""
+"""The projector switch as a fixture, for the figure tests that check both layouts.
+
+A test module imports it (``from _projector import switch``): a ``conftest.py`` in a
+test folder would be imported as a second module named ``conftest`` and hide the
+root one (``tests/project/test_layout.py`` reads its lists of slow tests).
+"""
 
 from __future__ import annotations
 
