@@ -53,10 +53,6 @@ SLOW_TESTS = frozenset(
         "test_every_end_a_drag_can_reach_draws_or_explains_itself",
         # eight whole storms run twice, step by step and with quiet steps skipped
         "test_the_storm_is_the_same_bit_for_bit_with_quiet_runs",
-        # slow by accident, a defect of retrylab.exercises.stop: a bare-except loop is
-        # stopped by chance, at one of the 50 ms ticks (2 to 35 s measured on idle
-        # cores, not the 0.3 s limit); take it off this list once that is fixed
-        "test_an_answer_that_swallows_the_stop_is_stopped_all_the_same",
         "test_a_step_draws_the_bytes_a_fresh_explorer_draws",
         "test_a_kernel_that_shows_every_explorer_starts_no_process",
         "test_every_lesson_figure_text_has_its_turkish",

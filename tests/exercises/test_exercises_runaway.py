@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import signal
+import sys
 import threading
 import time
 import warnings
@@ -102,6 +103,51 @@ def test_a_runaway_function_is_stopped(short_limit: float, check: Any, runaway: 
     assert set(threading.enumerate()) == threads
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
     assert stop.active() is None
+
+
+def swallow_sleeping(n: int, r: float) -> int:
+    while True:
+        try:  # noqa: SIM105  # a try statement, not a with: its handler is in this frame
+            time.sleep(0.001)
+        except:  # noqa: E722  # the student's bare except, around a sleep
+            pass
+
+
+def swallow_spinning(n: int, r: float) -> int:
+    count = 0
+    while True:
+        try:  # noqa: SIM105  # the loop's first statement is a try (see stop.py on 3.10)
+            count = count + 1
+        except BaseException:
+            pass
+
+
+@pytest.mark.parametrize(
+    "swallow",
+    [
+        swallow_sleeping,
+        pytest.param(
+            swallow_spinning,
+            marks=pytest.mark.skipif(
+                sys.version_info < (3, 11),
+                reason="3.10 runs no signal handler at the start of a try (stop.py says so)",
+            ),
+        ),
+    ],
+)
+def test_a_bare_except_in_a_loop_is_stopped_within_two_ticks(
+    short_limit: float, swallow: Any
+) -> None:
+    """The timer's first stop lands in the try and is swallowed; at the next tick the
+    handler's first instruction raises, outside the try. Before, the trace raised as
+    the stop unwound into the try, was removed for it, and the answer swallowed every
+    tick's stop until one happened to land between two sleeps (2 to 60 s)."""
+    began = time.monotonic()
+    fb = check_full_jitter(swallow)
+    took = time.monotonic() - began
+    assert "stopped after 0.3 s" in fb.message and "did not return" in fb.message
+    assert took < 0.3 + 30 * stop.TICK, f"stopped after {took:.2f} s"
+    assert check_threads() == [] and stop.active() is None
 
 
 def test_a_runaway_breaker_is_stopped(short_limit: float) -> None:
