@@ -152,8 +152,12 @@ def hostile(act: Callable[[], Any]) -> Any:
 
 @pytest.fixture
 def low_limits(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(stop, "CHECK_LIMIT", 0.4)
-    monkeypatch.setattr(harness, "TIME_LIMIT", 0.2)
+    """Limits that stop a runaway in a fraction of a second: a check 0.25 s, one call of
+    the student's code 0.1 s, a tick every 20 ms (the verdicts asserted here do not
+    depend on the limits' values; the 0.3 s ones of test_exercises_runaway.py do)."""
+    monkeypatch.setattr(stop, "CHECK_LIMIT", 0.25)
+    monkeypatch.setattr(stop, "TICK", 0.02)
+    monkeypatch.setattr(harness, "TIME_LIMIT", 0.1)
     monkeypatch.setattr(stop, "MEMORY_LIMIT", 256 * 2**20)
 
 
