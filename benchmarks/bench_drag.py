@@ -4,20 +4,25 @@ What a student sees while dragging: a new image while the handle moves, and the
 last value's image soon after the mouse is let go. Notebooks 02, 04, 06 and 09 are
 opened in a throw-away JupyterLab (the browser tests' harness in ``tests/browser/``,
 imported as it is) and run; then every enabled slider of every explorer is dragged
-as a hand does (``tests.browser.sliders.drag_slider``: mouse down on the thumb, ten
-moves 80 ms apart across half the track, up) and put back with its number box.
+as a quick hand does (``tests.browser.sliders.drag_slider``: mouse down on the thumb,
+:data:`HAND_MOVES` moves :data:`HAND_PAUSE_MS` ms apart across half the track, about
+a mouse event per frame, up) and put back with its number box. Playwright sends a
+move once Chromium has taken the one before, so on a page busy drawing the hand moves
+slower than asked: the value interval of a many-step slider shows the pace it got.
 
 Per drag, on the page's clock: the intervals between new images while the handle
 moves (first move to first image, image to image, last image to release), and the
 time from release to the final image (0 when the last value's image was on screen
-before the release). Targets, medians over all drags of the four notebooks: a new
+before the release). Targets, medians over the drags of the four notebooks: a new
 image at least every 100 ms (the median interval <= 100 ms), the final image within
 150 ms of release.
 
-Beside them, for judging what the targets ask: the value interval, the median time
-between the value's changes during a drag (a new image can come no more often: a
-slider of few steps crosses few values in a drag, whatever the kernel's speed); and the
-lag, from the latest value change to each new image during the drag.
+A new image can come no more often than the value changes, and a slider of few steps
+crosses few values in a drag whatever the kernel's speed (four values in 0.7 s: an
+image every 175 ms at best). So the interval is judged over the drags whose value
+changed at least every 100 ms (median), where it measures the explorer, not the
+slider's steps; each row gives its value interval. Beside them: the lag, from the
+latest value change to each new image during the drag.
 
 The figures, with the date, the machine (CPUs, load average) and the command, are
 appended to ``benchmarks/RESULTS.md`` as a section of their own.
@@ -61,6 +66,8 @@ TARGET_NOTEBOOKS = (
 INTERVAL_TARGET_MS = 100.0
 RELEASE_TARGET_MS = 150.0
 RUN_ALL_TIMEOUT_MS = 180_000
+#: The hand: mouse moves across half the track, this many ms apart (a frame is 16 ms).
+HAND_MOVES, HAND_PAUSE_MS = 40, 16
 
 
 @dataclass
@@ -79,7 +86,7 @@ def drag_every_slider(nb: NotebookPage, stem: str, run: Run) -> None:
         if drv.img_src() is None:
             continue
         for control in [c for c in drv.controls() if c.kind == "slider" and not c.disabled]:
-            drag = drag_slider(drv, control.name)
+            drag = drag_slider(drv, control.name, moves=HAND_MOVES, pause_ms=HAND_PAUSE_MS)
             run.drags.append((f"{stem} explorer {k}", drag))
             if not drv.type_number(control.name, drag.start):
                 run.notes.append(f"{stem} explorer {k}: {control.name} not put back")
@@ -128,8 +135,7 @@ def report(run: Run, command: str) -> tuple[bool, str]:
         value_interval = statistics.median(steps) if steps else float("nan")
         medians.append(statistics.median(gaps))
         releases.append(d.release_ms)
-        if steps:
-            value_intervals.append(value_interval)
+        value_intervals.append(value_interval)
         lags += d.lags
         lines.append(
             f"| {where} {d.slider} {d.start} -> {d.end} | {len(d.inputs)} |"
@@ -139,21 +145,19 @@ def report(run: Run, command: str) -> tuple[bool, str]:
     lines += [""] + [f"- note: {n}" for n in run.notes]
     if not run.drags:
         return False, "\n".join([*lines, "- no drag: FAIL", ""])
-    interval, release = statistics.median(medians), statistics.median(releases)
-    ok = interval <= INTERVAL_TARGET_MS and release <= RELEASE_TARGET_MS
+    fast = [m for m, v in zip(medians, value_intervals, strict=True) if v <= INTERVAL_TARGET_MS]
+    interval = statistics.median(fast) if fast else float("nan")
+    release = statistics.median(releases)
+    ok = bool(fast) and interval <= INTERVAL_TARGET_MS and release <= RELEASE_TARGET_MS
     lines += [
-        f"- {len(run.drags)} drags: median interval between new images"
-        f" {interval:.0f} ms (target <= {INTERVAL_TARGET_MS:.0f}); median release ->"
-        f" final image {release:.0f} ms (target <= {RELEASE_TARGET_MS:.0f}):"
-        f" {'PASS' if ok else 'FAIL'}",
+        f"- {len(fast)} of {len(run.drags)} drags changed the value at least every"
+        f" {INTERVAL_TARGET_MS:.0f} ms: median interval between new images"
+        f" {interval:.0f} ms over those (target <= {INTERVAL_TARGET_MS:.0f}); over all"
+        f" drags {statistics.median(medians):.0f} ms, where the value changed every"
+        f" {statistics.median([v for v in value_intervals if v == v] or [0]):.0f} ms",
+        f"- median release -> final image {release:.0f} ms (target <= {RELEASE_TARGET_MS:.0f})",
+        f"- verdict: {'PASS' if ok else 'FAIL'}",
     ]
-    if value_intervals:
-        slow = sum(v > INTERVAL_TARGET_MS for v in value_intervals)
-        lines.append(
-            f"- the value changed every {statistics.median(value_intervals):.0f} ms (median"
-            f" over drags; {slow} of {len(value_intervals)} drags above"
-            f" {INTERVAL_TARGET_MS:.0f} ms): no image can come more often"
-        )
     if lags:
         p90 = statistics.quantiles(lags, n=10)[-1] if len(lags) > 1 else lags[0]
         lines.append(
