@@ -460,7 +460,7 @@ def check_quarter_width(width: Any) -> Feedback:
         )
     return wrong(
         _(
-            "width={width}: the peak is {peak} of 24 ({ratio}x), not 6. Try "
+            "width={width}: the peak is {peak} of 24 ({ratio}×), not 6. Try "
             "narrower buckets and call herd_data(width=...)."
         ).format(width=width, peak=data.peak_jittered, ratio=number(data.ratio, 2))
     )

@@ -375,7 +375,7 @@ RATIO = Exercise(
         "divided by the calls of full jitter."
     ),
     right=N_(
-        "{exponential} calls against {full}: full jitter does {ratio}x less work ({share} of it)."
+        "{exponential} calls against {full}: full jitter does {ratio}× less work ({share} of it)."
     ),
     otherwise=N_(
         "ratio={got}: take sweep_table(sweep, 'calls').loc[{clients}] "

@@ -388,7 +388,7 @@ def _hedge_battery(call: Callable[..., Any]) -> Feedback:
 def check_recovering_settings(settings: Any) -> Feedback:
     """Settings (``timeout``, ``retries`` >= 2, ``budget``) that recover from the spike.
 
-    The notebook's default spike (3 s at 1.5x capacity on a base of 0.8)
+    The notebook's default spike (3 s at 1.5× capacity on a base of 0.8)
     tips the default settings (timeout 1000 ms, 3 retries, no budget) into a
     metastable state. Keep at least 2 retries and find settings that recover.
 
@@ -428,8 +428,8 @@ def check_recovering_settings(settings: Any) -> Feedback:
         amp = run.final_amplification
         return wrong(
             _(
-                "still metastable: at the end the load is {load}x the users' "
-                "(capacity is 1.25x). Each timed-out request comes back as a retry; "
+                "still metastable: at the end the load is {load}× the users' "
+                "(capacity is 1.25×). Each timed-out request comes back as a retry; "
                 "limit the retries to a share of the first tries, or wait longer."
             ).format(load=number(amp, 2))
         )

@@ -113,8 +113,8 @@ class HerdData:
         return self.peak_jittered / self.peak_plain if self.peak_plain else float("nan")
 
     def summary(self) -> str:
-        """One line: ``peak 24 -> 7 clients per 200 ms (0.29x)``."""
-        return _("peak {plain} -> {jittered} clients per {width} ms ({ratio}x)").format(
+        """One line: ``peak 24 -> 7 clients per 200 ms (0.29×)``."""
+        return _("peak {plain} -> {jittered} clients per {width} ms ({ratio}×)").format(
             plain=self.peak_plain,
             jittered=self.peak_jittered,
             width=self.width,

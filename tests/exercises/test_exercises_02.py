@@ -45,7 +45,7 @@ def test_quarter_width() -> None:
     fb = check_quarter_width(100)
     assert fb.correct and "peak is 6 of 24" in fb.message
     fb = check_quarter_width(200)
-    assert not fb.correct and "the peak is 7 of 24 (0.29x), not 6" in fb.message
+    assert not fb.correct and "the peak is 7 of 24 (0.29×), not 6" in fb.message
     fb = check_quarter_width(0)
     assert not fb.correct and "from 1 to 800" in fb.message
     assert not check_quarter_width(True).correct

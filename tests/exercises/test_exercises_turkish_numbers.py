@@ -18,11 +18,11 @@ def test_a_decimal_comma_is_read_as_a_number() -> None:
 
 def test_turkish_hints_write_the_decimal_comma() -> None:
     with language("tr"):
-        assert "(0,29x)" in ex02.check_quarter_width(200).message
+        assert "(0,29×)" in ex02.check_quarter_width(200).message
         assert "Retry-After 0,5 s" in ex03.check_waits([2000, 2600, 70, 800]).message
         assert "answer=0,39" in ex01.check_expected_duplicates(0.39).message
         assert "(4, 12)" in ex05.check_proportional_range((4.0, 12.0)).message
-    assert "(0.29x)" in ex02.check_quarter_width(200).message
+    assert "(0.29×)" in ex02.check_quarter_width(200).message
     assert "Retry-After 0.5 s" in ex03.check_waits([2000, 2600, 70, 800]).message
 
 
