@@ -138,9 +138,9 @@ def herd_data(
     client, as the lesson does.
 
     >>> herd_data().summary()
-    'peak 24 -> 7 clients per 200 ms (0.29x)'
+    'peak 24 -> 7 clients per 200 ms (0.29×)'
     >>> herd_data(width=400).summary()
-    'peak 24 -> 13 clients per 400 ms (0.54x)'
+    'peak 24 -> 13 clients per 400 ms (0.54×)'
     """
     backoff = Backoff(200, 2, 5000, jitter="full") if backoff is None else backoff
     width = check_int("width", width, low=1, high=86_400_000)
