@@ -25,6 +25,7 @@ SLOW_FILES = frozenset(
         "test_urllib3_suite.py",  # urllib3's own retry tests, fetched and run
         "test_exercise_report.py",  # every listed wrong answer through every checker
         "test_figure_text_layout.py",  # every explorer's text extents, both languages
+        "test_projector.py",  # the same at the projector's 18 px, at every slider's ends
         "test_lab_experiments.py",  # the 1,000-write experiments on a live lab
         "test_notebooks_built.py",  # every edition rebuilt in memory and compared
         "test_hub_isolation.py",  # a hub with two real students
