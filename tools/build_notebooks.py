@@ -6,7 +6,8 @@ as markdown; JupyterLab with jupytext opens it as a notebook), reviewable as a
 diff. jupytext reads it into cells; this script makes each *edition* of it (see
 :data:`EDITIONS`), executes each in a fresh kernel from the folder it is written
 to, and writes it with its outputs (so it reads on GitHub without a kernel, and
-nbval compares against it).
+nbval compares against it); an edition whose only changes are what nbval masks (the
+lab's port, elapsed seconds) is left as it is, so a rebuild's diff is what changed.
 
 Editions (the convention every source follows):
 
@@ -60,6 +61,7 @@ Usage: python tools/build_notebooks.py [-j JOBS] [--edition NAME] [NAME ...]
 from __future__ import annotations
 
 import argparse
+import configparser
 import difflib
 import hashlib
 import json
@@ -598,6 +600,59 @@ def kernel_env() -> dict[str, str]:
     return env
 
 
+#: nbval's sanitizers (the README's test command passes them): the outputs that change on
+#: every run (the lab's port, elapsed seconds, addresses) and are compared as masked.
+SANITIZE = ROOT / "tests" / "sanitize.cfg"
+
+
+def masks() -> list[tuple[re.Pattern[str], str]]:
+    """The (regex, replacement) pairs of :data:`SANITIZE`, in order."""
+    parser = configparser.ConfigParser(interpolation=None)
+    parser.read(SANITIZE, encoding="utf-8")
+    return [(re.compile(parser[s]["regex"]), parser[s]["replace"]) for s in parser.sections()]
+
+
+def _as_compared(nb: nbformat.NotebookNode, rules: list[tuple[re.Pattern[str], str]]) -> str:
+    """The notebook as nbval compares it: masks applied to the outputs' text, and each run
+    of stream outputs of one name joined (a print may arrive in one piece or two)."""
+
+    def masked(text: str) -> str:
+        for pattern, replace in rules:
+            text = pattern.sub(replace, text)
+        return text
+
+    cells = []
+    for cell in nb.cells:
+        outputs: list[dict[str, object]] = []
+        for out in cell.get("outputs", []):
+            out = json.loads(json.dumps(out))
+            if out.get("output_type") == "stream":
+                text = "".join(out.get("text", ""))
+                last = outputs[-1] if outputs else None
+                if last and last.get("output_type") == "stream" and last["name"] == out["name"]:
+                    last["text"] = str(last["text"]) + text
+                    continue
+                out["text"] = text
+            outputs.append(out)
+        cells.append({**cell, "outputs": outputs} if "outputs" in cell else dict(cell))
+    return masked(json.dumps(cells, sort_keys=True))
+
+
+def differs(built: nbformat.NotebookNode, path: Path) -> bool:
+    """True unless ``path`` holds this notebook already, but for what nbval masks: a
+    rebuild then leaves the committed file alone (no diff of a new port and timings).
+
+    >>> nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print(1)")])
+    >>> differs(nb, Path("no/such/notebook.ipynb"))
+    True
+    """
+    if not path.exists():
+        return True
+    old = nbformat.read(path, as_version=4)
+    rules = masks()
+    return old.metadata != built.metadata or _as_compared(old, rules) != _as_compared(built, rules)
+
+
 def build(stem: str, edition_name: str) -> tuple[str, str, float]:
     """Make one edition of one notebook, execute it in a fresh kernel, write it.
 
@@ -616,7 +671,8 @@ def build(stem: str, edition_name: str) -> tuple[str, str, float]:
     ).execute()
     took = time.perf_counter() - start
     strip_widget_views(nb)
-    nbformat.write(nb, edition.path(stem))
+    if differs(nb, edition.path(stem)):
+        nbformat.write(nb, edition.path(stem))
     return stem, edition.name, took
 
 

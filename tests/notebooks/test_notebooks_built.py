@@ -58,3 +58,25 @@ def test_notebook_matches_its_source(src: Path, edition: object) -> None:
     assert all(c.execution_count is not None for c in code if c.source.strip()), (
         f"{path.relative_to(ROOT)} has cells without stored outputs"
     )
+
+
+def _ran(*texts: str) -> nbformat.NotebookNode:
+    cell = nbformat.v4.new_code_cell("run()", execution_count=1, id="run")
+    cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=t) for t in texts]
+    return nbformat.v4.new_notebook(cells=[cell])
+
+
+def test_a_rebuild_that_changes_only_what_nbval_masks_leaves_the_file(tmp_path: Path) -> None:
+    """The lab's port and the experiments' seconds change on every build, and a print may
+    reach the notebook in one stream output or two: none of that is a change to commit."""
+    path = tmp_path / "nb.ipynb"
+    nbformat.write(_ran("LabServer(http://127.0.0.1:37119)\n1,000 writes in 1.95 s\n"), path)
+    assert not builder.differs(
+        _ran("LabServer(http://127.0.0.1:40001)\n", "1,000 writes in 2.14 s\n"), path
+    )
+    assert builder.differs(
+        _ran("LabServer(http://127.0.0.1:40001)\n1,001 writes in 2.14 s\n"), path
+    )
+    changed = _ran("LabServer(http://127.0.0.1:37119)\n1,000 writes in 1.95 s\n")
+    changed.cells[0].source = "run(again=True)"
+    assert builder.differs(changed, path)
