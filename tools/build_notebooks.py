@@ -613,29 +613,31 @@ def masks() -> list[tuple[re.Pattern[str], str]]:
 
 
 def _as_compared(nb: nbformat.NotebookNode, rules: list[tuple[re.Pattern[str], str]]) -> str:
-    """The notebook as nbval compares it: masks applied to the outputs' text, and each run
-    of stream outputs of one name joined (a print may arrive in one piece or two)."""
-
-    def masked(text: str) -> str:
-        for pattern, replace in rules:
-            text = pattern.sub(replace, text)
-        return text
-
+    """The notebook as nbval compares it: each code cell's outputs masked, each run of
+    stream outputs of one name joined (a print may arrive in one piece or two); sources,
+    metadata and ids as they are (a masked pattern in a source is still a change)."""
     cells = []
     for cell in nb.cells:
-        outputs: list[dict[str, object]] = []
-        for out in cell.get("outputs", []):
-            out = json.loads(json.dumps(out))
-            if out.get("output_type") == "stream":
-                text = "".join(out.get("text", ""))
+        row = {k: v for k, v in cell.items() if k != "outputs"}
+        if "outputs" in cell:
+            outputs: list[dict[str, object]] = []
+            for out in cell.outputs:
                 last = outputs[-1] if outputs else None
-                if last and last.get("output_type") == "stream" and last["name"] == out["name"]:
-                    last["text"] = str(last["text"]) + text
-                    continue
-                out["text"] = text
-            outputs.append(out)
-        cells.append({**cell, "outputs": outputs} if "outputs" in cell else dict(cell))
-    return masked(json.dumps(cells, sort_keys=True))
+                if (
+                    out.get("output_type") == "stream"
+                    and last is not None
+                    and last.get("output_type") == "stream"
+                    and last["name"] == out["name"]
+                ):
+                    last["text"] = str(last["text"]) + out["text"]
+                else:
+                    outputs.append(dict(out))
+            text = json.dumps(outputs, sort_keys=True)
+            for pattern, replace in rules:
+                text = pattern.sub(replace, text)
+            row["outputs"] = text
+        cells.append(row)
+    return json.dumps(cells, sort_keys=True)
 
 
 def differs(built: nbformat.NotebookNode, path: Path) -> bool:

@@ -20,9 +20,7 @@ are left out of the comparison.
 from __future__ import annotations
 
 import argparse
-import configparser
 import json
-import re
 import sys
 from pathlib import Path
 
@@ -31,17 +29,8 @@ import nbformat
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import build_notebooks as builder  # (tools/ is not a package: its folder is put on the path)
 
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def _sanitizer() -> list[tuple[re.Pattern[str], str]]:
-    """nbval's sanitizing of outputs (tests/sanitize.cfg: memory addresses, ports, seconds)."""
-    config = configparser.ConfigParser()
-    config.read(ROOT / "tests" / "sanitize.cfg")
-    return [(re.compile(config[s]["regex"]), config[s]["replace"]) for s in config.sections()]
-
-
-SANITIZE = _sanitizer()
+#: nbval's sanitizing of outputs (tests/sanitize.cfg: memory addresses, ports, seconds).
+SANITIZE = builder.masks()
 
 
 def _outputs(cell: nbformat.NotebookNode) -> str:
