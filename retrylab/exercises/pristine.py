@@ -41,7 +41,7 @@ _KEPT = (
 )
 _MISSING = object()
 #: Module settings a test (or a teacher) may tune: the checks' bounds.
-_TUNABLE = ("LIMIT", "TICK", "GRACE")
+_TUNABLE = ("LIMIT", "TICK", "GRACE", "PATROL")
 #: What Python itself adds to a class on first use: copyreg caches ``__slotnames__`` the
 #: first time an instance is copied or pickled (a breaker's copy, a fleet's records).
 _RUNTIME = frozenset({"__slotnames__"})

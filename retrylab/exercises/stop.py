@@ -13,13 +13,27 @@ running once the verdict is given.
   one ``Stopped`` gets another at the next tick, and from the second one on every
   instruction of the student's frames raises it too (a trace on those frames, as a
   debugger sets one), so even a raise caught inside a ``while True`` leaves the loop.
-  The previous handler, timer and trace are put back after.
+  The previous handler, timer, signal mask and trace are put back after.
 - **a fallback where signals cannot be used** (another thread, or no ``SIGALRM``, as on
   Windows): a :func:`sys.settrace` hook on the calling thread checks the deadline at
   every line and instruction of code outside this package (slow, but only there). It
   is weaker: it cannot interrupt ``time.sleep`` or one long C call, and an answer that
-  calls ``sys.settrace(None)`` turns it off. Nothing is started in either case: no
-  thread, no process.
+  calls ``sys.settrace(None)`` turns it off (the watchdog below then stops it). No
+  process is started, and no thread but the one watchdog.
+- **a watchdog** for an answer that turns the timer off (``signal.setitimer(..., 0, 0)``,
+  ``signal.signal(SIGALRM, SIG_IGN)``, a handler of its own, SIGALRM blocked) or the
+  trace off in the fallback: one daemon thread, started with the first watch and asleep
+  while no block runs, looks every :data:`PATROL` seconds. A block still running
+  :data:`GRACE` seconds past its deadline has escaped the timer: the watchdog re-arms a
+  disarmed timer and raises :class:`Stopped` in the block's thread with
+  ``PyThreadState_SetAsyncExc`` (CPython's documented C API for raising in another
+  thread, through :mod:`ctypes`), again every :data:`GRACE` seconds while it runs; from
+  its first raise on, every instruction of the student's frames raises too, as after a
+  swallowed tick.
+  Python raises such an exception at the thread's next instruction, as it runs a signal
+  handler; like a signal, it does not cut a ``time.sleep`` short (a sleeping answer that
+  also ignored SIGALRM is stopped when it wakes). A raise still on its way when the block
+  ends lands in the block's own last steps, so it never reaches the notebook.
 - **a memory bound** where the kernel offers one (``RLIMIT_AS``, Linux): the soft
   limit of the process's address space is lowered to its size now plus
   :data:`MEMORY_LIMIT` bytes for the block and put back after, so an allocation beyond
@@ -47,6 +61,8 @@ True
 
 from __future__ import annotations
 
+import ctypes
+import inspect
 import math
 import os
 import signal
@@ -54,7 +70,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
@@ -69,6 +85,10 @@ except ImportError:  # Windows: no memory bound here
 CHECK_LIMIT = 60.0
 #: Seconds between two ticks of the timer.
 TICK = 0.05
+#: Seconds a block may run past its deadline before the watchdog stops it.
+GRACE = 0.25
+#: Seconds between two looks of the watchdog while a block runs.
+PATROL = 0.02
 #: Bytes of address space a checked block may add to the process (RLIMIT_AS).
 MEMORY_LIMIT = 768 * 2**20
 
@@ -83,7 +103,9 @@ class Stopped(BaseException):
     ``"check"`` (the whole check did).
     """
 
-    def __init__(self, what: str) -> None:
+    def __init__(self, what: str | None = None) -> None:
+        if what is None:  # the watchdog raised it (PyThreadState_SetAsyncExc: no argument)
+            what = _raised_by_watchdog()
         super().__init__(what)
         self.what = what
 
@@ -99,10 +121,15 @@ class Watch:
     stopped: str = ""  #: what was stopped, once something was
     done: bool = False
     trace: Any = None  #: the trace function the block runs with
+    thread: int = 0  #: the id of the thread that runs the block
+    raised_at: float = -math.inf  #: when the watchdog last raised into the block
 
     def clear(self) -> None:
         """A stop was turned into a verdict: the check goes on without it."""
         self.overdue, self.stopped, self.call_deadline = 0, "", math.inf
+        with _raising:  # no raise of the watchdog's for this deadline any more
+            self.raised_at = time.monotonic()
+        _take_pending()
         sys.settrace(self.trace)
 
     def expired(self, now: float) -> str:
@@ -139,9 +166,23 @@ def _spared(frame: FrameType) -> bool:
     return frame.f_code.co_filename.startswith(PACKAGE)
 
 
-def _raise_everywhere(frame: FrameType | None) -> None:
+def _raised_by_watchdog() -> str:
+    """What was stopped; and, as the watchdog's raise is made in the student's code, from
+    now on every instruction of it raises too: an answer that got past the timer would
+    swallow one raise as easily as one tick."""
+    watch = active()
+    if watch is None or watch.done:
+        return "check"
+    frame = inspect.currentframe()
+    while frame is not None and frame.f_code.co_filename == __file__:
+        frame = frame.f_back
+    if frame is not None and not _spared(frame):  # made in the student's frame
+        _raise_everywhere(frame, watch)
+    return watch.stopped or "check"
+
+
+def _raise_everywhere(frame: FrameType | None, watch: Watch | None) -> None:
     """From now on every instruction of the student's frames raises :class:`Stopped`."""
-    watch = _main_watch()
 
     def local(f: FrameType, event: str, arg: Any) -> Any:
         if watch is None or watch.done:
@@ -178,7 +219,7 @@ def _on_tick(signum: int, frame: FrameType | None) -> None:
     watch.overdue += 1
     watch.stopped = watch.stopped or what
     if watch.overdue > 1:  # the last one was swallowed
-        _raise_everywhere(frame)
+        _raise_everywhere(frame, watch)
     raise Stopped(watch.stopped)
 
 
@@ -206,6 +247,84 @@ def signals_usable() -> bool:
         and hasattr(signal, "SIGALRM")
         and threading.current_thread() is threading.main_thread()
     )
+
+
+#: Serialises the watchdog's raise with the end of a block: none is made once it is done.
+_raising = threading.Lock()
+#: Set when a block begins: the watchdog wakes.
+_wake = threading.Event()
+_watchdog: list[threading.Thread] = []
+
+
+def _async_raise(ident: int) -> None:
+    """Raise :class:`Stopped` in thread ``ident`` at its next instruction.
+
+    A raise is never cancelled with ``PyThreadState_SetAsyncExc(id, NULL)``: on
+    CPython 3.11 that leaves the interpreter's eval breaker set with nothing to raise,
+    and the thread spins at its next function call until another raise comes. A raise
+    on its way is taken by :func:`_take_pending` instead.
+    """
+    api = getattr(ctypes, "pythonapi", None)  # CPython only
+    if api is not None:
+        api.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), ctypes.py_object(Stopped))
+
+
+def _take_pending() -> None:
+    """A raise of the watchdog's on its way to this thread lands here and goes no
+    further: a Python call is where the interpreter delivers it."""
+    with suppress(Stopped):
+        _barrier()
+
+
+def _step_in(watch: Watch, now: float, grace: float) -> None:
+    """The block outran its deadline by ``grace``: the timer was turned off, ignored or
+    blocked, or the trace was: re-arm the timer and raise in the block's thread."""
+    with _raising:
+        if watch.done or now - watch.raised_at < grace:
+            return
+        watch.stopped = watch.stopped or watch.expired(now) or "check"
+        if (
+            watch.mode == "signal"
+            and signal.getsignal(signal.SIGALRM) is _on_tick
+            and signal.getitimer(signal.ITIMER_REAL)[0] == 0
+        ):
+            signal.setitimer(signal.ITIMER_REAL, TICK, TICK)
+        watch.raised_at = now
+        _async_raise(watch.thread)
+
+
+def _setting(value: Any, low: float, high: float) -> float:
+    """A tunable setting the watchdog reads, within [low, high] (an answer may set it)."""
+    try:
+        number = float(value)
+    except Exception:  # anything an answer put there
+        return high
+    return min(high, max(low, number)) if number == number else high
+
+
+def _patrol() -> None:
+    expired, step_in = Watch.expired, _step_in  # as imported: an answer may patch them
+    while True:
+        _wake.clear()  # before the look: a block that begins after it sets it again
+        watches = _watches.copy()
+        if not watches:
+            _wake.wait()
+            continue
+        time.sleep(_setting(PATROL, 0.001, 0.1))
+        now = time.monotonic()
+        grace = _setting(GRACE, 0.0, 2.0)
+        for watch in watches.values():
+            if not watch.done and expired(watch, now - grace):
+                with suppress(Exception):  # the watchdog outlives any one block
+                    step_in(watch, now, grace)
+
+
+def _start_watchdog() -> None:
+    if not _watchdog or not _watchdog[-1].is_alive():  # none yet, or this is a fork
+        dog = threading.Thread(target=_patrol, name="retrylab-stop-watchdog", daemon=True)
+        _watchdog[:] = [dog]
+        dog.start()
+    _wake.set()
 
 
 def _address_space() -> int | None:
@@ -266,15 +385,20 @@ def watched(limit: float) -> Iterator[Watch]:
     memory = _bound_memory()
     old_handler: Any = None
     old_timer = (0.0, 0.0)
+    old_mask: set[int | signal.Signals] | None = None
     began = time.monotonic()
     if signals_usable():
         old_handler = signal.signal(signal.SIGALRM, _on_tick)
         old_timer = signal.setitimer(signal.ITIMER_REAL, TICK, TICK)
+        if hasattr(signal, "pthread_sigmask"):  # an answer may block SIGALRM: put back
+            old_mask = signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGALRM})
     else:
         watch.mode = "trace"
         sys.settrace(_tracer(watch))
     watch.trace = sys.gettrace()
+    watch.thread = me
     _watches[me] = watch
+    _start_watchdog()
     try:
         yield watch
     finally:
@@ -282,12 +406,15 @@ def watched(limit: float) -> Iterator[Watch]:
             try:
                 if watch.mode == "signal":
                     signal.setitimer(signal.ITIMER_REAL, 0, 0)
-                watch.done = True
-                _barrier()
+                with _raising:  # the watchdog raises into a running block only
+                    watch.done = True
+                _barrier()  # and a raise it made before lands here (caught below)
                 _watches.pop(me, None)
                 sys.settrace(trace)
                 if watch.mode == "signal":
                     signal.signal(signal.SIGALRM, old_handler)
+                    if old_mask is not None:
+                        signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
                     if old_timer[0] > 0:
                         left = max(1e-6, old_timer[0] - (time.monotonic() - began))
                         signal.setitimer(signal.ITIMER_REAL, left, old_timer[1])
@@ -336,6 +463,7 @@ def settle(before: set[threading.Thread], timeout: float = 2.0) -> None:
     the answer runs after its verdict."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline and any(
-        t not in before and t is not threading.current_thread() for t in threading.enumerate()
+        t not in before and t is not threading.current_thread() and t not in _watchdog
+        for t in threading.enumerate()
     ):
         time.sleep(0.005)

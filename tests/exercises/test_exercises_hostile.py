@@ -4,12 +4,13 @@ Each answer is one object that is also callable, so it reaches both the checkers
 call a student's function and those that read a value: every way a checker can touch
 it (calling it, ``repr``, ``str``, ``len``, ``iter``, ``==``, ``bool``, ``float``,
 ``int``, ``hash``, indexing, attribute look-up) does the hostile thing: raise, loop in
-Python, sleep, turn the trace off and loop, ``sys.exit``, ``KeyboardInterrupt``,
+Python, sleep, turn the trace off and loop, ignore the stop's timer signal and sleep in a
+loop that swallows every exception, ``sys.exit``, ``KeyboardInterrupt``,
 allocate without bound, or patch the package (``Backoff.next_wait``,
 ``RetryPolicy.run``). Each check must return a Feedback (never raise, never hang: the
 limits are lowered so a runaway is stopped in a fraction of a second), not Correct,
-and leave nothing behind: no thread, no timer, no SIGALRM handler, no trace, no
-memory limit, no patch.
+and leave nothing behind: no thread (but the stop's one watchdog, asleep), no timer,
+no SIGALRM handler or blocked signal, no trace, no memory limit, no patch.
 
 ``os._exit`` is not in the battery: it ends the process at once, without unwinding,
 so no code of the process (no ``finally``, no handler, no ``atexit``) runs after it;
@@ -78,6 +79,15 @@ def act_untrace_loop() -> Any:
         pass
 
 
+def act_timer_off() -> Any:
+    signal.signal(signal.SIGALRM, signal.SIG_IGN)  # the stop's timer, ignored
+    while True:
+        try:  # noqa: SIM105  # and every stop that lands in the sleep, swallowed
+            time.sleep(0.01)
+        except BaseException:
+            pass
+
+
 def act_exit() -> Any:
     sys.exit(3)
 
@@ -111,6 +121,7 @@ ACTS: dict[str, Callable[[], Any]] = {
     "loop": act_loop,
     "sleep": act_sleep,
     "settrace-off-loop": act_untrace_loop,
+    "timer-off-sleep": act_timer_off,
     "sys.exit": act_exit,
     "KeyboardInterrupt": act_interrupt,
     "GeneratorExit": act_generator_exit,
@@ -150,6 +161,11 @@ def hostile(act: Callable[[], Any]) -> Any:
     return type("Hostile", (), {n: do for n in names})()
 
 
+def running() -> set[threading.Thread]:
+    """The process's threads but the stop's one watchdog (asleep between checks)."""
+    return {t for t in threading.enumerate() if t.name != "retrylab-stop-watchdog"}
+
+
 @pytest.fixture
 def low_limits(monkeypatch: pytest.MonkeyPatch) -> None:
     """Limits that stop a runaway in a fraction of a second: a check 0.25 s, one call of
@@ -157,6 +173,8 @@ def low_limits(monkeypatch: pytest.MonkeyPatch) -> None:
     depend on the limits' values; the 0.3 s ones of test_exercises_runaway.py do)."""
     monkeypatch.setattr(stop, "CHECK_LIMIT", 0.25)
     monkeypatch.setattr(stop, "TICK", 0.02)
+    monkeypatch.setattr(stop, "GRACE", 0.1)
+    monkeypatch.setattr(stop, "PATROL", 0.01)
     monkeypatch.setattr(harness, "TIME_LIMIT", 0.1)
     monkeypatch.setattr(stop, "MEMORY_LIMIT", 256 * 2**20)
 
@@ -166,14 +184,16 @@ def clean() -> Iterator[None]:
     """Whatever the answer did, the process is as before the check."""
     import resource
 
-    threads = set(threading.enumerate())
+    threads = running()
     handler = signal.getsignal(signal.SIGALRM)
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, set())
     trace = sys.gettrace()
     limit = resource.getrlimit(resource.RLIMIT_AS)
     yield
-    assert set(threading.enumerate()) == threads
+    assert running() == threads
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
     assert signal.getsignal(signal.SIGALRM) == handler
+    assert signal.pthread_sigmask(signal.SIG_BLOCK, set()) == mask
     assert sys.gettrace() is trace
     assert resource.getrlimit(resource.RLIMIT_AS) == limit
     assert stop.active() is None
@@ -299,16 +319,23 @@ def test_the_capstone_rule_that_loops_or_exits_gets_a_verdict(
 
 def test_the_fallback_stop_works_off_the_main_thread(low_limits: None) -> None:
     """Where signals cannot be used (a thread that is not the main one) the trace-hook
-    fallback stops a Python loop (it is weaker: settrace(None) or time.sleep escape it)."""
+    fallback stops a Python loop, and the watchdog one that turned the trace off (a
+    ``time.sleep`` is stopped once it returns)."""
     from retrylab.exercises.build import check_full_jitter
-
-    box: list[Feedback] = []
 
     def loops(n: int, r: float) -> int:
         while True:
             pass
 
-    worker = threading.Thread(target=lambda: box.append(check_full_jitter(loops)))
-    worker.start()
-    worker.join(30)
-    assert not worker.is_alive() and box and "stopped after" in box[0].message
+    def untraces(n: int, r: float) -> int:
+        sys.settrace(None)
+        while True:
+            pass
+
+    for answer in (loops, untraces):
+        box: list[Feedback] = []
+        worker = threading.Thread(target=lambda a=answer, b=box: b.append(check_full_jitter(a)))
+        worker.start()
+        worker.join(30)
+        assert not worker.is_alive() and box, answer.__name__
+        assert "stopped after 0.1 s" in box[0].message, (answer.__name__, box[0].message)

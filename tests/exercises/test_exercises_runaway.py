@@ -3,9 +3,11 @@
 The checkers run the student's code under one stop (retrylab.exercises.stop): in the
 main thread a SIGALRM timer raises into the code past its time limit, again at every
 tick, so a Python loop, a sleep, a loop that turned the trace off and one that
-swallows the first stop all end with their verdict. No thread or process is started
-(the old watcher thread, "retrylab-build-check", is gone: check_threads() asserts none
-appears).
+swallows the first stop all end with their verdict. An answer that turns the timer off
+(disarms it, ignores or blocks its signal, installs a handler of its own) is stopped by
+the stop's one watchdog thread, asleep between checks. No other thread and no process
+is started (the old watcher thread per check, "retrylab-build-check", is gone:
+check_threads() asserts none appears).
 """
 
 from __future__ import annotations
@@ -73,6 +75,11 @@ class Spinner:
         pass
 
 
+def running() -> set[threading.Thread]:
+    """The process's threads but the stop's one watchdog (asleep between checks)."""
+    return {t for t in threading.enumerate() if t.name != "retrylab-stop-watchdog"}
+
+
 def check_threads() -> list[str]:
     return [t.name for t in threading.enumerate() if t.name == "retrylab-build-check"]
 
@@ -89,7 +96,7 @@ def join_checks(timeout: float = 10.0) -> None:
 )
 @pytest.mark.parametrize("runaway", [spin, spin_one_line, spin_calling, spin_catching])
 def test_a_runaway_function_is_stopped(short_limit: float, check: Any, runaway: Any) -> None:
-    threads = set(threading.enumerate())
+    threads = running()
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no DeprecationWarning of a fork, nor any other
         fb = check(runaway)
@@ -100,7 +107,7 @@ def test_a_runaway_function_is_stopped(short_limit: float, check: Any, runaway: 
     assert "a loop that never ends" in fb.message and "was stopped" in fb.message
     assert check_threads() == [] and multiprocessing.active_children() == []
     # Nothing keeps running: no thread, no timer ticking, no stop armed.
-    assert set(threading.enumerate()) == threads
+    assert running() == threads
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
     assert stop.active() is None
 
@@ -148,6 +155,89 @@ def test_a_bare_except_in_a_loop_is_stopped_within_two_ticks(
     assert "stopped after 0.3 s" in fb.message and "did not return" in fb.message
     assert took < 0.3 + 30 * stop.TICK, f"stopped after {took:.2f} s"
     assert check_threads() == [] and stop.active() is None
+
+
+def timer_disarmed(n: int, r: float) -> int:
+    signal.setitimer(signal.ITIMER_REAL, 0, 0)
+    while True:
+        pass
+
+
+def timer_ignored(n: int, r: float) -> int:
+    signal.signal(signal.SIGALRM, signal.SIG_IGN)
+    while True:
+        pass
+
+
+def timer_handled(n: int, r: float) -> int:
+    signal.signal(signal.SIGALRM, lambda *args: None)  # a handler that does nothing
+    while True:
+        pass
+
+
+def timer_blocked(n: int, r: float) -> int:
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+    while True:
+        pass
+
+
+def timer_ignored_swallowing(n: int, r: float) -> int:
+    signal.signal(signal.SIGALRM, signal.SIG_IGN)
+    while True:
+        try:  # noqa: SIM105  # every stop that lands in the sleep, swallowed
+            time.sleep(0.001)
+        except:  # noqa: E722
+            pass
+
+
+def timer_disarmed_sleeping(n: int, r: float) -> int:
+    signal.setitimer(signal.ITIMER_REAL, 0, 0)
+    time.sleep(3600)
+    return 0
+
+
+@pytest.mark.parametrize(
+    "escape",
+    [
+        timer_disarmed,
+        timer_ignored,
+        timer_handled,
+        timer_blocked,
+        timer_ignored_swallowing,
+        timer_disarmed_sleeping,
+    ],
+)
+def test_an_answer_that_turns_the_timer_off_is_stopped(short_limit: float, escape: Any) -> None:
+    """Found in stop 45: an answer that disarmed the timer, or ignored its signal, and
+    then looped hung the check (the kernel's interrupt button was the only way out).
+    The watchdog steps in GRACE seconds past the deadline; the check puts back the
+    signal's handler, the timer and the signal mask, so the next check stops a runaway
+    by its timer again."""
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, set())
+    handler = signal.getsignal(signal.SIGALRM)
+    began = time.monotonic()
+    fb = check_full_jitter(escape)
+    took = time.monotonic() - began
+    assert "stopped after 0.3 s" in fb.message and "did not return" in fb.message, fb.message
+    assert took < 0.3 + stop.GRACE + 30 * stop.TICK, f"stopped after {took:.2f} s"
+    assert signal.getsignal(signal.SIGALRM) is handler
+    assert signal.pthread_sigmask(signal.SIG_BLOCK, set()) == mask
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    assert stop.active() is None and check_threads() == []
+    fb = check_full_jitter(spin_catching)  # the timer's own stop works again
+    assert "stopped after 0.3 s" in fb.message
+
+
+def test_the_watchdog_rests_between_checks(short_limit: float) -> None:
+    """The watchdog looks at a running check only: between checks it waits on an event
+    and takes no CPU, and no raise of it is left pending to reach the notebook."""
+    check_full_jitter(timer_ignored)  # the watchdog raised into this one
+    assert check_full_jitter(lambda n, r: js_round(r * min(5000, 200 * 2**n))).correct
+    dogs = [t for t in threading.enumerate() if t.name == "retrylab-stop-watchdog"]
+    assert len(dogs) == 1 and dogs[0].daemon
+    cpu = time.process_time()
+    time.sleep(0.3)  # a raise left pending would land here, in the test
+    assert time.process_time() - cpu < 0.1
 
 
 def test_a_runaway_breaker_is_stopped(short_limit: float) -> None:
