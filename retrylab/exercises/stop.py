@@ -100,7 +100,8 @@ class Stopped(BaseException):
     """Raised into the student's code once a deadline has passed.
 
     ``what`` is ``"call"`` (one call of the student's function took too long) or
-    ``"check"`` (the whole check did).
+    ``"check"`` (the whole check did); the watchdog raises the class, with no argument,
+    and the block's watch then says which.
     """
 
     def __init__(self, what: str | None = None) -> None:
@@ -320,11 +321,25 @@ def _patrol() -> None:
 
 
 def _start_watchdog() -> None:
-    if not _watchdog or not _watchdog[-1].is_alive():  # none yet, or this is a fork
-        dog = threading.Thread(target=_patrol, name="retrylab-stop-watchdog", daemon=True)
-        _watchdog[:] = [dog]
-        dog.start()
+    if not _watchdog:
+        with _raising:  # two threads' first blocks start one watchdog
+            if not _watchdog:
+                dog = threading.Thread(target=_patrol, name="retrylab-stop-watchdog", daemon=True)
+                _watchdog[:] = [dog]
+                dog.start()
     _wake.set()
+
+
+def _after_fork() -> None:
+    """A forked child has no watchdog thread, and its locks may have been held by the
+    parent's: new ones, and a new watchdog with its first block."""
+    global _raising, _wake
+    _raising, _wake = threading.Lock(), threading.Event()
+    _watchdog.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork)
 
 
 def _address_space() -> int | None:

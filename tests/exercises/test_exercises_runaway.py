@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import os
 import signal
 import sys
 import threading
@@ -238,6 +239,34 @@ def test_the_watchdog_rests_between_checks(short_limit: float) -> None:
     cpu = time.process_time()
     time.sleep(0.3)  # a raise left pending would land here, in the test
     assert time.process_time() - cpu < 0.1
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this system")
+def test_a_forked_kernel_has_a_watchdog_of_its_own(short_limit: float) -> None:
+    """A child forked while the watchdog ran has no watchdog thread, and maybe a lock its
+    parent's held: it starts its own with its first check and stops the answer."""
+    check_full_jitter(timer_ignored)  # the parent's watchdog runs
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # 3.12: a threaded fork
+        pid = os.fork()
+    if pid == 0:  # the child: its verdict is its exit status
+        status = 1
+        try:
+            fb = check_full_jitter(timer_ignored)
+            status = 0 if "stopped after 0.3 s" in fb.message else 2
+        finally:
+            os._exit(status)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        time.sleep(0.05)
+    else:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        pytest.fail("the forked child's check did not end within 30 s")
+    assert os.waitstatus_to_exitcode(status) == 0
 
 
 def test_a_runaway_breaker_is_stopped(short_limit: float) -> None:
