@@ -267,19 +267,36 @@ class ExplorerDriver:
 JS_DRAG_PROBE = r"""
 ([box, input]) => {
   const img = box.querySelector('img');
-  const rec = {down: 0, up: 0, inputs: [], images: []};
+  const rec = {down: 0, up: 0, inputs: [], images: [], same: 0};
   window.__rlDrag = rec;
   if (window.__rlDragObserver) window.__rlDragObserver.disconnect();
+  if (window.__rlSameObserver) window.__rlSameObserver.disconnect();
   if (img) {
     window.__rlDragObserver = new MutationObserver(
       () => rec.images.push([performance.now(), img.src]));
     window.__rlDragObserver.observe(img, {attributes: true, attributeFilter: ['src']});
   }
+  // when the limit line last said a move drew the same figure (no image comes for it)
+  window.__rlSameObserver = new MutationObserver(() => {
+    const same = box.querySelector('.retrylab-same');
+    if (same && same.textContent) rec.same = performance.now();
+  });
+  window.__rlSameObserver.observe(box, {childList: true, subtree: true, characterData: true});
   input.addEventListener('input', () => rec.inputs.push([performance.now(), input.value]));
   document.addEventListener('mousedown', () => { rec.down = performance.now(); },
                             {capture: true, once: true});
   document.addEventListener('mouseup', () => { rec.up = performance.now(); },
                             {capture: true, once: true});
+}
+"""
+
+#: The hand has lingered enough: ``n`` distinct images came during the drag, or the
+#: kernel answered the last value with "the same figure" (no image will come for it).
+JS_HELD = r"""
+(n) => {
+  const r = window.__rlDrag;
+  const last = r.inputs.length ? r.inputs[r.inputs.length - 1][0] : Infinity;
+  return new Set(r.images.map(i => i[1])).size >= n || r.same > last;
 }
 """
 
@@ -392,9 +409,11 @@ def drag_slider(
     """Drag slider ``name`` with the mouse as a hand does: down on its thumb, ``moves``
     moves ``pause_ms`` apart across ``span`` of the track (towards the side with more
     room), up. With ``hold_images``, the hand lingers at its last place, the button
-    still down, until that many new images came during the drag (at most ``hold_ms``):
-    a slow explorer then shows its frames before the release, and one that redraws
-    only on release shows none however long the hand waits. Returns what the page
+    still down, until that many new images came during the drag, or the page said the
+    last value drew the same figure (at most ``hold_ms``): a slow explorer then shows
+    its frames before the release, one that redraws only on release shows none however
+    long the hand waits, and a range the figure does not depend on (a cap above every
+    wait) ends the wait once the kernel said so. Returns what the page
     recorded, once the kernel has answered the last value (the number box shows the
     slider's value) and the image has settled."""
     page = drv.page
@@ -416,12 +435,7 @@ def drag_slider(
         page.wait_for_timeout(pause_ms)
     if hold_images:
         with contextlib.suppress(Exception):  # the caller judges how many came
-            page.wait_for_function(
-                "(n) => new Set(window.__rlDrag.images.map(i => i[1])).size >= n",
-                arg=hold_images,
-                timeout=hold_ms,
-                polling=50,
-            )
+            page.wait_for_function(JS_HELD, arg=hold_images, timeout=hold_ms, polling=50)
     page.mouse.up()
     drv.wait_answered(name, timeout_ms=30_000)
     _wait_quiet(page, 500, 30_000)
