@@ -13,7 +13,6 @@ running once the verdict is given.
   one ``Stopped`` gets another at the next tick, and from the second one on every
   instruction of the student's frames raises it too (a trace on those frames, as a
   debugger sets one), so even a raise caught inside a ``while True`` leaves the loop.
-  The previous handler, timer, signal mask and trace are put back after.
 - **a fallback where signals cannot be used** (another thread, or no ``SIGALRM``, as on
   Windows): a :func:`sys.settrace` hook on the calling thread checks the deadline at
   every line and instruction of code outside this package (slow, but only there). It
@@ -42,12 +41,18 @@ running once the verdict is given.
   allocation of a correct answer). Where ``RLIMIT_AS`` does nothing (macOS) or is
   missing (Windows), there is no memory bound here; the grading sandbox's is the one.
 
+The block's settings an answer may change and the kernel needs are put back after it:
+SIGALRM's handler and the signal mask, SIGINT's handler (the kernel's interrupt button),
+the trace, the memory limit and the interpreter's thread switch interval.
+
 What cannot be contained in a process at all, ``os._exit`` or a signal sent to the
-kernel, is the grading sandbox's job. One loop escapes the timer on Python 3.10 only:
-a loop that calls nothing and whose body begins with ``try`` (``while True: try: ...``)
-never reaches a point where 3.10 runs a signal handler (it defers them at the start of a
-``try``), so neither this stop nor the kernel's interrupt button reaches it; 3.11 and
-newer stop it like any other loop.
+kernel, is the grading sandbox's job; so is an answer that both turns the timer off
+and starves the watchdog of the interpreter's lock (``sys.setswitchinterval(1000)``
+before a loop: the watchdog then waits that long to run). One loop escapes the timer
+on Python 3.10 only: a loop that calls nothing and whose body begins with ``try``
+(``while True: try: ...``) never reaches a point where 3.10 runs a signal handler (it
+defers them at the start of a ``try``), so neither this stop nor the kernel's
+interrupt button reaches it; 3.11 and newer stop it like any other loop.
 
 >>> with watched(1.0) as watch:
 ...     sum(range(10))
@@ -397,12 +402,15 @@ def watched(limit: float) -> Iterator[Watch]:
     me = threading.get_ident()
     watch = Watch(time.monotonic() + limit)
     trace = sys.gettrace()
+    switch = sys.getswitchinterval()  # an answer may starve the watchdog: put back
     memory = _bound_memory()
     old_handler: Any = None
+    interrupt: Any = None
     old_timer = (0.0, 0.0)
     old_mask: set[int | signal.Signals] | None = None
     began = time.monotonic()
     if signals_usable():
+        interrupt = signal.getsignal(signal.SIGINT)  # the kernel's interrupt button
         old_handler = signal.signal(signal.SIGALRM, _on_tick)
         old_timer = signal.setitimer(signal.ITIMER_REAL, TICK, TICK)
         if hasattr(signal, "pthread_sigmask"):  # an answer may block SIGALRM: put back
@@ -426,8 +434,12 @@ def watched(limit: float) -> Iterator[Watch]:
                 _barrier()  # and a raise it made before lands here (caught below)
                 _watches.pop(me, None)
                 sys.settrace(trace)
+                if sys.getswitchinterval() != switch:
+                    sys.setswitchinterval(switch)
                 if watch.mode == "signal":
                     signal.signal(signal.SIGALRM, old_handler)
+                    if interrupt is not None and signal.getsignal(signal.SIGINT) is not interrupt:
+                        signal.signal(signal.SIGINT, interrupt)
                     if old_mask is not None:
                         signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
                     if old_timer[0] > 0:

@@ -186,6 +186,7 @@ def clean() -> Iterator[None]:
 
     threads = running()
     handler = signal.getsignal(signal.SIGALRM)
+    interrupt, switch = signal.getsignal(signal.SIGINT), sys.getswitchinterval()
     mask = signal.pthread_sigmask(signal.SIG_BLOCK, set())
     trace = sys.gettrace()
     limit = resource.getrlimit(resource.RLIMIT_AS)
@@ -193,6 +194,8 @@ def clean() -> Iterator[None]:
     assert running() == threads
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
     assert signal.getsignal(signal.SIGALRM) == handler
+    assert signal.getsignal(signal.SIGINT) == interrupt
+    assert sys.getswitchinterval() == switch
     assert signal.pthread_sigmask(signal.SIG_BLOCK, set()) == mask
     assert sys.gettrace() is trace
     assert resource.getrlimit(resource.RLIMIT_AS) == limit

@@ -241,6 +241,24 @@ def test_the_watchdog_rests_between_checks(short_limit: float) -> None:
     assert time.process_time() - cpu < 0.1
 
 
+def test_the_kernels_settings_an_answer_changed_are_put_back(short_limit: float) -> None:
+    """An answer that ignored SIGINT left the kernel's interrupt button dead for the
+    session; one that raised the thread switch interval slowed every thread of the
+    kernel (its output among them) and could starve the watchdog."""
+    interrupt, switch = signal.getsignal(signal.SIGINT), sys.getswitchinterval()
+
+    def meddles(n: int, r: float) -> int:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        sys.setswitchinterval(1000)
+        return js_round(r * min(5000, 200 * 2**n))
+
+    assert check_full_jitter(meddles).correct
+    assert signal.getsignal(signal.SIGINT) is interrupt
+    assert sys.getswitchinterval() == switch
+    fb = check_full_jitter(timer_ignored)  # and the watchdog is not starved
+    assert "stopped after 0.3 s" in fb.message
+
+
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this system")
 def test_a_forked_kernel_has_a_watchdog_of_its_own(short_limit: float) -> None:
     """A child forked while the watchdog ran has no watchdog thread, and maybe a lock its
