@@ -33,6 +33,7 @@ import numpy.typing as npt
 from matplotlib.figure import Figure, SubFigure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch, Rectangle
+from matplotlib.text import Text
 
 from ..core._check import check_choice
 from ..core.backoff import JITTERS, Backoff, Jitter
@@ -627,8 +628,13 @@ class FleetExplorer(Explorer):
         assert wait_ax is not None
         self.served_note = new_note(wait_ax, look("outcome", "served").colour)
         self.gave_up_note = new_note(wait_ax, look("outcome", "given_up").colour)
-        self.waiting_note = new_note(wait_ax, look("load", "waiting").colour)
-        return [*self.plot.lines(), self.served_note, self.gave_up_note, self.waiting_note]
+        notes = [self.served_note, self.gave_up_note]
+        # the backlog's note only where the explorer says it (the storm's)
+        self.waiting_note: Text | None = None
+        if self.backlog_note:
+            self.waiting_note = new_note(wait_ax, look("load", "waiting").colour)
+            notes.append(self.waiting_note)
+        return [*self.plot.lines(), *notes]
 
     def _legend_at_right(self, fig: Figure) -> None:
         """The legend in one column at the figure's right edge, each entry wrapped to a
@@ -698,7 +704,7 @@ class FleetExplorer(Explorer):
             (self.served_note, to_axes(wait_ax, end, r.served)[1]),
             (self.gave_up_note, to_axes(wait_ax, end, r.gave_up)[1]),
         ]
-        if self.backlog_note:
+        if self.waiting_note is not None:
             self.waiting_note.set_text(
                 _("{count} still waiting").format(count=number(waiting))
                 if r.recovery_ms is None
