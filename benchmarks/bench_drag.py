@@ -37,6 +37,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import datetime
+import math
 import os
 import platform
 import re
@@ -154,7 +155,7 @@ def report(run: Run, command: str) -> tuple[bool, str]:
         f" {INTERVAL_TARGET_MS:.0f} ms: median interval between new images"
         f" {interval:.0f} ms over those (target <= {INTERVAL_TARGET_MS:.0f}); over all"
         f" drags {statistics.median(medians):.0f} ms, where the value changed every"
-        f" {statistics.median([v for v in value_intervals if v == v] or [0]):.0f} ms",
+        f" {statistics.median([v for v in value_intervals if not math.isnan(v)] or [0]):.0f} ms",
         f"- median release -> final image {release:.0f} ms (target <= {RELEASE_TARGET_MS:.0f})",
         f"- verdict: {'PASS' if ok else 'FAIL'}",
     ]
