@@ -260,6 +260,14 @@ _raising = threading.Lock()
 #: Set when a block begins: the watchdog wakes.
 _wake = threading.Event()
 _watchdog: list[threading.Thread] = []
+#: The watchdog thread's name.
+WATCHDOG = "retrylab-stop-watchdog"
+
+
+def running() -> set[threading.Thread]:
+    """The process's threads but the stop's watchdog (asleep between checks): what an
+    answer may have left running."""
+    return {t for t in threading.enumerate() if t not in _watchdog}
 
 
 def _async_raise(ident: int) -> None:
@@ -305,7 +313,7 @@ def _setting(value: Any, low: float, high: float) -> float:
         number = float(value)
     except Exception:  # anything an answer put there
         return high
-    return min(high, max(low, number)) if number == number else high
+    return high if math.isnan(number) else min(high, max(low, number))
 
 
 def _patrol() -> None:
@@ -329,7 +337,7 @@ def _start_watchdog() -> None:
     if not _watchdog:
         with _raising:  # two threads' first blocks start one watchdog
             if not _watchdog:
-                dog = threading.Thread(target=_patrol, name="retrylab-stop-watchdog", daemon=True)
+                dog = threading.Thread(target=_patrol, name=WATCHDOG, daemon=True)
                 _watchdog[:] = [dog]
                 dog.start()
     _wake.set()
@@ -490,7 +498,6 @@ def settle(before: set[threading.Thread], timeout: float = 2.0) -> None:
     the answer runs after its verdict."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline and any(
-        t not in before and t is not threading.current_thread() and t not in _watchdog
-        for t in threading.enumerate()
+        t not in before and t is not threading.current_thread() for t in running()
     ):
         time.sleep(0.005)

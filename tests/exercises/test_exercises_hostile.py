@@ -161,11 +161,6 @@ def hostile(act: Callable[[], Any]) -> Any:
     return type("Hostile", (), {n: do for n in names})()
 
 
-def running() -> set[threading.Thread]:
-    """The process's threads but the stop's one watchdog (asleep between checks)."""
-    return {t for t in threading.enumerate() if t.name != "retrylab-stop-watchdog"}
-
-
 @pytest.fixture
 def low_limits(monkeypatch: pytest.MonkeyPatch) -> None:
     """Limits that stop a runaway in a fraction of a second: a check 0.25 s, one call of
@@ -184,14 +179,14 @@ def clean() -> Iterator[None]:
     """Whatever the answer did, the process is as before the check."""
     import resource
 
-    threads = running()
+    threads = stop.running()
     handler = signal.getsignal(signal.SIGALRM)
     interrupt, switch = signal.getsignal(signal.SIGINT), sys.getswitchinterval()
     mask = signal.pthread_sigmask(signal.SIG_BLOCK, set())
     trace = sys.gettrace()
     limit = resource.getrlimit(resource.RLIMIT_AS)
     yield
-    assert running() == threads
+    assert stop.running() == threads
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
     assert signal.getsignal(signal.SIGALRM) == handler
     assert signal.getsignal(signal.SIGINT) == interrupt

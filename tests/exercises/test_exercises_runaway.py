@@ -76,11 +76,6 @@ class Spinner:
         pass
 
 
-def running() -> set[threading.Thread]:
-    """The process's threads but the stop's one watchdog (asleep between checks)."""
-    return {t for t in threading.enumerate() if t.name != "retrylab-stop-watchdog"}
-
-
 def check_threads() -> list[str]:
     return [t.name for t in threading.enumerate() if t.name == "retrylab-build-check"]
 
@@ -97,7 +92,7 @@ def join_checks(timeout: float = 10.0) -> None:
 )
 @pytest.mark.parametrize("runaway", [spin, spin_one_line, spin_calling, spin_catching])
 def test_a_runaway_function_is_stopped(short_limit: float, check: Any, runaway: Any) -> None:
-    threads = running()
+    threads = stop.running()
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no DeprecationWarning of a fork, nor any other
         fb = check(runaway)
@@ -108,7 +103,7 @@ def test_a_runaway_function_is_stopped(short_limit: float, check: Any, runaway: 
     assert "a loop that never ends" in fb.message and "was stopped" in fb.message
     assert check_threads() == [] and multiprocessing.active_children() == []
     # Nothing keeps running: no thread, no timer ticking, no stop armed.
-    assert running() == threads
+    assert stop.running() == threads
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
     assert stop.active() is None
 
@@ -234,7 +229,7 @@ def test_the_watchdog_rests_between_checks(short_limit: float) -> None:
     and takes no CPU, and no raise of it is left pending to reach the notebook."""
     check_full_jitter(timer_ignored)  # the watchdog raised into this one
     assert check_full_jitter(lambda n, r: js_round(r * min(5000, 200 * 2**n))).correct
-    dogs = [t for t in threading.enumerate() if t.name == "retrylab-stop-watchdog"]
+    dogs = [t for t in threading.enumerate() if t.name == stop.WATCHDOG]
     assert len(dogs) == 1 and dogs[0].daemon
     cpu = time.process_time()
     time.sleep(0.3)  # a raise left pending would land here, in the test
