@@ -41,7 +41,11 @@ __all__ = ["FloatRange", "IntRange"]
 #: older waiting one: stale frames are dropped, never queued, and the last value sent is
 #: the last the hand chose. A kernel that never answers (no retrylab kernel side) is
 #: given ``ANSWER_WAIT_MS``. While a value waits, the model's value is not put back on
-#: the input (it would pull the handle from under the mouse).
+#: the input (it would pull the handle from under the mouse). A key press fires ``input``
+#: then ``change`` with one value: the second is the value in flight, so it does not wait
+#: (else it would be sent again on the answer, over a value the kernel set meanwhile,
+#: e.g. one typed in the number box). ``data-settled`` on the element is ``true`` when no
+#: value is in flight or waiting: the kernel has every move of the hand.
 #: Arrow keys and Home/End stay with the slider: JupyterLab would otherwise take them
 #: as command-mode shortcuts (ArrowDown: next cell), as it does on a closed <select>.
 _ESM = r"""
@@ -63,8 +67,12 @@ function render({ model, el }) {
   input.className = 'retrylab-range-input';
   el.append(label, input);
   let inFlight = false;   // a value was sent and the kernel has not answered it yet
+  let sent = null;        // that value
   let waiting = null;     // the latest value chosen while one was in flight
   let timer = null;
+  const settle = () => {
+    el.dataset.settled = String(!inFlight && waiting === null);
+  };
   const valuetext = () => {
     const unit = model.get('unit');
     const value = input.value.replace('.', model.get('decimal_mark') || '.');
@@ -88,12 +96,15 @@ function render({ model, el }) {
     const next = waiting;
     waiting = null;
     if (next !== null) send(next);
+    settle();
   };
   const send = (v) => {
     if (!Number.isFinite(v)) return;
-    if (inFlight) { waiting = v; return; }
+    if (inFlight) { waiting = v === sent ? null : v; settle(); return; }
     if (v === model.get('value')) return;
     inFlight = true;
+    sent = v;
+    settle();
     timer = setTimeout(answered, ANSWER_WAIT_MS);
     model.set('value', v);
     model.save_changes();
@@ -110,6 +121,7 @@ function render({ model, el }) {
     model.on(`change:${name}`, sync);
   }
   sync();
+  settle();
 }
 export default { render };
 """

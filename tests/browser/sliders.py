@@ -116,11 +116,13 @@ class ExplorerDriver:
 
     def wait_answered(self, name: str, timeout_ms: float = 10_000) -> bool:
         """True once the kernel has taken slider ``name``'s last move (within
-        ``timeout_ms``): its number box, linked to it kernel side, shows the slider's
+        ``timeout_ms``): the slider has no value in flight or waiting (its
+        ``data-settled``) and its number box, linked to it kernel side, shows the slider's
         value. Until then a value typed in the box races the kernel's update of it."""
         try:
             self.page.wait_for_function(
-                "([i, b]) => b.value !== ''"
+                "([i, b]) => i.closest('.retrylab-range').dataset.settled === 'true'"
+                " && b.value !== ''"
                 " && Number(b.value.replace(',', '.')) === Number(i.value)",
                 arg=[self.handle(name).element_handle(), self.number_box(name).element_handle()],
                 timeout=timeout_ms,
@@ -144,6 +146,15 @@ class ExplorerDriver:
                 return True
             self.page.wait_for_timeout(50)
         return False
+
+    def state(self, name: str) -> str:
+        """Slider ``name`` as the page has it, for a failure's message: the handle's
+        value, whether it is settled, the number box's text, the explorer's message."""
+        settled = self.handle(name).evaluate("i => i.closest('.retrylab-range').dataset.settled")
+        return (
+            f"slider {self.slider_state(name)!r} (settled {settled}), number box "
+            f"{self.number_box(name).input_value()!r}, message {self.message()!r}"
+        )
 
     def img_src(self) -> str | None:
         img = self.box.locator("img").first

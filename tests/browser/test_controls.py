@@ -262,7 +262,7 @@ def _steps_with_the_keys(
     if not drv.type_number(control.name, control.text):
         failures.append(
             f"{where}: typing {control.text} in {control.name}'s number box did not put the"
-            " slider back"
+            f" slider back: {drv.state(control.name)}"
         )
     _settled(drv, kind, name)
     return failures

@@ -262,7 +262,8 @@ def test_every_explorer_fits_on_screen_with_its_readout_above_the_figure(
             if not drv.type_number(slider.name, slider.text, message=message0):
                 failures.append(
                     f"{stem} explorer {k}: {slider.name}'s number box did not"
-                    f" put it back to {slider.text}"
+                    f" put it back to {slider.text} (message {message0!r} wanted):"
+                    f" {drv.state(slider.name)}"
                 )
             break
         image = box.locator("img").first
@@ -319,7 +320,7 @@ def test_cap_below_base_is_drawn_capped_and_said(
             with contextlib.suppress(Exception):
                 drv.wait_redraw(src0, timeout_ms=10_000)
         assert drv.type_number(label["cap"], start, message=""), (
-            f"{where}: the number box did not put cap back to {start}"
+            f"{where}: the number box did not put cap back to {start}: {drv.state(label['cap'])}"
         )
         assert drv.wait_text(
             ".retrylab-readout", normalize(kind.readout_for(kind.values(drv.controls())))
