@@ -25,7 +25,7 @@ from . import (
     unanswered,
     wrong,
 )
-from .table import Exercise, Mistake, judge, sealed
+from .table import Exercise, Mistake, in_seconds, judge, sealed
 
 #: The notebook's first loop (four attempts, full jitter): exercises 1 and 2.
 LOOP_ATTEMPTS = 4
@@ -56,15 +56,10 @@ def _read_run(answer: Any) -> tuple[int, list[int]] | None:
     return None if count is None or given is None else (count, given)
 
 
-def _in_seconds(answer: Any, i: Any) -> bool:
+def _seconds(answer: Any) -> list[float] | None:
+    """The waits of a whole number of attempts and a list of numbers, else None."""
     attempts, waits = _parts(answer)
-    seconds = as_numbers(waits)
-    return (
-        as_whole(attempts) is not None
-        and as_wholes(waits) is None
-        and seconds is not None
-        and [js_round(x * 1000) for x in seconds] == i["want"][1]
-    )
+    return None if as_whole(attempts) is None else as_numbers(waits)
 
 
 def _same_run(count: int, waits: list[int]) -> tuple[tuple[int, list[int]]]:
@@ -103,9 +98,10 @@ THREE_FAILURES = Exercise(
             ),
             example=lambda i: ((i["want"][0], sum(i["want"][1])),),
         ),
-        Mistake(
+        in_seconds(
             N_("waits={waits}: those are seconds; the lesson gives every wait in ms."),
-            when=_in_seconds,
+            ms=lambda i: i["want"][1],
+            numbers=_seconds,
             example=lambda i: ((i["want"][0], [w / 1000 for w in i["want"][1]]),),
         ),
         Mistake(
@@ -264,9 +260,10 @@ LONGEST = Exercise(
         "retry n; add the ceilings of the three retries."
     ),
     early=(
-        Mistake(
+        in_seconds(
             N_("longest={value}: that is in seconds; give the total in whole ms."),
-            when=lambda x, i: not x.is_integer() and js_round(x * 1000) == i["want"],
+            ms=lambda i: [i["want"]],
+            numbers=lambda x: [x],
             example=lambda i: i["want"] / 1000,
         ),
     ),

@@ -32,20 +32,10 @@ from . import (
     unanswered,
     wrong,
 )
-from .table import Exercise, Mistake, judge
+from .table import Exercise, Mistake, in_seconds, judge
 
 #: The lesson's policy (base 200 ms, factor 2, cap 5 s), and exercise 3's.
 LESSON, CEILINGS = Backoff(200, 2, 5000), Backoff(300, 3, 10_000)
-
-
-def _in_seconds(answer: Any, i: Any) -> bool:
-    """A list of numbers, not all whole, that are the wanted ms in seconds."""
-    numbers = as_numbers(answer)
-    return (
-        as_wholes(answer) is None
-        and numbers is not None
-        and [js_round(x * 1000) for x in numbers] == i["want"]
-    )
 
 
 def _ceilings(backoff: Backoff, shift: int = 0) -> Callable[[Any], list[int]]:
@@ -68,13 +58,7 @@ CEILINGS_TABLE = Exercise(
     unreadable=_FIVE_WHOLE,
     right=N_("300, 900, 2700, 8100, then 24300 capped to 10000 ms."),
     otherwise=N_("ceilings={ceilings}: compute min(10000, 300 x 3**n) for n = 0..4."),
-    raw=(
-        Mistake(
-            N_("ceilings={ceilings}: those are seconds; give each ceiling in ms."),
-            when=_in_seconds,
-            example=lambda i: [w / 1000 for w in i["want"]],
-        ),
-    ),
+    raw=(in_seconds(N_("ceilings={ceilings}: those are seconds; give each ceiling in ms.")),),
     mistakes=(
         Mistake(
             N_(
@@ -218,14 +202,7 @@ ALONE = Exercise(
         "waits={waits}: use Backoff(200, 2, 5000, jitter='full')"
         ".waits(Mulberry32(SEED)) and take the first three."
     ),
-    raw=(
-        Mistake(
-            _SECONDS,
-            when=_in_seconds,
-            extra=lambda answer, i: {"waits": repr(as_numbers(answer))},
-            example=lambda i: [w / 1000 for w in i["want"]],
-        ),
-    ),
+    raw=(in_seconds(_SECONDS, extra=lambda answer, i: {"waits": repr(as_numbers(answer))}),),
     mistakes=(
         Mistake(
             _THREE_WHOLE,
@@ -335,14 +312,7 @@ SECOND = Exercise(
         "waits={waits}: in each row the decorrelated wait takes a draw first; "
         "full jitter gets draws 2, 4, 6: round(r x min(5000, 200 x 2**n))."
     ),
-    raw=(
-        Mistake(
-            _SECONDS,
-            when=_in_seconds,
-            extra=lambda answer, i: {"waits": repr(as_numbers(answer))},
-            example=lambda i: [w / 1000 for w in i["want"]],
-        ),
-    ),
+    raw=(in_seconds(_SECONDS, extra=lambda answer, i: {"waits": repr(as_numbers(answer))}),),
     mistakes=(
         Mistake(
             _THREE_WHOLE,
@@ -503,9 +473,10 @@ THIRD_WIDTH = Exercise(
         "buckets gather more clients."
     ),
     early=(
-        Mistake(
+        in_seconds(
             N_("width={width}: that is in seconds; give the width in whole ms."),
-            when=lambda x, i: not x.is_integer() and js_round(x * 1000) == i["want"],
+            ms=lambda i: [i["want"]],
+            numbers=lambda x: [x],
             example=lambda i: i["want"] / 1000,
         ),
     ),

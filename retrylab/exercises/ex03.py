@@ -11,14 +11,12 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..core.constants import SEED
-from ..core.jsround import js_round
 from ..core.outcome import Outcome
 from ..core.policy import RetryPolicy, StopReason
 from ..core.rng import Mulberry32
 from ..i18n import N_, _
 from . import (
     Feedback,
-    as_numbers,
     as_text,
     as_whole,
     as_wholes,
@@ -30,7 +28,7 @@ from . import (
     unanswered,
     wrong,
 )
-from .table import Exercise, Mistake, judge
+from .table import Exercise, Mistake, in_seconds, judge
 
 #: Exercise 1: (backoff wait in ms, the server's Retry-After in seconds or None).
 PAIRS: tuple[tuple[int, float | None], ...] = ((184, 2), (2600, 2), (70, None), (900, 0.5))
@@ -82,15 +80,7 @@ WAITS = Exercise(
         "Retry-After in ms being a lower bound, never a replacement."
     ),
     raw=(
-        Mistake(
-            N_("answer={answer}: those are seconds; give each wait in ms."),
-            when=lambda answer, i: (
-                as_wholes(answer) is None
-                and (numbers := as_numbers(answer)) is not None
-                and [js_round(x * 1000) for x in numbers] == i["want"]
-            ),
-            example=lambda i: [w / 1000 for w in i["want"]],
-        ),
+        in_seconds(N_("answer={answer}: those are seconds; give each wait in ms.")),
         Mistake(
             N_(
                 "answer={answer}: that is one number; give the four waits in a list, "

@@ -33,7 +33,7 @@ from . import (
     unanswered,
     wrong,
 )
-from .table import Exercise, Mistake, judge
+from .table import Exercise, Mistake, in_seconds, judge
 
 #: The failures exercise 1 of notebook 05 asks about, by label.
 FAILURES: dict[str, Outcome] = {
@@ -651,15 +651,6 @@ def _kotlin_inputs() -> dict[str, Any]:
     return {"base": KOTLIN_BASE_MS, "draws": _kotlin_draws(), "page": _kotlin_waits(1000)}
 
 
-def _in_seconds(answer: Any, i: Any) -> bool:
-    numbers = _numbers(answer)
-    return (
-        numbers is not None
-        and [int(n * 1000) for n in numbers] == i["want"]
-        and any(not n.is_integer() for n in numbers)
-    )
-
-
 def _jittered(i: Any, shift: int = 0, low: float = 0.5) -> list[int]:
     """The sample's waits, ``int(base x 2**(n + shift) x (low + r))``, n = 0, 1, 2."""
     return [int(i["base"] * 2 ** (n + shift) * (low + r)) for n, r in enumerate(i["draws"])]
@@ -682,10 +673,9 @@ KOTLIN_WAITS = Exercise(
         "int(1500 * 2**n * (0.5 + r)) with r from Mulberry32(SEED)."
     ),
     raw=(
-        Mistake(
+        in_seconds(
             N_("waits={value}: those look like seconds; give the waits in whole ms."),
-            when=_in_seconds,
-            example=lambda i: [w / 1000 for w in i["want"]],
+            numbers=_numbers,
         ),
     ),
     mistakes=(

@@ -39,8 +39,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.jsround import js_round
 from ..i18n import _
-from . import Feedback, as_number, as_whole, prompt, right, unanswered, wrong
+from . import Feedback, as_number, as_numbers, as_whole, prompt, right, unanswered, wrong
 
 __all__ = [
     "Exercise",
@@ -201,6 +202,37 @@ def near(tolerance: float, value: Callable[[Inputs], float]) -> Callable[[Any, I
     True
     """
     return lambda got, i: bool(abs(got - value(i)) <= tolerance)
+
+
+def in_seconds(
+    message: str,
+    ms: Callable[[Inputs], list[int]] = lambda i: i["want"],
+    numbers: Callable[[Any], list[float] | None] = as_numbers,
+    example: Callable[[Inputs], Any] | None = None,
+    extra: Callable[[Any, Inputs], Mapping[str, Any]] | None = None,
+) -> Mistake:
+    """The mistake of giving ms in seconds: ``numbers(answer)``, not all whole, are
+    ``ms(inputs)`` over 1000 (each times 1000 rounded as JavaScript rounds: 0.57 x 1000
+    is 569.99...). The example, unless given: those seconds; ``extra`` as a
+    :class:`Mistake`'s.
+
+    >>> m = in_seconds("{got}: those are seconds")
+    >>> [m.matches(a, {"want": [70, 570]}, operator.eq) for a in ([0.07, 0.57], [70, 570], [1, 2])]
+    [True, False, False]
+    >>> m.example({"want": [70, 570]})
+    [0.07, 0.57]
+    """
+
+    def when(answer: Any, i: Inputs) -> bool:
+        given = numbers(answer)
+        return (
+            given is not None
+            and not all(float(x).is_integer() for x in given)
+            and [js_round(float(x) * 1000) for x in given] == list(ms(i))
+        )
+
+    seconds = example or (lambda i: [w / 1000 for w in ms(i)])
+    return Mistake(message, when=when, extra=extra, example=seconds)
 
 
 def sealed(salt: str, answer: Any) -> str:

@@ -26,7 +26,8 @@ which autogrades each student in the grading kernel (sandbox_kernel.py: the user
                stopped by the cell timeout, decorrelated's 2 points lost
 
 To keep its cost down the notebook is 02 without its lesson cells (figures and
-explorers: nothing the exercises use), and the cell timeout is 30 s. Runs as root
+explorers: nothing the exercises use), and the cell timeout is 10 s (a perfect
+submission's whole notebook, kernel start included, takes about 4 s). Runs as root
 (CI does): it creates the grading user if missing.
 """
 
@@ -267,7 +268,7 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, float]:
             "--timeout",
             "600",
             f"--nbgrader-arg=--notebook={STEM}",
-            "--nbgrader-arg=--Execute.timeout=30",
+            "--nbgrader-arg=--Execute.timeout=10",
         ],
         env=env,
         capture_output=True,
