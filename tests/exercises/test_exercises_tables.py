@@ -7,6 +7,7 @@ a module defines), so a new table is covered without a line here.
 
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -14,9 +15,20 @@ from typing import Any
 import numpy as np
 import pytest
 from _tools import load_tool
+from hypothesis import given
+from hypothesis import strategies as st
 
 from retrylab.exercises.ex08 import RetrySettings
-from retrylab.exercises.table import Exercise, examples, hints, judge, names, tables, unexampled
+from retrylab.exercises.table import (
+    Exercise,
+    examples,
+    hints,
+    in_seconds,
+    judge,
+    names,
+    tables,
+    unexampled,
+)
 from retrylab.i18n import _, current, language, set_language
 
 TABLES = tables()
@@ -181,3 +193,14 @@ def test_equivalent_forms_pass(name: str, table: Exercise, in_language: str) -> 
     assert forms, (name, want)
     for form in forms:
         assert judge(table, form).correct, (name, form)
+
+
+@given(st.lists(st.integers(1, 100_000), min_size=1, max_size=6))
+def test_ms_written_in_seconds_are_named_whatever_the_floats(ms: list[int]) -> None:
+    """``in_seconds`` reads each second back as JavaScript rounds: 0.57 x 1000 is
+    569.99..., which ``int`` made 569 (ex05 did, until it used the one entry)."""
+    mistake = in_seconds("{got}")
+    seconds = [w / 1000 for w in ms]
+    expected = not all(w % 1000 == 0 for w in ms)  # whole seconds could be whole ms
+    assert mistake.matches(seconds, {"want": ms}, operator.eq) is expected
+    assert not mistake.matches([float(w) for w in ms], {"want": ms}, operator.eq)
