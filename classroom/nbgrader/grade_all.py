@@ -75,6 +75,8 @@ class Result:
     score: float = 0.0
     max_score: float = 0.0
     seconds: float = 0.0
+    #: the points of the max score that are hand-graded (open answers), not yet given
+    by_hand: float = 0.0
 
 
 def config_problem(course: Path) -> str:
@@ -152,16 +154,20 @@ def why_failed(log: str, returncode: int) -> str:
     return errors[-1].strip()[-200:] if errors else f"nbgrader exited with {returncode}"
 
 
-def scores(course: Path, student: str) -> tuple[float, float, int]:
-    """(score, max score, notebooks graded) of the student's submission in the gradebook."""
+def scores(course: Path, student: str) -> tuple[float, float, int, float]:
+    """(score, max score, notebooks graded, points still to grade by hand) of the
+    student's submission in the gradebook."""
     from nbgrader.api import Gradebook, MissingEntry
 
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
         try:
             sub = gb.find_submission(ASSIGNMENT, student)
         except MissingEntry:
-            return 0.0, 0.0, 0
-        return sub.score, sub.max_score, len(sub.notebooks)
+            return 0.0, 0.0, 0, 0.0
+        by_hand = sum(
+            g.max_score for nb in sub.notebooks for g in nb.grades if g.needs_manual_grade
+        )
+        return sub.score, sub.max_score, len(sub.notebooks), by_hand
 
 
 def forget(course: Path, student: str) -> None:
@@ -209,11 +215,11 @@ def grade(
     except subprocess.TimeoutExpired:
         reason = f"grading took more than {timeout:.0f} s"
     took = time.monotonic() - start
-    score, max_score, graded = scores(course, student)
+    score, max_score, graded, by_hand = scores(course, student)
     if "Exception while loading config" in log:
         reason = why_failed(log, returncode)
     if not reason and returncode == 0 and graded >= notebooks:
-        return Result(student, "graded", "", score, max_score, took)
+        return Result(student, "graded", "", score, max_score, took, by_hand)
     if not reason:
         reason = why_failed(log, returncode) if returncode else "notebooks missing"
     logs = course / LOGS
@@ -224,22 +230,32 @@ def grade(
 
 
 def table(results: list[Result]) -> str:
-    rows = [("student", "status", "score", "seconds", "why")]
+    """The run's table: a row a student; ``by hand`` is how much of the max score waits
+    for the teacher (open answers, graded in formgrader), so a perfect autograde reads
+    ``8/9`` with ``1`` by hand, not as a lost point.
+
+    >>> print(table([Result("ada", "graded", "", 8, 9, 4.2, 1), Result("bo", "failed", "x")]))
+    student  status  score  by hand  seconds  why
+    ada      graded  8/9    1        4
+    bo       failed  -      -        0        x
+    """
+    rows = [("student", "status", "score", "by hand", "seconds", "why")]
     rows += [
         (
             r.student,
             r.status,
             f"{r.score:g}/{r.max_score:g}" if r.status == "graded" else "-",
+            f"{r.by_hand:g}" if r.status == "graded" else "-",
             f"{r.seconds:.0f}",
             r.reason,
         )
         for r in results
     ]
-    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    widths = [max(len(row[i]) for row in rows) for i in range(5)]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(row[:5], widths, strict=True)) for row in rows]
     return "\n".join(
-        "  ".join(c.ljust(w) for c, w in zip(row[:4], widths, strict=True))
-        + ("  " + row[4] if row[4] else "")
-        for row in rows
+        f"{line}  {row[5]}" if row[5] else line.rstrip()
+        for line, row in zip(lines, rows, strict=True)
     )
 
 
@@ -324,10 +340,18 @@ def main(argv: list[str]) -> int:
         shutil.rmtree(jupyter, ignore_errors=True)
     with open(course / REPORT, "w", newline="") as out:
         writer = csv.writer(out)
-        writer.writerow(["student", "status", "reason", "score", "max_score", "seconds"])
+        writer.writerow(["student", "status", "reason", "score", "max_score", "seconds", "by_hand"])
         for r in results:
             writer.writerow(
-                [r.student, r.status, r.reason, r.score, r.max_score, f"{r.seconds:.1f}"]
+                [
+                    r.student,
+                    r.status,
+                    r.reason,
+                    r.score,
+                    r.max_score,
+                    f"{r.seconds:.1f}",
+                    r.by_hand,
+                ]
             )
     (course / REPORT).chmod(0o600)
     print(table(results))

@@ -130,9 +130,10 @@ def answers(nb: nbformat.NotebookNode) -> list[nbformat.NotebookNode]:
 
 
 def solved(release: nbformat.NotebookNode, source: nbformat.NotebookNode) -> nbformat.NotebookNode:
-    """The release with every answer cell filled from the solution (markers removed)."""
+    """The release with every answer cell filled from the solution (markers removed): the
+    code answers and the open ones (markdown, graded by hand)."""
     nb = nbformat.from_dict(release)
-    for cell in answers(nb):
+    for cell in (c for c in nb.cells if c.metadata.get("nbgrader", {}).get("solution")):
         solution = by_id(source, cell.metadata["nbgrader"]["grade_id"]).source
         cell.source = "\n".join(
             line
@@ -309,6 +310,11 @@ def test_a_perfect_submission_gets_full_marks(graded: tuple[Path, str, float]) -
     course, report, _ = graded
     assert status(report, "perfect") == "graded"
     assert points(course, "perfect") == full(course) and sum(full(course).values()) >= 8
+    # the rest of the max score is the open answer's, answered: waiting to be graded by hand
+    row = next(line for line in report.splitlines() if line.startswith("perfect "))
+    score, by_hand = row.split()[2], float(row.split()[3])
+    top = float(score.split("/")[1])
+    assert by_hand >= 1 and top == sum(full(course).values()) + by_hand, row
 
 
 def test_a_blank_submission_gets_nothing(graded: tuple[Path, str, float]) -> None:
