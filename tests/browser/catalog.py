@@ -22,6 +22,15 @@ NOTEBOOKS = Path(os.environ.get("RETRYLAB_NOTEBOOKS") or REPO / "notebooks")
 
 # Notebooks with slider explorers (from the task list; matched by name, then by number).
 SLIDER_NOTEBOOKS = ("02_computing_the_wait", "04_circuit_breaker", "06_retry_storms_lab")
+#: The notebooks whose every control test_controls drags and steps, each key with the
+#: package's readout; 01 for the decision explorer (choices only).
+CONTROLS_NOTEBOOKS = (
+    "01_which_errors_to_retry",
+    "02_computing_the_wait",
+    "04_circuit_breaker",
+    "06_retry_storms_lab",
+    "09_beyond_the_lessons",
+)
 
 
 def notebook_paths() -> list[Path]:
@@ -51,6 +60,18 @@ def slider_stems() -> list[str]:
     extra = [p.stem for p in notebook_paths() if notebook_facts(p).mentions_explorer]
     taken = {slider_notebook(s).stem for s in SLIDER_NOTEBOOKS if slider_notebook(s)}
     return [*SLIDER_NOTEBOOKS, *sorted(s for s in extra if s not in taken)]
+
+
+def key_stems() -> list[str]:
+    """The explorer notebooks test_controls does not step (``explorers``, the projector's
+    page, and any new one): test_sliders presses a key on each of their sliders. The
+    controls test already presses keys on every slider of the others, with the package's
+    readout after each (the two passes over the same keys took 90 s of a browser run).
+
+    >>> "explorers" in key_stems(), "06_retry_storms_lab" in key_stems()
+    (True, False)
+    """
+    return [s for s in slider_stems() if s not in CONTROLS_NOTEBOOKS]
 
 
 def slider_notebook(stem: str) -> Path | None:

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from .catalog import CONTROLS_NOTEBOOKS
 from .explorers import Control, ExplorerKind, ExplorerKinds, normalize
 from .sliders import Drag, ExplorerDriver, drag_slider, image_bytes
 from .test_sliders import _expected, _open
@@ -47,16 +48,6 @@ if TYPE_CHECKING:
     from .pages import NotebookPage
 
 pytestmark = pytest.mark.browser
-
-#: The issue's four notebooks, and 01 for the decision explorer (choices only: two
-#: dropdowns and a checkbox).
-STEMS = (
-    "01_which_errors_to_retry",
-    "02_computing_the_wait",
-    "04_circuit_breaker",
-    "06_retry_storms_lab",
-    "09_beyond_the_lessons",
-)
 
 
 @pytest.fixture(scope="module")
@@ -95,7 +86,7 @@ def _named_controls(aria: str) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("stem", STEMS)
+@pytest.mark.parametrize("stem", CONTROLS_NOTEBOOKS)
 def test_every_control_drags_and_steps(
     stem: str,
     notebook: Callable[[str], NotebookPage],

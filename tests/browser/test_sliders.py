@@ -1,14 +1,16 @@
 """Sliders in the explorer notebooks, moved with the keyboard in a real browser.
 
-For 02_computing_the_wait, 04_circuit_breaker and 06_retry_storms_lab (skipped,
-with the reason, while a notebook does not exist), and any other notebook that
-uses an explorer: for every explorer and every
-slider in it (base, factor, cap, jitter, threshold, cooldown, ...), focus the
-handle, press an arrow key, wait for the explorer's image to be redrawn, and check
-that the readout says exactly what the package computes, ``readout_for(**values)``
-of the explorer's class evaluated here from the values the page shows. Then set
-cap below base: the explorer draws the capped waits, with no message, and its
-limit line says base is above cap; the number box puts cap back.
+For the explorer notebooks test_controls does not step (``catalog.key_stems``: the
+projector's ``explorers`` page, which holds 02's, 04's and 06's explorers, and any
+new notebook that uses one): for every explorer and every slider in it (base,
+factor, cap, jitter, threshold, cooldown, ...), focus the handle, press an arrow
+key, wait for the explorer's image to be redrawn, and check that the readout says
+exactly what the package computes, ``readout_for(**values)`` of the explorer's class
+evaluated here from the values the page shows (an invalid setting: the message, and
+the old image kept). For every explorer notebook (02, 04 and 06 skipped, with the
+reason, while one does not exist): each explorer fits on a 1280 x 800 screen with its
+readout above the figure, and a cap set below base is drawn capped, with no message,
+its limit line saying base is above cap; the number box puts cap back.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from .catalog import slider_notebook, slider_stems
+from .catalog import key_stems, slider_notebook, slider_stems
 from .explorers import ExplorerKind, ExplorerKinds, normalize
 from .sliders import ExplorerDriver, key_for
 
@@ -78,7 +80,7 @@ def _shot(drv: ExplorerDriver, artifacts: Path, name: str) -> str:
     return str(path)
 
 
-@pytest.mark.parametrize("stem", slider_stems())
+@pytest.mark.parametrize("stem", key_stems())
 def test_every_slider_redraws_with_the_package_readout(
     stem: str,
     notebook: Callable[[str], NotebookPage],
