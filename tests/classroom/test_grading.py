@@ -301,9 +301,13 @@ def full(course: Path) -> dict[str, float]:
         return {c.name: c.max_score for c in nb.grade_cells if c.name.startswith("test_")}
 
 
+def row(report: str, student: str) -> str:
+    """The student's line of grade_all's table."""
+    return next(line for line in report.splitlines() if line.startswith(student + " "))
+
+
 def status(report: str, student: str) -> str:
-    line = next(line for line in report.splitlines() if line.startswith(student + " "))
-    return line.split()[1]
+    return row(report, student).split()[1]
 
 
 def test_a_perfect_submission_gets_full_marks(graded: tuple[Path, str, float]) -> None:
@@ -311,10 +315,10 @@ def test_a_perfect_submission_gets_full_marks(graded: tuple[Path, str, float]) -
     assert status(report, "perfect") == "graded"
     assert points(course, "perfect") == full(course) and sum(full(course).values()) >= 8
     # the rest of the max score is the open answer's, answered: waiting to be graded by hand
-    row = next(line for line in report.splitlines() if line.startswith("perfect "))
-    score, by_hand = row.split()[2], float(row.split()[3])
+    line = row(report, "perfect")
+    score, by_hand = line.split()[2], float(line.split()[3])
     top = float(score.split("/")[1])
-    assert by_hand >= 1 and top == sum(full(course).values()) + by_hand, row
+    assert by_hand >= 1 and top == sum(full(course).values()) + by_hand, line
 
 
 def test_a_blank_submission_gets_nothing(graded: tuple[Path, str, float]) -> None:
@@ -365,7 +369,7 @@ def test_the_sandbox_refuses_the_course_and_the_grader(graded: tuple[Path, str, 
 def test_a_kernel_that_exits_fails_that_student_only(graded: tuple[Path, str, float]) -> None:
     course, report, _ = graded
     assert status(report, "exits") == "failed"
-    assert "kernel died" in next(line for line in report.splitlines() if line.startswith("exits "))
+    assert "kernel died" in row(report, "exits")
     assert points(course, "exits") == {}  # no stale points in the gradebook
     assert status(report, "feedback") == "graded"  # the next one in the batch
 
