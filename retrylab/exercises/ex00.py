@@ -25,7 +25,7 @@ from . import (
     unanswered,
     wrong,
 )
-from .table import Exercise, Mistake, in_seconds, judge, sealed
+from .table import Exercise, Mistake, in_seconds, judge, one_in_seconds, sealed
 
 #: The notebook's first loop (four attempts, full jitter): exercises 1 and 2.
 LOOP_ATTEMPTS = 4
@@ -259,14 +259,7 @@ LONGEST = Exercise(
         "{value} ms: each wait is at most its ceiling, min(5000, 200 x 2**n) for "
         "retry n; add the ceilings of the three retries."
     ),
-    early=(
-        in_seconds(
-            N_("longest={value}: that is in seconds; give the total in whole ms."),
-            ms=lambda i: [i["want"]],
-            numbers=lambda x: [x],
-            example=lambda i: i["want"] / 1000,
-        ),
-    ),
+    early=(one_in_seconds(N_("longest={value}: that is in seconds; give the total in whole ms.")),),
     mistakes=(
         Mistake(
             N_(

@@ -32,7 +32,7 @@ from . import (
     unanswered,
     wrong,
 )
-from .table import Exercise, Mistake, in_seconds, judge
+from .table import Exercise, Mistake, in_seconds, judge, one_in_seconds
 
 #: The lesson's policy (base 200 ms, factor 2, cap 5 s), and exercise 3's.
 LESSON, CEILINGS = Backoff(200, 2, 5000), Backoff(300, 3, 10_000)
@@ -175,6 +175,10 @@ def _drawn(draws: tuple[int, ...], shift: int = 0, cut: Any = js_round) -> Any:
 _THREE_WHOLE = N_("waits={waits}: give a list of exactly three whole numbers of ms.")
 
 _SECONDS = N_("waits={waits}: those are seconds; give each wait in ms.")
+#: Both seeded-waits exercises: the three waits given in seconds.
+_WAITS_IN_SECONDS = in_seconds(
+    _SECONDS, extra=lambda answer, i: {"waits": repr(as_numbers(answer))}
+)
 
 
 def _alone_inputs() -> dict[str, Any]:
@@ -202,7 +206,7 @@ ALONE = Exercise(
         "waits={waits}: use Backoff(200, 2, 5000, jitter='full')"
         ".waits(Mulberry32(SEED)) and take the first three."
     ),
-    raw=(in_seconds(_SECONDS, extra=lambda answer, i: {"waits": repr(as_numbers(answer))}),),
+    raw=(_WAITS_IN_SECONDS,),
     mistakes=(
         Mistake(
             _THREE_WHOLE,
@@ -312,7 +316,7 @@ SECOND = Exercise(
         "waits={waits}: in each row the decorrelated wait takes a draw first; "
         "full jitter gets draws 2, 4, 6: round(r x min(5000, 200 x 2**n))."
     ),
-    raw=(in_seconds(_SECONDS, extra=lambda answer, i: {"waits": repr(as_numbers(answer))}),),
+    raw=(_WAITS_IN_SECONDS,),
     mistakes=(
         Mistake(
             _THREE_WHOLE,
@@ -472,14 +476,7 @@ THIRD_WIDTH = Exercise(
         "width={width}: the busiest bucket holds {peak} of 24, not 8: wider "
         "buckets gather more clients."
     ),
-    early=(
-        in_seconds(
-            N_("width={width}: that is in seconds; give the width in whole ms."),
-            ms=lambda i: [i["want"]],
-            numbers=lambda x: [x],
-            example=lambda i: i["want"] / 1000,
-        ),
-    ),
+    early=(one_in_seconds(N_("width={width}: that is in seconds; give the width in whole ms.")),),
     mistakes=(
         Mistake(
             N_(

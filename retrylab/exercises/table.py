@@ -235,6 +235,23 @@ def in_seconds(
     return Mistake(message, when=when, extra=extra, example=seconds)
 
 
+def one_in_seconds(message: str) -> Mistake:
+    """:func:`in_seconds` for an answer that is one number, ``inputs["want"]`` ms.
+
+    >>> m = one_in_seconds("{value}: that is in seconds")
+    >>> [m.matches(a, {"want": 1400}, operator.eq) for a in (1.4, 1400, 2)]
+    [True, False, False]
+    >>> m.example({"want": 1400})
+    1.4
+    """
+    return in_seconds(
+        message,
+        ms=lambda i: [i["want"]],
+        numbers=lambda x: [x],
+        example=lambda i: i["want"] / 1000,
+    )
+
+
 def sealed(salt: str, answer: Any) -> str:
     """A salted SHA-256 digest of an answer that must be stored rather than computed
     (a notebook's number, a quiz's letters): the package keeps the digest, so reading its
