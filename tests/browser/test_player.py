@@ -10,6 +10,7 @@ line, and compares them with the trace the package computes.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
@@ -52,6 +53,12 @@ JS_FRAMES = """(n) => new Promise((done) => { let k = 0;
   requestAnimationFrame(f); })"""
 
 
+#: Each player's ``[playing, tick]`` as the page first showed it: the module's tests
+#: share one page in whatever order a worker runs them, and each leaves its players
+#: where it stopped, so "no autoplay" is read before any of them runs.
+AT_OPEN: list[list[str]] = []
+
+
 @pytest.fixture(scope="module")
 def page(lab: Lab) -> Any:
     assert lab.server.root is not None
@@ -64,7 +71,16 @@ def page(lab: Lab) -> Any:
     }
     nbformat.write(nb, lab.server.root / NAME)
     notebook = lab.notebook(NAME, lambda _nb: None)
-    notebook.page.wait_for_selector(".retrylab-player-root[data-tick]", timeout=30_000)
+    notebook.page.wait_for_function(
+        "(n) => document.querySelectorAll('.retrylab-player-root[data-tick]').length === n",
+        arg=len(CELLS),
+        timeout=30_000,
+        polling=50,
+    )
+    AT_OPEN[:] = notebook.page.evaluate(
+        "() => [...document.querySelectorAll('.retrylab-player-root')]"
+        ".map((r) => [r.dataset.playing, r.dataset.tick])"
+    )
     yield notebook
     lab.release(NAME)
 
@@ -109,9 +125,11 @@ def test_play_pause_step_scrub_with_the_mouse(page: Any, artifacts: Path) -> Non
     trace = herd_trace(jitter=True)
     texts = moment_texts(trace)
     table = trace.count_table()
-    assert _data(root, "playing") == "false" and _data(root, "tick") == "0"  # no autoplay
+    assert AT_OPEN[0] == ["false", "0"]  # no autoplay: paused at the start
+    assert _data(root, "playing") == "false"  # every test leaves its players paused
+    still = _data(root, "tick")
     _frames(page)
-    assert _data(root, "tick") == "0"
+    assert _data(root, "tick") == still
     root.locator(".retrylab-player-play").click()
     _wait_data(page, 0, "tick", "Number(v) >= 3")  # play runs
     assert _data(root, "playing") == "true"
@@ -265,6 +283,16 @@ def _mark(page: Any, tick: int, i: int = 3) -> dict[str, Any]:
     return dict(page.page.evaluate(JS_MARK, i))
 
 
+def _retry_slider(page: Any) -> Any:
+    """The herd explorer's ``retry`` slider (its range input)."""
+    label = page.page.locator(".retrylab-range-label", has_text=re.compile(r"^\s*retry\s*$"))
+    return (
+        page.page.locator(".retrylab-explorer .retrylab-range")
+        .filter(has=label)
+        .locator("input[type=range]")
+    )
+
+
 def _check_mark(got: dict[str, Any], want: list[Any], axes: list[dict[str, float]]) -> None:
     px = 1.5 / got["width"]  # a pixel and a half of the image, as drawn
     assert len(got["spans"]) == len(want) == 2
@@ -282,7 +310,7 @@ def test_scrub_marks_the_moment_on_the_herd_histograms(page: Any, artifacts: Pat
     from retrylab.viz.herd import herd_explorer
     from retrylab.viz.player import herd_player
 
-    python = herd_player(explorer=herd_explorer())
+    python = herd_player(explorer=herd_explorer(retry=int(_retry_slider(page).input_value())))
     root = _root(page, 3)
     for t in (45, 81, 3):
         root.locator(".retrylab-player-scrub").fill(str(t))
@@ -306,8 +334,6 @@ def test_scrub_marks_the_moment_on_the_herd_histograms(page: Any, artifacts: Pat
 def test_a_changed_explorer_slider_replays_and_moves_the_mark(page: Any) -> None:
     """Moving the herd explorer's ``retry`` replays the player from the start with the
     new herd, and the mark follows the explorer's new time axis."""
-    import re
-
     from retrylab.viz.herd import herd_explorer
     from retrylab.viz.player import herd_player
 
@@ -315,12 +341,7 @@ def test_a_changed_explorer_slider_replays_and_moves_the_mark(page: Any) -> None
     generation = int(_data(root, "generation"))
     root.locator(".retrylab-player-play").click()
     _wait_data(page, 3, "playing", "v === 'true'")
-    label = page.page.locator(".retrylab-range-label", has_text=re.compile(r"^\s*retry\s*$"))
-    slider = (
-        page.page.locator(".retrylab-explorer .retrylab-range")
-        .filter(has=label)
-        .locator("input[type=range]")
-    )
+    slider = _retry_slider(page)
     slider.fill("5")
     slider.dispatch_event("change")
     _wait_data(page, 3, "generation", "Number(v) === arg", generation + 1)
