@@ -247,7 +247,6 @@ LONGEST = Exercise(
     want=lambda i: sum(i["each"]),
     fields=lambda i, want: {"total": want, "ceilings": " + ".join(map(str, i["each"]))},
     read=as_whole,
-    quote=lambda answer: shown(answer),
     quote_early=lambda answer, number: shown(answer),
     unreadable=N_("longest={value}: give the total wait as a whole number of ms, such as 300."),
     right=N_(

@@ -14,7 +14,7 @@ import pandas as pd
 
 from ..core.outcome import Outcome, decide
 from ..i18n import N_, number
-from . import Feedback, as_items, as_number, as_wholes, checker, shown, shown_number
+from . import Feedback, as_items, as_number, as_wholes, checker, shown_number
 from .table import Exercise, Mistake, judge, near
 
 #: Exercise 2's cases: letter -> (method, outcome, idempotency key agreed). None of
@@ -98,7 +98,6 @@ CASES_RETRIED = Exercise(
     fields=lambda i, want: {"retried": ", ".join(sorted(want))},
     read=_letters,
     named=("answer",),
-    quote=lambda answer: shown(answer),
     show=lambda got: ", ".join(sorted(got)),
     about=_first_case,
     unreadable=N_("answer={answer}: give a set of letters from {letters}, such as {{'A', 'B'}}."),
@@ -214,7 +213,6 @@ STATUSES_RETRIED = Exercise(
     fields=lambda i, want: {"statuses": ", ".join(map(str, sorted(want)))},
     read=lambda answer: None if (whole := as_wholes(answer)) is None else set(whole),
     named=("answer",),
-    quote=lambda answer: shown(answer),
     show=lambda got: ", ".join(map(str, sorted(got))),
     about=_first_off,
     unreadable=N_("answer={answer}: give a set of whole status codes such as {{400, 500}}."),
@@ -355,7 +353,6 @@ DUPLICATES = Exercise(
     read=as_number,
     equal=lambda got, want: abs(got - want) <= 1,
     named=("answer",),
-    quote=lambda answer: shown(answer),
     show=shown_number,
     unreadable=N_("answer={answer}: give a number, such as 123."),
     right=N_(

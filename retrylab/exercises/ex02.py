@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 from dataclasses import replace
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from ..core.backoff import Backoff
@@ -53,7 +53,6 @@ CEILINGS_TABLE = Exercise(
     want=lambda i: [i["backoff"].ceiling(n) for n in range(i["retries"])],
     read=as_wholes,
     named=("ceilings",),
-    quote=lambda answer: shown(answer),
     show=repr,
     unreadable=_FIVE_WHOLE,
     right=N_("300, 900, 2700, 8100, then 24300 capped to 10000 ms."),
@@ -174,10 +173,20 @@ def _drawn(draws: tuple[int, ...], shift: int = 0, cut: Any = js_round) -> Any:
 
 _THREE_WHOLE = N_("waits={waits}: give a list of exactly three whole numbers of ms.")
 
-_SECONDS = N_("waits={waits}: those are seconds; give each wait in ms.")
 #: Both seeded-waits exercises: the three waits given in seconds.
 _WAITS_IN_SECONDS = in_seconds(
-    _SECONDS, extra=lambda answer, i: {"waits": repr(as_numbers(answer))}
+    N_("waits={waits}: those are seconds; give each wait in ms."),
+    extra=lambda answer, i: {"waits": repr(as_numbers(answer))},
+)
+#: What the two seeded-waits exercises share: three whole ms, read and shown as a list.
+_three_waits = partial(
+    Exercise,
+    asks=N_("a list of three waits in ms"),
+    read=as_wholes,
+    named=("waits",),
+    show=repr,
+    unreadable=_THREE_WHOLE,
+    raw=(_WAITS_IN_SECONDS,),
 )
 
 
@@ -189,15 +198,9 @@ def _alone_inputs() -> dict[str, Any]:
     }
 
 
-ALONE = Exercise(
-    asks=N_("a list of three waits in ms"),
+ALONE = _three_waits(
     inputs=_alone_inputs,
     want=lambda i: _full_jitter_alone(),
-    read=as_wholes,
-    named=("waits",),
-    quote=lambda answer: shown(answer),
-    show=repr,
-    unreadable=_THREE_WHOLE,
     right=N_(
         "{want}: the first wait is the table's 70, the next two differ because "
         "no other column draws in between."
@@ -206,7 +209,6 @@ ALONE = Exercise(
         "waits={waits}: use Backoff(200, 2, 5000, jitter='full')"
         ".waits(Mulberry32(SEED)) and take the first three."
     ),
-    raw=(_WAITS_IN_SECONDS,),
     mistakes=(
         Mistake(
             _THREE_WHOLE,
@@ -298,15 +300,9 @@ def _second_inputs() -> dict[str, Any]:
     }
 
 
-SECOND = Exercise(
-    asks=N_("a list of three waits in ms"),
+SECOND = _three_waits(
     inputs=_second_inputs,
     want=lambda i: i["swapped"]["full"],
-    read=as_wholes,
-    named=("waits",),
-    quote=lambda answer: shown(answer),
-    show=repr,
-    unreadable=_THREE_WHOLE,
     right=N_(
         "{want}: draws 2, 4 and 6 of Mulberry32(SEED) times 200, 400 and 800. "
         "The same seed gives the same table only in the same order of "
@@ -316,7 +312,6 @@ SECOND = Exercise(
         "waits={waits}: in each row the decorrelated wait takes a draw first; "
         "full jitter gets draws 2, 4, 6: round(r x min(5000, 200 x 2**n))."
     ),
-    raw=(_WAITS_IN_SECONDS,),
     mistakes=(
         Mistake(
             _THREE_WHOLE,
@@ -463,7 +458,6 @@ THIRD_WIDTH = Exercise(
     want=lambda i: _third_width(),
     read=_width,
     named=("width",),
-    quote=lambda answer: shown(answer),
     quote_early=lambda answer, number: shown(answer),
     about=lambda got, i: {"peak": _peak(got)},
     unreadable=N_("width={width}: give a whole number of ms from 1 to 800."),
@@ -557,7 +551,6 @@ HERD4 = Exercise(
     want=lambda i: i["peaks"][3],
     read=as_whole,
     named=("peak",),
-    quote=lambda answer: shown(answer),
     quote_early=lambda answer, number: shown(answer),
     unreadable=N_("peak={peak}: give a number of clients, a whole number."),
     right=N_("{want} of 24 per 200 ms: the ceiling is 1600 ms, so eight buckets share them."),

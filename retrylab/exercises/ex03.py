@@ -66,7 +66,6 @@ WAITS = Exercise(
     fields=lambda i, want: {"waits": want},
     read=as_wholes,
     named=("answer",),
-    quote=lambda answer: shown(answer),
     about=_first_wrong_pair,
     unreadable=N_("answer={answer}: give a list of four whole numbers of ms."),
     right=N_(
@@ -262,7 +261,6 @@ GIVE_UP = Exercise(
     want=lambda i: i["run"].reason.value,
     read=_reason,
     named=("answer", "reason"),
-    quote=lambda answer: shown(answer),
     about=lambda got, i: {"answer": repr(got)},
     unreadable=N_("answer={answer}: give the reason as text, one of {reasons}."),
     right=N_(

@@ -186,7 +186,6 @@ BLOCKED_TIMES = Exercise(
     want=lambda i: _blocked(3, 2000),
     read=_read_times,
     named=("times",),
-    quote=lambda answer: shown(answer),
     unreadable=N_("times={times}: give a list of event times in ms."),
     right=N_(
         "only 900 and 1500 ms: at 8000 ms exactly 2000 ms have passed since the "
@@ -317,7 +316,6 @@ RETRY_IN = Exercise(
     fields=lambda i, want: {"before": want - 1},
     read=as_whole,
     named=("seconds",),
-    quote=lambda answer: shown(answer),
     quote_early=lambda answer, number: shown(answer),
     unreadable=N_("seconds={seconds}: give a whole number of seconds."),
     right=N_(

@@ -177,7 +177,6 @@ URLLIB3_RETRY = Exercise(
         and _same_settings(got, want)
     ),
     named=("retry",),
-    quote=lambda answer: shown(answer),
     given=lambda got: {
         "total": shown(got.total),
         "factor": shown(got.factor_given),

@@ -467,7 +467,6 @@ SHORTEST_TIMEOUT = Exercise(
     read=_timeout_read,
     equal=lambda got, want: got == want or got == _shortest_timeout(1),
     named=("ms", "timeout"),
-    quote=lambda answer: shown(answer),
     quote_early=lambda answer, number: shown(answer),
     unreadable=N_("timeout={timeout}: give a whole number of ms from 100 to 10000."),
     right=N_(

@@ -41,7 +41,17 @@ from typing import Any
 
 from ..core.jsround import js_round
 from ..i18n import _
-from . import Feedback, as_number, as_numbers, as_whole, prompt, right, unanswered, wrong
+from . import (
+    Feedback,
+    as_number,
+    as_numbers,
+    as_whole,
+    prompt,
+    right,
+    shown,
+    unanswered,
+    wrong,
+)
 
 __all__ = [
     "Exercise",
@@ -121,7 +131,7 @@ class Exercise:
     show: Callable[[Any], Any] = lambda got: got
     fields: Callable[[Inputs, Any], Mapping[str, Any]] | None = None
     #: How an unreadable answer, and one an early mistake names, are quoted as {value}.
-    quote: Callable[[Any], str] = lambda answer: _clipped(answer, 60)
+    quote: Callable[[Any], str] = shown
     quote_early: Callable[[Any, float], str] = lambda answer, number: f"{number:g}"
     #: The answer's own names in the messages (``seconds={seconds}``), besides {value}.
     named: tuple[str, ...] = ("value",)
@@ -130,13 +140,6 @@ class Exercise:
     quoted: Callable[[Any], Mapping[str, Any]] | None = None
     given: Callable[[Any], Mapping[str, Any]] | None = None
     about: Callable[[Any, Inputs], Mapping[str, Any]] | None = None
-
-
-def _clipped(answer: Any, width: int) -> str:
-    from . import shown
-
-    text = shown(answer, 10 * width)
-    return text[:width]
 
 
 def judge(exercise: Exercise, answer: Any) -> Feedback:
