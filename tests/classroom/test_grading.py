@@ -121,11 +121,13 @@ def by_id(nb: nbformat.NotebookNode, grade_id: str) -> nbformat.NotebookNode:
     return next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id)
 
 
-def answers(nb: nbformat.NotebookNode) -> list[nbformat.NotebookNode]:
+def answers(nb: nbformat.NotebookNode, *, code: bool = True) -> list[nbformat.NotebookNode]:
+    """The answer cells (nbgrader's solution cells): the code ones, or with ``code=False``
+    the open ones too (markdown, graded by hand)."""
     return [
         c
         for c in nb.cells
-        if c.cell_type == "code" and c.metadata.get("nbgrader", {}).get("solution")
+        if c.metadata.get("nbgrader", {}).get("solution") and (c.cell_type == "code" or not code)
     ]
 
 
@@ -133,7 +135,7 @@ def solved(release: nbformat.NotebookNode, source: nbformat.NotebookNode) -> nbf
     """The release with every answer cell filled from the solution (markers removed): the
     code answers and the open ones (markdown, graded by hand)."""
     nb = nbformat.from_dict(release)
-    for cell in (c for c in nb.cells if c.metadata.get("nbgrader", {}).get("solution")):
+    for cell in answers(nb, code=False):
         solution = by_id(source, cell.metadata["nbgrader"]["grade_id"]).source
         cell.source = "\n".join(
             line
@@ -316,9 +318,9 @@ def test_a_perfect_submission_gets_full_marks(graded: tuple[Path, str, float]) -
     assert points(course, "perfect") == full(course) and sum(full(course).values()) >= 8
     # the rest of the max score is the open answer's, answered: waiting to be graded by hand
     line = row(report, "perfect")
-    score, by_hand = line.split()[2], float(line.split()[3])
+    _, _, score, by_hand, *_ = line.split()
     top = float(score.split("/")[1])
-    assert by_hand >= 1 and top == sum(full(course).values()) + by_hand, line
+    assert float(by_hand) >= 1 and top == sum(full(course).values()) + float(by_hand), line
 
 
 def test_a_blank_submission_gets_nothing(graded: tuple[Path, str, float]) -> None:

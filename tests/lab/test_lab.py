@@ -238,8 +238,11 @@ def test_fault_rate_is_reproducible_from_the_seed() -> None:
             assert lab.record_count == 60
             # one connection, one request at a time: the log is in the client's order
             dropped = lab.log["fault"].eq("drop").tolist()
-            seen = [(i, o.label(), o.detail) for i, o in enumerate(outcomes)]
-            wrong = [s for s, d in zip(seen, dropped, strict=True) if (s[1] == "network") != d]
+            wrong = [
+                (i, o.label(), o.detail)
+                for i, (o, drop) in enumerate(zip(outcomes, dropped, strict=True))
+                if (o.kind == "network") != drop
+            ]
             assert not wrong, f"requests whose outcome disagrees with the log's drops: {wrong}"
     assert patterns[0] == patterns[1]
     assert 8 <= patterns[0].count("network") <= 30
