@@ -576,8 +576,10 @@ function render({ model, el }) {
     return ms >= 2000 ? `${(ms / 1000).toLocaleString(lang, { minimumFractionDigits: 1,
       maximumFractionDigits: 1, useGrouping: false })} s` : `${ms} ms`;
   };
-  const report = () => {
-    if (model.get('tick') !== tick) { model.set('tick', tick); model.save_changes(); }
+  const report = () => {   // the tick, and the trace it is a moment of
+    if (model.get('tick') !== tick) {
+      model.set({ tick, tick_generation: model.get('generation') }); model.save_changes();
+    }
   };
 
   let drawMs = 0;
@@ -678,8 +680,9 @@ function render({ model, el }) {
   model.on('change:generation', () => {
     const was = playing;
     if (playing) halt();                  // the old trace's tick means nothing now
-    // from the tick the kernel set with the trace: its start, or the moment kept
-    load(); tick = -1; seek(model.get('tick')); draw(0.5); report();
+    // from the tick the kernel set with the trace (its start, or the moment kept): read
+    // from `start`, as a `tick` the kernel sent is dropped while the page's own is unechoed
+    load(); tick = -1; seek(model.get('start')); draw(0.5); report();
     if (was && !reduce()) start();        // a changed policy plays on from there
   });
   model.on('change:marks', () => { for (const o of overlays.values()) o.remove();
@@ -731,6 +734,10 @@ class Player(anywidget.AnyWidget):
     templates = traitlets.Dict().tag(sync=True)
     generation = traitlets.Int(0).tag(sync=True)
     tick = traitlets.Int(0).tag(sync=True)
+    #: the tick the trace of this ``generation`` starts at; only the kernel writes it
+    start = traitlets.Int(0).tag(sync=True)
+    #: the ``generation`` a ``tick`` from the page is a moment of (the page sends both)
+    tick_generation = traitlets.Int(0).tag(sync=True)
     title = traitlets.Unicode("").tag(sync=True)
     lang = traitlets.Unicode("en").tag(sync=True)
     labels = traitlets.Dict().tag(sync=True)
@@ -782,6 +789,17 @@ class Player(anywidget.AnyWidget):
         """How many ticks the trace being played has."""
         return self._trace.ticks
 
+    def set_state(self, sync_data: dict[str, Any]) -> None:
+        """The page's state, less a ``tick`` it sent for an earlier trace: a scrub the
+        kernel meets after a new trace (it queued behind a busy kernel) is a moment of
+        the old run, not of this one."""
+        if (
+            "tick" in sync_data
+            and sync_data.get("tick_generation", self.tick_generation) != self.generation
+        ):
+            sync_data = {k: v for k, v in sync_data.items() if k != "tick"}
+        super().set_state(sync_data)
+
     @property
     def current(self) -> Trace:
         """The trace being played."""
@@ -797,7 +815,7 @@ class Player(anywidget.AnyWidget):
         with self.hold_sync():
             self.kind = trace.kind
             self.trace = trace.encode()
-            self.tick = max(0, min(int(at), trace.ticks - 1))
+            self.tick = self.start = max(0, min(int(at), trace.ticks - 1))
             self._remark()
             self.generation += 1
 

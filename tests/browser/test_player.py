@@ -37,15 +37,22 @@ echo = ipywidgets.Label(value="python tick 0")
 echo.add_class("player-echo")
 p.observe(lambda c: setattr(echo, "value", f"python tick {c['new']}"), "tick")
 display(p, echo)""",
-    """w = IntRange(value=200, min=50, max=400, step=50, description="width")
+    """import time
+w = IntRange(value=200, min=50, max=400, step=50, description="width")
 lp = linked_player({"width": w}, lambda width: herd_trace(True, width=width))
-display(w, lp)""",
+busy = ipywidgets.Button(description="keep the kernel busy")
+busy.add_class("kernel-busy")
+busy.on_click(lambda _b: time.sleep(BUSY_S))
+display(w, lp, busy)""",
     """from retrylab.viz.player import storm_player
 storm_player()""",
     """from retrylab.viz.herd import herd_explorer
 hv = herd_explorer()
 display(hv, herd_player(explorer=hv))""",
 ]
+#: How long the button of the second cell keeps the kernel busy, seconds: enough for
+#: the page to queue its messages behind it.
+BUSY_S = 2
 #: Enough animation frames that a playing view moves on and a paused one would have.
 FRAMES = 30
 JS_FRAMES = """(n) => new Promise((done) => { let k = 0;
@@ -63,7 +70,7 @@ AT_OPEN: list[list[str]] = []
 def page(lab: Lab) -> Any:
     assert lab.server.root is not None
     nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell(src) for src in CELLS]
+    nb.cells = [nbformat.v4.new_code_cell(src.replace("BUSY_S", str(BUSY_S))) for src in CELLS]
     nb.metadata["kernelspec"] = {
         "name": "python3",
         "display_name": "Python 3 (ipykernel)",
@@ -226,6 +233,34 @@ def test_reduced_motion_replays_nothing_by_itself(page: Any) -> None:
         assert _data(root, "playing") == "false" and _data(root, "tick") == "0"
     finally:
         page.page.emulate_media(reduced_motion="no-preference")
+
+
+def test_a_new_trace_starts_where_the_kernel_says_while_a_tick_is_unechoed(page: Any) -> None:
+    """The kernel's ``tick`` with a new trace is dropped by the page while a tick the page
+    sent waits for its echo (ipywidgets 8 keeps the page's own value); the new trace must
+    still start where the kernel said (``start``), not at the old trace's moment.
+
+    The kernel is kept busy while the page scrubs twice (the first tick sent, the second
+    buffered behind it) and the slider moves: the kernel meets the slider before the
+    buffered tick, so its reply (tick 0) arrives while that tick is unechoed."""
+    root = _root(page, 1)
+    if _data(root, "playing") == "true":
+        root.locator(".retrylab-player-play").click()
+        _wait_data(page, 1, "playing", "v === 'false'")
+    generation = int(_data(root, "generation"))
+    slider = page.page.locator(".retrylab-range-input").first
+    width = _other_width(slider)[1]
+    page.page.locator(".kernel-busy").click()
+    scrub = root.locator(".retrylab-player-scrub")
+    scrub.fill("7")
+    scrub.fill("5")
+    _wait_data(page, 1, "tick", "v === '5'")
+    slider.fill(str(width))
+    slider.dispatch_event("change")
+    _wait_data(page, 1, "generation", "Number(v) === arg", generation + 1)
+    _frames(page)  # the kernel's echo of 5 comes after: it must move nothing
+    assert _data(root, "ticks") == str(herd_trace(True, width=width).ticks)
+    assert _data(root, "playing") == "false" and _data(root, "tick") == "0"
 
 
 def test_the_storm_plays_and_draws(page: Any, artifacts: Path) -> None:

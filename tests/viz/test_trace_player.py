@@ -230,6 +230,24 @@ def test_player_texts_and_replay() -> None:
         player.show_trace("herd")  # type: ignore[arg-type]
 
 
+def test_a_tick_the_page_sent_for_an_earlier_trace_moves_nothing() -> None:
+    """The page sends ``tick`` with the generation it is a moment of (only what changed:
+    a second tick of the same trace comes alone); one that reaches the kernel after a new
+    trace is dropped, and the new trace's own ticks are taken."""
+    player = Player(herd_trace(jitter=False))
+    old = player.generation
+    player.set_state({"tick": 7, "tick_generation": old})
+    assert player.tick == 7
+    player.show_trace(herd_trace(jitter=True), at=3)
+    assert (player.tick, player.start) == (3, 3)
+    player.set_state({"tick": 5})  # queued behind the new trace, of the old one
+    player.set_state({"tick": 6, "tick_generation": old})
+    assert player.tick == 3
+    player.set_state({"tick": 9, "tick_generation": player.generation})
+    player.set_state({"tick": 10})
+    assert player.tick == 10
+
+
 def test_linked_player_replays_when_a_control_moves() -> None:
     from retrylab.viz.range import IntRange
 
