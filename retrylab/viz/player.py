@@ -995,6 +995,8 @@ def breaker_player(explorer: Any = None) -> Player:
     3
     >>> ex.set(step=6); p.tick                     # the sixth event, at 6000 ms
     60
+    >>> ex.set(step=0); p.tick, ex.values["step"]  # before the first event: it stays
+    (0, 0)
     >>> ex.set(threshold=4); p.current.counts_at(p.ticks - 1)["blocked"]
     2
     """
@@ -1014,12 +1016,17 @@ def breaker_player(explorer: Any = None) -> Player:
     )
     ticks = [now // player.current.tick_ms for now, _ok in BREAKER_EVENTS]
 
+    def tick_of(step: int) -> int:
+        return ticks[step - 1] if step else 0
+
     def moment(change: Any) -> None:
-        explorer.set(step=sum(1 for t in ticks if t <= change["new"]))
+        # step 0 (before the first event) and step 1 (the first, at 0 ms) share tick 0:
+        # a tick the explorer's step already stands at leaves the step alone
+        if tick_of(explorer.values["step"]) != change["new"]:
+            explorer.set(step=sum(1 for t in ticks if t <= change["new"]))
 
     def stepped(change: Any) -> None:  # the explorer's step moved: the player follows
-        step = int(change["new"])
-        player.tick = ticks[step - 1] if step else 0
+        player.tick = tick_of(int(change["new"]))
 
     player.observe(moment, "tick")
     explorer.controls["step"].observe(stepped, "value")
