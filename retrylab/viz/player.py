@@ -681,7 +681,8 @@ function render({ model, el }) {
     const was = playing;
     if (playing) halt();                  // the old trace's tick means nothing now
     // from the tick the kernel set with the trace (its start, or the moment kept): read
-    // from `start`, as a `tick` the kernel sent is dropped while the page's own is unechoed
+    // from `start`, as the kernel sends `tick` only when it changed, and the page's model
+    // may hold a tick of its own the kernel has not met yet
     load(); tick = -1; seek(model.get('start')); draw(0.5); report();
     if (was && !reduce()) start();        // a changed policy plays on from there
   });

@@ -236,13 +236,13 @@ def test_reduced_motion_replays_nothing_by_itself(page: Any) -> None:
 
 
 def test_a_new_trace_starts_where_the_kernel_says_while_a_tick_is_unechoed(page: Any) -> None:
-    """The kernel's ``tick`` with a new trace is dropped by the page while a tick the page
-    sent waits for its echo (ipywidgets 8 keeps the page's own value); the new trace must
-    still start where the kernel said (``start``), not at the old trace's moment.
+    """A tick the page sent for the old trace reaches the kernel after the new trace: the
+    kernel must drop it (``tick_generation``), or it and its echo put the new trace at the
+    old trace's moment.
 
     The kernel is kept busy while the page scrubs twice (the first tick sent, the second
-    buffered behind it) and the slider moves: the kernel meets the slider before the
-    buffered tick, so its reply (tick 0) arrives while that tick is unechoed."""
+    buffered behind it, as ipywidgets sends one message a model at a time) and the slider
+    moves: the kernel meets the slider before the buffered tick."""
     root = _root(page, 1)
     if _data(root, "playing") == "true":
         root.locator(".retrylab-player-play").click()
